@@ -1,0 +1,88 @@
+// Package cluster holds Rootline's model of a Kubernetes cluster: the typed objects that every
+// input (a file, an upload, a snapshot, a collector batch) is decoded into, each with the
+// provenance that lets evidence point back to where it came from.
+//
+// The package depends only on k8s.io/api and apimachinery, so that ingestion, storage and
+// analysis share one vocabulary without importing each other.
+package cluster
+
+import (
+	"encoding/json"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Kinds that Rootline models with typed fields. Other kinds are kept as redacted raw JSON.
+const (
+	KindPod   = "Pod"
+	KindNode  = "Node"
+	KindEvent = "Event"
+)
+
+// Source says where an object came from: the file (inside an archive, "archive.tgz:pods.json"),
+// the 1-based line where the object starts (0 when unknown), and the byte offset of that start
+// in the decompressed file.
+type Source struct {
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Offset int64  `json:"offset"`
+}
+
+// String formats the source as "file:line", or "file@offset" when the line is unknown.
+func (s Source) String() string {
+	if s.Line > 0 {
+		return fmt.Sprintf("%s:%d", s.File, s.Line)
+	}
+	return fmt.Sprintf("%s@%d", s.File, s.Offset)
+}
+
+// Object is one Kubernetes object decoded from any input, already redacted.
+//
+// Exactly one of Pod, Node and Event is set for those kinds; every other kind keeps only Raw.
+// Events of events.k8s.io/v1 (and v1beta1) are converted to core/v1 Events, the way kubectl
+// shows them, so the rest of Rootline knows one Event type; APIVersion keeps the original.
+type Object struct {
+	APIVersion string
+	Kind       string
+	Namespace  string
+	Name       string
+	UID        string
+	Source     Source
+
+	Pod   *corev1.Pod
+	Node  *corev1.Node
+	Event *corev1.Event
+
+	// Raw is the redacted JSON of objects without a typed field. It is nil for typed objects,
+	// whose JSON is produced on demand by JSON.
+	Raw json.RawMessage
+}
+
+// Ref names the object the way evidence cites it: "Pod prod/hub-7c9", "Node gke-core-1".
+func (o *Object) Ref() string {
+	if o.Namespace == "" {
+		return o.Kind + " " + o.Name
+	}
+	return o.Kind + " " + o.Namespace + "/" + o.Name
+}
+
+// JSON returns the redacted object as JSON: the typed object marshalled, or Raw.
+func (o *Object) JSON() ([]byte, error) {
+	var v any
+	switch {
+	case o.Pod != nil:
+		v = o.Pod
+	case o.Node != nil:
+		v = o.Node
+	case o.Event != nil:
+		v = o.Event
+	default:
+		return o.Raw, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("marshal %s: %w", o.Ref(), err)
+	}
+	return b, nil
+}

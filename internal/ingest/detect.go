@@ -1,0 +1,210 @@
+package ingest
+
+import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// sniffLen is how much of an input format detection looks at.
+const sniffLen = 8 << 10
+
+// decode detects the container format (gzip, tar) and hands the contents to the right parser.
+// compressed says whether r already comes out of a decompressor.
+func (d *Decoder) decode(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth int) error {
+	return d.decodeIn(ctx, name, r, emit, depth, false)
+}
+
+func (d *Decoder) decodeIn(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth int, compressed bool) error {
+	if depth > maxNesting {
+		return &Error{File: name, Msg: "archives nested too deeply", Err: ErrUnsupported}
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(512)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return d.readError(name, err)
+	}
+	switch {
+	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return &Error{File: name, Msg: "bad gzip header: " + err.Error(), Err: ErrMalformed}
+		}
+		defer zr.Close()
+		return d.decodeIn(ctx, name, zr, emit, depth+1, true)
+	case isTar(head):
+		return d.decodeTar(ctx, name, br, emit, depth, compressed)
+	}
+	return d.decodeLeaf(ctx, name, br, emit, depth, compressed)
+}
+
+// isTar recognises a POSIX or GNU tar header by its magic at offset 257.
+func isTar(head []byte) bool {
+	return len(head) >= 262 && string(head[257:262]) == "ustar"
+}
+
+func (d *Decoder) decodeTar(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth int, compressed bool) error {
+	tr := tar.NewReader(r)
+	files := 0
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return &Error{File: name, Msg: "bad tar archive: " + err.Error(), Err: ErrMalformed}
+		}
+		if err := checkEntryName(hdr.Name); err != nil {
+			return &Error{File: name, Msg: err.Error(), Err: ErrMalformed}
+		}
+		switch hdr.Typeflag {
+		case tar.TypeReg:
+		case tar.TypeDir, tar.TypeXGlobalHeader, tar.TypeXHeader:
+			continue
+		default:
+			return &Error{File: name, Msg: fmt.Sprintf("tar entry %q is not a regular file or folder", hdr.Name), Err: ErrUnsupported}
+		}
+		base := path.Base(hdr.Name)
+		if strings.HasPrefix(base, ".") || hdr.Size == 0 {
+			continue // editor and OS litter (._foo, .DS_Store) and empty files carry no objects
+		}
+		files++
+		if err := d.decodeIn(ctx, name+":"+hdr.Name, tr, emit, depth+1, compressed); err != nil {
+			return err
+		}
+	}
+	if files == 0 {
+		return &Error{File: name, Msg: "tar archive holds no files", Err: ErrMalformed}
+	}
+	return nil
+}
+
+// checkEntryName refuses archive paths that would escape a folder if anyone ever extracted them.
+func checkEntryName(n string) error {
+	if strings.HasPrefix(n, "/") || strings.Contains(n, "\\") {
+		return fmt.Errorf("tar entry %q has an absolute or Windows path", n)
+	}
+	for _, part := range strings.Split(n, "/") {
+		if part == ".." {
+			return fmt.Errorf("tar entry %q climbs out of the archive with ..", n)
+		}
+	}
+	return nil
+}
+
+// decodeLeaf parses an uncompressed, unarchived document. Bytes count against the budget here,
+// so that compressed and plain inputs are measured alike.
+func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, emit func(*cluster.Object) error, depth int, compressed bool) error {
+	lim := &budgetReader{r: r, d: d}
+	br := bufio.NewReaderSize(lim, 64<<10)
+	head, err := br.Peek(sniffLen)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return d.readError(name, err)
+	}
+	start := skipSpace(head)
+	var perr error
+	switch {
+	case start == len(head) && len(head) < sniffLen:
+		perr = &Error{File: name, Msg: "empty input: no Kubernetes objects", Err: ErrMalformed}
+	case head[start] == '{' || head[start] == '[':
+		perr = d.decodeJSON(ctx, name, br, emit, depth)
+	case !isText(head):
+		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
+	case looksLikeYAML(head[start:]):
+		perr = d.decodeYAML(ctx, name, br, emit, depth)
+	default:
+		perr = &Error{File: name, Msg: "text that is neither JSON nor YAML", Err: ErrUnsupported}
+	}
+	if errors.Is(perr, ErrTooLarge) {
+		return d.tooLarge(name)
+	}
+	if perr != nil && compressed && (errors.Is(perr, ErrUnsupported) || errors.Is(perr, ErrMalformed)) {
+		// A decompression bomb usually fails to parse long before it ends; too large is the
+		// truer answer, so read on (counting, not keeping) to see whether it is one.
+		if _, err := io.Copy(io.Discard, br); errors.Is(err, ErrTooLarge) {
+			return d.tooLarge(name)
+		}
+	}
+	return perr
+}
+
+func (d *Decoder) tooLarge(name string) error {
+	return &Error{File: name, Offset: d.read, Err: ErrTooLarge,
+		Msg: fmt.Sprintf("input larger than the limit of %d bytes once decompressed", d.opts.MaxBytes)}
+}
+
+// readError turns a failure of the underlying reader into an Error when it is ours.
+func (d *Decoder) readError(name string, err error) error {
+	if errors.Is(err, ErrTooLarge) {
+		return d.tooLarge(name)
+	}
+	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &Error{File: name, Offset: d.read, Msg: "damaged or truncated archive: " + err.Error(), Err: ErrMalformed}
+	}
+	return fmt.Errorf("read %s: %w", name, err)
+}
+
+// budgetReader counts decompressed bytes against the decoder's limit.
+type budgetReader struct {
+	r io.Reader
+	d *Decoder
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if b.d.read >= b.d.opts.MaxBytes {
+		// Allow reading one more byte to tell "exactly at the limit" from "over it".
+		p = p[:min(len(p), 1)]
+	}
+	n, err := b.r.Read(p)
+	b.d.read += int64(n)
+	if b.d.read > b.d.opts.MaxBytes {
+		return n, ErrTooLarge
+	}
+	return n, err
+}
+
+func skipSpace(b []byte) int {
+	i := 0
+	if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+		i = 3
+	}
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// isText reports whether the sample is UTF-8 text without NUL bytes (a rune cut at the end of
+// the sample is allowed).
+func isText(b []byte) bool {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return false
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return len(b)-i < utf8.UTFMax && !utf8.FullRune(b[i:])
+		}
+		i += size
+	}
+	return true
+}
+
+// yamlStart matches the first meaningful line of a YAML mapping or of a stream of them.
+var yamlStart = regexp.MustCompile(`^(---|%YAML|#|[A-Za-z_"'][^:\n]*:([ \t]|\r?$))`)
+
+func looksLikeYAML(b []byte) bool {
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	return yamlStart.Match(line)
+}

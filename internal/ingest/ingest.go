@@ -1,0 +1,104 @@
+// Package ingest turns the kubectl output people have after an incident into cluster.Objects.
+//
+// Every door into Rootline (a file given to analyze, an upload, a snapshot, a collector batch)
+// goes through Decoder.Decode, which detects the format (gzip, tar, JSON, JSON Lines, YAML, and
+// multi-document YAML), streams lists object by object so that memory stays bounded by the
+// largest object rather than the file, refuses Secrets, and redacts environment-variable values
+// and secret-looking annotations before any object leaves the package.
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// Sentinel errors that callers map to their own answers (the server to 413, 415 and 422).
+var (
+	// ErrTooLarge means the decompressed input exceeded Options.MaxBytes.
+	ErrTooLarge = errors.New("input too large")
+	// ErrUnsupported means the input is not in a format Rootline reads.
+	ErrUnsupported = errors.New("unsupported format")
+	// ErrMalformed means the input is in a known format but does not parse.
+	ErrMalformed = errors.New("malformed input")
+)
+
+// Error is a decoding failure with its position in the (decompressed) file.
+type Error struct {
+	File   string
+	Line   int   // 1-based; 0 when unknown
+	Offset int64 // byte offset in the decompressed file
+	Msg    string
+	Err    error // one of the sentinels above
+}
+
+func (e *Error) Error() string {
+	pos := e.File
+	if e.Line > 0 {
+		pos = fmt.Sprintf("%s:%d", e.File, e.Line)
+	} else if e.Offset > 0 {
+		pos = fmt.Sprintf("%s (byte %d)", e.File, e.Offset)
+	}
+	return pos + ": " + e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// DefaultMaxBytes is the default limit on the decompressed bytes of one input: 256 MiB.
+const DefaultMaxBytes = 256 << 20
+
+// Options tunes a Decoder.
+type Options struct {
+	// MaxBytes limits the decompressed bytes read over all Decode calls of one Decoder.
+	// Zero means DefaultMaxBytes.
+	MaxBytes int64
+	// OnSkip, if set, is told about every object that is deliberately not emitted.
+	OnSkip func(Skipped)
+}
+
+// Skipped is an object that was read but not kept, and why.
+type Skipped struct {
+	File      string `json:"file"`
+	Line      int    `json:"line,omitempty"`
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Reason    string `json:"reason"`
+}
+
+// Decoder decodes inputs. One Decoder serves one upload or one analyze run: its byte budget
+// spans every file given to it. It is not safe for concurrent use.
+type Decoder struct {
+	opts Options
+	read int64 // decompressed bytes consumed so far, against opts.MaxBytes
+}
+
+// NewDecoder returns a Decoder with the given options.
+func NewDecoder(opts Options) *Decoder {
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	return &Decoder{opts: opts}
+}
+
+// BytesRead is the number of decompressed bytes the decoder has consumed so far.
+func (d *Decoder) BytesRead() int64 { return d.read }
+
+// Decode reads one input named name (a file name, used for format hints and in errors) and calls
+// emit for every object, in input order. It stops at the first error: a *Error wrapping one of
+// the sentinels for bad input, ctx.Err() when cancelled, or emit's own error unchanged.
+func (d *Decoder) Decode(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error) error {
+	return d.decode(ctx, name, r, emit, 0)
+}
+
+// maxNesting bounds archives inside archives and lists inside lists.
+const maxNesting = 4
+
+func (d *Decoder) skip(s Skipped) {
+	if d.opts.OnSkip != nil {
+		d.opts.OnSkip(s)
+	}
+}

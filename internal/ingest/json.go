@@ -1,0 +1,189 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// jsonStream decodes a JSON input: one object, a List (kind List, PodList, …) whose items are
+// decoded one at a time, a top-level array of objects, or JSON Lines (any sequence of those).
+type jsonStream struct {
+	d     *Decoder
+	ctx   context.Context
+	name  string
+	lr    *lineReader
+	dec   *json.Decoder
+	emit  func(*cluster.Object) error
+	depth int
+}
+
+func (d *Decoder) decodeJSON(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth int) error {
+	lr := newLineReader(r)
+	s := &jsonStream{d: d, ctx: ctx, name: name, lr: lr, dec: json.NewDecoder(lr), emit: emit, depth: depth}
+	for {
+		start := s.dec.InputOffset()
+		tok, err := s.dec.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return s.syntax(err, start)
+		}
+		switch tok {
+		case json.Delim('{'):
+			err = s.object(s.dec.InputOffset() - 1)
+		case json.Delim('['):
+			err = s.items("", "")
+		default:
+			return s.fail(start, fmt.Sprintf("expected a JSON object or array, found %v", tok))
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// object reads a top-level object whose '{' has been consumed. A List has its items streamed;
+// anything else is one object, held whole (it is one object, so that is bounded).
+func (s *jsonStream) object(start int64) error {
+	var (
+		buf      bytes.Buffer
+		kind     string
+		version  string
+		sawItems bool
+	)
+	src := s.source(start)
+	// The object is rebuilt key by key; newlines keep each key on its line in the input, so
+	// that a type error found later in the rebuilt bytes maps back to the right line.
+	bufLine := src.Line
+	buf.WriteByte('{')
+	for s.dec.More() {
+		keyOff := s.dec.InputOffset()
+		tok, err := s.dec.Token()
+		if err != nil {
+			return s.syntax(err, keyOff)
+		}
+		key, _ := tok.(string)
+		if key == "items" && !sawItems {
+			sawItems = true
+			if err := s.listItems(kind, version); err != nil {
+				return err
+			}
+			continue
+		}
+		keyLine := s.lr.lineAt(s.dec.InputOffset())
+		valOff := s.dec.InputOffset()
+		var raw json.RawMessage
+		if err := s.dec.Decode(&raw); err != nil {
+			return s.syntax(err, valOff)
+		}
+		switch key {
+		case "kind":
+			_ = json.Unmarshal(raw, &kind) // a non-string kind is reported when the object is built
+		case "apiVersion":
+			_ = json.Unmarshal(raw, &version)
+		}
+		if buf.Len() > 1 {
+			buf.WriteByte(',')
+		}
+		for ; bufLine < keyLine; bufLine++ {
+			buf.WriteByte('\n')
+		}
+		kb, _ := json.Marshal(key)
+		buf.Write(kb)
+		buf.WriteByte(':')
+		buf.Write(raw)
+		bufLine += bytes.Count(raw, []byte{'\n'})
+	}
+	if _, err := s.dec.Token(); err != nil { // the closing '}'
+		return s.syntax(err, s.dec.InputOffset())
+	}
+	if sawItems {
+		return nil
+	}
+	buf.WriteByte('}')
+	return s.d.object(s.ctx, buf.Bytes(), src, "", "", s.emit, s.depth)
+}
+
+// listItems streams the value of an "items" key: null or an array of objects.
+func (s *jsonStream) listItems(listKind, listVersion string) error {
+	off := s.dec.InputOffset()
+	tok, err := s.dec.Token()
+	if err != nil {
+		return s.syntax(err, off)
+	}
+	if tok == nil {
+		return nil // "items": null, as kubectl writes for an empty list
+	}
+	if tok != json.Delim('[') {
+		return s.fail(off, "items is not an array")
+	}
+	return s.items(itemKind(listKind), listVersion)
+}
+
+// items streams array elements whose '[' has been consumed, up to and including the ']'.
+func (s *jsonStream) items(kind, version string) error {
+	for s.dec.More() {
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+		off := s.dec.InputOffset()
+		var raw json.RawMessage
+		if err := s.dec.Decode(&raw); err != nil {
+			return s.syntax(err, off)
+		}
+		start := s.dec.InputOffset() - int64(len(raw))
+		if err := s.d.object(s.ctx, raw, s.source(start), kind, version, s.emit, s.depth); err != nil {
+			return err
+		}
+	}
+	off := s.dec.InputOffset()
+	if _, err := s.dec.Token(); err != nil {
+		return s.syntax(err, off)
+	}
+	return nil
+}
+
+func (s *jsonStream) source(off int64) cluster.Source {
+	return cluster.Source{File: s.name, Line: s.lr.lineAt(off), Offset: off}
+}
+
+// syntax turns a decoder error into an Error at the byte where the JSON went wrong. The json
+// Decoder reports offsets only roughly, so the value that failed is scanned again from the
+// decoder's buffer, which holds it from its first byte up to the fault.
+func (s *jsonStream) syntax(err error, valueStart int64) error {
+	if errors.Is(err, ErrTooLarge) {
+		return err
+	}
+	var rerr *Error
+	if errors.As(err, &rerr) {
+		return err
+	}
+	buffered, _ := io.ReadAll(s.dec.Buffered())
+	at := s.dec.InputOffset()
+	if at < valueStart {
+		at = valueStart
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return s.fail(at+int64(len(buffered)), "unexpected end of JSON: the input is truncated")
+	}
+	var v any
+	var se *json.SyntaxError
+	if uerr := json.Unmarshal(buffered, &v); errors.As(uerr, &se) && se.Offset > 0 {
+		return s.fail(s.dec.InputOffset()+se.Offset-1, "invalid JSON: "+se.Error())
+	}
+	if errors.As(err, &se) {
+		return s.fail(at, "invalid JSON: "+se.Error())
+	}
+	return s.fail(at, "invalid JSON: "+err.Error())
+}
+
+func (s *jsonStream) fail(off int64, msg string) error {
+	return &Error{File: s.name, Line: s.lr.lineAt(off), Offset: off, Msg: msg, Err: ErrMalformed}
+}

@@ -1,0 +1,266 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// contextKinds are kept, redacted, as raw JSON: they explain pods (owners, priorities, budgets,
+// quotas) without being modelled field by field. Anything else is skipped and reported.
+var contextKinds = map[string]bool{
+	"Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true,
+	"Job": true, "CronJob": true, "PriorityClass": true, "Namespace": true,
+	"PodDisruptionBudget": true, "HorizontalPodAutoscaler": true, "ResourceQuota": true,
+	"LimitRange": true, "PersistentVolumeClaim": true, "ConfigMap": true,
+}
+
+// autoscalerStatus is the one ConfigMap Rootline keeps: cluster-autoscaler's status report.
+const autoscalerStatus = "cluster-autoscaler-status"
+
+// typeMeta is what is read of an object before its kind is known.
+type typeMeta struct {
+	APIVersion string
+	Kind       string
+	Name       string
+	Namespace  string
+	HasItems   bool
+}
+
+// peekTypeMeta reads kind, apiVersion and metadata's name and namespace from the start of an
+// object, stopping as soon as it has them: kubectl writes keys in alphabetical order, so these
+// come before the bulky spec and status, which are then left for the typed decode.
+func peekTypeMeta(raw []byte) (typeMeta, error) {
+	var tm typeMeta
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return tm, err
+	}
+	var sawKind, sawVersion, sawMeta bool
+	for dec.More() && !(sawKind && sawVersion && sawMeta) {
+		tok, err := dec.Token()
+		if err != nil {
+			return tm, err
+		}
+		var dst any
+		switch tok {
+		case "kind":
+			dst, sawKind = &tm.Kind, true
+		case "apiVersion":
+			dst, sawVersion = &tm.APIVersion, true
+		case "metadata":
+			var m struct {
+				Name      string `json:"name"`
+				Namespace string `json:"namespace"`
+			}
+			if err := dec.Decode(&m); err != nil {
+				return tm, fmt.Errorf("metadata: %w", err)
+			}
+			tm.Name, tm.Namespace, sawMeta = m.Name, m.Namespace, true
+			continue
+		case "items":
+			tm.HasItems = true
+			dst = new(json.RawMessage)
+		default:
+			dst = new(json.RawMessage)
+		}
+		if err := dec.Decode(dst); err != nil {
+			return tm, fmt.Errorf("%v: %w", tok, err)
+		}
+	}
+	return tm, nil
+}
+
+// itemKind is the kind of the items of a typed list ("PodList" holds "Pod"); "" for "List".
+func itemKind(listKind string) string {
+	if k, ok := strings.CutSuffix(listKind, "List"); ok {
+		return k
+	}
+	return ""
+}
+
+// object builds and emits the object in raw, a JSON object. defaultKind and defaultVersion come
+// from the enclosing typed list, whose items may omit them (the API server's own lists do).
+func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, defaultKind, defaultVersion string, emit func(*cluster.Object) error, depth int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return d.objErr(src, nil, errors.New("expected a Kubernetes object, found "+describeJSON(raw)))
+	}
+	tm, err := peekTypeMeta(raw)
+	if err != nil {
+		return d.objErr(src, raw, err)
+	}
+	if tm.Kind == "" {
+		tm.Kind = defaultKind
+	}
+	if tm.APIVersion == "" {
+		tm.APIVersion = defaultVersion
+	}
+	if tm.Kind == "" {
+		tm.Kind = guessKind(raw)
+	}
+	if (tm.Kind == "" && tm.HasItems) || strings.HasSuffix(tm.Kind, "List") {
+		return d.nestedList(ctx, raw, tm, src, emit, depth)
+	}
+	o := &cluster.Object{APIVersion: tm.APIVersion, Kind: tm.Kind, Namespace: tm.Namespace, Name: tm.Name, Source: src}
+	if isSecretKind(tm.Kind) {
+		d.skip(skipped(o, "Secret objects are never stored"))
+		return nil
+	}
+	switch tm.Kind {
+	case "":
+		return d.objErr(src, nil, errors.New("object without kind: not a Kubernetes object"))
+	case cluster.KindPod:
+		o.Pod = new(corev1.Pod)
+		if err := json.Unmarshal(raw, o.Pod); err != nil {
+			return d.objErr(src, raw, err)
+		}
+		redactPod(o.Pod)
+		o.UID = string(o.Pod.UID)
+	case cluster.KindNode:
+		o.Node = new(corev1.Node)
+		if err := json.Unmarshal(raw, o.Node); err != nil {
+			return d.objErr(src, raw, err)
+		}
+		redactMeta(&o.Node.ObjectMeta)
+		o.UID = string(o.Node.UID)
+	case cluster.KindEvent:
+		ev, err := decodeEvent(tm.APIVersion, raw)
+		if err != nil {
+			return d.objErr(src, raw, err)
+		}
+		redactEvent(ev)
+		o.Event, o.UID = ev, string(ev.UID)
+	default:
+		if tm.Kind == "ConfigMap" && tm.Name != autoscalerStatus {
+			d.skip(skipped(o, "only the cluster-autoscaler-status ConfigMap is kept: others may hold secrets"))
+			return nil
+		}
+		if !contextKinds[tm.Kind] {
+			d.skip(skipped(o, fmt.Sprintf("kind %s is not used by Rootline", tm.Kind)))
+			return nil
+		}
+		red, uid, err := redactRaw(raw)
+		if err != nil {
+			return d.objErr(src, raw, err)
+		}
+		o.Raw, o.UID = red, uid
+	}
+	return emit(o)
+}
+
+// nestedList handles a List inside a list or an array; rare, but kubectl writes it for
+// `kubectl get -o json` over several resource types in some versions.
+func (d *Decoder) nestedList(ctx context.Context, raw []byte, tm typeMeta, src cluster.Source, emit func(*cluster.Object) error, depth int) error {
+	if depth >= maxNesting {
+		return d.objErr(src, nil, errors.New("lists nested too deeply"))
+	}
+	var list struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return d.objErr(src, raw, fmt.Errorf("items: %w", err))
+	}
+	for _, it := range list.Items {
+		if err := d.object(ctx, it, src, itemKind(tm.Kind), tm.APIVersion, emit, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeEvent reads an Event of any of the three API versions into a core/v1 Event.
+func decodeEvent(apiVersion string, raw []byte) (*corev1.Event, error) {
+	switch apiVersion {
+	case "events.k8s.io/v1", "events.k8s.io/v1beta1":
+		// v1beta1 has the same JSON shape as v1; only the Go types differ.
+		var e eventsv1.Event
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return nil, err
+		}
+		return fromEventsV1(&e), nil
+	}
+	var e corev1.Event
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// guessKind recognises objects that carry no kind by their shape, for the items of untyped
+// lists written by hand or by tools that strip type information.
+func guessKind(raw []byte) string {
+	var shape struct {
+		InvolvedObject json.RawMessage `json:"involvedObject"`
+		Regarding      json.RawMessage `json:"regarding"`
+		Spec           struct {
+			Containers json.RawMessage `json:"containers"`
+			PodCIDR    json.RawMessage `json:"podCIDR"`
+			ProviderID json.RawMessage `json:"providerID"`
+		} `json:"spec"`
+		Status struct {
+			NodeInfo json.RawMessage `json:"nodeInfo"`
+		} `json:"status"`
+	}
+	if json.Unmarshal(raw, &shape) != nil {
+		return ""
+	}
+	switch {
+	case shape.InvolvedObject != nil:
+		return cluster.KindEvent
+	case shape.Regarding != nil:
+		return cluster.KindEvent
+	case shape.Spec.Containers != nil:
+		return cluster.KindPod
+	case shape.Status.NodeInfo != nil || shape.Spec.PodCIDR != nil || shape.Spec.ProviderID != nil:
+		return cluster.KindNode
+	}
+	return ""
+}
+
+func skipped(o *cluster.Object, reason string) Skipped {
+	return Skipped{File: o.Source.File, Line: o.Source.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Reason: reason}
+}
+
+// objErr reports an object that does not decode. For a type error the field and the line of
+// the fault are given, so that people can find it in a large file.
+func (d *Decoder) objErr(src cluster.Source, raw []byte, err error) error {
+	e := &Error{File: src.File, Line: src.Line, Offset: src.Offset, Msg: err.Error(), Err: ErrMalformed}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Offset > 0 && te.Offset <= int64(len(raw)) {
+		if e.Line > 0 {
+			e.Line += bytes.Count(raw[:te.Offset], []byte{'\n'})
+		}
+		e.Offset += te.Offset
+		e.Msg = fmt.Sprintf("field %s: cannot use JSON %s as %s", te.Field, te.Value, te.Type)
+	}
+	return e
+}
+
+func describeJSON(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}

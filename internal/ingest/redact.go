@@ -1,0 +1,186 @@
+package ingest
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Redacted replaces every value Rootline refuses to keep.
+const Redacted = "[redacted]"
+
+// lastApplied holds a copy of the whole object as last applied, env values and all.
+const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
+
+// secretName matches names (of annotations, variables, headers, flags) that usually hold secrets.
+var secretName = regexp.MustCompile(`(?i)(secret|token|passw(or)?d|pwd|credential|api[-_.]?key|access[-_.]?key|private[-_.]?key|auth|bearer|cookie|session|signature|cert)`)
+
+// secretAssignment matches NAME=value and NAME: value in free text (commands, messages) when
+// NAME looks secret, and bearer tokens; the value is replaced, the name kept.
+var secretAssignment = regexp.MustCompile(`(?i)(\b[\w.-]*(?:secret|token|passw(?:or)?d|pwd|credential|api[-_.]?key|access[-_.]?key|private[-_.]?key)[\w.-]*\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)|(\bbearer\s+)([\w.~+/=-]+)`)
+
+// scrub redacts secret assignments in free text.
+func scrub(s string) string {
+	if !secretAssignment.MatchString(s) {
+		return s
+	}
+	return secretAssignment.ReplaceAllStringFunc(s, func(m string) string {
+		sub := secretAssignment.FindStringSubmatch(m)
+		if sub[1] != "" {
+			return sub[1] + Redacted
+		}
+		return sub[3] + Redacted
+	})
+}
+
+// redactMeta drops managed fields (bulky, and of no use as evidence) and redacts annotations
+// whose names look secret, and the last-applied copy of the object.
+func redactMeta(m *metav1.ObjectMeta) {
+	m.ManagedFields = nil
+	for k, v := range m.Annotations {
+		if k == lastApplied || secretName.MatchString(k) {
+			m.Annotations[k] = Redacted
+			continue
+		}
+		m.Annotations[k] = scrub(v)
+	}
+}
+
+func redactPod(p *corev1.Pod) {
+	redactMeta(&p.ObjectMeta)
+	redactPodSpec(&p.Spec)
+	p.Status.Message = scrub(p.Status.Message)
+}
+
+func redactPodSpec(s *corev1.PodSpec) {
+	for i := range s.InitContainers {
+		redactContainer(&s.InitContainers[i])
+	}
+	for i := range s.Containers {
+		redactContainer(&s.Containers[i])
+	}
+	for i := range s.EphemeralContainers {
+		redactContainer((*corev1.Container)(&s.EphemeralContainers[i].EphemeralContainerCommon))
+	}
+}
+
+func redactContainer(c *corev1.Container) {
+	for i := range c.Env {
+		if c.Env[i].Value != "" {
+			c.Env[i].Value = Redacted
+		}
+	}
+	for i := range c.Command {
+		c.Command[i] = scrub(c.Command[i])
+	}
+	for i := range c.Args {
+		c.Args[i] = scrub(c.Args[i])
+	}
+	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
+		redactProbe(p)
+	}
+}
+
+func redactProbe(p *corev1.Probe) {
+	if p == nil {
+		return
+	}
+	if p.HTTPGet != nil {
+		for i, h := range p.HTTPGet.HTTPHeaders {
+			if secretName.MatchString(h.Name) {
+				p.HTTPGet.HTTPHeaders[i].Value = Redacted
+			}
+		}
+	}
+	if p.Exec != nil {
+		for i := range p.Exec.Command {
+			p.Exec.Command[i] = scrub(p.Exec.Command[i])
+		}
+	}
+}
+
+func redactEvent(e *corev1.Event) {
+	redactMeta(&e.ObjectMeta)
+	e.Message = scrub(e.Message)
+}
+
+// redactRaw applies the same rules to an object kept as raw JSON (workloads carry pod templates
+// with env values), walking the generic tree. It returns the redacted JSON and the uid.
+func redactRaw(raw []byte) (json.RawMessage, string, error) {
+	var v map[string]any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, "", err
+	}
+	redactTree(v)
+	uid := ""
+	if md, ok := v["metadata"].(map[string]any); ok {
+		uid, _ = md["uid"].(string)
+	}
+	out, err := json.Marshal(v)
+	return out, uid, err
+}
+
+func redactTree(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, child := range t {
+			switch k {
+			case "managedFields":
+				delete(t, k)
+				continue
+			case "annotations":
+				if ann, ok := child.(map[string]any); ok {
+					for name, val := range ann {
+						if s, ok := val.(string); ok {
+							if name == lastApplied || secretName.MatchString(name) {
+								ann[name] = Redacted
+							} else {
+								ann[name] = scrub(s)
+							}
+						}
+					}
+					continue
+				}
+			case "env":
+				if list, ok := child.([]any); ok {
+					for _, e := range list {
+						if m, ok := e.(map[string]any); ok {
+							if s, ok := m["value"].(string); ok && s != "" {
+								m["value"] = Redacted
+							}
+						}
+					}
+				}
+			case "httpHeaders":
+				if list, ok := child.([]any); ok {
+					for _, e := range list {
+						if m, ok := e.(map[string]any); ok {
+							if n, _ := m["name"].(string); secretName.MatchString(n) {
+								m["value"] = Redacted
+							}
+						}
+					}
+				}
+			}
+			if s, ok := child.(string); ok {
+				t[k] = scrub(s)
+				continue
+			}
+			redactTree(child)
+		}
+	case []any:
+		for i, child := range t {
+			if s, ok := child.(string); ok {
+				t[i] = scrub(s)
+				continue
+			}
+			redactTree(child)
+		}
+	}
+}
+
+// isSecretKind reports whether a kind must never be stored.
+func isSecretKind(kind string) bool { return strings.EqualFold(kind, "Secret") }

@@ -1,0 +1,218 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// maxYAMLLine bounds one line of YAML; longer lines are refused rather than buffered.
+const maxYAMLLine = 4 << 20
+
+// yamlStream decodes YAML: one object, several documents separated by "---", and lists, whose
+// items (the "- " entries under a top-level "items:", as kubectl writes them) are cut out and
+// decoded one at a time so that a large list never sits in memory whole.
+type yamlStream struct {
+	d     *Decoder
+	ctx   context.Context
+	name  string
+	br    *bufio.Reader
+	emit  func(*cluster.Object) error
+	depth int
+
+	lineNo  int   // number of the line last read
+	lineOff int64 // offset of the line last read
+	offset  int64 // offset of the next line
+	objects int   // documents and items decoded
+
+	// the document being read
+	header     []string // its lines outside items
+	headerLine int      // line number of header[0]
+	headerOff  int64
+	listKind   string
+
+	// the list items of the document being read
+	inItems    bool
+	itemIndent int // column of the items' "- "; -1 before the first item
+	item       []string
+	itemLine   int
+	itemOff    int64
+}
+
+var (
+	itemsKey   = regexp.MustCompile(`^items:\s*(#.*)?$`)
+	kindKey    = regexp.MustCompile(`^kind:\s*["']?([A-Za-z]+)`)
+	yamlErrPos = regexp.MustCompile(`^(?:error converting YAML to JSON: )?yaml: line (\d+): `)
+)
+
+func (d *Decoder) decodeYAML(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth int) error {
+	s := &yamlStream{d: d, ctx: ctx, name: name, br: bufio.NewReaderSize(r, 64<<10), emit: emit, depth: depth}
+	s.resetDoc()
+	for {
+		line, err := s.readLine()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if isDocEnd(line) {
+			if err := s.flushDoc(); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := s.add(line); err != nil {
+			return err
+		}
+	}
+	if err := s.flushDoc(); err != nil {
+		return err
+	}
+	if s.objects == 0 {
+		return &Error{File: name, Msg: "YAML with no documents", Err: ErrMalformed}
+	}
+	return nil
+}
+
+// readLine returns the next line without its line ending.
+func (s *yamlStream) readLine() (string, error) {
+	var buf []byte
+	for {
+		chunk, err := s.br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > maxYAMLLine {
+			return "", &Error{File: s.name, Line: s.lineNo + 1, Offset: s.offset, Err: ErrMalformed,
+				Msg: fmt.Sprintf("line longer than %d bytes", maxYAMLLine)}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return "", err
+		}
+		if len(buf) == 0 && err != nil {
+			return "", io.EOF
+		}
+		s.lineNo++
+		s.lineOff = s.offset
+		s.offset += int64(len(buf))
+		line := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
+		return line, nil
+	}
+}
+
+func isDocEnd(line string) bool {
+	return line == "---" || line == "..." || strings.HasPrefix(line, "--- ") || strings.HasPrefix(line, "---\t")
+}
+
+func (s *yamlStream) resetDoc() {
+	s.header, s.listKind, s.inItems, s.itemIndent, s.item = s.header[:0], "", false, -1, nil
+	s.headerLine, s.headerOff = s.lineNo+1, s.offset
+}
+
+
+func (s *yamlStream) add(line string) error {
+	if !s.inItems {
+		if itemsKey.MatchString(line) {
+			s.inItems, s.itemIndent = true, -1
+			for _, h := range s.header {
+				if m := kindKey.FindStringSubmatch(h); m != nil {
+					s.listKind = m[1]
+				}
+			}
+			return nil
+		}
+		if len(s.header) == 0 {
+			s.headerLine, s.headerOff = s.lineNo, s.lineOff
+		}
+		s.header = append(s.header, line)
+		return nil
+	}
+	trimmed := strings.TrimLeft(line, " ")
+	indent := len(line) - len(trimmed)
+	isItem := trimmed == "-" || strings.HasPrefix(trimmed, "- ")
+	switch {
+	case trimmed == "" || strings.HasPrefix(trimmed, "#"):
+		if s.item != nil {
+			s.item = append(s.item, "")
+		}
+		return nil
+	case isItem && (s.itemIndent < 0 || indent == s.itemIndent):
+		if err := s.flushItem(); err != nil {
+			return err
+		}
+		s.itemIndent, s.itemLine, s.itemOff = indent, s.lineNo, s.lineOff
+		s.item = append(s.item, strings.TrimPrefix(trimmed[1:], " "))
+		return nil
+	case s.itemIndent >= 0 && indent > s.itemIndent:
+		s.item = append(s.item, line[min(indent, s.itemIndent+2):])
+		return nil
+	}
+	// A line back at the items' own level or left of it ends the list.
+	if err := s.flushItem(); err != nil {
+		return err
+	}
+	s.inItems = false
+	return s.add(line)
+}
+
+func (s *yamlStream) flushItem() error {
+	if s.item == nil {
+		return nil
+	}
+	text := strings.Join(s.item, "\n")
+	s.item = nil
+	src := cluster.Source{File: s.name, Line: s.itemLine, Offset: s.itemOff}
+	return s.decodeDoc(text, src, itemKind(s.listKind))
+}
+
+func (s *yamlStream) flushDoc() error {
+	if err := s.flushItem(); err != nil {
+		return err
+	}
+	hadItems := s.itemIndent >= 0 || s.inItems
+	text := strings.Join(s.header, "\n")
+	src := cluster.Source{File: s.name, Line: s.headerLine, Offset: s.headerOff}
+	s.resetDoc()
+	if hadItems || strings.TrimSpace(text) == "" {
+		return nil // the list's own fields (apiVersion, kind, metadata) carry nothing to keep
+	}
+	return s.decodeDoc(text, src, "")
+}
+
+func (s *yamlStream) decodeDoc(text string, src cluster.Source, defaultKind string) error {
+	raw, err := yaml.YAMLToJSON([]byte(text))
+	if err != nil {
+		return s.yamlErr(src, err)
+	}
+	if bytes.Equal(raw, []byte("null")) {
+		return nil // a document of comments only
+	}
+	s.objects++
+	return s.d.object(s.ctx, raw, src, defaultKind, "", s.emit, s.depth)
+}
+
+// yamlErr reports a YAML error at its line in the file rather than in the document.
+func (s *yamlStream) yamlErr(src cluster.Source, err error) error {
+	msg := err.Error()
+	line := src.Line
+	if m := yamlErrPos.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		line += n - 1
+		msg = msg[len(m[0]):]
+	} else {
+		msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
+	}
+	return &Error{File: s.name, Line: line, Offset: src.Offset, Msg: "invalid YAML: " + msg, Err: ErrMalformed}
+}
