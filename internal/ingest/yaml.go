@@ -121,7 +121,6 @@ func (s *yamlStream) resetDoc() {
 	s.headerLine, s.headerOff = s.lineNo+1, s.offset
 }
 
-
 func (s *yamlStream) add(line string) error {
 	if !s.inItems {
 		if itemsKey.MatchString(line) {

@@ -1,0 +1,316 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// DefaultCluster names the cluster of uploads that neither name one nor belong to an incident
+// that does.
+const DefaultCluster = "unnamed"
+
+// batchSize is how many rows go into one INSERT: large enough to amortise round trips, small
+// enough to stay far below both databases' limits on bound parameters.
+const batchSize = 400
+
+type snapshotRow struct {
+	ID        int64 `gorm:"primaryKey"`
+	Digest    string
+	ClusterID int64
+	Bytes     int64
+	Files     string
+	Objects   string
+	Skipped   string
+	CreatedAt time.Time
+}
+
+func (snapshotRow) TableName() string { return "snapshots" }
+
+type incidentSnapshotRow struct {
+	IncidentID string
+	SnapshotID int64
+	AttachedAt time.Time
+}
+
+func (incidentSnapshotRow) TableName() string { return "incident_snapshots" }
+
+// SnapshotFile is one file of a snapshot.
+type SnapshotFile struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// SnapshotMeta describes a snapshot before its objects are read.
+type SnapshotMeta struct {
+	Digest   string
+	Incident string
+	Cluster  string // "" for the incident's cluster, or DefaultCluster
+	Bytes    int64
+	Files    []SnapshotFile
+}
+
+// Snapshot is a stored snapshot.
+type Snapshot struct {
+	ID        string          `json:"id"` // the digest
+	Cluster   string          `json:"cluster"`
+	Bytes     int64           `json:"bytes"`
+	Files     []SnapshotFile  `json:"files"`
+	Objects   map[string]int  `json:"objects"`
+	Skipped   json.RawMessage `json:"skipped"`
+	CreatedAt time.Time       `json:"created_at"`
+}
+
+// AttachSnapshot links an already stored snapshot to an incident (again, harmlessly) and
+// returns it; ErrNotFound when no snapshot has that digest or the incident does not exist.
+func (s *Store) AttachSnapshot(ctx context.Context, digest, incidentID string) (*Snapshot, error) {
+	var out *Snapshot
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := incidentExists(ctx, tx, incidentID); err != nil {
+			return err
+		}
+		var row snapshotRow
+		if err := tx.Where("digest = ?", digest).Take(&row).Error; err != nil {
+			return err
+		}
+		link := incidentSnapshotRow{IncidentID: incidentID, SnapshotID: row.ID, AttachedAt: time.Now().UTC()}
+		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&link).Error; err != nil {
+			return err
+		}
+		var err error
+		out, err = snapshotFromRow(ctx, tx, row)
+		return err
+	})
+	return out, wrap(err, "attach snapshot %s to %s", digest, incidentID)
+}
+
+func incidentExists(ctx context.Context, db *gorm.DB, id string) error {
+	var n int64
+	if err := db.WithContext(ctx).Model(&incidentRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("incident %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+func snapshotFromRow(ctx context.Context, db *gorm.DB, row snapshotRow) (*Snapshot, error) {
+	snap := &Snapshot{ID: row.Digest, Bytes: row.Bytes, Skipped: json.RawMessage(row.Skipped), CreatedAt: row.CreatedAt.UTC()}
+	if err := json.Unmarshal([]byte(row.Files), &snap.Files); err != nil {
+		return nil, fmt.Errorf("snapshot %s files: %w", row.Digest, err)
+	}
+	if err := json.Unmarshal([]byte(row.Objects), &snap.Objects); err != nil {
+		return nil, fmt.Errorf("snapshot %s objects: %w", row.Digest, err)
+	}
+	err := db.WithContext(ctx).Model(&clusterRow{}).Where("id = ?", row.ClusterID).Pluck("name", &snap.Cluster).Error
+	return snap, err
+}
+
+// SnapshotWriter stores one snapshot's objects inside one transaction: either all of it is
+// stored (Commit) or none of it (Rollback, or any error). It is not safe for concurrent use.
+type SnapshotWriter struct {
+	s       *Store
+	tx      *gorm.DB
+	row     snapshotRow
+	cluster string
+	counts  map[string]int
+	seen    map[string]cluster.Source // kind/namespace/name → where it was first seen
+	pods    []podRow
+	conts   []containerRow
+	nodes   []nodeRow
+	objects []objectRow
+	events  map[string]eventRow // by id, merged within the batch
+	links   []snapshotEventRow
+	done    bool
+}
+
+// ErrDuplicate is returned by Add for an object already in the snapshot.
+var ErrDuplicate = errors.New("duplicate object")
+
+// BeginSnapshot starts storing a snapshot. It returns ErrExists when a snapshot with the same
+// digest is stored already (then use AttachSnapshot), and ErrNotFound when the incident does
+// not exist. The caller must Commit or Rollback the writer.
+func (s *Store) BeginSnapshot(ctx context.Context, m SnapshotMeta) (*SnapshotWriter, error) {
+	tx := s.db.WithContext(ctx).Begin()
+	if tx.Error != nil {
+		return nil, wrap(tx.Error, "begin snapshot")
+	}
+	w, err := s.beginSnapshot(ctx, tx, m)
+	if err != nil {
+		tx.Rollback()
+		if errors.Is(err, gorm.ErrDuplicatedKey) {
+			err = ErrExists
+		}
+		return nil, wrap(err, "begin snapshot %s", m.Digest)
+	}
+	return w, nil
+}
+
+func (s *Store) beginSnapshot(ctx context.Context, tx *gorm.DB, m SnapshotMeta) (*SnapshotWriter, error) {
+	var inc incidentRow
+	if err := tx.Where("id = ?", m.Incident).Take(&inc).Error; err != nil {
+		return nil, fmt.Errorf("incident %s: %w", m.Incident, err)
+	}
+	name := m.Cluster
+	if name == "" && inc.ClusterID != nil {
+		if err := tx.Model(&clusterRow{}).Where("id = ?", *inc.ClusterID).Pluck("name", &name).Error; err != nil {
+			return nil, err
+		}
+	}
+	if name == "" {
+		name = DefaultCluster
+	}
+	cid, err := clusterID(ctx, tx, name)
+	if err != nil {
+		return nil, err
+	}
+	files, _ := json.Marshal(m.Files)
+	now := time.Now().UTC()
+	row := snapshotRow{Digest: m.Digest, ClusterID: cid, Bytes: m.Bytes, Files: string(files), Objects: "{}", Skipped: "[]", CreatedAt: now}
+	var n int64
+	if err := tx.Model(&snapshotRow{}).Where("digest = ?", m.Digest).Count(&n).Error; err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		return nil, gorm.ErrDuplicatedKey
+	}
+	if err := tx.Create(&row).Error; err != nil {
+		return nil, err
+	}
+	if err := tx.Create(&incidentSnapshotRow{IncidentID: m.Incident, SnapshotID: row.ID, AttachedAt: now}).Error; err != nil {
+		return nil, err
+	}
+	return &SnapshotWriter{s: s, tx: tx, row: row, cluster: name, counts: map[string]int{},
+		seen: map[string]cluster.Source{}, events: map[string]eventRow{}}, nil
+}
+
+// Add stores one object (in batches). An object already in the snapshot returns an error
+// wrapping ErrDuplicate, naming where the first one came from; the writer stays usable.
+func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
+	if o.Kind != cluster.KindEvent {
+		key := o.Kind + "/" + o.Namespace + "/" + o.Name
+		if first, ok := w.seen[key]; ok {
+			return fmt.Errorf("%s is already in this snapshot (from %s): %w", o.Ref(), first, ErrDuplicate)
+		}
+		w.seen[key] = o.Source
+	}
+	js, err := o.JSON()
+	if err != nil {
+		return err
+	}
+	raw, err := w.s.gz.compress(js)
+	if err != nil {
+		return err
+	}
+	w.counts[o.Kind]++
+	switch {
+	case o.Pod != nil:
+		p, cs := newPodRows(w.row.ID, o, raw)
+		w.pods = append(w.pods, p)
+		w.conts = append(w.conts, cs...)
+	case o.Node != nil:
+		w.nodes = append(w.nodes, newNodeRow(w.row.ID, o, raw))
+	case o.Event != nil:
+		w.addEvent(newEventRow(w.row.ClusterID, o, raw), o.Source)
+	default:
+		w.objects = append(w.objects, objectRow{SnapshotID: w.row.ID, APIVersion: o.APIVersion, Kind: o.Kind,
+			Namespace: o.Namespace, Name: o.Name, UID: o.UID, SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw})
+	}
+	if len(w.pods)+len(w.nodes)+len(w.objects)+len(w.events) >= batchSize || len(w.conts) >= batchSize {
+		return w.flush(ctx)
+	}
+	return nil
+}
+
+// flush writes the buffered rows.
+func (w *SnapshotWriter) flush(ctx context.Context) error {
+	tx := w.tx.WithContext(ctx)
+	if len(w.pods) > 0 {
+		if err := tx.Create(&w.pods).Error; err != nil {
+			return wrap(err, "store pods")
+		}
+		w.pods = w.pods[:0]
+	}
+	if len(w.conts) > 0 {
+		if err := tx.Create(&w.conts).Error; err != nil {
+			return wrap(err, "store containers")
+		}
+		w.conts = w.conts[:0]
+	}
+	if len(w.nodes) > 0 {
+		if err := tx.Create(&w.nodes).Error; err != nil {
+			return wrap(err, "store nodes")
+		}
+		w.nodes = w.nodes[:0]
+	}
+	if len(w.objects) > 0 {
+		if err := tx.Create(&w.objects).Error; err != nil {
+			return wrap(err, "store objects")
+		}
+		w.objects = w.objects[:0]
+	}
+	if len(w.events) > 0 {
+		if err := w.s.upsertEvents(ctx, w.tx, w.events); err != nil {
+			return err
+		}
+		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&w.links).Error; err != nil {
+			return wrap(err, "link events")
+		}
+		clear(w.events)
+		w.links = w.links[:0]
+	}
+	return nil
+}
+
+// Commit writes what is buffered, records the counts and the skipped list, and commits.
+func (w *SnapshotWriter) Commit(ctx context.Context, skipped any) (*Snapshot, error) {
+	if w.done {
+		return nil, errors.New("store: snapshot writer already finished")
+	}
+	defer w.Rollback()
+	if err := w.flush(ctx); err != nil {
+		return nil, err
+	}
+	counts, _ := json.Marshal(w.counts)
+	sk, err := json.Marshal(skipped)
+	if err != nil {
+		return nil, fmt.Errorf("store: skipped list: %w", err)
+	}
+	if string(sk) == "null" {
+		sk = []byte("[]")
+	}
+	w.row.Objects, w.row.Skipped = string(counts), string(sk)
+	if err := w.tx.WithContext(ctx).Model(&snapshotRow{}).Where("id = ?", w.row.ID).
+		Updates(map[string]any{"objects": w.row.Objects, "skipped": w.row.Skipped}).Error; err != nil {
+		return nil, wrap(err, "finish snapshot")
+	}
+	if err := w.tx.Commit().Error; err != nil {
+		return nil, wrap(err, "commit snapshot")
+	}
+	w.done = true
+	return &Snapshot{ID: w.row.Digest, Cluster: w.cluster, Bytes: w.row.Bytes, Objects: w.counts, Skipped: sk, CreatedAt: w.row.CreatedAt,
+		Files: filesOf(w.row.Files)}, nil
+}
+
+// Rollback abandons the snapshot; nothing of it stays. It is safe to call after Commit.
+func (w *SnapshotWriter) Rollback() {
+	if !w.done {
+		w.done = true
+		w.tx.Rollback()
+	}
+}
+
+func filesOf(js string) []SnapshotFile {
+	var f []SnapshotFile
+	_ = json.Unmarshal([]byte(js), &f) // written by this package from the same type
+	return f
+}
