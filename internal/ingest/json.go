@@ -170,7 +170,7 @@ func (s *jsonStream) syntax(err error, valueStart int64) error {
 	if at < valueStart {
 		at = valueStart
 	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return s.fail(at+int64(len(buffered)), "unexpected end of JSON: the input is truncated")
 	}
 	var v any

@@ -34,7 +34,8 @@ func (incidentTagRow) TableName() string { return "incident_tags" }
 
 // CreateIncident stores a new, validated incident. Its cluster is created when new.
 func (s *Store) CreateIncident(ctx context.Context, in *incident.Incident) error {
-	now := time.Now().UTC()
+	// PostgreSQL keeps microseconds: truncate, so that the caller gets what is read back later.
+	now := time.Now().UTC().Truncate(time.Microsecond)
 	in.CreatedAt, in.UpdatedAt = now, now
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		row := incidentRow{ID: in.ID, Title: in.Title, StartedAt: utcPtr(in.StartedAt), EndedAt: utcPtr(in.EndedAt), CreatedAt: now, UpdatedAt: now}
@@ -61,9 +62,10 @@ func (s *Store) CreateIncident(ctx context.Context, in *incident.Incident) error
 	return wrap(err, "create incident %s", in.ID)
 }
 
-// incidentView is an incident row with its cluster's name.
+// incidentView is an incident row with its cluster's name. The row is a named, exported field:
+// gorm ignores unexported fields, an embedded incidentRow included, and would scan only the name.
 type incidentView struct {
-	incidentRow
+	Row         incidentRow `gorm:"embedded"`
 	ClusterName *string
 }
 
@@ -118,12 +120,13 @@ func (s *Store) withTags(ctx context.Context, vs []incidentView) ([]*incident.In
 	byID := make(map[string]*incident.Incident, len(vs))
 	ids := make([]string, len(vs))
 	for i, v := range vs {
-		in := &incident.Incident{ID: v.ID, Title: v.Title, StartedAt: utcPtr(v.StartedAt), EndedAt: utcPtr(v.EndedAt),
-			CreatedAt: v.CreatedAt.UTC(), UpdatedAt: v.UpdatedAt.UTC(), Tags: []string{}}
+		r := v.Row
+		in := &incident.Incident{ID: r.ID, Title: r.Title, StartedAt: utcPtr(r.StartedAt), EndedAt: utcPtr(r.EndedAt),
+			CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Tags: []string{}}
 		if v.ClusterName != nil {
 			in.Cluster = *v.ClusterName
 		}
-		out[i], byID[v.ID], ids[i] = in, in, v.ID
+		out[i], byID[r.ID], ids[i] = in, in, r.ID
 	}
 	if len(ids) == 0 {
 		return out, nil

@@ -174,7 +174,8 @@ func (s *Store) beginSnapshot(ctx context.Context, tx *gorm.DB, m SnapshotMeta) 
 		return nil, err
 	}
 	files, _ := json.Marshal(m.Files)
-	now := time.Now().UTC()
+	// PostgreSQL keeps microseconds: truncate, so that the caller gets what is read back later.
+	now := time.Now().UTC().Truncate(time.Microsecond)
 	row := snapshotRow{Digest: m.Digest, ClusterID: cid, Bytes: m.Bytes, Files: string(files), Objects: "{}", Skipped: "[]", CreatedAt: now}
 	var n int64
 	if err := tx.Model(&snapshotRow{}).Where("digest = ?", m.Digest).Count(&n).Error; err != nil {

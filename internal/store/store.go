@@ -58,6 +58,10 @@ func ParseTarget(database string) (Target, error) {
 		if err != nil {
 			return Target{}, fmt.Errorf("store: database URL: %w", err)
 		}
+		if q := u.Query(); q.Has("password") { // libpq and pgx also take the password here
+			q.Set("password", "xxxxx")
+			u.RawQuery = q.Encode()
+		}
 		return Target{Dialect: Postgres, DSN: database, Display: u.Redacted()}, nil
 	case strings.Contains(database, "://") && !strings.HasPrefix(database, "sqlite://"):
 		return Target{}, fmt.Errorf("store: database %q: use postgres://… or a SQLite file path", database)

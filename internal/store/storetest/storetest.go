@@ -105,8 +105,8 @@ func Main(m *testing.M, pg **Postgres) {
 
 // Backend is one database to run a test on.
 type Backend struct {
-	Name   string        // "sqlite" or "postgres"
-	Target store.Target  // where it is, for tests that start processes against it
+	Name   string       // "sqlite" or "postgres"
+	Target store.Target // where it is, for tests that start processes against it
 	pg     *Postgres
 }
 

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/server"
+	"github.com/rootline-dev/rootline/internal/store"
+)
+
+func newServeCmd() *cobra.Command {
+	var (
+		logLevel string
+		cfg      config.Config
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the web server",
+		Long: `Run Rootline's web server and API.
+
+The database is an embedded SQLite file (rootline.db in the working directory) unless
+--database or ROOTLINE_DATABASE names another file, sqlite://PATH, or postgres://USER@HOST/DB.
+Migrations are applied at start. The server listens on 127.0.0.1:8080; beyond loopback it
+requires --auth on with ROOTLINE_API_TOKEN set. SIGTERM or Ctrl-C stop it gracefully.
+
+Environment: ROOTLINE_DATABASE, ROOTLINE_ADDR, ROOTLINE_API_TOKEN(_FILE),
+ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL, ROOTLINE_LOG_FORMAT.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			base, err := config.Default(os.Getenv)
+			if err != nil {
+				return err
+			}
+			flags := cmd.Flags()
+			if !flags.Changed("addr") {
+				cfg.Addr = base.Addr
+			}
+			if !flags.Changed("database") {
+				cfg.Database = base.Database
+			}
+			if !flags.Changed("max-upload-bytes") {
+				cfg.MaxUploadBytes = base.MaxUploadBytes
+			}
+			if !flags.Changed("max-decoded-bytes") {
+				cfg.MaxDecodedBytes = base.MaxDecodedBytes
+			}
+			if !flags.Changed("log-format") {
+				cfg.LogFormat = base.LogFormat
+			}
+			cfg.APIToken = base.APIToken
+			cfg.LogLevel = base.LogLevel
+			if flags.Changed("log-level") {
+				if err := cfg.LogLevel.UnmarshalText([]byte(logLevel)); err != nil {
+					return usageError{fmt.Errorf("--log-level: %w", err)}
+				}
+			}
+			if err := cfg.Validate(); err != nil {
+				return usageError{err}
+			}
+			return serve(cmd.Context(), cfg)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.Addr, "addr", config.DefaultAddr, "address to listen on")
+	f.StringVar(&cfg.Database, "database", config.DefaultDatabase, "SQLite file, sqlite://PATH, or postgres:// URL (env ROOTLINE_DATABASE)")
+	f.StringVar(&cfg.Auth, "auth", "", "on or off (default: off on loopback, on elsewhere)")
+	f.Int64Var(&cfg.MaxUploadBytes, "max-upload-bytes", config.DefaultMaxBytes, "largest upload body accepted")
+	f.Int64Var(&cfg.MaxDecodedBytes, "max-decoded-bytes", config.DefaultMaxBytes, "largest upload once decompressed")
+	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "how long requests in flight get to finish on SIGTERM")
+	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
+	f.StringVar(&cfg.LogFormat, "log-format", "text", "text or json")
+	return cmd
+}
+
+func newLogger(cfg config.Config) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}
+
+// serve runs the server until SIGINT or SIGTERM. Shutdown order: stop accepting connections
+// and let requests in flight finish (an upload commits or rolls back whole), then close the
+// database.
+func serve(parent context.Context, cfg config.Config) error {
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := newLogger(cfg)
+	log.Info("starting rootline", cfg.Dump()...)
+
+	target, err := store.ParseTarget(cfg.Database)
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, target, log)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Migrate(ctx); err != nil {
+		return err
+	}
+	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, DB: st, Log: log})
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	hs := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	log.Info("listening", "url", "http://"+ln.Addr().String())
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "timeout", cfg.ShutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}

@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// uploadExts are the files taken from folders; files named on the command line are always sent.
+var uploadExts = []string{".json", ".yaml", ".yml", ".jsonl", ".ndjson", ".gz", ".tgz", ".tar"}
+
+type uploadOptions struct {
+	server   string
+	incident string
+	cluster  string
+	token    string
+	title    string
+	asJSON   bool
+	progress bool
+}
+
+func newUploadCmd() *cobra.Command {
+	var o uploadOptions
+	cmd := &cobra.Command{
+		Use:   "upload PATH…",
+		Short: "Send kubectl output to a Rootline server",
+		Long: `Send kubectl output (JSON, YAML, JSON Lines, and gzip or tar archives of them) to a
+Rootline server as one snapshot of an incident. PATH may be files or folders; folders are read
+recursively for ` + strings.Join(uploadExts, " ") + ` files.
+
+Without --incident a new incident is created (titled by --title) and its id printed.
+Sending the same files again is harmless: the server answers with the stored snapshot.
+
+Exit codes: 0 stored (or already stored), 1 a local problem (unreadable file),
+2 wrong usage, 3 server unreachable, 4 input refused by the server, 5 server error.`,
+		Example: `  rootline upload --incident IL-0070 --cluster leap nodes.json pods.json events.json
+  kubectl get events -A -o json | rootline upload --incident IL-0070 -`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.token == "" {
+				o.token = os.Getenv("ROOTLINE_TOKEN")
+			}
+			if !cmd.Flags().Changed("server") && os.Getenv("ROOTLINE_SERVER") != "" {
+				o.server = os.Getenv("ROOTLINE_SERVER")
+			}
+			o.progress = term.IsTerminal(int(os.Stderr.Fd()))
+			return upload(cmd.Context(), o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.server, "server", "http://127.0.0.1:8080", "Rootline server URL (env ROOTLINE_SERVER)")
+	f.StringVar(&o.incident, "incident", "", "incident to attach the snapshot to (default: create one)")
+	f.StringVar(&o.cluster, "cluster", "", "name of the cluster the output comes from")
+	f.StringVar(&o.token, "token", "", "API token (env ROOTLINE_TOKEN)")
+	f.StringVar(&o.title, "title", "", "title of the incident created when --incident is not given")
+	f.BoolVar(&o.asJSON, "json", false, "print the server's JSON answer")
+	return cmd
+}
+
+// uploadFile is a file to send; path "-" is standard input.
+type uploadFile struct {
+	path string
+	name string
+	size int64
+}
+
+// collectFiles expands the arguments: files as given, folders recursed for known extensions.
+func collectFiles(args []string) ([]uploadFile, error) {
+	var out []uploadFile
+	for _, a := range args {
+		if a == "-" {
+			out = append(out, uploadFile{path: "-", name: "stdin"})
+			continue
+		}
+		info, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			out = append(out, uploadFile{path: a, name: filepath.Base(a), size: info.Size()})
+			continue
+		}
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() || strings.HasPrefix(d.Name(), ".") || !hasExt(d.Name()) {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(a, p)
+			out = append(out, uploadFile{path: p, name: filepath.ToSlash(rel), size: info.Size()})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no files to upload (folders are searched for " + strings.Join(uploadExts, " ") + ")")
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, nil
+}
+
+func hasExt(name string) bool {
+	for _, e := range uploadExts {
+		if strings.HasSuffix(strings.ToLower(name), e) {
+			return true
+		}
+	}
+	return false
+}
+
+func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	base, err := url.Parse(strings.TrimSuffix(o.server, "/"))
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return usageError{fmt.Errorf("--server %q: use http://HOST:PORT or https://HOST", o.server)}
+	}
+	files, err := collectFiles(args)
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
+	c := &apiClient{base: base.String(), token: o.token, http: &http.Client{Timeout: 30 * time.Minute}}
+	if o.incident == "" {
+		title := o.title
+		if title == "" {
+			title = "Upload of " + files[0].name + " at " + time.Now().UTC().Format("2006-01-02 15:04 UTC")
+		}
+		var created struct {
+			ID string `json:"id"`
+		}
+		if err := c.do(ctx, http.MethodPost, "/api/v1/incidents", "application/json", jsonBody(map[string]any{"title": title, "cluster": o.cluster}), &created); err != nil {
+			return err
+		}
+		o.incident = created.ID
+		fmt.Fprintf(stderr, "created incident %s\n", created.ID)
+	}
+	var total int64
+	for _, f := range files {
+		total += f.size
+	}
+	var bar *progressbar.ProgressBar
+	if o.progress && total >= 1<<20 {
+		bar = progressbar.DefaultBytes(total, "uploading")
+	}
+	body, contentType := uploadBody(files, bar)
+	q := url.Values{}
+	if o.cluster != "" {
+		q.Set("cluster", o.cluster)
+	}
+	if len(files) == 1 {
+		q.Set("name", files[0].name)
+	}
+	path := "/api/v1/incidents/" + url.PathEscape(o.incident) + "/snapshots"
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	var raw json.RawMessage
+	err = c.do(ctx, http.MethodPost, path, contentType, body, &raw)
+	if bar != nil {
+		_ = bar.Finish()
+		fmt.Fprintln(stderr)
+	}
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		_, err := fmt.Fprintln(stdout, string(raw))
+		return err
+	}
+	return printSummary(stdout, raw)
+}
+
+// uploadBody streams the files: one file as the body itself, several as multipart parts.
+func uploadBody(files []uploadFile, bar *progressbar.ProgressBar) (io.Reader, string) {
+	pr, pw := io.Pipe()
+	var dst io.Writer = pw
+	if bar != nil {
+		dst = io.MultiWriter(pw, bar)
+	}
+	if len(files) == 1 {
+		go func() { pw.CloseWithError(copyFile(dst, files[0])) }()
+		return pr, "application/octet-stream"
+	}
+	mw := multipart.NewWriter(pw)
+	go func() {
+		for _, f := range files {
+			part, err := mw.CreateFormFile("file", f.name)
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+			w := part
+			if bar != nil {
+				w = io.MultiWriter(part, bar)
+			}
+			if err := copyFile(w, f); err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+		pw.CloseWithError(mw.Close())
+	}()
+	return pr, mw.FormDataContentType()
+}
+
+func copyFile(w io.Writer, f uploadFile) error {
+	if f.path == "-" {
+		_, err := io.Copy(w, os.Stdin)
+		return err
+	}
+	r, err := os.Open(f.path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	_, err = io.Copy(w, r)
+	return err
+}
+
+func printSummary(w io.Writer, raw []byte) error {
+	var resp struct {
+		Snapshot string         `json:"snapshot"`
+		Incident string         `json:"incident"`
+		Cluster  string         `json:"cluster"`
+		Objects  map[string]int `json:"objects"`
+		Existing bool           `json:"existing"`
+		Skipped  []struct {
+			Kind, Namespace, Name, Reason string
+		} `json:"skipped"`
+	}
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		return fmt.Errorf("unexpected answer from the server: %w", err)
+	}
+	state := "stored"
+	if resp.Existing {
+		state = "already stored"
+	}
+	kinds := make([]string, 0, len(resp.Objects))
+	for k := range resp.Objects {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%d %s", resp.Objects[k], k)
+	}
+	fmt.Fprintf(w, "snapshot %s %s for incident %s (cluster %s): %s\n", short(resp.Snapshot), state, resp.Incident, resp.Cluster, strings.Join(parts, ", "))
+	for _, s := range resp.Skipped {
+		fmt.Fprintf(w, "  skipped %s %s/%s: %s\n", s.Kind, s.Namespace, s.Name, s.Reason)
+	}
+	return nil
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+func jsonBody(v any) io.Reader {
+	b, _ := json.Marshal(v) // maps of strings always marshal
+	return bytes.NewReader(b)
+}
+
+// apiClient calls the Rootline API and maps failures to exit codes.
+type apiClient struct {
+	base  string
+	token string
+	http  *http.Client
+}
+
+func (c *apiClient) do(ctx context.Context, method, path, contentType string, body io.Reader, out any) error {
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("Accept", "application/json")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return &exitError{exitFailure, err}
+		}
+		return &exitError{exitUnreachable, fmt.Errorf("cannot reach %s: %w", c.base, err)}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return &exitError{exitUnreachable, fmt.Errorf("reading the answer of %s: %w", c.base, err)}
+	}
+	if resp.StatusCode >= 300 {
+		var e struct {
+			Error string `json:"error"`
+		}
+		msg := strings.TrimSpace(string(data))
+		if json.Unmarshal(data, &e) == nil && e.Error != "" {
+			msg = e.Error
+		}
+		code := exitRejected
+		if resp.StatusCode >= 500 {
+			code = exitServerError
+		}
+		return &exitError{code, fmt.Errorf("server answered %s: %s", resp.Status, msg)}
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return &exitError{exitServerError, fmt.Errorf("unexpected answer from %s: %w", c.base, err)}
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+// Package config holds the server's settings: one struct, filled from flags and the
+// environment with defaults, then checked as a whole by Validate. It is passed down
+// explicitly; there is no global configuration.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/store"
+)
+
+// Defaults.
+const (
+	DefaultAddr     = "127.0.0.1:8080"
+	DefaultDatabase = "rootline.db"
+	DefaultMaxBytes = 256 << 20
+)
+
+// Config is the effective configuration of `rootline serve`.
+type Config struct {
+	Addr            string        // listen address
+	Database        string        // --database / ROOTLINE_DATABASE
+	Auth            string        // "on", "off" or "" (decided by Addr)
+	APIToken        string        // with Auth on, the bearer token every API request must carry
+	MaxUploadBytes  int64         // limit on an upload's body
+	MaxDecodedBytes int64         // limit on an upload's decompressed bytes
+	ShutdownTimeout time.Duration // how long in-flight requests get on SIGTERM
+	LogLevel        slog.Level
+	LogFormat       string // "text" or "json"
+}
+
+// Default returns the defaults, overridden by the environment (ROOTLINE_DATABASE,
+// ROOTLINE_ADDR, ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL,
+// ROOTLINE_LOG_FORMAT; ROOTLINE_DATABASE_FILE reads the database URL from a file, for secrets).
+// Flags given on the command line override these in turn.
+func Default(getenv func(string) string) (Config, error) {
+	c := Config{
+		Addr: DefaultAddr, Database: DefaultDatabase, MaxUploadBytes: DefaultMaxBytes, MaxDecodedBytes: DefaultMaxBytes,
+		ShutdownTimeout: 20 * time.Second, LogLevel: slog.LevelInfo, LogFormat: "text",
+	}
+	if v := getenv("ROOTLINE_ADDR"); v != "" {
+		c.Addr = v
+	}
+	if v := getenv("ROOTLINE_DATABASE"); v != "" {
+		c.Database = v
+	}
+	if f := getenv("ROOTLINE_DATABASE_FILE"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return c, fmt.Errorf("config: ROOTLINE_DATABASE_FILE: %w", err)
+		}
+		c.Database = strings.TrimSpace(string(b))
+	}
+	for _, e := range []struct {
+		name string
+		dst  *int64
+	}{{"ROOTLINE_MAX_UPLOAD_BYTES", &c.MaxUploadBytes}, {"ROOTLINE_MAX_DECODED_BYTES", &c.MaxDecodedBytes}} {
+		if v := getenv(e.name); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return c, fmt.Errorf("config: %s=%q: not a number of bytes", e.name, v)
+			}
+			*e.dst = n
+		}
+	}
+	c.APIToken = getenv("ROOTLINE_API_TOKEN")
+	if f := getenv("ROOTLINE_API_TOKEN_FILE"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return c, fmt.Errorf("config: ROOTLINE_API_TOKEN_FILE: %w", err)
+		}
+		c.APIToken = strings.TrimSpace(string(b))
+	}
+	if v := getenv("ROOTLINE_LOG_LEVEL"); v != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			return c, fmt.Errorf("config: ROOTLINE_LOG_LEVEL: %w", err)
+		}
+	}
+	if v := getenv("ROOTLINE_LOG_FORMAT"); v != "" {
+		c.LogFormat = v
+	}
+	return c, nil
+}
+
+// Validate checks the options against each other and decides Auth when it was left open.
+func (c *Config) Validate() error {
+	host, _, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return fmt.Errorf("config: --addr %q: %w", c.Addr, err)
+	}
+	loopback := isLoopback(host)
+	switch c.Auth {
+	case "":
+		c.Auth = "off"
+		if !loopback {
+			c.Auth = "on"
+		}
+	case "on", "off":
+	default:
+		return fmt.Errorf("config: --auth %q: use on or off", c.Auth)
+	}
+	if c.Auth == "off" && !loopback {
+		return fmt.Errorf("config: --auth off is refused on %s: beyond loopback anyone could read and write incident data", c.Addr)
+	}
+	if c.Auth == "on" && len(c.APIToken) < 16 {
+		return errors.New("config: --auth on needs ROOTLINE_API_TOKEN (or ROOTLINE_API_TOKEN_FILE) of at least 16 characters")
+	}
+	if c.MaxUploadBytes <= 0 || c.MaxDecodedBytes <= 0 {
+		return errors.New("config: upload limits must be positive")
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return fmt.Errorf("config: log format %q: use text or json", c.LogFormat)
+	}
+	if _, err := store.ParseTarget(c.Database); err != nil {
+		return fmt.Errorf("config: --database: %w", err)
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
+}
+
+// Dump returns the configuration for the start-up log, with the database password removed.
+func (c Config) Dump() []any {
+	db := c.Database
+	if t, err := store.ParseTarget(c.Database); err == nil {
+		db = t.Display
+	}
+	return []any{"addr", c.Addr, "database", db, "auth", c.Auth, "api_token_set", c.APIToken != "", "max_upload_bytes", c.MaxUploadBytes,
+		"max_decoded_bytes", c.MaxDecodedBytes, "shutdown_timeout", c.ShutdownTimeout.String(), "log_level", c.LogLevel.String()}
+}

@@ -1,0 +1,91 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/store"
+)
+
+// httpError is an error with the status and message to answer with. Err, if set, is the cause,
+// logged for 5xx answers and never shown to the client.
+type httpError struct {
+	Status int
+	Msg    string
+	Err    error
+	Extra  gin.H // more fields for the JSON answer (file, line)
+}
+
+func (e *httpError) Error() string {
+	if e.Err != nil {
+		return e.Msg + ": " + e.Err.Error()
+	}
+	return e.Msg
+}
+
+func (e *httpError) Unwrap() error { return e.Err }
+
+func errStatus(status int, msg string) error { return &httpError{Status: status, Msg: msg} }
+
+// handlerFunc is a gin handler that returns its error instead of writing it.
+type handlerFunc func(c *gin.Context) error
+
+// handle adapts a handlerFunc: errors become JSON {"error": …} answers with the status the
+// error carries; anything unexpected is a logged 500 that reveals nothing.
+func (s *Server) handle(h handlerFunc) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		err := h(c)
+		if err == nil {
+			return
+		}
+		he := s.classify(err)
+		if he.Status >= 500 {
+			s.log.ErrorContext(c.Request.Context(), "request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "status", he.Status, "error", err)
+		}
+		body := gin.H{"error": he.Msg}
+		for k, v := range he.Extra {
+			body[k] = v
+		}
+		c.AbortWithStatusJSON(he.Status, body)
+	}
+}
+
+// classify maps an error to the answer: httpErrors as they are, the store's and ingest's
+// sentinels to their statuses, the rest to 500.
+func (s *Server) classify(err error) *httpError {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he
+	}
+	var ie *ingest.Error
+	if errors.As(err, &ie) {
+		status := http.StatusUnprocessableEntity
+		switch {
+		case errors.Is(err, ingest.ErrTooLarge):
+			status = http.StatusRequestEntityTooLarge
+		case errors.Is(err, ingest.ErrUnsupported):
+			status = http.StatusUnsupportedMediaType
+		}
+		extra := gin.H{"file": ie.File}
+		if ie.Line > 0 {
+			extra["line"] = ie.Line
+		} else {
+			extra["offset"] = ie.Offset
+		}
+		return &httpError{Status: status, Msg: ie.Error(), Extra: extra}
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return &httpError{Status: http.StatusRequestEntityTooLarge, Msg: "request body larger than the limit of " + formatBytes(mbe.Limit)}
+	}
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return &httpError{Status: http.StatusNotFound, Msg: "not found", Err: err}
+	case errors.Is(err, store.ErrExists):
+		return &httpError{Status: http.StatusConflict, Msg: "already exists", Err: err}
+	}
+	return &httpError{Status: http.StatusInternalServerError, Msg: "internal error", Err: err}
+}

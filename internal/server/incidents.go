@@ -1,0 +1,120 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/store"
+)
+
+// incidentRequest is the body of POST /api/v1/incidents.
+type incidentRequest struct {
+	ID        string     `json:"id"`
+	Title     string     `json:"title"`
+	StartedAt *time.Time `json:"started_at"`
+	EndedAt   *time.Time `json:"ended_at"`
+	Cluster   string     `json:"cluster"`
+	Tags      []string   `json:"tags"`
+}
+
+// incidentResponse is an incident as the API shows it.
+type incidentResponse struct {
+	ID        string     `json:"id"`
+	Title     string     `json:"title"`
+	Cluster   string     `json:"cluster,omitempty"`
+	StartedAt *time.Time `json:"started_at,omitempty"`
+	EndedAt   *time.Time `json:"ended_at,omitempty"`
+	Tags      []string   `json:"tags"`
+	CreatedAt time.Time  `json:"created_at"`
+	UpdatedAt time.Time  `json:"updated_at"`
+}
+
+func toIncidentResponse(in *incident.Incident) incidentResponse {
+	return incidentResponse{ID: in.ID, Title: in.Title, Cluster: in.Cluster, StartedAt: in.StartedAt, EndedAt: in.EndedAt,
+		Tags: in.Tags, CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
+}
+
+// maxJSONBody bounds small JSON request bodies.
+const maxJSONBody = 1 << 20
+
+// decodeJSON reads a JSON body strictly: unknown fields and trailing data are errors.
+func decodeJSON(c *gin.Context, dst any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxJSONBody))
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return &httpError{Status: http.StatusUnprocessableEntity, Msg: "invalid JSON body: " + err.Error()}
+	}
+	if dec.More() {
+		return errStatus(http.StatusUnprocessableEntity, "invalid JSON body: data after the object")
+	}
+	return nil
+}
+
+func (s *Server) createIncident(c *gin.Context) error {
+	var req incidentRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	in := &incident.Incident{ID: req.ID, Title: req.Title, Cluster: req.Cluster, StartedAt: req.StartedAt, EndedAt: req.EndedAt, Tags: req.Tags}
+	if in.ID == "" {
+		in.ID = incident.NewID(time.Now())
+	}
+	if err := in.Validate(); err != nil {
+		return &httpError{Status: http.StatusUnprocessableEntity, Msg: err.Error()}
+	}
+	if err := s.deps.Incidents.CreateIncident(c.Request.Context(), in); err != nil {
+		if errors.Is(err, store.ErrExists) {
+			return errStatus(http.StatusConflict, fmt.Sprintf("incident %s already exists", in.ID))
+		}
+		return err
+	}
+	c.Header("Location", "/api/v1/incidents/"+in.ID)
+	c.JSON(http.StatusCreated, toIncidentResponse(in))
+	return nil
+}
+
+func (s *Server) listIncidents(c *gin.Context) error {
+	f := store.IncidentFilter{Tag: c.Query("tag")}
+	if v := c.Query("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			return errStatus(http.StatusBadRequest, "limit must be a number from 1 to 1000")
+		}
+		f.Limit = n
+	}
+	list, err := s.deps.Incidents.Incidents(c.Request.Context(), f)
+	if err != nil {
+		return err
+	}
+	out := make([]incidentResponse, len(list))
+	for i, in := range list {
+		out[i] = toIncidentResponse(in)
+	}
+	c.JSON(http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) getIncident(c *gin.Context) error {
+	in, err := s.deps.Incidents.Incident(c.Request.Context(), c.Param("id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", c.Param("id")))
+	}
+	if err != nil {
+		return err
+	}
+	c.JSON(http.StatusOK, toIncidentResponse(in))
+	return nil
+}

@@ -1,0 +1,61 @@
+package server
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// Metrics are the server's Prometheus metrics, on a registry of its own (no global state).
+type Metrics struct {
+	Registry      *prometheus.Registry
+	requests      *prometheus.CounterVec
+	latency       *prometheus.HistogramVec
+	objects       *prometheus.CounterVec
+	uploadBytes   prometheus.Counter
+	uploadResults *prometheus.CounterVec
+}
+
+// NewMetrics creates and registers the metrics, with the Go runtime and process collectors.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		Registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rootline_http_requests_total", Help: "HTTP requests by method, route and status.",
+		}, []string{"method", "route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "rootline_http_request_duration_seconds", Help: "HTTP request latency by method and route.",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
+		}, []string{"method", "route"}),
+		objects: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rootline_ingested_objects_total", Help: "Objects stored from uploads, by kind.",
+		}, []string{"kind"}),
+		uploadBytes: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "rootline_upload_bytes_total", Help: "Bytes received in snapshot uploads (as sent, before decompression).",
+		}),
+		uploadResults: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rootline_uploads_total", Help: "Snapshot uploads by result: created, existing, rejected, failed.",
+		}, []string{"result"}),
+	}
+	m.Registry.MustRegister(m.requests, m.latency, m.objects, m.uploadBytes, m.uploadResults,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// middleware counts and times every request by its route pattern, never its raw path, so that
+// ids in paths cannot blow up the number of series.
+func (m *Metrics) middleware() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		route := c.FullPath()
+		if route == "" {
+			route = "unmatched"
+		}
+		m.requests.WithLabelValues(c.Request.Method, route, strconv.Itoa(c.Writer.Status())).Inc()
+		m.latency.WithLabelValues(c.Request.Method, route).Observe(time.Since(start).Seconds())
+	}
+}

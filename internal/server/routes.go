@@ -1,0 +1,76 @@
+package server
+
+import (
+	"crypto/subtle"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/rootline-dev/rootline/web"
+)
+
+// Handler returns the HTTP handler with every route.
+func (s *Server) Handler() http.Handler {
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	r.ContextWithFallback = true
+	r.Use(s.recovery(), s.metrics.middleware(), s.securityHeaders())
+	r.NoRoute(s.handle(func(*gin.Context) error { return errStatus(http.StatusNotFound, "no such page or endpoint") }))
+	r.NoMethod(s.handle(func(*gin.Context) error { return errStatus(http.StatusMethodNotAllowed, "method not allowed") }))
+
+	r.GET("/healthz", s.healthz)
+	r.GET("/readyz", s.handle(s.readyz))
+	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(s.metrics.Registry, promhttp.HandlerOpts{})))
+	r.StaticFS("/static", http.FS(web.Static()))
+
+	authed := r.Group("/", s.requireAuth())
+	authed.GET("/", s.handle(s.libraryPage))
+
+	api := authed.Group("/api/v1")
+	api.POST("/incidents", s.handle(s.createIncident))
+	api.GET("/incidents", s.handle(s.listIncidents))
+	api.GET("/incidents/:id", s.handle(s.getIncident))
+	api.POST("/incidents/:id/snapshots", s.handle(s.uploadSnapshot))
+	return r
+}
+
+// requireAuth demands the API token on every request when authentication is on.
+func (s *Server) requireAuth() gin.HandlerFunc {
+	if s.cfg.Auth != "on" {
+		return func(c *gin.Context) { c.Next() }
+	}
+	want := []byte(s.cfg.APIToken)
+	return s.handle(func(c *gin.Context) error {
+		got, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer ")
+		if !ok || subtle.ConstantTimeCompare([]byte(got), want) != 1 {
+			c.Header("WWW-Authenticate", `Bearer realm="rootline"`)
+			return errStatus(http.StatusUnauthorized, "authentication required: send Authorization: Bearer <token>")
+		}
+		c.Next()
+		return nil
+	})
+}
+
+// securityHeaders sets the headers every answer carries.
+func (s *Server) securityHeaders() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		h := c.Writer.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+		c.Next()
+	}
+}
+
+// recovery turns a panic in a handler into a logged 500 instead of a dropped connection.
+func (s *Server) recovery() gin.HandlerFunc {
+	return gin.CustomRecoveryWithWriter(io.Discard, func(c *gin.Context, rec any) {
+		s.log.ErrorContext(c.Request.Context(), "panic in handler", "path", c.Request.URL.Path, "panic", rec)
+		c.AbortWithStatusJSON(http.StatusInternalServerError, gin.H{"error": "internal error"})
+	})
+}

@@ -1,0 +1,58 @@
+// Package server is Rootline's HTTP face: the JSON API under /api/v1, the pages, health and
+// metrics, on gin. Handlers depend on the small interfaces declared here, not on the store.
+package server
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/store"
+)
+
+// IncidentStore is what the incident handlers need.
+type IncidentStore interface {
+	CreateIncident(ctx context.Context, in *incident.Incident) error
+	Incident(ctx context.Context, id string) (*incident.Incident, error)
+	Incidents(ctx context.Context, f store.IncidentFilter) ([]*incident.Incident, error)
+}
+
+// SnapshotStore is what the upload handler needs.
+type SnapshotStore interface {
+	BeginSnapshot(ctx context.Context, m store.SnapshotMeta) (*store.SnapshotWriter, error)
+	AttachSnapshot(ctx context.Context, digest, incidentID string) (*store.Snapshot, error)
+}
+
+// Pinger reports whether the database answers, for /readyz.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Deps are the server's collaborators.
+type Deps struct {
+	Incidents IncidentStore
+	Snapshots SnapshotStore
+	DB        Pinger
+	Metrics   *Metrics // nil: a fresh set
+	Log       *slog.Logger
+}
+
+// Server holds the handlers' shared state.
+type Server struct {
+	cfg     config.Config
+	deps    Deps
+	log     *slog.Logger
+	metrics *Metrics
+}
+
+// New builds the server; Handler returns its routes.
+func New(cfg config.Config, deps Deps) *Server {
+	if deps.Metrics == nil {
+		deps.Metrics = NewMetrics()
+	}
+	if deps.Log == nil {
+		deps.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics}
+}

@@ -1,0 +1,180 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/store"
+)
+
+// snapshotResponse answers an upload.
+type snapshotResponse struct {
+	Snapshot string               `json:"snapshot"`
+	Incident string               `json:"incident"`
+	Cluster  string               `json:"cluster"`
+	Bytes    int64                `json:"bytes"`
+	Files    []store.SnapshotFile `json:"files"`
+	Objects  map[string]int       `json:"objects"`
+	Skipped  any                  `json:"skipped"`
+	Existing bool                 `json:"existing"`
+}
+
+// uploadSnapshot takes kubectl output for an incident: received whole, then identified by
+// its hash (the same bytes again answer 200 with the stored snapshot), then decoded and stored
+// in one transaction, so that a bad file anywhere stores nothing at all.
+func (s *Server) uploadSnapshot(c *gin.Context) error {
+	ctx := c.Request.Context()
+	id := c.Param("id")
+	if _, err := s.deps.Incidents.Incident(ctx, id); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
+		}
+		return err
+	}
+	sp, err := receive(c.Writer, c.Request, s.cfg.MaxUploadBytes)
+	if err != nil {
+		s.metrics.uploadResults.WithLabelValues("rejected").Inc()
+		return err
+	}
+	defer sp.remove()
+	s.metrics.uploadBytes.Add(float64(sp.total()))
+	if len(sp.files) == 0 {
+		s.metrics.uploadResults.WithLabelValues("rejected").Inc()
+		return errStatus(http.StatusUnprocessableEntity, "empty upload: no file and no body")
+	}
+	clusterName := c.Query("cluster")
+	if v := sp.fields["cluster"]; clusterName == "" {
+		clusterName = v
+	}
+	if clusterName != "" {
+		if err := incident.ValidateClusterName(clusterName); err != nil {
+			return errStatus(http.StatusUnprocessableEntity, err.Error())
+		}
+	}
+	resp, status, err := s.storeSnapshot(ctx, id, clusterName, sp)
+	if err != nil {
+		result := "rejected"
+		if s.classify(err).Status >= 500 {
+			result = "failed"
+		}
+		s.metrics.uploadResults.WithLabelValues(result).Inc()
+		return err
+	}
+	if status == http.StatusCreated {
+		s.metrics.uploadResults.WithLabelValues("created").Inc()
+		for kind, n := range resp.Objects {
+			s.metrics.objects.WithLabelValues(kind).Add(float64(n))
+		}
+		s.log.InfoContext(ctx, "snapshot stored", "incident_id", id, "snapshot", resp.Snapshot, "bytes", resp.Bytes, "objects", resp.Objects)
+	} else {
+		s.metrics.uploadResults.WithLabelValues("existing").Inc()
+	}
+	c.JSON(status, resp)
+	return nil
+}
+
+func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName string, sp *spool) (snapshotResponse, int, error) {
+	digest := sp.digest()
+	if snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, incidentID); err == nil {
+		return response(incidentID, snap, true), http.StatusOK, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return snapshotResponse{}, 0, err
+	}
+	files := make([]store.SnapshotFile, len(sp.files))
+	for i, f := range sp.files {
+		files[i] = store.SnapshotFile{Name: f.name, SHA256: f.sha256, Bytes: f.size}
+	}
+	w, err := s.deps.Snapshots.BeginSnapshot(ctx, store.SnapshotMeta{Digest: digest, Incident: incidentID, Cluster: clusterName, Bytes: sp.total(), Files: files})
+	if errors.Is(err, store.ErrExists) { // the same upload, stored by a concurrent request
+		snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, incidentID)
+		if err != nil {
+			return snapshotResponse{}, 0, err
+		}
+		return response(incidentID, snap, true), http.StatusOK, nil
+	}
+	if err != nil {
+		return snapshotResponse{}, 0, err
+	}
+	defer w.Rollback()
+
+	skipped := []ingest.Skipped{}
+	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes, OnSkip: func(sk ingest.Skipped) { skipped = append(skipped, sk) }})
+	stored := 0
+	emit := func(o *cluster.Object) error {
+		err := w.Add(ctx, o)
+		if errors.Is(err, store.ErrDuplicate) {
+			skipped = append(skipped, ingest.Skipped{File: o.Source.File, Line: o.Source.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Reason: err.Error()})
+			return nil
+		}
+		if err == nil {
+			stored++
+		}
+		return err
+	}
+	for _, f := range sp.files {
+		if err := decodeFile(ctx, dec, f, emit); err != nil {
+			return snapshotResponse{}, 0, err
+		}
+	}
+	if stored == 0 {
+		return snapshotResponse{}, 0, &httpError{Status: http.StatusUnprocessableEntity,
+			Msg: "no objects Rootline keeps in this upload" + skippedSummary(skipped), Extra: gin.H{"skipped": skipped}}
+	}
+	snap, err := w.Commit(ctx, skipped)
+	if err != nil {
+		return snapshotResponse{}, 0, err
+	}
+	return response(incidentID, snap, false), http.StatusCreated, nil
+}
+
+func decodeFile(ctx context.Context, dec *ingest.Decoder, f spooledFile, emit func(*cluster.Object) error) error {
+	r, err := os.Open(f.path)
+	if err != nil {
+		return fmt.Errorf("open spooled %s: %w", f.name, err)
+	}
+	defer r.Close()
+	return dec.Decode(ctx, f.name, r, emit)
+}
+
+func response(incidentID string, snap *store.Snapshot, existing bool) snapshotResponse {
+	return snapshotResponse{Snapshot: snap.ID, Incident: incidentID, Cluster: snap.Cluster, Bytes: snap.Bytes, Files: snap.Files,
+		Objects: snap.Objects, Skipped: snap.Skipped, Existing: existing}
+}
+
+func skippedSummary(sk []ingest.Skipped) string {
+	if len(sk) == 0 {
+		return ""
+	}
+	byKind := map[string]int{}
+	var kinds []string
+	for _, s := range sk {
+		if byKind[s.Kind] == 0 {
+			kinds = append(kinds, s.Kind)
+		}
+		byKind[s.Kind]++
+	}
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%d %s", byKind[k], k)
+	}
+	return ": skipped " + strings.Join(parts, ", ")
+}
+
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

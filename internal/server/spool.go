@@ -1,0 +1,183 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path"
+	"sort"
+	"strings"
+)
+
+// spooledFile is one uploaded file, written to a temporary file while its hash is computed,
+// so that the upload is received whole (and its size checked) before the database is touched:
+// a slow client never holds a transaction open.
+type spooledFile struct {
+	name   string
+	path   string
+	sha256 string
+	size   int64
+}
+
+// spool holds an upload's files and form fields.
+type spool struct {
+	files  []spooledFile
+	fields map[string]string
+	dir    string
+}
+
+func (sp *spool) remove() {
+	if sp.dir != "" {
+		_ = os.RemoveAll(sp.dir)
+	}
+}
+
+// total is the number of bytes received.
+func (sp *spool) total() int64 {
+	var n int64
+	for _, f := range sp.files {
+		n += f.size
+	}
+	return n
+}
+
+// digest identifies the upload: the SHA-256 of the bytes for one file, and for several the
+// SHA-256 over the files' own hashes in name order, so the same files give the same snapshot
+// whichever order they are sent in, and one file is the same snapshot sent either way.
+func (sp *spool) digest() string {
+	if len(sp.files) == 1 {
+		return sp.files[0].sha256
+	}
+	h := sha256.New()
+	for _, f := range sp.files {
+		b, _ := hex.DecodeString(f.sha256)
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// maxParts bounds the number of files in one multipart upload.
+const maxParts = 1000
+
+// receive spools the request body: a multipart form with file parts (and small text fields),
+// or a single body named by ?name=, Content-Disposition, or "upload". The body is limited to
+// limit bytes; exceeding it fails with *http.MaxBytesError.
+func receive(w http.ResponseWriter, r *http.Request, limit int64) (*spool, error) {
+	dir, err := os.MkdirTemp("", "rootline-upload-")
+	if err != nil {
+		return nil, fmt.Errorf("spool: %w", err)
+	}
+	sp := &spool{dir: dir, fields: map[string]string{}}
+	body := http.MaxBytesReader(w, r.Body, limit)
+	ok := false
+	defer func() {
+		if !ok {
+			sp.remove()
+		}
+	}()
+	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if strings.HasPrefix(mt, "multipart/") {
+		if err := sp.receiveMultipart(multipart.NewReader(body, params["boundary"])); err != nil {
+			return nil, err
+		}
+	} else {
+		name := r.URL.Query().Get("name")
+		if name == "" {
+			if _, p, err := mime.ParseMediaType(r.Header.Get("Content-Disposition")); err == nil {
+				name = p["filename"]
+			}
+		}
+		if err := sp.add(cleanName(name, "upload"), body); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(sp.files, func(i, j int) bool { return sp.files[i].name < sp.files[j].name })
+	ok = true
+	return sp, nil
+}
+
+func (sp *spool) receiveMultipart(mr *multipart.Reader) error {
+	seen := map[string]bool{}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return err
+			}
+			return &httpError{Status: http.StatusUnprocessableEntity, Msg: "malformed multipart body: " + err.Error()}
+		}
+		if part.FileName() == "" { // a form field
+			v, err := io.ReadAll(io.LimitReader(part, 4096))
+			if err != nil {
+				return err
+			}
+			sp.fields[part.FormName()] = strings.TrimSpace(string(v))
+			continue
+		}
+		if len(sp.files) >= maxParts {
+			return errStatus(http.StatusRequestEntityTooLarge, fmt.Sprintf("more than %d files in one upload", maxParts))
+		}
+		name := cleanName(part.FileName(), fmt.Sprintf("file-%d", len(sp.files)+1))
+		for base, n := name, 2; seen[name]; n++ {
+			name = fmt.Sprintf("%s~%d", base, n)
+		}
+		seen[name] = true
+		if err := sp.add(name, part); err != nil {
+			return err
+		}
+	}
+}
+
+// add writes one file to the spool, hashing it on the way.
+func (sp *spool) add(name string, r io.Reader) error {
+	f, err := os.CreateTemp(sp.dir, "part-")
+	if err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(f, h), r)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return err
+		}
+		return &httpError{Status: http.StatusBadRequest, Msg: "reading the upload failed: " + err.Error(), Err: err}
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	if n == 0 {
+		return nil // an empty file adds nothing; an upload of nothing at all is refused later
+	}
+	sp.files = append(sp.files, spooledFile{name: name, path: f.Name(), sha256: hex.EncodeToString(h.Sum(nil)), size: n})
+	return nil
+}
+
+// cleanName keeps the base name of a client-supplied file name, printable and short.
+func cleanName(name, fallback string) string {
+	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
+	name = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, name)
+	if name == "." || name == "/" || name == "" {
+		return fallback
+	}
+	if len(name) > 200 {
+		name = name[:200]
+	}
+	return name
+}
