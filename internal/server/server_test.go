@@ -1,0 +1,214 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/server"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+)
+
+var pg *storetest.Postgres
+
+func TestMain(m *testing.M) { storetest.Main(m, &pg) }
+
+// testConfig is the configuration of a server under test: loopback, no authentication.
+func testConfig() config.Config {
+	c, _ := config.Default(func(string) string { return "" })
+	c.Auth = "off"
+	return c
+}
+
+// newServer starts the server on a store and returns its URL.
+func newServer(t *testing.T, st *store.Store, cfg config.Config) string {
+	t.Helper()
+	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, DB: st})
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// call sends a request and returns the status and the body.
+func call(t *testing.T, method, url, contentType string, body io.Reader, header ...string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, b
+}
+
+func createIncident(t *testing.T, base, body string) {
+	t.Helper()
+	if status, b := call(t, "POST", base+"/api/v1/incidents", "application/json", strings.NewReader(body)); status != http.StatusCreated {
+		t.Fatalf("create incident: %d %s", status, b)
+	}
+}
+
+// multipartBody builds a multipart upload of named files.
+func multipartBody(t *testing.T, files map[string][]byte, order ...string) (io.Reader, string) {
+	t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for _, name := range order {
+		part, err := w.CreateFormFile("file", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := part.Write(files[name]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return &b, w.FormDataContentType()
+}
+
+func TestIncidentScenarios(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		scenarios := []struct {
+			name       string
+			method     string
+			path       string
+			body       string
+			wantStatus int
+			wantIn     []string
+		}{
+			{"create", "POST", "/api/v1/incidents", `{"id": "IL-0070", "title": "Hub restart", "cluster": "leap", "tags": ["Kubernetes", "observability"], "started_at": "2023-02-01T16:59:00Z"}`,
+				201, []string{`"id":"IL-0070"`, `"cluster":"leap"`, `"tags":["kubernetes","observability"]`, `"started_at":"2023-02-01T16:59:00Z"`}},
+			{"create again", "POST", "/api/v1/incidents", `{"id": "IL-0070", "title": "Again"}`, 409, []string{`"error":"incident IL-0070 already exists"`}},
+			{"generated id", "POST", "/api/v1/incidents", `{"title": "No id given"}`, 201, []string{`"id":"inc-`}},
+			{"no title", "POST", "/api/v1/incidents", `{"id": "x1"}`, 422, []string{"title is required"}},
+			{"bad id", "POST", "/api/v1/incidents", `{"id": "../etc", "title": "t"}`, 422, []string{`id \"../etc\"`}},
+			{"unknown field", "POST", "/api/v1/incidents", `{"title": "t", "severity": 1}`, 422, []string{`unknown field \"severity\"`}},
+			{"not json", "POST", "/api/v1/incidents", `title=t`, 422, []string{"invalid JSON body"}},
+			{"ends before start", "POST", "/api/v1/incidents", `{"title": "t", "started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T16:00:00Z"}`, 422, []string{"ended_at is before started_at"}},
+			{"get", "GET", "/api/v1/incidents/IL-0070", "", 200, []string{`"title":"Hub restart"`}},
+			{"get missing", "GET", "/api/v1/incidents/IL-9999", "", 404, []string{`"error":"incident IL-9999 not found"`}},
+			{"list by tag", "GET", "/api/v1/incidents?tag=kubernetes", "", 200, []string{`"id":"IL-0070"`}},
+			{"bad limit", "GET", "/api/v1/incidents?limit=0", "", 400, []string{"limit must be"}},
+			{"upload to missing incident", "POST", "/api/v1/incidents/IL-9999/snapshots", `{"kind": "Pod"}`, 404, []string{"incident IL-9999 not found"}},
+			{"unknown route", "GET", "/api/v1/nothing", "", 404, []string{`"error"`}},
+			{"wrong method", "DELETE", "/api/v1/incidents", "", 405, []string{"method not allowed"}},
+			{"healthz", "GET", "/healthz", "", 200, []string{`"status":"ok"`}},
+			{"readyz", "GET", "/readyz", "", 200, []string{`"status":"ready"`}},
+			{"library page", "GET", "/", "", 200, []string{`data-testid="incident-list"`, "IL-0070", "Hub restart"}},
+		}
+		for _, sc := range scenarios {
+			t.Run(sc.name, func(t *testing.T) {
+				var body io.Reader
+				if sc.body != "" {
+					body = strings.NewReader(sc.body)
+				}
+				status, got := call(t, sc.method, base+sc.path, "application/json", body)
+				if status != sc.wantStatus {
+					t.Fatalf("status = %d, want %d; body %s", status, sc.wantStatus, got)
+				}
+				for _, w := range sc.wantIn {
+					if !strings.Contains(string(got), w) {
+						t.Errorf("body does not contain %s:\n%s", w, got)
+					}
+				}
+			})
+		}
+	})
+}
+
+// TestLibraryPageEscapes shows that what people type is escaped in pages.
+func TestLibraryPageEscapes(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "x", "title": "<script>alert(1)</script>"}`)
+		_, page := call(t, "GET", base+"/", "", nil)
+		if strings.Contains(string(page), "<script>alert") {
+			t.Fatalf("title not escaped:\n%s", page)
+		}
+		if !strings.Contains(string(page), "&lt;script&gt;alert(1)&lt;/script&gt;") {
+			t.Errorf("escaped title missing:\n%s", page)
+		}
+	})
+}
+
+func TestAuthOn(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		cfg := testConfig()
+		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
+		base := newServer(t, st, cfg)
+		tests := []struct {
+			name   string
+			header []string
+			want   int
+		}{
+			{"no token", nil, 401},
+			{"wrong token", []string{"Authorization", "Bearer nope"}, 401},
+			{"right token", []string{"Authorization", "Bearer 0123456789abcdef-token"}, 201},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				status, b := call(t, "POST", base+"/api/v1/incidents", "application/json", strings.NewReader(`{"title": "t"}`), tt.header...)
+				if status != tt.want {
+					t.Errorf("status = %d, want %d (%s)", status, tt.want, b)
+				}
+			})
+		}
+		if status, _ := call(t, "GET", base+"/healthz", "", nil); status != 200 {
+			t.Errorf("healthz needs no token, got %d", status)
+		}
+	})
+}
+
+func decodeSnapshot(t *testing.T, b []byte) (id string, objects map[string]int) {
+	t.Helper()
+	var resp struct {
+		Snapshot string         `json:"snapshot"`
+		Objects  map[string]int `json:"objects"`
+	}
+	if err := json.Unmarshal(b, &resp); err != nil {
+		t.Fatalf("answer %s: %v", b, err)
+	}
+	return resp.Snapshot, resp.Objects
+}
+
+func rowCounts(t *testing.T, st *store.Store) map[string]int64 {
+	t.Helper()
+	c, err := st.RowCounts(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func assertCounts(t *testing.T, st *store.Store, want map[string]int64) {
+	t.Helper()
+	if diff := cmp.Diff(want, rowCounts(t, st)); diff != "" {
+		t.Errorf("row counts changed (-before +after):\n%s", diff)
+	}
+}

@@ -1,0 +1,317 @@
+package server_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+	"github.com/rootline-dev/rootline/internal/synth"
+)
+
+// kubectlSnapshot writes the three files `kubectl get nodes|pods|events -A -o json` would.
+func kubectlSnapshot(t *testing.T, o synth.Options) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	for name, write := range map[string]func(io.Writer, synth.Options) error{
+		"nodes.json": synth.WriteNodeList, "pods.json": synth.WritePodList, "events.json": synth.WriteEventList,
+	} {
+		var b bytes.Buffer
+		if err := write(&b, o); err != nil {
+			t.Fatal(err)
+		}
+		files[name] = b.Bytes()
+	}
+	return files
+}
+
+// TestUploadSnapshot is the three-file snapshot of the issue: stored once, the same upload
+// again answers with the same id and stores nothing, and an event seen again with a higher
+// count updates its one row.
+func TestUploadSnapshot(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ctx := context.Background()
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart during a large node scale-up", "cluster": "leap"}`)
+		o := synth.Options{Nodes: 20, Pods: 300, Events: 120, Seed: 70}
+		files := kubectlSnapshot(t, o)
+		url := base + "/api/v1/incidents/IL-0070/snapshots"
+
+		body, ct := multipartBody(t, files, "nodes.json", "pods.json", "events.json")
+		status, b := call(t, "POST", url, ct, body)
+		if status != http.StatusCreated {
+			t.Fatalf("first upload: %d %s", status, b)
+		}
+		id, objects := decodeSnapshot(t, b)
+		if want := map[string]int{"Node": 20, "Pod": 300, "Event": 120}; fmt.Sprint(objects) != fmt.Sprint(want) {
+			t.Errorf("objects = %v, want %v", objects, want)
+		}
+		before := rowCounts(t, st)
+		for table, want := range map[string]int64{"nodes": 20, "pods": 300, "events": 120, "snapshot_events": 120, "snapshots": 1} {
+			if before[table] != want {
+				t.Errorf("%s rows = %d, want %d", table, before[table], want)
+			}
+		}
+
+		// The same files again, sent in another order: the same snapshot, nothing new.
+		body, ct = multipartBody(t, files, "events.json", "pods.json", "nodes.json")
+		status, b = call(t, "POST", url, ct, body)
+		if status != http.StatusOK {
+			t.Fatalf("second upload: %d %s", status, b)
+		}
+		if id2, _ := decodeSnapshot(t, b); id2 != id {
+			t.Errorf("second upload id = %s, want %s", id2, id)
+		}
+		assertCounts(t, st, before)
+
+		// One event seen again, later and more often.
+		ev := synth.Event(o, 7)
+		ev.Count += 5
+		later := ev.LastTimestamp.Add(10 * time.Minute)
+		ev.LastTimestamp = metav1.NewTime(later)
+		ev.Message = "seen again: " + ev.Message
+		again, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		status, b = call(t, "POST", url+"?name=again.json", "application/json", bytes.NewReader(again))
+		if status != http.StatusCreated {
+			t.Fatalf("event upload: %d %s", status, b)
+		}
+		after := rowCounts(t, st)
+		if after["events"] != before["events"] {
+			t.Errorf("events rows = %d, want %d: the event was duplicated", after["events"], before["events"])
+		}
+		events, err := st.ClusterEvents(ctx, "leap")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got *corev1.Event
+		for _, e := range events {
+			if e.UID == ev.UID {
+				got = e
+			}
+		}
+		if got == nil {
+			t.Fatalf("event %s not found", ev.UID)
+		}
+		if got.Count != ev.Count || !got.LastTimestamp.Time.Equal(later) || got.Message != ev.Message {
+			t.Errorf("event = count %d, last %s, message %q; want %d, %s, %q", got.Count, got.LastTimestamp, got.Message, ev.Count, later, ev.Message)
+		}
+		if !got.FirstTimestamp.Time.Equal(synth.Event(o, 7).FirstTimestamp.Time) {
+			t.Errorf("first seen = %s, want the original %s", got.FirstTimestamp, synth.Event(o, 7).FirstTimestamp)
+		}
+
+		_, metrics := call(t, "GET", base+"/metrics", "", nil)
+		for _, want := range []string{`rootline_ingested_objects_total{kind="Pod"} 300`, `rootline_uploads_total{result="existing"} 1`, "rootline_upload_bytes_total"} {
+			if !strings.Contains(string(metrics), want) {
+				t.Errorf("metrics lack %s", want)
+			}
+		}
+	})
+}
+
+// TestUploadLeavesNoSecret uploads a Secret and env values and proves that no trace of their
+// values is anywhere in the database.
+func TestUploadLeavesNoSecret(t *testing.T) {
+	const secret = "s3cr3t-9f8e7d6c5b4a"
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "sec", "title": "secrets"}`)
+		doc := strings.ReplaceAll(`apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Secret
+  metadata: {name: hub, namespace: prod}
+  stringData: {token: SECRET}
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: hub-0
+    namespace: prod
+    annotations:
+      kubectl.kubernetes.io/last-applied-configuration: '{"env": [{"name": "API_TOKEN", "value": "SECRET"}]}'
+      example.com/api-key: SECRET
+  spec:
+    containers:
+    - name: hub
+      image: jupyterhub/k8s-hub
+      env:
+      - {name: API_TOKEN, value: SECRET}
+      - {name: PLAIN, value: also-SECRET}
+      args: ["--token=SECRET"]
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: hub, namespace: prod}
+  spec:
+    template:
+      spec:
+        containers:
+        - name: hub
+          env: [{name: API_TOKEN, value: SECRET}]
+`, "SECRET", secret)
+		status, b := call(t, "POST", base+"/api/v1/incidents/sec/snapshots?name=hub.yaml", "application/yaml", strings.NewReader(doc))
+		if status != http.StatusCreated {
+			t.Fatalf("upload: %d %s", status, b)
+		}
+		if !strings.Contains(string(b), `"kind":"Secret"`) {
+			t.Errorf("the skipped Secret is not reported: %s", b)
+		}
+		if strings.Contains(string(b), secret) {
+			t.Errorf("the answer echoes the secret: %s", b)
+		}
+		sawRedacted := false
+		err := st.EachValue(context.Background(), func(table, column string, v []byte) error {
+			if bytes.Contains(v, []byte("s3cr3t")) {
+				t.Errorf("%s.%s holds the secret: %.200s", table, column, v)
+			}
+			if bytes.Contains(v, []byte("[redacted]")) {
+				sawRedacted = true
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sawRedacted {
+			t.Error("no redacted value found: the scan did not look inside the stored objects")
+		}
+	})
+}
+
+func gzipBytes(t *testing.T, size int64) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.CopyN(w, zeroReader{}, size); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// TestHostileUploads sends what the issue lists; each gets its status, nothing of the failed
+// ones is stored, and the server keeps serving.
+func TestHostileUploads(t *testing.T) {
+	o := synth.Options{Nodes: 3, Pods: 40, Seed: 1}
+	var pods bytes.Buffer
+	if err := synth.WritePodList(&pods, o); err != nil {
+		t.Fatal(err)
+	}
+	random := make([]byte, 64<<10)
+	_, _ = rand.Read(random)
+	bomb := gzipBytes(t, 300<<20)
+	tests := []struct {
+		name   string
+		body   []byte
+		status int
+		errHas string
+	}{
+		{"truncated JSON", pods.Bytes()[:pods.Len()/2], 422, "truncated"},
+		{"YAML with a tab", []byte("apiVersion: v1\nkind: Pod\nmetadata:\n\tname: hub\n"), 422, "upload.yaml:4: invalid YAML"},
+		{"300 MiB gzip bomb of zeros", bomb, 413, "larger than the limit"},
+		{"random binary", random, 415, "binary data"},
+		{"empty body", nil, 422, "empty upload"},
+		{"only a Secret", []byte(`{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}`), 422, "skipped 1 Secret"},
+	}
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "h", "title": "hostile"}`)
+		before := rowCounts(t, st)
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				status, b := call(t, "POST", base+"/api/v1/incidents/h/snapshots?name=upload.yaml", "application/octet-stream", bytes.NewReader(tt.body))
+				if status != tt.status {
+					t.Errorf("status = %d, want %d: %s", status, tt.status, b)
+				}
+				var e struct {
+					Error string `json:"error"`
+				}
+				if err := json.Unmarshal(b, &e); err != nil || !strings.Contains(e.Error, tt.errHas) {
+					t.Errorf("error = %s, want it to contain %q", b, tt.errHas)
+				}
+				assertCounts(t, st, before)
+				if status, _ := call(t, "GET", base+"/healthz", "", nil); status != 200 {
+					t.Errorf("server stopped serving: healthz %d", status)
+				}
+			})
+		}
+		t.Run("body over the limit", func(t *testing.T) {
+			cfg := testConfig()
+			cfg.MaxUploadBytes = 1 << 10
+			small := newServer(t, st, cfg)
+			status, b := call(t, "POST", small+"/api/v1/incidents/h/snapshots", "application/json", bytes.NewReader(pods.Bytes()))
+			if status != http.StatusRequestEntityTooLarge {
+				t.Errorf("status = %d, want 413: %s", status, b)
+			}
+			assertCounts(t, st, before)
+		})
+	})
+}
+
+// TestUploadLargeList stores a List of 50,000 pods in one upload, streamed to the server.
+func TestUploadLargeList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stores 50,000 pods")
+	}
+	const n = 50000
+	o := synth.Options{Pods: n, Nodes: 1500, Seed: 5}
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "big", "title": "a large list"}`)
+		pr, pw := io.Pipe()
+		go func() {
+			// Compact items, as `kubectl get pods -A -o json | jq -c` leaves them: the list
+			// stays under the default limit of 256 MiB.
+			fmt.Fprint(pw, `{"apiVersion": "v1", "kind": "List", "items": [`)
+			for i := range n {
+				if i > 0 {
+					fmt.Fprint(pw, ",\n")
+				}
+				b, err := json.Marshal(synth.Pod(o, i))
+				if err != nil {
+					pw.CloseWithError(err)
+					return
+				}
+				pw.Write(b)
+			}
+			fmt.Fprint(pw, "]}")
+			pw.Close()
+		}()
+		status, b := call(t, "POST", base+"/api/v1/incidents/big/snapshots?name=pods.json", "application/json", pr)
+		if status != http.StatusCreated {
+			t.Fatalf("status = %d: %.500s", status, b)
+		}
+		if _, objects := decodeSnapshot(t, b); objects["Pod"] != n {
+			t.Errorf("pods stored = %d, want %d", objects["Pod"], n)
+		}
+		if c := rowCounts(t, st); c["pods"] != n {
+			t.Errorf("pods rows = %d, want %d", c["pods"], n)
+		}
+	})
+}
