@@ -133,7 +133,7 @@ func latest(a, b *time.Time) *time.Time {
 
 func (w *SnapshotWriter) addEvent(r eventRow, src cluster.Source) {
 	if old, ok := w.events[r.ID]; ok {
-		_ = old
+		r = merge(old, r)
 	} else {
 		w.links = append(w.links, snapshotEventRow{SnapshotID: w.row.ID, EventID: r.ID, SourceFile: src.File, SourceLine: src.Line})
 	}

@@ -124,6 +124,7 @@ type SnapshotWriter struct {
 	cluster string
 	counts  map[string]int
 	seen    map[string]cluster.Source // kind/namespace/name → where it was first seen
+	evSeen  map[string]bool           // ids of the events in this snapshot
 	pods    []podRow
 	conts   []containerRow
 	nodes   []nodeRow
@@ -191,7 +192,7 @@ func (s *Store) beginSnapshot(ctx context.Context, tx *gorm.DB, m SnapshotMeta) 
 		return nil, err
 	}
 	return &SnapshotWriter{s: s, tx: tx, row: row, cluster: name, counts: map[string]int{},
-		seen: map[string]cluster.Source{}, events: map[string]eventRow{}}, nil
+		seen: map[string]cluster.Source{}, evSeen: map[string]bool{}, events: map[string]eventRow{}}, nil
 }
 
 // Add stores one object (in batches). An object already in the snapshot returns an error
@@ -212,7 +213,9 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 	if err != nil {
 		return err
 	}
-	w.counts[o.Kind]++
+	if o.Event == nil {
+		w.counts[o.Kind]++
+	}
 	switch {
 	case o.Pod != nil:
 		p, cs := newPodRows(w.row.ID, o, raw)
@@ -221,7 +224,12 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 	case o.Node != nil:
 		w.nodes = append(w.nodes, newNodeRow(w.row.ID, o, raw))
 	case o.Event != nil:
-		w.addEvent(newEventRow(w.row.ClusterID, o, raw), o.Source)
+		r := newEventRow(w.row.ClusterID, o, raw)
+		if !w.evSeen[r.ID] { // an event met twice in one snapshot is one event, sighted twice
+			w.evSeen[r.ID] = true
+			w.counts[o.Kind]++
+		}
+		w.addEvent(r, o.Source)
 	default:
 		w.objects = append(w.objects, objectRow{SnapshotID: w.row.ID, APIVersion: o.APIVersion, Kind: o.Kind,
 			Namespace: o.Namespace, Name: o.Name, UID: o.UID, SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw})
