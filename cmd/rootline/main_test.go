@@ -1,0 +1,92 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUploadExitCodes runs `rootline upload` against a stand-in server and checks the exit
+// codes scripts rely on.
+func TestUploadExitCodes(t *testing.T) {
+	var gotBody, gotCT, gotAuth, gotQuery string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		gotBody, gotCT, gotAuth, gotQuery = string(b), r.Header.Get("Content-Type"), r.Header.Get("Authorization"), r.URL.RawQuery
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.URL.Path == "/api/v1/incidents":
+			w.WriteHeader(201)
+			io.WriteString(w, `{"id": "inc-new"}`)
+		case strings.Contains(gotBody, "bad"):
+			w.WriteHeader(422)
+			io.WriteString(w, `{"error": "bad.json:1: invalid JSON"}`)
+		case strings.Contains(gotBody, "boom"):
+			w.WriteHeader(500)
+			io.WriteString(w, `{"error": "internal error"}`)
+		default:
+			w.WriteHeader(201)
+			io.WriteString(w, `{"snapshot": "abc", "incident": "IL-1", "cluster": "leap", "objects": {"Pod": 2}}`)
+		}
+	}))
+	defer ts.Close()
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("pods.json", `{"kind": "Pod"}`)
+	bad := write("bad.json", `bad`)
+	boom := write("boom.json", `boom`)
+	write("snap/nodes.json", `{"kind": "Node"}`)
+	write("snap/notes.md", `not sent`)
+
+	tests := []struct {
+		name     string
+		args     []string
+		want     int
+		wantSent string
+	}{
+		{"stored", []string{"upload", "--server", ts.URL, "--incident", "IL-1", "--token", "tok", good}, exitOK, `{"kind": "Pod"}`},
+		{"folder as multipart", []string{"upload", "--server", ts.URL, "--incident", "IL-1", filepath.Join(dir, "snap"), good}, exitOK, `filename="nodes.json"`},
+		{"new incident", []string{"upload", "--server", ts.URL, good}, exitOK, ""},
+		{"refused", []string{"upload", "--server", ts.URL, "--incident", "IL-1", bad}, exitRejected, ""},
+		{"server error", []string{"upload", "--server", ts.URL, "--incident", "IL-1", boom}, exitServerError, ""},
+		{"unreachable", []string{"upload", "--server", "http://127.0.0.1:1", "--incident", "IL-1", good}, exitUnreachable, ""},
+		{"missing file", []string{"upload", "--server", ts.URL, "--incident", "IL-1", filepath.Join(dir, "nope.json")}, exitFailure, ""},
+		{"no paths", []string{"upload", "--server", ts.URL}, exitFailure, ""},
+		{"bad flag", []string{"upload", "--nope"}, exitUsage, ""},
+		{"bad server URL", []string{"upload", "--server", "ftp://x", good}, exitUsage, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gotBody = ""
+			if got := run(tt.args); got != tt.want {
+				t.Errorf("exit code = %d, want %d", got, tt.want)
+			}
+			if !strings.Contains(gotBody, tt.wantSent) {
+				t.Errorf("sent %q, want it to contain %q", gotBody, tt.wantSent)
+			}
+		})
+	}
+	run([]string{"upload", "--server", ts.URL, "--incident", "IL-1", "--token", "tok", "--cluster", "leap", good})
+	if gotAuth != "Bearer tok" || gotCT != "application/octet-stream" || !strings.Contains(gotQuery, "cluster=leap") || !strings.Contains(gotQuery, "name=pods.json") {
+		t.Errorf("request: auth %q, content type %q, query %q", gotAuth, gotCT, gotQuery)
+	}
+}
+
+func TestServeRefusesOpenAuthBeyondLoopback(t *testing.T) {
+	if got := run([]string{"serve", "--addr", "0.0.0.0:0", "--auth", "off"}); got != exitUsage {
+		t.Errorf("exit code = %d, want %d", got, exitUsage)
+	}
+}
