@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -285,7 +286,11 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("items:\n- a\n -b\n\t- c"))
 	f.Add([]byte(`{"items": [{"kind": "List", "items": [{"kind": "Pod"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		start := time.Now()
 		_, _, err := decodeAll(t, "fuzz", data, Options{MaxBytes: 1 << 20})
+		if d := time.Since(start); d > 10*time.Second { // a hang detector, far above any real time
+			t.Fatalf("decoding %d bytes took %s", len(data), d)
+		}
 		if err == nil {
 			return
 		}

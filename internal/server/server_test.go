@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -33,7 +34,8 @@ func testConfig() config.Config {
 // newServer starts the server on a store and returns its URL.
 func newServer(t *testing.T, st *store.Store, cfg config.Config) string {
 	t.Helper()
-	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, DB: st})
+	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, DB: st, Log: log})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return ts.URL

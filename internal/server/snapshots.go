@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -82,7 +83,26 @@ func (s *Server) uploadSnapshot(c *gin.Context) error {
 	return nil
 }
 
+// storeAttempts is how often an upload is tried when it collides with a concurrent one
+// (deadlock, busy database); the spooled files make a retry cheap and exact.
+const storeAttempts = 3
+
 func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName string, sp *spool) (snapshotResponse, int, error) {
+	for attempt := 1; ; attempt++ {
+		resp, status, err := s.storeSnapshotOnce(ctx, incidentID, clusterName, sp)
+		if !store.IsRetryable(err) || attempt == storeAttempts {
+			return resp, status, err
+		}
+		s.log.WarnContext(ctx, "upload collided with another, retrying", "incident_id", incidentID, "attempt", attempt, "error", err)
+		select {
+		case <-ctx.Done():
+			return resp, status, ctx.Err()
+		case <-time.After(time.Duration(attempt*attempt) * 100 * time.Millisecond):
+		}
+	}
+}
+
+func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName string, sp *spool) (snapshotResponse, int, error) {
 	digest := sp.digest()
 	if snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, incidentID); err == nil {
 		return response(incidentID, snap, true), http.StatusOK, nil
@@ -106,13 +126,13 @@ func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName stri
 	}
 	defer w.Rollback()
 
-	skipped := []ingest.Skipped{}
-	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes, OnSkip: func(sk ingest.Skipped) { skipped = append(skipped, sk) }})
+	sk := &skipList{}
+	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes, OnSkip: sk.add})
 	stored := 0
 	emit := func(o *cluster.Object) error {
 		err := w.Add(ctx, o)
 		if errors.Is(err, store.ErrDuplicate) {
-			skipped = append(skipped, ingest.Skipped{File: o.Source.File, Line: o.Source.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Reason: err.Error()})
+			sk.add(ingest.Skipped{File: o.Source.File, Line: o.Source.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Reason: err.Error()})
 			return nil
 		}
 		if err == nil {
@@ -127,9 +147,9 @@ func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName stri
 	}
 	if stored == 0 {
 		return snapshotResponse{}, 0, &httpError{Status: http.StatusUnprocessableEntity,
-			Msg: "no objects Rootline keeps in this upload" + skippedSummary(skipped), Extra: gin.H{"skipped": skipped}}
+			Msg: "no objects Rootline keeps in this upload" + sk.summary(), Extra: gin.H{"skipped": sk.list}}
 	}
-	snap, err := w.Commit(ctx, skipped)
+	snap, err := w.Commit(ctx, sk.list)
 	if err != nil {
 		return snapshotResponse{}, 0, err
 	}
@@ -150,21 +170,39 @@ func response(incidentID string, snap *store.Snapshot, existing bool) snapshotRe
 		Objects: snap.Objects, Skipped: snap.Skipped, Existing: existing}
 }
 
-func skippedSummary(sk []ingest.Skipped) string {
-	if len(sk) == 0 {
+// maxSkippedListed bounds the skipped objects listed one by one (in the answer and the stored
+// snapshot); the summary still counts them all.
+const maxSkippedListed = 500
+
+// skipList collects the objects an upload did not keep.
+type skipList struct {
+	list   []ingest.Skipped
+	byKind map[string]int
+	kinds  []string
+}
+
+func (l *skipList) add(s ingest.Skipped) {
+	if l.byKind == nil {
+		l.byKind = map[string]int{}
+		l.list = []ingest.Skipped{}
+	}
+	if l.byKind[s.Kind] == 0 {
+		l.kinds = append(l.kinds, s.Kind)
+	}
+	l.byKind[s.Kind]++
+	if len(l.list) < maxSkippedListed {
+		l.list = append(l.list, s)
+	}
+}
+
+// summary says what was skipped, by kind: ": skipped 2 Secret, 1 Service".
+func (l *skipList) summary() string {
+	if len(l.kinds) == 0 {
 		return ""
 	}
-	byKind := map[string]int{}
-	var kinds []string
-	for _, s := range sk {
-		if byKind[s.Kind] == 0 {
-			kinds = append(kinds, s.Kind)
-		}
-		byKind[s.Kind]++
-	}
-	parts := make([]string, len(kinds))
-	for i, k := range kinds {
-		parts[i] = fmt.Sprintf("%d %s", byKind[k], k)
+	parts := make([]string, len(l.kinds))
+	for i, k := range l.kinds {
+		parts[i] = fmt.Sprintf("%d %s", l.byKind[k], k)
 	}
 	return ": skipped " + strings.Join(parts, ", ")
 }

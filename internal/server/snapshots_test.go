@@ -15,6 +15,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
@@ -312,6 +313,84 @@ func TestUploadLargeList(t *testing.T) {
 		}
 		if c := rowCounts(t, st); c["pods"] != n {
 			t.Errorf("pods rows = %d, want %d", c["pods"], n)
+		}
+	})
+}
+
+// TestConcurrentUploads sends the same snapshot, and snapshots sharing events, at once: the
+// same bytes are stored once (one 201, the rest 200 with the same id), and shared events
+// converge to one row each.
+func TestConcurrentUploads(t *testing.T) {
+	o := synth.Options{Nodes: 5, Pods: 60, Events: 80, Seed: 9}
+	files := kubectlSnapshot(t, o)
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "c", "title": "concurrent", "cluster": "leap"}`)
+		url := base + "/api/v1/incidents/c/snapshots"
+		const n = 6
+		type result struct {
+			status int
+			body   []byte
+		}
+		results := make(chan result, n)
+		for i := range n {
+			go func() {
+				var body io.Reader
+				ct := "application/json"
+				if i%2 == 0 { // the same three files
+					body, ct = multipartBody(t, files, "nodes.json", "pods.json", "events.json")
+				} else { // the events again, each upload with its own extra event
+					var b bytes.Buffer
+					b.WriteString(`{"apiVersion": "v1", "kind": "List", "items": [`)
+					for j := range o.Events {
+						ev, _ := json.Marshal(synth.Event(o, j))
+						b.Write(ev)
+						b.WriteString(",")
+					}
+					extra := synth.Event(o, 0)
+					extra.UID = types.UID(fmt.Sprintf("%s-extra-%d", extra.UID, i))
+					ev, _ := json.Marshal(extra)
+					b.Write(ev)
+					b.WriteString("]}")
+					body = &b
+				}
+				req, _ := http.NewRequest("POST", url, body)
+				req.Header.Set("Content-Type", ct)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					results <- result{0, []byte(err.Error())}
+					return
+				}
+				defer resp.Body.Close()
+				b, _ := io.ReadAll(resp.Body)
+				results <- result{resp.StatusCode, b}
+			}()
+		}
+		ids := map[string]int{}
+		created, existing := 0, 0
+		for range n {
+			r := <-results
+			switch r.status {
+			case http.StatusCreated:
+				created++
+			case http.StatusOK:
+				existing++
+			default:
+				t.Errorf("upload failed: %d %s", r.status, r.body)
+				continue
+			}
+			id, _ := decodeSnapshot(t, r.body)
+			ids[id]++
+		}
+		if created != 4 || existing != 2 {
+			t.Errorf("created %d, existing %d; want 4 and 2 (ids %v)", created, existing, ids)
+		}
+		c := rowCounts(t, st)
+		if want := int64(o.Events + 3); c["events"] != want {
+			t.Errorf("events rows = %d, want %d", c["events"], want)
+		}
+		if c["snapshots"] != 4 || c["pods"] != int64(o.Pods) {
+			t.Errorf("snapshots %d, pods %d; want 4 and %d", c["snapshots"], c["pods"], o.Pods)
 		}
 	})
 }

@@ -233,7 +233,6 @@ func TestParseTarget(t *testing.T) {
 				want := url.Values{
 					"_pragma":      {"busy_timeout(15000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"},
 					"_txlock":      {"immediate"},
-					"_time_format": {"sqlite"},
 				}
 				if diff := cmp.Diff(want, q); diff != "" {
 					t.Errorf("SQLite options (-want +got):\n%s", diff)

@@ -76,8 +76,9 @@ func ParseTarget(database string) (Target, error) {
 	for _, p := range []string{"busy_timeout(15000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
 		q.Add("_pragma", p)
 	}
+	// No _time_format: the driver's default is already SQLite's own format, and in this
+	// driver version setting it makes the driver ignore _txlock.
 	q.Set("_txlock", "immediate")
-	q.Set("_time_format", "sqlite")
 	return Target{Dialect: SQLite, DSN: "file:" + path + "?" + q.Encode(), Display: path}, nil
 }
 
