@@ -231,8 +231,8 @@ func TestParseTarget(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := url.Values{
-					"_pragma":      {"busy_timeout(15000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"},
-					"_txlock":      {"immediate"},
+					"_pragma": {"busy_timeout(15000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"},
+					"_txlock": {"immediate"},
 				}
 				if diff := cmp.Diff(want, q); diff != "" {
 					t.Errorf("SQLite options (-want +got):\n%s", diff)
