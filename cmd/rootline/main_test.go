@@ -1,13 +1,19 @@
 package main
 
 import (
+	"context"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/config"
 )
 
 // TestUploadExitCodes runs `rootline upload` against a stand-in server and checks the exit
@@ -88,5 +94,52 @@ func TestUploadExitCodes(t *testing.T) {
 func TestServeRefusesOpenAuthBeyondLoopback(t *testing.T) {
 	if got := run([]string{"serve", "--addr", "0.0.0.0:0", "--auth", "off"}); got != exitUsage {
 		t.Errorf("exit code = %d, want %d", got, exitUsage)
+	}
+}
+
+// TestServeStopsGracefully starts the server on a fresh SQLite file, waits until it is ready,
+// and stops it the way SIGTERM does (its context ends): serve returns without error.
+func TestServeStopsGracefully(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cfg, err := config.Default(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Addr, cfg.Database, cfg.LogLevel = addr, filepath.Join(t.TempDir(), "rootline.db"), slog.LevelWarn
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg) }()
+	ready := false
+	for range 100 {
+		resp, err := http.Get("http://" + addr + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			ready = resp.StatusCode == 200
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !ready {
+		t.Fatal("server never became ready")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not return after its context ended")
+	}
+	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
+		t.Error("server still answers after shutdown")
 	}
 }

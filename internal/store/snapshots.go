@@ -243,40 +243,39 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 // flush writes the buffered rows.
 func (w *SnapshotWriter) flush(ctx context.Context) error {
 	tx := w.tx.WithContext(ctx)
-	if len(w.pods) > 0 {
-		if err := tx.Create(&w.pods).Error; err != nil {
-			return wrap(err, "store pods")
-		}
-		w.pods = w.pods[:0]
+	if err := insertAll(tx, &w.pods, "pods"); err != nil {
+		return err
 	}
-	if len(w.conts) > 0 {
-		if err := tx.Create(&w.conts).Error; err != nil {
-			return wrap(err, "store containers")
-		}
-		w.conts = w.conts[:0]
+	if err := insertAll(tx, &w.conts, "containers"); err != nil {
+		return err
 	}
-	if len(w.nodes) > 0 {
-		if err := tx.Create(&w.nodes).Error; err != nil {
-			return wrap(err, "store nodes")
-		}
-		w.nodes = w.nodes[:0]
+	if err := insertAll(tx, &w.nodes, "nodes"); err != nil {
+		return err
 	}
-	if len(w.objects) > 0 {
-		if err := tx.Create(&w.objects).Error; err != nil {
-			return wrap(err, "store objects")
-		}
-		w.objects = w.objects[:0]
+	if err := insertAll(tx, &w.objects, "objects"); err != nil {
+		return err
 	}
 	if len(w.events) > 0 {
 		if err := w.s.upsertEvents(ctx, w.tx, w.events); err != nil {
 			return err
 		}
-		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&w.links).Error; err != nil {
-			return wrap(err, "link events")
+		if err := insertAll(tx.Clauses(clause.OnConflict{DoNothing: true}), &w.links, "event links"); err != nil {
+			return err
 		}
 		clear(w.events)
-		w.links = w.links[:0]
 	}
+	return nil
+}
+
+// insertAll inserts the buffered rows in one statement and empties the buffer.
+func insertAll[T any](tx *gorm.DB, rows *[]T, what string) error {
+	if len(*rows) == 0 {
+		return nil
+	}
+	if err := tx.Create(rows).Error; err != nil {
+		return wrap(err, "store %s", what)
+	}
+	*rows = (*rows)[:0]
 	return nil
 }
 
