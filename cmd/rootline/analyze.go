@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/ingest"
+)
+
+func newAnalyzeCmd() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "analyze PATH…",
+		Short: "Analyse kubectl output offline: symptoms, causes, evidence, gaps",
+		Long: `Analyse kubectl output without a server or a database. PATH may be files or folders
+(read recursively). Prints the symptoms found, the causes that explain them and the evidence
+that is missing, for people (--format text) or as JSON (--format json, the schema of the API's
+/analysis endpoint).
+
+Exit codes: 0 analysed, 1 unreadable input (the message names the file and position),
+2 wrong usage.`,
+		Example: `  rootline analyze incident-folder/
+  rootline analyze --format json nodes.json pods.json events.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return usageError{fmt.Errorf("--format %q: use text or json", format)}
+			}
+			rep, err := analyzePaths(cmd.Context(), args)
+			if err != nil {
+				return &exitError{exitFailure, err}
+			}
+			if format == "json" {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			return writeText(cmd.OutOrStdout(), rep)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "text (for people) or json")
+	return cmd
+}
+
+// analyzePaths decodes every file under the paths into one model and analyses it.
+func analyzePaths(ctx context.Context, paths []string) (analysis.Report, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	files, err := expandPaths(paths)
+	if err != nil {
+		return analysis.Report{}, err
+	}
+	var objs []*cluster.Object
+	dec := ingest.NewDecoder(ingest.Options{MaxBytes: 4 << 30})
+	for _, f := range files {
+		r, err := os.Open(f)
+		if err != nil {
+			return analysis.Report{}, err
+		}
+		err = dec.Decode(ctx, f, r, func(o *cluster.Object) error {
+			objs = append(objs, o)
+			return nil
+		})
+		r.Close()
+		if err != nil {
+			return analysis.Report{}, err
+		}
+	}
+	return analysis.Run(cluster.NewModel(files, objs), analysis.Options{}), nil
+}
+
+// expandPaths lists the files named, and the files below the folders named, sorted within
+// each folder; hidden files are left out of folders.
+func expandPaths(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if strings.HasPrefix(d.Name(), ".") && path != p {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.IsDir() {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// writeText prints a report for people: symptoms in time order, then causes, then gaps.
+func writeText(w io.Writer, rep analysis.Report) error {
+	in := rep.Inputs
+	fmt.Fprintf(w, "Read %d file(s): %d nodes, %d pods, %d events", in.Files, in.Nodes, in.Pods, in.Events)
+	if in.From != nil {
+		fmt.Fprintf(w, ", from %s to %s", in.From.Format("2006-01-02 15:04:05Z"), in.To.Format("2006-01-02 15:04:05Z"))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nSymptoms (%d)\n", len(rep.Symptoms))
+	for _, s := range rep.Symptoms {
+		at := "          "
+		if s.At != nil {
+			at = s.At.Format("15:04:05Z")
+		}
+		fmt.Fprintf(w, "  %s  %-4s %-22s %s\n", at, s.ID, s.Kind, s.Summary)
+		for i, e := range s.Evidence {
+			if i == 3 {
+				fmt.Fprintf(w, "%22s… and %d more\n", "", len(s.Evidence)-3)
+				break
+			}
+			fmt.Fprintf(w, "%22s%s: %s %s\n", "", location(e), e.Field, quote(e.Value))
+		}
+	}
+	fmt.Fprintf(w, "\nCauses (%d)\n", len(rep.Causes))
+	for _, c := range rep.Causes {
+		fmt.Fprintf(w, "  %-4s %-24s %-12s %.2f  %s (explains %s)\n", c.ID, c.Kind, c.Role, c.Confidence, c.Summary, strings.Join(c.Explains, ", "))
+	}
+	fmt.Fprintf(w, "\nMissing evidence (%d)\n", len(rep.Gaps))
+	for _, g := range rep.Gaps {
+		fmt.Fprintf(w, "  - %s\n", g.Summary)
+	}
+	return nil
+}
+
+func location(e analysis.Evidence) string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d %s", filepath.Base(e.File), e.Line, e.Ref)
+	}
+	return filepath.Base(e.File) + " " + e.Ref
+}
+
+func quote(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 160 {
+		s = s[:157] + "…"
+	}
+	return "“" + s + "”"
+}

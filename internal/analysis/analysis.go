@@ -1,0 +1,130 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// DefaultEventTTL is how long kube-apiserver keeps events unless told otherwise (--event-ttl).
+const DefaultEventTTL = time.Hour
+
+// Options tune an analysis.
+type Options struct {
+	// Now is when the inputs were captured, for judging what has expired; zero means the
+	// latest time the inputs record.
+	Now time.Time
+	// EventTTL is the API server's event retention; zero means DefaultEventTTL.
+	EventTTL time.Duration
+}
+
+// Input is what every rule sees: the model and the options.
+type Input struct {
+	Model   *cluster.Model
+	Options Options
+}
+
+// SymptomRule finds one kind of symptom.
+type SymptomRule interface {
+	Name() string
+	Symptoms(in Input) []Symptom
+}
+
+// CauseRule finds one kind of cause among the symptoms found.
+type CauseRule interface {
+	Name() string
+	Causes(in Input, symptoms []Symptom) []Cause
+}
+
+// GapRule reports one kind of missing evidence, knowing what was found.
+type GapRule interface {
+	Name() string
+	Gaps(in Input, r *Report) []Gap
+}
+
+// Registry is the set of rules an analysis runs.
+type Registry struct {
+	Symptoms []SymptomRule
+	Causes   []CauseRule
+	Gaps     []GapRule
+}
+
+// Run analyses a model with the default rules.
+func Run(m *cluster.Model, opts Options) Report {
+	return DefaultRegistry().Run(m, opts)
+}
+
+// Run analyses a model: symptoms first, then the causes that explain them, then the gaps.
+// Symptoms are numbered S1… in time order, causes C1… roots first.
+func (r *Registry) Run(m *cluster.Model, opts Options) Report {
+	if opts.EventTTL == 0 {
+		opts.EventTTL = DefaultEventTTL
+	}
+	from, to := m.TimeRange()
+	if opts.Now.IsZero() {
+		opts.Now = to
+	}
+	in := Input{Model: m, Options: opts}
+	rep := Report{Inputs: Inputs{Files: len(m.Files), Nodes: len(m.Nodes), Pods: len(m.Pods), Events: len(m.Events)},
+		Symptoms: []Symptom{}, Causes: []Cause{}, Gaps: []Gap{}}
+	if !from.IsZero() {
+		rep.Inputs.From, rep.Inputs.To = &from, &to
+	}
+	for _, rule := range r.Symptoms {
+		rep.Symptoms = append(rep.Symptoms, rule.Symptoms(in)...)
+	}
+	sort.SliceStable(rep.Symptoms, func(i, j int) bool { return symptomLess(rep.Symptoms[i], rep.Symptoms[j]) })
+	for i := range rep.Symptoms {
+		rep.Symptoms[i].ID = fmt.Sprintf("S%d", i+1)
+	}
+	for _, rule := range r.Causes {
+		rep.Causes = append(rep.Causes, rule.Causes(in, rep.Symptoms)...)
+	}
+	sort.SliceStable(rep.Causes, func(i, j int) bool {
+		a, b := rep.Causes[i], rep.Causes[j]
+		if (a.Role == Root) != (b.Role == Root) {
+			return a.Role == Root
+		}
+		return a.Confidence > b.Confidence
+	})
+	for i := range rep.Causes {
+		rep.Causes[i].ID = fmt.Sprintf("C%d", i+1)
+	}
+	for _, rule := range r.Gaps {
+		rep.Gaps = append(rep.Gaps, rule.Gaps(in, &rep)...)
+	}
+	return rep
+}
+
+// symptomLess orders symptoms by time (undated last), then kind, then first object.
+func symptomLess(a, b Symptom) bool {
+	switch {
+	case a.At != nil && b.At != nil && !a.At.Equal(*b.At):
+		return a.At.Before(*b.At)
+	case (a.At == nil) != (b.At == nil):
+		return a.At != nil
+	case a.Kind != b.Kind:
+		return a.Kind < b.Kind
+	}
+	return firstObject(a) < firstObject(b)
+}
+
+func firstObject(s Symptom) string {
+	if len(s.Objects) == 0 {
+		return ""
+	}
+	o := s.Objects[0]
+	return o.Kind + "/" + o.Namespace + "/" + o.Name
+}
+
+// DefaultRegistry holds every rule Rootline has.
+func DefaultRegistry() *Registry {
+	return &Registry{
+		Symptoms: []SymptomRule{
+			evictedRule{}, lingeringRule{}, pendingRule{}, oomRule{},
+			nodeNotReadyRule{}, nodePressureRule{},
+		},
+	}
+}

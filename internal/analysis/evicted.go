@@ -1,0 +1,105 @@
+package analysis
+
+import (
+	"fmt"
+	"regexp"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// evictedRule finds evicted pods: phase Failed with reason Evicted (the pair the kubelet's
+// PodIsEvicted tests), a DisruptionTarget condition saying the kubelet or the eviction API
+// terminated the pod (all a pod may keep, see kubernetes#105467), and Evicted events.
+type evictedRule struct{}
+
+func (evictedRule) Name() string { return "pod-evicted" }
+
+// evictionReasons are the DisruptionTarget reasons that mean an eviction.
+var evictionReasons = map[string]bool{"TerminationByKubelet": true, "EvictionByEvictionAPI": true, "DeletionByTaintManager": true}
+
+var lowOnResource = regexp.MustCompile(`low on resource: \[?([A-Za-z-]+)\]?`)
+
+func (evictedRule) Symptoms(in Input) []Symptom {
+	m := in.Model
+	byPod := map[string]*Symptom{}
+	var order []string
+	get := func(namespace, name string) *Symptom {
+		key := namespace + "/" + name
+		if s, ok := byPod[key]; ok {
+			return s
+		}
+		s := &Symptom{Kind: PodEvicted, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: namespace, Name: name}}, Details: map[string]any{}}
+		byPod[key] = s
+		order = append(order, key)
+		return s
+	}
+	for _, o := range m.Pods {
+		p := o.Pod
+		cond := disruption(p)
+		evicted := p.Status.Phase == corev1.PodFailed && p.Status.Reason == "Evicted"
+		if !evicted && (cond == nil || !evictionReasons[cond.Reason]) {
+			continue
+		}
+		s := get(p.Namespace, p.Name)
+		s.Node = p.Spec.NodeName
+		if evicted {
+			s.Evidence = append(s.Evidence, cite(o, "status.reason", "Evicted"))
+			if p.Status.Message != "" {
+				s.Evidence = append(s.Evidence, cite(o, "status.message", p.Status.Message))
+				noteResource(s, p.Status.Message)
+			}
+		}
+		if cond != nil && evictionReasons[cond.Reason] {
+			s.Evidence = append(s.Evidence, cite(o, "status.conditions[DisruptionTarget]", cond.Reason+": "+cond.Message))
+			s.At = earliest(s.At, timePtr(cond.LastTransitionTime.Time))
+			noteResource(s, cond.Message)
+		}
+	}
+	for _, o := range m.Events {
+		e := o.Event
+		if e.Reason != "Evicted" || e.InvolvedObject.Kind != cluster.KindPod {
+			continue
+		}
+		s := get(e.InvolvedObject.Namespace, e.InvolvedObject.Name)
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+		if s.Node == "" {
+			s.Node = e.Source.Host
+		}
+		noteResource(s, e.Message)
+		if r := e.Annotations["starved_resource"]; r != "" {
+			s.Details["resource"] = r
+		}
+	}
+	out := make([]Symptom, 0, len(order))
+	for _, key := range order {
+		s := byPod[key]
+		s.Summary = fmt.Sprintf("pod %s was evicted", key)
+		if r, ok := s.Details["resource"]; ok {
+			s.Summary += fmt.Sprintf(": the node was low on %v", r)
+		}
+		if s.Node != "" {
+			s.Summary += " (node " + s.Node + ")"
+		}
+		out = append(out, *s)
+	}
+	return out
+}
+
+// disruption returns the pod's DisruptionTarget condition when it is True.
+func disruption(p *corev1.Pod) *corev1.PodCondition {
+	for i, c := range p.Status.Conditions {
+		if c.Type == corev1.DisruptionTarget && c.Status == corev1.ConditionTrue {
+			return &p.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+func noteResource(s *Symptom, msg string) {
+	if m := lowOnResource.FindStringSubmatch(msg); m != nil {
+		s.Details["resource"] = m[1]
+	}
+}

@@ -1,0 +1,31 @@
+package analysis
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// lingeringRule reports evicted pods that are still there: the kubelet leaves them in phase
+// Failed until something deletes them, and controllers that read only the phase (KubeSpawner
+// did) keep routing to them.
+type lingeringRule struct{}
+
+func (lingeringRule) Name() string { return "evicted-pods-lingering" }
+
+func (lingeringRule) Symptoms(in Input) []Symptom {
+	s := Symptom{Kind: EvictedPodsLingering}
+	for _, o := range in.Model.Pods {
+		p := o.Pod
+		if p.Status.Phase != corev1.PodFailed || p.Status.Reason != "Evicted" || p.DeletionTimestamp != nil {
+			continue
+		}
+		s.Objects = append(s.Objects, ref(o))
+		s.Evidence = append(s.Evidence, cite(o, "status.phase", string(p.Status.Phase)+" (reason Evicted), not deleted"))
+	}
+	if len(s.Objects) == 0 {
+		return nil
+	}
+	s.Summary = fmt.Sprintf("%d evicted pod(s) were left in phase Failed, never deleted", len(s.Objects))
+	return []Symptom{s}
+}

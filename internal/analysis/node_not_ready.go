@@ -1,0 +1,86 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// nodeNotReadyRule finds nodes whose Ready condition is False or Unknown, and NodeNotReady
+// events, one symptom per node pool: a burst of new nodes not yet ready is one fact.
+type nodeNotReadyRule struct{}
+
+func (nodeNotReadyRule) Name() string { return "node-not-ready" }
+
+func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
+	m := in.Model
+	byPool := map[string]*Symptom{}
+	seen := map[string]bool{}
+	get := func(pool string) *Symptom {
+		if s, ok := byPool[pool]; ok {
+			return s
+		}
+		s := &Symptom{Kind: NodeNotReady, Details: map[string]any{"pool": pool}}
+		byPool[pool] = s
+		return s
+	}
+	for _, o := range m.Nodes {
+		n := o.Node
+		for _, c := range n.Status.Conditions {
+			if c.Type != corev1.NodeReady || c.Status == corev1.ConditionTrue {
+				continue
+			}
+			pool, _ := cluster.NodePool(n.Labels)
+			s := get(pool)
+			s.Objects = append(s.Objects, ref(o))
+			s.Evidence = append(s.Evidence, cite(o, "status.conditions[Ready]", fmt.Sprintf("%s: %s %s", c.Status, c.Reason, c.Message)))
+			s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
+			seen[n.Name] = true
+		}
+	}
+	for _, o := range m.Events {
+		e := o.Event
+		if e.Reason != "NodeNotReady" {
+			continue
+		}
+		name := e.InvolvedObject.Name
+		if e.InvolvedObject.Kind != cluster.KindNode {
+			continue // the pod-level copies ("Node is not ready") repeat the node's event
+		}
+		pool := ""
+		if n := m.Node(name); n != nil {
+			pool, _ = cluster.NodePool(n.Node.Labels)
+		}
+		s := get(pool)
+		if !seen[name] {
+			seen[name] = true
+			s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindNode, Name: name})
+		}
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+	}
+	pools := make([]string, 0, len(byPool))
+	for p := range byPool {
+		pools = append(pools, p)
+	}
+	sort.Strings(pools)
+	out := make([]Symptom, 0, len(pools))
+	for _, p := range pools {
+		s := byPool[p]
+		where := ""
+		if p != "" {
+			where = " in pool " + p
+		}
+		if len(s.Objects) == 1 {
+			s.Node = s.Objects[0].Name
+			s.Summary = fmt.Sprintf("node %s%s was not ready", s.Node, where)
+		} else {
+			s.Summary = fmt.Sprintf("%d nodes%s were not ready", len(s.Objects), where)
+		}
+		out = append(out, *s)
+	}
+	return out
+}

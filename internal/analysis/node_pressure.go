@@ -1,0 +1,89 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// nodePressureRule finds nodes under memory, disk or PID pressure: the conditions the
+// kubelet sets, its NodeHas… events (type Normal, easy to miss), and EvictionThresholdMet.
+type nodePressureRule struct{}
+
+func (nodePressureRule) Name() string { return "node-pressure" }
+
+var pressureConditions = map[corev1.NodeConditionType]string{
+	corev1.NodeMemoryPressure: "memory", corev1.NodeDiskPressure: "disk", corev1.NodePIDPressure: "pids",
+}
+
+var pressureEvents = map[string]string{
+	"NodeHasInsufficientMemory": "memory", "NodeHasDiskPressure": "disk", "NodeHasInsufficientPID": "pids", "EvictionThresholdMet": "",
+}
+
+func (nodePressureRule) Symptoms(in Input) []Symptom {
+	m := in.Model
+	byNode := map[string]*Symptom{}
+	get := func(node string) *Symptom {
+		if s, ok := byNode[node]; ok {
+			return s
+		}
+		s := &Symptom{Kind: NodePressure, Node: node, Objects: []ObjectRef{{Kind: cluster.KindNode, Name: node}}, Details: map[string]any{}}
+		byNode[node] = s
+		return s
+	}
+	addResource := func(s *Symptom, r string) {
+		if r == "" {
+			return
+		}
+		rs, _ := s.Details["resources"].([]string)
+		for _, have := range rs {
+			if have == r {
+				return
+			}
+		}
+		s.Details["resources"] = append(rs, r)
+	}
+	for _, o := range m.Nodes {
+		for _, c := range o.Node.Status.Conditions {
+			r, ok := pressureConditions[c.Type]
+			if !ok || c.Status != corev1.ConditionTrue {
+				continue
+			}
+			s := get(o.Node.Name)
+			addResource(s, r)
+			s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.conditions[%s]", c.Type), fmt.Sprintf("True: %s %s", c.Reason, c.Message)))
+			s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
+		}
+	}
+	for _, o := range m.Events {
+		e := o.Event
+		r, ok := pressureEvents[e.Reason]
+		if !ok || e.InvolvedObject.Kind != cluster.KindNode {
+			continue
+		}
+		s := get(e.InvolvedObject.Name)
+		if r == "" && strings.Contains(e.Message, "reclaim ") {
+			r = strings.TrimSpace(e.Message[strings.LastIndex(e.Message, "reclaim ")+len("reclaim "):])
+		}
+		addResource(s, r)
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+	}
+	nodes := make([]string, 0, len(byNode))
+	for n := range byNode {
+		nodes = append(nodes, n)
+	}
+	sort.Strings(nodes)
+	out := make([]Symptom, 0, len(nodes))
+	for _, n := range nodes {
+		s := byNode[n]
+		rs, _ := s.Details["resources"].([]string)
+		s.Summary = fmt.Sprintf("node %s was under %s pressure", n, strings.Join(rs, " and "))
+		out = append(out, *s)
+	}
+	return out
+}

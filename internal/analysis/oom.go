@@ -1,0 +1,61 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// oomRule finds containers killed for memory: a terminated state (current or last) with
+// reason OOMKilled, as the container runtime records it (there is no pod event for it by
+// default, kubernetes#69676), and the node's SystemOOM and node-problem-detector OOMKilling
+// events.
+type oomRule struct{}
+
+func (oomRule) Name() string { return "oom-killed" }
+
+func (oomRule) Symptoms(in Input) []Symptom {
+	var out []Symptom
+	for _, o := range in.Model.Pods {
+		p := o.Pod
+		s := Symptom{Kind: OOMKilled, Objects: []ObjectRef{ref(o)}, Node: p.Spec.NodeName}
+		var names []string
+		for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
+			for _, t := range []struct {
+				field string
+				st    *corev1.ContainerStateTerminated
+			}{{"state", cs.State.Terminated}, {"lastState", cs.LastTerminationState.Terminated}} {
+				field, st := t.field, t.st
+				if st == nil || st.Reason != "OOMKilled" {
+					continue
+				}
+				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].%s.terminated", cs.Name, field),
+					fmt.Sprintf("OOMKilled, exit code %d", st.ExitCode)))
+				s.At = earliest(s.At, timePtr(st.FinishedAt.Time))
+				names = append(names, cs.Name)
+			}
+		}
+		if len(s.Evidence) == 0 {
+			continue
+		}
+		s.Details = map[string]any{"containers": names}
+		s.Summary = fmt.Sprintf("container %s of pod %s/%s was OOM-killed", strings.Join(names, ", "), p.Namespace, p.Name)
+		out = append(out, s)
+	}
+	for _, o := range in.Model.Events {
+		e := o.Event
+		if e.Reason != "SystemOOM" && e.Reason != "OOMKilling" {
+			continue
+		}
+		node := e.InvolvedObject.Name
+		if e.InvolvedObject.Kind != cluster.KindNode {
+			node = e.Source.Host
+		}
+		out = append(out, Symptom{Kind: OOMKilled, Node: node, Objects: []ObjectRef{involved(o)}, At: timePtr(cluster.EventTime(o)),
+			Summary: fmt.Sprintf("the kernel OOM killer ran on node %s: %s", node, e.Message), Evidence: []Evidence{citeEvent(o)}})
+	}
+	return out
+}

@@ -1,0 +1,107 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// pendingRule finds pods the scheduler could not place: Pending with PodScheduled=False
+// (reason Unschedulable), and FailedScheduling events. Pods already bound to a node
+// (ContainerCreating) are not unschedulable. Pods of one owner are one symptom: a hundred
+// dask workers waiting for nodes are one fact, not a hundred.
+type pendingRule struct{}
+
+func (pendingRule) Name() string { return "pod-pending" }
+
+func (pendingRule) Symptoms(in Input) []Symptom {
+	m := in.Model
+	groups := map[string]*Symptom{}
+	var order []string
+	seen := map[string]bool{}
+	add := func(namespace, name, owner, msg string, ev Evidence) *Symptom {
+		key := namespace + "/" + owner
+		s, ok := groups[key]
+		if !ok {
+			s = &Symptom{Kind: PodPending, Details: map[string]any{}}
+			groups[key] = s
+			order = append(order, key)
+		}
+		if msg != "" {
+			s.Details["message"] = msg // the last one read; rules that need all of them read the evidence
+		}
+		pod := namespace + "/" + name
+		if !seen[key+pod] {
+			seen[key+pod] = true
+			s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindPod, Namespace: namespace, Name: name})
+		}
+		s.Evidence = append(s.Evidence, ev)
+		return s
+	}
+	for _, o := range m.Pods {
+		p := o.Pod
+		c := scheduledCondition(p)
+		if p.Status.Phase != corev1.PodPending || p.Spec.NodeName != "" || c == nil || c.Status != corev1.ConditionFalse {
+			continue
+		}
+		s := add(p.Namespace, p.Name, ownerName(o), c.Message, cite(o, "status.conditions[PodScheduled]", c.Reason+": "+c.Message))
+		s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
+	}
+	for _, o := range m.Events {
+		e := o.Event
+		if e.Reason != "FailedScheduling" || e.InvolvedObject.Kind != cluster.KindPod {
+			continue
+		}
+		if pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil && pod.Pod.Spec.NodeName != "" && pod.Pod.Status.Phase != corev1.PodPending {
+			continue // it was placed later; the failure is still a symptom only while it lasted
+		}
+		owner := ""
+		if pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil {
+			owner = ownerName(pod)
+		}
+		s := add(e.InvolvedObject.Namespace, e.InvolvedObject.Name, owner, e.Message, citeEvent(o))
+		_, first, _ := cluster.EventTimes(e)
+		s.At = earliest(s.At, timePtr(first))
+	}
+	out := make([]Symptom, 0, len(order))
+	for _, key := range order {
+		s := groups[key]
+		if len(s.Objects) == 1 {
+			o := s.Objects[0]
+			s.Summary = fmt.Sprintf("pod %s/%s could not be scheduled", o.Namespace, o.Name)
+		} else {
+			s.Summary = fmt.Sprintf("%d pods in %s could not be scheduled", len(s.Objects), s.Objects[0].Namespace)
+		}
+		if msg, _ := s.Details["message"].(string); msg != "" {
+			s.Summary += ": " + firstLine(msg)
+		}
+		out = append(out, *s)
+	}
+	return out
+}
+
+func scheduledCondition(p *corev1.Pod) *corev1.PodCondition {
+	for i, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled {
+			return &p.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// ownerName is "Kind/name" of the pod's controller, or the pod's own name without one.
+func ownerName(o *cluster.Object) string {
+	kind, name := cluster.Owner(o.Pod)
+	if kind == "" {
+		return o.Name
+	}
+	return kind + "/" + name
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(line)
+}

@@ -1,0 +1,105 @@
+// Package analysis turns a cluster model into a report: the symptoms users felt, the causes
+// that explain them, the evidence behind each, and the evidence that is missing. It is a pure
+// function of the model (Run), with one rule per file and a registry; it never reads a
+// database or an API server, so the same analysis serves `rootline analyze` and the server.
+package analysis
+
+import (
+	"time"
+)
+
+// Report is the analysis, in the JSON shape of CONTRACT.md.
+type Report struct {
+	Inputs   Inputs    `json:"inputs"`
+	Symptoms []Symptom `json:"symptoms"`
+	Causes   []Cause   `json:"causes"`
+	Gaps     []Gap     `json:"gaps"`
+}
+
+// Inputs summarises what was analysed.
+type Inputs struct {
+	Files  int        `json:"files"`
+	Nodes  int        `json:"nodes"`
+	Pods   int        `json:"pods"`
+	Events int        `json:"events"`
+	From   *time.Time `json:"from,omitempty"`
+	To     *time.Time `json:"to,omitempty"`
+}
+
+// ObjectRef names a Kubernetes object.
+type ObjectRef struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// Evidence points back into the input: the file and line, the object, and the field and value
+// that show what is claimed.
+type Evidence struct {
+	File  string `json:"file"`
+	Line  int    `json:"line,omitempty"`
+	Ref   string `json:"ref"`
+	Field string `json:"field,omitempty"`
+	Value string `json:"value,omitempty"`
+}
+
+// Symptom kinds (CONTRACT.md).
+const (
+	PodEvicted           = "pod_evicted"
+	PodPending           = "pod_pending"
+	OOMKilled            = "oom_killed"
+	LivenessProbeFailed  = "liveness_probe_failed"
+	ReadinessProbeFailed = "readiness_probe_failed"
+	CrashLoopBackOff     = "crash_loop_backoff"
+	ContainerRestarted   = "container_restarted"
+	ImagePullFailed      = "image_pull_failed"
+	Preempted            = "preempted"
+	NodeNotReady         = "node_not_ready"
+	NodePressure         = "node_pressure"
+	ScaleUp              = "scale_up"
+	EvictedPodsLingering = "evicted_pods_lingering"
+)
+
+// Symptom is something users of the cluster felt, or its direct sign.
+type Symptom struct {
+	ID       string      `json:"id"`
+	Kind     string      `json:"kind"`
+	At       *time.Time  `json:"at,omitempty"`
+	Node     string      `json:"node,omitempty"`
+	Objects  []ObjectRef `json:"objects"`
+	Summary  string      `json:"summary"`
+	Evidence []Evidence  `json:"evidence"`
+	// Details holds what the rule parsed from the messages (resource, usage, breakdown, …).
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// Cause roles.
+const (
+	Root         = "root"
+	Contributing = "contributing"
+)
+
+// Component is a part of the platform a cause involves (a node pool, Prometheus, the hub).
+type Component struct {
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+}
+
+// Cause explains symptoms.
+type Cause struct {
+	ID         string      `json:"id"`
+	Kind       string      `json:"kind"`
+	Role       string      `json:"role"`
+	Confidence float64     `json:"confidence"`
+	Explains   []string    `json:"explains"`
+	Components []Component `json:"components"`
+	Summary    string      `json:"summary"`
+	Evidence   []Evidence  `json:"evidence"`
+	Missing    []string    `json:"missing,omitempty"`
+}
+
+// Gap is evidence that is missing, and why.
+type Gap struct {
+	Kind    string `json:"kind,omitempty"`
+	Summary string `json:"summary"`
+}
