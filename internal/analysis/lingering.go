@@ -17,11 +17,19 @@ func (lingeringRule) Symptoms(in Input) []Symptom {
 	s := Symptom{Kind: EvictedPodsLingering}
 	for _, o := range in.Model.Pods {
 		p := o.Pod
-		if p.Status.Phase != corev1.PodFailed || p.Status.Reason != "Evicted" || p.DeletionTimestamp != nil {
+		if p.Status.Phase != corev1.PodFailed || p.DeletionTimestamp != nil {
 			continue
 		}
+		why := "reason Evicted"
+		if p.Status.Reason != "Evicted" {
+			c := disruption(p)
+			if c == nil || !evictionReasons[c.Reason] {
+				continue
+			}
+			why = "DisruptionTarget " + c.Reason
+		}
 		s.Objects = append(s.Objects, ref(o))
-		s.Evidence = append(s.Evidence, cite(o, "status.phase", string(p.Status.Phase)+" (reason Evicted), not deleted"))
+		s.Evidence = append(s.Evidence, cite(o, "status.phase", "Failed ("+why+"), not deleted"))
 	}
 	if len(s.Objects) == 0 {
 		return nil
