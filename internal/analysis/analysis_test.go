@@ -244,7 +244,7 @@ func TestRunNumbersInTimeOrder(t *testing.T) {
 		ids = append(ids, s.ID+" "+s.Objects[0].Name)
 	}
 	// The DisruptionTarget of 2025 comes after the 2023 event; the lingering list has no time.
-	if got := strings.Join(ids, ", "); got != "S1 web-1, S2 istiod-1" {
+	if got := strings.Join(ids, ", "); got != "S1 web-1, S2 istiod-1, S3 istiod-1" {
 		t.Errorf("symptoms = %s", got)
 	}
 	if rep.Inputs.Pods != 1 || rep.Inputs.Events != 1 || rep.Inputs.From == nil {
