@@ -124,7 +124,10 @@ func DefaultRegistry() *Registry {
 	return &Registry{
 		Symptoms: []SymptomRule{
 			evictedRule{}, lingeringRule{}, pendingRule{}, oomRule{},
-			nodeNotReadyRule{}, nodePressureRule{},
+			probeRule{probe: "Liveness", kind: LivenessProbeFailed},
+			probeRule{probe: "Readiness", kind: ReadinessProbeFailed},
+			crashLoopRule{}, restartedRule{}, imagePullRule{}, preemptedRule{},
+			nodeNotReadyRule{}, nodePressureRule{}, scaleUpRule{},
 		},
 	}
 }

@@ -1,0 +1,62 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// crashLoopRule finds containers in CrashLoopBackOff: the waiting reason in the pod's status,
+// and the kubelet's BackOff events ("Back-off restarting failed container …").
+type crashLoopRule struct{}
+
+func (crashLoopRule) Name() string { return "crash-loop-backoff" }
+
+func (crashLoopRule) Symptoms(in Input) []Symptom {
+	byPod := map[string]*Symptom{}
+	var order []string
+	get := func(namespace, name string) *Symptom {
+		key := namespace + "/" + name
+		if s, ok := byPod[key]; ok {
+			return s
+		}
+		s := &Symptom{Kind: CrashLoopBackOff, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: namespace, Name: name}}}
+		byPod[key] = s
+		order = append(order, key)
+		return s
+	}
+	for _, o := range in.Model.Pods {
+		for _, cs := range allStatuses(o.Pod) {
+			if w := cs.State.Waiting; w != nil && w.Reason == "CrashLoopBackOff" {
+				s := get(o.Namespace, o.Name)
+				s.Node = o.Pod.Spec.NodeName
+				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name), "CrashLoopBackOff: "+w.Message))
+			}
+		}
+	}
+	for _, o := range in.Model.Events {
+		e := o.Event
+		if e.Reason != "BackOff" || !strings.Contains(e.Message, "restarting failed container") || e.InvolvedObject.Kind != cluster.KindPod {
+			continue
+		}
+		s := get(e.InvolvedObject.Namespace, e.InvolvedObject.Name)
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		_, first, _ := cluster.EventTimes(e)
+		s.At = earliest(s.At, timePtr(first))
+	}
+	out := make([]Symptom, 0, len(order))
+	for _, key := range order {
+		s := byPod[key]
+		s.Summary = fmt.Sprintf("a container of pod %s kept crashing (CrashLoopBackOff)", key)
+		out = append(out, *s)
+	}
+	return out
+}
+
+// allStatuses lists init and regular container statuses.
+func allStatuses(p *corev1.Pod) []corev1.ContainerStatus {
+	return append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...)
+}

@@ -1,0 +1,60 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// imagePullRule finds images that could not be pulled: waiting reasons ErrImagePull,
+// ImagePullBackOff, InvalidImageName, and the kubelet's Failed and BackOff events about
+// pulling.
+type imagePullRule struct{}
+
+func (imagePullRule) Name() string { return "image-pull-failed" }
+
+var pullReasons = map[string]bool{"ErrImagePull": true, "ImagePullBackOff": true, "InvalidImageName": true, "ErrImageNeverPull": true}
+
+func (imagePullRule) Symptoms(in Input) []Symptom {
+	byPod := map[string]*Symptom{}
+	var order []string
+	get := func(namespace, name string) *Symptom {
+		key := namespace + "/" + name
+		if s, ok := byPod[key]; ok {
+			return s
+		}
+		s := &Symptom{Kind: ImagePullFailed, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: namespace, Name: name}}}
+		byPod[key] = s
+		order = append(order, key)
+		return s
+	}
+	for _, o := range in.Model.Pods {
+		for _, cs := range allStatuses(o.Pod) {
+			if w := cs.State.Waiting; w != nil && pullReasons[w.Reason] {
+				s := get(o.Namespace, o.Name)
+				s.Node = o.Pod.Spec.NodeName
+				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name), w.Reason+": "+w.Message))
+			}
+		}
+	}
+	for _, o := range in.Model.Events {
+		e := o.Event
+		pulling := (e.Reason == "Failed" && strings.Contains(e.Message, "pull")) ||
+			(e.Reason == "BackOff" && strings.Contains(e.Message, "pulling image")) || pullReasons[e.Reason]
+		if !pulling || e.InvolvedObject.Kind != cluster.KindPod {
+			continue
+		}
+		s := get(e.InvolvedObject.Namespace, e.InvolvedObject.Name)
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		_, first, _ := cluster.EventTimes(e)
+		s.At = earliest(s.At, timePtr(first))
+	}
+	out := make([]Symptom, 0, len(order))
+	for _, key := range order {
+		s := byPod[key]
+		s.Summary = fmt.Sprintf("an image of pod %s could not be pulled", key)
+		out = append(out, *s)
+	}
+	return out
+}

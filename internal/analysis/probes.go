@@ -1,0 +1,60 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// probeRule finds failing probes of one type (Liveness or Readiness): the kubelet's Unhealthy
+// events ("Liveness probe failed: …", also "errored"), and for liveness the Killing events
+// that restart the container. One symptom per pod, with the number of failures seen.
+type probeRule struct {
+	probe string // "Liveness" or "Readiness"
+	kind  string
+}
+
+func (r probeRule) Name() string { return strings.ToLower(r.probe) + "-probe-failed" }
+
+func (r probeRule) Symptoms(in Input) []Symptom {
+	byPod := map[string]*Symptom{}
+	var order []string
+	for _, o := range in.Model.Events {
+		e := o.Event
+		failed := e.Reason == "Unhealthy" && (strings.HasPrefix(e.Message, r.probe+" probe failed") || strings.HasPrefix(e.Message, r.probe+" probe errored"))
+		killed := r.probe == "Liveness" && e.Reason == "Killing" && strings.Contains(e.Message, "failed liveness probe")
+		if !failed && !killed {
+			continue
+		}
+		io := e.InvolvedObject
+		key := io.Namespace + "/" + io.Name
+		s, ok := byPod[key]
+		if !ok {
+			s = &Symptom{Kind: r.kind, Objects: []ObjectRef{involved(o)}, Node: e.Source.Host, Details: map[string]any{"failures": 0, "restarts": 0}}
+			byPod[key] = s
+			order = append(order, key)
+		}
+		count, first, _ := cluster.EventTimes(e)
+		if failed {
+			s.Details["failures"] = s.Details["failures"].(int) + int(count)
+			if _, ok := s.Details["output"]; !ok {
+				s.Details["output"] = e.Message
+			}
+		} else {
+			s.Details["restarts"] = s.Details["restarts"].(int) + int(count)
+		}
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		s.At = earliest(s.At, timePtr(first))
+	}
+	out := make([]Symptom, 0, len(order))
+	for _, key := range order {
+		s := byPod[key]
+		s.Summary = fmt.Sprintf("%s probe of pod %s failed %d time(s)", strings.ToLower(r.probe), key, s.Details["failures"])
+		if n := s.Details["restarts"].(int); n > 0 {
+			s.Summary += fmt.Sprintf(", and the container was restarted %d time(s) for it", n)
+		}
+		out = append(out, *s)
+	}
+	return out
+}

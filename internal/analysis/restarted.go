@@ -1,0 +1,38 @@
+package analysis
+
+import (
+	"fmt"
+)
+
+// restartedRule finds containers that restarted for reasons other than the OOM killer (which
+// oomRule reports): a restart count with the last termination's reason and exit code.
+type restartedRule struct{}
+
+func (restartedRule) Name() string { return "container-restarted" }
+
+func (restartedRule) Symptoms(in Input) []Symptom {
+	var out []Symptom
+	for _, o := range in.Model.Pods {
+		for _, cs := range allStatuses(o.Pod) {
+			t := cs.LastTerminationState.Terminated
+			if cs.RestartCount == 0 || (t != nil && t.Reason == "OOMKilled") {
+				continue
+			}
+			s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{ref(o)}, Node: o.Pod.Spec.NodeName,
+				Details: map[string]any{"container": cs.Name, "restarts": cs.RestartCount}}
+			value := fmt.Sprintf("%d restart(s)", cs.RestartCount)
+			if t != nil {
+				value += fmt.Sprintf("; last terminated: %s, exit code %d", t.Reason, t.ExitCode)
+				s.Details["reason"], s.Details["exit_code"] = t.Reason, t.ExitCode
+				s.At = timePtr(t.FinishedAt.Time)
+			}
+			s.Evidence = []Evidence{cite(o, fmt.Sprintf("status.containerStatuses[%s].restartCount", cs.Name), value)}
+			s.Summary = fmt.Sprintf("container %s of pod %s/%s restarted %d time(s)", cs.Name, o.Namespace, o.Name, cs.RestartCount)
+			if t != nil && t.Reason != "" {
+				s.Summary += fmt.Sprintf(" (last: %s, exit code %d)", t.Reason, t.ExitCode)
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}

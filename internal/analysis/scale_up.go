@@ -1,0 +1,146 @@
+package analysis
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// scaleUpRule finds node scale-ups: cluster-autoscaler's TriggeredScaleUp events on pods and
+// ScaledUpGroup events, and a burst of nodes created close together (what the node list shows
+// even when the events have expired).
+type scaleUpRule struct{}
+
+func (scaleUpRule) Name() string { return "scale-up" }
+
+// burstWindow and burstMin define a burst: at least burstMin nodes created within burstWindow.
+const (
+	burstWindow = 5 * time.Minute
+	burstMin    = 5
+)
+
+var (
+	triggeredGroup = regexp.MustCompile(`\{(\S+) (\d+)->(\d+) \(max: (\d+)\)\}`)
+	scaledGroup    = regexp.MustCompile(`setting group (\S+) size to (\d+) instead of (\d+) \(max: (\d+)\)`)
+)
+
+func (scaleUpRule) Symptoms(in Input) []Symptom {
+	s := Symptom{Kind: ScaleUp, Details: map[string]any{}}
+	groups := map[string][2]int{} // group → smallest "from", largest "to"
+	note := func(group string, from, to int) {
+		g, ok := groups[group]
+		if !ok {
+			g = [2]int{from, to}
+		}
+		groups[group] = [2]int{min(g[0], from), max(g[1], to)}
+	}
+	for _, o := range in.Model.Events {
+		e := o.Event
+		switch e.Reason {
+		case "TriggeredScaleUp":
+			for _, m := range triggeredGroup.FindAllStringSubmatch(e.Message, -1) {
+				from, _ := strconv.Atoi(m[2])
+				to, _ := strconv.Atoi(m[3])
+				note(m[1], from, to)
+			}
+		case "ScaledUpGroup":
+			m := scaledGroup.FindStringSubmatch(e.Message)
+			if m == nil {
+				continue
+			}
+			to, _ := strconv.Atoi(m[2])
+			from, _ := strconv.Atoi(m[3])
+			note(m[1], from, to)
+		default:
+			continue
+		}
+		if len(s.Evidence) < 20 {
+			s.Evidence = append(s.Evidence, citeEvent(o))
+		}
+		_, first, _ := cluster.EventTimes(e)
+		s.At = earliest(s.At, timePtr(first))
+	}
+	burst := nodeBurst(in.Model)
+	for _, o := range burst {
+		s.Objects = append(s.Objects, ref(o))
+	}
+	if len(burst) > 0 {
+		first, last := burst[0].Node.CreationTimestamp.Time, burst[len(burst)-1].Node.CreationTimestamp.Time
+		s.At = earliest(s.At, timePtr(first))
+		s.Details["nodes_created"] = len(burst)
+		s.Details["window_seconds"] = int(last.Sub(first).Seconds())
+		s.Evidence = append(s.Evidence, cite(burst[0], "metadata.creationTimestamp", first.UTC().Format(time.RFC3339)),
+			cite(burst[len(burst)-1], "metadata.creationTimestamp", last.UTC().Format(time.RFC3339)))
+	}
+	if len(s.Evidence) == 0 {
+		return nil
+	}
+	var parts []string
+	names := make([]string, 0, len(groups))
+	for g := range groups {
+		names = append(names, g)
+	}
+	sort.Strings(names)
+	for _, g := range names {
+		parts = append(parts, fmt.Sprintf("%s %d→%d", shortGroup(g), groups[g][0], groups[g][1]))
+	}
+	if len(names) > 0 {
+		s.Details["groups"] = parts
+	}
+	switch {
+	case len(burst) > 0 && len(parts) > 0:
+		s.Summary = fmt.Sprintf("%d nodes were added within %s (%s)", len(burst), roundDuration(s.Details["window_seconds"].(int)), strings.Join(parts, ", "))
+	case len(burst) > 0:
+		s.Summary = fmt.Sprintf("%d nodes were added within %s", len(burst), roundDuration(s.Details["window_seconds"].(int)))
+	default:
+		s.Summary = "the cluster autoscaler scaled up " + strings.Join(parts, ", ")
+	}
+	return []Symptom{s}
+}
+
+// nodeBurst returns the largest set of nodes created within burstWindow of each other, when
+// it holds at least burstMin nodes, in creation order.
+func nodeBurst(m *cluster.Model) []*cluster.Object {
+	var nodes []*cluster.Object
+	for _, o := range m.Nodes {
+		if !o.Node.CreationTimestamp.IsZero() {
+			nodes = append(nodes, o)
+		}
+	}
+	sort.SliceStable(nodes, func(i, j int) bool {
+		return nodes[i].Node.CreationTimestamp.Before(&nodes[j].Node.CreationTimestamp)
+	})
+	best, bestLen := 0, 0
+	for i, j := 0, 0; j < len(nodes); j++ {
+		for nodes[j].Node.CreationTimestamp.Sub(nodes[i].Node.CreationTimestamp.Time) > burstWindow {
+			i++
+		}
+		if j-i+1 > bestLen {
+			best, bestLen = i, j-i+1
+		}
+	}
+	if bestLen < burstMin {
+		return nil
+	}
+	return nodes[best : best+bestLen]
+}
+
+// shortGroup keeps the last path element of a node group id (GCE groups are long URLs).
+func shortGroup(g string) string {
+	if i := strings.LastIndex(g, "/"); i >= 0 && i < len(g)-1 {
+		return g[i+1:]
+	}
+	return g
+}
+
+func roundDuration(seconds int) string {
+	if seconds < 120 {
+		return fmt.Sprintf("%d s", seconds)
+	}
+	return fmt.Sprintf("%d min", (seconds+30)/60)
+}
