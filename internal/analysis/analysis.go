@@ -18,6 +18,9 @@ type Options struct {
 	Now time.Time
 	// EventTTL is the API server's event retention; zero means DefaultEventTTL.
 	EventTTL time.Duration
+	// CriticalComponents are the component kinds whose pods count as critical (besides pods of
+	// the system priority classes); nil means hub, proxy, ingress, DNS, autoscaler, scheduler.
+	CriticalComponents []string
 }
 
 // Input is what every rule sees: the model and the options.
@@ -79,8 +82,15 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	for i := range rep.Symptoms {
 		rep.Symptoms[i].ID = fmt.Sprintf("S%d", i+1)
 	}
+	index := map[string]int{}
+	for i, s := range rep.Symptoms {
+		index[s.ID] = i
+	}
 	for _, rule := range r.Causes {
-		rep.Causes = append(rep.Causes, rule.Causes(in, rep.Symptoms)...)
+		for _, c := range rule.Causes(in, rep.Symptoms) {
+			sort.SliceStable(c.Explains, func(i, j int) bool { return index[c.Explains[i]] < index[c.Explains[j]] })
+			rep.Causes = append(rep.Causes, c)
+		}
 	}
 	sort.SliceStable(rep.Causes, func(i, j int) bool {
 		a, b := rep.Causes[i], rep.Causes[j]
@@ -129,5 +139,10 @@ func DefaultRegistry() *Registry {
 			crashLoopRule{}, restartedRule{}, imagePullRule{}, preemptedRule{},
 			nodeNotReadyRule{}, nodePressureRule{}, scaleUpRule{},
 		},
+		Causes: []CauseRule{
+			capacityRule{}, sharedPoolRule{}, sharedPrometheusRule{}, cpuStarvationRule{},
+			memoryOverRequestRule{}, scaleUpNotReadyRule{}, schedulingConstraintsRule{},
+		},
+		Gaps: []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}},
 	}
 }

@@ -1,0 +1,234 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/signal"
+)
+
+// capacityRule finds capacity exhaustion: pods Pending because no node had the CPU or memory
+// they request, with the shortfall per pool, and pods evicted from nodes whose memory was all
+// but fully requested. It is the root cause when it explains the symptoms.
+type capacityRule struct{}
+
+func (capacityRule) Name() string { return "capacity-exhaustion" }
+
+// fullShare is the requested share of a node's allocatable above which the node is full.
+const fullShare = 0.9
+
+func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
+	m := in.Model
+	c := Cause{Kind: "capacity_exhaustion", Role: Root, Confidence: 0.4}
+	pools := map[string]bool{}
+	var parts []string
+
+	// Pending pods that did not fit.
+	var pending []Symptom
+	for _, s := range symptoms {
+		if s.Kind != PodPending {
+			continue
+		}
+		msg, _ := s.Details["message"].(string)
+		sch, ok := signal.ParseFailedScheduling(msg)
+		if !ok || !insufficient(sch) {
+			continue
+		}
+		pending = append(pending, s)
+		c.Explains = append(c.Explains, s.ID)
+		c.Evidence = append(c.Evidence, s.Evidence[0])
+	}
+	if len(pending) > 0 {
+		c.Confidence += 0.25
+		short := shortfall(m, pending)
+		for _, sh := range short {
+			pools[sh.pool] = true
+			parts = append(parts, sh.String())
+		}
+		if len(short) == 0 {
+			parts = append(parts, fmt.Sprintf("%d group(s) of pods did not fit on any node", len(pending)))
+		}
+	}
+
+	// Evictions and pressure on full nodes.
+	for _, s := range symptoms {
+		if s.Kind != PodEvicted && s.Kind != NodePressure && s.Kind != OOMKilled {
+			continue
+		}
+		node := m.Node(nodeOf(m, s))
+		if node == nil {
+			continue
+		}
+		l := m.Load(node)
+		cpu, mem := l.RequestedFraction()
+		if mem < fullShare && !(s.Kind == PodEvicted && mem >= 0.8) {
+			continue
+		}
+		c.Explains = append(c.Explains, s.ID)
+		if !pools[l.Pool] && l.Pool != "" {
+			pools[l.Pool] = true
+		}
+		note := fmt.Sprintf("node %s had %.0f%% of its CPU and %.0f%% of its memory requested", node.Name, cpu*100, mem*100)
+		if !strings.Contains(strings.Join(parts, "; "), node.Name) {
+			parts = append(parts, note)
+			c.Evidence = append(c.Evidence, cite(node, "status.allocatable", fmt.Sprintf("%s; requested by %d pods: %s", note, len(l.Pods), topPods(l, 3))))
+		}
+		c.Confidence += 0.1
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	if len(m.Nodes) == 0 {
+		c.Missing = append(c.Missing, "node objects (kubectl get nodes -o json): without them the shortfall cannot be computed")
+	} else {
+		c.Confidence += 0.15
+	}
+	c.Confidence = clamp(c.Confidence)
+	c.Explains = unique(c.Explains)
+	for _, p := range sortedKeys(pools) {
+		c.Components = append(c.Components, Component{Kind: cluster.ComponentNodePool, Name: p})
+	}
+	c.Summary = "the cluster ran out of requestable capacity: " + strings.Join(parts, "; ")
+	return []Cause{c}
+}
+
+// insufficient reports whether a scheduling failure was for lack of CPU, memory or pods.
+func insufficient(s signal.Scheduling) bool {
+	for _, r := range s.Reasons {
+		if c := r.Class(); c == signal.ClassInsufficient || c == signal.ClassTooManyPods {
+			return true
+		}
+	}
+	return false
+}
+
+// poolShortfall is what one pool lacked for the pods waiting for it.
+type poolShortfall struct {
+	pool    string
+	pods    int
+	lack    cluster.Resources
+	pending cluster.Resources
+}
+
+func (p poolShortfall) String() string {
+	var lacks []string
+	if p.lack.MilliCPU > 0 {
+		lacks = append(lacks, fmt.Sprintf("%s CPU", cpuString(p.lack.MilliCPU)))
+	}
+	if p.lack.Memory > 0 {
+		lacks = append(lacks, memString(p.lack.Memory)+" of memory")
+	}
+	return fmt.Sprintf("pool %s lacked %s for %d pending pods", p.pool, strings.Join(lacks, " and "), p.pods)
+}
+
+// shortfall works out, for the pending pods the model holds, which pool they wait for (the
+// pool whose nodes match their node selector) and how much it lacked: their requests less what
+// the pool's Ready nodes had free.
+func shortfall(m *cluster.Model, pending []Symptom) []poolShortfall {
+	by := map[string]*poolShortfall{}
+	loads := map[string]cluster.PoolLoad{}
+	for _, p := range m.Pools() {
+		loads[p.Pool] = p
+	}
+	for _, s := range pending {
+		for _, ref := range s.Objects {
+			p := m.Pod(ref.Namespace, ref.Name)
+			if p == nil {
+				continue
+			}
+			pool := poolFor(m, p)
+			if pool == "" {
+				continue
+			}
+			sh, ok := by[pool]
+			if !ok {
+				sh = &poolShortfall{pool: pool}
+				by[pool] = sh
+			}
+			sh.pods++
+			sh.pending = sh.pending.Add(cluster.PodRequests(p.Pod))
+		}
+	}
+	var out []poolShortfall
+	for _, pool := range sortedKeys(by) {
+		sh := by[pool]
+		free := loads[pool].Free()
+		sh.lack = cluster.Resources{MilliCPU: max(sh.pending.MilliCPU-max(free.MilliCPU, 0), 0), Memory: max(sh.pending.Memory-max(free.Memory, 0), 0)}
+		if sh.lack.MilliCPU > 0 || sh.lack.Memory > 0 {
+			out = append(out, *sh)
+		}
+	}
+	return out
+}
+
+// poolFor returns the pool of the first node whose labels satisfy the pod's node selector.
+func poolFor(m *cluster.Model, p *cluster.Object) string {
+	sel := p.Pod.Spec.NodeSelector
+	for _, n := range m.Nodes {
+		ok := true
+		for k, v := range sel {
+			if n.Node.Labels[k] != v {
+				ok = false
+				break
+			}
+		}
+		if ok && len(sel) > 0 {
+			pool, _ := cluster.NodePool(n.Node.Labels)
+			return pool
+		}
+	}
+	return ""
+}
+
+func topPods(l cluster.NodeLoad, n int) string {
+	var names []string
+	for i, p := range l.Pods {
+		if i == n {
+			break
+		}
+		r := cluster.PodRequests(p.Pod)
+		names = append(names, fmt.Sprintf("%s/%s (%s CPU, %s)", p.Namespace, p.Name, cpuString(r.MilliCPU), memString(r.Memory)))
+	}
+	return strings.Join(names, ", ")
+}
+
+func cpuString(milli int64) string {
+	if milli%1000 == 0 {
+		return fmt.Sprintf("%d", milli/1000)
+	}
+	if milli >= 1000 {
+		return fmt.Sprintf("%.1f", float64(milli)/1000)
+	}
+	return fmt.Sprintf("%dm", milli)
+}
+
+func memString(b int64) string {
+	const gi = 1 << 30
+	if b >= gi {
+		return fmt.Sprintf("%.0fGi", float64(b)/gi)
+	}
+	return fmt.Sprintf("%dMi", b>>20)
+}
+
+func unique(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,51 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/signal"
+)
+
+// memoryOverRequestRule finds evictions of containers that used more memory than they
+// requested (a request of 0 included): the kubelet evicts those first when the node runs low.
+type memoryOverRequestRule struct{}
+
+func (memoryOverRequestRule) Name() string { return "memory-over-request" }
+
+func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
+	c := Cause{Kind: "memory_over_request", Role: Contributing, Confidence: 0.6}
+	var parts []string
+	for _, s := range symptoms {
+		if s.Kind != PodEvicted {
+			continue
+		}
+		for _, e := range s.Evidence {
+			ev, ok := signal.ParseEviction(e.Value)
+			if !ok || (ev.Resource != "memory" && ev.Resource != "") {
+				continue
+			}
+			found := false
+			for _, off := range ev.Offenders {
+				use, ok1 := signal.Bytes(off.Usage)
+				req, ok2 := signal.Bytes(off.Request)
+				if !ok1 || !ok2 || use <= req {
+					continue
+				}
+				found = true
+				parts = append(parts, fmt.Sprintf("container %s of %s used %s against a request of %s", off.Name, firstObject(s), memString(use), memString(req)))
+			}
+			if found {
+				c.Explains = append(c.Explains, s.ID)
+				c.Evidence = append(c.Evidence, e)
+				break
+			}
+		}
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	c.Summary = "evicted containers used more memory than they requested: " + strings.Join(unique(parts), "; ")
+	c.Components = []Component{}
+	return []Cause{c}
+}

@@ -1,0 +1,63 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// defaultCriticalComponents are the components whose loss users feel at once.
+var defaultCriticalComponents = []string{cluster.ComponentHub, cluster.ComponentProxy, cluster.ComponentIngress,
+	cluster.ComponentDNS, cluster.ComponentAutoscaler, cluster.ComponentScheduler}
+
+// critical reports whether a pod is critical: one of the options' critical components, or
+// running with a system priority class.
+func critical(in Input, o *cluster.Object) bool {
+	comps := in.Options.CriticalComponents
+	if comps == nil {
+		comps = defaultCriticalComponents
+	}
+	return cluster.SystemCritical(o.Pod) || slices.Contains(comps, cluster.PodComponent(o.Pod))
+}
+
+// heavyShare is the share of a node's allocatable memory or CPU above which a pod is heavy.
+const heavyShare = 0.25
+
+// heavy reports whether a pod weighs on its node: Prometheus (its memory grows with the number
+// of scrape targets), or a quarter or more of the node's allocatable CPU or memory requested.
+func heavy(o *cluster.Object, l cluster.NodeLoad) bool {
+	if cluster.PodComponent(o.Pod) == cluster.ComponentPrometheus {
+		return true
+	}
+	r := cluster.PodRequests(o.Pod)
+	return (l.Allocatable.Memory > 0 && float64(r.Memory) >= heavyShare*float64(l.Allocatable.Memory)) ||
+		(l.Allocatable.MilliCPU > 0 && float64(r.MilliCPU) >= heavyShare*float64(l.Allocatable.MilliCPU))
+}
+
+// podOf returns the pod a symptom is about, if the model has it.
+func podOf(m *cluster.Model, s Symptom) *cluster.Object {
+	for _, o := range s.Objects {
+		if o.Kind == cluster.KindPod {
+			if p := m.Pod(o.Namespace, o.Name); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// nodeOf returns the node a symptom happened on: its own, or its pod's.
+func nodeOf(m *cluster.Model, s Symptom) string {
+	if s.Node != "" {
+		return s.Node
+	}
+	if p := podOf(m, s); p != nil {
+		return p.Pod.Spec.NodeName
+	}
+	return ""
+}
+
+// clamp keeps a confidence between 0.05 and 0.95: the analysis is never certain either way.
+func clamp(c float64) float64 {
+	return min(max(c, 0.05), 0.95)
+}

@@ -1,0 +1,109 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/signal"
+)
+
+// notReadyTaints are the taints new nodes carry until their kubelet and network are up.
+var notReadyTaints = map[string]bool{"node.kubernetes.io/not-ready": true, "node.kubernetes.io/network-unavailable": true,
+	"node.kubernetes.io/unreachable": true, "node.cloudprovider.kubernetes.io/uninitialized": true}
+
+// scaleUpNotReadyRule finds pods kept Pending during a scale-up by the not-ready taints of the
+// nodes being added: capacity was on its way, but not yet schedulable.
+type scaleUpNotReadyRule struct{}
+
+func (scaleUpNotReadyRule) Name() string { return "scale-up-not-ready" }
+
+func (scaleUpNotReadyRule) Causes(_ Input, symptoms []Symptom) []Cause {
+	scaleUp := ""
+	for _, s := range symptoms {
+		if s.Kind == ScaleUp {
+			scaleUp = s.ID
+		}
+	}
+	c := Cause{Kind: "scale_up_not_ready", Role: Contributing, Confidence: 0.5, Components: []Component{}}
+	most := 0
+	for _, s := range symptoms {
+		if s.Kind != PodPending {
+			continue
+		}
+		msg, _ := s.Details["message"].(string)
+		sch, ok := signal.ParseFailedScheduling(msg)
+		if !ok {
+			continue
+		}
+		n := 0
+		for _, r := range sch.Reasons {
+			if t, ok := r.Taint(); ok && notReadyTaints[t.Key] {
+				n += r.Count
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		most = max(most, n)
+		c.Explains = append(c.Explains, s.ID)
+		c.Evidence = append(c.Evidence, s.Evidence[0])
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	c.Summary = fmt.Sprintf("up to %d nodes still carried not-ready taints while pods waited for them", most)
+	if scaleUp != "" {
+		c.Confidence += 0.3
+		c.Summary += fmt.Sprintf(" during the scale-up (%s)", scaleUp)
+	} else {
+		c.Missing = []string{"the cluster-autoscaler's events or status, to confirm the nodes were being added"}
+	}
+	c.Components = append(c.Components, Component{Kind: "Autoscaler", Name: "cluster-autoscaler"})
+	c.Confidence = clamp(c.Confidence)
+	return []Cause{c}
+}
+
+// schedulingConstraintsRule finds pods Pending because of where they may run (affinity, node
+// selectors, taints other than not-ready, topology spread), not because capacity ran out.
+type schedulingConstraintsRule struct{}
+
+func (schedulingConstraintsRule) Name() string { return "scheduling-constraints" }
+
+func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
+	c := Cause{Kind: "scheduling_constraints", Role: Root, Confidence: 0.6, Components: []Component{}}
+	var parts []string
+	for _, s := range symptoms {
+		if s.Kind != PodPending {
+			continue
+		}
+		msg, _ := s.Details["message"].(string)
+		sch, ok := signal.ParseFailedScheduling(msg)
+		if !ok || len(sch.Reasons) == 0 || insufficient(sch) {
+			continue
+		}
+		constrained := true
+		for _, r := range sch.Reasons {
+			t, isTaint := r.Taint()
+			switch r.Class() {
+			case signal.ClassAffinity, signal.ClassPodAffinity, signal.ClassTopologySpread:
+			case signal.ClassTaint:
+				if isTaint && notReadyTaints[t.Key] {
+					constrained = false
+				}
+			default:
+				constrained = false
+			}
+		}
+		if !constrained {
+			continue
+		}
+		c.Explains = append(c.Explains, s.ID)
+		c.Evidence = append(c.Evidence, s.Evidence[0])
+		parts = append(parts, firstObject(s)+": "+msg)
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	c.Summary = "pods could not be placed because of where they are allowed to run, not for lack of capacity: " + strings.Join(parts, "; ")
+	return []Cause{c}
+}

@@ -1,0 +1,67 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// sharedPoolRule finds critical pods that shared a node with heavy ones when they suffered:
+// the pool that mixes them lets a heavy neighbour take what the critical pod needs.
+type sharedPoolRule struct{}
+
+func (sharedPoolRule) Name() string { return "shared-node-pool" }
+
+// sufferings are the symptom kinds a critical pod shows when its node is contended.
+var sufferings = map[string]bool{PodEvicted: true, OOMKilled: true, LivenessProbeFailed: true,
+	ReadinessProbeFailed: true, ContainerRestarted: true, CrashLoopBackOff: true}
+
+func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
+	m := in.Model
+	c := Cause{Kind: "shared_node_pool", Role: Contributing, Confidence: 0.5}
+	pools, heavies := map[string]bool{}, map[string]Component{}
+	var parts []string
+	for _, s := range symptoms {
+		if !sufferings[s.Kind] {
+			continue
+		}
+		pod, node := podOf(m, s), m.Node(nodeOf(m, s))
+		if pod == nil || node == nil || !critical(in, pod) {
+			continue
+		}
+		l := m.Load(node)
+		var hs []string
+		for _, o := range l.Pods {
+			if o != pod && heavy(o, l) {
+				r := cluster.PodRequests(o.Pod)
+				hs = append(hs, fmt.Sprintf("%s/%s (%s CPU, %s)", o.Namespace, o.Name, cpuString(r.MilliCPU), memString(r.Memory)))
+				if comp := cluster.PodComponent(o.Pod); comp != "" {
+					heavies[comp] = Component{Kind: comp, Name: o.Name}
+				}
+			}
+		}
+		if len(hs) == 0 {
+			continue
+		}
+		c.Explains = append(c.Explains, s.ID)
+		pools[l.Pool] = true
+		part := fmt.Sprintf("%s %s/%s shared node %s (pool %s) with %s", strings.ToLower(cluster.PodComponent(pod.Pod)), pod.Namespace, pod.Name, node.Name, l.Pool, strings.Join(hs, ", "))
+		parts = append(parts, strings.TrimSpace(part))
+		c.Evidence = append(c.Evidence, cite(pod, "spec.nodeName", node.Name), cite(node, "pods", strings.Join(hs, ", ")))
+		c.Confidence += 0.1
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	for _, p := range sortedKeys(pools) {
+		c.Components = append(c.Components, Component{Kind: cluster.ComponentNodePool, Name: p})
+	}
+	for _, k := range sortedKeys(heavies) {
+		c.Components = append(c.Components, heavies[k])
+	}
+	c.Confidence = clamp(c.Confidence)
+	c.Explains = unique(c.Explains)
+	c.Summary = "critical and heavy pods shared a node pool: " + strings.Join(unique(parts), "; ")
+	return []Cause{c}
+}

@@ -1,0 +1,74 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// sharedPrometheusRule finds a Prometheus server on the node of critical pods, taking a large
+// share of its memory. Prometheus's memory grows with its scrape targets, so a jump in the
+// number of nodes (a scale-up) makes the neighbour hungrier exactly when the cluster is busy.
+type sharedPrometheusRule struct{}
+
+func (sharedPrometheusRule) Name() string { return "shared-prometheus" }
+
+// prometheusShare is the share of a node's allocatable memory above which Prometheus crowds
+// its neighbours.
+const prometheusShare = 0.4
+
+func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
+	m := in.Model
+	scaleUp := ""
+	for _, s := range symptoms {
+		if s.Kind == ScaleUp {
+			scaleUp = s.ID
+		}
+	}
+	var out []Cause
+	for _, n := range m.Nodes {
+		l := m.Load(n)
+		var prom *cluster.Object
+		for _, p := range l.Pods {
+			if cluster.PodComponent(p.Pod) == cluster.ComponentPrometheus {
+				prom = p
+				break
+			}
+		}
+		if prom == nil || l.Allocatable.Memory == 0 {
+			continue
+		}
+		req := cluster.PodRequests(prom.Pod)
+		share := float64(req.Memory) / float64(l.Allocatable.Memory)
+		if share < prometheusShare {
+			continue
+		}
+		c := Cause{Kind: "shared_prometheus", Role: Contributing, Confidence: 0.45 + share/4,
+			Components: []Component{{Kind: cluster.ComponentPrometheus, Name: prom.Name}, {Kind: cluster.ComponentNodePool, Name: l.Pool}}}
+		var victims []string
+		for _, s := range symptoms {
+			if (sufferings[s.Kind] || s.Kind == NodePressure) && nodeOf(m, s) == n.Node.Name {
+				if p := podOf(m, s); s.Kind == NodePressure || (p != nil && critical(in, p)) {
+					c.Explains = append(c.Explains, s.ID)
+					victims = append(victims, s.ID)
+				}
+			}
+		}
+		if len(victims) == 0 {
+			continue
+		}
+		c.Evidence = append(c.Evidence, cite(prom, "spec.containers[].resources.requests",
+			fmt.Sprintf("%s CPU, %s memory: %.0f%% of node %s's allocatable memory", cpuString(req.MilliCPU), memString(req.Memory), share*100, n.Name)))
+		c.Summary = fmt.Sprintf("Prometheus %s/%s requested %s (%.0f%% of the memory) of node %s, which it shared with critical pods",
+			prom.Namespace, prom.Name, memString(req.Memory), share*100, n.Name)
+		if scaleUp != "" {
+			c.Confidence += 0.15
+			c.Summary += fmt.Sprintf("; the scale-up (%s) multiplied its scrape targets", scaleUp)
+		} else {
+			c.Missing = append(c.Missing, "Prometheus's actual memory use over the incident (its own metrics), to see whether it grew")
+		}
+		c.Confidence = clamp(c.Confidence)
+		out = append(out, c)
+	}
+	return out
+}

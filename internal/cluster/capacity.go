@@ -1,0 +1,140 @@
+package cluster
+
+import (
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Resources is an amount of CPU (millicores) and memory (bytes).
+type Resources struct {
+	MilliCPU int64
+	Memory   int64
+}
+
+// Add returns r + o.
+func (r Resources) Add(o Resources) Resources {
+	return Resources{MilliCPU: r.MilliCPU + o.MilliCPU, Memory: r.Memory + o.Memory}
+}
+
+// PodRequests is what the scheduler reserves for a pod: the larger of the sum of its
+// containers' requests and its largest init container's, plus the pod overhead.
+func PodRequests(p *corev1.Pod) Resources {
+	return podAmount(p, func(c corev1.ResourceRequirements) corev1.ResourceList { return c.Requests })
+}
+
+// PodLimits is the same sum over limits; a container without a limit adds nothing.
+func PodLimits(p *corev1.Pod) Resources {
+	return podAmount(p, func(c corev1.ResourceRequirements) corev1.ResourceList { return c.Limits })
+}
+
+func podAmount(p *corev1.Pod, pick func(corev1.ResourceRequirements) corev1.ResourceList) Resources {
+	var sum, initMax Resources
+	for _, c := range p.Spec.Containers {
+		sum = sum.Add(amount(pick(c.Resources)))
+	}
+	for _, c := range p.Spec.InitContainers {
+		a := amount(pick(c.Resources))
+		initMax.MilliCPU = max(initMax.MilliCPU, a.MilliCPU)
+		initMax.Memory = max(initMax.Memory, a.Memory)
+	}
+	out := Resources{MilliCPU: max(sum.MilliCPU, initMax.MilliCPU), Memory: max(sum.Memory, initMax.Memory)}
+	return out.Add(amount(p.Spec.Overhead))
+}
+
+func amount(l corev1.ResourceList) Resources {
+	cpu, _ := MilliCPU(l)
+	mem, _ := MemoryBytes(l)
+	return Resources{MilliCPU: cpu, Memory: mem}
+}
+
+// Terminal reports whether a pod has finished (Succeeded or Failed) and so holds no
+// resources on its node any more.
+func Terminal(p *corev1.Pod) bool {
+	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
+}
+
+// NodeLoad is what the pods bound to a node asked of it.
+type NodeLoad struct {
+	Node        *Object
+	Pool        string
+	Allocatable Resources
+	Requests    Resources
+	Limits      Resources
+	Pods        []*Object // the non-terminal pods bound to the node, largest memory request first
+}
+
+// RequestedFraction returns the share of allocatable CPU and memory requested (0 when the
+// node reports no allocatable).
+func (l NodeLoad) RequestedFraction() (cpu, mem float64) {
+	return fraction(l.Requests.MilliCPU, l.Allocatable.MilliCPU), fraction(l.Requests.Memory, l.Allocatable.Memory)
+}
+
+// LimitFraction returns the share of allocatable CPU and memory promised as limits.
+func (l NodeLoad) LimitFraction() (cpu, mem float64) {
+	return fraction(l.Limits.MilliCPU, l.Allocatable.MilliCPU), fraction(l.Limits.Memory, l.Allocatable.Memory)
+}
+
+func fraction(a, b int64) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Load computes a node's load from the pods the model holds for it.
+func (m *Model) Load(node *Object) NodeLoad {
+	pool, _ := NodePool(node.Node.Labels)
+	l := NodeLoad{Node: node, Pool: pool, Allocatable: amount(node.Node.Status.Allocatable)}
+	for _, p := range m.PodsOn(node.Node.Name) {
+		if Terminal(p.Pod) {
+			continue
+		}
+		l.Requests = l.Requests.Add(PodRequests(p.Pod))
+		l.Limits = l.Limits.Add(PodLimits(p.Pod))
+		l.Pods = append(l.Pods, p)
+	}
+	sort.SliceStable(l.Pods, func(i, j int) bool {
+		return PodRequests(l.Pods[i].Pod).Memory > PodRequests(l.Pods[j].Pod).Memory
+	})
+	return l
+}
+
+// PoolLoad sums the loads of a pool's nodes.
+type PoolLoad struct {
+	Pool        string
+	Nodes       int
+	ReadyNodes  int
+	Allocatable Resources // of the Ready nodes
+	Requests    Resources // on the Ready nodes
+}
+
+// Free is what the pool's Ready nodes have left to give, by requests.
+func (p PoolLoad) Free() Resources {
+	return Resources{MilliCPU: p.Allocatable.MilliCPU - p.Requests.MilliCPU, Memory: p.Allocatable.Memory - p.Requests.Memory}
+}
+
+// Pools returns the load of every node pool, by name.
+func (m *Model) Pools() []PoolLoad {
+	by := map[string]*PoolLoad{}
+	for _, n := range m.Nodes {
+		l := m.Load(n)
+		p, ok := by[l.Pool]
+		if !ok {
+			p = &PoolLoad{Pool: l.Pool}
+			by[l.Pool] = p
+		}
+		p.Nodes++
+		if NodeCondition(n.Node, corev1.NodeReady) == string(corev1.ConditionTrue) {
+			p.ReadyNodes++
+			p.Allocatable = p.Allocatable.Add(l.Allocatable)
+			p.Requests = p.Requests.Add(l.Requests)
+		}
+	}
+	out := make([]PoolLoad, 0, len(by))
+	for _, p := range by {
+		out = append(out, *p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pool < out[j].Pool })
+	return out
+}
