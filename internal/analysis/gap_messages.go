@@ -36,4 +36,3 @@ func (messagesGap) Gaps(in Input, _ *Report) []Gap {
 	}
 	return gaps
 }
-
