@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -37,7 +38,7 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format %q: use text or json", format)}
 			}
-			rep, err := analyzePaths(cmd.Context(), args)
+			rep, err := analyzePaths(cmd.Context(), args, cmd.ErrOrStderr())
 			if err != nil {
 				return &exitError{exitFailure, err}
 			}
@@ -53,8 +54,10 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 	return cmd
 }
 
-// analyzePaths decodes every file under the paths into one model and analyses it.
-func analyzePaths(ctx context.Context, paths []string) (analysis.Report, error) {
+// analyzePaths decodes every file under the paths into one model and analyses it. A file
+// named on the command line must be readable; a file found in a folder that is not in a format
+// Rootline reads (a README, a screenshot) is skipped with a note on stderr and in the gaps.
+func analyzePaths(ctx context.Context, paths []string, stderr io.Writer) (analysis.Report, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -62,36 +65,56 @@ func analyzePaths(ctx context.Context, paths []string) (analysis.Report, error) 
 	if err != nil {
 		return analysis.Report{}, err
 	}
-	var objs []*cluster.Object
+	var (
+		objs    []*cluster.Object
+		read    []string
+		skipped []analysis.Gap
+	)
 	dec := ingest.NewDecoder(ingest.Options{MaxBytes: 4 << 30})
 	for _, f := range files {
-		r, err := os.Open(f)
+		r, err := os.Open(f.path)
 		if err != nil {
 			return analysis.Report{}, err
 		}
-		err = dec.Decode(ctx, f, r, func(o *cluster.Object) error {
-			objs = append(objs, o)
+		var got []*cluster.Object
+		err = dec.Decode(ctx, f.path, r, func(o *cluster.Object) error {
+			got = append(got, o)
 			return nil
 		})
 		r.Close()
+		if err != nil && !f.explicit && errors.Is(err, ingest.ErrUnsupported) {
+			fmt.Fprintf(stderr, "skipped %v\n", err)
+			skipped = append(skipped, analysis.Gap{Kind: "file_skipped", Summary: fmt.Sprintf("not read: %v", err)})
+			continue
+		}
 		if err != nil {
 			return analysis.Report{}, err
 		}
+		objs = append(objs, got...)
+		read = append(read, f.path)
 	}
-	return analysis.Run(cluster.NewModel(files, objs), analysis.Options{}), nil
+	rep := analysis.Run(cluster.NewModel(read, objs), analysis.Options{})
+	rep.Gaps = append(rep.Gaps, skipped...)
+	return rep, nil
+}
+
+// inputFile is a file to analyse; explicit when named on the command line.
+type inputFile struct {
+	path     string
+	explicit bool
 }
 
 // expandPaths lists the files named, and the files below the folders named, sorted within
 // each folder; hidden files are left out of folders.
-func expandPaths(paths []string) ([]string, error) {
-	var out []string
+func expandPaths(paths []string) ([]inputFile, error) {
+	var out []inputFile
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
 		if !info.IsDir() {
-			out = append(out, p)
+			out = append(out, inputFile{path: p, explicit: true})
 			continue
 		}
 		var found []string
@@ -114,7 +137,9 @@ func expandPaths(paths []string) ([]string, error) {
 			return nil, err
 		}
 		sort.Strings(found)
-		out = append(out, found...)
+		for _, f := range found {
+			out = append(out, inputFile{path: f})
+		}
 	}
 	return out, nil
 }
