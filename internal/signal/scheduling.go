@@ -1,0 +1,143 @@
+package signal
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Scheduling is the diagnosis of a scheduler FailedScheduling event or of the
+// PodScheduled=False condition (pkg/scheduler/framework/types.go, FitError.Error).
+type Scheduling struct {
+	Available, Total int // "0/126 nodes are available"; Total is 0 in the pre-1.11 predicate form
+	// Reasons are the Filter rejections in message order (the scheduler sorts them as strings).
+	Reasons []ReasonCount
+	// PreFilter is set instead of Reasons when a PreFilter plugin rejected the pod, e.g.
+	// `persistentvolumeclaim "x" not found`. Classify it with ReasonCount{Reason: PreFilter}.
+	PreFilter string
+	// PostFilter is the raw text after the diagnosis, e.g. "preemption: 0/3 nodes are …".
+	PostFilter string
+	// Preemption holds the items of "preemption: 0/N nodes are available: …", also when it
+	// follows the DRA plugin's "no new claims to deallocate, ".
+	Preemption []ReasonCount
+	// Truncated reports a message that ended with " ..." (the scheduler cuts at
+	// NoteLengthLimit) or was visibly cut. An item that may have been cut is dropped.
+	Truncated bool
+}
+
+// noNodesMsg is the scheduler's ErrNoNodesAvailable, written when the cluster has no nodes.
+const noNodesMsg = "no nodes available to schedule pods"
+
+var (
+	availableRe = regexp.MustCompile(`^(\d+)/(\d+) nodes are available(?::|\.|\s*$)`)
+	// predicatesRe starts the pre-1.11 forms, whose items are "<reason> (<count>)".
+	predicatesRe    = regexp.MustCompile(`^(?:No nodes are available that match all of the (?:following )?predicates:+|fit failure summary on nodes\s*:)`)
+	predicateItemRe = regexp.MustCompile(`\s*\((\d+)\)(?:,\s*|$)`)
+	preemptionRe    = regexp.MustCompile(`preemption: (\d+)/(\d+) nodes are available:?`)
+)
+
+// ParseFailedScheduling parses a FailedScheduling message: the "0/N nodes are available: …"
+// grammar with its PreFilter and PostFilter (preemption, DRA) parts, and the pre-1.11
+// "No nodes are available that match all of the following predicates:: R (k), …" form.
+// The "(combined from similar events): " prefix is ignored.
+func ParseFailedScheduling(msg string) (Scheduling, bool) {
+	s, _ := StripCombined(strings.TrimSpace(msg))
+	var sc Scheduling
+	if cut, ok := strings.CutSuffix(s, " ..."); ok {
+		s, sc.Truncated = cut, true
+	}
+	if strings.HasPrefix(strings.ToLower(s), noNodesMsg) {
+		return Scheduling{PreFilter: noNodesMsg}, true
+	}
+	if loc := predicatesRe.FindStringIndex(s); loc != nil {
+		sc.Reasons, sc.Truncated = parsePredicates(s[loc[1]:], sc.Truncated)
+		return sc, true
+	}
+	m := availableRe.FindStringSubmatch(s)
+	if m == nil {
+		return Scheduling{}, false
+	}
+	var ok1, ok2 bool
+	sc.Available, ok1 = atoi(m[1])
+	sc.Total, ok2 = atoi(m[2])
+	if !ok1 || !ok2 {
+		return Scheduling{}, false
+	}
+	filter, post, hasPost := cutSentence(strings.TrimSpace(s[len(m[0]):]))
+	if items, ok := splitCounted(trimSentenceEnd(filter)); ok {
+		// A cut message loses its last item, unless a period shows that the list ended.
+		var cut bool
+		sc.Reasons, cut = dropCut(items, sc.Truncated && !hasPost && !strings.HasSuffix(filter, "."))
+		sc.Truncated = sc.Truncated || cut
+	} else {
+		sc.PreFilter = trimSentenceEnd(filter)
+	}
+	if hasPost {
+		sc.PostFilter = strings.TrimSpace(post)
+		if loc := preemptionRe.FindStringIndex(sc.PostFilter); loc != nil {
+			list := strings.TrimSpace(sc.PostFilter[loc[1]:])
+			items, _ := splitCounted(trimSentenceEnd(list))
+			var cut bool
+			sc.Preemption, cut = dropCut(items, sc.Truncated && !strings.HasSuffix(list, "."))
+			sc.Truncated = sc.Truncated || cut
+		}
+	}
+	return sc, true
+}
+
+// cutSentence splits s at the first ". " outside braces: the scheduler ends the filter
+// diagnosis with "." and joins the PostFilter message with a space. Taint keys such as
+// "node.kubernetes.io/not-ready" contain periods but never ". ".
+func cutSentence(s string) (before, after string, found bool) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth = max(depth-1, 0)
+		case '.':
+			if depth == 0 && i+1 < len(s) && s[i+1] == ' ' {
+				return s[:i], s[i+2:], true
+			}
+		}
+	}
+	return s, "", false
+}
+
+// dropCut removes the last item when the message was cut inside the list (cut), or when the
+// item is visibly incomplete (an unclosed taint brace). It returns the items and whether the
+// message was cut.
+func dropCut(items []ReasonCount, cut bool) ([]ReasonCount, bool) {
+	if len(items) == 0 {
+		return items, cut
+	}
+	last := items[len(items)-1].Reason
+	if strings.Count(last, "{") > strings.Count(last, "}") {
+		cut = true
+	}
+	if cut {
+		items = items[:len(items)-1]
+	}
+	return items, cut
+}
+
+// parsePredicates reads the pre-1.11 items "Insufficient cpu (2), MatchNodeSelector (1)".
+// Text after the last complete item means the message was cut there.
+func parsePredicates(s string, cut bool) ([]ReasonCount, bool) {
+	s = trimSentenceEnd(s)
+	var items []ReasonCount
+	prev := 0
+	for _, loc := range predicateItemRe.FindAllStringSubmatchIndex(s, -1) {
+		reason := strings.TrimSpace(s[prev:loc[0]])
+		n, ok := atoi(s[loc[2]:loc[3]])
+		prev = loc[1]
+		if reason == "" || !ok {
+			continue
+		}
+		items = append(items, ReasonCount{Count: n, Reason: reason})
+	}
+	if strings.TrimSpace(s[prev:]) != "" {
+		cut = true
+	}
+	return items, cut
+}
