@@ -2,11 +2,11 @@ package analysis
 
 import (
 	"fmt"
-	"regexp"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/signal"
 )
 
 // evictedRule finds evicted pods: phase Failed with reason Evicted (the pair the kubelet's
@@ -18,8 +18,6 @@ func (evictedRule) Name() string { return "pod-evicted" }
 
 // evictionReasons are the DisruptionTarget reasons that mean an eviction.
 var evictionReasons = map[string]bool{"TerminationByKubelet": true, "EvictionByEvictionAPI": true, "DeletionByTaintManager": true}
-
-var lowOnResource = regexp.MustCompile(`low on resource: \[?([A-Za-z-]+)\]?`)
 
 func (evictedRule) Symptoms(in Input) []Symptom {
 	m := in.Model
@@ -69,8 +67,8 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 			s.Node = e.Source.Host
 		}
 		noteResource(s, e.Message)
-		if r := e.Annotations["starved_resource"]; r != "" {
-			s.Details["resource"] = r
+		if ev, ok := signal.EvictionFromAnnotations(e.Annotations); ok {
+			noteEviction(s, ev)
 		}
 	}
 	out := make([]Symptom, 0, len(order))
@@ -98,8 +96,26 @@ func disruption(p *corev1.Pod) *corev1.PodCondition {
 	return nil
 }
 
+// noteResource records what an eviction message says: the starved resource and the
+// containers that used more than they requested.
 func noteResource(s *Symptom, msg string) {
-	if m := lowOnResource.FindStringSubmatch(msg); m != nil {
-		s.Details["resource"] = m[1]
+	if ev, ok := signal.ParseEviction(msg); ok {
+		noteEviction(s, ev)
+	}
+}
+
+func noteEviction(s *Symptom, ev signal.Eviction) {
+	switch {
+	case ev.Resource != "":
+		s.Details["resource"] = ev.Resource
+	case ev.Condition != "":
+		s.Details["resource"] = ev.Condition
+	}
+	if len(ev.Offenders) > 0 {
+		var offenders []map[string]string
+		for _, o := range ev.Offenders {
+			offenders = append(offenders, map[string]string{"container": o.Name, "usage": o.Usage, "request": o.Request})
+		}
+		s.Details["offenders"] = offenders
 	}
 }

@@ -2,13 +2,12 @@ package analysis
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/signal"
 )
 
 // scaleUpRule finds node scale-ups: cluster-autoscaler's TriggeredScaleUp events on pods and
@@ -22,11 +21,6 @@ func (scaleUpRule) Name() string { return "scale-up" }
 const (
 	burstWindow = 5 * time.Minute
 	burstMin    = 5
-)
-
-var (
-	triggeredGroup = regexp.MustCompile(`\{(\S+) (\d+)->(\d+) \(max: (\d+)\)\}`)
-	scaledGroup    = regexp.MustCompile(`setting group (\S+) size to (\d+) instead of (\d+) \(max: (\d+)\)`)
 )
 
 func (scaleUpRule) Symptoms(in Input) []Symptom {
@@ -43,19 +37,19 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 		e := o.Event
 		switch e.Reason {
 		case "TriggeredScaleUp":
-			for _, m := range triggeredGroup.FindAllStringSubmatch(e.Message, -1) {
-				from, _ := strconv.Atoi(m[2])
-				to, _ := strconv.Atoi(m[3])
-				note(m[1], from, to)
-			}
-		case "ScaledUpGroup":
-			m := scaledGroup.FindStringSubmatch(e.Message)
-			if m == nil {
+			groups, ok := signal.ParseTriggeredScaleUp(e.Message)
+			if !ok {
 				continue
 			}
-			to, _ := strconv.Atoi(m[2])
-			from, _ := strconv.Atoi(m[3])
-			note(m[1], from, to)
+			for _, g := range groups {
+				note(g.Group, g.From, g.To)
+			}
+		case "ScaledUpGroup":
+			g, ok := signal.ParseScaledUpGroup(e.Message)
+			if !ok {
+				continue
+			}
+			note(g.Group, g.From, g.To)
 		default:
 			continue
 		}
