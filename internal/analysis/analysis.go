@@ -131,7 +131,7 @@ func firstObject(s Symptom) string {
 
 // DefaultRegistry holds every rule Rootline has.
 func DefaultRegistry() *Registry {
-	return &Registry{
+	r := &Registry{
 		Symptoms: []SymptomRule{
 			evictedRule{}, lingeringRule{}, pendingRule{}, oomRule{},
 			probeRule{probe: "Liveness", kind: LivenessProbeFailed},
@@ -142,7 +142,10 @@ func DefaultRegistry() *Registry {
 		Causes: []CauseRule{
 			capacityRule{}, sharedPoolRule{}, sharedPrometheusRule{}, cpuStarvationRule{},
 			memoryOverRequestRule{}, scaleUpNotReadyRule{}, schedulingConstraintsRule{},
+			memoryLimitRule{}, requestExceedsNodeRule{}, volumeBindingRule{}, overcommitRule{},
 		},
 		Gaps: []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}},
 	}
+	r.Causes = append(r.Causes, directRules()...)
+	return r
 }

@@ -206,6 +206,9 @@ func cpuString(milli int64) string {
 
 func memString(b int64) string {
 	const gi = 1 << 30
+	if b == 0 {
+		return "0"
+	}
 	if b >= gi {
 		return fmt.Sprintf("%.0fGi", float64(b)/gi)
 	}

@@ -1,0 +1,68 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+)
+
+// directRule turns one kind of symptom into the cause it plainly shows, when nothing subtler
+// is needed: an image that cannot be pulled is the cause of its pull failures, a scheduler
+// preemption the cause of its victims. Each instance is one rule of the registry.
+type directRule struct {
+	name       string
+	symptom    string
+	cause      string
+	role       string
+	confidence float64
+	summary    func(n int, objects string) string
+	// when, if set, keeps only the symptoms it accepts.
+	when func(s Symptom) bool
+}
+
+func (r directRule) Name() string { return r.name }
+
+func (r directRule) Causes(_ Input, symptoms []Symptom) []Cause {
+	c := Cause{Kind: r.cause, Role: r.role, Confidence: r.confidence, Components: []Component{}}
+	var objects []string
+	for _, s := range symptoms {
+		if s.Kind != r.symptom || (r.when != nil && !r.when(s)) {
+			continue
+		}
+		c.Explains = append(c.Explains, s.ID)
+		c.Evidence = append(c.Evidence, s.Evidence[0])
+		objects = append(objects, firstObject(s))
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	shown := objects
+	if len(shown) > 5 {
+		shown = append(shown[:5:5], fmt.Sprintf("and %d more", len(objects)-5))
+	}
+	c.Summary = r.summary(len(objects), strings.Join(shown, ", "))
+	return []Cause{c}
+}
+
+// directRules are the plain symptom-to-cause rules.
+func directRules() []CauseRule {
+	return []CauseRule{
+		directRule{name: "image-unavailable", symptom: ImagePullFailed, cause: "image_unavailable", role: Root, confidence: 0.8,
+			summary: func(n int, o string) string { return fmt.Sprintf("%d pod(s) could not pull their image: %s", n, o) }},
+		directRule{name: "preemption", symptom: Preempted, cause: "preemption", role: Root, confidence: 0.8,
+			summary: func(n int, o string) string {
+				return fmt.Sprintf("%d pod(s) were preempted for higher-priority pods: %s", n, o)
+			}},
+		directRule{name: "container-start-failure", symptom: CrashLoopBackOff, cause: "container_start_failure", role: Root, confidence: 0.6,
+			summary: func(n int, o string) string {
+				return fmt.Sprintf("%d pod(s) had containers that exit as soon as they start: %s", n, o)
+			}},
+		directRule{name: "node-disk-exhaustion", symptom: PodEvicted, cause: "node_disk_exhaustion", role: Root, confidence: 0.75,
+			when: func(s Symptom) bool {
+				r, _ := s.Details["resource"].(string)
+				return r == "ephemeral-storage" || r == "inodes" || strings.Contains(r, "DiskPressure") || strings.Contains(r, "nodefs") || strings.Contains(r, "imagefs")
+			},
+			summary: func(n int, o string) string {
+				return fmt.Sprintf("nodes ran out of disk and evicted %d pod(s): %s", n, o)
+			}},
+	}
+}

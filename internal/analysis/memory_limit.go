@@ -1,0 +1,43 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// memoryLimitRule finds containers OOM-killed with a memory limit set: the kernel kills a
+// container that reaches its limit, however much the node has free.
+type memoryLimitRule struct{}
+
+func (memoryLimitRule) Name() string { return "memory-limit-too-low" }
+
+func (memoryLimitRule) Causes(in Input, symptoms []Symptom) []Cause {
+	c := Cause{Kind: "memory_limit_too_low", Role: Root, Confidence: 0.7, Components: []Component{}}
+	var parts []string
+	for _, s := range symptoms {
+		p := podOf(in.Model, s)
+		if s.Kind != OOMKilled || p == nil {
+			continue
+		}
+		names, _ := s.Details["containers"].([]string)
+		for _, ctr := range p.Pod.Spec.Containers {
+			lim, ok := cluster.MemoryBytes(ctr.Resources.Limits)
+			if !ok || !slices.Contains(names, ctr.Name) {
+				continue
+			}
+			c.Explains = append(c.Explains, s.ID)
+			c.Evidence = append(c.Evidence, cite(p, fmt.Sprintf("spec.containers[%s].resources.limits.memory", ctr.Name), ctr.Resources.Limits.Memory().String()))
+			parts = append(parts, fmt.Sprintf("%s/%s container %s (limit %s)", p.Namespace, p.Name, ctr.Name, memString(lim)))
+		}
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	c.Explains = unique(c.Explains)
+	c.Summary = "containers were OOM-killed at their memory limit: " + strings.Join(parts, ", ")
+	c.Missing = []string{"the containers' memory use before the kill (metrics), to size the limit"}
+	return []Cause{c}
+}
