@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,7 +21,11 @@ import (
 )
 
 func newAnalyzeCmd() *cobra.Command {
-	var format string
+	var (
+		format string
+		now    string
+		ttl    time.Duration
+	)
 	cmd := &cobra.Command{
 		Use:   "analyze PATH…",
 		Short: "Analyse kubectl output offline: symptoms, causes, evidence, gaps",
@@ -38,7 +43,15 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format %q: use text or json", format)}
 			}
-			rep, err := analyzePaths(cmd.Context(), args, cmd.ErrOrStderr())
+			opts := analysis.Options{EventTTL: ttl}
+			if now != "" {
+				t, err := time.Parse(time.RFC3339, now)
+				if err != nil {
+					return usageError{fmt.Errorf("--captured-at %q: use RFC 3339, e.g. 2023-02-01T18:30:00Z", now)}
+				}
+				opts.Now = t.UTC()
+			}
+			rep, err := analyzePaths(cmd.Context(), args, opts, cmd.ErrOrStderr())
 			if err != nil {
 				return &exitError{exitFailure, err}
 			}
@@ -51,13 +64,15 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text (for people) or json")
+	cmd.Flags().StringVar(&now, "captured-at", "", "when the output was captured (RFC 3339), to judge which events had expired; default: the latest time it records")
+	cmd.Flags().DurationVar(&ttl, "event-ttl", analysis.DefaultEventTTL, "the API server's event retention (kube-apiserver --event-ttl)")
 	return cmd
 }
 
 // analyzePaths decodes every file under the paths into one model and analyses it. A file
 // named on the command line must be readable; a file found in a folder that is not in a format
 // Rootline reads (a README, a screenshot) is skipped with a note on stderr and in the gaps.
-func analyzePaths(ctx context.Context, paths []string, stderr io.Writer) (analysis.Report, error) {
+func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, stderr io.Writer) (analysis.Report, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -93,7 +108,7 @@ func analyzePaths(ctx context.Context, paths []string, stderr io.Writer) (analys
 		objs = append(objs, got...)
 		read = append(read, f.path)
 	}
-	rep := analysis.Run(cluster.NewModel(read, objs), analysis.Options{})
+	rep := analysis.Run(cluster.NewModel(read, objs), opts)
 	rep.Gaps = append(rep.Gaps, skipped...)
 	return rep, nil
 }

@@ -22,6 +22,7 @@ const (
 func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 	m := in.Model
 	var out []Cause
+	byPod := map[string]int{} // pod → index in out: one cause per starved pod
 	for _, s := range symptoms {
 		if s.Kind != LivenessProbeFailed && s.Kind != ReadinessProbeFailed && s.Kind != ContainerRestarted {
 			continue
@@ -32,6 +33,13 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		req := cluster.PodRequests(pod.Pod)
 		if req.MilliCPU > tinyCPUMilli {
+			continue
+		}
+		if i, ok := byPod[pod.Namespace+"/"+pod.Name]; ok {
+			out[i].Explains = append(out[i].Explains, s.ID)
+			if s.Kind == LivenessProbeFailed {
+				out[i].Confidence = clamp(out[i].Confidence + 0.15)
+			}
 			continue
 		}
 		l := m.Load(node)
@@ -53,6 +61,7 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 			pod.Namespace, pod.Name, cpuString(req.MilliCPU), node.Name, share*100)
 		c.Missing = []string{"CPU throttling or usage of the container during the incident (cAdvisor or Prometheus metrics)"}
 		c.Confidence = clamp(c.Confidence)
+		byPod[pod.Namespace+"/"+pod.Name] = len(out)
 		out = append(out, c)
 	}
 	return out
