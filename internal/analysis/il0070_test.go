@@ -1,0 +1,161 @@
+package analysis
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/ingest"
+)
+
+// loadDir decodes every file of a fixture folder. With capturedAt set, events last seen more
+// than an hour before it are dropped, as the API server would have dropped them: the same
+// raw data, captured as late as the engineers of IL-0070 looked.
+func loadDir(t *testing.T, dir string, capturedAt time.Time) *cluster.Model {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	var objs []*cluster.Object
+	dec := ingest.NewDecoder(ingest.Options{})
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = dec.Decode(context.Background(), path, f, func(o *cluster.Object) error {
+			if o.Event != nil && !capturedAt.IsZero() && capturedAt.Sub(cluster.EventTime(o)) > DefaultEventTTL {
+				return nil
+			}
+			objs = append(objs, o)
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+	}
+	return cluster.NewModel(files, objs)
+}
+
+// TestIL0070 reproduces the analysis of incident IL-0070 from raw cluster data: a hub
+// restart during a burst scale-up of about 100 nodes, with Prometheus filling the hub's core
+// node. Each variant must yield its symptoms, the causes the incident library records
+// (capacity exhaustion at the root; shared node pool and shared Prometheus contributing; CPU
+// starvation too when the liveness probe restarted the hub), each with evidence, and, when
+// captured as late as the engineers looked, the gaps they ran into.
+func TestIL0070(t *testing.T) {
+	late := time.Date(2023, 2, 1, 18, 30, 0, 0, time.UTC)
+	tests := []struct {
+		name       string
+		variant    string
+		capturedAt time.Time
+		symptoms   []string
+		causes     []string
+		notCauses  []string
+		gaps       []string
+	}{
+		{
+			name: "evicted", variant: "evicted",
+			symptoms:  []string{PodPending, ScaleUp, NodeNotReady, NodePressure, PodEvicted, EvictedPodsLingering},
+			causes:    []string{"capacity_exhaustion", "shared_node_pool", "shared_prometheus", "memory_over_request", "scale_up_not_ready"},
+			notCauses: []string{"cpu_starvation"},
+		},
+		{
+			name: "liveness", variant: "liveness",
+			symptoms:  []string{PodPending, ScaleUp, NodeNotReady, LivenessProbeFailed, ContainerRestarted},
+			causes:    []string{"capacity_exhaustion", "shared_node_pool", "shared_prometheus", "cpu_starvation"},
+			notCauses: []string{"memory_over_request"},
+			gaps:      []string{"competing_causes"},
+		},
+		{
+			name: "evicted, captured after the events expired", variant: "evicted", capturedAt: late,
+			symptoms: []string{PodPending, ScaleUp, NodeNotReady, NodePressure, PodEvicted, EvictedPodsLingering},
+			causes:   []string{"capacity_exhaustion", "shared_node_pool", "shared_prometheus"},
+			gaps:     []string{"no_events"},
+		},
+		{
+			name: "liveness, captured after the events expired", variant: "liveness", capturedAt: late,
+			symptoms: []string{NodeNotReady, ContainerRestarted, PodPending, ScaleUp},
+			causes:   []string{"capacity_exhaustion", "shared_node_pool", "shared_prometheus", "cpu_starvation"},
+			gaps:     []string{"no_events", "competing_causes"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := loadDir(t, filepath.Join("testdata", "il0070", tt.variant), tt.capturedAt)
+			rep := Run(m, Options{Now: tt.capturedAt})
+			if rep.Inputs.Nodes != 126 {
+				t.Errorf("nodes = %d, want 126", rep.Inputs.Nodes)
+			}
+			var symptoms, causes, gaps []string
+			for _, s := range rep.Symptoms {
+				symptoms = append(symptoms, s.Kind)
+			}
+			for _, c := range rep.Causes {
+				causes = append(causes, c.Kind)
+				if len(c.Evidence) == 0 || len(c.Explains) == 0 {
+					t.Errorf("cause %s has no evidence or explains nothing: %+v", c.Kind, c)
+				}
+				for _, e := range c.Evidence {
+					if e.File == "" || e.Ref == "" {
+						t.Errorf("cause %s: evidence does not point into the input: %+v", c.Kind, e)
+					}
+				}
+			}
+			for _, g := range rep.Gaps {
+				gaps = append(gaps, g.Kind)
+			}
+			checkEvidence(t, rep.Symptoms)
+			for _, k := range tt.symptoms {
+				if !slices.Contains(symptoms, k) {
+					t.Errorf("symptom %s missing; got %v", k, symptoms)
+				}
+			}
+			for _, k := range tt.causes {
+				if !slices.Contains(causes, k) {
+					t.Errorf("cause %s missing; got %v", k, causes)
+				}
+			}
+			for _, k := range tt.notCauses {
+				if slices.Contains(causes, k) {
+					t.Errorf("cause %s found, but this variant shows nothing of it", k)
+				}
+			}
+			for _, k := range tt.gaps {
+				if !slices.Contains(gaps, k) {
+					t.Errorf("gap %s missing; got %v", k, gaps)
+				}
+			}
+			if len(rep.Causes) > 0 && (rep.Causes[0].Kind != "capacity_exhaustion" || rep.Causes[0].Role != Root) {
+				t.Errorf("first cause = %s (%s), want the root capacity_exhaustion", rep.Causes[0].Kind, rep.Causes[0].Role)
+			}
+			for _, c := range rep.Causes {
+				var comps []string
+				for _, comp := range c.Components {
+					comps = append(comps, comp.Kind+":"+comp.Name)
+				}
+				joined := strings.Join(comps, " ")
+				switch c.Kind {
+				case "shared_prometheus":
+					if !strings.Contains(joined, "Prometheus:support-prometheus-server") || !strings.Contains(joined, "NodePool:core-pool") {
+						t.Errorf("shared_prometheus components = %s", joined)
+					}
+				case "shared_node_pool":
+					if !strings.Contains(joined, "NodePool:core-pool") || !strings.Contains(joined, "Prometheus:") {
+						t.Errorf("shared_node_pool components = %s", joined)
+					}
+				}
+			}
+		})
+	}
+}
