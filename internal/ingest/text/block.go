@@ -1,0 +1,189 @@
+package text
+
+import (
+	"regexp"
+	"strings"
+)
+
+// maxBlockLines bounds one describe block; a longer one is parsed in pieces.
+const maxBlockLines = 20000
+
+var (
+	// topKeyRe is a describe line at column 0: "Name:", "QoS Class:", "Non-terminated Pods:".
+	topKeyRe = regexp.MustCompile(`^[A-Z][\w.()/-]*(?: [\w.()/-]+)*:(?:\s|$)`)
+	// kvRe splits "Key: value"; a key's words are separated by single spaces, which keeps
+	// table rows ("Warning  FailedScheduling  …: …") from reading as keys.
+	kvRe = regexp.MustCompile(`^([A-Za-z][\w.()/-]*(?: [\w.()/-]+)*):(?:\s+(.*))?$`)
+	// blockStartRe opens a describe block, or a fragment of one, at column 0.
+	blockStartRe = regexp.MustCompile(`^(?:Name:\s+\S|(?:Events|Containers|Init Containers|Conditions|Non-terminated Pods|Allocated resources|Capacity|Allocatable|Taints):)`)
+	// fragmentRe opens a fragment of a describe pod's container section (corpus 09, 16).
+	fragmentRe = regexp.MustCompile(`^\s+(?:State|Last State|Restart Count|Container ID):\s`)
+	// nodeCondRowRe is a describe node condition row, also met without its table (corpus 31).
+	nodeCondRowRe = regexp.MustCompile(`^\s*(Ready|MemoryPressure|DiskPressure|PIDPressure|NetworkUnavailable)\s+(True|False|Unknown)\s{2,}\S`)
+)
+
+// startsBlock reports whether s opens a describe block or a fragment of one.
+func startsBlock(s string) bool {
+	return blockStartRe.MatchString(s) || fragmentRe.MatchString(s) || nodeCondRowRe.MatchString(s)
+}
+
+// block is an open describe block: lines are kept until it ends, then parsed as a whole.
+type block struct {
+	lines []line
+	owner *ownerRef // the object of a describe just before, for a detached "Events:" section
+}
+
+func (b *block) add(ln line) { b.lines = append(b.lines, ln) }
+
+// accepts reports whether ln continues the block: an indented line or a "Key:" at column 0
+// other than the "Name:" that starts the next object. Blank lines, fences and prompts end it.
+func (b *block) accepts(ln line) bool {
+	if ln.kind != kindText || len(b.lines) >= maxBlockLines {
+		return false
+	}
+	t := ln.text
+	if t[0] == ' ' {
+		return true
+	}
+	return !strings.HasPrefix(t, "Name:") && topKeyRe.MatchString(t)
+}
+
+// node is one line of a describe block, placed under the nearest less-indented line.
+type node struct {
+	indent   int
+	key, val string // key is "" for lines that are not "Key: value"
+	text     string // the line without its indentation
+	ln       line
+	kids     []*node
+}
+
+// buildTree arranges a block's lines by indentation.
+func buildTree(lines []line) []*node {
+	var roots, stack []*node
+	for _, ln := range lines {
+		t := strings.TrimLeft(ln.text, " ")
+		n := &node{indent: len(ln.text) - len(t), text: t, ln: ln}
+		if m := kvRe.FindStringSubmatch(t); m != nil {
+			n.key, n.val = m[1], strings.TrimSpace(m[2])
+		}
+		for len(stack) > 0 && stack[len(stack)-1].indent >= n.indent {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 0 {
+			roots = append(roots, n)
+		} else {
+			parent := stack[len(stack)-1]
+			parent.kids = append(parent.kids, n)
+		}
+		stack = append(stack, n)
+	}
+	return roots
+}
+
+// find returns the first node among ns with key k, or nil.
+func find(ns []*node, k string) *node {
+	for _, n := range ns {
+		if n.key == k {
+			return n
+		}
+	}
+	return nil
+}
+
+// flat returns n's descendants in input order.
+func (n *node) flat() []*node {
+	var out []*node
+	n.walk(&out)
+	return out
+}
+
+// walk appends n's descendants to out; one shared slice keeps deep nesting linear.
+func (n *node) walk(out *[]*node) {
+	for _, k := range n.kids {
+		*out = append(*out, k)
+		k.walk(out)
+	}
+}
+
+// values returns n's value and the lines under it, as kubectl prints multi-line values
+// (labels, taints, tolerations): one item a line, "<none>" dropped.
+func (n *node) values() []string {
+	var out []string
+	if !isNone(n.val) {
+		out = append(out, n.val)
+	}
+	for _, k := range n.flat() {
+		if !isNone(k.text) {
+			out = append(out, k.text)
+		}
+	}
+	return out
+}
+
+// flushBlock parses the open block by what its keys say it describes.
+func (p *parser) flushBlock() error {
+	b := p.block
+	p.block = nil
+	if len(b.lines) == 0 {
+		return nil
+	}
+	roots := buildTree(b.lines)
+	keys := map[string]bool{}
+	for _, n := range roots {
+		keys[n.key] = true
+	}
+	switch {
+	case isNodeDescribe(roots, keys):
+		return p.describeNode(roots, b)
+	}
+	if err := p.flushPendingNode(); err != nil {
+		return err
+	}
+	switch {
+	case keys["Name"] && keys["Namespace"] && isPodDescribe(keys):
+		return p.describePod(roots, b)
+	case keys["Name"]:
+		owner := &ownerRef{namespace: find(roots, "Namespace").valOr(""), name: find(roots, "Name").val}
+		p.owner = owner
+		return p.describeEvents(find(roots, "Events"), owner)
+	case keys["Containers"] || keys["State"] || keys["Last State"] || keys["Restart Count"]:
+		return p.describePodFragment(roots, b)
+	}
+	return p.describeEvents(find(roots, "Events"), b.owner)
+}
+
+// valOr returns n's value, or def when n is nil.
+func (n *node) valOr(def string) string {
+	if n == nil {
+		return def
+	}
+	return n.val
+}
+
+// isPodDescribe tells a describe pod from the describe of a Deployment or a Service.
+func isPodDescribe(keys map[string]bool) bool {
+	if keys["Replicas"] || keys["Pod Template"] || keys["Selector"] {
+		return false
+	}
+	return keys["Containers"] || keys["Init Containers"] || keys["QoS Class"] ||
+		(keys["Status"] && (keys["Node"] || keys["IP"] || keys["Start Time"]))
+}
+
+// isNodeDescribe recognises a describe node, or a fragment of one, by its node-only keys.
+func isNodeDescribe(roots []*node, keys map[string]bool) bool {
+	if keys["Namespace"] {
+		return false
+	}
+	for _, k := range []string{"Roles", "Taints", "Capacity", "Allocatable", "Non-terminated Pods",
+		"Allocated resources", "System Info", "Unschedulable", "Addresses", "PodCIDR", "ProviderID"} {
+		if keys[k] {
+			return true
+		}
+	}
+	for _, n := range roots {
+		if n.key == "" && nodeCondRowRe.MatchString(n.text) {
+			return true
+		}
+	}
+	return false
+}

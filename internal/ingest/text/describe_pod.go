@@ -1,0 +1,158 @@
+package text
+
+import (
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// describePod builds the pod of a `kubectl describe pod` block, emits it, then its events.
+func (p *parser) describePod(roots []*node, b *block) error {
+	pod := &corev1.Pod{}
+	spec, st := &pod.Spec, &pod.Status
+	for _, n := range roots {
+		v := n.val
+		switch n.key {
+		case "Name":
+			pod.Name = v
+		case "Namespace":
+			pod.Namespace = v
+		case "Priority":
+			if x, err := strconv.ParseInt(v, 10, 32); err == nil {
+				pr := int32(x)
+				spec.Priority = &pr
+			}
+		case "Priority Class Name", "PriorityClassName":
+			spec.PriorityClassName = noneEmpty(v)
+		case "Service Account":
+			spec.ServiceAccountName = noneEmpty(v)
+		case "Node":
+			name, ip, _ := strings.Cut(v, "/")
+			spec.NodeName, st.HostIP = noneEmpty(name), noneEmpty(ip)
+		case "Start Time":
+			if t, ok := parseTime(v); ok {
+				st.StartTime = &t
+			}
+		case "Labels":
+			pod.Labels = pairs(n.values(), "=")
+		case "Annotations":
+			pod.Annotations = pairs(n.values(), ": ", "=")
+		case "Status":
+			p.describeStatus(pod, v)
+		case "Reason":
+			st.Reason = v
+		case "Message":
+			st.Message = v
+		case "IP":
+			st.PodIP = noneEmpty(v)
+		case "Nominated Node Name", "NominatedNodeName":
+			st.NominatedNodeName = noneEmpty(v)
+		case "Controlled By":
+			if kind, name := splitObject(v); kind != "" {
+				ctrl := true
+				pod.OwnerReferences = []metav1.OwnerReference{{Kind: kind, Name: name, Controller: &ctrl, APIVersion: ownerAPIVersion(kind)}}
+			}
+		case "Init Containers":
+			spec.InitContainers, st.InitContainerStatuses = containers(n)
+		case "Containers":
+			spec.Containers, st.ContainerStatuses = containers(n)
+		case "Conditions":
+			for _, k := range n.kids {
+				f := strings.Fields(k.text)
+				if len(f) >= 2 && f[0] != "Type" && isConditionStatus(f[1]) {
+					setPodCondition(pod, corev1.PodConditionType(f[0]), corev1.ConditionStatus(f[1]), "")
+				}
+			}
+		case "QoS Class":
+			st.QOSClass = corev1.PodQOSClass(noneEmpty(v))
+		case "Node-Selectors":
+			spec.NodeSelector = pairs(n.values(), "=")
+		case "Tolerations":
+			spec.Tolerations = tolerations(n.values())
+		}
+	}
+	if pod.Name == "" {
+		return nil
+	}
+	if err := p.emitPod(pod, b.lines[0]); err != nil {
+		return err
+	}
+	owner := &ownerRef{kind: "Pod", namespace: pod.Namespace, name: pod.Name}
+	p.owner = owner
+	return p.describeEvents(find(roots, "Events"), owner)
+}
+
+// describePodFragment builds a pod from a container section pasted without the rest of the
+// describe (corpus 09, 16): name and namespace unknown, one container of unknown name.
+func (p *parser) describePodFragment(roots []*node, b *block) error {
+	pod := &corev1.Pod{}
+	if c := find(roots, "Containers"); c != nil {
+		pod.Spec.Containers, pod.Status.ContainerStatuses = containers(c)
+	} else {
+		c, cs := container("", roots)
+		pod.Spec.Containers, pod.Status.ContainerStatuses = []corev1.Container{c}, []corev1.ContainerStatus{cs}
+	}
+	if err := p.emitPod(pod, b.lines[0]); err != nil {
+		return err
+	}
+	owner := &ownerRef{kind: "Pod"}
+	p.owner = owner
+	return p.describeEvents(find(roots, "Events"), owner)
+}
+
+// describeStatus reads the Status line: a phase, or "Terminating (lasts 5m)".
+func (p *parser) describeStatus(pod *corev1.Pod, v string) {
+	if strings.HasPrefix(v, "Terminating") {
+		pod.Status.Phase = corev1.PodRunning
+		t := metav1.Time{}
+		if !p.now.IsZero() {
+			t = metav1.NewTime(p.now)
+		}
+		pod.DeletionTimestamp = &t
+		return
+	}
+	pod.Status.Phase = corev1.PodPhase(v)
+}
+
+// ownerAPIVersion guesses the API version of a controller kind.
+func ownerAPIVersion(kind string) string {
+	switch kind {
+	case "ReplicaSet", "StatefulSet", "DaemonSet", "Deployment":
+		return "apps/v1"
+	case "Job", "CronJob":
+		return "batch/v1"
+	case "Node", "ReplicationController":
+		return "v1"
+	}
+	return ""
+}
+
+// isConditionStatus reports True, False or Unknown.
+func isConditionStatus(s string) bool { return s == "True" || s == "False" || s == "Unknown" }
+
+// noneEmpty maps kubectl's "<none>" to "".
+func noneEmpty(s string) string {
+	if isNone(s) {
+		return ""
+	}
+	return strings.TrimSpace(s)
+}
+
+// pairs reads "k=v" (or "k: v") items into a map, trying each separator in turn; nil when none.
+func pairs(items []string, seps ...string) map[string]string {
+	var m map[string]string
+	for _, it := range items {
+		for _, sep := range seps {
+			if k, v, ok := strings.Cut(it, sep); ok && k != "" && !strings.Contains(k, " ") {
+				if m == nil {
+					m = map[string]string{}
+				}
+				m[k] = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return m
+}

@@ -1,0 +1,80 @@
+package text
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// LoosePhraseAnnotation marks an event reconstructed from prose rather than from a table, so
+// that analysis can lower its confidence in it.
+const LoosePhraseAnnotation = "rootline.dev/loose-phrase"
+
+// ownerRef is the object a describe block was about; its events point at it.
+type ownerRef struct {
+	kind, namespace, name string
+}
+
+// ref returns the involved-object reference for events about o.
+func (o *ownerRef) ref() corev1.ObjectReference {
+	if o == nil {
+		return corev1.ObjectReference{}
+	}
+	r := corev1.ObjectReference{Kind: o.kind, Namespace: o.namespace, Name: o.name}
+	if o.kind == cluster.KindPod || o.kind == cluster.KindNode {
+		r.APIVersion = "v1"
+	}
+	return r
+}
+
+// source is the provenance of an object starting on ln.
+func (p *parser) source(ln line) cluster.Source {
+	return cluster.Source{File: p.name, Line: ln.num, Offset: ln.off}
+}
+
+// emitEvent completes ev (kind, a stable name when it has none) and emits it.
+func (p *parser) emitEvent(ev *corev1.Event, ln line) error {
+	ev.Kind, ev.APIVersion = cluster.KindEvent, "v1"
+	if ev.Namespace == "" {
+		ev.Namespace = ev.InvolvedObject.Namespace
+	}
+	if ev.Name == "" {
+		obj := ev.InvolvedObject.Name
+		if obj == "" {
+			obj = "unknown"
+		}
+		ev.Name = fmt.Sprintf("%s.%s.%d", obj, ev.Reason, ln.num)
+	}
+	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: ev.Namespace,
+		Name: ev.Name, Source: p.source(ln), Event: ev}
+	return p.send(o)
+}
+
+// emitPod completes pod's type meta and emits it.
+func (p *parser) emitPod(pod *corev1.Pod, ln line) error {
+	pod.Kind, pod.APIVersion = cluster.KindPod, "v1"
+	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: pod.Namespace,
+		Name: pod.Name, Source: p.source(ln), Pod: pod}
+	return p.send(o)
+}
+
+// emitNode completes node's type meta and emits it.
+func (p *parser) emitNode(node *corev1.Node, ln line) error {
+	node.Kind, node.APIVersion = cluster.KindNode, "v1"
+	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: node.Name,
+		Source: p.source(ln), Node: node}
+	return p.send(o)
+}
+
+func (p *parser) send(o *cluster.Object) error {
+	if err := p.ctx.Err(); err != nil {
+		return err
+	}
+	if err := p.emit(o); err != nil {
+		return err
+	}
+	p.res.Objects++
+	return nil
+}

@@ -1,0 +1,132 @@
+package text
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// tableParser reads the rows of an open table; ok is false for a line that is not a row,
+// which closes the table and is then recognised afresh.
+type tableParser interface {
+	row(p *parser, ln line) (ok bool, err error)
+}
+
+// ageExpr matches an age column, with kubectl's "(x23 over 115m)" repeat suffix.
+const ageExpr = `(?:<unknown>|<invalid>|\d[\dydhms]*)(?:\s+\(x\d+\s+over\s+\S+\))?`
+
+var (
+	// getRowRe is a `kubectl get events` row without its header (corpus 01):
+	// [namespace] age type reason kind/name message.
+	getRowRe = regexp.MustCompile(`^\s*(?:(\S+)\s+)?(` + ageExpr + `)\s+(Normal|Warning)\s+([A-Za-z][\w-]*)\s+([a-z][a-z0-9.-]*/\S+)(?:\s+(.*))?$`)
+	// describeRowRe is a describe "Events:" row: type reason age from message. From is one
+	// word, or "kubelet, <node>" as kubectl printed it before 1.19.
+	describeRowRe = regexp.MustCompile(`^\s*(Normal|Warning)\s+([A-Za-z][\w-]*)\s+(` + ageExpr + `)\s+(\S+,\s\S+|\S+)(?:\s+(.*))?$`)
+	reasonRe      = regexp.MustCompile(`^[A-Za-z][\w-]*$`)
+)
+
+// eventRow is what an events table row says, whatever its layout.
+type eventRow struct {
+	namespace, kind, name, fieldPath string
+	eventName                        string
+	typ, reason, message, source     string
+	seen                             seen
+	first                            string // a separate FIRST SEEN column
+	count                            string // a separate COUNT column
+}
+
+// event builds the core/v1 Event a row describes.
+func (p *parser) event(r eventRow) *corev1.Event {
+	ev := &corev1.Event{Type: r.typ, Reason: r.reason, Message: strings.TrimSpace(r.message)}
+	ev.Name, ev.Namespace = r.eventName, r.namespace
+	ev.InvolvedObject = corev1.ObjectReference{Kind: r.kind, Name: r.name, FieldPath: r.fieldPath}
+	switch r.kind {
+	case "Node", "Namespace", "PersistentVolume", "ClusterRole", "StorageClass":
+	default:
+		ev.InvolvedObject.Namespace = r.namespace
+	}
+	if r.kind == "Pod" || r.kind == "Node" {
+		ev.InvolvedObject.APIVersion = "v1"
+	}
+	if comp, host, ok := strings.Cut(r.source, ","); ok {
+		ev.Source = corev1.EventSource{Component: strings.TrimSpace(comp), Host: strings.TrimSpace(host)}
+	} else if !isNone(r.source) {
+		ev.Source.Component = strings.TrimSpace(r.source)
+	}
+	ev.Count = r.seen.count
+	if n, err := strconv.ParseInt(r.count, 10, 32); err == nil {
+		ev.Count = int32(n)
+	}
+	if t := p.ago(r.seen.last, r.seen.lastOK); t != nil {
+		ev.LastTimestamp = *t
+		ev.FirstTimestamp = *t
+	}
+	first, firstOK := r.seen.first, r.seen.firstOK
+	if r.first != "" {
+		first, firstOK, _ = parseAge(r.first)
+	}
+	if t := p.ago(first, firstOK); t != nil {
+		ev.FirstTimestamp = *t
+	}
+	return ev
+}
+
+// splitObject reads "pod/name" (or "replicaset.apps/name") into a kind and a name.
+func splitObject(s string) (kind, name string) {
+	res, n, ok := strings.Cut(s, "/")
+	if !ok {
+		return "", s
+	}
+	return kindOf(res), n
+}
+
+// getRows reads header-less `kubectl get events` rows.
+type getRows struct{}
+
+func (getRows) row(p *parser, ln line) (bool, error) {
+	m := getRowRe.FindStringSubmatch(ln.text)
+	if m == nil {
+		return false, nil
+	}
+	sn, _ := parseSeen(m[2])
+	kind, name := splitObject(m[5])
+	r := eventRow{namespace: m[1], kind: kind, name: name, typ: m[3], reason: m[4], message: m[6], seen: sn}
+	return true, p.emitEvent(p.event(r), ln)
+}
+
+// describeRows reads header-less describe "Events:" rows (corpus 21).
+type describeRows struct{}
+
+func (describeRows) row(p *parser, ln line) (bool, error) {
+	r, ok := parseDescribeRow(ln.text)
+	if !ok {
+		return false, nil
+	}
+	return true, p.emitEvent(p.event(r), ln)
+}
+
+// parseDescribeRow reads one describe "Events:" row.
+func parseDescribeRow(s string) (eventRow, bool) {
+	m := describeRowRe.FindStringSubmatch(s)
+	if m == nil {
+		return eventRow{}, false
+	}
+	sn, ok := parseSeen(m[3])
+	if !ok {
+		return eventRow{}, false
+	}
+	return eventRow{typ: m[1], reason: m[2], seen: sn, source: m[4], message: m[5]}, true
+}
+
+// headerlessEvents returns a reader for the header-less event rows that s starts, or nil.
+func headerlessEvents(s string) tableParser {
+	switch {
+	case getRowRe.MatchString(s):
+		return getRows{}
+	case describeRowRe.MatchString(s):
+		return describeRows{}
+	}
+	return nil
+}

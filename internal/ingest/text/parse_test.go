@@ -1,0 +1,63 @@
+package text
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestParseFormats checks each format on small inputs: the digest of every emitted object.
+func TestParseFormats(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"events current layout", "LAST SEEN   TYPE      REASON    OBJECT      MESSAGE\n" +
+			"3m          Warning   BackOff   pod/web-1   Back-off restarting failed container web in pod web-1_prod(ab)\n",
+			[]string{`2 Event web-1.BackOff.2 Warning BackOff on Pod /web-1 "Back-off restarting failed container web in pod web-1_prod(ab)"`}},
+		{"events with namespace and repeats", "NAMESPACE   LAST SEEN   TYPE   REASON   OBJECT   MESSAGE\n" +
+			"prod   20s (x5 over 2d14h)   Warning   Unhealthy   pod/api-0   Readiness probe failed:   503\n",
+			[]string{`2 Event prod/api-0.Unhealthy.2 Warning Unhealthy on Pod prod/api-0 x5 "Readiness probe failed:   503"`}},
+		{"events old layout with empty subobject", "LASTSEEN   FIRSTSEEN   COUNT   NAME   KIND   SUBOBJECT   TYPE   REASON   SOURCE   MESSAGE\n" +
+			"1m   1h   3   node-a   Node      Normal   NodeNotReady   node-controller   Node node-a status is now: NodeNotReady\n",
+			[]string{`2 Event node-a.NodeNotReady.2 Normal NodeNotReady on Node /node-a x3 "Node node-a status is now: NodeNotReady"`}},
+		{"events without header", "> prod   3m26s   Warning   Evicted   pod/x-1   The node was low on resource: ephemeral-storage.\n",
+			[]string{`1 Event prod/x-1.Evicted.1 Warning Evicted on Pod prod/x-1 "The node was low on resource: ephemeral-storage."`}},
+		{"pods table", "NAME   READY   STATUS   RESTARTS   AGE\nweb-1   0/1   ImagePullBackOff   0   5m\n",
+			[]string{`2 Pod web-1 phase=Pending [ready=false waiting:ImagePullBackOff restarts=0]`}},
+		{"pods wide pending unscheduled", "NAME   READY   STATUS   RESTARTS   AGE   IP   NODE   NOMINATED NODE   READINESS GATES\n" +
+			"web-1   0/1   Pending   0   5m   <none>   <none>   <none>   <none>\n",
+			[]string{`2 Pod web-1 phase=Pending PodScheduled=False [ready=false restarts=0]`}},
+		{"pods markdown table", "| NAME | READY | STATUS | RESTARTS | AGE |\n|------|-------|--------|----------|-----|\n| db-0 | 0/1 | Error | 0 | 1m |\n",
+			[]string{`3 Pod db-0 phase=Failed [ready=false terminated:Error:1 restarts=0]`}},
+		{"describe pod with wrapped event", "Name: p\nNamespace: n\nStatus: Running\nNode: a/1.2.3.4\nEvents:\n  Type  Reason  Age  From  Message\n" +
+			"  Warning  Unhealthy  1m  kubelet  Liveness probe failed: Get \"http://x/h\":\n    connection refused\n",
+			[]string{`1 Pod n/p phase=Running node=a`, `7 Event n/p.Unhealthy.7 Warning Unhealthy on Pod n/p "Liveness probe failed: Get \"http://x/h\": connection refused"`}},
+		{"detached events follow their pod", "Name: p\nNamespace: n\nStatus: Pending\nNode: <none>\n\n```\nEvents:\n  Warning  FailedScheduling  1m  default-scheduler  0/2 nodes are available: 2 Too many pods.\n",
+			[]string{`1 Pod n/p phase=Pending`, `8 Event n/p.FailedScheduling.8 Warning FailedScheduling on Pod n/p "0/2 nodes are available: 2 Too many pods."`}},
+		{"describe deployment is not a pod", "Name: d\nNamespace: n\nReplicas: 1 desired\nSelector: app=d\nEvents:\n  Normal  ScalingReplicaSet  1m  deployment-controller  Scaled up replica set d-1 to 1\n",
+			[]string{`6 Event n/d.ScalingReplicaSet.6 Normal ScalingReplicaSet on  n/d "Scaled up replica set d-1 to 1"`}},
+		{"describe node taints and pods", "Name: n1\nRoles: <none>\nTaints: node.kubernetes.io/not-ready:NoSchedule\nNon-terminated Pods: (1 in total)\n" +
+			"  Namespace  Name  CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age\n  ns  p1  250m (6%)  0 (0%)  1Gi (7%)  2Gi (14%)  1d\n",
+			[]string{`1 Node n1 taint=node.kubernetes.io/not-ready:NoSchedule`, `6 Pod ns/p1 phase=Running node=n1 req=250m/1Gi lim=0/2Gi`}},
+		{"loose phrases", "we saw CrashLoopBackOff on pod/web-1 all night\nthe node was fine\nWarning: System OOM encountered, victim process: java\n",
+			[]string{`1 Event web-1.BackOff.1 Warning BackOff on Pod /web-1 loose "CrashLoopBackOff on pod/web-1 all night"`,
+				`3 Event unknown.SystemOOM.3 Warning SystemOOM on  / loose "System OOM encountered, victim process: java"`}},
+		{"phrases inside formats are not repeated", "LAST SEEN   TYPE   REASON   OBJECT   MESSAGE\n1m   Warning   OOMKilling   node/n   Out of memory: OOMKilled process 1\n",
+			[]string{`2 Event n.OOMKilling.2 Warning OOMKilling on Node /n "Out of memory: OOMKilled process 1"`}},
+		{"garbage", "Name:\n:::\n\x00\xff\n  Type Reason\nNAME READY\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs, _ := parseAll(t, "in", []byte(tt.in))
+			var got []string
+			for _, o := range objs {
+				got = append(got, summary(o))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("objects (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,193 @@
+package text
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+var (
+	readyRe    = regexp.MustCompile(`^(\d{1,4})/(\d{1,4})$`)
+	restartsRe = regexp.MustCompile(`^(\d{1,9})(?:\s+\((\S+)\s+ago\))?$`)
+)
+
+// podsTable reads the rows of a `kubectl get pods` table: [NAMESPACE] NAME READY STATUS
+// RESTARTS AGE, with -o wide's IP NODE NOMINATED NODE READINESS GATES, and any extra columns
+// (--show-labels, -L) ignored.
+type podsTable struct {
+	cols []string
+	wide bool // the NODE column is shown
+}
+
+// newPodsTable returns a table reader when s is a pods header, or nil.
+func newPodsTable(s string) *podsTable {
+	cols := headerColumns(s)
+	if len(cols) == 0 || (cols[0] != "NAME" && cols[0] != "NAMESPACE") {
+		return nil
+	}
+	for _, c := range []string{"NAME", "READY", "STATUS", "RESTARTS"} {
+		if !slices.Contains(cols, c) {
+			return nil
+		}
+	}
+	return &podsTable{cols: cols, wide: slices.Contains(cols, "NODE")}
+}
+
+func (t *podsTable) row(p *parser, ln line) (bool, error) {
+	toks := tokens(ln.text)
+	var cells []string
+	for i := 0; i < len(toks); {
+		var w string
+		w, i = glued(ln.text, toks, i)
+		cells = append(cells, w)
+	}
+	if len(cells) != len(t.cols) {
+		return headerColumns(ln.text) != nil && len(cells) == len(t.cols), nil
+	}
+	f := map[string]string{}
+	for i, c := range t.cols {
+		f[c] = cells[i]
+	}
+	rm, sm := readyRe.FindStringSubmatch(f["READY"]), restartsRe.FindStringSubmatch(f["RESTARTS"])
+	if rm == nil || sm == nil {
+		return f["READY"] == "READY", nil // a repeated header
+	}
+	age, ageKnown, ok := parseAge(f["AGE"])
+	if f["AGE"] != "" && !ok {
+		return false, nil
+	}
+	pod := &corev1.Pod{}
+	pod.Name, pod.Namespace = f["NAME"], f["NAMESPACE"]
+	if tm := p.ago(age, ageKnown); tm != nil {
+		pod.CreationTimestamp = *tm
+	}
+	if !isNone(f["NODE"]) {
+		pod.Spec.NodeName = f["NODE"]
+	}
+	if !isNone(f["IP"]) {
+		pod.Status.PodIP = f["IP"]
+	}
+	if !isNone(f["NOMINATED NODE"]) {
+		pod.Status.NominatedNodeName = f["NOMINATED NODE"]
+	}
+	ready, _ := strconv.Atoi(rm[1])
+	total, _ := strconv.Atoi(rm[2])
+	restarts, _ := strconv.Atoi(sm[1])
+	cs := make([]corev1.ContainerStatus, max(total, 1))
+	for i := range cs {
+		cs[i].Ready = i < ready
+	}
+	cs[0].RestartCount = int32(restarts)
+	if d, known, ok := parseAge(sm[2]); ok && sm[2] != "" {
+		if tm := p.ago(d, known); tm != nil {
+			cs[0].LastTerminationState.Terminated = &corev1.ContainerStateTerminated{FinishedAt: *tm}
+		}
+	}
+	pod.Status.ContainerStatuses = cs
+	p.applyStatus(pod, f["STATUS"], min(ready, len(cs)-1), restarts)
+	switch {
+	case pod.Spec.NodeName != "":
+		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionTrue, "")
+	case t.wide && pod.Status.Phase == corev1.PodPending:
+		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionFalse, "")
+	}
+	return true, p.emitPod(pod, ln)
+}
+
+// setPodCondition adds or replaces a pod condition.
+func setPodCondition(pod *corev1.Pod, typ corev1.PodConditionType, st corev1.ConditionStatus, reason string) {
+	c := corev1.PodCondition{Type: typ, Status: st, Reason: reason}
+	for i := range pod.Status.Conditions {
+		if pod.Status.Conditions[i].Type == typ {
+			pod.Status.Conditions[i] = c
+			return
+		}
+	}
+	pod.Status.Conditions = append(pod.Status.Conditions, c)
+}
+
+// waitingReasons are the STATUS values kubectl takes from a waiting container, with the pod
+// phase they imply.
+var waitingReasons = map[string]corev1.PodPhase{
+	"CrashLoopBackOff": corev1.PodRunning, "RunContainerError": corev1.PodRunning,
+	"ImagePullBackOff": corev1.PodPending, "ErrImagePull": corev1.PodPending,
+	"ErrImageNeverPull": corev1.PodPending, "InvalidImageName": corev1.PodPending,
+	"CreateContainerConfigError": corev1.PodPending, "CreateContainerError": corev1.PodPending,
+	"ContainerCreating": corev1.PodPending, "PodInitializing": corev1.PodPending,
+	"PreCreateHookError": corev1.PodPending, "PostStartHookError": corev1.PodRunning,
+}
+
+// terminatedReasons are the STATUS values kubectl takes from a terminated container.
+var terminatedReasons = map[string]int32{
+	"OOMKilled": 137, "Error": 1, "Completed": 0, "ContainerCannotRun": 128, "DeadlineExceeded": 0,
+	"StartError": 128,
+}
+
+// applyStatus interprets the STATUS column: a pod phase, or the reason kubectl took from the
+// container at index c (the first one not ready).
+func (p *parser) applyStatus(pod *corev1.Pod, status string, c, restarts int) {
+	st := &pod.Status
+	cs := st.ContainerStatuses
+	if phase, ok := waitingReasons[status]; ok {
+		st.Phase = phase
+		cs[c].State.Waiting = &corev1.ContainerStateWaiting{Reason: status}
+		return
+	}
+	if code, ok := terminatedReasons[status]; ok {
+		cs[c].State.Terminated = &corev1.ContainerStateTerminated{Reason: status, ExitCode: code}
+		switch {
+		case status == "Completed":
+			st.Phase = corev1.PodSucceeded
+		case restarts > 0:
+			st.Phase = corev1.PodRunning // restartPolicy Always: between restarts
+		default:
+			st.Phase = corev1.PodFailed
+		}
+		return
+	}
+	if rest, ok := strings.CutPrefix(status, "Init:"); ok {
+		st.Phase = corev1.PodPending
+		ic := corev1.ContainerStatus{}
+		if code, ok := terminatedReasons[rest]; ok {
+			ic.State.Terminated = &corev1.ContainerStateTerminated{Reason: rest, ExitCode: code}
+		} else if !readyRe.MatchString(rest) {
+			ic.State.Waiting = &corev1.ContainerStateWaiting{Reason: rest}
+		} else {
+			ic.State.Running = &corev1.ContainerStateRunning{}
+		}
+		st.InitContainerStatuses = []corev1.ContainerStatus{ic}
+		cs[c].State.Waiting = &corev1.ContainerStateWaiting{Reason: "PodInitializing"}
+		return
+	}
+	switch status {
+	case "Running":
+		st.Phase = corev1.PodRunning
+		for i := range cs {
+			cs[i].State.Running = &corev1.ContainerStateRunning{}
+		}
+	case "Pending", "SchedulingGated":
+		st.Phase = corev1.PodPending
+		if status == "SchedulingGated" {
+			setPodCondition(pod, corev1.PodScheduled, corev1.ConditionFalse, status)
+		}
+	case "Terminating":
+		st.Phase = corev1.PodRunning
+		t := metav1.Time{}
+		if !p.now.IsZero() {
+			t = metav1.NewTime(p.now)
+		}
+		pod.DeletionTimestamp = &t
+	case "Succeeded", "Failed", "Unknown":
+		st.Phase = corev1.PodPhase(status)
+	case "NodeLost":
+		st.Phase, st.Reason = corev1.PodUnknown, status
+	default:
+		// Evicted, OutOfcpu, NodeAffinity, Shutdown, UnexpectedAdmissionError…: kubectl shows
+		// status.reason, which the kubelet sets when it fails a pod.
+		st.Phase, st.Reason = corev1.PodFailed, status
+	}
+}

@@ -1,0 +1,67 @@
+package text
+
+import (
+	"bufio"
+	"errors"
+	"io"
+)
+
+// line is one cleaned input line with its position.
+type line struct {
+	num  int      // 1-based line number
+	off  int64    // byte offset of the line's start
+	text string   // the cleaned text (see clean)
+	kind lineKind // what clean made of it
+	eol  bool     // the line ended with a newline
+	cut  bool     // the line was longer than MaxLine and was cut
+}
+
+// lineReader reads lines of at most MaxLine bytes, dropping the rest of longer ones.
+type lineReader struct {
+	br      *bufio.Reader
+	num     int
+	off     int64
+	lastEOL bool
+	buf     []byte
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), lastEOL: true}
+}
+
+// next returns the next cleaned line; ok is false at the end of the input.
+func (l *lineReader) next() (ln line, ok bool, err error) {
+	l.buf = l.buf[:0]
+	start := l.off
+	cut := false
+	eol := false
+	for {
+		chunk, rerr := l.br.ReadSlice('\n')
+		l.off += int64(len(chunk))
+		if room := MaxLine - len(l.buf); len(chunk) > room {
+			chunk, cut = chunk[:room], true
+		}
+		l.buf = append(l.buf, chunk...)
+		if rerr == nil {
+			eol = true
+			break
+		}
+		if errors.Is(rerr, bufio.ErrBufferFull) {
+			continue
+		}
+		if errors.Is(rerr, io.EOF) {
+			break
+		}
+		return line{}, false, rerr
+	}
+	if l.off == start {
+		return line{}, false, nil
+	}
+	if cut && len(l.buf) > 0 && l.buf[len(l.buf)-1] == '\n' {
+		eol = true
+	}
+	l.num++
+	l.lastEOL = eol
+	text, kind := clean(string(l.buf))
+	return line{num: l.num, off: start, text: text, kind: kind, eol: eol, cut: cut}, true, nil
+}

@@ -1,0 +1,171 @@
+package text
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// testNow is the reference time of every test parse.
+var testNow = time.Date(2024, 1, 4, 18, 0, 0, 0, time.UTC)
+
+// parseAll parses data and returns what it emitted.
+func parseAll(t testing.TB, name string, data []byte) ([]*cluster.Object, Result) {
+	t.Helper()
+	var objs []*cluster.Object
+	res, err := Parse(context.Background(), name, bytes.NewReader(data), testNow, func(o *cluster.Object) error {
+		objs = append(objs, o)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Parse(%s): %v", name, err)
+	}
+	if res.Objects != len(objs) {
+		t.Errorf("Result.Objects = %d, emitted %d", res.Objects, len(objs))
+	}
+	return objs, res
+}
+
+// render writes emitted objects in a stable, readable form for golden files.
+func render(t testing.TB, objs []*cluster.Object, res Result) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "objects=%d truncated=%v\n", res.Objects, res.Truncated)
+	for _, o := range objs {
+		raw, err := o.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		pretty, err := json.MarshalIndent(prune(v), "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "== %s at %s (byte %d)\n%s\n", o.Ref(), o.Source, o.Source.Offset, pretty)
+	}
+	return b.String()
+}
+
+// prune drops the empty values that typed marshalling leaves ("metadata.creationTimestamp":
+// null, "resources": {}), so that golden files show only what the parse found.
+func prune(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			e = prune(e)
+			if isEmpty(e) {
+				delete(x, k)
+				continue
+			}
+			x[k] = e
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = prune(e)
+		}
+		return x
+	}
+	return v
+}
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
+}
+
+// summary is a one-line digest of an object for table tests: where it starts, what it is,
+// and the facts each parser is responsible for.
+func summary(o *cluster.Object) string {
+	s := fmt.Sprintf("%d %s", o.Source.Line, o.Ref())
+	switch {
+	case o.Event != nil:
+		e := o.Event
+		io := e.InvolvedObject
+		s += fmt.Sprintf(" %s %s on %s %s/%s", e.Type, e.Reason, io.Kind, io.Namespace, io.Name)
+		if e.Count > 0 {
+			s += fmt.Sprintf(" x%d", e.Count)
+		}
+		if e.Annotations[LoosePhraseAnnotation] != "" {
+			s += " loose"
+		}
+		s += fmt.Sprintf(" %q", e.Message)
+	case o.Pod != nil:
+		p := o.Pod
+		s += fmt.Sprintf(" phase=%s", p.Status.Phase)
+		if p.Status.Reason != "" {
+			s += " reason=" + p.Status.Reason
+		}
+		if p.Spec.NodeName != "" {
+			s += " node=" + p.Spec.NodeName
+		}
+		for _, c := range p.Status.Conditions {
+			s += fmt.Sprintf(" %s=%s", c.Type, c.Status)
+		}
+		for _, c := range p.Status.InitContainerStatuses {
+			s += " init" + containerSummary(c)
+		}
+		for _, c := range p.Status.ContainerStatuses {
+			s += " " + containerSummary(c)
+		}
+		for _, c := range p.Spec.Containers {
+			if r := c.Resources; len(r.Requests)+len(r.Limits) > 0 {
+				s += fmt.Sprintf(" req=%s/%s lim=%s/%s", r.Requests.Cpu(), r.Requests.Memory(), r.Limits.Cpu(), r.Limits.Memory())
+			}
+		}
+	case o.Node != nil:
+		n := o.Node
+		for _, c := range n.Status.Conditions {
+			s += fmt.Sprintf(" %s=%s", c.Type, c.Status)
+		}
+		for _, t := range n.Spec.Taints {
+			s += " taint=" + t.ToString()
+		}
+		if q, ok := n.Status.Allocatable["memory"]; ok {
+			s += " alloc-mem=" + q.String()
+		}
+		if a := n.Annotations[AllocatedAnnotationPrefix+"cpu-requests"]; a != "" {
+			s += fmt.Sprintf(" cpu-requests=%q", a)
+		}
+	}
+	return s
+}
+
+// containerSummary digests a container status: ready, state and reason, restarts.
+func containerSummary(c corev1.ContainerStatus) string {
+	s := "["
+	if c.Name != "" {
+		s += c.Name + " "
+	}
+	s += fmt.Sprintf("ready=%v", c.Ready)
+	switch st := c.State; {
+	case st.Waiting != nil:
+		s += " waiting:" + st.Waiting.Reason
+	case st.Terminated != nil:
+		s += fmt.Sprintf(" terminated:%s:%d", st.Terminated.Reason, st.Terminated.ExitCode)
+	case st.Running != nil:
+		s += " running"
+	}
+	if t := c.LastTerminationState.Terminated; t != nil && t.Reason != "" {
+		s += fmt.Sprintf(" last:%s:%d", t.Reason, t.ExitCode)
+	}
+	return s + fmt.Sprintf(" restarts=%d]", c.RestartCount)
+}

@@ -1,0 +1,158 @@
+// Package text reads the kubectl text output that people paste into tickets and chats:
+// `kubectl get events` and `kubectl get pods` tables, `kubectl describe pod` and
+// `kubectl describe node` blocks, and loose phrases in prose, often wrapped in markdown quotes,
+// code fences and shell prompts. It reconstructs typed cluster.Objects from them, with the line
+// each one starts on, so that pasted evidence is analysed like structured input.
+//
+// Parsing is forgiving: a line it cannot read is skipped, never fatal.
+package text
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// Result says what a text parse found beyond objects.
+type Result struct {
+	Objects   int  // objects emitted
+	Truncated bool // the input ended mid-object or mid-table row, or a line was cut at MaxLine
+}
+
+// MaxLine is the longest line Parse reads; the rest of a longer line is dropped.
+const MaxLine = 1 << 20
+
+// parser is the state of one Parse call: at most one table or one describe block is open.
+type parser struct {
+	ctx  context.Context
+	name string
+	now  time.Time
+	emit func(*cluster.Object) error
+	res  Result
+
+	table tableParser // open table, or nil
+	block *block      // open describe block, or nil
+	// owner is the object the last describe block was about, so that an "Events:" section
+	// separated from it by blank lines or a fence is still attributed to it.
+	owner *ownerRef
+	// pendingNode is a describe-node fragment without a name, held back so that the next
+	// nameless fragment of the same paste is merged into it.
+	pendingNode *nodeFragment
+}
+
+// Parse reads kubectl text output (any mix of the formats below, with prose between) and
+// emits one cluster.Object per pod, node or event it reconstructs, in input order, with
+// Source.Line pointing at the line where the object starts. Now is the reference time for
+// relative ages ("4m58s", "20h", "2d14h"); when zero, ages are left unset.
+//
+// It returns an error only when ctx is cancelled, emit fails (its error is returned unchanged)
+// or r cannot be read.
+func Parse(ctx context.Context, name string, r io.Reader, now time.Time, emit func(*cluster.Object) error) (Result, error) {
+	p := &parser{ctx: ctx, name: name, now: now, emit: emit}
+	lr := newLineReader(r)
+	for {
+		ln, ok, err := lr.next()
+		if err != nil {
+			return p.res, fmt.Errorf("text: read %s: %w", name, err)
+		}
+		if !ok {
+			break
+		}
+		if ln.cut {
+			p.res.Truncated = true
+		}
+		if ln.num%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return p.res, err
+			}
+		}
+		if err := p.line(ln); err != nil {
+			return p.res, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return p.res, err
+	}
+	return p.res, p.finish(lr.lastEOL)
+}
+
+// line routes one cleaned line: to the open block, the open table, or the format detectors.
+func (p *parser) line(ln line) error {
+	if ln.kind == kindSkip {
+		return nil
+	}
+	if p.block != nil {
+		if p.block.accepts(ln) {
+			p.block.add(ln)
+			return nil
+		}
+		if err := p.flushBlock(); err != nil {
+			return err
+		}
+	}
+	if p.table != nil {
+		if ln.kind == kindText {
+			ok, err := p.table.row(p, ln)
+			if err != nil || ok {
+				return err
+			}
+			if !ln.eol {
+				p.res.Truncated = true // a last row cut short
+			}
+		}
+		p.table = nil
+	}
+	switch ln.kind {
+	case kindBlank:
+		return nil
+	case kindSep:
+		return nil
+	}
+	// Anything else between a describe block and a detached "Events:" breaks the link.
+	owner := p.owner
+	p.owner = nil
+	return p.start(ln, owner)
+}
+
+// start recognises the line that opens a format, in priority order.
+func (p *parser) start(ln line, owner *ownerRef) error {
+	if t := newEventsTable(ln.text); t != nil {
+		p.table = t
+		return nil
+	}
+	if t := newPodsTable(ln.text); t != nil {
+		p.table = t
+		return nil
+	}
+	if startsBlock(ln.text) {
+		p.block = &block{owner: owner}
+		p.block.add(ln)
+		return nil
+	}
+	if t := headerlessEvents(ln.text); t != nil {
+		ok, err := t.row(p, ln)
+		if ok {
+			p.table = t
+		}
+		return err
+	}
+	return p.phrase(ln)
+}
+
+// finish closes whatever is open at the end of the input. lastEOL says whether the input's
+// last line ended with a newline; a describe block without one was cut mid-object.
+func (p *parser) finish(lastEOL bool) error {
+	if p.block != nil {
+		if !lastEOL {
+			p.res.Truncated = true
+		}
+		if err := p.flushBlock(); err != nil {
+			return err
+		}
+	}
+	p.table = nil
+	return p.flushPendingNode()
+}
