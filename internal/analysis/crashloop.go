@@ -39,10 +39,10 @@ func (crashLoopRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range in.Model.Events {
 		e := o.Event
-		if e.Reason != "BackOff" || !strings.Contains(e.Message, "restarting failed container") || e.InvolvedObject.Kind != cluster.KindPod {
+		if e.Reason != "BackOff" || !strings.Contains(e.Message, "restarting failed container") || !aboutPod(o) {
 			continue
 		}
-		s := get(e.InvolvedObject.Namespace, e.InvolvedObject.Name)
+		s := get(podKey(o))
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))

@@ -57,10 +57,10 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range m.Events {
 		e := o.Event
-		if e.Reason != "Evicted" || e.InvolvedObject.Kind != cluster.KindPod {
+		if e.Reason != "Evicted" || !aboutPod(o) {
 			continue
 		}
-		s := get(e.InvolvedObject.Namespace, e.InvolvedObject.Name)
+		s := get(podKey(o))
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 		if s.Node == "" {

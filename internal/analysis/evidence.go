@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -43,4 +44,27 @@ func earliest(a, b *time.Time) *time.Time {
 		return b
 	}
 	return a
+}
+
+// looseAnnotation marks events that the text parser built from a phrase found in prose
+// (ingest/text.LoosePhraseAnnotation); analysis cannot import ingest, so the name is repeated.
+const looseAnnotation = "rootline.dev/loose-phrase"
+
+// loose reports whether an event was only a phrase in prose, with nothing around it.
+func loose(o *cluster.Object) bool { return o.Event.Annotations[looseAnnotation] == "true" }
+
+// aboutPod reports whether an event is about a pod, or about an object a paste did not name.
+func aboutPod(o *cluster.Object) bool {
+	k := o.Event.InvolvedObject.Kind
+	return k == cluster.KindPod || (k == "" && loose(o))
+}
+
+// podKey names the pod an event is about; a phrase about no named pod gets a key of its own,
+// from where it was found, so that unrelated phrases are not merged.
+func podKey(o *cluster.Object) (namespace, name string) {
+	io := o.Event.InvolvedObject
+	if io.Name == "" {
+		return io.Namespace, fmt.Sprintf("(unnamed, %s)", o.Source)
+	}
+	return io.Namespace, io.Name
 }

@@ -42,10 +42,10 @@ func (imagePullRule) Symptoms(in Input) []Symptom {
 		e := o.Event
 		pulling := (e.Reason == "Failed" && strings.Contains(e.Message, "pull")) ||
 			(e.Reason == "BackOff" && strings.Contains(e.Message, "pulling image")) || pullReasons[e.Reason]
-		if !pulling || e.InvolvedObject.Kind != cluster.KindPod {
+		if !pulling || !aboutPod(o) {
 			continue
 		}
-		s := get(e.InvolvedObject.Namespace, e.InvolvedObject.Name)
+		s := get(podKey(o))
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))

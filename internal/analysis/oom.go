@@ -47,6 +47,13 @@ func (oomRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range in.Model.Events {
 		e := o.Event
+		if e.Reason == "OOMKilled" && aboutPod(o) { // a phrase in pasted text
+			ns, name := podKey(o)
+			out = append(out, Symptom{Kind: OOMKilled, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: ns, Name: name}},
+				At: timePtr(cluster.EventTime(o)), Summary: fmt.Sprintf("a container of pod %s/%s was OOM-killed", ns, name),
+				Evidence: []Evidence{citeEvent(o)}})
+			continue
+		}
 		if e.Reason != "SystemOOM" && e.Reason != "OOMKilling" {
 			continue
 		}

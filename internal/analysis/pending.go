@@ -52,7 +52,7 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range m.Events {
 		e := o.Event
-		if e.Reason != "FailedScheduling" || e.InvolvedObject.Kind != cluster.KindPod {
+		if e.Reason != "FailedScheduling" || !aboutPod(o) {
 			continue
 		}
 		if pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil && pod.Pod.Spec.NodeName != "" && pod.Pod.Status.Phase != corev1.PodPending {
@@ -62,7 +62,8 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		if pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil {
 			owner = ownerName(pod)
 		}
-		s := add(e.InvolvedObject.Namespace, e.InvolvedObject.Name, owner, e.Message, citeEvent(o))
+		ns, name := podKey(o)
+		s := add(ns, name, owner, e.Message, citeEvent(o))
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))
 	}

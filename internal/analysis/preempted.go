@@ -35,10 +35,10 @@ func (preemptedRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range in.Model.Events {
 		e := o.Event
-		if e.Reason != "Preempted" || e.InvolvedObject.Kind != cluster.KindPod {
+		if e.Reason != "Preempted" || !aboutPod(o) {
 			continue
 		}
-		s := get(e.InvolvedObject.Namespace, e.InvolvedObject.Name)
+		s := get(podKey(o))
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}

@@ -15,8 +15,7 @@ const corpusDir = "../../../shared/corpus"
 
 // TestCorpus decodes the structured files of the shared corpus and checks them against the
 // ground truth in its SOURCES.md. The pastes that need the text parsers (a shell prompt before
-// the JSON, a fragment starting at status:, a tool's own wrapper object) are refused cleanly,
-// naming the file, until those parsers exist.
+// the JSON, a tool's own wrapper object) are refused cleanly, naming the file.
 func TestCorpus(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
 		t.Skipf("shared corpus not present (%v)", err)

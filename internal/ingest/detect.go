@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/ingest/text"
 )
 
 // sniffLen is how much of an input format detection looks at.
@@ -121,10 +122,12 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 		perr = d.decodeJSON(ctx, name, br, emit, depth)
 	case !isText(head):
 		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
+	case text.Sniff(head[start:]):
+		perr = d.decodeText(ctx, name, br, emit)
 	case looksLikeYAML(head[start:]):
 		perr = d.decodeYAML(ctx, name, br, emit, depth)
 	default:
-		perr = &Error{File: name, Msg: "text that is neither JSON nor YAML", Err: ErrUnsupported}
+		perr = &Error{File: name, Msg: "text that is neither JSON, YAML nor kubectl output Rootline reads", Err: ErrUnsupported}
 	}
 	if errors.Is(perr, ErrTooLarge) {
 		return d.tooLarge(name)
@@ -207,4 +210,24 @@ var yamlStart = regexp.MustCompile(`^(---|%YAML|#|[A-Za-z_"'][^:\n]*:([ \t]|\r?$
 func looksLikeYAML(b []byte) bool {
 	line, _, _ := bytes.Cut(b, []byte("\n"))
 	return yamlStart.Match(line)
+}
+
+// decodeText parses pasted kubectl text (describe output, tables, phrases in prose). Text has
+// no syntax to violate, so it never fails as malformed; an input that ends mid-object is
+// reported through Options.OnTruncated.
+func (d *Decoder) decodeText(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error) error {
+	res, err := text.Parse(ctx, name, r, d.opts.Now, func(o *cluster.Object) error {
+		redactObject(o)
+		return emit(o)
+	})
+	if err != nil {
+		return err
+	}
+	if res.Truncated && d.opts.OnTruncated != nil {
+		d.opts.OnTruncated(name)
+	}
+	if res.Objects == 0 {
+		return &Error{File: name, Msg: "text without any kubectl output or signal Rootline reads", Err: ErrUnsupported}
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -57,6 +58,11 @@ type Options struct {
 	MaxBytes int64
 	// OnSkip, if set, is told about every object that is deliberately not emitted.
 	OnSkip func(Skipped)
+	// OnTruncated, if set, is told about every file that ended in the middle of an object.
+	OnTruncated func(file string)
+	// Now is the reference time for the relative ages of pasted text ("4m58s"); zero leaves
+	// them unset.
+	Now time.Time
 }
 
 // Skipped is an object that was read but not kept, and why.

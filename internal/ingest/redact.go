@@ -7,6 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // Redacted replaces every value Rootline refuses to keep.
@@ -179,6 +181,18 @@ func redactTree(v any) {
 			}
 			redactTree(child)
 		}
+	}
+}
+
+// redactObject applies the rules to whichever typed object o holds.
+func redactObject(o *cluster.Object) {
+	switch {
+	case o.Pod != nil:
+		redactPod(o.Pod)
+	case o.Node != nil:
+		redactMeta(&o.Node.ObjectMeta)
+	case o.Event != nil:
+		redactEvent(o.Event)
 	}
 }
 
