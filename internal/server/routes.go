@@ -35,6 +35,7 @@ func (s *Server) Handler() http.Handler {
 	api.GET("/incidents", s.handle(s.listIncidents))
 	api.GET("/incidents/:id", s.handle(s.getIncident))
 	api.POST("/incidents/:id/snapshots", s.handle(s.uploadSnapshot))
+	api.GET("/incidents/:id/analysis", s.handle(s.getAnalysis))
 	return r
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -24,6 +25,11 @@ type SnapshotStore interface {
 	AttachSnapshot(ctx context.Context, digest, incidentID string) (*store.Snapshot, error)
 }
 
+// ObjectStore loads the objects of an incident, for analysis.
+type ObjectStore interface {
+	IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error)
+}
+
 // Pinger reports whether the database answers, for /readyz.
 type Pinger interface {
 	Ping(ctx context.Context) error
@@ -33,6 +39,7 @@ type Pinger interface {
 type Deps struct {
 	Incidents IncidentStore
 	Snapshots SnapshotStore
+	Objects   ObjectStore
 	DB        Pinger
 	Metrics   *Metrics // nil: a fresh set
 	Log       *slog.Logger

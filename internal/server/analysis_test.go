@@ -1,0 +1,82 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+)
+
+// TestAnalysisMatchesOffline uploads the IL-0070 fixture and checks that the incident's
+// analysis from the database finds the same symptoms and causes, with the same evidence
+// locations, as the offline analysis of the same files: one pipeline, whichever door.
+func TestAnalysisMatchesOffline(t *testing.T) {
+	dir := filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
+	names := []string{"events.json", "nodes.json", "pods.json"}
+	files := map[string][]byte{}
+	var objs []*cluster.Object
+	dec := ingest.NewDecoder(ingest.Options{})
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[n] = b
+		f, _ := os.Open(filepath.Join(dir, n))
+		err = dec.Decode(context.Background(), n, f, func(o *cluster.Object) error { objs = append(objs, o); return nil })
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	offline := analysis.Run(cluster.NewModel(names, objs), analysis.Options{})
+
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart during a large node scale-up", "cluster": "leap"}`)
+		body, ct := multipartBody(t, files, names...)
+		if status, b := call(t, "POST", base+"/api/v1/incidents/IL-0070/snapshots", ct, body); status != http.StatusCreated {
+			t.Fatalf("upload: %d %s", status, b)
+		}
+		status, b := call(t, "GET", base+"/api/v1/incidents/IL-0070/analysis", "", nil)
+		if status != http.StatusOK {
+			t.Fatalf("analysis: %d %s", status, b)
+		}
+		var online analysis.Report
+		if err := json.Unmarshal(b, &online); err != nil {
+			t.Fatal(err)
+		}
+		summary := func(r analysis.Report) []string {
+			var out []string
+			for _, s := range r.Symptoms {
+				out = append(out, s.ID+" "+s.Kind+" "+s.Summary)
+			}
+			for _, c := range r.Causes {
+				out = append(out, c.ID+" "+c.Kind+" "+c.Role+" "+c.Summary)
+			}
+			for _, g := range r.Gaps {
+				out = append(out, g.Kind)
+			}
+			return out
+		}
+		if diff := cmp.Diff(summary(offline), summary(online)); diff != "" {
+			t.Errorf("server analysis differs from offline (-offline +server):\n%s", diff)
+		}
+		if diff := cmp.Diff(offline.Symptoms[0].Evidence[0], online.Symptoms[0].Evidence[0]); diff != "" {
+			t.Errorf("evidence location differs (-offline +server):\n%s", diff)
+		}
+		if status, _ := call(t, "GET", base+"/api/v1/incidents/nope/analysis", "", nil); status != http.StatusNotFound {
+			t.Errorf("unknown incident: %d, want 404", status)
+		}
+	})
+}

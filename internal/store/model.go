@@ -1,0 +1,146 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// IncidentObjects loads what an incident's snapshots hold, as the objects ingestion decoded:
+// pods, nodes and other kinds from each snapshot (oldest snapshot first, so that a model built
+// from them keeps the newest state of an object), and the events those snapshots carried, with
+// every sighting merged. Each object keeps the file and line it came from. It returns the
+// names of the files too. ErrNotFound when the incident does not exist.
+func (s *Store) IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error) {
+	db := s.db.WithContext(ctx)
+	if err := incidentExists(ctx, db, incidentID); err != nil {
+		return nil, nil, wrap(err, "objects of incident %s", incidentID)
+	}
+	var snaps []snapshotRow
+	err := db.Joins("JOIN incident_snapshots ON incident_snapshots.snapshot_id = snapshots.id").
+		Where("incident_snapshots.incident_id = ?", incidentID).Order("snapshots.created_at, snapshots.id").Find(&snaps).Error
+	if err != nil {
+		return nil, nil, wrap(err, "snapshots of incident %s", incidentID)
+	}
+	var files []string
+	var objs []*cluster.Object
+	for _, snap := range snaps {
+		for _, f := range filesOf(snap.Files) {
+			files = append(files, f.Name)
+		}
+		got, err := s.snapshotObjects(ctx, snap.ID)
+		if err != nil {
+			return nil, nil, wrap(err, "objects of snapshot %s", snap.Digest)
+		}
+		objs = append(objs, got...)
+	}
+	ids := make([]int64, len(snaps))
+	for i, sn := range snaps {
+		ids[i] = sn.ID
+	}
+	evs, err := s.snapshotEvents(ctx, ids)
+	if err != nil {
+		return nil, nil, wrap(err, "events of incident %s", incidentID)
+	}
+	return files, append(objs, evs...), nil
+}
+
+func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Object, error) {
+	db := s.db.WithContext(ctx)
+	var out []*cluster.Object
+	var pods []podRow
+	if err := db.Where("snapshot_id = ?", snap).Order("id").Find(&pods).Error; err != nil {
+		return nil, err
+	}
+	for _, r := range pods {
+		p := new(corev1.Pod)
+		if err := s.unpack(r.Raw, p); err != nil {
+			return nil, fmt.Errorf("pod %s/%s: %w", r.Namespace, r.Name, err)
+		}
+		out = append(out, &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
+			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Pod: p})
+	}
+	var nodes []nodeRow
+	if err := db.Where("snapshot_id = ?", snap).Order("id").Find(&nodes).Error; err != nil {
+		return nil, err
+	}
+	for _, r := range nodes {
+		n := new(corev1.Node)
+		if err := s.unpack(r.Raw, n); err != nil {
+			return nil, fmt.Errorf("node %s: %w", r.Name, err)
+		}
+		out = append(out, &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: r.Name, UID: r.UID,
+			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Node: n})
+	}
+	var others []objectRow
+	if err := db.Where("snapshot_id = ?", snap).Order("id").Find(&others).Error; err != nil {
+		return nil, err
+	}
+	for _, r := range others {
+		raw, err := Decompress(r.Raw)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &cluster.Object{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
+			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Raw: raw})
+	}
+	return out, nil
+}
+
+// snapshotEvents loads the events the snapshots carried, each once, with the provenance of
+// its first sighting and the merged count and times.
+func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.Object, error) {
+	if len(snaps) == 0 {
+		return nil, nil
+	}
+	type row struct {
+		Ev       eventRow `gorm:"embedded"` // gorm skips unexported embedded structs
+		LinkFile string
+		LinkLine int
+	}
+	var rows []row
+	err := s.db.WithContext(ctx).Table("events").
+		Select("events.*, snapshot_events.source_file AS link_file, snapshot_events.source_line AS link_line").
+		Joins("JOIN snapshot_events ON snapshot_events.event_id = events.id").
+		Where("snapshot_events.snapshot_id IN ?", snaps).
+		Order("events.first_at, events.id, snapshot_events.snapshot_id").Scan(&rows).Error
+	if err != nil {
+		return nil, err
+	}
+	var out []*cluster.Object
+	seen := map[string]bool{}
+	for _, lr := range rows {
+		r := lr.Ev
+		if seen[r.ID] {
+			continue
+		}
+		seen[r.ID] = true
+		e := new(corev1.Event)
+		if err := s.unpack(r.Raw, e); err != nil {
+			return nil, fmt.Errorf("event %s: %w", r.ID, err)
+		}
+		e.Count = r.Count
+		if r.FirstAt != nil {
+			e.FirstTimestamp = metav1.NewTime(*r.FirstAt)
+		}
+		if r.LastAt != nil {
+			e.LastTimestamp = metav1.NewTime(*r.LastAt)
+		}
+		out = append(out, &cluster.Object{APIVersion: r.APIVersion, Kind: cluster.KindEvent, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
+			Source: cluster.Source{File: lr.LinkFile, Line: lr.LinkLine}, Event: e})
+	}
+	return out, nil
+}
+
+func (s *Store) unpack(stored []byte, v any) error {
+	raw, err := Decompress(stored)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, v)
+}
