@@ -18,6 +18,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/ingest/text"
 )
 
 func newAnalyzeCmd() *cobra.Command {
@@ -102,6 +103,18 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 			skipped = append(skipped, analysis.Gap{Kind: "file_skipped", Summary: fmt.Sprintf("not read: %v", err)})
 			continue
 		}
+		var ie *ingest.Error
+		if errors.As(err, &ie) && ie.Truncated {
+			// Analyse a cut file as far as it goes: the objects read whole, and the signal
+			// phrases in the part that was cut.
+			more, serr := salvage(ctx, f.path, got)
+			if serr != nil {
+				return analysis.Report{}, serr
+			}
+			got = append(got, more...)
+			skipped = append(skipped, analysis.Gap{Kind: "file_truncated", Summary: fmt.Sprintf("%v: analysed up to there, and the phrases after the last whole object", err)})
+			err = nil
+		}
 		if err != nil {
 			return analysis.Report{}, err
 		}
@@ -111,6 +124,28 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 	rep := analysis.Run(cluster.NewModel(read, objs), opts)
 	rep.Gaps = append(rep.Gaps, skipped...)
 	return rep, nil
+}
+
+// salvage reads a truncated file as text and keeps the signal phrases found after the last
+// object that was read whole.
+func salvage(ctx context.Context, path string, whole []*cluster.Object) ([]*cluster.Object, error) {
+	after := 0
+	for _, o := range whole {
+		after = max(after, o.Source.Line)
+	}
+	r, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var out []*cluster.Object
+	_, err = text.Parse(ctx, path, r, time.Time{}, func(o *cluster.Object) error {
+		if o.Event != nil && o.Event.Annotations[text.LoosePhraseAnnotation] == "true" && o.Source.Line > after {
+			out = append(out, o)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // inputFile is a file to analyse; explicit when named on the command line.

@@ -49,7 +49,11 @@ func TestAnalyzeGolden(t *testing.T) {
 func TestAnalyzeExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
-	if err := os.WriteFile(bad, []byte(`{"items": [`), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte(`{"items": [{"kind": x}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.json") // truncated: analysed as far as it goes
+	if err := os.WriteFile(cut, []byte(`{"items": [`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -58,6 +62,7 @@ func TestAnalyzeExitCodes(t *testing.T) {
 	}{
 		{[]string{"analyze", filepath.Join("..", "..", "internal", "analysis", "testdata", "il0070", "evicted")}, exitOK},
 		{[]string{"analyze", bad}, exitFailure},
+		{[]string{"analyze", cut}, exitOK},
 		{[]string{"analyze", filepath.Join(dir, "missing.json")}, exitFailure},
 		{[]string{"analyze", "--format", "xml", bad}, exitUsage},
 		{[]string{"analyze"}, exitFailure},

@@ -59,7 +59,8 @@ func directRules() []CauseRule {
 		directRule{name: "node-disk-exhaustion", symptom: PodEvicted, cause: "node_disk_exhaustion", role: Root, confidence: 0.75,
 			when: func(s Symptom) bool {
 				r, _ := s.Details["resource"].(string)
-				return r == "ephemeral-storage" || r == "inodes" || strings.Contains(r, "DiskPressure") || strings.Contains(r, "nodefs") || strings.Contains(r, "imagefs")
+				c, _ := s.Details["condition"].(string)
+				return r == "ephemeral-storage" || r == "inodes" || strings.Contains(c, "DiskPressure")
 			},
 			summary: func(n int, o string) string {
 				return fmt.Sprintf("nodes ran out of disk and evicted %d pod(s): %s", n, o)

@@ -77,6 +77,8 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 		s.Summary = fmt.Sprintf("pod %s was evicted", key)
 		if r, ok := s.Details["resource"]; ok {
 			s.Summary += fmt.Sprintf(": the node was low on %v", r)
+		} else if c, ok := s.Details["condition"]; ok {
+			s.Summary += fmt.Sprintf(": the node had %v", c)
 		}
 		if s.Node != "" {
 			s.Summary += " (node " + s.Node + ")"
@@ -109,7 +111,7 @@ func noteEviction(s *Symptom, ev signal.Eviction) {
 	case ev.Resource != "":
 		s.Details["resource"] = ev.Resource
 	case ev.Condition != "":
-		s.Details["resource"] = ev.Condition
+		s.Details["condition"] = ev.Condition
 	}
 	if len(ev.Offenders) > 0 {
 		var offenders []map[string]string

@@ -12,10 +12,15 @@ func cite(o *cluster.Object, field, value string) Evidence {
 	return Evidence{File: o.Source.File, Line: o.Source.Line, Ref: o.Ref(), Field: field, Value: value}
 }
 
-// citeEvent quotes an event: its reason and message.
+// citeEvent quotes an event: its reason and message, or, for a phrase found in prose, that
+// it is only that (weaker evidence: nothing says which object or when).
 func citeEvent(o *cluster.Object) Evidence {
 	e := o.Event
-	return Evidence{File: o.Source.File, Line: o.Source.Line, Ref: o.Ref(), Field: "reason " + e.Reason, Value: e.Message}
+	field := "reason " + e.Reason
+	if loose(o) {
+		field = "phrase in text"
+	}
+	return Evidence{File: o.Source.File, Line: o.Source.Line, Ref: o.Ref(), Field: field, Value: e.Message}
 }
 
 // ref names an object for a symptom's object list.
@@ -53,10 +58,12 @@ const looseAnnotation = "rootline.dev/loose-phrase"
 // loose reports whether an event was only a phrase in prose, with nothing around it.
 func loose(o *cluster.Object) bool { return o.Event.Annotations[looseAnnotation] == "true" }
 
-// aboutPod reports whether an event is about a pod, or about an object a paste did not name.
+// aboutPod reports whether an event is about a pod, or about an object a paste did not name
+// (an events table cut from a describe, a phrase in prose): the reasons the rules ask about
+// are written on pods.
 func aboutPod(o *cluster.Object) bool {
 	k := o.Event.InvolvedObject.Kind
-	return k == cluster.KindPod || (k == "" && loose(o))
+	return k == cluster.KindPod || k == ""
 }
 
 // podKey names the pod an event is about; a phrase about no named pod gets a key of its own,

@@ -119,7 +119,11 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 	case start == len(head) && len(head) < sniffLen:
 		perr = &Error{File: name, Msg: "empty input: no Kubernetes objects", Err: ErrMalformed}
 	case head[start] == '{' || head[start] == '[':
-		perr = d.decodeJSON(ctx, name, br, emit, depth)
+		perr = d.decodeJSON(ctx, name, br, emit, depth, 0, 0)
+	case promptBeforeJSON(head[start:]):
+		// "$ kubectl get pod -o json x" pasted above its output: skip the command line.
+		prompt, _ := br.ReadString('\n')
+		perr = d.decodeJSON(ctx, name, br, emit, depth, 1+strings.Count(string(head[:start]), "\n"), int64(start+len(prompt)))
 	case !isText(head):
 		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
 	case text.Sniff(head[start:]):
@@ -203,6 +207,12 @@ func isText(b []byte) bool {
 	}
 	return true
 }
+
+// shellPrompt matches a pasted command line: "$ kubectl …", "» kubectl …", "user@host:~$ kubectl …".
+var shellPrompt = regexp.MustCompile(`^[^\n]{0,80}?[$#»>%]\s*kubectl\s[^\n]*\r?\n\s*[\[{]`)
+
+// promptBeforeJSON reports whether the input is a kubectl command line followed by JSON.
+func promptBeforeJSON(b []byte) bool { return shellPrompt.Match(b) }
 
 // yamlStart matches the first meaningful line of a YAML mapping or of a stream of them.
 var yamlStart = regexp.MustCompile(`^(---|%YAML|#|[A-Za-z_"'][^:\n]*:([ \t]|\r?$))`)

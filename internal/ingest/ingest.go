@@ -34,6 +34,9 @@ type Error struct {
 	Offset int64 // byte offset in the decompressed file
 	Msg    string
 	Err    error // one of the sentinels above
+	// Truncated is set when the input ended in the middle of an object: what came before it
+	// was read (and emitted) in full.
+	Truncated bool
 }
 
 func (e *Error) Error() string {

@@ -21,11 +21,15 @@ type jsonStream struct {
 	dec   *json.Decoder
 	emit  func(*cluster.Object) error
 	depth int
+	shift int64 // bytes before the JSON (a pasted command line), added to reported offsets
 }
 
-func (d *Decoder) decodeJSON(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth int) error {
+// decodeJSON decodes JSON that starts after skipLines lines and skipBytes bytes of the file
+// (a command line pasted above it), so that positions still count from the file's start.
+func (d *Decoder) decodeJSON(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth, skipLines int, skipBytes int64) error {
 	lr := newLineReader(r)
-	s := &jsonStream{d: d, ctx: ctx, name: name, lr: lr, dec: json.NewDecoder(lr), emit: emit, depth: depth}
+	lr.baseLine += skipLines
+	s := &jsonStream{d: d, ctx: ctx, name: name, lr: lr, dec: json.NewDecoder(lr), emit: emit, depth: depth, shift: skipBytes}
 	for {
 		start := s.dec.InputOffset()
 		tok, err := s.dec.Token()
@@ -151,7 +155,7 @@ func (s *jsonStream) items(kind, version string) error {
 }
 
 func (s *jsonStream) source(off int64) cluster.Source {
-	return cluster.Source{File: s.name, Line: s.lr.lineAt(off), Offset: off}
+	return cluster.Source{File: s.name, Line: s.lr.lineAt(off), Offset: s.shift + off}
 }
 
 // syntax turns a decoder error into an Error at the byte where the JSON went wrong. The json
@@ -171,7 +175,9 @@ func (s *jsonStream) syntax(err error, valueStart int64) error {
 		at = valueStart
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return s.fail(at+int64(len(buffered)), "unexpected end of JSON: the input is truncated")
+		e := s.fail(at+int64(len(buffered)), "unexpected end of JSON: the input is truncated").(*Error)
+		e.Truncated = true
+		return e
 	}
 	var v any
 	var se *json.SyntaxError
@@ -185,5 +191,5 @@ func (s *jsonStream) syntax(err error, valueStart int64) error {
 }
 
 func (s *jsonStream) fail(off int64, msg string) error {
-	return &Error{File: s.name, Line: s.lr.lineAt(off), Offset: off, Msg: msg, Err: ErrMalformed}
+	return &Error{File: s.name, Line: s.lr.lineAt(off), Offset: s.shift + off, Msg: msg, Err: ErrMalformed}
 }

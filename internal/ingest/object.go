@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -120,6 +121,9 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 	}
 	switch tm.Kind {
 	case "":
+		if n, err := d.unwrap(ctx, raw, src, emit, depth); err != nil || n > 0 {
+			return err
+		}
 		return d.objErr(src, nil, errors.New("object without kind: not a Kubernetes object"))
 	case cluster.KindPod:
 		o.Pod = new(corev1.Pod)
@@ -263,4 +267,43 @@ func describeJSON(raw []byte) string {
 		return "null"
 	}
 	return "a number"
+}
+
+// unwrap decodes the Kubernetes objects a tool wrapped in an object of its own (Gitpod's
+// {"pod": …, "events": [ … ]}, a test fixture's {"node": …}): every top-level value that is an
+// object with metadata, or an array of such objects. It returns how many it emitted.
+func (d *Decoder) unwrap(ctx context.Context, raw []byte, src cluster.Source, emit func(*cluster.Object) error, depth int) (int, error) {
+	if depth >= maxNesting {
+		return 0, nil
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return 0, nil
+	}
+	n := 0
+	count := func(o *cluster.Object) error { n++; return emit(o) }
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := bytes.TrimSpace(fields[k])
+		var candidates []json.RawMessage
+		switch {
+		case len(v) > 0 && v[0] == '{':
+			candidates = []json.RawMessage{v}
+		case len(v) > 0 && v[0] == '[':
+			_ = json.Unmarshal(v, &candidates) // not an array of objects: no candidates
+		}
+		for _, c := range candidates {
+			if tm, err := peekTypeMeta(c); err != nil || (tm.Kind == "" && guessKind(c) == "") {
+				continue // not recognisably a Kubernetes object: the wrapper's own data
+			}
+			if err := d.object(ctx, c, src, "", "", count, depth+1); err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, nil
 }
