@@ -23,6 +23,7 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 	m := in.Model
 	c := Cause{Kind: "capacity_exhaustion", Role: Root, Confidence: 0.4}
 	pools := map[string]bool{}
+	noted := map[string]bool{} // nodes already described
 	var parts []string
 
 	// Pending pods that did not fit.
@@ -71,7 +72,8 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 			pools[l.Pool] = true
 		}
 		note := fmt.Sprintf("node %s had %.0f%% of its CPU and %.0f%% of its memory requested", node.Name, cpu*100, mem*100)
-		if !strings.Contains(strings.Join(parts, "; "), node.Name) {
+		if !noted[node.Name] {
+			noted[node.Name] = true
 			parts = append(parts, note)
 			c.Evidence = append(c.Evidence, cite(node, "status.allocatable", fmt.Sprintf("%s; requested by %d pods: %s", note, len(l.Pods), topPods(l, 3))))
 		}

@@ -82,8 +82,21 @@ func fraction(a, b int64) float64 {
 	return float64(a) / float64(b)
 }
 
-// Load computes a node's load from the pods the model holds for it.
+// Load computes a node's load from the pods the model holds for it. Loads are computed once
+// per model and node: rules ask for them again and again.
 func (m *Model) Load(node *Object) NodeLoad {
+	if l, ok := m.loads[node.Node.Name]; ok && l.Node == node {
+		return l
+	}
+	if m.loads == nil {
+		m.loads = map[string]NodeLoad{}
+	}
+	l := m.computeLoad(node)
+	m.loads[node.Node.Name] = l
+	return l
+}
+
+func (m *Model) computeLoad(node *Object) NodeLoad {
 	pool, _ := NodePool(node.Node.Labels)
 	l := NodeLoad{Node: node, Pool: pool, Allocatable: amount(node.Node.Status.Allocatable)}
 	for _, p := range m.PodsOn(node.Node.Name) {
@@ -94,9 +107,11 @@ func (m *Model) Load(node *Object) NodeLoad {
 		l.Limits = l.Limits.Add(PodLimits(p.Pod))
 		l.Pods = append(l.Pods, p)
 	}
-	sort.SliceStable(l.Pods, func(i, j int) bool {
-		return PodRequests(l.Pods[i].Pod).Memory > PodRequests(l.Pods[j].Pod).Memory
-	})
+	mem := make(map[*Object]int64, len(l.Pods))
+	for _, p := range l.Pods {
+		mem[p] = PodRequests(p.Pod).Memory
+	}
+	sort.SliceStable(l.Pods, func(i, j int) bool { return mem[l.Pods[i]] > mem[l.Pods[j]] })
 	return l
 }
 

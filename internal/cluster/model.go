@@ -18,6 +18,7 @@ type Model struct {
 	nodes      map[string]*Object   // name
 	podsByNode map[string][]*Object // node name → pods bound to it
 	eventsFor  map[string][]*Object // kind/namespace/name of the involved object → events
+	loads      map[string]NodeLoad  // node name → load, computed on first use
 }
 
 // NewModel indexes objects. When the same pod or node appears twice (two files of one
@@ -33,6 +34,7 @@ func NewModel(files []string, objs []*Object) *Model {
 
 // Add puts one more object into the model.
 func (m *Model) Add(o *Object) {
+	m.loads = nil // loads depend on every pod and node
 	switch {
 	case o.Pod != nil:
 		key := o.Pod.Namespace + "/" + o.Pod.Name
