@@ -39,7 +39,7 @@ func TestPodRequests(t *testing.T) {
 func TestNodeLoadAndPools(t *testing.T) {
 	node := &Object{Kind: KindNode, Name: "core-1", Node: &corev1.Node{
 		ObjectMeta: metav1.ObjectMeta{Name: "core-1", Labels: map[string]string{"cloud.google.com/gke-nodepool": "core"}},
-		Status: corev1.NodeStatus{Allocatable: res("4", "16Gi"), Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}},
+		Status:     corev1.NodeStatus{Allocatable: res("4", "16Gi"), Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}},
 	}}
 	done := pod("done", "core-1", res("1", "1Gi"), nil)
 	done.Pod.Status.Phase = corev1.PodSucceeded
