@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -23,9 +24,10 @@ import (
 
 func newAnalyzeCmd() *cobra.Command {
 	var (
-		format string
-		now    string
-		ttl    time.Duration
+		format   string
+		now      string
+		ttl      time.Duration
+		critical []string
 	)
 	cmd := &cobra.Command{
 		Use:   "analyze PATH…",
@@ -44,7 +46,7 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format %q: use text or json", format)}
 			}
-			opts := analysis.Options{EventTTL: ttl}
+			opts := analysis.Options{EventTTL: ttl, CriticalComponents: critical}
 			if now != "" {
 				t, err := time.Parse(time.RFC3339, now)
 				if err != nil {
@@ -61,12 +63,18 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
 			}
-			return writeText(cmd.OutOrStdout(), rep)
+			out := cmd.OutOrStdout()
+			color := false
+			if f, ok := out.(*os.File); ok && os.Getenv("NO_COLOR") == "" {
+				color = term.IsTerminal(int(f.Fd()))
+			}
+			return analysis.WriteText(out, rep, analysis.TextOptions{Color: color})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text (for people) or json")
 	cmd.Flags().StringVar(&now, "captured-at", "", "when the output was captured (RFC 3339), to judge which events had expired; default: the latest time it records")
 	cmd.Flags().DurationVar(&ttl, "event-ttl", analysis.DefaultEventTTL, "the API server's event retention (kube-apiserver --event-ttl)")
+	cmd.Flags().StringSliceVar(&critical, "critical", nil, "component kinds whose pods are critical, besides system-priority pods (default Hub,Proxy,Ingress,DNS,Autoscaler,Scheduler)")
 	return cmd
 }
 
@@ -192,53 +200,4 @@ func expandPaths(paths []string) ([]inputFile, error) {
 		}
 	}
 	return out, nil
-}
-
-// writeText prints a report for people: symptoms in time order, then causes, then gaps.
-func writeText(w io.Writer, rep analysis.Report) error {
-	in := rep.Inputs
-	fmt.Fprintf(w, "Read %d file(s): %d nodes, %d pods, %d events", in.Files, in.Nodes, in.Pods, in.Events)
-	if in.From != nil {
-		fmt.Fprintf(w, ", from %s to %s", in.From.Format("2006-01-02 15:04:05Z"), in.To.Format("2006-01-02 15:04:05Z"))
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "\nSymptoms (%d)\n", len(rep.Symptoms))
-	for _, s := range rep.Symptoms {
-		at := "          "
-		if s.At != nil {
-			at = s.At.Format("15:04:05Z")
-		}
-		fmt.Fprintf(w, "  %s  %-4s %-22s %s\n", at, s.ID, s.Kind, s.Summary)
-		for i, e := range s.Evidence {
-			if i == 3 {
-				fmt.Fprintf(w, "%22s… and %d more\n", "", len(s.Evidence)-3)
-				break
-			}
-			fmt.Fprintf(w, "%22s%s: %s %s\n", "", location(e), e.Field, quote(e.Value))
-		}
-	}
-	fmt.Fprintf(w, "\nCauses (%d)\n", len(rep.Causes))
-	for _, c := range rep.Causes {
-		fmt.Fprintf(w, "  %-4s %-24s %-12s %.2f  %s (explains %s)\n", c.ID, c.Kind, c.Role, c.Confidence, c.Summary, strings.Join(c.Explains, ", "))
-	}
-	fmt.Fprintf(w, "\nMissing evidence (%d)\n", len(rep.Gaps))
-	for _, g := range rep.Gaps {
-		fmt.Fprintf(w, "  - %s\n", g.Summary)
-	}
-	return nil
-}
-
-func location(e analysis.Evidence) string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d %s", filepath.Base(e.File), e.Line, e.Ref)
-	}
-	return filepath.Base(e.File) + " " + e.Ref
-}
-
-func quote(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) > 160 {
-		s = s[:157] + "…"
-	}
-	return "“" + s + "”"
 }

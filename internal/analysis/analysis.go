@@ -89,6 +89,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	for _, rule := range r.Causes {
 		for _, c := range rule.Causes(in, rep.Symptoms) {
 			sort.SliceStable(c.Explains, func(i, j int) bool { return index[c.Explains[i]] < index[c.Explains[j]] })
+			c.Evidence = uniqueEvidence(c.Evidence)
 			rep.Causes = append(rep.Causes, c)
 		}
 	}
@@ -148,4 +149,17 @@ func DefaultRegistry() *Registry {
 	}
 	r.Causes = append(r.Causes, directRules()...)
 	return r
+}
+
+// uniqueEvidence drops repeated evidence items (one object cited for several symptoms).
+func uniqueEvidence(es []Evidence) []Evidence {
+	seen := map[Evidence]bool{}
+	out := es[:0]
+	for _, e := range es {
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -38,10 +38,10 @@ func (competingGap) Gaps(in Input, r *Report) []Gap {
 		switch {
 		case memory && cpu:
 			seen[p.Namespace+"/"+p.Name] = true
-			gaps = append(gaps, Gap{Kind: "competing_causes", Summary: fmt.Sprintf("%s (%s) is explained both by memory (a crowded node) and by CPU starvation; %s", firstObject(s), s.ID, decide)})
+			gaps = append(gaps, Gap{Kind: "competing_causes", Summary: fmt.Sprintf("pod %s/%s (%s) is explained both by memory (a crowded node) and by CPU starvation; %s", p.Namespace, p.Name, s.ID, decide)})
 		case s.Kind == ContainerRestarted && !hasKindFor(r, p.Namespace, p.Name, LivenessProbeFailed, OOMKilled, PodEvicted):
 			seen[p.Namespace+"/"+p.Name] = true
-			gaps = append(gaps, Gap{Kind: "restart_unexplained", Summary: fmt.Sprintf("%s restarted (%s) but the input holds no probe failure, eviction or OOM kill for it; %s", firstObject(s), s.ID, decide)})
+			gaps = append(gaps, Gap{Kind: "restart_unexplained", Summary: fmt.Sprintf("pod %s/%s restarted (%s) but the input holds no probe failure, eviction or OOM kill for it; %s", p.Namespace, p.Name, s.ID, decide)})
 		}
 	}
 	return gaps
