@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ func model(t *testing.T, docs ...string) *cluster.Model {
 	var files []string
 	dec := ingest.NewDecoder(ingest.Options{})
 	for i, d := range docs {
-		name := "f" + string(rune('0'+i)) + ".yaml"
+		name := fmt.Sprintf("f%d.txt", i)
 		files = append(files, name)
 		err := dec.Decode(context.Background(), name, strings.NewReader(d), func(o *cluster.Object) error {
 			objs = append(objs, o)

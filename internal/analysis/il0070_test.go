@@ -159,3 +159,15 @@ func TestIL0070(t *testing.T) {
 		})
 	}
 }
+
+// TestCriticalSelector shows the critical-pod selector at work: when nothing but system
+// priority classes is critical, the hub's troubles are no longer blamed on its neighbours.
+func TestCriticalSelector(t *testing.T) {
+	m := loadDir(t, filepath.Join("testdata", "il0070", "liveness"), time.Time{})
+	rep := Run(m, Options{CriticalComponents: []string{}})
+	for _, c := range rep.Causes {
+		if c.Kind == "shared_node_pool" || c.Kind == "cpu_starvation" {
+			t.Errorf("cause %s found although the hub is not critical under this selector", c.Kind)
+		}
+	}
+}

@@ -2,8 +2,26 @@ package analysis
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 )
+
+// allocatedMemoryLimits is where the text parser keeps the memory limits row of describe
+// node's "Allocated resources" table (ingest/text.AllocatedAnnotationPrefix + "memory-limits").
+const allocatedMemoryLimits = "rootline.dev/allocated-memory-limits"
+
+var percent = regexp.MustCompile(`\((\d+)%\)`)
+
+// allocatedPercent reads the percentage of a describe table cell such as "12Gi (124%)".
+func allocatedPercent(cell string) (float64, bool) {
+	m := percent.FindStringSubmatch(cell)
+	if m == nil {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	return v, err == nil
+}
 
 // overcommitRule finds nodes whose pods' memory limits add up to more than the node has, where
 // memory trouble followed: limits over 100% are a promise the node cannot keep if pods use
@@ -27,6 +45,12 @@ func (overcommitRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		l := m.Load(node)
 		_, mem := l.LimitFraction()
+		ev := cite(node, "status.allocatable.memory", fmt.Sprintf("%s; limits of its pods: %s (%.0f%%)", memString(l.Allocatable.Memory), memString(l.Limits.Memory), mem*100))
+		if pct, ok := allocatedPercent(node.Node.Annotations[allocatedMemoryLimits]); ok && l.Limits.Memory == 0 {
+			// Only kubectl describe node's "Allocated resources" table tells.
+			mem = pct / 100
+			ev = cite(node, "Allocated resources: memory limits", node.Node.Annotations[allocatedMemoryLimits])
+		}
 		if mem <= 1 {
 			continue
 		}
@@ -34,7 +58,7 @@ func (overcommitRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if !seen[node.Name] {
 			seen[node.Name] = true
 			parts = append(parts, fmt.Sprintf("node %s had memory limits at %.0f%% of allocatable", node.Name, mem*100))
-			c.Evidence = append(c.Evidence, cite(node, "status.allocatable.memory", fmt.Sprintf("%s; limits of its pods: %s (%.0f%%)", memString(l.Allocatable.Memory), memString(l.Limits.Memory), mem*100)))
+			c.Evidence = append(c.Evidence, ev)
 		}
 	}
 	if len(c.Explains) == 0 {

@@ -109,3 +109,46 @@ func TestScaleUpBurst(t *testing.T) {
 	}
 	checkEvidence(t, got)
 }
+
+// TestOvercommitFromDescribe reads the limits of a node known only from kubectl describe
+// node: its Allocated resources table.
+func TestOvercommitFromDescribe(t *testing.T) {
+	describe := func(limits string) string {
+		return `Name:               core-1
+Labels:             cloud.google.com/gke-nodepool=core
+Conditions:
+  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----             ------  -----------------                 ------------------                ------                       -------
+  MemoryPressure   True    Wed, 01 Feb 2023 17:05:30 +0000   Wed, 01 Feb 2023 17:04:10 +0000   KubeletHasInsufficientMemory kubelet has insufficient memory available
+Allocatable:
+  cpu:                3920m
+  memory:             28431340Ki
+Allocated resources:
+  (Total limits may be over 100 percent, i.e., overcommitted.)
+  Resource           Requests      Limits
+  --------           --------      ------
+  cpu                3450m (88%)   4 (102%)
+  memory             25Gi (93%)    ` + limits + `
+Events:              <none>
+`
+	}
+	tests := []struct {
+		limits string
+		want   int
+	}{
+		{"33Gi (124%)", 1},
+		{"10Gi (37%)", 0}, // pressure that limits do not explain (corpus file 31)
+	}
+	for _, tt := range tests {
+		m := model(t, describe(tt.limits))
+		in := Input{Model: m}
+		syms := nodePressureRule{}.Symptoms(in)
+		for i := range syms {
+			syms[i].ID = fmt.Sprintf("S%d", i+1)
+		}
+		got := overcommitRule{}.Causes(in, syms)
+		if len(got) != tt.want {
+			t.Errorf("limits %s: %d causes, want %d: %+v", tt.limits, len(got), tt.want, got)
+		}
+	}
+}
