@@ -16,18 +16,8 @@ type crashLoopRule struct{}
 func (crashLoopRule) Name() string { return "crash-loop-backoff" }
 
 func (crashLoopRule) Symptoms(in Input) []Symptom {
-	byPod := map[string]*Symptom{}
-	var order []string
-	get := func(namespace, name string) *Symptom {
-		key := namespace + "/" + name
-		if s, ok := byPod[key]; ok {
-			return s
-		}
-		s := &Symptom{Kind: CrashLoopBackOff, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: namespace, Name: name}}}
-		byPod[key] = s
-		order = append(order, key)
-		return s
-	}
+	syms := newPodSymptoms(CrashLoopBackOff)
+	get := syms.get
 	for _, o := range in.Model.Pods {
 		for _, cs := range allStatuses(o.Pod) {
 			if w := cs.State.Waiting; w != nil && w.Reason == "CrashLoopBackOff" {
@@ -47,13 +37,9 @@ func (crashLoopRule) Symptoms(in Input) []Symptom {
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))
 	}
-	out := make([]Symptom, 0, len(order))
-	for _, key := range order {
-		s := byPod[key]
-		s.Summary = fmt.Sprintf("a container of pod %s kept crashing (CrashLoopBackOff)", key)
-		out = append(out, *s)
-	}
-	return out
+	return syms.list(func(pod string, _ *Symptom) string {
+		return fmt.Sprintf("a container of pod %s kept crashing (CrashLoopBackOff)", pod)
+	})
 }
 
 // allStatuses lists init and regular container statuses.

@@ -21,18 +21,8 @@ var evictionReasons = map[string]bool{"TerminationByKubelet": true, "EvictionByE
 
 func (evictedRule) Symptoms(in Input) []Symptom {
 	m := in.Model
-	byPod := map[string]*Symptom{}
-	var order []string
-	get := func(namespace, name string) *Symptom {
-		key := namespace + "/" + name
-		if s, ok := byPod[key]; ok {
-			return s
-		}
-		s := &Symptom{Kind: PodEvicted, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: namespace, Name: name}}, Details: map[string]any{}}
-		byPod[key] = s
-		order = append(order, key)
-		return s
-	}
+	syms := newPodSymptoms(PodEvicted)
+	get := syms.get
 	for _, o := range m.Pods {
 		p := o.Pod
 		cond := disruption(p)
@@ -71,21 +61,18 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 			noteEviction(s, ev)
 		}
 	}
-	out := make([]Symptom, 0, len(order))
-	for _, key := range order {
-		s := byPod[key]
-		s.Summary = fmt.Sprintf("pod %s was evicted", key)
+	return syms.list(func(pod string, s *Symptom) string {
+		sum := fmt.Sprintf("pod %s was evicted", pod)
 		if r, ok := s.Details["resource"]; ok {
-			s.Summary += fmt.Sprintf(": the node was low on %v", r)
+			sum += fmt.Sprintf(": the node was low on %v", r)
 		} else if c, ok := s.Details["condition"]; ok {
-			s.Summary += fmt.Sprintf(": the node had %v", c)
+			sum += fmt.Sprintf(": the node had %v", c)
 		}
 		if s.Node != "" {
-			s.Summary += " (node " + s.Node + ")"
+			sum += " (node " + s.Node + ")"
 		}
-		out = append(out, *s)
-	}
-	return out
+		return sum
+	})
 }
 
 // disruption returns the pod's DisruptionTarget condition when it is True.

@@ -17,18 +17,8 @@ func (imagePullRule) Name() string { return "image-pull-failed" }
 var pullReasons = map[string]bool{"ErrImagePull": true, "ImagePullBackOff": true, "InvalidImageName": true, "ErrImageNeverPull": true}
 
 func (imagePullRule) Symptoms(in Input) []Symptom {
-	byPod := map[string]*Symptom{}
-	var order []string
-	get := func(namespace, name string) *Symptom {
-		key := namespace + "/" + name
-		if s, ok := byPod[key]; ok {
-			return s
-		}
-		s := &Symptom{Kind: ImagePullFailed, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: namespace, Name: name}}}
-		byPod[key] = s
-		order = append(order, key)
-		return s
-	}
+	syms := newPodSymptoms(ImagePullFailed)
+	get := syms.get
 	for _, o := range in.Model.Pods {
 		for _, cs := range allStatuses(o.Pod) {
 			if w := cs.State.Waiting; w != nil && pullReasons[w.Reason] {
@@ -50,11 +40,7 @@ func (imagePullRule) Symptoms(in Input) []Symptom {
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))
 	}
-	out := make([]Symptom, 0, len(order))
-	for _, key := range order {
-		s := byPod[key]
-		s.Summary = fmt.Sprintf("an image of pod %s could not be pulled", key)
-		out = append(out, *s)
-	}
-	return out
+	return syms.list(func(pod string, _ *Symptom) string {
+		return fmt.Sprintf("an image of pod %s could not be pulled", pod)
+	})
 }

@@ -13,18 +13,8 @@ type preemptedRule struct{}
 func (preemptedRule) Name() string { return "preempted" }
 
 func (preemptedRule) Symptoms(in Input) []Symptom {
-	byPod := map[string]*Symptom{}
-	var order []string
-	get := func(namespace, name string) *Symptom {
-		key := namespace + "/" + name
-		if s, ok := byPod[key]; ok {
-			return s
-		}
-		s := &Symptom{Kind: Preempted, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: namespace, Name: name}}}
-		byPod[key] = s
-		order = append(order, key)
-		return s
-	}
+	syms := newPodSymptoms(Preempted)
+	get := syms.get
 	for _, o := range in.Model.Pods {
 		if c := disruption(o.Pod); c != nil && c.Reason == "PreemptionByScheduler" {
 			s := get(o.Namespace, o.Name)
@@ -42,11 +32,7 @@ func (preemptedRule) Symptoms(in Input) []Symptom {
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
-	out := make([]Symptom, 0, len(order))
-	for _, key := range order {
-		s := byPod[key]
-		s.Summary = fmt.Sprintf("pod %s was preempted by a higher-priority pod", key)
-		out = append(out, *s)
-	}
-	return out
+	return syms.list(func(pod string, _ *Symptom) string {
+		return fmt.Sprintf("pod %s was preempted by a higher-priority pod", pod)
+	})
 }
