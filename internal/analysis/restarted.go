@@ -27,7 +27,11 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 				s.At = timePtr(t.FinishedAt.Time)
 			}
 			s.Evidence = []Evidence{cite(o, fmt.Sprintf("status.containerStatuses[%s].restartCount", cs.Name), value)}
-			s.Summary = fmt.Sprintf("container %s of pod %s/%s restarted %d time(s)", cs.Name, o.Namespace, o.Name, cs.RestartCount)
+			name := "container " + cs.Name
+			if cs.Name == "" {
+				name = "a container" // a pods table gives counts, not names
+			}
+			s.Summary = fmt.Sprintf("%s of pod %s/%s restarted %d time(s)", name, o.Namespace, o.Name, cs.RestartCount)
 			if t != nil && t.Reason != "" {
 				s.Summary += fmt.Sprintf(" (last: %s, exit code %d)", t.Reason, t.ExitCode)
 			}

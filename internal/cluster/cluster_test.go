@@ -113,3 +113,19 @@ func TestEventTimes(t *testing.T) {
 		t.Errorf("count of an event without one = %d, want 1", c)
 	}
 }
+
+// TestModelReplaces shows that a pod seen twice (a table row, then its describe) is one pod:
+// the later object wins and the node's load counts it once.
+func TestModelReplaces(t *testing.T) {
+	node := &Object{Kind: KindNode, Name: "n1", Node: &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"},
+		Status: corev1.NodeStatus{Allocatable: res("4", "8Gi")}}}
+	first := pod("web-1", "n1", nil, nil)
+	second := pod("web-1", "n1", res("1", "1Gi"), nil)
+	m := NewModel(nil, []*Object{node, first, second})
+	if len(m.Pods) != 1 || m.Pod("ns", "web-1") != second {
+		t.Fatalf("pods = %v, want only the later web-1", m.Pods)
+	}
+	if l := m.Load(node); len(l.Pods) != 1 || l.Requests.MilliCPU != 1000 {
+		t.Errorf("load = %d pods, %dm CPU; want 1 pod, 1000m", len(l.Pods), l.Requests.MilliCPU)
+	}
+}

@@ -14,18 +14,18 @@ type Model struct {
 	Events []*Object // objects with Event set
 	Others []*Object // kept as raw JSON (workloads, priority classes, …)
 
-	pods       map[string]*Object   // namespace/name
-	nodes      map[string]*Object   // name
+	pods       map[string]int       // namespace/name → index in Pods
+	nodes      map[string]int       // name → index in Nodes
 	podsByNode map[string][]*Object // node name → pods bound to it
 	eventsFor  map[string][]*Object // kind/namespace/name of the involved object → events
 	loads      map[string]NodeLoad  // node name → load, computed on first use
 }
 
 // NewModel indexes objects. When the same pod or node appears twice (two files of one
-// incident), the later one wins in the indexes; both stay in the lists.
+// incident, a table and a describe of the same pod), the later one replaces the earlier.
 func NewModel(files []string, objs []*Object) *Model {
-	m := &Model{Files: files, pods: map[string]*Object{}, nodes: map[string]*Object{},
-		podsByNode: map[string][]*Object{}, eventsFor: map[string][]*Object{}}
+	m := &Model{Files: files, pods: map[string]int{}, nodes: map[string]int{},
+		eventsFor: map[string][]*Object{}}
 	for _, o := range objs {
 		m.Add(o)
 	}
@@ -34,22 +34,23 @@ func NewModel(files []string, objs []*Object) *Model {
 
 // Add puts one more object into the model.
 func (m *Model) Add(o *Object) {
-	m.loads = nil // loads depend on every pod and node
+	m.loads, m.podsByNode = nil, nil // both depend on every pod and node
 	switch {
 	case o.Pod != nil:
 		key := o.Pod.Namespace + "/" + o.Pod.Name
-		if _, seen := m.pods[key]; !seen {
+		if i, seen := m.pods[key]; seen {
+			m.Pods[i] = o
+		} else {
+			m.pods[key] = len(m.Pods)
 			m.Pods = append(m.Pods, o)
 		}
-		m.pods[key] = o
-		if n := o.Pod.Spec.NodeName; n != "" {
-			m.podsByNode[n] = append(m.podsByNode[n], o)
-		}
 	case o.Node != nil:
-		if _, seen := m.nodes[o.Node.Name]; !seen {
+		if i, seen := m.nodes[o.Node.Name]; seen {
+			m.Nodes[i] = o
+		} else {
+			m.nodes[o.Node.Name] = len(m.Nodes)
 			m.Nodes = append(m.Nodes, o)
 		}
-		m.nodes[o.Node.Name] = o
 	case o.Event != nil:
 		m.Events = append(m.Events, o)
 		io := o.Event.InvolvedObject
@@ -61,13 +62,33 @@ func (m *Model) Add(o *Object) {
 }
 
 // Pod returns the pod of that namespace and name, or nil.
-func (m *Model) Pod(namespace, name string) *Object { return m.pods[namespace+"/"+name] }
+func (m *Model) Pod(namespace, name string) *Object {
+	if i, ok := m.pods[namespace+"/"+name]; ok {
+		return m.Pods[i]
+	}
+	return nil
+}
 
 // Node returns the node of that name, or nil.
-func (m *Model) Node(name string) *Object { return m.nodes[name] }
+func (m *Model) Node(name string) *Object {
+	if i, ok := m.nodes[name]; ok {
+		return m.Nodes[i]
+	}
+	return nil
+}
 
 // PodsOn returns the pods bound to a node.
-func (m *Model) PodsOn(node string) []*Object { return m.podsByNode[node] }
+func (m *Model) PodsOn(node string) []*Object {
+	if m.podsByNode == nil {
+		m.podsByNode = map[string][]*Object{}
+		for _, p := range m.Pods {
+			if n := p.Pod.Spec.NodeName; n != "" {
+				m.podsByNode[n] = append(m.podsByNode[n], p)
+			}
+		}
+	}
+	return m.podsByNode[node]
+}
 
 // EventsFor returns the events about one object ("Pod", "prod", "hub-7c9"), oldest first.
 func (m *Model) EventsFor(kind, namespace, name string) []*Object {
