@@ -29,11 +29,7 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 	// Pending pods that did not fit.
 	var pending []Symptom
 	for _, s := range symptoms {
-		if s.Kind != PodPending {
-			continue
-		}
-		msg, _ := s.Details["message"].(string)
-		sch, ok := signal.ParseFailedScheduling(msg)
+		sch, _, ok := failedScheduling(s)
 		if !ok || !insufficient(sch) {
 			continue
 		}

@@ -116,6 +116,15 @@ func TestIL0070(t *testing.T) {
 				gaps = append(gaps, g.Kind)
 			}
 			checkEvidence(t, rep.Symptoms)
+			for _, s := range rep.Symptoms {
+				if s.Kind != PodPending || tt.capturedAt.After(time.Time{}) {
+					continue
+				}
+				reasons, _ := s.Details["reasons"].(map[string]int)
+				if reasons["Insufficient cpu"] != 23 || reasons["node(s) had untolerated taint {node.kubernetes.io/not-ready: }"] != 96 || s.Details["nodes"] != 126 {
+					t.Errorf("scheduling breakdown = %v over %v nodes", reasons, s.Details["nodes"])
+				}
+			}
 			for _, k := range tt.symptoms {
 				if !slices.Contains(symptoms, k) {
 					t.Errorf("symptom %s missing; got %v", k, symptoms)

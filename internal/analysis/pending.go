@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/signal"
 )
 
 // pendingRule finds pods the scheduler could not place: Pending with PodScheduled=False
@@ -70,6 +71,10 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 	out := make([]Symptom, 0, len(order))
 	for _, key := range order {
 		s := groups[key]
+		if sch, _, ok := failedScheduling(*s); ok && len(sch.Reasons) > 0 {
+			s.Details["nodes"] = sch.Total
+			s.Details["reasons"] = breakdown(sch)
+		}
 		if len(s.Objects) == 1 {
 			o := s.Objects[0]
 			s.Summary = fmt.Sprintf("pod %s/%s could not be scheduled", o.Namespace, o.Name)
@@ -105,4 +110,25 @@ func ownerName(o *cluster.Object) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return strings.TrimSpace(line)
+}
+
+// failedScheduling parses the scheduler's message of a pod_pending symptom; ok is false for
+// other symptoms and for messages that do not parse.
+func failedScheduling(s Symptom) (sch signal.Scheduling, msg string, ok bool) {
+	if s.Kind != PodPending {
+		return sch, "", false
+	}
+	msg, _ = s.Details["message"].(string)
+	sch, ok = signal.ParseFailedScheduling(msg)
+	return sch, msg, ok
+}
+
+// breakdown is the scheduler's count of nodes per reason, for people and JSON readers:
+// {"Insufficient cpu": 23, "node(s) had untolerated taint {node.kubernetes.io/not-ready: }": 96}.
+func breakdown(sch signal.Scheduling) map[string]int {
+	out := make(map[string]int, len(sch.Reasons))
+	for _, r := range sch.Reasons {
+		out[r.Reason] += r.Count
+	}
+	return out
 }

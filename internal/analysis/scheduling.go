@@ -27,11 +27,7 @@ func (scaleUpNotReadyRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	c := Cause{Kind: "scale_up_not_ready", Role: Contributing, Confidence: 0.5, Components: []Component{}}
 	most := 0
 	for _, s := range symptoms {
-		if s.Kind != PodPending {
-			continue
-		}
-		msg, _ := s.Details["message"].(string)
-		sch, ok := signal.ParseFailedScheduling(msg)
+		sch, _, ok := failedScheduling(s)
 		if !ok {
 			continue
 		}
@@ -73,11 +69,7 @@ func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	c := Cause{Kind: "scheduling_constraints", Role: Root, Confidence: 0.6, Components: []Component{}}
 	var parts []string
 	for _, s := range symptoms {
-		if s.Kind != PodPending {
-			continue
-		}
-		msg, _ := s.Details["message"].(string)
-		sch, ok := signal.ParseFailedScheduling(msg)
+		sch, msg, ok := failedScheduling(s)
 		if !ok || len(sch.Reasons) == 0 || insufficient(sch) {
 			continue
 		}

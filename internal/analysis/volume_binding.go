@@ -16,11 +16,7 @@ func (volumeBindingRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	c := Cause{Kind: "volume_binding", Role: Root, Confidence: 0.8, Components: []Component{}}
 	var msgs []string
 	for _, s := range symptoms {
-		if s.Kind != PodPending {
-			continue
-		}
-		msg, _ := s.Details["message"].(string)
-		sch, ok := signal.ParseFailedScheduling(msg)
+		sch, msg, ok := failedScheduling(s)
 		if !ok {
 			continue
 		}
