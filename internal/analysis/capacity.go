@@ -21,7 +21,7 @@ const fullShare = 0.9
 
 func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 	m := in.Model
-	c := Cause{Kind: "capacity_exhaustion", Role: Root, Confidence: 0.4}
+	c := Cause{Kind: CapacityExhaustion, Role: Root, Confidence: 0.4}
 	pools := map[string]bool{}
 	noted := map[string]bool{} // nodes already described
 	var parts []string

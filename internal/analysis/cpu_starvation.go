@@ -48,7 +48,7 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if share < busyCPUShare {
 			continue
 		}
-		c := Cause{Kind: "cpu_starvation", Role: Contributing, Confidence: 0.45, Explains: []string{s.ID},
+		c := Cause{Kind: CPUStarvation, Role: Contributing, Confidence: 0.45, Explains: []string{s.ID},
 			Components: []Component{{Kind: componentOr(pod), Name: pod.Name}}}
 		if s.Kind == LivenessProbeFailed {
 			c.Confidence += 0.15

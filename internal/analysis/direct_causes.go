@@ -46,17 +46,17 @@ func (r directRule) Causes(_ Input, symptoms []Symptom) []Cause {
 // directRules are the plain symptom-to-cause rules.
 func directRules() []CauseRule {
 	return []CauseRule{
-		directRule{name: "image-unavailable", symptom: ImagePullFailed, cause: "image_unavailable", role: Root, confidence: 0.8,
+		directRule{name: "image-unavailable", symptom: ImagePullFailed, cause: ImageUnavailable, role: Root, confidence: 0.8,
 			summary: func(n int, o string) string { return fmt.Sprintf("%d pod(s) could not pull their image: %s", n, o) }},
-		directRule{name: "preemption", symptom: Preempted, cause: "preemption", role: Root, confidence: 0.8,
+		directRule{name: Preemption, symptom: Preempted, cause: Preemption, role: Root, confidence: 0.8,
 			summary: func(n int, o string) string {
 				return fmt.Sprintf("%d pod(s) were preempted for higher-priority pods: %s", n, o)
 			}},
-		directRule{name: "container-start-failure", symptom: CrashLoopBackOff, cause: "container_start_failure", role: Root, confidence: 0.6,
+		directRule{name: "container-start-failure", symptom: CrashLoopBackOff, cause: ContainerStartFailure, role: Root, confidence: 0.6,
 			summary: func(n int, o string) string {
 				return fmt.Sprintf("%d pod(s) had containers that exit as soon as they start: %s", n, o)
 			}},
-		directRule{name: "node-disk-exhaustion", symptom: PodEvicted, cause: "node_disk_exhaustion", role: Root, confidence: 0.75,
+		directRule{name: "node-disk-exhaustion", symptom: PodEvicted, cause: NodeDiskExhaustion, role: Root, confidence: 0.75,
 			when: func(s Symptom) bool {
 				r, _ := s.Details["resource"].(string)
 				c, _ := s.Details["condition"].(string)

@@ -33,8 +33,8 @@ func (competingGap) Gaps(in Input, r *Report) []Gap {
 		if p == nil || !critical(in, p) || seen[p.Namespace+"/"+p.Name] {
 			continue
 		}
-		memory := explains([]string{"capacity_exhaustion", "shared_prometheus", "memory_over_request", "shared_node_pool"}, s.ID)
-		cpu := explains([]string{"cpu_starvation"}, s.ID)
+		memory := explains([]string{CapacityExhaustion, SharedPrometheus, MemoryOverRequest, SharedNodePool}, s.ID)
+		cpu := explains([]string{CPUStarvation}, s.ID)
 		switch {
 		case memory && cpu:
 			seen[p.Namespace+"/"+p.Name] = true

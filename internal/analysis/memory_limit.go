@@ -15,7 +15,7 @@ type memoryLimitRule struct{}
 func (memoryLimitRule) Name() string { return "memory-limit-too-low" }
 
 func (memoryLimitRule) Causes(in Input, symptoms []Symptom) []Cause {
-	c := Cause{Kind: "memory_limit_too_low", Role: Root, Confidence: 0.7, Components: []Component{}}
+	c := Cause{Kind: MemoryLimitTooLow, Role: Root, Confidence: 0.7, Components: []Component{}}
 	var parts []string
 	for _, s := range symptoms {
 		p := podOf(in.Model, s)

@@ -14,7 +14,7 @@ type memoryOverRequestRule struct{}
 func (memoryOverRequestRule) Name() string { return "memory-over-request" }
 
 func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
-	c := Cause{Kind: "memory_over_request", Role: Contributing, Confidence: 0.6}
+	c := Cause{Kind: MemoryOverRequest, Role: Contributing, Confidence: 0.6}
 	var parts []string
 	for _, s := range symptoms {
 		if s.Kind != PodEvicted {

@@ -32,7 +32,7 @@ func (overcommitRule) Name() string { return "node-overcommitted" }
 
 func (overcommitRule) Causes(in Input, symptoms []Symptom) []Cause {
 	m := in.Model
-	c := Cause{Kind: "node_overcommitted", Role: Contributing, Confidence: 0.55, Components: []Component{}}
+	c := Cause{Kind: NodeOvercommitted, Role: Contributing, Confidence: 0.55, Components: []Component{}}
 	seen := map[string]bool{}
 	var parts []string
 	for _, s := range symptoms {

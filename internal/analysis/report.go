@@ -73,6 +73,28 @@ type Symptom struct {
 	Details map[string]any `json:"details,omitempty"`
 }
 
+// Cause kinds (CONTRACT.md).
+const (
+	CapacityExhaustion    = "capacity_exhaustion"
+	SharedNodePool        = "shared_node_pool"
+	SharedPrometheus      = "shared_prometheus"
+	CPUStarvation         = "cpu_starvation"
+	MemoryOverRequest     = "memory_over_request"
+	MemoryLimitTooLow     = "memory_limit_too_low"
+	NodeOvercommitted     = "node_overcommitted"
+	ScaleUpNotReady       = "scale_up_not_ready"
+	SchedulingConstraints = "scheduling_constraints"
+	Preemption            = "preemption"
+	NodeDiskExhaustion    = "node_disk_exhaustion"
+	RequestExceedsNode    = "request_exceeds_node"
+	VolumeBinding         = "volume_binding"
+	ImageUnavailable      = "image_unavailable"
+	ContainerStartFailure = "container_start_failure"
+)
+
+// CauseKinds lists every cause kind.
+var CauseKinds = []string{CapacityExhaustion, SharedNodePool, SharedPrometheus, CPUStarvation, MemoryOverRequest, MemoryLimitTooLow, NodeOvercommitted, ScaleUpNotReady, SchedulingConstraints, Preemption, NodeDiskExhaustion, RequestExceedsNode, VolumeBinding, ImageUnavailable, ContainerStartFailure}
+
 // Cause roles.
 const (
 	Root         = "root"

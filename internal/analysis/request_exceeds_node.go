@@ -24,7 +24,7 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 		biggest.MilliCPU = max(biggest.MilliCPU, l.Allocatable.MilliCPU)
 		biggest.Memory = max(biggest.Memory, l.Allocatable.Memory)
 	}
-	c := Cause{Kind: "request_exceeds_node", Role: Root, Confidence: 0.85, Components: []Component{}}
+	c := Cause{Kind: RequestExceedsNode, Role: Root, Confidence: 0.85, Components: []Component{}}
 	var parts []string
 	for _, s := range symptoms {
 		if s.Kind != PodPending {

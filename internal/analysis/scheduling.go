@@ -24,7 +24,7 @@ func (scaleUpNotReadyRule) Causes(_ Input, symptoms []Symptom) []Cause {
 			scaleUp = s.ID
 		}
 	}
-	c := Cause{Kind: "scale_up_not_ready", Role: Contributing, Confidence: 0.5, Components: []Component{}}
+	c := Cause{Kind: ScaleUpNotReady, Role: Contributing, Confidence: 0.5, Components: []Component{}}
 	most := 0
 	for _, s := range symptoms {
 		sch, _, ok := failedScheduling(s)
@@ -66,7 +66,7 @@ type schedulingConstraintsRule struct{}
 func (schedulingConstraintsRule) Name() string { return "scheduling-constraints" }
 
 func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
-	c := Cause{Kind: "scheduling_constraints", Role: Root, Confidence: 0.6, Components: []Component{}}
+	c := Cause{Kind: SchedulingConstraints, Role: Root, Confidence: 0.6, Components: []Component{}}
 	var parts []string
 	for _, s := range symptoms {
 		sch, msg, ok := failedScheduling(s)

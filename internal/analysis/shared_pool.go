@@ -19,7 +19,7 @@ var sufferings = map[string]bool{PodEvicted: true, OOMKilled: true, LivenessProb
 
 func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 	m := in.Model
-	c := Cause{Kind: "shared_node_pool", Role: Contributing, Confidence: 0.5}
+	c := Cause{Kind: SharedNodePool, Role: Contributing, Confidence: 0.5}
 	pools, heavies := map[string]bool{}, map[string]Component{}
 	var parts []string
 	for _, s := range symptoms {

@@ -43,7 +43,7 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if share < prometheusShare {
 			continue
 		}
-		c := Cause{Kind: "shared_prometheus", Role: Contributing, Confidence: 0.45 + share/4,
+		c := Cause{Kind: SharedPrometheus, Role: Contributing, Confidence: 0.45 + share/4,
 			Components: []Component{{Kind: cluster.ComponentPrometheus, Name: prom.Name}, {Kind: cluster.ComponentNodePool, Name: l.Pool}}}
 		var victims []string
 		for _, s := range symptoms {

@@ -13,7 +13,7 @@ type volumeBindingRule struct{}
 func (volumeBindingRule) Name() string { return "volume-binding" }
 
 func (volumeBindingRule) Causes(_ Input, symptoms []Symptom) []Cause {
-	c := Cause{Kind: "volume_binding", Role: Root, Confidence: 0.8, Components: []Component{}}
+	c := Cause{Kind: VolumeBinding, Role: Root, Confidence: 0.8, Components: []Component{}}
 	var msgs []string
 	for _, s := range symptoms {
 		sch, msg, ok := failedScheduling(s)

@@ -36,6 +36,8 @@ func (s *Server) Handler() http.Handler {
 	api.GET("/incidents/:id", s.handle(s.getIncident))
 	api.POST("/incidents/:id/snapshots", s.handle(s.uploadSnapshot))
 	api.GET("/incidents/:id/analysis", s.handle(s.getAnalysis))
+	api.POST("/incidents/:id/notes", s.handle(s.createNote))
+	api.GET("/incidents/:id/notes", s.handle(s.listNotes))
 	return r
 }
 

@@ -30,6 +30,12 @@ type ObjectStore interface {
 	IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error)
 }
 
+// NoteStore keeps the notes of incidents.
+type NoteStore interface {
+	CreateNote(ctx context.Context, n *incident.Note) error
+	Notes(ctx context.Context, incidentID string) ([]incident.Note, error)
+}
+
 // Pinger reports whether the database answers, for /readyz.
 type Pinger interface {
 	Ping(ctx context.Context) error
@@ -40,6 +46,7 @@ type Deps struct {
 	Incidents IncidentStore
 	Snapshots SnapshotStore
 	Objects   ObjectStore
+	Notes     NoteStore
 	DB        Pinger
 	Metrics   *Metrics // nil: a fresh set
 	Log       *slog.Logger
