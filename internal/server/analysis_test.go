@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -77,6 +79,72 @@ func TestAnalysisMatchesOffline(t *testing.T) {
 		}
 		if status, _ := call(t, "GET", base+"/api/v1/incidents/nope/analysis", "", nil); status != http.StatusNotFound {
 			t.Errorf("unknown incident: %d, want 404", status)
+		}
+	})
+}
+
+// TestTimelineScenarios reads the IL-0070 timeline through the API: filters, paging, links.
+func TestTimelineScenarios(t *testing.T) {
+	dir := filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
+	files := map[string][]byte{}
+	for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[n] = b
+	}
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart", "cluster": "leap"}`)
+		body, ct := multipartBody(t, files, "events.json", "nodes.json", "pods.json")
+		if status, b := call(t, "POST", base+"/api/v1/incidents/IL-0070/snapshots", ct, body); status != http.StatusCreated {
+			t.Fatalf("upload: %d %s", status, b)
+		}
+		call(t, "POST", base+"/api/v1/incidents/IL-0070/notes", "application/json",
+			strings.NewReader(`{"at": "2023-02-01T17:20:00Z", "kind": "hypothesis", "body": "evicted?", "causes": ["capacity_exhaustion"]}`))
+		tl := base + "/api/v1/incidents/IL-0070/timeline"
+		scenarios := []struct {
+			name, query string
+			want        int
+			wantIn      []string
+		}{
+			{"symptoms and causes linked", "?type=symptom,cause", 200, []string{`"type":"symptom","kind":"pod_evicted"`, `"links":["C1"`, `"type":"cause","kind":"capacity_exhaustion"`}},
+			{"notes", "?type=note", 200, []string{`"kind":"hypothesis"`, `"links":["capacity_exhaustion"]`}},
+			{"window and namespace", "?from=2023-02-01T17:05:00Z&to=2023-02-01T17:07:00Z&namespace=prod&type=event", 200, []string{`"kind":"Evicted"`}},
+			{"critical only", "?severity=critical", 200, []string{`"severity":"critical"`}},
+			{"page", "?limit=3&offset=2", 200, []string{`"at"`}},
+			{"bad time", "?from=yesterday", 400, []string{`from=\"yesterday\"`}},
+			{"bad type", "?type=gossip", 400, []string{`type=\"gossip\"`}},
+			{"bad limit", "?limit=0", 400, []string{"limit"}},
+		}
+		for _, sc := range scenarios {
+			t.Run(sc.name, func(t *testing.T) {
+				status, b := call(t, "GET", tl+sc.query, "", nil)
+				if status != sc.want {
+					t.Fatalf("status = %d, want %d: %.300s", status, sc.want, b)
+				}
+				for _, w := range sc.wantIn {
+					if !strings.Contains(string(b), w) {
+						t.Errorf("answer lacks %s: %.500s", w, b)
+					}
+				}
+				if sc.want == 200 && !strings.HasPrefix(string(b), "[") {
+					t.Errorf("answer is not a list: %.100s", b)
+				}
+			})
+		}
+		req, _ := http.NewRequest("GET", tl+"?limit=3", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if n, _ := strconv.Atoi(resp.Header.Get("X-Total-Count")); n < 100 {
+			t.Errorf("X-Total-Count = %q, want the whole timeline's size", resp.Header.Get("X-Total-Count"))
+		}
+		if status, _ := call(t, "GET", base+"/api/v1/incidents/nope/timeline", "", nil); status != 404 {
+			t.Errorf("unknown incident: %d", status)
 		}
 	})
 }

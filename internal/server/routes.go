@@ -38,6 +38,7 @@ func (s *Server) Handler() http.Handler {
 	api.GET("/incidents/:id/analysis", s.handle(s.getAnalysis))
 	api.POST("/incidents/:id/notes", s.handle(s.createNote))
 	api.GET("/incidents/:id/notes", s.handle(s.listNotes))
+	api.GET("/incidents/:id/timeline", s.handle(s.getTimeline))
 	return r
 }
 

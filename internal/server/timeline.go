@@ -1,0 +1,91 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/timeline"
+)
+
+// Timeline pages: the default and largest number of entries one answer carries.
+const (
+	defaultTimelineLimit = 500
+	maxTimelineLimit     = 5000
+)
+
+// getTimeline answers GET /api/v1/incidents/{id}/timeline: entries in time order, filtered by
+// the query (from, to, namespace, node, type, kind, severity) and paged (offset, limit), with
+// the number of entries the filter selects in X-Total-Count.
+func (s *Server) getTimeline(c *gin.Context) error {
+	f, err := timelineFilter(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request.Context()
+	id := c.Param("id")
+	files, objs, err := s.deps.Objects.IncidentObjects(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
+	}
+	if err != nil {
+		return err
+	}
+	notes, err := s.deps.Notes.Notes(ctx, id)
+	if err != nil {
+		return err
+	}
+	m := cluster.NewModel(files, objs)
+	page, total := timeline.Apply(timeline.Build(m, analysis.Run(m, analysis.Options{}), notes), f)
+	c.Header("X-Total-Count", strconv.Itoa(total))
+	c.JSON(http.StatusOK, page)
+	return nil
+}
+
+// timelineFilter reads a timeline filter from the query; bad values are 400s naming the field.
+func timelineFilter(c *gin.Context) (timeline.Filter, error) {
+	f := timeline.Filter{Namespace: c.Query("namespace"), Node: c.Query("node"), Kind: c.Query("kind"), Limit: defaultTimelineLimit}
+	for name, dst := range map[string]*time.Time{"from": &f.From, "to": &f.To} {
+		if v := c.Query(name); v != "" {
+			t, err := time.Parse(time.RFC3339, v)
+			if err != nil {
+				return f, errStatus(http.StatusBadRequest, fmt.Sprintf("%s=%q: use RFC 3339, e.g. 2023-02-01T17:00:00Z", name, v))
+			}
+			*dst = t
+		}
+	}
+	if v := c.Query("type"); v != "" {
+		for _, t := range strings.Split(v, ",") {
+			switch t {
+			case timeline.TypeEvent, timeline.TypeSymptom, timeline.TypeCause, timeline.TypeNote, timeline.TypeNode:
+				f.Types = append(f.Types, t)
+			default:
+				return f, errStatus(http.StatusBadRequest, fmt.Sprintf("type=%q: use event, symptom, cause, note or node", t))
+			}
+		}
+	}
+	if v := c.Query("severity"); v != "" {
+		if v != timeline.SeverityInfo && v != timeline.SeverityWarning && v != timeline.SeverityCritical {
+			return f, errStatus(http.StatusBadRequest, fmt.Sprintf("severity=%q: use info, warning or critical", v))
+		}
+		f.Severity = v
+	}
+	for name, dst := range map[string]*int{"offset": &f.Offset, "limit": &f.Limit} {
+		if v := c.Query(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || (name == "limit" && (n < 1 || n > maxTimelineLimit)) {
+				return f, errStatus(http.StatusBadRequest, fmt.Sprintf("%s=%q: a number (limit from 1 to %d)", name, v, maxTimelineLimit))
+			}
+			*dst = n
+		}
+	}
+	return f, nil
+}

@@ -1,0 +1,89 @@
+package timeline
+
+import (
+	"slices"
+	"time"
+)
+
+// Filter selects entries; zero fields select everything. It maps one to one onto the URL of a
+// timeline view, so that a view can be shared as a link.
+type Filter struct {
+	From, To  time.Time
+	Namespace string
+	Node      string
+	Types     []string // event, symptom, cause, note, node
+	Kind      string   // event reason or symptom, cause, note kind
+	Severity  string   // the least severity shown: info, warning or critical
+	Offset    int
+	Limit     int // 0 means all
+}
+
+var severityRank = map[string]int{SeverityInfo: 0, SeverityWarning: 1, SeverityCritical: 2}
+
+// Match reports whether the filter selects an entry (paging aside).
+func (f Filter) Match(e Entry) bool {
+	switch {
+	case !f.From.IsZero() && e.At.Before(f.From) && (e.Last == nil || e.Last.Before(f.From)):
+		return false
+	case !f.To.IsZero() && e.At.After(f.To):
+		return false
+	case f.Namespace != "" && e.Namespace != f.Namespace:
+		return false
+	case f.Node != "" && e.Node != f.Node:
+		return false
+	case len(f.Types) > 0 && !slices.Contains(f.Types, e.Type):
+		return false
+	case f.Kind != "" && e.Kind != f.Kind:
+		return false
+	case f.Severity != "" && severityRank[e.Severity] < severityRank[f.Severity]:
+		return false
+	}
+	return true
+}
+
+// Apply returns the page of entries the filter selects, and how many it selects in all.
+func Apply(entries []Entry, f Filter) (page []Entry, total int) {
+	page = []Entry{}
+	for _, e := range entries {
+		if !f.Match(e) {
+			continue
+		}
+		if total >= f.Offset && (f.Limit == 0 || len(page) < f.Limit) {
+			page = append(page, e)
+		}
+		total++
+	}
+	return page, total
+}
+
+// Bucket counts the events of one interval, for the events-per-minute picture.
+type Bucket struct {
+	At       time.Time `json:"at"`
+	Events   int       `json:"events"`
+	Warnings int       `json:"warnings"`
+}
+
+// Buckets counts event occurrences per interval of width between from and to, a collapsed
+// event counting its occurrences at its first sighting.
+func Buckets(entries []Entry, from, to time.Time, width time.Duration) []Bucket {
+	if width <= 0 || !to.After(from) {
+		return nil
+	}
+	n := int(to.Sub(from)/width) + 1
+	out := make([]Bucket, n)
+	for i := range out {
+		out[i].At = from.Add(time.Duration(i) * width)
+	}
+	for _, e := range entries {
+		if e.Type != TypeEvent || e.At.Before(from) || e.At.After(to) {
+			continue
+		}
+		b := &out[int(e.At.Sub(from)/width)]
+		c := max(e.Count, 1)
+		b.Events += c
+		if e.Severity != SeverityInfo {
+			b.Warnings += c
+		}
+	}
+	return out
+}
