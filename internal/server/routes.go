@@ -29,6 +29,8 @@ func (s *Server) Handler() http.Handler {
 
 	authed := r.Group("/", s.requireAuth())
 	authed.GET("/", s.handle(s.libraryPage))
+	authed.GET("/incidents/:id", s.handle(s.incidentPage))
+	authed.POST("/incidents/:id/notes", s.handle(s.createNoteForm))
 
 	api := authed.Group("/api/v1")
 	api.POST("/incidents", s.handle(s.createIncident))

@@ -9,6 +9,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/markdown"
 	"github.com/rootline-dev/rootline/internal/store"
 )
 
@@ -54,10 +55,11 @@ type Deps struct {
 
 // Server holds the handlers' shared state.
 type Server struct {
-	cfg     config.Config
-	deps    Deps
-	log     *slog.Logger
-	metrics *Metrics
+	cfg      config.Config
+	deps     Deps
+	log      *slog.Logger
+	metrics  *Metrics
+	markdown *markdown.Renderer
 }
 
 // New builds the server; Handler returns its routes.
@@ -68,5 +70,5 @@ func New(cfg config.Config, deps Deps) *Server {
 	if deps.Log == nil {
 		deps.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics}
+	return &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New()}
 }

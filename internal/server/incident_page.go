@@ -1,0 +1,191 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/timeline"
+	"github.com/rootline-dev/rootline/templates/incidents"
+)
+
+// incidentPage renders /incidents/{id}: causes, symptoms, gaps, notes and the timeline, the
+// timeline filtered by the same query as the API so that a view can be shared as a link.
+func (s *Server) incidentPage(c *gin.Context) error {
+	return s.renderIncident(c, http.StatusOK, incidents.NoteForm{Kind: incident.Observation}, "")
+}
+
+func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteForm, formErr string) error {
+	ctx := c.Request.Context()
+	id := c.Param("id")
+	in, err := s.deps.Incidents.Incident(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
+	}
+	if err != nil {
+		return err
+	}
+	f, err := timelineFilter(c)
+	if err != nil {
+		return err
+	}
+	files, objs, err := s.deps.Objects.IncidentObjects(ctx, id)
+	if err != nil {
+		return err
+	}
+	notes, err := s.deps.Notes.Notes(ctx, id)
+	if err != nil {
+		return err
+	}
+	m := cluster.NewModel(files, objs)
+	rep := analysis.Run(m, analysis.Options{})
+	entries, total := timeline.Apply(timeline.Build(m, rep, notes), f)
+	p := incidents.Page{ID: in.ID, Title: in.Title, Cluster: in.Cluster, Inputs: inputsLine(rep.Inputs), Total: total,
+		NoteKinds: incident.NoteKinds, CauseKinds: analysis.CauseKinds, Form: form, FormError: formErr,
+		Filter: incidents.Filter{Namespace: f.Namespace, Node: f.Node, Kind: f.Kind, Severity: f.Severity, From: c.Query("from"), To: c.Query("to"), Type: c.Query("type")}}
+	kinds := map[string]string{}
+	for _, sy := range rep.Symptoms {
+		kinds[sy.ID] = sy.Kind
+	}
+	for _, ca := range rep.Causes {
+		kinds[ca.ID] = ca.Kind
+	}
+	causesOf := map[string][]incidents.Link{}
+	for _, ca := range rep.Causes {
+		v := incidents.Cause{ID: ca.ID, Kind: ca.Kind, Role: ca.Role, Confidence: fmt.Sprintf("%.2f", ca.Confidence), Summary: ca.Summary,
+			Evidence: evidenceViews(ca.Evidence), Missing: ca.Missing}
+		for _, sid := range ca.Explains {
+			v.Explains = append(v.Explains, incidents.Link{ID: sid, Kind: kinds[sid]})
+			causesOf[sid] = append(causesOf[sid], incidents.Link{ID: ca.ID, Kind: ca.Kind})
+		}
+		p.Causes = append(p.Causes, v)
+	}
+	for _, sy := range rep.Symptoms {
+		at := ""
+		if sy.At != nil {
+			at = sy.At.Format("2006-01-02 15:04:05Z")
+		}
+		p.Symptoms = append(p.Symptoms, incidents.Symptom{ID: sy.ID, Kind: sy.Kind, At: at, Summary: sy.Summary, Causes: causesOf[sy.ID], Evidence: evidenceViews(sy.Evidence)})
+	}
+	for _, g := range rep.Gaps {
+		p.Gaps = append(p.Gaps, g.Summary)
+	}
+	for _, e := range entries {
+		p.Entries = append(p.Entries, incidents.Entry{At: e.At.Format("15:04:05"), Type: e.Type, Kind: e.Kind, Severity: e.Severity, Summary: e.Summary,
+			Object: e.Object, Node: e.Node, Ref: e.Ref, Source: e.Source, Count: e.Count, Links: e.Links})
+	}
+	for _, n := range notes {
+		html, err := s.markdown.HTML(n.Body)
+		if err != nil {
+			return err
+		}
+		v := incidents.Note{At: n.At.Format("2006-01-02 15:04Z"), Author: n.Author, Kind: n.Kind, HTML: html, Causes: n.Causes}
+		v.For, v.Against, v.Missing = weigh(n.Causes, rep)
+		p.Notes = append(p.Notes, v)
+	}
+	return render(c, status, in.Title, incidents.IncidentPage(p))
+}
+
+// weigh sets a hypothesis against the analysis: the causes found of the kinds it names (for),
+// the kinds not found and the causes that compete for the same symptoms (against), and what
+// the analysis says is missing to decide.
+func weigh(kinds []string, rep analysis.Report) (forIt, against, missing []string) {
+	explained := map[string]bool{}
+	for _, k := range kinds {
+		found := false
+		for _, c := range rep.Causes {
+			if c.Kind != k {
+				continue
+			}
+			found = true
+			forIt = append(forIt, fmt.Sprintf("%s %s (%s, confidence %.2f): %s", c.ID, c.Kind, c.Role, c.Confidence, c.Summary))
+			missing = append(missing, c.Missing...)
+			for _, id := range c.Explains {
+				explained[id] = true
+			}
+		}
+		if !found {
+			against = append(against, fmt.Sprintf("the analysis found no evidence of %s in what was uploaded", k))
+		}
+	}
+	for _, c := range rep.Causes {
+		if slices.Contains(kinds, c.Kind) {
+			continue
+		}
+		for _, id := range c.Explains {
+			if explained[id] {
+				against = append(against, fmt.Sprintf("%s %s also explains %s", c.ID, c.Kind, id))
+				break
+			}
+		}
+	}
+	for _, g := range rep.Gaps {
+		switch g.Kind {
+		case "no_events", "events_expired", "competing_causes", "restart_unexplained", "file_truncated":
+			missing = append(missing, g.Summary)
+		}
+	}
+	return forIt, against, missing
+}
+
+// createNoteForm takes the note form of the incident page: on success it goes back to the
+// page (post/redirect/get); a refused note answers 422 with the page and the form as typed.
+func (s *Server) createNoteForm(c *gin.Context) error {
+	if err := c.Request.ParseForm(); err != nil {
+		return errStatus(http.StatusBadRequest, "bad form: "+err.Error())
+	}
+	form := incidents.NoteForm{At: strings.TrimSpace(c.PostForm("at")), Author: c.PostForm("author"), Kind: c.PostForm("kind"),
+		Body: c.PostForm("body"), Causes: c.PostFormArray("causes")}
+	n := incident.Note{IncidentID: c.Param("id"), Author: form.Author, Kind: form.Kind, Body: form.Body, Causes: form.Causes}
+	if form.At != "" && form.At != "now" {
+		t, err := time.Parse(time.RFC3339, form.At)
+		if err != nil {
+			return s.renderIncident(c, http.StatusUnprocessableEntity, form, "time: use RFC 3339, e.g. 2023-02-01T17:20:00Z, or leave it empty for now")
+		}
+		n.At = t
+	}
+	if err := n.Validate(time.Now(), analysis.CauseKinds); err != nil {
+		return s.renderIncident(c, http.StatusUnprocessableEntity, form, err.Error())
+	}
+	if err := s.deps.Notes.CreateNote(c.Request.Context(), &n); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", n.IncidentID))
+		}
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/incidents/"+n.IncidentID+"#notes")
+	return nil
+}
+
+func evidenceViews(es []analysis.Evidence) []incidents.Evidence {
+	out := make([]incidents.Evidence, 0, min(len(es), 5))
+	for i, e := range es {
+		if i == 5 {
+			out = append(out, incidents.Evidence{Loc: fmt.Sprintf("… and %d more", len(es)-5)})
+			break
+		}
+		loc := e.File
+		if e.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+		}
+		out = append(out, incidents.Evidence{Loc: loc, Ref: e.Ref, Field: e.Field, Value: e.Value})
+	}
+	return out
+}
+
+func inputsLine(in analysis.Inputs) string {
+	s := fmt.Sprintf("%d file(s): %d nodes, %d pods, %d events", in.Files, in.Nodes, in.Pods, in.Events)
+	if in.From != nil {
+		s += fmt.Sprintf(", %s to %s", in.From.Format("2006-01-02 15:04Z"), in.To.Format("15:04Z"))
+	}
+	return s
+}
