@@ -29,6 +29,9 @@ func (s *Server) Handler() http.Handler {
 
 	authed := r.Group("/", s.requireAuth())
 	authed.GET("/", s.handle(s.libraryPage))
+	authed.POST("/incidents", s.handle(s.createIncidentForm))
+	authed.GET("/upload", s.handle(s.uploadPage))
+	authed.POST("/upload", s.handle(s.uploadForm))
 	authed.GET("/incidents/:id", s.handle(s.incidentPage))
 	authed.POST("/incidents/:id/notes", s.handle(s.createNoteForm))
 

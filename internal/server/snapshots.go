@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -25,7 +26,7 @@ type snapshotResponse struct {
 	Bytes    int64                `json:"bytes"`
 	Files    []store.SnapshotFile `json:"files"`
 	Objects  map[string]int       `json:"objects"`
-	Skipped  any                  `json:"skipped"`
+	Skipped  json.RawMessage      `json:"skipped"`
 	Existing bool                 `json:"existing"`
 }
 
