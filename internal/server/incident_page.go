@@ -166,11 +166,14 @@ func (s *Server) createNoteForm(c *gin.Context) error {
 	return nil
 }
 
+// shownEvidence is how many evidence items a card shows; the API has them all.
+const shownEvidence = 3
+
 func evidenceViews(es []analysis.Evidence) []incidents.Evidence {
-	out := make([]incidents.Evidence, 0, min(len(es), 5))
+	out := make([]incidents.Evidence, 0, min(len(es), shownEvidence+1))
 	for i, e := range es {
-		if i == 5 {
-			out = append(out, incidents.Evidence{Loc: fmt.Sprintf("… and %d more", len(es)-5)})
+		if i == shownEvidence {
+			out = append(out, incidents.Evidence{Loc: fmt.Sprintf("… and %d more", len(es)-shownEvidence)})
 			break
 		}
 		loc := e.File
