@@ -1,0 +1,212 @@
+// Package e2e drives Rootline's pages in a real headless Chromium (Debian's chromium), the
+// way a person uses them. Without a Chromium the tests skip, unless CI is set: then they fail.
+// Screenshots go to $ROOTLINE_ARTIFACTS (default: the test's temporary folder).
+package e2e
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/server"
+	"github.com/rootline-dev/rootline/internal/store"
+)
+
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("Chromium is required when CI is set (.ci/run installs Debian's chromium)")
+	}
+	t.Skip("no Chromium on this machine")
+	return ""
+}
+
+// startServer runs Rootline on a fresh SQLite file.
+func startServer(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	tg, err := store.ParseTarget(filepath.Join(t.TempDir(), "rootline.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st, err := store.Open(ctx, tg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := config.Default(func(string) string { return "" })
+	cfg.Auth = "off"
+	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, DB: st, Log: log})
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// dialogLog records the dialogs pages open.
+type dialogLog struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (d *dialogLog) list() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.seen...)
+}
+
+func browser(t *testing.T) (context.Context, *dialogLog) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 1000))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel2 := chromedp.NewContext(actx)
+	t.Cleanup(cancel2)
+	ctx, cancel3 := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(cancel3)
+	// Any dialog a page opens (alert from injected script) is recorded and dismissed.
+	dialogs := &dialogLog{}
+	err := chromedp.Listen(ctx, func(ev any) {
+		if d, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			dialogs.mu.Lock()
+			dialogs.seen = append(dialogs.seen, d.Message)
+			dialogs.mu.Unlock()
+			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{}) //nolint:errcheck // best effort: the test fails on the dialog anyway
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, dialogs
+}
+
+func artifacts(t *testing.T) string {
+	dir := os.Getenv("ROOTLINE_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestIL0070InTheBrowser creates an incident, uploads the IL-0070 files through the upload
+// page, opens the incident, finds the symptoms, the causes and the links between them, adds a
+// hypothesis note and sees the analysis beside it, and saves a screenshot. A note and an event
+// carrying <script> and javascript: links stay inert in the browser.
+func TestIL0070InTheBrowser(t *testing.T) {
+	base := startServer(t)
+	ctx, dialogs := browser(t)
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "analysis", "testdata", "il0070", "evicted"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostile := filepath.Join(t.TempDir(), "hostile-events.json")
+	err = os.WriteFile(hostile, []byte(`{"apiVersion": "v1", "kind": "Event", "metadata": {"name": "x.1", "namespace": "prod", "uid": "hostile-1"},
+		"involvedObject": {"kind": "Pod", "namespace": "prod", "name": "x"}, "reason": "Evicted", "type": "Warning",
+		"message": "<script>alert('event')</script><img src=x onerror=alert('img')>", "lastTimestamp": "2023-02-01T17:06:30Z"}`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
+	step := func(name string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Text(css(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return v
+	}
+	step("create the incident",
+		chromedp.Navigate(base+"/"),
+		chromedp.SetValue(css(`input[name="title"]`), "Hub restart during a large node scale-up"),
+		chromedp.SetValue(css(`input[name="id"]`), "IL-0070"),
+		chromedp.SetValue(css(`input[name="cluster"]`), "leap"),
+		chromedp.Submit(css(`[data-testid="create-form"]`)),
+		chromedp.WaitVisible(css(`[data-testid="incident-title"]`)))
+	step("upload the files",
+		chromedp.Navigate(base+"/upload?incident=IL-0070"),
+		chromedp.SetUploadFiles(css(`input[type="file"]`), []string{
+			filepath.Join(fixtures, "nodes.json"), filepath.Join(fixtures, "pods.json"), filepath.Join(fixtures, "events.json"), hostile,
+		}),
+		chromedp.Submit(css(`[data-testid="upload-form"]`)),
+		chromedp.WaitVisible(css(`[data-testid="upload-results"]`)),
+		chromedp.Click(css(`[data-testid="open-incident"]`)),
+		chromedp.WaitVisible(css(`[data-testid="causes"]`)))
+	causes := text(`[data-testid="causes"]`)
+	attr, err := chromedp.Run(ctx, chromedp.AttributeValue(css(`article[data-testid="symptom"] a[data-testid="caused-by"]`), "href"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := attr.Value
+	step("add a hypothesis",
+		chromedp.SetValue(css(`[data-testid="note-form"] select[name="kind"]`), "hypothesis"),
+		chromedp.SetValue(css(`[data-testid="note-form"] input[name="at"]`), "2023-02-01T17:20:00Z"),
+		chromedp.SetValue(css(`[data-testid="note-form"] select[name="causes"]`), "capacity_exhaustion"),
+		chromedp.SetValue(css(`[data-testid="note-form"] textarea`), "Evicted under memory pressure? <script>alert('note')</script> [x](javascript:alert(2))"),
+		chromedp.Submit(css(`[data-testid="note-form"]`)),
+		chromedp.WaitVisible(css(`[data-testid="hypothesis-evidence"]`)))
+	hyp := text(`[data-testid="hypothesis-evidence"]`)
+	evidence := text(`[data-testid="symptoms"]`)
+	// Follow the note's link, if the renderer kept one: it must not run anything.
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	_ = chromedp.Do(cctx, chromedp.Click(css(`[data-testid="note"] a`)), chromedp.Sleep(300*time.Millisecond))
+	cancel()
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"capacity_exhaustion", "shared_prometheus", "shared_node_pool"} {
+		if !strings.Contains(causes, want) {
+			t.Errorf("causes lack %s", want)
+		}
+	}
+	if !strings.HasPrefix(link, "#C") {
+		t.Errorf("a symptom's cause link = %q", link)
+	}
+	if !strings.Contains(hyp, "for: C1 capacity_exhaustion") {
+		t.Errorf("the hypothesis shows no evidence: %q", hyp)
+	}
+	if !strings.Contains(evidence, "pods.json:") {
+		t.Errorf("symptoms quote no evidence")
+	}
+	if d := dialogs.list(); len(d) > 0 {
+		t.Errorf("injected script ran in the browser: dialogs %q", d)
+	}
+	path := filepath.Join(artifacts(t), "il0070-incident.png")
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+}
