@@ -183,7 +183,7 @@ func TestIL0070InTheBrowser(t *testing.T) {
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	_ = chromedp.Do(cctx, chromedp.Click(css(`[data-testid="note"] a`)), chromedp.Sleep(300*time.Millisecond))
 	cancel()
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100) // 100 gives PNG)
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 gives a PNG
 	if err != nil {
 		t.Fatal(err)
 	}
