@@ -94,6 +94,9 @@ func TestIncidentPage(t *testing.T) {
 		if doc.Find(`[data-testid="entry"]`).Length() < 100 {
 			t.Errorf("timeline has %d entries", doc.Find(`[data-testid="entry"]`).Length())
 		}
+		if n := doc.Find(`[data-testid="picture"] svg`).Length(); n != 3 {
+			t.Errorf("%d pictures, want events per minute, nodes over time and requests", n)
+		}
 		if n := doc.Find("script").Length(); n != 0 {
 			t.Errorf("%d script elements on the page", n)
 		}

@@ -15,6 +15,12 @@ type Page struct {
 	CauseKinds         []string
 	FormError          string // a note form that was refused, kept with its input
 	Form               NoteForm
+	Pictures           []Picture
+}
+
+// Picture is an SVG drawn by internal/picture, which escapes every text it holds.
+type Picture struct {
+	Title, SVG string
 }
 
 // Link points at a symptom or cause of the same page.
