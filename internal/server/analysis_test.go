@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -145,6 +147,68 @@ func TestTimelineScenarios(t *testing.T) {
 		}
 		if status, _ := call(t, "GET", base+"/api/v1/incidents/nope/timeline", "", nil); status != 404 {
 			t.Errorf("unknown incident: %d", status)
+		}
+	})
+}
+
+// TestExport writes IL-0070 as a report in the Markdown format of CONTRACT.md, and as JSON.
+func TestExport(t *testing.T) {
+	dir := filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
+	files := map[string][]byte{}
+	for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[n] = b
+	}
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart during a large node scale-up", "tags": ["kubernetes", "observability"]}`)
+		body, ct := multipartBody(t, files, "events.json", "nodes.json", "pods.json")
+		if status, b := call(t, "POST", base+"/api/v1/incidents/IL-0070/snapshots", ct, body); status != http.StatusCreated {
+			t.Fatalf("upload: %d %s", status, b)
+		}
+		call(t, "POST", base+"/api/v1/incidents/IL-0070/notes", "application/json", strings.NewReader(`{"at": "2023-02-01T17:20:00Z", "body": "Grafana shows the hub's memory steady"}`))
+		status, md := call(t, "GET", base+"/api/v1/incidents/IL-0070/export?format=md", "", nil)
+		if status != 200 || !strings.HasPrefix(string(md), "---\n") {
+			t.Fatalf("export: %d %.200s", status, md)
+		}
+		front, text, ok := strings.Cut(strings.TrimPrefix(string(md), "---\n"), "\n---\n")
+		if !ok {
+			t.Fatalf("no front matter end: %.300s", md)
+		}
+		var fm struct {
+			ID         string   `json:"id"`
+			Title      string   `json:"title"`
+			Date       string   `json:"date"`
+			Tags       []string `json:"tags"`
+			Symptoms   []string `json:"symptoms"`
+			RootCause  string   `json:"root_cause"`
+			Causes     []string `json:"causes"`
+			Components []struct{ Kind, Name string }
+		}
+		if err := yaml.Unmarshal([]byte(front), &fm); err != nil {
+			t.Fatalf("front matter: %v\n%s", err, front)
+		}
+		comps := ""
+		for _, c := range fm.Components {
+			comps += c.Kind + ":" + c.Name + " "
+		}
+		if fm.ID != "IL-0070" || fm.RootCause != "capacity_exhaustion" || fm.Date != "2023-02-01" || len(fm.Tags) != 2 ||
+			!slices.Contains(fm.Causes, "shared_prometheus") || !slices.Contains(fm.Symptoms, "pod_evicted") ||
+			!strings.Contains(comps, "NodePool:core-pool") || !strings.Contains(comps, "Prometheus:support-prometheus-server") {
+			t.Errorf("front matter = %+v", fm)
+		}
+		if !strings.Contains(text, "## Causes") || !strings.Contains(text, "Grafana shows the hub's memory steady") {
+			t.Errorf("body = %.500s", text)
+		}
+		status, js := call(t, "GET", base+"/api/v1/incidents/IL-0070/export?format=json", "", nil)
+		if status != 200 || !strings.Contains(string(js), `"root_cause":"capacity_exhaustion"`) || !strings.Contains(string(js), `"analysis":{`) {
+			t.Errorf("json export: %d %.300s", status, js)
+		}
+		if status, _ := call(t, "GET", base+"/api/v1/incidents/IL-0070/export?format=pdf", "", nil); status != 400 {
+			t.Errorf("unknown format: %d", status)
 		}
 	})
 }

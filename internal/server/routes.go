@@ -44,6 +44,7 @@ func (s *Server) Handler() http.Handler {
 	api.POST("/incidents/:id/notes", s.handle(s.createNote))
 	api.GET("/incidents/:id/notes", s.handle(s.listNotes))
 	api.GET("/incidents/:id/timeline", s.handle(s.getTimeline))
+	api.GET("/incidents/:id/export", s.handle(s.exportIncident))
 	return r
 }
 
