@@ -25,6 +25,18 @@ func (s *Server) incidentPage(c *gin.Context) error {
 	return s.renderIncident(c, http.StatusOK, incidents.NoteForm{Kind: incident.Observation}, "")
 }
 
+// renderIncidentWithEditError answers a refused edit: 422, the page, and the reason.
+func (s *Server) renderIncidentWithEditError(c *gin.Context, msg string) error {
+	c.Set(editErrorKey, msg)
+	return s.renderIncident(c, http.StatusUnprocessableEntity, incidents.NoteForm{Kind: incident.Observation}, "")
+}
+
+// editErrorKey and editFormKey carry a refused edit's message and input to the page.
+const (
+	editErrorKey = "edit_error"
+	editFormKey  = "edit_form"
+)
+
 func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteForm, formErr string) error {
 	ctx := c.Request.Context()
 	id := c.Param("id")
@@ -52,6 +64,8 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 	all := timeline.Build(m, rep, notes)
 	entries, total := timeline.Apply(all, f)
 	p := incidents.Page{ID: in.ID, Title: in.Title, Cluster: in.Cluster, Inputs: inputsLine(rep.Inputs), Total: total,
+		Edit: incidents.EditForm{Title: in.Title, Cluster: in.Cluster, Tags: strings.Join(in.Tags, ", "), StartedAt: timeText(in.StartedAt),
+			EndedAt: timeText(in.EndedAt), Error: c.GetString(editErrorKey)},
 		NoteKinds: incident.NoteKinds, CauseKinds: analysis.CauseKinds, Form: form, FormError: formErr,
 		Filter: incidents.Filter{Namespace: f.Namespace, Node: f.Node, Kind: f.Kind, Severity: f.Severity, From: c.Query("from"), To: c.Query("to"), Type: c.Query("type")}}
 	kinds := map[string]string{}
@@ -93,6 +107,10 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 		v := incidents.Note{At: n.At.Format("2006-01-02 15:04Z"), Author: n.Author, Kind: n.Kind, HTML: html, Causes: n.Causes}
 		v.For, v.Against, v.Missing = weigh(n.Causes, rep)
 		p.Notes = append(p.Notes, v)
+	}
+	if typed, ok := c.Get(editFormKey); ok && p.Edit.Error != "" {
+		p.Edit = typed.(incidents.EditForm)
+		p.Edit.Error = c.GetString(editErrorKey)
 	}
 	p.Pictures = pictures(m, rep, all)
 	return render(c, status, in.Title, incidents.IncidentPage(p))
@@ -239,4 +257,11 @@ func per(d time.Duration) string {
 		return "minute"
 	}
 	return d.Round(time.Second).String()
+}
+
+func timeText(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }

@@ -34,11 +34,13 @@ func (s *Server) Handler() http.Handler {
 	authed.POST("/upload", s.handle(s.uploadForm))
 	authed.GET("/incidents/:id", s.handle(s.incidentPage))
 	authed.POST("/incidents/:id/notes", s.handle(s.createNoteForm))
+	authed.POST("/incidents/:id/edit", s.handle(s.editIncidentForm))
 
 	api := authed.Group("/api/v1")
 	api.POST("/incidents", s.handle(s.createIncident))
 	api.GET("/incidents", s.handle(s.listIncidents))
 	api.GET("/incidents/:id", s.handle(s.getIncident))
+	api.PUT("/incidents/:id", s.handle(s.updateIncident))
 	api.POST("/incidents/:id/snapshots", s.handle(s.uploadSnapshot))
 	api.GET("/incidents/:id/analysis", s.handle(s.getAnalysis))
 	api.POST("/incidents/:id/notes", s.handle(s.createNote))

@@ -18,6 +18,7 @@ type IncidentStore interface {
 	CreateIncident(ctx context.Context, in *incident.Incident) error
 	Incident(ctx context.Context, id string) (*incident.Incident, error)
 	Incidents(ctx context.Context, f store.IncidentFilter) ([]*incident.Incident, error)
+	UpdateIncident(ctx context.Context, in *incident.Incident) error
 }
 
 // SnapshotStore is what the upload handler needs.

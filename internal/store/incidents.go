@@ -148,3 +148,41 @@ func utcPtr(t *time.Time) *time.Time {
 	u := t.UTC()
 	return &u
 }
+
+// UpdateIncident replaces an incident's title, time window, cluster and tags with those of in,
+// which must be validated; ErrNotFound when it does not exist.
+func (s *Store) UpdateIncident(ctx context.Context, in *incident.Incident) error {
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var cid *int64
+		if in.Cluster != "" {
+			id, err := clusterID(ctx, tx, in.Cluster)
+			if err != nil {
+				return err
+			}
+			cid = &id
+		}
+		res := tx.Model(&incidentRow{}).Where("id = ?", in.ID).Updates(map[string]any{
+			"title": in.Title, "cluster_id": cid, "started_at": utcPtr(in.StartedAt), "ended_at": utcPtr(in.EndedAt), "updated_at": now,
+		})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return ErrNotFound
+		}
+		if err := tx.Where("incident_id = ?", in.ID).Delete(&incidentTagRow{}).Error; err != nil {
+			return err
+		}
+		for _, t := range in.Tags {
+			if err := tx.Create(&incidentTagRow{IncidentID: in.ID, Tag: t}).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		in.UpdatedAt = now
+	}
+	return wrap(err, "update incident %s", in.ID)
+}

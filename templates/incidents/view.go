@@ -16,6 +16,12 @@ type Page struct {
 	FormError          string // a note form that was refused, kept with its input
 	Form               NoteForm
 	Pictures           []Picture
+	Edit               EditForm
+}
+
+// EditForm edits an incident's title, window, cluster and tags.
+type EditForm struct {
+	Title, Cluster, Tags, StartedAt, EndedAt, Error string
 }
 
 // Picture is an SVG drawn by internal/picture, which escapes every text it holds.
