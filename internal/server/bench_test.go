@@ -1,0 +1,135 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/server"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/synth"
+)
+
+// benchEvents is the size of the incident the timeline benchmarks read.
+const benchEvents = 100000
+
+type benchIncident struct {
+	st   *store.Store
+	path string // the SQLite file
+	url  string
+	err  error
+}
+
+// timelineBench stores one incident of 100,000 events (and the pods and nodes they are about)
+// in a SQLite file, once per test binary.
+var timelineBench = sync.OnceValue(func() *benchIncident {
+	b := &benchIncident{}
+	dir, err := os.MkdirTemp("", "rootline-bench-")
+	if err != nil {
+		b.err = err
+		return b
+	}
+	ctx := context.Background()
+	b.path = filepath.Join(dir, "bench.db")
+	tg, _ := store.ParseTarget(b.path)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if b.st, b.err = store.Open(ctx, tg, log); b.err != nil {
+		return b
+	}
+	if b.err = b.st.Migrate(ctx); b.err != nil {
+		return b
+	}
+	if b.err = b.st.CreateIncident(ctx, &incident.Incident{ID: "big", Title: "100,000 events"}); b.err != nil {
+		return b
+	}
+	o := synth.Options{Pods: 3000, Events: benchEvents, Seed: 1}
+	w, err := b.st.BeginSnapshot(ctx, store.SnapshotMeta{Digest: "bench", Incident: "big"})
+	if err != nil {
+		b.err = err
+		return b
+	}
+	dec := ingest.NewDecoder(ingest.Options{})
+	for name, write := range map[string]func(io.Writer, synth.Options) error{"nodes.json": synth.WriteNodeList, "pods.json": synth.WritePodList, "events.json": synth.WriteEventList} {
+		var buf bytes.Buffer
+		if b.err = write(&buf, o); b.err != nil {
+			return b
+		}
+		if b.err = dec.Decode(ctx, name, &buf, func(o *cluster.Object) error { return w.Add(ctx, o) }); b.err != nil {
+			return b
+		}
+	}
+	if _, b.err = w.Commit(ctx, nil); b.err != nil {
+		return b
+	}
+	srv := server.New(testConfig(), server.Deps{Incidents: b.st, Snapshots: b.st, Objects: b.st, Notes: b.st, DB: b.st, Log: log})
+	b.url = httptest.NewServer(srv.Handler()).URL
+	return b
+})
+
+// BenchmarkTimelineAPI is one page (500 entries) of the timeline of an incident of 100,000
+// events, through the API: load, analyse, build, filter, encode.
+func BenchmarkTimelineAPI(b *testing.B) {
+	bi := timelineBench()
+	if bi.err != nil {
+		b.Fatal(bi.err)
+	}
+	for b.Loop() {
+		resp, err := http.Get(bi.url + "/api/v1/incidents/big/timeline?limit=500")
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || n == 0 {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+}
+
+// BenchmarkTimelineBareQuery is the yardstick: the database reading the first 500 events of
+// the same incident in time order, nothing else.
+func BenchmarkTimelineBareQuery(b *testing.B) {
+	bi := timelineBench()
+	if bi.err != nil {
+		b.Fatal(bi.err)
+	}
+	db, err := sql.Open("sqlite", bi.path) // the driver the store registers
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	const q = `SELECT e.first_at, e.reason, e.message, e.involved_name FROM events e
+		JOIN snapshot_events se ON se.event_id = e.id
+		JOIN incident_snapshots i ON i.snapshot_id = se.snapshot_id
+		WHERE i.incident_id = ? ORDER BY e.first_at LIMIT 500`
+	for b.Loop() {
+		rows, err := db.Query(q, "big")
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for rows.Next() {
+			var at, reason, msg, name any
+			if err := rows.Scan(&at, &reason, &msg, &name); err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		rows.Close()
+		if n != 500 {
+			b.Fatalf("%d rows", n)
+		}
+	}
+}
+
