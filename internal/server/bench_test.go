@@ -132,4 +132,3 @@ func BenchmarkTimelineBareQuery(b *testing.B) {
 		}
 	}
 }
-
