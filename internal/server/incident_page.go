@@ -67,7 +67,7 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 		Edit: incidents.EditForm{Title: in.Title, Cluster: in.Cluster, Tags: strings.Join(in.Tags, ", "), StartedAt: timeText(in.StartedAt),
 			EndedAt: timeText(in.EndedAt), Error: c.GetString(editErrorKey)},
 		NoteKinds: incident.NoteKinds, CauseKinds: analysis.CauseKinds, Form: form, FormError: formErr,
-		Filter: incidents.Filter{Namespace: f.Namespace, Node: f.Node, Kind: f.Kind, Severity: f.Severity, From: c.Query("from"), To: c.Query("to"), Type: c.Query("type")}}
+		Filter: incidents.Filter{Namespace: f.Namespace, Node: f.Node, Kind: f.Kind, Severity: f.Severity, From: c.Query("from"), To: c.Query("to"), Type: c.Query("type"), Group: f.GroupBy}}
 	kinds := map[string]string{}
 	for _, sy := range rep.Symptoms {
 		kinds[sy.ID] = sy.Kind

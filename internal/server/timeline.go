@@ -23,7 +23,8 @@ const (
 )
 
 // getTimeline answers GET /api/v1/incidents/{id}/timeline: entries in time order, filtered by
-// the query (from, to, namespace, node, type, kind, severity) and paged (offset, limit), with
+// the query (from, to, namespace, node, type, kind, severity), events grouped by node or
+// namespace (group), and paged (offset, limit), with
 // the number of entries the filter selects in X-Total-Count.
 func (s *Server) getTimeline(c *gin.Context) error {
 	f, err := timelineFilter(c)
@@ -71,6 +72,12 @@ func timelineFilter(c *gin.Context) (timeline.Filter, error) {
 				return f, errStatus(http.StatusBadRequest, fmt.Sprintf("type=%q: use event, symptom, cause, note or node", t))
 			}
 		}
+	}
+	if v := c.Query("group"); v != "" {
+		if v != "node" && v != "namespace" {
+			return f, errStatus(http.StatusBadRequest, fmt.Sprintf("group=%q: use node or namespace", v))
+		}
+		f.GroupBy = v
 	}
 	if v := c.Query("severity"); v != "" {
 		if v != timeline.SeverityInfo && v != timeline.SeverityWarning && v != timeline.SeverityCritical {

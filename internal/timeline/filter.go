@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"fmt"
 	"slices"
 	"time"
 )
@@ -14,6 +15,7 @@ type Filter struct {
 	Types     []string // event, symptom, cause, note, node
 	Kind      string   // event reason or symptom, cause, note kind
 	Severity  string   // the least severity shown: info, warning or critical
+	GroupBy   string   // "node" or "namespace": events of one reason there are one entry
 	Offset    int
 	Limit     int // 0 means all
 }
@@ -41,13 +43,17 @@ func (f Filter) Match(e Entry) bool {
 	return true
 }
 
-// Apply returns the page of entries the filter selects, and how many it selects in all.
+// Apply returns the page of entries the filter selects (grouped when asked), and how many it
+// selects in all.
 func Apply(entries []Entry, f Filter) (page []Entry, total int) {
 	page = []Entry{}
+	var selected []Entry
 	for _, e := range entries {
-		if !f.Match(e) {
-			continue
+		if f.Match(e) {
+			selected = append(selected, e)
 		}
+	}
+	for _, e := range Group(selected, f.GroupBy) {
 		if total >= f.Offset && (f.Limit == 0 || len(page) < f.Limit) {
 			page = append(page, e)
 		}
@@ -84,6 +90,54 @@ func Buckets(entries []Entry, from, to time.Time, width time.Duration) []Bucket 
 		if e.Severity != SeverityInfo {
 			b.Warnings += c
 		}
+	}
+	return out
+}
+
+// Group folds the event entries that share a reason and a node (by "node") or a namespace (by
+// "namespace") into one entry each, counting their occurrences and objects: a hundred pods
+// failing to schedule become one line. Other entries pass unchanged; order is kept by the
+// first entry of each group.
+func Group(entries []Entry, by string) []Entry {
+	if by != "node" && by != "namespace" {
+		return entries
+	}
+	out := make([]Entry, 0, len(entries))
+	index := map[string]int{}
+	objects := map[string]map[string]bool{}
+	for _, e := range entries {
+		if e.Type != TypeEvent {
+			out = append(out, e)
+			continue
+		}
+		where := e.Node
+		if by == "namespace" {
+			where = e.Namespace
+		}
+		key := where + "\x00" + e.Kind
+		i, ok := index[key]
+		if !ok {
+			index[key] = len(out)
+			objects[key] = map[string]bool{e.Object: true}
+			e.Count = max(e.Count, 1)
+			out = append(out, e)
+			continue
+		}
+		g := &out[i]
+		g.Count += max(e.Count, 1)
+		objects[key][e.Object] = true
+		last := e.At
+		if e.Last != nil {
+			last = *e.Last
+		}
+		if g.Last == nil || last.After(*g.Last) {
+			g.Last = &last
+		}
+		if severityRank[e.Severity] > severityRank[g.Severity] {
+			g.Severity = e.Severity
+		}
+		g.Object = fmt.Sprintf("%d objects", len(objects[key]))
+		g.Source = ""
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -131,5 +132,26 @@ func TestApplyAndBuckets(t *testing.T) {
 	}
 	if len(buckets) != 11 || sum == 0 || warn == 0 || warn > sum {
 		t.Errorf("buckets: %d, %d events, %d warnings", len(buckets), sum, warn)
+	}
+}
+
+func TestGroup(t *testing.T) {
+	m, rep := il0070(t)
+	entries := Build(m, rep, nil)
+	plain, _ := Apply(entries, Filter{Types: []string{TypeEvent}, Kind: "FailedScheduling"})
+	grouped, total := Apply(entries, Filter{Types: []string{TypeEvent}, Kind: "FailedScheduling", GroupBy: "namespace"})
+	if len(plain) < 2 || total != 1 || len(grouped) != 1 {
+		t.Fatalf("%d FailedScheduling entries grouped into %d (total %d), want one", len(plain), len(grouped), total)
+	}
+	sum, objects := 0, map[string]bool{}
+	for _, e := range plain {
+		sum += e.Count
+		objects[e.Object] = true
+	}
+	if grouped[0].Count != sum || grouped[0].Object != fmt.Sprintf("%d objects", len(objects)) {
+		t.Errorf("group = count %d, %q; want %d occurrences of %d objects", grouped[0].Count, grouped[0].Object, sum, len(objects))
+	}
+	if got := Group(entries, "nonsense"); len(got) != len(entries) {
+		t.Errorf("an unknown grouping changed the entries")
 	}
 }

@@ -63,7 +63,7 @@ type Entry struct {
 
 // Filter is the timeline's filter as the URL carries it.
 type Filter struct {
-	From, To, Namespace, Node, Kind, Severity, Type string
+	From, To, Namespace, Node, Kind, Severity, Type, Group string
 }
 
 // Note is a rendered note; a hypothesis carries the analysis for and against it.
