@@ -122,7 +122,9 @@ func TestIncidentScenarios(t *testing.T) {
 			{"wrong method", "DELETE", "/api/v1/incidents", "", 405, []string{"method not allowed"}},
 			{"healthz", "GET", "/healthz", "", 200, []string{`"status":"ok"`}},
 			{"readyz", "GET", "/readyz", "", 200, []string{`"status":"ready"`}},
-			{"library page", "GET", "/", "", 200, []string{`data-testid="incident-list"`, "IL-0070", "Hub restart"}},
+			{"library page", "GET", "/", "", 200, []string{`data-testid="incident-list"`, "IL-0070", "Hub restart", `data-testid="create-form"`}},
+			{"stylesheet", "GET", "/static/app.css", "", 200, []string{"--accent"}},
+			{"metrics", "GET", "/metrics", "", 200, []string{"rootline_http_requests_total"}},
 		}
 		for _, sc := range scenarios {
 			t.Run(sc.name, func(t *testing.T) {
