@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -11,9 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
-	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
-	"github.com/rootline-dev/rootline/internal/store"
 )
 
 // exportIncident answers GET /api/v1/incidents/{id}/export?format=md|json: the incident as a
@@ -21,24 +18,11 @@ import (
 // the causes, the symptoms, the missing evidence and the notes), or the same with the whole
 // analysis and the notes as JSON.
 func (s *Server) exportIncident(c *gin.Context) error {
-	ctx := c.Request.Context()
-	id := c.Param("id")
-	in, err := s.deps.Incidents.Incident(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
-	}
+	st, err := s.loadIncident(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	files, objs, err := s.deps.Objects.IncidentObjects(ctx, id)
-	if err != nil {
-		return err
-	}
-	notes, err := s.deps.Notes.Notes(ctx, id)
-	if err != nil {
-		return err
-	}
-	rep := analysis.Run(cluster.NewModel(files, objs), analysis.Options{})
+	in, rep, notes := st.incident, st.report, st.notes
 	r := reportOf(in, rep, notes)
 	switch c.DefaultQuery("format", "md") {
 	case "md":

@@ -38,29 +38,15 @@ const (
 )
 
 func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteForm, formErr string) error {
-	ctx := c.Request.Context()
-	id := c.Param("id")
-	in, err := s.deps.Incidents.Incident(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
-	}
-	if err != nil {
-		return err
-	}
 	f, err := timelineFilter(c)
 	if err != nil {
 		return err
 	}
-	files, objs, err := s.deps.Objects.IncidentObjects(ctx, id)
+	st, err := s.loadIncident(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	notes, err := s.deps.Notes.Notes(ctx, id)
-	if err != nil {
-		return err
-	}
-	m := cluster.NewModel(files, objs)
-	rep := analysis.Run(m, analysis.Options{})
+	in, m, rep, notes := st.incident, st.model, st.report, st.notes
 	all := timeline.Build(m, rep, notes)
 	entries, total := timeline.Apply(all, f)
 	p := incidents.Page{ID: in.ID, Title: in.Title, Cluster: in.Cluster, Inputs: inputsLine(rep.Inputs), Total: total,

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -10,9 +9,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/rootline-dev/rootline/internal/analysis"
-	"github.com/rootline-dev/rootline/internal/cluster"
-	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/timeline"
 )
 
@@ -31,21 +27,11 @@ func (s *Server) getTimeline(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request.Context()
-	id := c.Param("id")
-	files, objs, err := s.deps.Objects.IncidentObjects(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
-	}
+	st, err := s.loadIncident(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	notes, err := s.deps.Notes.Notes(ctx, id)
-	if err != nil {
-		return err
-	}
-	m := cluster.NewModel(files, objs)
-	page, total := timeline.Apply(timeline.Build(m, analysis.Run(m, analysis.Options{}), notes), f)
+	page, total := timeline.Apply(timeline.Build(st.model, st.report, st.notes), f)
 	c.Header("X-Total-Count", strconv.Itoa(total))
 	c.JSON(http.StatusOK, page)
 	return nil
