@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -26,12 +27,31 @@ type Report struct {
 	RootCause  string      `json:"root_cause,omitempty"`
 	Causes     []string    `json:"causes,omitempty"`
 	Components []Component `json:"components,omitempty"`
-	Body       string      `json:"-"`
+	// Extra keeps front-matter fields Rootline does not know, so that they survive a round trip.
+	Extra map[string]json.RawMessage `json:"-"`
+	Body  string                     `json:"-"`
 }
 
-// WriteMarkdown writes the report: YAML front matter between --- lines, then the body.
+// WriteMarkdown writes the report: YAML front matter between --- lines (the known fields and
+// the kept unknown ones), then the body.
 func (r Report) WriteMarkdown(w io.Writer) error {
-	fm, err := yaml.Marshal(r)
+	js, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("incident: report front matter: %w", err)
+	}
+	if len(r.Extra) > 0 {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(js, &fields); err != nil {
+			return fmt.Errorf("incident: report front matter: %w", err)
+		}
+		for k, v := range r.Extra {
+			fields[k] = v
+		}
+		if js, err = json.Marshal(fields); err != nil {
+			return fmt.Errorf("incident: report front matter: %w", err)
+		}
+	}
+	fm, err := yaml.JSONToYAML(js)
 	if err != nil {
 		return fmt.Errorf("incident: report front matter: %w", err)
 	}
