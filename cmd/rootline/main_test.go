@@ -143,3 +143,32 @@ func TestServeStopsGracefully(t *testing.T) {
 		t.Error("server still answers after shutdown")
 	}
 }
+
+func TestImportCommand(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "lib.db")
+	reports := filepath.Join(dir, "reports")
+	if err := os.MkdirAll(reports, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(reports, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("IL-0070.md", "---\nid: IL-0070\ntitle: Hub restart\ncauses: [capacity_exhaustion]\n---\ntext\n")
+	write("README.md", "not a report")
+	if got := run([]string{"import", "--database", db, reports}); got != exitOK {
+		t.Fatalf("import: exit %d", got)
+	}
+	if got := run([]string{"import", "--database", db, reports}); got != exitOK {
+		t.Fatalf("import again: exit %d", got)
+	}
+	write("bad.md", "---\nid: x\ntitle: t\ncauses: [bad_luck]\n---\n")
+	if got := run([]string{"import", "--database", db, reports}); got != exitFailure {
+		t.Errorf("bad report: exit %d, want %d", got, exitFailure)
+	}
+	if got := run([]string{"import", "--database", db, filepath.Join(dir, "missing")}); got != exitFailure {
+		t.Errorf("missing path: exit %d", got)
+	}
+}

@@ -60,6 +60,10 @@ const (
 	EvictedPodsLingering = "evicted_pods_lingering"
 )
 
+// SymptomKinds lists every symptom kind.
+var SymptomKinds = []string{PodEvicted, PodPending, OOMKilled, LivenessProbeFailed, ReadinessProbeFailed, CrashLoopBackOff,
+	ContainerRestarted, ImagePullFailed, Preempted, NodeNotReady, NodePressure, ScaleUp, EvictedPodsLingering}
+
 // Symptom is something users of the cluster felt, or its direct sign.
 type Symptom struct {
 	ID       string      `json:"id"`

@@ -38,6 +38,9 @@ var (
 // and cause kinds); an error names the file and the line.
 func ParseReport(name string, data []byte, symptomKinds, causeKinds []string) (Report, error) {
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	if strings.TrimSpace(text) == "" {
+		return Report{}, &ParseError{File: name, Line: 1, Msg: "empty report"}
+	}
 	front, body, hasFront := splitFrontMatter(text)
 	var r Report
 	if !hasFront {
@@ -85,12 +88,22 @@ func ParseReport(name string, data []byte, symptomKinds, causeKinds []string) (R
 // check validates the fields against each other and the vocabulary.
 func (r *Report) check(front string, symptomKinds, causeKinds []string) *ParseError {
 	bad := func(field, msg string) *ParseError { return &ParseError{Line: lineOf(front, field), Msg: msg} }
-	if err := (&Incident{ID: r.ID, Title: r.Title}).Validate(); err != nil {
+	in := Incident{ID: r.ID, Title: r.Title, Tags: r.Tags}
+	if err := in.Validate(); err != nil {
 		field := "id"
-		if strings.Contains(err.Error(), "title") {
-			field = "title"
+		for _, f := range []string{"title", "tag"} {
+			if strings.Contains(err.Error(), f) {
+				field = f
+				if f == "tag" {
+					field = "tags"
+				}
+			}
 		}
 		return bad(field, err.Error())
+	}
+	r.Title = in.Title
+	if len(in.Tags) > 0 {
+		r.Tags = in.Tags
 	}
 	if r.Date != "" && !dateRe.MatchString(r.Date) {
 		return bad("date", fmt.Sprintf("date %q: use YYYY-MM-DD", r.Date))

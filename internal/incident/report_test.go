@@ -72,6 +72,7 @@ func TestParseReportVariants(t *testing.T) {
 		{"no title", "---\nid: x\n---\n", 2, "title"},
 		{"wrong type", "---\nid: x\ntitle: t\ntags: 7\n---\n", 4, "tags"},
 		{"bad id from name", "# title\n", 1, "file name"},
+		{"empty", " \n", 1, "empty report"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -38,6 +38,7 @@ func (s *Server) Handler() http.Handler {
 
 	api := authed.Group("/api/v1")
 	api.POST("/incidents", s.handle(s.createIncident))
+	api.POST("/incidents/import", s.handle(s.importReports))
 	api.GET("/incidents", s.handle(s.listIncidents))
 	api.GET("/incidents/:id", s.handle(s.getIncident))
 	api.PUT("/incidents/:id", s.handle(s.updateIncident))

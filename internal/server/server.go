@@ -38,6 +38,12 @@ type NoteStore interface {
 	Notes(ctx context.Context, incidentID string) ([]incident.Note, error)
 }
 
+// LibraryStore keeps the reports of the incident library.
+type LibraryStore interface {
+	ImportReport(ctx context.Context, r incident.Report) (bool, error)
+	Report(ctx context.Context, id string) (incident.Report, error)
+}
+
 // Pinger reports whether the database answers, for /readyz.
 type Pinger interface {
 	Ping(ctx context.Context) error
@@ -49,6 +55,7 @@ type Deps struct {
 	Snapshots SnapshotStore
 	Objects   ObjectStore
 	Notes     NoteStore
+	Library   LibraryStore
 	DB        Pinger
 	Metrics   *Metrics // nil: a fresh set
 	Log       *slog.Logger

@@ -1,0 +1,69 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"os"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/incident"
+)
+
+// maxReportBytes bounds one report.
+const maxReportBytes = 1 << 20
+
+// importResponse is one imported incident.
+type importResponse struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Created bool   `json:"created"`
+}
+
+// importReports answers POST /api/v1/incidents/import: one report as the body, or several as
+// multipart. Every report is read first; one that does not parse refuses the whole request
+// with its file and line, so that nothing is half imported.
+func (s *Server) importReports(c *gin.Context) error {
+	sp, err := receive(c.Writer, c.Request, s.cfg.MaxUploadBytes)
+	if err != nil {
+		return err
+	}
+	defer sp.remove()
+	if len(sp.files) == 0 {
+		return errStatus(http.StatusUnprocessableEntity, "no report in the request")
+	}
+	reports := make([]incident.Report, 0, len(sp.files))
+	for _, f := range sp.files {
+		if f.size > maxReportBytes {
+			return errStatus(http.StatusRequestEntityTooLarge, f.name+": a report larger than 1 MiB")
+		}
+		data, err := os.ReadFile(f.path)
+		if err != nil {
+			return err
+		}
+		name := f.name
+		if name == "upload" {
+			name = "report.md"
+		}
+		r, err := incident.ParseReport(name, data, analysis.SymptomKinds, analysis.CauseKinds)
+		var pe *incident.ParseError
+		if errors.As(err, &pe) {
+			return &httpError{Status: http.StatusUnprocessableEntity, Msg: pe.Error(), Extra: gin.H{"file": pe.File, "line": pe.Line}}
+		}
+		if err != nil {
+			return err
+		}
+		reports = append(reports, r)
+	}
+	out := make([]importResponse, 0, len(reports))
+	for _, r := range reports {
+		created, err := s.deps.Library.ImportReport(c.Request.Context(), r)
+		if err != nil {
+			return err
+		}
+		out = append(out, importResponse{ID: r.ID, Title: r.Title, Created: created})
+	}
+	c.JSON(http.StatusCreated, out)
+	return nil
+}

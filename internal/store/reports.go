@@ -1,0 +1,142 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/rootline-dev/rootline/internal/incident"
+)
+
+// Signature facets and origins.
+const (
+	facetSymptom   = "symptom"
+	facetCause     = "cause"
+	facetComponent = "component"
+	originReport   = "report"
+)
+
+type signatureRow struct {
+	IncidentID string
+	Facet      string
+	Value      string
+	Name       string
+	Role       string
+	Origin     string
+	Position   int
+}
+
+func (signatureRow) TableName() string { return "incident_signatures" }
+
+// ImportReport stores a report of the library: a new incident, or the incident of the same id
+// updated (title, org, date, tags, text, the signature the report gives). Importing the same
+// report again changes nothing. It returns whether the incident was created.
+func (s *Store) ImportReport(ctx context.Context, r incident.Report) (created bool, err error) {
+	extra, _ := json.Marshal(r.Extra)
+	if r.Extra == nil {
+		extra = []byte("{}")
+	}
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		fields := map[string]any{"title": r.Title, "org": r.Org, "report_date": r.Date, "report": r.Body, "report_extra": string(extra), "updated_at": now}
+		res := tx.Model(&incidentRow{}).Where("id = ?", r.ID).Updates(fields)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			created = true
+			if err := tx.Create(&incidentRow{ID: r.ID, Title: r.Title, CreatedAt: now, UpdatedAt: now}).Error; err != nil {
+				return err
+			}
+			if err := tx.Model(&incidentRow{}).Where("id = ?", r.ID).Updates(fields).Error; err != nil {
+				return err
+			}
+		}
+		if err := tx.Where("incident_id = ?", r.ID).Delete(&incidentTagRow{}).Error; err != nil {
+			return err
+		}
+		for _, t := range r.Tags {
+			if err := tx.Create(&incidentTagRow{IncidentID: r.ID, Tag: t}).Error; err != nil {
+				return err
+			}
+		}
+		if err := tx.Where("incident_id = ? AND origin = ?", r.ID, originReport).Delete(&signatureRow{}).Error; err != nil {
+			return err
+		}
+		rows := signatureRows(r)
+		if len(rows) == 0 {
+			return nil
+		}
+		return tx.Create(&rows).Error
+	})
+	return created, wrap(err, "import report %s", r.ID)
+}
+
+func signatureRows(r incident.Report) []signatureRow {
+	var rows []signatureRow
+	add := func(facet, value, name, role string) {
+		rows = append(rows, signatureRow{IncidentID: r.ID, Facet: facet, Value: value, Name: name, Role: role, Origin: originReport, Position: len(rows)})
+	}
+	for _, v := range r.Symptoms {
+		add(facetSymptom, v, "", "")
+	}
+	for _, v := range r.Causes {
+		role := "contributing"
+		if v == r.RootCause {
+			role = "root"
+		}
+		add(facetCause, v, "", role)
+	}
+	for _, c := range r.Components {
+		add(facetComponent, c.Kind, c.Name, "")
+	}
+	return rows
+}
+
+// Report returns an incident as a report of the library: its fields, its text, and the
+// signature its report gave. ErrNotFound when it does not exist.
+func (s *Store) Report(ctx context.Context, id string) (incident.Report, error) {
+	in, err := s.Incident(ctx, id)
+	if err != nil {
+		return incident.Report{}, err
+	}
+	var row struct {
+		Org         string
+		ReportDate  string
+		Report      string
+		ReportExtra string
+	}
+	if err := s.db.WithContext(ctx).Model(&incidentRow{}).Select("org, report_date, report, report_extra").Where("id = ?", id).Scan(&row).Error; err != nil {
+		return incident.Report{}, wrap(err, "report %s", id)
+	}
+	r := incident.Report{ID: in.ID, Title: in.Title, Org: row.Org, Date: row.ReportDate, Body: row.Report}
+	if len(in.Tags) > 0 {
+		r.Tags = in.Tags
+	}
+	if row.ReportExtra != "" && row.ReportExtra != "{}" && row.ReportExtra != "null" {
+		if err := json.Unmarshal([]byte(row.ReportExtra), &r.Extra); err != nil {
+			return r, wrap(err, "report %s: extra fields", id)
+		}
+	}
+	var sig []signatureRow
+	if err := s.db.WithContext(ctx).Where("incident_id = ? AND origin = ?", id, originReport).Order("position").Find(&sig).Error; err != nil {
+		return r, wrap(err, "signature of %s", id)
+	}
+	for _, g := range sig {
+		switch g.Facet {
+		case facetSymptom:
+			r.Symptoms = append(r.Symptoms, g.Value)
+		case facetCause:
+			r.Causes = append(r.Causes, g.Value)
+			if g.Role == "root" {
+				r.RootCause = g.Value
+			}
+		case facetComponent:
+			r.Components = append(r.Components, incident.Component{Kind: g.Value, Name: g.Name})
+		}
+	}
+	return r, nil
+}
+
