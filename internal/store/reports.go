@@ -139,4 +139,3 @@ func (s *Store) Report(ctx context.Context, id string) (incident.Report, error) 
 	}
 	return r, nil
 }
-
