@@ -172,3 +172,50 @@ func TestImportCommand(t *testing.T) {
 		t.Errorf("missing path: exit %d", got)
 	}
 }
+
+// TestLibraryRoundTrip imports reports, exports the library, imports the export into an empty
+// database, and finds the same reports there.
+func TestLibraryRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]string{
+		"IL-0070.md": "---\nid: IL-0070\ntitle: Hub restart\norg: 2i2c\ndate: 2023-02-01\ntags: [kubernetes]\nsymptoms: [pod_evicted, pod_pending]\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion, shared_prometheus]\ncomponents: [{kind: NodePool, name: core}, {kind: Prometheus, name: support-prometheus-server}]\nticket: 414\n---\nPrometheus load grows with the number of nodes.\n",
+		"IL-0099.md": "# DNS outage\n\nCoreDNS was OOM-killed.\n",
+	}
+	for name, doc := range docs {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, second := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	out := filepath.Join(dir, "export")
+	for _, args := range [][]string{
+		{"import", "--database", first, src},
+		{"export", "--database", first, "--out", out},
+		{"import", "--database", second, out},
+		{"export", "--database", second, "--out", out + "2"},
+	} {
+		if got := run(args); got != exitOK {
+			t.Fatalf("%v: exit %d", args, got)
+		}
+	}
+	for name := range docs {
+		a, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(out+"2", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(a) != string(b) {
+			t.Errorf("%s differs after the round trip:\n%s\n---- vs ----\n%s", name, a, b)
+		}
+		if name == "IL-0070.md" && (!strings.Contains(string(a), "ticket: 414") || !strings.Contains(string(a), "root_cause: capacity_exhaustion")) {
+			t.Errorf("export lost fields:\n%s", a)
+		}
+	}
+}
