@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -48,6 +50,61 @@ func TestImportReports(t *testing.T) {
 		status, b = call(t, "GET", base+"/api/v1/incidents/IL-0070", "", nil)
 		if status != 200 || !strings.Contains(string(b), "Hub restart") {
 			t.Errorf("imported incident: %d %s", status, b)
+		}
+	})
+}
+
+// TestRelated imports IL-0070 and three relatives, and uploads a snapshot-only incident: the
+// related list names those sharing capacity exhaustion, with the shared components in words,
+// before those sharing only a component; the snapshot-only incident finds its relatives
+// through its analysis.
+func TestRelated(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		url := base + "/api/v1/incidents/import"
+		docs := map[string]string{
+			"IL-0070.md": reportIL0070,
+			"A.md":       "---\nid: A\ntitle: pool and Prometheus\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion, shared_prometheus]\ncomponents: [{kind: NodePool, name: x}, {kind: Prometheus, name: p}]\n---\n",
+			"B.md":       "---\nid: B\ntitle: pool only\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion]\ncomponents: [{kind: NodePool, name: user}]\n---\n",
+			"C.md":       "---\nid: C\ntitle: Prometheus only\nroot_cause: memory_limit_too_low\ncauses: [memory_limit_too_low]\ncomponents: [{kind: Prometheus, name: prom}]\n---\n",
+		}
+		files := map[string][]byte{}
+		for k, v := range docs {
+			files[k] = []byte(v)
+		}
+		body, ct := multipartBody(t, files, "IL-0070.md", "A.md", "B.md", "C.md")
+		if status, b := call(t, "POST", url, ct, body); status != http.StatusCreated {
+			t.Fatalf("import: %d %s", status, b)
+		}
+		status, b := call(t, "GET", base+"/api/v1/incidents/IL-0070/related", "", nil)
+		got := string(b)
+		a := strings.Index(got, `"reason":"same root cause · shared Node pool, Prometheus"`)
+		bb := strings.Index(got, `"reason":"same root cause · shared Node pool"`)
+		c := strings.Index(got, `"reason":"shared Prometheus"`)
+		if status != 200 || a < 0 || bb < 0 || c < 0 || !(a < bb && bb < c) {
+			t.Errorf("related: %d %s", status, got)
+		}
+		if status, _ := call(t, "GET", base+"/api/v1/incidents/nope/related", "", nil); status != 404 {
+			t.Errorf("unknown incident: %d", status)
+		}
+
+		// An incident known only from its snapshots relates through its analysis.
+		createIncident(t, base, `{"id": "S", "title": "from snapshots"}`)
+		snap := map[string][]byte{}
+		for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
+			data, err := os.ReadFile(filepath.Join("..", "analysis", "testdata", "il0070", "evicted", n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap[n] = data
+		}
+		body, ct = multipartBody(t, snap, "events.json", "nodes.json", "pods.json")
+		if status, b := call(t, "POST", base+"/api/v1/incidents/S/snapshots", ct, body); status != http.StatusCreated {
+			t.Fatalf("upload: %d %s", status, b)
+		}
+		_, b = call(t, "GET", base+"/api/v1/incidents/S/related", "", nil)
+		if !strings.Contains(string(b), `"id":"IL-0070"`) || !strings.Contains(string(b), `"relation":"same root cause"`) {
+			t.Errorf("snapshot-only incident: %s", b)
 		}
 	})
 }

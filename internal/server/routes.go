@@ -48,6 +48,7 @@ func (s *Server) Handler() http.Handler {
 	api.GET("/incidents/:id/notes", s.handle(s.listNotes))
 	api.GET("/incidents/:id/timeline", s.handle(s.getTimeline))
 	api.GET("/incidents/:id/export", s.handle(s.exportIncident))
+	api.GET("/incidents/:id/related", s.handle(s.getRelated))
 	return r
 }
 

@@ -42,6 +42,7 @@ type NoteStore interface {
 type LibraryStore interface {
 	ImportReport(ctx context.Context, r incident.Report) (bool, error)
 	Report(ctx context.Context, id string) (incident.Report, error)
+	Candidates(ctx context.Context) ([]incident.Candidate, error)
 }
 
 // Pinger reports whether the database answers, for /readyz.

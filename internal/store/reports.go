@@ -139,3 +139,43 @@ func (s *Store) Report(ctx context.Context, id string) (incident.Report, error) 
 	}
 	return r, nil
 }
+
+// Candidates returns every incident of the library with the signature its report gave, for
+// related-incident search. Incidents without a signature come with an empty one.
+func (s *Store) Candidates(ctx context.Context) ([]incident.Candidate, error) {
+	var incs []incidentRow
+	if err := s.db.WithContext(ctx).Select("id, title").Order("id").Find(&incs).Error; err != nil {
+		return nil, wrap(err, "candidates")
+	}
+	var sig []signatureRow
+	if err := s.db.WithContext(ctx).Where("origin = ?", originReport).Order("incident_id, position").Find(&sig).Error; err != nil {
+		return nil, wrap(err, "signatures")
+	}
+	by := map[string]*incident.Signature{}
+	for _, g := range sig {
+		x, ok := by[g.IncidentID]
+		if !ok {
+			x = &incident.Signature{}
+			by[g.IncidentID] = x
+		}
+		switch g.Facet {
+		case facetSymptom:
+			x.Symptoms = append(x.Symptoms, g.Value)
+		case facetCause:
+			x.Causes = append(x.Causes, g.Value)
+			if g.Role == "root" {
+				x.RootCause = g.Value
+			}
+		case facetComponent:
+			x.Components = append(x.Components, incident.Component{Kind: g.Value, Name: g.Name})
+		}
+	}
+	out := make([]incident.Candidate, len(incs))
+	for i, in := range incs {
+		out[i] = incident.Candidate{ID: in.ID, Title: in.Title}
+		if x := by[in.ID]; x != nil {
+			out[i].Signature = *x
+		}
+	}
+	return out, nil
+}

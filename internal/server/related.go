@@ -1,0 +1,54 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/incident"
+)
+
+// relatedResponse is a related incident as the API shows it.
+type relatedResponse struct {
+	incident.Relation
+	Reason string `json:"reason"`
+}
+
+// getRelated answers GET /api/v1/incidents/{id}/related: the incidents that share the root
+// cause, ranked by what else they share, then those that share only components. The
+// incident's signature is its report's, or, for an incident known only from snapshots, its
+// analysis.
+func (s *Server) getRelated(c *gin.Context) error {
+	ctx := c.Request.Context()
+	st, err := s.loadIncident(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	r, err := s.deps.Library.Report(ctx, st.incident.ID)
+	if err != nil {
+		return err
+	}
+	sig := incident.SignatureOf(r)
+	if len(sig.Causes) == 0 && len(sig.Symptoms) == 0 {
+		sig = analysisSignature(st.report)
+	}
+	candidates, err := s.deps.Library.Candidates(ctx)
+	if err != nil {
+		return err
+	}
+	rel := incident.Related(st.incident.ID, sig, candidates)
+	out := make([]relatedResponse, len(rel))
+	for i, x := range rel {
+		out[i] = relatedResponse{Relation: x, Reason: x.Reason()}
+	}
+	c.JSON(http.StatusOK, out)
+	return nil
+}
+
+// analysisSignature is the signature an analysis gives: its symptom and cause kinds, its root
+// cause and the components its causes name.
+func analysisSignature(rep analysis.Report) incident.Signature {
+	r := reportOf(&incident.Incident{}, rep, nil)
+	return incident.SignatureOf(r)
+}
