@@ -132,6 +132,7 @@ func (s *Server) uploadForm(c *gin.Context) error {
 		}
 		u.Results = append(u.Results, r)
 	}
+	s.refreshSignature(ctx, u.Selected)
 	return render(c, status, "Upload", incidents.UploadPage(u))
 }
 

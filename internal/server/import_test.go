@@ -106,5 +106,10 @@ func TestRelated(t *testing.T) {
 		if !strings.Contains(string(b), `"id":"IL-0070"`) || !strings.Contains(string(b), `"relation":"same root cause"`) {
 			t.Errorf("snapshot-only incident: %s", b)
 		}
+		// Its analysis signature, stored on upload, makes it a relative of the imported ones.
+		_, b = call(t, "GET", base+"/api/v1/incidents/IL-0070/related", "", nil)
+		if !strings.Contains(string(b), `"id":"S","title":"from snapshots","relation":"same root cause"`) {
+			t.Errorf("IL-0070 does not find the snapshot-only incident: %s", b)
+		}
 	})
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -51,4 +52,17 @@ func (s *Server) getRelated(c *gin.Context) error {
 func analysisSignature(rep analysis.Report) incident.Signature {
 	r := reportOf(&incident.Incident{}, rep, nil)
 	return incident.SignatureOf(r)
+}
+
+// refreshSignature records the signature of an incident's analysis after its snapshots
+// changed, so that it takes part in related-incident search. A failure is logged, not
+// returned: the upload that triggered it has been stored.
+func (s *Server) refreshSignature(ctx context.Context, id string) {
+	st, err := s.loadIncident(ctx, id)
+	if err == nil {
+		err = s.deps.Library.SetAnalysisSignature(ctx, id, analysisSignature(st.report))
+	}
+	if err != nil {
+		s.log.WarnContext(ctx, "analysis signature not updated", "incident_id", id, "error", err)
+	}
 }

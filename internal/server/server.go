@@ -43,6 +43,7 @@ type LibraryStore interface {
 	ImportReport(ctx context.Context, r incident.Report) (bool, error)
 	Report(ctx context.Context, id string) (incident.Report, error)
 	Candidates(ctx context.Context) ([]incident.Candidate, error)
+	SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error
 }
 
 // Pinger reports whether the database answers, for /readyz.

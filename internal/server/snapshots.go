@@ -77,6 +77,7 @@ func (s *Server) uploadSnapshot(c *gin.Context) error {
 			s.metrics.objects.WithLabelValues(kind).Add(float64(n))
 		}
 		s.log.InfoContext(ctx, "snapshot stored", "incident_id", id, "snapshot", resp.Snapshot, "bytes", resp.Bytes, "objects", resp.Objects)
+		s.refreshSignature(ctx, id)
 	} else {
 		s.metrics.uploadResults.WithLabelValues("existing").Inc()
 	}

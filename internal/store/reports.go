@@ -16,7 +16,13 @@ const (
 	facetCause     = "cause"
 	facetComponent = "component"
 	originReport   = "report"
+	originAnalysis = "analysis"
+	originPerson   = "person"
 )
+
+// originRank orders the origins of a signature: what people set wins over the report, which
+// wins over the analysis.
+var originRank = map[string]int{originPerson: 3, originReport: 2, originAnalysis: 1}
 
 type signatureRow struct {
 	IncidentID string
@@ -65,7 +71,7 @@ func (s *Store) ImportReport(ctx context.Context, r incident.Report) (created bo
 		if err := tx.Where("incident_id = ? AND origin = ?", r.ID, originReport).Delete(&signatureRow{}).Error; err != nil {
 			return err
 		}
-		rows := signatureRows(r)
+		rows := signatureRows(r.ID, originReport, incident.SignatureOf(r))
 		if len(rows) == 0 {
 			return nil
 		}
@@ -74,25 +80,40 @@ func (s *Store) ImportReport(ctx context.Context, r incident.Report) (created bo
 	return created, wrap(err, "import report %s", r.ID)
 }
 
-func signatureRows(r incident.Report) []signatureRow {
+func signatureRows(id, origin string, sig incident.Signature) []signatureRow {
 	var rows []signatureRow
 	add := func(facet, value, name, role string) {
-		rows = append(rows, signatureRow{IncidentID: r.ID, Facet: facet, Value: value, Name: name, Role: role, Origin: originReport, Position: len(rows)})
+		rows = append(rows, signatureRow{IncidentID: id, Facet: facet, Value: value, Name: name, Role: role, Origin: origin, Position: len(rows)})
 	}
-	for _, v := range r.Symptoms {
+	for _, v := range sig.Symptoms {
 		add(facetSymptom, v, "", "")
 	}
-	for _, v := range r.Causes {
+	for _, v := range sig.Causes {
 		role := "contributing"
-		if v == r.RootCause {
+		if v == sig.RootCause {
 			role = "root"
 		}
 		add(facetCause, v, "", role)
 	}
-	for _, c := range r.Components {
+	for _, c := range sig.Components {
 		add(facetComponent, c.Kind, c.Name, "")
 	}
 	return rows
+}
+
+// SetAnalysisSignature replaces the signature the analysis of an incident's snapshots gives.
+func (s *Store) SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Where("incident_id = ? AND origin = ?", id, originAnalysis).Delete(&signatureRow{}).Error; err != nil {
+			return err
+		}
+		rows := signatureRows(id, originAnalysis, sig)
+		if len(rows) == 0 {
+			return nil
+		}
+		return tx.Create(&rows).Error
+	})
+	return wrap(err, "analysis signature of %s", id)
 }
 
 // Report returns an incident as a report of the library: its fields, its text, and the
@@ -140,19 +161,29 @@ func (s *Store) Report(ctx context.Context, id string) (incident.Report, error) 
 	return r, nil
 }
 
-// Candidates returns every incident of the library with the signature its report gave, for
-// related-incident search. Incidents without a signature come with an empty one.
+// Candidates returns every incident of the library with its signature, for related-incident
+// search: the one people set, else the report's, else the analysis'. Incidents without any
+// come with an empty one.
 func (s *Store) Candidates(ctx context.Context) ([]incident.Candidate, error) {
 	var incs []incidentRow
 	if err := s.db.WithContext(ctx).Select("id, title").Order("id").Find(&incs).Error; err != nil {
 		return nil, wrap(err, "candidates")
 	}
 	var sig []signatureRow
-	if err := s.db.WithContext(ctx).Where("origin = ?", originReport).Order("incident_id, position").Find(&sig).Error; err != nil {
+	if err := s.db.WithContext(ctx).Order("incident_id, position").Find(&sig).Error; err != nil {
 		return nil, wrap(err, "signatures")
+	}
+	best := map[string]string{} // incident → the origin that speaks for it
+	for _, g := range sig {
+		if originRank[g.Origin] > originRank[best[g.IncidentID]] {
+			best[g.IncidentID] = g.Origin
+		}
 	}
 	by := map[string]*incident.Signature{}
 	for _, g := range sig {
+		if g.Origin != best[g.IncidentID] {
+			continue
+		}
 		x, ok := by[g.IncidentID]
 		if !ok {
 			x = &incident.Signature{}
