@@ -113,3 +113,47 @@ func TestRelated(t *testing.T) {
 		}
 	})
 }
+
+func TestSearch(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		docs := map[string][]byte{
+			"IL-0070.md": []byte(reportIL0070),
+			"A.md":       []byte("---\nid: A\ntitle: pool and Prometheus\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion, shared_prometheus]\n---\nThe scrape load doubled.\n"),
+			"C.md":       []byte("---\nid: C\ntitle: DNS outage\nsymptoms: [oom_killed]\nroot_cause: memory_limit_too_low\ncauses: [memory_limit_too_low]\n---\nCoreDNS at 100% of its limit.\n"),
+		}
+		body, ct := multipartBody(t, docs, "A.md", "C.md", "IL-0070.md")
+		if status, b := call(t, "POST", base+"/api/v1/incidents/import", ct, body); status != http.StatusCreated {
+			t.Fatalf("import: %d %s", status, b)
+		}
+		call(t, "POST", base+"/api/v1/incidents/C/notes", "application/json", strings.NewReader(`{"body": "Zalando saw the same in 2019"}`))
+		tests := []struct {
+			query string
+			want  []string
+		}{
+			{"cause=shared_prometheus", []string{"A", "IL-0070"}},
+			{"symptom=pod_evicted", []string{"IL-0070"}},
+			{"q=prometheus+load", []string{"A", "IL-0070"}}, // each word anywhere: A has both, in title and text
+			{"q=load+grows", []string{"IL-0070"}},
+			{"q=SCRAPE", []string{"A"}},
+			{"q=zalando", []string{"C"}},
+			{"q=100%25", []string{"C"}},
+			{"q=10_%25", nil},
+			{"cause=capacity_exhaustion&q=pool", []string{"A"}},
+		}
+		for _, tt := range tests {
+			t.Run(tt.query, func(t *testing.T) {
+				status, b := call(t, "GET", base+"/api/v1/incidents?"+tt.query, "", nil)
+				var got []string
+				for _, id := range []string{"A", "C", "IL-0070"} {
+					if strings.Contains(string(b), `"id":"`+id+`"`) {
+						got = append(got, id)
+					}
+				}
+				if status != 200 || strings.Join(got, ",") != strings.Join(tt.want, ",") {
+					t.Errorf("%d: got %v, want %v", status, got, tt.want)
+				}
+			})
+		}
+	})
+}

@@ -87,7 +87,7 @@ func (s *Server) createIncident(c *gin.Context) error {
 }
 
 func (s *Server) listIncidents(c *gin.Context) error {
-	f := store.IncidentFilter{Tag: c.Query("tag")}
+	f := store.IncidentFilter{Tag: c.Query("tag"), Symptom: c.Query("symptom"), Cause: c.Query("cause"), Query: c.Query("q")}
 	if v := c.Query("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1000 {

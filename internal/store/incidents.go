@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -94,8 +95,11 @@ func (s *Store) Incident(ctx context.Context, id string) (*incident.Incident, er
 
 // IncidentFilter narrows a listing.
 type IncidentFilter struct {
-	Tag   string
-	Limit int // default 100, at most 1000
+	Tag     string
+	Symptom string // a symptom kind of its signature (any origin)
+	Cause   string // a cause kind of its signature (any origin)
+	Query   string // words found in the title, the report's text or a note (all of them, any case)
+	Limit   int    // default 100, at most 1000
 }
 
 // Incidents lists incidents, newest first.
@@ -106,6 +110,19 @@ func (s *Store) Incidents(ctx context.Context, f IncidentFilter) ([]*incident.In
 	q := s.incidentQuery(ctx).Order("incidents.created_at DESC, incidents.id").Limit(f.Limit)
 	if f.Tag != "" {
 		q = q.Where("incidents.id IN (SELECT incident_id FROM incident_tags WHERE tag = ?)", f.Tag)
+	}
+	if f.Symptom != "" {
+		q = q.Where("incidents.id IN (SELECT incident_id FROM incident_signatures WHERE facet = 'symptom' AND value = ?)", f.Symptom)
+	}
+	if f.Cause != "" {
+		q = q.Where("incidents.id IN (SELECT incident_id FROM incident_signatures WHERE facet = 'cause' AND value = ?)", f.Cause)
+	}
+	// Words are matched case-insensitively anywhere in the title, the report or the notes: a
+	// plain LIKE, the same on both databases. (Ranked full-text search is for later.)
+	for _, w := range strings.Fields(strings.ToLower(f.Query)) {
+		like := "%" + escapeLike(w) + "%"
+		q = q.Where(`(lower(incidents.title) LIKE ? ESCAPE '\' OR lower(incidents.report) LIKE ? ESCAPE '\'
+			OR incidents.id IN (SELECT incident_id FROM notes WHERE lower(body) LIKE ? ESCAPE '\'))`, like, like, like)
 	}
 	var vs []incidentView
 	if err := q.Scan(&vs).Error; err != nil {
@@ -139,6 +156,11 @@ func (s *Store) withTags(ctx context.Context, vs []incidentView) ([]*incident.In
 		byID[t.IncidentID].Tags = append(byID[t.IncidentID].Tags, t.Tag)
 	}
 	return out, nil
+}
+
+// escapeLike makes a word literal in a LIKE pattern.
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
 }
 
 func utcPtr(t *time.Time) *time.Time {
