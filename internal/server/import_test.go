@@ -88,6 +88,11 @@ func TestRelated(t *testing.T) {
 			t.Errorf("unknown incident: %d", status)
 		}
 
+		status, b = call(t, "GET", base+"/incidents/IL-0070/related", "", nil)
+		if status != 200 || strings.Count(string(b), `data-testid="related-row"`) != 3 || !strings.Contains(string(b), "same root cause · shared Node pool, Prometheus") {
+			t.Errorf("related page: %d %.300s", status, b)
+		}
+
 		// An incident known only from its snapshots relates through its analysis.
 		createIncident(t, base, `{"id": "S", "title": "from snapshots"}`)
 		snap := map[string][]byte{}

@@ -33,6 +33,7 @@ func (s *Server) Handler() http.Handler {
 	authed.GET("/upload", s.handle(s.uploadPage))
 	authed.POST("/upload", s.handle(s.uploadForm))
 	authed.GET("/incidents/:id", s.handle(s.incidentPage))
+	authed.GET("/incidents/:id/related", s.handle(s.relatedPage))
 	authed.POST("/incidents/:id/notes", s.handle(s.createNoteForm))
 	authed.POST("/incidents/:id/edit", s.handle(s.editIncidentForm))
 
