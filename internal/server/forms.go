@@ -11,6 +11,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/templates/incidents"
@@ -26,11 +27,21 @@ func (s *Server) renderLibrary(c *gin.Context, status int, form incidents.NewInc
 	if err != nil {
 		return err
 	}
-	return render(c, status, "Incidents", incidents.List(rows, form))
+	counts, err := s.deps.Library.CauseCounts(c.Request.Context())
+	if err != nil {
+		return err
+	}
+	search := incidents.Search{Q: c.Query("q"), Symptom: c.Query("symptom"), Cause: c.Query("cause"), Tag: c.Query("tag"),
+		Symptoms: analysis.SymptomKinds, Causes: analysis.CauseKinds}
+	for _, cc := range counts {
+		search.Counts = append(search.Counts, incidents.CauseCount{Cause: cc.Cause, Incidents: cc.Incidents})
+	}
+	return render(c, status, "Incidents", incidents.List(rows, form, search))
 }
 
 func (s *Server) incidentRows(c *gin.Context) ([]incidents.Row, error) {
-	list, err := s.deps.Incidents.Incidents(c.Request.Context(), store.IncidentFilter{Tag: c.Query("tag")})
+	list, err := s.deps.Incidents.Incidents(c.Request.Context(), store.IncidentFilter{Tag: c.Query("tag"),
+		Symptom: c.Query("symptom"), Cause: c.Query("cause"), Query: c.Query("q")})
 	if err != nil {
 		return nil, err
 	}

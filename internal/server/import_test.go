@@ -146,6 +146,11 @@ func TestSearch(t *testing.T) {
 			{"q=10_%25", nil},
 			{"cause=capacity_exhaustion&q=pool", []string{"A"}},
 		}
+		_, page := call(t, "GET", base+"/?cause=memory_limit_too_low", "", nil)
+		if !strings.Contains(string(page), "capacity_exhaustion: 2 incidents") || !strings.Contains(string(page), `<option value="memory_limit_too_low" selected`) ||
+			strings.Count(string(page), `data-testid="incident-row"`) != 1 {
+			t.Errorf("library page with counts and a cause filter: %.600s", page)
+		}
 		for _, tt := range tests {
 			t.Run(tt.query, func(t *testing.T) {
 				status, b := call(t, "GET", base+"/api/v1/incidents?"+tt.query, "", nil)

@@ -44,6 +44,7 @@ type LibraryStore interface {
 	Report(ctx context.Context, id string) (incident.Report, error)
 	Candidates(ctx context.Context) ([]incident.Candidate, error)
 	SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error
+	CauseCounts(ctx context.Context) ([]store.CauseCount, error)
 }
 
 // Pinger reports whether the database answers, for /readyz.

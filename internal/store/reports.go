@@ -210,3 +210,17 @@ func (s *Store) Candidates(ctx context.Context) ([]incident.Candidate, error) {
 	}
 	return out, nil
 }
+
+// CauseCount is how many incidents of the library name a cause.
+type CauseCount struct {
+	Cause     string
+	Incidents int
+}
+
+// CauseCounts counts the incidents per cause kind of their signatures, most frequent first.
+func (s *Store) CauseCounts(ctx context.Context) ([]CauseCount, error) {
+	var out []CauseCount
+	err := s.db.WithContext(ctx).Model(&signatureRow{}).Select("value AS cause, count(DISTINCT incident_id) AS incidents").
+		Where("facet = ?", facetCause).Group("value").Order("incidents DESC, cause").Scan(&out).Error
+	return out, wrap(err, "cause counts")
+}
