@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -48,18 +47,11 @@ func exportReports(ctx context.Context, database, id, out string, w io.Writer) e
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	target, err := store.ParseTarget(database)
+	st, err := openStore(ctx, database)
 	if err != nil {
-		return usageError{err}
-	}
-	st, err := store.Open(ctx, target, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		return &exitError{exitFailure, err}
+		return err
 	}
 	defer st.Close()
-	if err := st.Migrate(ctx); err != nil {
-		return &exitError{exitFailure, err}
-	}
 	ids := []string{id}
 	if id == "" {
 		list, err := st.Incidents(ctx, store.IncidentFilter{Limit: 1000})

@@ -66,18 +66,11 @@ func importReports(ctx context.Context, database string, paths []string, out io.
 		}
 		reports = append(reports, r)
 	}
-	target, err := store.ParseTarget(database)
+	st, err := openStore(ctx, database)
 	if err != nil {
-		return usageError{err}
-	}
-	st, err := store.Open(ctx, target, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		return &exitError{exitFailure, err}
+		return err
 	}
 	defer st.Close()
-	if err := st.Migrate(ctx); err != nil {
-		return &exitError{exitFailure, err}
-	}
 	created := 0
 	for _, r := range reports {
 		isNew, err := st.ImportReport(ctx, r)
@@ -124,4 +117,22 @@ func reportFiles(paths []string) ([]string, error) {
 		return nil, errors.New("no .md reports found")
 	}
 	return out, nil
+}
+
+// openStore opens and migrates the database of a command that works on it directly (import,
+// export); errors carry the command's exit code.
+func openStore(ctx context.Context, database string) (*store.Store, error) {
+	target, err := store.ParseTarget(database)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	st, err := store.Open(ctx, target, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		return nil, &exitError{exitFailure, err}
+	}
+	if err := st.Migrate(ctx); err != nil {
+		st.Close()
+		return nil, &exitError{exitFailure, err}
+	}
+	return st, nil
 }

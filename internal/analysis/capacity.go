@@ -50,15 +50,8 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 	}
 
 	// Evictions and pressure on full nodes.
-	for _, s := range symptoms {
-		if s.Kind != PodEvicted && s.Kind != NodePressure && s.Kind != OOMKilled {
-			continue
-		}
-		node := m.Node(nodeOf(m, s))
-		if node == nil {
-			continue
-		}
-		l := m.Load(node)
+	for _, t := range memoryTrouble(m, symptoms) {
+		s, node, l := t.symptom, t.node, t.load
 		cpu, mem := l.RequestedFraction()
 		if mem < fullShare && !(s.Kind == PodEvicted && mem >= 0.8) {
 			continue

@@ -35,15 +35,8 @@ func (overcommitRule) Causes(in Input, symptoms []Symptom) []Cause {
 	c := Cause{Kind: NodeOvercommitted, Role: Contributing, Confidence: 0.55, Components: []Component{}}
 	seen := map[string]bool{}
 	var parts []string
-	for _, s := range symptoms {
-		if s.Kind != PodEvicted && s.Kind != NodePressure && s.Kind != OOMKilled {
-			continue
-		}
-		node := m.Node(nodeOf(m, s))
-		if node == nil {
-			continue
-		}
-		l := m.Load(node)
+	for _, t := range memoryTrouble(m, symptoms) {
+		s, node, l := t.symptom, t.node, t.load
 		_, mem := l.LimitFraction()
 		ev := cite(node, "status.allocatable.memory", fmt.Sprintf("%s; limits of its pods: %s (%.0f%%)", memString(l.Allocatable.Memory), memString(l.Limits.Memory), mem*100))
 		if pct, ok := allocatedPercent(node.Node.Annotations[allocatedMemoryLimits]); ok && l.Limits.Memory == 0 {

@@ -61,3 +61,25 @@ func nodeOf(m *cluster.Model, s Symptom) string {
 func clamp(c float64) float64 {
 	return min(max(c, 0.05), 0.95)
 }
+
+// troubledNode is a memory symptom (eviction, pressure, OOM kill) with the node it happened on
+// and that node's load.
+type troubledNode struct {
+	symptom Symptom
+	node    *cluster.Object
+	load    cluster.NodeLoad
+}
+
+// memoryTrouble lists the memory symptoms whose node the model holds.
+func memoryTrouble(m *cluster.Model, symptoms []Symptom) []troubledNode {
+	var out []troubledNode
+	for _, s := range symptoms {
+		if s.Kind != PodEvicted && s.Kind != NodePressure && s.Kind != OOMKilled {
+			continue
+		}
+		if node := m.Node(nodeOf(m, s)); node != nil {
+			out = append(out, troubledNode{symptom: s, node: node, load: m.Load(node)})
+		}
+	}
+	return out
+}

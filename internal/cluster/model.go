@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"sort"
 	"time"
 )
 
@@ -17,15 +16,13 @@ type Model struct {
 	pods       map[string]int       // namespace/name → index in Pods
 	nodes      map[string]int       // name → index in Nodes
 	podsByNode map[string][]*Object // node name → pods bound to it
-	eventsFor  map[string][]*Object // kind/namespace/name of the involved object → events
 	loads      map[string]NodeLoad  // node name → load, computed on first use
 }
 
 // NewModel indexes objects. When the same pod or node appears twice (two files of one
 // incident, a table and a describe of the same pod), the later one replaces the earlier.
 func NewModel(files []string, objs []*Object) *Model {
-	m := &Model{Files: files, pods: map[string]int{}, nodes: map[string]int{},
-		eventsFor: map[string][]*Object{}}
+	m := &Model{Files: files, pods: map[string]int{}, nodes: map[string]int{}}
 	for _, o := range objs {
 		m.Add(o)
 	}
@@ -53,9 +50,6 @@ func (m *Model) Add(o *Object) {
 		}
 	case o.Event != nil:
 		m.Events = append(m.Events, o)
-		io := o.Event.InvolvedObject
-		key := io.Kind + "/" + io.Namespace + "/" + io.Name
-		m.eventsFor[key] = append(m.eventsFor[key], o)
 	default:
 		m.Others = append(m.Others, o)
 	}
@@ -88,13 +82,6 @@ func (m *Model) PodsOn(node string) []*Object {
 		}
 	}
 	return m.podsByNode[node]
-}
-
-// EventsFor returns the events about one object ("Pod", "prod", "hub-7c9"), oldest first.
-func (m *Model) EventsFor(kind, namespace, name string) []*Object {
-	evs := m.eventsFor[kind+"/"+namespace+"/"+name]
-	sort.SliceStable(evs, func(i, j int) bool { return EventTime(evs[i]).Before(EventTime(evs[j])) })
-	return evs
 }
 
 // EventTime is when an event object was last seen.

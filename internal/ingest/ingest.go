@@ -93,9 +93,6 @@ func NewDecoder(opts Options) *Decoder {
 	return &Decoder{opts: opts}
 }
 
-// BytesRead is the number of decompressed bytes the decoder has consumed so far.
-func (d *Decoder) BytesRead() int64 { return d.read }
-
 // Decode reads one input named name (a file name, used for format hints and in errors) and calls
 // emit for every object, in input order. It stops at the first error: a *Error wrapping one of
 // the sentinels for bad input, ctx.Err() when cancelled, or emit's own error unchanged.

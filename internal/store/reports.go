@@ -101,6 +101,21 @@ func signatureRows(id, origin string, sig incident.Signature) []signatureRow {
 	return rows
 }
 
+// fold adds one signature row to a signature: the inverse of signatureRows.
+func fold(sig *incident.Signature, g signatureRow) {
+	switch g.Facet {
+	case facetSymptom:
+		sig.Symptoms = append(sig.Symptoms, g.Value)
+	case facetCause:
+		sig.Causes = append(sig.Causes, g.Value)
+		if g.Role == "root" {
+			sig.RootCause = g.Value
+		}
+	case facetComponent:
+		sig.Components = append(sig.Components, incident.Component{Kind: g.Value, Name: g.Name})
+	}
+}
+
 // SetAnalysisSignature replaces the signature the analysis of an incident's snapshots gives.
 func (s *Store) SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error {
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -145,19 +160,11 @@ func (s *Store) Report(ctx context.Context, id string) (incident.Report, error) 
 	if err := s.db.WithContext(ctx).Where("incident_id = ? AND origin = ?", id, originReport).Order("position").Find(&sig).Error; err != nil {
 		return r, wrap(err, "signature of %s", id)
 	}
+	var folded incident.Signature
 	for _, g := range sig {
-		switch g.Facet {
-		case facetSymptom:
-			r.Symptoms = append(r.Symptoms, g.Value)
-		case facetCause:
-			r.Causes = append(r.Causes, g.Value)
-			if g.Role == "root" {
-				r.RootCause = g.Value
-			}
-		case facetComponent:
-			r.Components = append(r.Components, incident.Component{Kind: g.Value, Name: g.Name})
-		}
+		fold(&folded, g)
 	}
+	r.Symptoms, r.Causes, r.RootCause, r.Components = folded.Symptoms, folded.Causes, folded.RootCause, folded.Components
 	return r, nil
 }
 
@@ -189,17 +196,7 @@ func (s *Store) Candidates(ctx context.Context) ([]incident.Candidate, error) {
 			x = &incident.Signature{}
 			by[g.IncidentID] = x
 		}
-		switch g.Facet {
-		case facetSymptom:
-			x.Symptoms = append(x.Symptoms, g.Value)
-		case facetCause:
-			x.Causes = append(x.Causes, g.Value)
-			if g.Role == "root" {
-				x.RootCause = g.Value
-			}
-		case facetComponent:
-			x.Components = append(x.Components, incident.Component{Kind: g.Value, Name: g.Name})
-		}
+		fold(x, g)
 	}
 	out := make([]incident.Candidate, len(incs))
 	for i, in := range incs {
