@@ -16,6 +16,8 @@ type Incident struct {
 	ID        string
 	Title     string
 	Cluster   string // name of the cluster it happened on; "" when unknown
+	Org       string // the organisation it happened to, from its report
+	Date      string // YYYY-MM-DD: its report's date, else the day it started or was created
 	StartedAt *time.Time
 	EndedAt   *time.Time
 	Tags      []string

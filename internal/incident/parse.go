@@ -15,7 +15,7 @@ import (
 
 // known front-matter fields; any other field is kept in Report.Extra and written back.
 var reportFields = map[string]bool{"id": true, "title": true, "org": true, "date": true, "tags": true,
-	"symptoms": true, "root_cause": true, "causes": true, "components": true}
+	"symptoms": true, "root_cause": true, "causes": true, "components": true, "edited": true}
 
 // ParseError is a report that cannot be read, with the file and line at fault.
 type ParseError struct {
@@ -126,6 +126,11 @@ func (r *Report) check(front string, symptomKinds, causeKinds []string) *ParseEr
 	}
 	if r.RootCause != "" && !contains(r.Causes, r.RootCause) {
 		r.Causes = append([]string{r.RootCause}, r.Causes...)
+	}
+	if r.Edited != nil {
+		if err := r.Edited.Check(symptomKinds, causeKinds); err != nil {
+			return bad("edited", "edited: "+err.Error())
+		}
 	}
 	return nil
 }

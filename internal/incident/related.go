@@ -6,20 +6,6 @@ import (
 	"strings"
 )
 
-// Signature is what related-incident search compares: the symptom and cause kinds, the root
-// cause, and the components involved.
-type Signature struct {
-	Symptoms   []string
-	Causes     []string
-	RootCause  string
-	Components []Component
-}
-
-// SignatureOf is a report's signature.
-func SignatureOf(r Report) Signature {
-	return Signature{Symptoms: r.Symptoms, Causes: r.Causes, RootCause: r.RootCause, Components: r.Components}
-}
-
 // Candidate is an incident of the library that may be related.
 type Candidate struct {
 	ID, Title string

@@ -27,6 +27,9 @@ type Report struct {
 	RootCause  string      `json:"root_cause,omitempty"`
 	Causes     []string    `json:"causes,omitempty"`
 	Components []Component `json:"components,omitempty"`
+	// Edited is the signature people set in Rootline, which wins over the report's; an export
+	// writes it so that an import restores it as theirs.
+	Edited *Signature `json:"edited,omitempty"`
 	// Extra keeps front-matter fields Rootline does not know, so that they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 	Body  string                     `json:"-"`

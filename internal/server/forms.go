@@ -32,7 +32,8 @@ func (s *Server) renderLibrary(c *gin.Context, status int, form incidents.NewInc
 		return err
 	}
 	search := incidents.Search{Q: c.Query("q"), Symptom: c.Query("symptom"), Cause: c.Query("cause"), Tag: c.Query("tag"),
-		Symptoms: analysis.SymptomKinds, Causes: analysis.CauseKinds}
+		Component: c.Query("component"), Org: c.Query("org"), From: c.Query("from"), To: c.Query("to"),
+		Symptoms: analysis.SymptomKinds, Causes: analysis.CauseKinds, Components: componentKinds}
 	for _, cc := range counts {
 		search.Counts = append(search.Counts, incidents.CauseCount{Cause: cc.Cause, Incidents: cc.Incidents})
 	}
@@ -40,14 +41,17 @@ func (s *Server) renderLibrary(c *gin.Context, status int, form incidents.NewInc
 }
 
 func (s *Server) incidentRows(c *gin.Context) ([]incidents.Row, error) {
-	list, err := s.deps.Incidents.Incidents(c.Request.Context(), store.IncidentFilter{Tag: c.Query("tag"),
-		Symptom: c.Query("symptom"), Cause: c.Query("cause"), Query: c.Query("q")})
+	f, err := incidentFilter(c)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.deps.Incidents.Incidents(c.Request.Context(), f)
 	if err != nil {
 		return nil, err
 	}
 	rows := make([]incidents.Row, len(list))
 	for i, in := range list {
-		rows[i] = incidents.Row{ID: in.ID, Title: in.Title, Cluster: in.Cluster, Tags: in.Tags, CreatedAt: in.CreatedAt}
+		rows[i] = incidents.Row{ID: in.ID, Title: in.Title, Org: in.Org, Date: in.Date, Cluster: in.Cluster, Tags: in.Tags, CreatedAt: in.CreatedAt}
 	}
 	return rows, nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -31,6 +32,8 @@ type incidentResponse struct {
 	ID        string     `json:"id"`
 	Title     string     `json:"title"`
 	Cluster   string     `json:"cluster,omitempty"`
+	Org       string     `json:"org,omitempty"`
+	Date      string     `json:"date,omitempty"`
 	StartedAt *time.Time `json:"started_at,omitempty"`
 	EndedAt   *time.Time `json:"ended_at,omitempty"`
 	Tags      []string   `json:"tags"`
@@ -39,7 +42,7 @@ type incidentResponse struct {
 }
 
 func toIncidentResponse(in *incident.Incident) incidentResponse {
-	return incidentResponse{ID: in.ID, Title: in.Title, Cluster: in.Cluster, StartedAt: in.StartedAt, EndedAt: in.EndedAt,
+	return incidentResponse{ID: in.ID, Title: in.Title, Cluster: in.Cluster, Org: in.Org, Date: in.Date, StartedAt: in.StartedAt, EndedAt: in.EndedAt,
 		Tags: in.Tags, CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
 }
 
@@ -86,14 +89,30 @@ func (s *Server) createIncident(c *gin.Context) error {
 	return nil
 }
 
-func (s *Server) listIncidents(c *gin.Context) error {
-	f := store.IncidentFilter{Tag: c.Query("tag"), Symptom: c.Query("symptom"), Cause: c.Query("cause"), Query: c.Query("q")}
+// incidentFilter reads a library search from the query: q (words), symptom, cause, component,
+// tag, org, from and to (YYYY-MM-DD), limit.
+func incidentFilter(c *gin.Context) (store.IncidentFilter, error) {
+	f := store.IncidentFilter{Tag: c.Query("tag"), Symptom: c.Query("symptom"), Cause: c.Query("cause"), Component: c.Query("component"),
+		Org: strings.TrimSpace(c.Query("org")), From: c.Query("from"), To: c.Query("to"), Query: c.Query("q")}
+	for name, v := range map[string]string{"from": f.From, "to": f.To} {
+		if _, err := time.Parse(time.DateOnly, v); v != "" && err != nil {
+			return f, errStatus(http.StatusBadRequest, fmt.Sprintf("%s %q: use a date as YYYY-MM-DD", name, v))
+		}
+	}
 	if v := c.Query("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1000 {
-			return errStatus(http.StatusBadRequest, "limit must be a number from 1 to 1000")
+			return f, errStatus(http.StatusBadRequest, "limit must be a number from 1 to 1000")
 		}
 		f.Limit = n
+	}
+	return f, nil
+}
+
+func (s *Server) listIncidents(c *gin.Context) error {
+	f, err := incidentFilter(c)
+	if err != nil {
+		return err
 	}
 	list, err := s.deps.Incidents.Incidents(c.Request.Context(), f)
 	if err != nil {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -22,7 +23,7 @@ type relatedResponse struct {
 // incident's signature is its report's, or, for an incident known only from snapshots, its
 // analysis.
 func (s *Server) getRelated(c *gin.Context) error {
-	_, rel, err := s.related(c)
+	_, _, rel, err := s.related(c)
 	if err != nil {
 		return err
 	}
@@ -54,31 +55,50 @@ func (s *Server) refreshSignature(ctx context.Context, id string) {
 	}
 }
 
-// related finds the incidents related to the one of the request.
-func (s *Server) related(c *gin.Context) (*incidentState, []incident.Relation, error) {
+// relatedLimit is how many related incidents of each relation a lookup returns by default.
+const relatedLimit = 50
+
+// related finds the incidents related to the one of the request, by the signature that speaks
+// for it; for an incident whose analysis signature is not stored, by its analysis now.
+func (s *Server) related(c *gin.Context) (*incident.Incident, incident.Signatures, []incident.Relation, error) {
 	ctx := c.Request.Context()
-	st, err := s.loadIncident(ctx, c.Param("id"))
+	var sigs incident.Signatures
+	in, err := s.incident(ctx, c.Param("id"))
 	if err != nil {
-		return nil, nil, err
+		return nil, sigs, nil, err
 	}
-	r, err := s.deps.Library.Report(ctx, st.incident.ID)
-	if err != nil {
-		return nil, nil, err
+	limit := relatedLimit
+	if v := c.Query("limit"); v != "" {
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > 500 {
+			return nil, sigs, nil, errStatus(http.StatusBadRequest, "limit must be a number from 1 to 500")
+		}
 	}
-	sig := incident.SignatureOf(r)
-	if len(sig.Causes) == 0 && len(sig.Symptoms) == 0 {
+	if sigs, err = s.deps.Library.Signatures(ctx, in.ID); err != nil {
+		return nil, sigs, nil, err
+	}
+	sig := sigs.Effective
+	if sig.Empty() {
+		st, err := s.loadIncident(ctx, in.ID)
+		if err != nil {
+			return nil, sigs, nil, err
+		}
 		sig = analysisSignature(st.report)
 	}
-	candidates, err := s.deps.Library.Candidates(ctx)
+	candidates, err := s.deps.Library.RelatedCandidates(ctx, in.ID, sig, limit)
 	if err != nil {
-		return nil, nil, err
+		return nil, sigs, nil, err
 	}
-	return st, incident.Related(st.incident.ID, sig, candidates), nil
+	return in, sigs, incident.Related(in.ID, sig, candidates), nil
 }
 
-// relatedPage renders /incidents/{id}/related.
+// relatedPage renders /incidents/{id}/related: the incident's signature, where it comes from,
+// a form to set it, and the related incidents.
 func (s *Server) relatedPage(c *gin.Context) error {
-	st, rel, err := s.related(c)
+	return s.renderRelated(c, http.StatusOK, nil, "")
+}
+
+func (s *Server) renderRelated(c *gin.Context, status int, form *incidents.SignatureForm, formErr string) error {
+	in, sigs, rel, err := s.related(c)
 	if err != nil {
 		return err
 	}
@@ -86,5 +106,10 @@ func (s *Server) relatedPage(c *gin.Context) error {
 	for i, r := range rel {
 		rows[i] = incidents.RelatedRow{ID: r.ID, Title: r.Title, Reason: r.Reason(), Why: r.Why, Score: r.Score}
 	}
-	return render(c, http.StatusOK, "Related to "+st.incident.Title, incidents.RelatedPage(st.incident.ID, st.incident.Title, rows))
+	view := signatureView(sigs)
+	if form != nil {
+		view.Form = *form
+	}
+	view.Error = formErr
+	return render(c, status, "Related to "+in.Title, incidents.RelatedPage(in.ID, in.Title, view, rows))
 }

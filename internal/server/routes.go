@@ -36,6 +36,7 @@ func (s *Server) Handler() http.Handler {
 	authed.GET("/incidents/:id/related", s.handle(s.relatedPage))
 	authed.POST("/incidents/:id/notes", s.handle(s.createNoteForm))
 	authed.POST("/incidents/:id/edit", s.handle(s.editIncidentForm))
+	authed.POST("/incidents/:id/signature", s.handle(s.signatureForm))
 
 	api := authed.Group("/api/v1")
 	api.POST("/incidents", s.handle(s.createIncident))
@@ -50,6 +51,9 @@ func (s *Server) Handler() http.Handler {
 	api.GET("/incidents/:id/timeline", s.handle(s.getTimeline))
 	api.GET("/incidents/:id/export", s.handle(s.exportIncident))
 	api.GET("/incidents/:id/related", s.handle(s.getRelated))
+	api.GET("/incidents/:id/signature", s.handle(s.getSignature))
+	api.PUT("/incidents/:id/signature", s.handle(s.putSignature))
+	api.DELETE("/incidents/:id/signature", s.handle(s.deleteSignature))
 	return r
 }
 

@@ -42,8 +42,10 @@ type NoteStore interface {
 type LibraryStore interface {
 	ImportReport(ctx context.Context, r incident.Report) (bool, error)
 	Report(ctx context.Context, id string) (incident.Report, error)
-	Candidates(ctx context.Context) ([]incident.Candidate, error)
+	RelatedCandidates(ctx context.Context, id string, sig incident.Signature, limit int) ([]incident.Candidate, error)
+	Signatures(ctx context.Context, id string) (incident.Signatures, error)
 	SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error
+	SetPersonSignature(ctx context.Context, id string, sig *incident.Signature) error
 	CauseCounts(ctx context.Context) ([]store.CauseCount, error)
 }
 

@@ -21,12 +21,18 @@ type incidentState struct {
 	notes    []incident.Note
 }
 
-// loadIncident gathers an incident's state; a missing incident is a 404 naming it.
-func (s *Server) loadIncident(ctx context.Context, id string) (*incidentState, error) {
+// incident returns an incident; a missing one is a 404 naming it.
+func (s *Server) incident(ctx context.Context, id string) (*incident.Incident, error) {
 	in, err := s.deps.Incidents.Incident(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
 	}
+	return in, err
+}
+
+// loadIncident gathers an incident's state; a missing incident is a 404 naming it.
+func (s *Server) loadIncident(ctx context.Context, id string) (*incidentState, error) {
+	in, err := s.incident(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -15,8 +15,10 @@ import (
 var ErrExists = errors.New("already exists")
 
 type incidentRow struct {
-	ID        string
-	Title     string
+	ID         string
+	Title      string
+	Org        string
+	ReportDate string // YYYY-MM-DD: the report's date, else the day it started or was created
 	ClusterID *int64
 	StartedAt *time.Time
 	EndedAt   *time.Time
@@ -38,8 +40,12 @@ func (s *Store) CreateIncident(ctx context.Context, in *incident.Incident) error
 	// PostgreSQL keeps microseconds: truncate, so that the caller gets what is read back later.
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	in.CreatedAt, in.UpdatedAt = now, now
+	day := now
+	if in.StartedAt != nil && !in.StartedAt.IsZero() {
+		day = in.StartedAt.UTC()
+	}
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		row := incidentRow{ID: in.ID, Title: in.Title, StartedAt: utcPtr(in.StartedAt), EndedAt: utcPtr(in.EndedAt), CreatedAt: now, UpdatedAt: now}
+		row := incidentRow{ID: in.ID, Title: in.Title, ReportDate: day.Format(time.DateOnly), StartedAt: utcPtr(in.StartedAt), EndedAt: utcPtr(in.EndedAt), CreatedAt: now, UpdatedAt: now}
 		if in.Cluster != "" {
 			id, err := clusterID(ctx, tx, in.Cluster)
 			if err != nil {
@@ -58,8 +64,11 @@ func (s *Store) CreateIncident(ctx context.Context, in *incident.Incident) error
 				return err
 			}
 		}
-		return nil
+		return s.refreshSearch(tx, in.ID)
 	})
+	if err == nil {
+		in.Date = day.Format(time.DateOnly)
+	}
 	return wrap(err, "create incident %s", in.ID)
 }
 
@@ -72,7 +81,8 @@ type incidentView struct {
 
 func (s *Store) incidentQuery(ctx context.Context) *gorm.DB {
 	return s.db.WithContext(ctx).Table("incidents").
-		Select("incidents.*, clusters.name AS cluster_name").
+		Select("incidents.id, incidents.title, incidents.org, incidents.report_date, incidents.cluster_id, incidents.started_at, " +
+			"incidents.ended_at, incidents.created_at, incidents.updated_at, clusters.name AS cluster_name").
 		Joins("LEFT JOIN clusters ON clusters.id = incidents.cluster_id")
 }
 
@@ -93,36 +103,45 @@ func (s *Store) Incident(ctx context.Context, id string) (*incident.Incident, er
 	return out[0], nil
 }
 
-// IncidentFilter narrows a listing.
+// IncidentFilter narrows a listing. Symptom, cause and component filters read the signature
+// that speaks for an incident (a person's, else the report's, else the analysis').
 type IncidentFilter struct {
-	Tag     string
-	Symptom string // a symptom kind of its signature (any origin)
-	Cause   string // a cause kind of its signature (any origin)
-	Query   string // words found in the title, the report's text or a note (all of them, any case)
-	Limit   int    // default 100, at most 1000
+	Tag       string
+	Symptom   string // a symptom kind
+	Cause     string // a cause kind, root or contributing
+	Component string // a component kind: NodePool, Prometheus, …
+	Org       string // the organisation, any case
+	From, To  string // YYYY-MM-DD, inclusive: the incident's date (its report's, else when it started or was created)
+	Query     string // words of the title, the report's text or a note: all of them, stemmed; ranks the result
+	Limit     int    // default 100, at most 1000
 }
 
-// Incidents lists incidents, newest first.
+// Incidents lists incidents: the best matches first when there is a query, else newest first.
 func (s *Store) Incidents(ctx context.Context, f IncidentFilter) ([]*incident.Incident, error) {
 	if f.Limit <= 0 || f.Limit > 1000 {
 		f.Limit = 100
 	}
-	q := s.incidentQuery(ctx).Order("incidents.created_at DESC, incidents.id").Limit(f.Limit)
+	q := s.incidentQuery(ctx).Limit(f.Limit)
+	if words := searchWords(f.Query); len(words) > 0 {
+		q = s.withSearch(q, words)
+	}
+	q = q.Order("incidents.created_at DESC, incidents.id")
 	if f.Tag != "" {
 		q = q.Where("incidents.id IN (SELECT incident_id FROM incident_tags WHERE tag = ?)", f.Tag)
 	}
-	if f.Symptom != "" {
-		q = q.Where("incidents.id IN (SELECT incident_id FROM incident_signatures WHERE facet = 'symptom' AND value = ?)", f.Symptom)
+	for facet, v := range map[string]string{facetSymptom: f.Symptom, facetCause: f.Cause, facetComponent: f.Component} {
+		if v != "" {
+			q = q.Where("incidents.id IN (SELECT incident_id FROM incident_facets WHERE facet = ? AND value = ?)", facet, v)
+		}
 	}
-	if f.Cause != "" {
-		q = q.Where("incidents.id IN (SELECT incident_id FROM incident_signatures WHERE facet = 'cause' AND value = ?)", f.Cause)
+	if f.Org != "" {
+		q = q.Where("lower(incidents.org) = ?", strings.ToLower(f.Org))
 	}
-	// Words are matched case-insensitively anywhere in the title, the report or the notes: a
-	// plain LIKE, the same on both databases. (Ranked full-text search is for later.)
-	for _, w := range strings.Fields(strings.ToLower(f.Query)) {
-		like := "%" + escapeLike(w) + "%"
-		q = q.Where(`(lower(incidents.title) LIKE ? ESCAPE '\' OR lower(incidents.report) LIKE ? ESCAPE '\'
-			OR incidents.id IN (SELECT incident_id FROM notes WHERE lower(body) LIKE ? ESCAPE '\'))`, like, like, like)
+	if f.From != "" {
+		q = q.Where("incidents.report_date >= ?", f.From)
+	}
+	if f.To != "" {
+		q = q.Where("incidents.report_date <= ? AND incidents.report_date <> ''", f.To)
 	}
 	var vs []incidentView
 	if err := q.Scan(&vs).Error; err != nil {
@@ -138,7 +157,7 @@ func (s *Store) withTags(ctx context.Context, vs []incidentView) ([]*incident.In
 	ids := make([]string, len(vs))
 	for i, v := range vs {
 		r := v.Row
-		in := &incident.Incident{ID: r.ID, Title: r.Title, StartedAt: utcPtr(r.StartedAt), EndedAt: utcPtr(r.EndedAt),
+		in := &incident.Incident{ID: r.ID, Title: r.Title, Org: r.Org, Date: r.ReportDate, StartedAt: utcPtr(r.StartedAt), EndedAt: utcPtr(r.EndedAt),
 			CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Tags: []string{}}
 		if v.ClusterName != nil {
 			in.Cluster = *v.ClusterName
@@ -156,11 +175,6 @@ func (s *Store) withTags(ctx context.Context, vs []incidentView) ([]*incident.In
 		byID[t.IncidentID].Tags = append(byID[t.IncidentID].Tags, t.Tag)
 	}
 	return out, nil
-}
-
-// escapeLike makes a word literal in a LIKE pattern.
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
 }
 
 func utcPtr(t *time.Time) *time.Time {
@@ -184,9 +198,12 @@ func (s *Store) UpdateIncident(ctx context.Context, in *incident.Incident) error
 			}
 			cid = &id
 		}
-		res := tx.Model(&incidentRow{}).Where("id = ?", in.ID).Updates(map[string]any{
-			"title": in.Title, "cluster_id": cid, "started_at": utcPtr(in.StartedAt), "ended_at": utcPtr(in.EndedAt), "updated_at": now,
-		})
+		fields := map[string]any{"title": in.Title, "cluster_id": cid, "started_at": utcPtr(in.StartedAt), "ended_at": utcPtr(in.EndedAt), "updated_at": now}
+		if in.StartedAt != nil && !in.StartedAt.IsZero() {
+			// An incident without a report is dated by its start; a report keeps its own date.
+			fields["report_date"] = gorm.Expr("CASE WHEN report = '' THEN ? ELSE report_date END", in.StartedAt.UTC().Format(time.DateOnly))
+		}
+		res := tx.Model(&incidentRow{}).Where("id = ?", in.ID).Updates(fields)
 		if res.Error != nil {
 			return res.Error
 		}
@@ -201,7 +218,7 @@ func (s *Store) UpdateIncident(ctx context.Context, in *incident.Incident) error
 				return err
 			}
 		}
-		return nil
+		return s.refreshSearch(tx, in.ID)
 	})
 	if err == nil {
 		in.UpdatedAt = now

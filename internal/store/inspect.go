@@ -8,7 +8,9 @@ import (
 
 // Tables lists the tables of Rootline's schema (the migration record included), sorted.
 func (s *Store) Tables(ctx context.Context) ([]string, error) {
-	q := "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+	// incident_search is SQLite's full-text index (an FTS5 virtual table and its shadow tables):
+	// derived from the incidents and notes, and absent on PostgreSQL, where a column holds it.
+	q := "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'incident_search%'"
 	if s.dialect == Postgres {
 		q = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
 	}

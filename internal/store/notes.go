@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"gorm.io/gorm"
+
 	"github.com/rootline-dev/rootline/internal/incident"
 )
 
@@ -33,7 +35,13 @@ func (s *Store) CreateNote(ctx context.Context, n *incident.Note) error {
 	n.CreatedAt = time.Now().UTC().Truncate(time.Microsecond)
 	n.At = n.At.UTC().Truncate(time.Microsecond)
 	row := noteRow{IncidentID: n.IncidentID, At: n.At, Author: n.Author, Kind: n.Kind, Body: n.Body, Causes: string(causes), CreatedAt: n.CreatedAt}
-	if err := s.db.WithContext(ctx).Create(&row).Error; err != nil {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(&row).Error; err != nil {
+			return err
+		}
+		return s.refreshSearch(tx, n.IncidentID) // the note's words find its incident
+	})
+	if err != nil {
 		return wrap(err, "create note")
 	}
 	n.ID = row.ID

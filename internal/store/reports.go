@@ -10,19 +10,16 @@ import (
 	"github.com/rootline-dev/rootline/internal/incident"
 )
 
-// Signature facets and origins.
+// Signature facets: the rows of incident_signatures, and of incident_facets with facetRoot.
 const (
 	facetSymptom   = "symptom"
 	facetCause     = "cause"
 	facetComponent = "component"
-	originReport   = "report"
-	originAnalysis = "analysis"
-	originPerson   = "person"
+	facetRoot      = "root"
+	originReport   = incident.OriginReport
+	originAnalysis = incident.OriginAnalysis
+	originPerson   = incident.OriginPerson
 )
-
-// originRank orders the origins of a signature: what people set wins over the report, which
-// wins over the analysis.
-var originRank = map[string]int{originPerson: 3, originReport: 2, originAnalysis: 1}
 
 type signatureRow struct {
 	IncidentID string
@@ -68,14 +65,15 @@ func (s *Store) ImportReport(ctx context.Context, r incident.Report) (created bo
 				return err
 			}
 		}
-		if err := tx.Where("incident_id = ? AND origin = ?", r.ID, originReport).Delete(&signatureRow{}).Error; err != nil {
+		if err := s.refreshSearch(tx, r.ID); err != nil {
 			return err
 		}
-		rows := signatureRows(r.ID, originReport, incident.SignatureOf(r))
-		if len(rows) == 0 {
-			return nil
+		if r.Edited != nil {
+			if err := writeSignature(tx, r.ID, originPerson, *r.Edited); err != nil {
+				return err
+			}
 		}
-		return tx.Create(&rows).Error
+		return writeSignature(tx, r.ID, originReport, incident.SignatureOf(r))
 	})
 	return created, wrap(err, "import report %s", r.ID)
 }
@@ -119,14 +117,7 @@ func fold(sig *incident.Signature, g signatureRow) {
 // SetAnalysisSignature replaces the signature the analysis of an incident's snapshots gives.
 func (s *Store) SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error {
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Where("incident_id = ? AND origin = ?", id, originAnalysis).Delete(&signatureRow{}).Error; err != nil {
-			return err
-		}
-		rows := signatureRows(id, originAnalysis, sig)
-		if len(rows) == 0 {
-			return nil
-		}
-		return tx.Create(&rows).Error
+		return writeSignature(tx, id, originAnalysis, sig)
 	})
 	return wrap(err, "analysis signature of %s", id)
 }
@@ -156,56 +147,16 @@ func (s *Store) Report(ctx context.Context, id string) (incident.Report, error) 
 			return r, wrap(err, "report %s: extra fields", id)
 		}
 	}
-	var sig []signatureRow
-	if err := s.db.WithContext(ctx).Where("incident_id = ? AND origin = ?", id, originReport).Order("position").Find(&sig).Error; err != nil {
-		return r, wrap(err, "signature of %s", id)
+	sigs, err := s.Signatures(ctx, id)
+	if err != nil {
+		return r, err
 	}
-	var folded incident.Signature
-	for _, g := range sig {
-		fold(&folded, g)
-	}
+	folded := sigs.ByOrigin[originReport]
 	r.Symptoms, r.Causes, r.RootCause, r.Components = folded.Symptoms, folded.Causes, folded.RootCause, folded.Components
+	if p, ok := sigs.ByOrigin[originPerson]; ok {
+		r.Edited = &p
+	}
 	return r, nil
-}
-
-// Candidates returns every incident of the library with its signature, for related-incident
-// search: the one people set, else the report's, else the analysis'. Incidents without any
-// come with an empty one.
-func (s *Store) Candidates(ctx context.Context) ([]incident.Candidate, error) {
-	var incs []incidentRow
-	if err := s.db.WithContext(ctx).Select("id, title").Order("id").Find(&incs).Error; err != nil {
-		return nil, wrap(err, "candidates")
-	}
-	var sig []signatureRow
-	if err := s.db.WithContext(ctx).Order("incident_id, position").Find(&sig).Error; err != nil {
-		return nil, wrap(err, "signatures")
-	}
-	best := map[string]string{} // incident → the origin that speaks for it
-	for _, g := range sig {
-		if originRank[g.Origin] > originRank[best[g.IncidentID]] {
-			best[g.IncidentID] = g.Origin
-		}
-	}
-	by := map[string]*incident.Signature{}
-	for _, g := range sig {
-		if g.Origin != best[g.IncidentID] {
-			continue
-		}
-		x, ok := by[g.IncidentID]
-		if !ok {
-			x = &incident.Signature{}
-			by[g.IncidentID] = x
-		}
-		fold(x, g)
-	}
-	out := make([]incident.Candidate, len(incs))
-	for i, in := range incs {
-		out[i] = incident.Candidate{ID: in.ID, Title: in.Title}
-		if x := by[in.ID]; x != nil {
-			out[i].Signature = *x
-		}
-	}
-	return out, nil
 }
 
 // CauseCount is how many incidents of the library name a cause.
@@ -214,10 +165,11 @@ type CauseCount struct {
 	Incidents int
 }
 
-// CauseCounts counts the incidents per cause kind of their signatures, most frequent first.
+// CauseCounts counts the incidents per cause kind of the signatures that speak for them, most
+// frequent first.
 func (s *Store) CauseCounts(ctx context.Context) ([]CauseCount, error) {
 	var out []CauseCount
-	err := s.db.WithContext(ctx).Model(&signatureRow{}).Select("value AS cause, count(DISTINCT incident_id) AS incidents").
+	err := s.db.WithContext(ctx).Table("incident_facets").Select("value AS cause, count(*) AS incidents").
 		Where("facet = ?", facetCause).Group("value").Order("incidents DESC, cause").Scan(&out).Error
 	return out, wrap(err, "cause counts")
 }

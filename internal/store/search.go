@@ -1,0 +1,55 @@
+package store
+
+import (
+	"strings"
+	"unicode"
+
+	"gorm.io/gorm"
+)
+
+// pgSearchDoc is an incident's search document on PostgreSQL: the title weighs most (A), then
+// the report (B), then the notes (C).
+const pgSearchDoc = `setweight(to_tsvector('english', title), 'A') ||
+	setweight(to_tsvector('english', report), 'B') ||
+	setweight(to_tsvector('english', coalesce((SELECT string_agg(body, ' ' ORDER BY id) FROM notes WHERE notes.incident_id = incidents.id), '')), 'C')`
+
+// refreshSearch rewrites an incident's search document from its title, report and notes,
+// inside the caller's transaction.
+func (s *Store) refreshSearch(tx *gorm.DB, id string) error {
+	if s.dialect == Postgres {
+		return tx.Exec("UPDATE incidents SET search = "+pgSearchDoc+" WHERE id = ?", id).Error
+	}
+	if err := tx.Exec("DELETE FROM incident_search WHERE incident_id = ?", id).Error; err != nil {
+		return err
+	}
+	return tx.Exec(`INSERT INTO incident_search (incident_id, title, report, notes)
+		SELECT id, title, report, coalesce((SELECT group_concat(body, ' ') FROM notes WHERE notes.incident_id = incidents.id), '')
+		FROM incidents WHERE id = ?`, id).Error
+}
+
+// searchWords cuts a query into the words full-text search looks for: runs of letters and
+// digits, lower case. Everything else separates words, so nothing a person types reaches the
+// query syntax of either database.
+func searchWords(q string) []string {
+	return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// withSearch narrows a listing to the incidents whose title, report or notes hold every word
+// (stemmed: "evicting" finds "evicted"), ranked best first: ts_rank over the weighted document
+// on PostgreSQL, bm25 over the FTS5 columns on SQLite. The rank comes from a joined subquery,
+// not an ORDER BY expression: gorm drops an expression ordering when another is added.
+func (s *Store) withSearch(q *gorm.DB, words []string) *gorm.DB {
+	if s.dialect == Postgres {
+		return q.Joins(`JOIN (SELECT id AS rid, ts_rank(search, query) AS rank
+			FROM incidents, plainto_tsquery('english', ?) AS query WHERE search @@ query) AS found ON found.rid = incidents.id`,
+			strings.Join(words, " ")).Order("found.rank DESC")
+	}
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = `"` + w + `"` // letters and digits only: nothing to escape
+	}
+	// bm25 is lower for better matches; the columns weigh 0 (the id), 10 (title), 4 (report), 1 (notes).
+	return q.Joins(`JOIN (SELECT incident_id AS rid, bm25(incident_search, 0.0, 10.0, 4.0, 1.0) AS rank
+		FROM incident_search WHERE incident_search MATCH ?) AS found ON found.rid = incidents.id`,
+		strings.Join(quoted, " ")).Order("found.rank")
+}

@@ -1,0 +1,126 @@
+package store
+
+import (
+	"context"
+	"sort"
+
+	"gorm.io/gorm"
+
+	"github.com/rootline-dev/rootline/internal/incident"
+)
+
+// facetRow is one distinct value of the signature that speaks for an incident: derived from
+// incident_signatures by refreshFacets, and what related-incident lookup and the filters read.
+type facetRow struct {
+	Facet      string
+	Value      string
+	IncidentID string
+}
+
+func (facetRow) TableName() string { return "incident_facets" }
+
+// writeSignature replaces an incident's signature of one origin, then the facets derived from
+// its signatures. It runs inside the caller's transaction.
+func writeSignature(tx *gorm.DB, id, origin string, sig incident.Signature) error {
+	if err := tx.Where("incident_id = ? AND origin = ?", id, origin).Delete(&signatureRow{}).Error; err != nil {
+		return err
+	}
+	if rows := signatureRows(id, origin, sig); len(rows) > 0 {
+		if err := tx.Create(&rows).Error; err != nil {
+			return err
+		}
+	}
+	return refreshFacets(tx, id)
+}
+
+// refreshFacets rewrites the facets of an incident and the shape of its effective signature
+// (origin, root cause, counts) from its signature rows: the person's if any, else the
+// report's, else the analysis'.
+func refreshFacets(tx *gorm.DB, id string) error {
+	var rows []signatureRow
+	if err := tx.Where("incident_id = ?", id).Order("position").Find(&rows).Error; err != nil {
+		return err
+	}
+	sigs := signaturesOf(rows)
+	facets := map[facetRow]bool{}
+	add := func(facet, value string) { facets[facetRow{Facet: facet, Value: value, IncidentID: id}] = true }
+	eff := sigs.Effective
+	for _, v := range eff.Symptoms {
+		add(facetSymptom, v)
+	}
+	for _, v := range eff.Causes {
+		add(facetCause, v)
+	}
+	if eff.RootCause != "" {
+		add(facetRoot, eff.RootCause)
+	}
+	counts := map[string]int{}
+	for _, c := range eff.Components {
+		add(facetComponent, c.Kind)
+	}
+	list := make([]facetRow, 0, len(facets))
+	for f := range facets {
+		list = append(list, f)
+		counts[f.Facet]++
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].Facet != list[j].Facet {
+			return list[i].Facet < list[j].Facet
+		}
+		return list[i].Value < list[j].Value
+	})
+	if err := tx.Where("incident_id = ?", id).Delete(&facetRow{}).Error; err != nil {
+		return err
+	}
+	if len(list) > 0 {
+		if err := tx.Create(&list).Error; err != nil {
+			return err
+		}
+	}
+	return tx.Model(&incidentRow{}).Where("id = ?", id).Updates(map[string]any{
+		"sig_origin": sigs.Origin, "sig_root": eff.RootCause,
+		"sig_symptoms": counts[facetSymptom], "sig_causes": counts[facetCause], "sig_components": counts[facetComponent],
+	}).Error
+}
+
+// signaturesOf folds signature rows (in position order) into signatures by origin.
+func signaturesOf(rows []signatureRow) incident.Signatures {
+	out := incident.Signatures{ByOrigin: map[string]incident.Signature{}}
+	for _, g := range rows {
+		sig := out.ByOrigin[g.Origin]
+		fold(&sig, g)
+		out.ByOrigin[g.Origin] = sig
+	}
+	out.Choose()
+	return out
+}
+
+// Signatures returns an incident's signatures by origin and the one that speaks for it;
+// ErrNotFound when the incident does not exist.
+func (s *Store) Signatures(ctx context.Context, id string) (incident.Signatures, error) {
+	if err := incidentExists(ctx, s.db, id); err != nil {
+		return incident.Signatures{}, wrap(err, "signatures of %s", id)
+	}
+	var rows []signatureRow
+	if err := s.db.WithContext(ctx).Where("incident_id = ?", id).Order("origin, position").Find(&rows).Error; err != nil {
+		return incident.Signatures{}, wrap(err, "signatures of %s", id)
+	}
+	return signaturesOf(rows), nil
+}
+
+// SetPersonSignature stores the signature a person set for an incident, which wins over the
+// report's and the analysis'. nil removes it, so that the others speak again. The signature
+// must be checked (incident.Signature.Check). ErrNotFound when the incident does not exist.
+func (s *Store) SetPersonSignature(ctx context.Context, id string, sig *incident.Signature) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := incidentExists(ctx, tx, id); err != nil {
+			return err
+		}
+		var g incident.Signature
+		if sig != nil {
+			g = *sig
+		}
+		return writeSignature(tx, id, originPerson, g)
+	})
+	return wrap(err, "signature of %s", id)
+}
