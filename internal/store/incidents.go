@@ -19,11 +19,11 @@ type incidentRow struct {
 	Title      string
 	Org        string
 	ReportDate string // YYYY-MM-DD: the report's date, else the day it started or was created
-	ClusterID *int64
-	StartedAt *time.Time
-	EndedAt   *time.Time
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	ClusterID  *int64
+	StartedAt  *time.Time
+	EndedAt    *time.Time
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 func (incidentRow) TableName() string { return "incidents" }
