@@ -1,12 +1,9 @@
 package store_test
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"io"
 	"log/slog"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -139,34 +136,9 @@ func TestMigrateConcurrently(t *testing.T) {
 // freshTarget returns an empty database for the backend: a new SQLite file, or a new schema
 // in the PostgreSQL test database (dropped at the end), reached through search_path. The
 // advisory lock is per database, so schemas exercise it as separate databases would.
-func freshTarget(t *testing.T, st *store.Store, b storetest.Backend) store.Target {
+func freshTarget(t *testing.T, _ *store.Store, b storetest.Backend) store.Target {
 	t.Helper()
-	if b.Target.Dialect == store.SQLite {
-		tg, err := store.ParseTarget(filepath.Join(t.TempDir(), "fresh.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tg
-	}
-	r := make([]byte, 4)
-	_, _ = rand.Read(r)
-	schema := "migrate_" + hex.EncodeToString(r)
-	if err := st.DB().Exec("CREATE SCHEMA " + schema).Error; err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := st.DB().Exec("DROP SCHEMA " + schema + " CASCADE").Error; err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-	})
-	u, err := url.Parse(b.Target.DSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	tg, err := store.ParseTarget(u.String())
+	tg, err := store.ParseTarget(storetest.Fresh(t, b))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -178,3 +178,44 @@ func truncate(t *testing.T, dbURL string) {
 }
 
 func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// Fresh returns a new, empty database of the backend's kind, as a --database value: a new
+// SQLite file, or a new schema of the PostgreSQL test database (reached through search_path,
+// dropped at the end of the test). Nothing is migrated yet.
+func Fresh(t *testing.T, b Backend) string {
+	t.Helper()
+	if b.Target.Dialect == store.SQLite {
+		return filepath.Join(t.TempDir(), "fresh.db")
+	}
+	ctx := context.Background()
+	r := make([]byte, 4)
+	_, _ = rand.Read(r)
+	schema := "fresh_" + hex.EncodeToString(r)
+	conn, err := pgx.Connect(ctx, b.pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(ctx, b.pg.URL)
+		if err != nil {
+			t.Errorf("drop schema: %v", err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			t.Errorf("drop schema: %v", err)
+		}
+	})
+	u, err := url.Parse(b.pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
