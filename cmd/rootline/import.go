@@ -26,8 +26,9 @@ func newImportCmd() *cobra.Command {
 		Use:   "import PATH…",
 		Short: "Import incident reports (Markdown with YAML front matter) into the database",
 		Long: `Import incident reports in the Markdown format of CONTRACT.md into the library. PATH may be
-files or folders (read recursively for .md files). Every report is read first: one that does not
-parse stops the import before anything is stored, naming the file and line. Importing a report
+files or folders (read recursively for .md files; README.md is skipped). Every report is read
+first: one that does not parse stops the import before anything is stored, naming the file and
+line. The reports are then stored in one transaction: all of them, or none. Importing a report
 again updates its incident; nothing is duplicated.
 
 Exit codes: 0 imported, 1 a report that does not parse or a database error, 2 wrong usage.`,
@@ -71,13 +72,18 @@ func importReports(ctx context.Context, database string, paths []string, out io.
 		return err
 	}
 	defer st.Close()
+	var progress func(int)
+	if len(reports) > 1000 { // a large library: say how far it got, on stderr
+		progress = func(done int) { fmt.Fprintf(os.Stderr, "\rstored %d of %d reports", done, len(reports)) }
+		defer fmt.Fprintln(os.Stderr)
+	}
+	isNew, err := st.ImportReports(ctx, reports, progress)
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
 	created := 0
-	for _, r := range reports {
-		isNew, err := st.ImportReport(ctx, r)
-		if err != nil {
-			return &exitError{exitFailure, err}
-		}
-		if isNew {
+	for _, n := range isNew {
+		if n {
 			created++
 		}
 	}

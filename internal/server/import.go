@@ -56,13 +56,13 @@ func (s *Server) importReports(c *gin.Context) error {
 		}
 		reports = append(reports, r)
 	}
+	created, err := s.deps.Library.ImportReports(c.Request.Context(), reports, nil)
+	if err != nil {
+		return err
+	}
 	out := make([]importResponse, 0, len(reports))
-	for _, r := range reports {
-		created, err := s.deps.Library.ImportReport(c.Request.Context(), r)
-		if err != nil {
-			return err
-		}
-		out = append(out, importResponse{ID: r.ID, Title: r.Title, Created: created})
+	for i, r := range reports {
+		out = append(out, importResponse{ID: r.ID, Title: r.Title, Created: created[i]})
 	}
 	c.JSON(http.StatusCreated, out)
 	return nil

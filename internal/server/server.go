@@ -40,7 +40,7 @@ type NoteStore interface {
 
 // LibraryStore keeps the reports of the incident library.
 type LibraryStore interface {
-	ImportReport(ctx context.Context, r incident.Report) (bool, error)
+	ImportReports(ctx context.Context, reports []incident.Report, progress func(done int)) ([]bool, error)
 	Report(ctx context.Context, id string) (incident.Report, error)
 	RelatedCandidates(ctx context.Context, id string, sig incident.Signature, limit int) ([]incident.Candidate, error)
 	Signatures(ctx context.Context, id string) (incident.Signatures, error)

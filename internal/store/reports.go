@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"gorm.io/gorm"
@@ -34,48 +35,155 @@ type signatureRow struct {
 func (signatureRow) TableName() string { return "incident_signatures" }
 
 // ImportReport stores a report of the library: a new incident, or the incident of the same id
-// updated (title, org, date, tags, text, the signature the report gives). Importing the same
-// report again changes nothing. It returns whether the incident was created.
+// updated (title, org, date, tags, text, the signature the report gives, and the one a person
+// set when the report carries it). Importing the same report again changes nothing. It
+// returns whether the incident was created.
 func (s *Store) ImportReport(ctx context.Context, r incident.Report) (created bool, err error) {
-	extra, _ := json.Marshal(r.Extra)
-	if r.Extra == nil {
-		extra = []byte("{}")
-	}
-	now := time.Now().UTC().Truncate(time.Microsecond)
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		fields := map[string]any{"title": r.Title, "org": r.Org, "report_date": r.Date, "report": r.Body, "report_extra": string(extra), "updated_at": now}
-		res := tx.Model(&incidentRow{}).Where("id = ?", r.ID).Updates(fields)
-		if res.Error != nil {
-			return res.Error
-		}
-		if res.RowsAffected == 0 {
-			created = true
-			if err := tx.Create(&incidentRow{ID: r.ID, Title: r.Title, CreatedAt: now, UpdatedAt: now}).Error; err != nil {
-				return err
-			}
-			if err := tx.Model(&incidentRow{}).Where("id = ?", r.ID).Updates(fields).Error; err != nil {
-				return err
-			}
-		}
-		if err := tx.Where("incident_id = ?", r.ID).Delete(&incidentTagRow{}).Error; err != nil {
-			return err
-		}
-		for _, t := range r.Tags {
-			if err := tx.Create(&incidentTagRow{IncidentID: r.ID, Tag: t}).Error; err != nil {
-				return err
-			}
-		}
-		if err := s.refreshSearch(tx, r.ID); err != nil {
-			return err
-		}
-		if r.Edited != nil {
-			if err := writeSignature(tx, r.ID, originPerson, *r.Edited); err != nil {
-				return err
-			}
-		}
-		return writeSignature(tx, r.ID, originReport, incident.SignatureOf(r))
+		created, err = s.importOne(tx, r, time.Now().UTC().Truncate(time.Microsecond))
+		return err
 	})
 	return created, wrap(err, "import report %s", r.ID)
+}
+
+// importBatch is how many reports ImportReports writes with one statement per table.
+const importBatch = 500
+
+// ImportReports stores reports as ImportReport does, all in one transaction: all of them or,
+// on an error, none. Reports of new incidents are written in batches, a statement per table,
+// so that large libraries load quickly. progress, when given, is called with the number of
+// reports stored so far. It returns, for each report, whether its incident was created.
+func (s *Store) ImportReports(ctx context.Context, reports []incident.Report, progress func(done int)) ([]bool, error) {
+	created := make([]bool, len(reports))
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		seen := map[string]bool{}
+		for start := 0; start < len(reports); start += importBatch {
+			batch := reports[start:min(start+importBatch, len(reports))]
+			ids := make([]string, len(batch))
+			for i, r := range batch {
+				ids[i] = r.ID
+			}
+			var existing []string
+			if err := tx.Model(&incidentRow{}).Where("id IN ?", ids).Pluck("id", &existing).Error; err != nil {
+				return err
+			}
+			for _, id := range existing {
+				seen[id] = true
+			}
+			var fresh []incident.Report
+			var again []int
+			for i, r := range batch {
+				if seen[r.ID] {
+					again = append(again, start+i)
+					continue
+				}
+				seen[r.ID], created[start+i] = true, true
+				fresh = append(fresh, r)
+			}
+			if err := s.insertReports(tx, fresh, now); err != nil {
+				return err
+			}
+			for _, i := range again {
+				if _, err := s.importOne(tx, reports[i], now); err != nil {
+					return fmt.Errorf("report %s: %w", reports[i].ID, err)
+				}
+			}
+			if progress != nil {
+				progress(start + len(batch))
+			}
+		}
+		return nil
+	})
+	return created, wrap(err, "import %d reports", len(reports))
+}
+
+// reportRow is an incident as a report creates it: every column ImportReports writes at once.
+type reportRow struct {
+	ID, Title, Org, ReportDate, Report, ReportExtra string
+	SigOrigin, SigRoot                              string
+	SigSymptoms, SigCauses, SigComponents           int
+	CreatedAt, UpdatedAt                            time.Time
+}
+
+func (reportRow) TableName() string { return "incidents" }
+
+// insertReports writes the reports of new incidents: their rows, tags, signatures, facets and
+// search documents, a statement per table.
+func (s *Store) insertReports(tx *gorm.DB, reports []incident.Report, now time.Time) error {
+	if len(reports) == 0 {
+		return nil
+	}
+	var (
+		incs  []reportRow
+		tags  []incidentTagRow
+		sigs  []signatureRow
+		facts []facetRow
+		ids   []string
+	)
+	for _, r := range reports {
+		rows := signatureRows(r.ID, originReport, incident.SignatureOf(r))
+		if r.Edited != nil {
+			rows = append(rows, signatureRows(r.ID, originPerson, *r.Edited)...)
+		}
+		f, shape := facetsOf(r.ID, signaturesOf(rows))
+		incs = append(incs, reportRow{ID: r.ID, Title: r.Title, Org: r.Org, ReportDate: r.Date, Report: r.Body, ReportExtra: extraJSON(r),
+			SigOrigin: shape.Origin, SigRoot: shape.Root, SigSymptoms: shape.Symptoms, SigCauses: shape.Causes, SigComponents: shape.Components,
+			CreatedAt: now, UpdatedAt: now})
+		for _, t := range r.Tags {
+			tags = append(tags, incidentTagRow{IncidentID: r.ID, Tag: t})
+		}
+		sigs, facts, ids = append(sigs, rows...), append(facts, f...), append(ids, r.ID)
+	}
+	for _, rows := range []any{&incs, &tags, &sigs, &facts} {
+		if err := tx.CreateInBatches(rows, 1000).Error; err != nil {
+			return err
+		}
+	}
+	return s.refreshSearch(tx, ids...)
+}
+
+func extraJSON(r incident.Report) string {
+	if r.Extra == nil {
+		return "{}"
+	}
+	extra, _ := json.Marshal(r.Extra)
+	return string(extra)
+}
+
+// importOne stores one report inside the caller's transaction.
+func (s *Store) importOne(tx *gorm.DB, r incident.Report, now time.Time) (created bool, err error) {
+	fields := map[string]any{"title": r.Title, "org": r.Org, "report_date": r.Date, "report": r.Body, "report_extra": extraJSON(r), "updated_at": now}
+	res := tx.Model(&incidentRow{}).Where("id = ?", r.ID).Updates(fields)
+	if res.Error != nil {
+		return false, res.Error
+	}
+	if res.RowsAffected == 0 {
+		created = true
+		if err := tx.Create(&incidentRow{ID: r.ID, Title: r.Title, CreatedAt: now, UpdatedAt: now}).Error; err != nil {
+			return created, err
+		}
+		if err := tx.Model(&incidentRow{}).Where("id = ?", r.ID).Updates(fields).Error; err != nil {
+			return created, err
+		}
+	}
+	if err := tx.Where("incident_id = ?", r.ID).Delete(&incidentTagRow{}).Error; err != nil {
+		return created, err
+	}
+	for _, t := range r.Tags {
+		if err := tx.Create(&incidentTagRow{IncidentID: r.ID, Tag: t}).Error; err != nil {
+			return created, err
+		}
+	}
+	if err := s.refreshSearch(tx, r.ID); err != nil {
+		return created, err
+	}
+	if r.Edited != nil {
+		if err := writeSignature(tx, r.ID, originPerson, *r.Edited); err != nil {
+			return created, err
+		}
+	}
+	return created, writeSignature(tx, r.ID, originReport, incident.SignatureOf(r))
 }
 
 func signatureRows(id, origin string, sig incident.Signature) []signatureRow {

@@ -10,6 +10,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
+	"github.com/rootline-dev/rootline/internal/synth"
 )
 
 const il0070Report = `---
@@ -66,4 +67,118 @@ func TestImportReport(t *testing.T) {
 			t.Errorf("after the edit: %+v", got)
 		}
 	})
+}
+
+// TestImportReports: the batched import stores what one-by-one imports store (rows, reports,
+// signatures, search), updates incidents that exist, takes a repeated id as an update, and
+// stores nothing when it fails part way.
+func TestImportReports(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
+		ctx := context.Background()
+		var reports []incident.Report
+		for i := range 1100 { // three batches
+			reports = append(reports, synth.Report(11, i))
+		}
+		edited := incident.Signature{RootCause: "preemption", Causes: []string{"preemption"}, Components: []incident.Component{{Kind: "Scheduler"}}}
+		reports[5].Edited = &edited
+		again := synth.Report(11, 7)
+		again.Title = "Seventh, retitled"
+		reports = append(reports, again) // the same id twice: the second updates the first
+
+		one, err := store.Open(ctx, mustTarget(t, storetest.Fresh(t, b)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer one.Close()
+		if err := one.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := one.ImportReport(ctx, reports[3]); err != nil { // exists before the batch
+			t.Fatal(err)
+		}
+		for _, r := range reports {
+			if _, err := one.ImportReport(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		if _, err := st.ImportReport(ctx, reports[3]); err != nil {
+			t.Fatal(err)
+		}
+		var done []int
+		created, err := st.ImportReports(ctx, reports, func(n int) { done = append(done, n) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if created[3] || !created[4] || created[len(created)-1] || !cmp.Equal(done, []int{500, 1000, 1101}) {
+			t.Errorf("created[3] %v, created[4] %v, created[last] %v, progress %v", created[3], created[4], created[len(created)-1], done)
+		}
+		a, _ := st.RowCounts(ctx)
+		o, _ := one.RowCounts(ctx)
+		if diff := cmp.Diff(o, a); diff != "" {
+			t.Errorf("rows: one by one (-) vs batched (+):\n%s", diff)
+		}
+		for _, id := range []string{"GEN-0000003", "GEN-0000005", "GEN-0000007", "GEN-0001099"} {
+			want, err := one.Report(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := st.Report(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s (-one by one +batched):\n%s", id, diff)
+			}
+			ws, _ := one.Signatures(ctx, id)
+			gs, _ := st.Signatures(ctx, id)
+			if diff := cmp.Diff(ws, gs); diff != "" {
+				t.Errorf("%s signatures (-one by one +batched):\n%s", id, diff)
+			}
+		}
+		for _, s := range []*store.Store{one, st} {
+			list, err := s.Incidents(ctx, store.IncidentFilter{Query: "retitled seventh"})
+			if err != nil || len(list) != 1 || list[0].ID != "GEN-0000007" {
+				t.Errorf("search after import: %v, %v", list, err)
+			}
+			list, err = s.Incidents(ctx, store.IncidentFilter{Cause: "preemption", Component: "Scheduler", Limit: 1000})
+			if err != nil || !containsID(list, "GEN-0000005") {
+				t.Errorf("GEN-0000005 not found by the person's signature: %v", err)
+			}
+		}
+
+		// A failure part way (here the context ends after the first batch) stores nothing.
+		before, _ := st.RowCounts(ctx)
+		more := make([]incident.Report, 1200)
+		for i := range more {
+			more[i] = synth.Report(12, 5000+i)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		if _, err := st.ImportReports(cctx, more, func(int) { cancel() }); err == nil {
+			t.Fatal("an import whose context ended did not fail")
+		}
+		after, _ := st.RowCounts(ctx)
+		if diff := cmp.Diff(before, after); diff != "" {
+			t.Errorf("a failed import left rows (-before +after):\n%s", diff)
+		}
+	})
+}
+
+func mustTarget(t *testing.T, database string) store.Target {
+	t.Helper()
+	tg, err := store.ParseTarget(database)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+func containsID(list []*incident.Incident, id string) bool {
+	for _, in := range list {
+		if in.ID == id {
+			return true
+		}
+	}
+	return false
 }

@@ -13,18 +13,22 @@ const pgSearchDoc = `setweight(to_tsvector('english', title), 'A') ||
 	setweight(to_tsvector('english', report), 'B') ||
 	setweight(to_tsvector('english', coalesce((SELECT string_agg(body, ' ' ORDER BY id) FROM notes WHERE notes.incident_id = incidents.id), '')), 'C')`
 
-// refreshSearch rewrites an incident's search document from its title, report and notes,
+// refreshSearch rewrites incidents' search documents from their titles, reports and notes,
 // inside the caller's transaction.
-func (s *Store) refreshSearch(tx *gorm.DB, id string) error {
+func (s *Store) refreshSearch(tx *gorm.DB, ids ...string) error {
 	if s.dialect == Postgres {
-		return tx.Exec("UPDATE incidents SET search = "+pgSearchDoc+" WHERE id = ?", id).Error
+		return tx.Exec("UPDATE incidents SET search = "+pgSearchDoc+" WHERE id IN ?", ids).Error
 	}
-	if err := tx.Exec("DELETE FROM incident_search WHERE incident_id = ?", id).Error; err != nil {
+	// SQLite: incident_search_docs gives each incident its rowid of the FTS5 index.
+	if err := tx.Exec("INSERT INTO incident_search_docs (incident_id) SELECT id FROM incidents WHERE id IN ? ON CONFLICT DO NOTHING", ids).Error; err != nil {
 		return err
 	}
-	return tx.Exec(`INSERT INTO incident_search (incident_id, title, report, notes)
-		SELECT id, title, report, coalesce((SELECT group_concat(body, ' ') FROM notes WHERE notes.incident_id = incidents.id), '')
-		FROM incidents WHERE id = ?`, id).Error
+	if err := tx.Exec("DELETE FROM incident_search WHERE rowid IN (SELECT docid FROM incident_search_docs WHERE incident_id IN ?)", ids).Error; err != nil {
+		return err
+	}
+	return tx.Exec(`INSERT INTO incident_search (rowid, incident_id, title, report, notes)
+		SELECT d.docid, i.id, i.title, i.report, coalesce((SELECT group_concat(body, ' ') FROM notes WHERE notes.incident_id = i.id), '')
+		FROM incidents i JOIN incident_search_docs d ON d.incident_id = i.id WHERE i.id IN ?`, ids).Error
 }
 
 // searchWords cuts a query into the words full-text search looks for: runs of letters and

@@ -41,7 +41,30 @@ func refreshFacets(tx *gorm.DB, id string) error {
 	if err := tx.Where("incident_id = ?", id).Order("position").Find(&rows).Error; err != nil {
 		return err
 	}
-	sigs := signaturesOf(rows)
+	list, shape := facetsOf(id, signaturesOf(rows))
+	if err := tx.Where("incident_id = ?", id).Delete(&facetRow{}).Error; err != nil {
+		return err
+	}
+	if len(list) > 0 {
+		if err := tx.Create(&list).Error; err != nil {
+			return err
+		}
+	}
+	return tx.Model(&incidentRow{}).Where("id = ?", id).Updates(shape.fields()).Error
+}
+
+// sigShape is the shape of the signature that speaks for an incident, kept on its row.
+type sigShape struct {
+	Origin, Root                 string
+	Symptoms, Causes, Components int
+}
+
+func (h sigShape) fields() map[string]any {
+	return map[string]any{"sig_origin": h.Origin, "sig_root": h.Root, "sig_symptoms": h.Symptoms, "sig_causes": h.Causes, "sig_components": h.Components}
+}
+
+// facetsOf derives an incident's facets, sorted, and the shape of its effective signature.
+func facetsOf(id string, sigs incident.Signatures) ([]facetRow, sigShape) {
 	facets := map[facetRow]bool{}
 	add := func(facet, value string) { facets[facetRow{Facet: facet, Value: value, IncidentID: id}] = true }
 	eff := sigs.Effective
@@ -54,14 +77,21 @@ func refreshFacets(tx *gorm.DB, id string) error {
 	if eff.RootCause != "" {
 		add(facetRoot, eff.RootCause)
 	}
-	counts := map[string]int{}
 	for _, c := range eff.Components {
 		add(facetComponent, c.Kind)
 	}
+	shape := sigShape{Origin: sigs.Origin, Root: eff.RootCause}
 	list := make([]facetRow, 0, len(facets))
 	for f := range facets {
 		list = append(list, f)
-		counts[f.Facet]++
+		switch f.Facet {
+		case facetSymptom:
+			shape.Symptoms++
+		case facetCause:
+			shape.Causes++
+		case facetComponent:
+			shape.Components++
+		}
 	}
 	sort.Slice(list, func(i, j int) bool {
 		if list[i].Facet != list[j].Facet {
@@ -69,18 +99,7 @@ func refreshFacets(tx *gorm.DB, id string) error {
 		}
 		return list[i].Value < list[j].Value
 	})
-	if err := tx.Where("incident_id = ?", id).Delete(&facetRow{}).Error; err != nil {
-		return err
-	}
-	if len(list) > 0 {
-		if err := tx.Create(&list).Error; err != nil {
-			return err
-		}
-	}
-	return tx.Model(&incidentRow{}).Where("id = ?", id).Updates(map[string]any{
-		"sig_origin": sigs.Origin, "sig_root": eff.RootCause,
-		"sig_symptoms": counts[facetSymptom], "sig_causes": counts[facetCause], "sig_components": counts[facetComponent],
-	}).Error
+	return list, shape
 }
 
 // signaturesOf folds signature rows (in position order) into signatures by origin.

@@ -82,8 +82,12 @@ func ParseTarget(database string) (Target, error) {
 	return Target{Dialect: SQLite, DSN: "file:" + path + "?" + q.Encode(), Display: path}, nil
 }
 
-// Open connects to the database. It does not change the schema: call Migrate for that.
+// Open connects to the database. It does not change the schema: call Migrate for that. A nil
+// log discards the store's messages.
 func Open(ctx context.Context, t Target, log *slog.Logger) (*Store, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	var dial gorm.Dialector
 	switch t.Dialect {
 	case Postgres:

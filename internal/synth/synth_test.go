@@ -12,6 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/incident"
 )
 
 // lister is one of the list writers, with the number of items it writes for o.
@@ -260,5 +263,23 @@ func BenchmarkWritePodList(b *testing.B) {
 		if err := WritePodList(io.Discard, o); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestReportCheck: generated reports use only the vocabulary, and pass the checks an
+// imported report passes.
+func TestReportCheck(t *testing.T) {
+	for i := range 2000 {
+		r := Report(7, i)
+		sig := incident.SignatureOf(r)
+		if err := sig.Check(analysis.SymptomKinds, analysis.CauseKinds); err != nil {
+			t.Fatalf("report %d: %v", i, err)
+		}
+		if r.RootCause != r.Causes[0] || len(r.Components) == 0 {
+			t.Fatalf("report %d: %+v", i, r)
+		}
+	}
+	if a, b := Report(7, 3), Report(7, 3); a.Body != b.Body || a.ID != "GEN-0000003" {
+		t.Errorf("not reproducible: %q vs %q", a.Body, b.Body)
 	}
 }

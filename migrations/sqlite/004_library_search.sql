@@ -3,11 +3,18 @@
 -- person, else the report, else the analysis) kept as distinct facets with an index, so that
 -- related-incident lookup and the symptom, cause and component filters read indexes.
 
--- One row per incident; the store rewrites it whenever the title, report or notes change.
+-- One row per incident; the store rewrites it whenever the title, report or notes change. An
+-- FTS5 column cannot be indexed, so incident_search_docs gives each incident a stable rowid of
+-- the index: rewriting one incident's document finds it by key instead of scanning.
+CREATE TABLE incident_search_docs (
+    docid       INTEGER PRIMARY KEY,
+    incident_id TEXT NOT NULL UNIQUE REFERENCES incidents (id) ON DELETE CASCADE
+);
 CREATE VIRTUAL TABLE incident_search USING fts5 (incident_id UNINDEXED, title, report, notes, tokenize = 'porter unicode61');
-INSERT INTO incident_search (incident_id, title, report, notes)
-SELECT id, title, report, coalesce((SELECT group_concat(body, ' ') FROM notes WHERE notes.incident_id = incidents.id), '')
-FROM incidents;
+INSERT INTO incident_search_docs (incident_id) SELECT id FROM incidents;
+INSERT INTO incident_search (rowid, incident_id, title, report, notes)
+SELECT d.docid, i.id, i.title, i.report, coalesce((SELECT group_concat(body, ' ') FROM notes WHERE notes.incident_id = i.id), '')
+FROM incidents i JOIN incident_search_docs d ON d.incident_id = i.id;
 
 CREATE INDEX incidents_org ON incidents (org);
 CREATE INDEX incidents_report_date ON incidents (report_date);
