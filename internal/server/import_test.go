@@ -128,13 +128,13 @@ func TestSearch(t *testing.T) {
 			"IL-0070.md": []byte(reportIL0070),
 			"A.md":       []byte("---\nid: A\ntitle: pool and Prometheus\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion, shared_prometheus]\n---\nThe scrape load doubled.\n"),
 			"C.md": []byte("---\nid: C\ntitle: DNS outage\norg: Zalando\ndate: 2019-01-07\nsymptoms: [oom_killed]\nroot_cause: memory_limit_too_low\n" +
-				"causes: [memory_limit_too_low]\ncomponents: [{kind: DNS, name: coredns}]\n---\nCoreDNS at 100% of its limit; Prometheus saw it.\n"),
+				"causes: [memory_limit_too_low]\ncomponents: [{kind: DNS, name: coredns}]\n---\nCoreDNS at 100% of its limit.\n"),
 		}
 		body, ct := multipartBody(t, docs, "A.md", "C.md", "IL-0070.md")
 		if status, b := call(t, "POST", base+"/api/v1/incidents/import", ct, body); status != http.StatusCreated {
 			t.Fatalf("import: %d %s", status, b)
 		}
-		call(t, "POST", base+"/api/v1/incidents/C/notes", "application/json", strings.NewReader(`{"body": "The kubelet was restarting everything on Tuesday"}`))
+		call(t, "POST", base+"/api/v1/incidents/C/notes", "application/json", strings.NewReader(`{"body": "The kubelet was restarting everything on Tuesday, and Prometheus saw it"}`))
 		tests := []struct {
 			query string
 			want  []string // in the order of the answer
@@ -147,7 +147,7 @@ func TestSearch(t *testing.T) {
 			{"org=2i2c&from=2023-02-01&to=2023-02-01", []string{"IL-0070"}},
 			{"from=2019-01-01&to=2020-01-01", []string{"C"}},
 			{"q=prometheus+load", []string{"A", "IL-0070"}}, // every word: A has them in its title and text
-			{"q=prometheus", []string{"A", "IL-0070", "C"}}, // ranked: the title first, then the texts
+			{"q=prometheus", []string{"A", "IL-0070", "C"}}, // ranked: the title first, then the report, then a note
 			{"q=load+grows", []string{"IL-0070"}},
 			{"q=SCRAPE", []string{"A"}},
 			{"q=scraping+doubling", []string{"A"}}, // stemmed

@@ -79,8 +79,8 @@ type incidentView struct {
 	ClusterName *string
 }
 
-func (s *Store) incidentQuery(ctx context.Context) *gorm.DB {
-	return s.db.WithContext(ctx).Table("incidents").
+func incidentQuery(db *gorm.DB) *gorm.DB {
+	return db.Table("incidents").
 		Select("incidents.id, incidents.title, incidents.org, incidents.report_date, incidents.cluster_id, incidents.started_at, " +
 			"incidents.ended_at, incidents.created_at, incidents.updated_at, clusters.name AS cluster_name").
 		Joins("LEFT JOIN clusters ON clusters.id = incidents.cluster_id")
@@ -89,7 +89,7 @@ func (s *Store) incidentQuery(ctx context.Context) *gorm.DB {
 // Incident returns one incident, or ErrNotFound.
 func (s *Store) Incident(ctx context.Context, id string) (*incident.Incident, error) {
 	var v incidentView
-	res := s.incidentQuery(ctx).Where("incidents.id = ?", id).Limit(1).Scan(&v)
+	res := incidentQuery(s.db.WithContext(ctx)).Where("incidents.id = ?", id).Limit(1).Scan(&v)
 	if res.Error != nil {
 		return nil, wrap(res.Error, "get incident %s", id)
 	}
@@ -118,10 +118,21 @@ type IncidentFilter struct {
 
 // Incidents lists incidents: the best matches first when there is a query, else newest first.
 func (s *Store) Incidents(ctx context.Context, f IncidentFilter) ([]*incident.Incident, error) {
+	var vs []incidentView
+	if err := s.listQuery(incidentQuery(s.db.WithContext(ctx)), f).Scan(&vs).Error; err != nil {
+		return nil, wrap(err, "list incidents")
+	}
+	return s.withTags(ctx, vs)
+}
+
+// listQuery narrows and orders the incidents query q by the filter. Every condition reads an
+// index: the search document, incident_facets' key, incident_tags(tag), lower(org),
+// report_date; the order without words reads incidents(created_at DESC, id).
+func (s *Store) listQuery(q *gorm.DB, f IncidentFilter) *gorm.DB {
 	if f.Limit <= 0 || f.Limit > 1000 {
 		f.Limit = 100
 	}
-	q := s.incidentQuery(ctx).Limit(f.Limit)
+	q = q.Limit(f.Limit)
 	if words := searchWords(f.Query); len(words) > 0 {
 		q = s.withSearch(q, words)
 	}
@@ -129,9 +140,9 @@ func (s *Store) Incidents(ctx context.Context, f IncidentFilter) ([]*incident.In
 	if f.Tag != "" {
 		q = q.Where("incidents.id IN (SELECT incident_id FROM incident_tags WHERE tag = ?)", f.Tag)
 	}
-	for facet, v := range map[string]string{facetSymptom: f.Symptom, facetCause: f.Cause, facetComponent: f.Component} {
-		if v != "" {
-			q = q.Where("incidents.id IN (SELECT incident_id FROM incident_facets WHERE facet = ? AND value = ?)", facet, v)
+	for _, c := range [...]struct{ facet, value string }{{facetSymptom, f.Symptom}, {facetCause, f.Cause}, {facetComponent, f.Component}} {
+		if c.value != "" {
+			q = q.Where("incidents.id IN (SELECT incident_id FROM incident_facets WHERE facet = ? AND value = ?)", c.facet, c.value)
 		}
 	}
 	if f.Org != "" {
@@ -143,11 +154,7 @@ func (s *Store) Incidents(ctx context.Context, f IncidentFilter) ([]*incident.In
 	if f.To != "" {
 		q = q.Where("incidents.report_date <= ? AND incidents.report_date <> ''", f.To)
 	}
-	var vs []incidentView
-	if err := q.Scan(&vs).Error; err != nil {
-		return nil, wrap(err, "list incidents")
-	}
-	return s.withTags(ctx, vs)
+	return q
 }
 
 // withTags converts rows and loads their tags in one query.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/rootline-dev/rootline/migrations"
+
+	"gorm.io/gorm"
 )
 
 // migrationLockKey is the PostgreSQL advisory lock held while migrating ("rootline" in ASCII).
@@ -56,10 +58,16 @@ func Migrations(d Dialect) ([]Migration, error) {
 // Migrate brings the schema up to date. Several processes may call it at once (replicas
 // starting together): on PostgreSQL they queue on an advisory lock, on SQLite on the database's
 // write lock, and each applies only what the others have not.
-func (s *Store) Migrate(ctx context.Context) error {
+func (s *Store) Migrate(ctx context.Context) error { return s.migrateTo(ctx, 0) }
+
+// migrateTo applies the migrations up to version upTo, or all of them when upTo is 0.
+func (s *Store) migrateTo(ctx context.Context, upTo int) error {
 	ms, err := Migrations(s.dialect)
 	if err != nil {
 		return err
+	}
+	if upTo > 0 && upTo < len(ms) {
+		ms = ms[:upTo]
 	}
 	sqlDB, err := s.db.DB()
 	if err != nil {
@@ -96,6 +104,12 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return nil
 }
 
+// migrationSteps are Go steps that run after a migration's SQL, in its transaction: data that
+// only the store's code can derive.
+var migrationSteps = map[int]func(tx *gorm.DB) error{
+	4: rebuildFacets, // the facets and bit sets of every incident's effective signature
+}
+
 // apply runs one migration in its own transaction unless it is already recorded, and reports
 // whether it ran. On SQLite the transaction starts IMMEDIATE, which takes the write lock before
 // reading the recorded version, so a concurrent migrator waits and then sees this one's work.
@@ -118,6 +132,13 @@ func (s *Store) apply(ctx context.Context, conn *sql.Conn, m Migration) (bool, e
 	}
 	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 		return false, fmt.Errorf("store: migration %d (%s): %w", m.Version, m.Name, err)
+	}
+	if step := migrationSteps[m.Version]; step != nil {
+		g := s.db.Session(&gorm.Session{NewDB: true, Context: ctx})
+		g.Statement.ConnPool = tx // the step runs in the migration's transaction
+		if err := step(g); err != nil {
+			return false, fmt.Errorf("store: migration %d (%s): %w", m.Version, m.Name, err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, s.rebind("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)"),
 		m.Version, m.Name, time.Now().UTC().Format(time.RFC3339)); err != nil {

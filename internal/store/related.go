@@ -2,42 +2,20 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"sort"
 
 	"github.com/rootline-dev/rootline/internal/incident"
 )
 
-// relatedScore is incident.Related's score in SQL, over the facets a candidate shares with
-// the target (h) and the sizes of both signatures: the mean of the shared fractions of causes,
-// symptoms and component kinds. Named parameters: @nc, @ns, @nk are the target's sizes.
-const relatedScore = `(
-	CASE WHEN @nc + i.sig_causes - h.causes > 0 THEN h.causes * 1.0 / (@nc + i.sig_causes - h.causes) ELSE 0 END +
-	CASE WHEN @ns + i.sig_symptoms - h.symptoms > 0 THEN h.symptoms * 1.0 / (@ns + i.sig_symptoms - h.symptoms) ELSE 0 END +
-	CASE WHEN @nk + i.sig_components - h.comps > 0 THEN h.comps * 1.0 / (@nk + i.sig_components - h.comps) ELSE 0 END) / 3`
-
-// relatedQuery ranks the candidates that %s (a condition on f.incident_id) by what they share
-// with the target. It reads incident_facets by its primary key (facet, value, incident_id) and
-// the incidents by id: no scan of the library.
-const relatedQuery = `SELECT i.id FROM (
-	SELECT f.incident_id,
-		sum(CASE WHEN f.facet = 'cause' THEN 1 ELSE 0 END) AS causes,
-		sum(CASE WHEN f.facet = 'symptom' THEN 1 ELSE 0 END) AS symptoms,
-		sum(CASE WHEN f.facet = 'component' THEN 1 ELSE 0 END) AS comps
-	FROM incident_facets f
-	WHERE ((f.facet = 'cause' AND f.value IN @causes) OR (f.facet = 'symptom' AND f.value IN @symptoms)
-		OR (f.facet = 'component' AND f.value IN @comps))
-		AND %s
-	GROUP BY f.incident_id
-) h JOIN incidents i ON i.id = h.incident_id
-WHERE i.id <> @id
-ORDER BY ` + relatedScore + ` DESC, i.id
-LIMIT @limit`
-
+// Related-incident lookup reads one index range of incident_facets per relation: the rows of
+// the target's root cause, then the rows of its component kinds. Each row carries the
+// candidate's signature as bit sets, so the overlap is scored here without reading more; the
+// best few are then loaded whole for incident.Related, which ranks them in the end.
 const (
-	sameRoot        = `f.incident_id IN (SELECT incident_id FROM incident_facets WHERE facet = 'root' AND value = @root)`
-	sharedComponent = `f.incident_id IN (SELECT incident_id FROM incident_facets WHERE facet = 'component' AND value IN @comps)
-		AND f.incident_id NOT IN (SELECT incident_id FROM incident_facets WHERE facet = 'root' AND value = @root)`
+	sameRootQuery = `SELECT incident_id, root, symptom_bits, cause_bits, component_bits FROM incident_facets
+		WHERE facet = 'root' AND value = @root AND incident_id <> @id`
+	sharedComponentQuery = `SELECT incident_id, root, symptom_bits, cause_bits, component_bits FROM incident_facets
+		WHERE facet = 'component' AND value IN @comps AND incident_id <> @id AND root <> @root`
 )
 
 // RelatedCandidates returns the incidents of the library that may be related to incident id
@@ -48,24 +26,68 @@ func (s *Store) RelatedCandidates(ctx context.Context, id string, sig incident.S
 	if limit <= 0 {
 		limit = 50
 	}
-	causes, symptoms, comps := distinct(sig.Causes), distinct(sig.Symptoms), distinct(kindsOf(sig.Components))
-	args := map[string]any{
-		"id": id, "root": sig.RootCause, "limit": limit,
-		"causes": orNone(causes), "symptoms": orNone(symptoms), "comps": orNone(comps),
-		"nc": len(causes), "ns": len(symptoms), "nk": len(comps),
+	target, _ := facetsOf(id, incident.Signatures{Effective: sig})
+	var want sigBits
+	if len(target) > 0 {
+		want = target[0].Bits
 	}
 	var ids []string
-	for _, cond := range []string{sameRoot, sharedComponent} {
-		if (cond == sameRoot && sig.RootCause == "") || (cond == sharedComponent && len(comps) == 0) {
-			continue
+	for _, q := range s.relatedQueries(id, sig) {
+		var rows []facetRow
+		if err := s.db.WithContext(ctx).Raw(q.sql, q.args).Scan(&rows).Error; err != nil {
+			return nil, wrap(err, "related to %s: %s", id, q.name)
 		}
-		var found []string
-		if err := s.db.WithContext(ctx).Raw(fmt.Sprintf(relatedQuery, cond), args).Scan(&found).Error; err != nil {
-			return nil, wrap(err, "related to %s", id)
-		}
-		ids = append(ids, found...)
+		ids = append(ids, best(rows, want, limit)...)
 	}
 	return s.candidates(ctx, ids)
+}
+
+// best returns the ids of the limit rows whose signatures overlap want most (ties by id),
+// each id once.
+func best(rows []facetRow, want sigBits, limit int) []string {
+	type scored struct {
+		id    string
+		score float64
+	}
+	seen := make(map[string]bool, len(rows))
+	list := make([]scored, 0, len(rows))
+	for _, r := range rows {
+		if !seen[r.IncidentID] {
+			seen[r.IncidentID] = true
+			list = append(list, scored{r.IncidentID, want.overlap(r.Bits)})
+		}
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].score != list[j].score {
+			return list[i].score > list[j].score
+		}
+		return list[i].id < list[j].id
+	})
+	ids := make([]string, 0, min(limit, len(list)))
+	for _, x := range list[:min(limit, len(list))] {
+		ids = append(ids, x.id)
+	}
+	return ids
+}
+
+type namedQuery struct {
+	name, sql string
+	args      map[string]any
+}
+
+// relatedQueries are the queries RelatedCandidates runs: for incidents sharing the root cause
+// (when there is one), and for those sharing a component kind without it (when it has any).
+func (s *Store) relatedQueries(id string, sig incident.Signature) []namedQuery {
+	comps := distinct(kindsOf(sig.Components))
+	args := map[string]any{"id": id, "root": sig.RootCause, "comps": comps}
+	var out []namedQuery
+	if sig.RootCause != "" {
+		out = append(out, namedQuery{"same root cause", sameRootQuery, args})
+	}
+	if len(comps) > 0 {
+		out = append(out, namedQuery{"shared component", sharedComponentQuery, args})
+	}
+	return out
 }
 
 // candidates loads incidents with the signatures that speak for them, in id order.
@@ -121,12 +143,4 @@ func distinct(ss []string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// orNone keeps an IN list valid when empty: "" is no kind.
-func orNone(ss []string) []string {
-	if len(ss) == 0 {
-		return []string{""}
-	}
-	return ss
 }

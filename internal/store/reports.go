@@ -102,7 +102,6 @@ func (s *Store) ImportReports(ctx context.Context, reports []incident.Report, pr
 type reportRow struct {
 	ID, Title, Org, ReportDate, Report, ReportExtra string
 	SigOrigin, SigRoot                              string
-	SigSymptoms, SigCauses, SigComponents           int
 	CreatedAt, UpdatedAt                            time.Time
 }
 
@@ -128,7 +127,7 @@ func (s *Store) insertReports(tx *gorm.DB, reports []incident.Report, now time.T
 		}
 		f, shape := facetsOf(r.ID, signaturesOf(rows))
 		incs = append(incs, reportRow{ID: r.ID, Title: r.Title, Org: r.Org, ReportDate: r.Date, Report: r.Body, ReportExtra: extraJSON(r),
-			SigOrigin: shape.Origin, SigRoot: shape.Root, SigSymptoms: shape.Symptoms, SigCauses: shape.Causes, SigComponents: shape.Components,
+			SigOrigin: shape.Origin, SigRoot: shape.Root,
 			CreatedAt: now, UpdatedAt: now})
 		for _, t := range r.Tags {
 			tags = append(tags, incidentTagRow{IncidentID: r.ID, Tag: t})

@@ -165,7 +165,7 @@ func TestImportReports(t *testing.T) {
 	})
 }
 
-func mustTarget(t *testing.T, database string) store.Target {
+func mustTarget(t testing.TB, database string) store.Target {
 	t.Helper()
 	tg, err := store.ParseTarget(database)
 	if err != nil {

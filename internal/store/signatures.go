@@ -11,10 +11,13 @@ import (
 
 // facetRow is one distinct value of the signature that speaks for an incident: derived from
 // incident_signatures by refreshFacets, and what related-incident lookup and the filters read.
+// Every row of an incident carries its root cause and its whole signature as bit sets.
 type facetRow struct {
 	Facet      string
 	Value      string
 	IncidentID string
+	Root       string
+	Bits       sigBits `gorm:"embedded"` // named: gorm skips unexported embedded structs
 }
 
 func (facetRow) TableName() string { return "incident_facets" }
@@ -53,21 +56,31 @@ func refreshFacets(tx *gorm.DB, id string) error {
 	return tx.Model(&incidentRow{}).Where("id = ?", id).Updates(shape.fields()).Error
 }
 
-// sigShape is the shape of the signature that speaks for an incident, kept on its row.
+// sigShape is what an incident's row keeps of the signature that speaks for it.
 type sigShape struct {
-	Origin, Root                 string
-	Symptoms, Causes, Components int
+	Origin, Root string
 }
 
 func (h sigShape) fields() map[string]any {
-	return map[string]any{"sig_origin": h.Origin, "sig_root": h.Root, "sig_symptoms": h.Symptoms, "sig_causes": h.Causes, "sig_components": h.Components}
+	return map[string]any{"sig_origin": h.Origin, "sig_root": h.Root}
 }
 
 // facetsOf derives an incident's facets, sorted, and the shape of its effective signature.
 func facetsOf(id string, sigs incident.Signatures) ([]facetRow, sigShape) {
-	facets := map[facetRow]bool{}
-	add := func(facet, value string) { facets[facetRow{Facet: facet, Value: value, IncidentID: id}] = true }
 	eff := sigs.Effective
+	set := sigBits{
+		SymptomBits:   bitSet(eff.Symptoms, symptomBit, false),
+		CauseBits:     bitSet(eff.Causes, causeBit, false),
+		ComponentBits: bitSet(kindsOf(eff.Components), componentBit, true),
+	}
+	seen := map[[2]string]bool{}
+	var list []facetRow
+	add := func(facet, value string) {
+		if k := [2]string{facet, value}; !seen[k] {
+			seen[k] = true
+			list = append(list, facetRow{Facet: facet, Value: value, IncidentID: id, Root: eff.RootCause, Bits: set})
+		}
+	}
 	for _, v := range eff.Symptoms {
 		add(facetSymptom, v)
 	}
@@ -80,26 +93,13 @@ func facetsOf(id string, sigs incident.Signatures) ([]facetRow, sigShape) {
 	for _, c := range eff.Components {
 		add(facetComponent, c.Kind)
 	}
-	shape := sigShape{Origin: sigs.Origin, Root: eff.RootCause}
-	list := make([]facetRow, 0, len(facets))
-	for f := range facets {
-		list = append(list, f)
-		switch f.Facet {
-		case facetSymptom:
-			shape.Symptoms++
-		case facetCause:
-			shape.Causes++
-		case facetComponent:
-			shape.Components++
-		}
-	}
 	sort.Slice(list, func(i, j int) bool {
 		if list[i].Facet != list[j].Facet {
 			return list[i].Facet < list[j].Facet
 		}
 		return list[i].Value < list[j].Value
 	})
-	return list, shape
+	return list, sigShape{Origin: sigs.Origin, Root: eff.RootCause}
 }
 
 // signaturesOf folds signature rows (in position order) into signatures by origin.
@@ -142,4 +142,34 @@ func (s *Store) SetPersonSignature(ctx context.Context, id string, sig *incident
 		return writeSignature(tx, id, originPerson, g)
 	})
 	return wrap(err, "signature of %s", id)
+}
+
+// rebuildFacets derives the facets of every incident from its signature rows, as refreshFacets
+// does for one: after the migration that made incident_facets.
+func rebuildFacets(tx *gorm.DB) error {
+	var rows []signatureRow
+	if err := tx.Order("incident_id, origin, position").Find(&rows).Error; err != nil {
+		return err
+	}
+	if err := tx.Exec("DELETE FROM incident_facets").Error; err != nil {
+		return err
+	}
+	var all []facetRow
+	for start := 0; start < len(rows); {
+		end := start
+		for end < len(rows) && rows[end].IncidentID == rows[start].IncidentID {
+			end++
+		}
+		id := rows[start].IncidentID
+		list, shape := facetsOf(id, signaturesOf(rows[start:end]))
+		all = append(all, list...)
+		if err := tx.Model(&incidentRow{}).Where("id = ?", id).Updates(shape.fields()).Error; err != nil {
+			return err
+		}
+		start = end
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	return tx.CreateInBatches(&all, 1000).Error
 }

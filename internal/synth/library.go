@@ -63,9 +63,16 @@ func Report(seed uint64, i int) incident.Report {
 	for _, kind := range pick(libraryComponents, 1+r.IntN(3), "") {
 		rep.Components = append(rep.Components, incident.Component{Kind: kind, Name: strings.ToLower(kind) + fmt.Sprint(r.IntN(20))})
 	}
+	// Words follow Zipf's law, as in real text: the library's own words are the most frequent,
+	// then a long tail of rarer terms ("term1234"), so that searches meet common and rare words.
+	zipf := rand.NewZipf(r, 1.2, 8, 20000)
 	words := make([]string, 0, 60)
 	for range 40 + r.IntN(20) {
-		words = append(words, libraryWords[r.IntN(len(libraryWords))])
+		if k := int(zipf.Uint64()); k < len(libraryWords) {
+			words = append(words, libraryWords[k])
+		} else {
+			words = append(words, fmt.Sprintf("term%d", k))
+		}
 	}
 	rep.Title = fmt.Sprintf("%s %s on %s", strings.ReplaceAll(rep.Symptoms[0], "_", " "), libraryWords[r.IntN(len(libraryWords))], rep.Components[0].Name)
 	rep.Tags = []string{"generated", strings.ToLower(rep.Components[0].Kind)}

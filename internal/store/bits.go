@@ -1,0 +1,68 @@
+package store
+
+import (
+	"hash/fnv"
+	"math/bits"
+)
+
+// The bit of each symptom and cause kind in incident_facets' bit sets. Stored rows depend on
+// these positions: the lists only ever grow at the end (TestSignatureBits pins them).
+var (
+	symptomBit = bitsOf("pod_evicted", "pod_pending", "oom_killed", "liveness_probe_failed", "readiness_probe_failed",
+		"crash_loop_backoff", "container_restarted", "image_pull_failed", "preempted", "node_not_ready", "node_pressure",
+		"scale_up", "evicted_pods_lingering")
+	causeBit = bitsOf("capacity_exhaustion", "shared_node_pool", "shared_prometheus", "cpu_starvation", "memory_over_request",
+		"memory_limit_too_low", "node_overcommitted", "scale_up_not_ready", "scheduling_constraints", "preemption",
+		"node_disk_exhaustion", "request_exceeds_node", "volume_binding", "image_unavailable", "container_start_failure")
+	// The component kinds CONTRACT.md names have their own bits; any other word shares one of
+	// the bits 9 to 62 by its hash, which can only make the first, indexed ranking of related
+	// incidents think two kinds alike; the final ranking compares the kinds themselves.
+	componentBit = bitsOf("NodePool", "Prometheus", "Hub", "Proxy", "Ingress", "DNS", "Autoscaler", "Scheduler", "Database")
+)
+
+const otherBit = 63 // a symptom or cause kind outside the lists (the vocabulary grew, this did not)
+
+func bitsOf(kinds ...string) map[string]uint {
+	m := make(map[string]uint, len(kinds))
+	for i, k := range kinds {
+		m[k] = uint(i)
+	}
+	return m
+}
+
+// bitSet is one facet of a signature as a set of bits.
+func bitSet(values []string, bit map[string]uint, hashOthers bool) int64 {
+	var set uint64
+	for _, v := range values {
+		b, ok := bit[v]
+		switch {
+		case ok:
+		case hashOthers:
+			h := fnv.New64a()
+			h.Write([]byte(v))
+			b = uint(len(bit)) + uint(h.Sum64()%uint64(otherBit-len(bit)))
+		default:
+			b = otherBit
+		}
+		set |= 1 << b
+	}
+	return int64(set)
+}
+
+// sigBits is an incident's effective signature as bit sets, for scoring overlaps quickly.
+type sigBits struct {
+	SymptomBits, CauseBits, ComponentBits int64
+}
+
+// overlap is incident.Related's overlap of two signatures over their bit sets: the mean of the
+// shared fractions (Jaccard) of causes, symptoms and component kinds.
+func (a sigBits) overlap(b sigBits) float64 {
+	j := func(x, y int64) float64 {
+		u := bits.OnesCount64(uint64(x | y))
+		if u == 0 {
+			return 0
+		}
+		return float64(bits.OnesCount64(uint64(x&y))) / float64(u)
+	}
+	return (j(a.CauseBits, b.CauseBits) + j(a.SymptomBits, b.SymptomBits) + j(a.ComponentBits, b.ComponentBits)) / 3
+}

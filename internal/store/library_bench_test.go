@@ -1,0 +1,149 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/synth"
+)
+
+// A generated library on PostgreSQL, built once per process for the library benchmarks.
+var (
+	benchLibraryOnce sync.Once
+	benchLibrary     *store.Store
+	benchLibraryErr  error
+)
+
+// benchIncidents is the size of the benchmarks' library: ROOTLINE_BENCH_INCIDENTS, else 100,000.
+func benchIncidents() int {
+	if n, err := strconv.Atoi(os.Getenv("ROOTLINE_BENCH_INCIDENTS")); err == nil && n > 0 {
+		return n
+	}
+	return 100_000
+}
+
+// libraryTarget is the incident the lookups start from: the first generated one whose root
+// cause is capacity_exhaustion and that involves a node pool, as IL-0070 does.
+var libraryTarget incident.Report
+
+// buildLibrary imports n generated reports into st with ImportReports, adds a note holding a
+// word no report has, and refreshes the planner's statistics.
+func buildLibrary(ctx context.Context, st *store.Store, n int, log func(string, ...any)) error {
+	reports := make([]incident.Report, n)
+	for i := range reports {
+		reports[i] = synth.Report(1, i)
+		if libraryTarget.ID == "" && reports[i].RootCause == "capacity_exhaustion" && reports[i].Components[0].Kind == "NodePool" {
+			libraryTarget = reports[i]
+		}
+	}
+	start := time.Now()
+	if _, err := st.ImportReports(ctx, reports, nil); err != nil {
+		return err
+	}
+	log("imported %d generated reports in %v (%.0f reports/s)", n, time.Since(start).Round(time.Millisecond), float64(n)/time.Since(start).Seconds())
+	note := &incident.Note{IncidentID: reports[n/2].ID, At: time.Now(), Kind: incident.Observation, Body: "Seen first by the night shift on a quasar dashboard."}
+	if err := st.CreateNote(ctx, note); err != nil {
+		return err
+	}
+	return st.DB().WithContext(ctx).Exec("ANALYZE").Error // both databases: fresh statistics for the planner
+}
+
+func libraryOnPostgres(b *testing.B) *store.Store {
+	b.Helper()
+	benchLibraryOnce.Do(func() {
+		if err := pg.Available(); err != nil {
+			benchLibraryErr = err
+			return
+		}
+		ctx := context.Background()
+		st, err := store.Open(ctx, mustTarget(b, pg.URL), nil)
+		if err != nil {
+			benchLibraryErr = err
+			return
+		}
+		benchLibrary = st
+		benchLibraryErr = buildLibrary(ctx, st, benchIncidents(), b.Logf)
+	})
+	if benchLibraryErr != nil {
+		b.Skipf("PostgreSQL library: %v", benchLibraryErr)
+	}
+	return benchLibrary
+}
+
+// BenchmarkLibraryRelated is one related-incident lookup in the generated library on
+// PostgreSQL: the indexed queries of RelatedCandidates, then incident.Related's ranking.
+//
+//	go test ./internal/store -run '^$' -bench Library -benchtime 50x
+func BenchmarkLibraryRelated(b *testing.B) {
+	st := libraryOnPostgres(b)
+	ctx := context.Background()
+	sig := incident.SignatureOf(libraryTarget)
+	plan, err := st.ExplainRelated(ctx, libraryTarget.ID, sig)
+	if err != nil {
+		b.Fatal(err)
+	}
+	writePlan(b, "related", fmt.Sprintf("related lookup for %s (%+v)\n%s", libraryTarget.ID, sig, plan))
+	var n int
+	for b.Loop() {
+		cands, err := st.RelatedCandidates(ctx, libraryTarget.ID, sig, 50)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(incident.Related(libraryTarget.ID, sig, cands))
+	}
+	b.ReportMetric(float64(n), "related")
+}
+
+// BenchmarkLibrarySearch is a library search on PostgreSQL: ranked full-text search for a
+// rare word (one note holds it), a word of middling frequency, and two common words, and a
+// listing filtered by cause, component and date.
+func BenchmarkLibrarySearch(b *testing.B) {
+	st := libraryOnPostgres(b)
+	ctx := context.Background()
+	for _, f := range []store.IncidentFilter{
+		{Query: "quasar"},
+		{Query: "term300"},
+		{Query: "prometheus scrape"},
+		{Cause: "capacity_exhaustion", Component: "Prometheus", From: "2023-01-01", To: "2023-12-31"},
+	} {
+		name := strings.NewReplacer(" ", "+").Replace(fmt.Sprintf("q=%s,cause=%s", f.Query, f.Cause))
+		b.Run(name, func(b *testing.B) {
+			plan, err := st.ExplainIncidents(ctx, f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			writePlan(b, name, plan)
+			var n int
+			for b.Loop() {
+				list, err := st.Incidents(ctx, f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(list)
+			}
+			b.ReportMetric(float64(n), "found")
+		})
+	}
+}
+
+// writePlan keeps a query plan in $ROOTLINE_BENCH_PLANS/<name>.txt when that is set (go test
+// cuts a benchmark's log to a few lines).
+func writePlan(b *testing.B, name, plan string) {
+	dir := os.Getenv("ROOTLINE_BENCH_PLANS")
+	if dir == "" {
+		return
+	}
+	name = strings.NewReplacer("=", "-", ",", "_", "+", "-").Replace(name)
+	if err := os.WriteFile(filepath.Join(dir, name+".txt"), []byte(plan), 0o644); err != nil {
+		b.Error(err)
+	}
+}

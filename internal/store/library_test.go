@@ -1,0 +1,90 @@
+package store_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+)
+
+// TestSignatureBits pins the bit of each kind: stored bit sets depend on them, so a kind may
+// only be added at the end. Every kind of the vocabulary has its own bit.
+func TestSignatureBits(t *testing.T) {
+	symptoms, causes, components := store.SignatureBits()
+	for _, c := range []struct {
+		name  string
+		bits  map[string]uint
+		kinds []string
+	}{
+		{"symptom", symptoms, analysis.SymptomKinds},
+		{"cause", causes, analysis.CauseKinds},
+		{"component", components, []string{"NodePool", "Prometheus", "Hub", "Proxy", "Ingress", "DNS", "Autoscaler", "Scheduler", "Database"}},
+	} {
+		for i, k := range c.kinds {
+			if b, ok := c.bits[k]; !ok || b != uint(i) {
+				t.Errorf("%s kind %s: bit %d (known %v), want %d: add new kinds at the end of both lists", c.name, k, b, ok, i)
+			}
+		}
+		if len(c.bits) != len(c.kinds) || len(c.bits) > 63 {
+			t.Errorf("%s bits: %d, kinds %d", c.name, len(c.bits), len(c.kinds))
+		}
+	}
+}
+
+// TestFacetsAfterUpgrade: a library stored before migration 4 gets its facets from the
+// migration, with the person's signature speaking where there is one.
+func TestFacetsAfterUpgrade(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, _ *store.Store, b storetest.Backend) {
+		ctx := context.Background()
+		st, err := store.Open(ctx, mustTarget(t, storetest.Fresh(t, b)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if err := st.MigrateTo(ctx, 3); err != nil {
+			t.Fatal(err)
+		}
+		db := st.DB()
+		for _, q := range []string{
+			"INSERT INTO incidents (id, title, created_at, updated_at, report) VALUES ('A', 'a', '2023-02-01 00:00:00', '2023-02-01 00:00:00', 'pool full'), ('B', 'b', '2023-02-01 00:00:00', '2023-02-01 00:00:00', '')",
+			"INSERT INTO incident_signatures (incident_id, facet, value, role, origin, position) VALUES " +
+				"('A', 'cause', 'capacity_exhaustion', 'root', 'report', 0), ('A', 'component', 'NodePool', '', 'report', 1), " +
+				"('B', 'cause', 'capacity_exhaustion', 'root', 'analysis', 0), ('B', 'component', 'NodePool', '', 'analysis', 1), " +
+				"('B', 'cause', 'preemption', 'root', 'person', 0)",
+		} {
+			if err := db.Exec(q).Error; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := st.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		list, err := st.Incidents(ctx, store.IncidentFilter{Cause: "capacity_exhaustion"})
+		if err != nil || len(list) != 1 || list[0].ID != "A" {
+			t.Fatalf("capacity_exhaustion after the upgrade: %v, %v (B's person signature says preemption)", list, err)
+		}
+		sig := incident.Signature{RootCause: "capacity_exhaustion", Causes: []string{"capacity_exhaustion"}, Components: []incident.Component{{Kind: "NodePool"}}}
+		cands, err := st.RelatedCandidates(ctx, "X", sig, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := incident.Related("X", sig, cands)
+		var got []string
+		for _, r := range rel {
+			got = append(got, r.ID+": "+r.Reason())
+		}
+		if diff := cmp.Diff([]string{"A: same root cause · shared Node pool"}, got); diff != "" {
+			t.Errorf("related after the upgrade (-want +got):\n%s", diff)
+		}
+		found, err := st.Incidents(ctx, store.IncidentFilter{Query: "full pool"})
+		if err != nil || !slices.ContainsFunc(found, func(in *incident.Incident) bool { return in.ID == "A" }) {
+			t.Errorf("search after the upgrade: %v, %v", found, err)
+		}
+	})
+}
