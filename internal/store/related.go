@@ -12,9 +12,9 @@ import (
 // candidate's signature as bit sets, so the overlap is scored here without reading more; the
 // best few are then loaded whole for incident.Related, which ranks them in the end.
 const (
-	sameRootQuery = `SELECT incident_id, root, symptom_bits, cause_bits, component_bits FROM incident_facets
+	sameRootQuery = `SELECT incident_id, symptom_bits, cause_bits, component_bits FROM incident_facets
 		WHERE facet = 'root' AND value = @root AND incident_id <> @id`
-	sharedComponentQuery = `SELECT incident_id, root, symptom_bits, cause_bits, component_bits FROM incident_facets
+	sharedComponentQuery = `SELECT incident_id, symptom_bits, cause_bits, component_bits FROM incident_facets
 		WHERE facet = 'component' AND value IN @comps AND incident_id <> @id AND root <> @root`
 )
 
@@ -33,13 +33,32 @@ func (s *Store) RelatedCandidates(ctx context.Context, id string, sig incident.S
 	}
 	var ids []string
 	for _, q := range s.relatedQueries(id, sig) {
-		var rows []facetRow
-		if err := s.db.WithContext(ctx).Raw(q.sql, q.args).Scan(&rows).Error; err != nil {
+		rows, err := s.scoredRows(ctx, q)
+		if err != nil {
 			return nil, wrap(err, "related to %s: %s", id, q.name)
 		}
 		ids = append(ids, best(rows, want, limit)...)
 	}
 	return s.candidates(ctx, ids)
+}
+
+// scoredRows runs a related query, scanning its rows by hand: a lookup may read tens of
+// thousands, and gorm's reflection per row costs more than the query.
+func (s *Store) scoredRows(ctx context.Context, q namedQuery) ([]facetRow, error) {
+	rows, err := s.db.WithContext(ctx).Raw(q.sql, q.args).Rows()
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []facetRow
+	for rows.Next() {
+		var r facetRow
+		if err := rows.Scan(&r.IncidentID, &r.Bits.SymptomBits, &r.Bits.CauseBits, &r.Bits.ComponentBits); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // best returns the ids of the limit rows whose signatures overlap want most (ties by id),
