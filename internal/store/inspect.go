@@ -8,11 +8,12 @@ import (
 
 // Tables lists the tables of Rootline's schema (the migration record included), sorted.
 func (s *Store) Tables(ctx context.Context) ([]string, error) {
-	// incident_search is SQLite's full-text index (an FTS5 virtual table and its shadow tables):
-	// derived from the incidents and notes, and absent on PostgreSQL, where a column holds it.
+	// incident_search… are the full-text index, derived from the incidents and their notes, and
+	// made differently on each database (a table with a tsvector, or FTS5's virtual and shadow
+	// tables): they are left out, so that both databases list the same tables.
 	q := "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'incident_search%'"
 	if s.dialect == Postgres {
-		q = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+		q = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT LIKE 'incident_search%'"
 	}
 	var names []string
 	if err := s.db.WithContext(ctx).Raw(q).Scan(&names).Error; err != nil {

@@ -17,7 +17,8 @@ const pgSearchDoc = `setweight(to_tsvector('english', title), 'A') ||
 // inside the caller's transaction.
 func (s *Store) refreshSearch(tx *gorm.DB, ids ...string) error {
 	if s.dialect == Postgres {
-		return tx.Exec("UPDATE incidents SET search = "+pgSearchDoc+" WHERE id IN ?", ids).Error
+		return tx.Exec(`INSERT INTO incident_search (incident_id, doc) SELECT id, `+pgSearchDoc+` FROM incidents WHERE id IN ?
+			ON CONFLICT (incident_id) DO UPDATE SET doc = excluded.doc`, ids).Error
 	}
 	// SQLite: incident_search_docs gives each incident its rowid of the FTS5 index.
 	if err := tx.Exec("INSERT INTO incident_search_docs (incident_id) SELECT id FROM incidents WHERE id IN ? ON CONFLICT DO NOTHING", ids).Error; err != nil {
@@ -44,8 +45,8 @@ func searchWords(q string) []string {
 // not an ORDER BY expression: gorm drops an expression ordering when another is added.
 func (s *Store) withSearch(q *gorm.DB, words []string) *gorm.DB {
 	if s.dialect == Postgres {
-		return q.Joins(`JOIN (SELECT id AS rid, ts_rank(search, query) AS rank
-			FROM incidents, plainto_tsquery('english', ?) AS query WHERE search @@ query) AS found ON found.rid = incidents.id`,
+		return q.Joins(`JOIN (SELECT incident_id AS rid, ts_rank(doc, query) AS rank
+			FROM incident_search, plainto_tsquery('english', ?) AS query WHERE doc @@ query) AS found ON found.rid = incidents.id`,
 			strings.Join(words, " ")).Order("found.rank DESC")
 	}
 	quoted := make([]string, len(words))

@@ -3,14 +3,20 @@
 -- the analysis) kept as distinct facets with an index, so that related-incident lookup and the
 -- symptom, cause and component filters read indexes instead of every signature.
 
--- search is the incident's document: the title weighs most, then the report, then the notes.
--- The store rewrites it whenever one of them changes.
-ALTER TABLE incidents ADD COLUMN search tsvector NOT NULL DEFAULT ''::tsvector;
-UPDATE incidents SET search =
+-- incident_search holds each incident's document: the title weighs most, then the report,
+-- then the notes. The store rewrites it whenever one of them changes. It is a table of its own
+-- so that the incidents' rows stay narrow for listings.
+CREATE TABLE incident_search (
+    incident_id TEXT PRIMARY KEY REFERENCES incidents (id) ON DELETE CASCADE,
+    doc         tsvector NOT NULL
+);
+INSERT INTO incident_search (incident_id, doc)
+SELECT id,
     setweight(to_tsvector('english', title), 'A') ||
     setweight(to_tsvector('english', report), 'B') ||
-    setweight(to_tsvector('english', coalesce((SELECT string_agg(body, ' ' ORDER BY id) FROM notes WHERE notes.incident_id = incidents.id), '')), 'C');
-CREATE INDEX incidents_search ON incidents USING GIN (search);
+    setweight(to_tsvector('english', coalesce((SELECT string_agg(body, ' ' ORDER BY id) FROM notes WHERE notes.incident_id = incidents.id), '')), 'C')
+FROM incidents;
+CREATE INDEX incident_search_doc ON incident_search USING GIN (doc);
 
 -- Filters and orders of the library's listing.
 CREATE INDEX incidents_org ON incidents (lower(org));
@@ -35,6 +41,8 @@ CREATE TABLE incident_facets (
     symptom_bits   BIGINT NOT NULL DEFAULT 0,
     cause_bits     BIGINT NOT NULL DEFAULT 0,
     component_bits BIGINT NOT NULL DEFAULT 0,
-    PRIMARY KEY (facet, value, incident_id)
+    -- The key includes the rest, so that a lookup is an index-only scan: the rows of one root
+    -- cause or component kind lie together in the index, not scattered over the table.
+    PRIMARY KEY (facet, value, incident_id) INCLUDE (root, symptom_bits, cause_bits, component_bits)
 );
 CREATE INDEX incident_facets_incident ON incident_facets (incident_id);
