@@ -25,9 +25,9 @@ func (s *Store) ExplainIncidents(ctx context.Context, f IncidentFilter) (string,
 // of signature sig: those sharing its root cause, then those sharing only a component.
 func (s *Store) ExplainRelated(ctx context.Context, id string, sig incident.Signature) (string, error) {
 	var b strings.Builder
-	for _, q := range s.relatedQueries(id, sig) {
+	for _, q := range s.relatedQueries(id, sig, 50) {
 		sql := s.db.ToSQL(func(tx *gorm.DB) *gorm.DB {
-			var rows []facetRow
+			var rows []map[string]any
 			return tx.Raw(q.sql, q.args).Scan(&rows)
 		})
 		plan, err := s.explain(ctx, sql)

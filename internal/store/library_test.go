@@ -11,6 +11,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
+	"github.com/rootline-dev/rootline/internal/synth"
 )
 
 // TestSignatureBits pins the bit of each kind: stored bit sets depend on them, so a kind may
@@ -87,4 +88,50 @@ func TestFacetsAfterUpgrade(t *testing.T) {
 			t.Errorf("search after the upgrade: %v, %v", found, err)
 		}
 	})
+}
+
+// TestRelatedCandidatesMatchBruteForce: the indexed lookup (scored by PostgreSQL, or here on
+// SQLite) finds the same related incidents, in the same order, as ranking every incident of
+// the library with incident.Related.
+func TestRelatedCandidatesMatchBruteForce(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ctx := context.Background()
+		reports := make([]incident.Report, 3000)
+		all := make([]incident.Candidate, len(reports))
+		for i := range reports {
+			reports[i] = synth.Report(3, i)
+			all[i] = incident.Candidate{ID: reports[i].ID, Title: reports[i].Title, Signature: incident.SignatureOf(reports[i])}
+		}
+		if _, err := st.ImportReports(ctx, reports, nil); err != nil {
+			t.Fatal(err)
+		}
+		const limit = 20
+		for _, i := range []int{0, 1, 7, 42, 999, 2999} {
+			target := reports[i]
+			sig := incident.SignatureOf(target)
+			cands, err := st.RelatedCandidates(ctx, target.ID, sig, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := relationIDs(incident.Related(target.ID, sig, cands))
+			per := map[string]int{}
+			var want []string
+			for _, r := range incident.Related(target.ID, sig, all) {
+				if per[r.Relation]++; per[r.Relation] <= limit {
+					want = append(want, r.ID+" "+r.Relation)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s (root %s, components %v): related (-brute force +indexed):\n%s", target.ID, sig.RootCause, sig.Components, diff)
+			}
+		}
+	})
+}
+
+func relationIDs(rel []incident.Relation) []string {
+	out := make([]string, len(rel))
+	for i, r := range rel {
+		out[i] = r.ID + " " + r.Relation
+	}
+	return out
 }

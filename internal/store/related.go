@@ -1,59 +1,90 @@
 package store
 
 import (
+	"container/heap"
 	"context"
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/rootline-dev/rootline/internal/incident"
 )
 
 // Related-incident lookup reads one index range of incident_facets per relation: the rows of
-// the target's root cause, then the rows of its component kinds. Each row carries the
-// candidate's signature as bit sets, so the overlap is scored here without reading more; the
-// best few are then loaded whole for incident.Related, which ranks them in the end.
+// the target's root cause, then the rows of its component kinds (on PostgreSQL an index-only
+// scan: the key includes the rest). Each row carries the candidate's signature as bit sets, so
+// the overlap is scored without reading more: by PostgreSQL itself (bit_count), which returns
+// only the best; on SQLite, which has no bit count, here (best). The best few are then loaded
+// whole for incident.Related, which ranks them in the end.
 const (
-	sameRootQuery = `SELECT incident_id, symptom_bits, cause_bits, component_bits FROM incident_facets
-		WHERE facet = 'root' AND value = @root AND incident_id <> @id`
-	sharedComponentQuery = `SELECT incident_id, symptom_bits, cause_bits, component_bits FROM incident_facets
-		WHERE facet = 'component' AND value IN @comps AND incident_id <> @id AND root <> @root`
+	sameRootWhere        = `facet = 'root' AND value = @root AND incident_id <> @id`
+	sharedComponentWhere = `facet = 'component' AND value IN @comps AND incident_id <> @id AND root <> @root`
+	bitsColumns          = `incident_id, symptom_bits, cause_bits, component_bits`
+
+	// pgScore is sigBits.overlap in SQL, with the same operations in the same order, so that
+	// both give the same float64 and the same ranking. @c, @s, @k: the target's bit sets.
+	pgScore = `(` + pgJaccard + ` + ` + `%s` + ` + ` + `%s` + `) / 3`
+	// pgScoredQuery ranks the candidates of a condition, each once, and keeps the best @limit.
+	pgScoredQuery = `SELECT incident_id FROM (
+		SELECT DISTINCT incident_id, %s AS score FROM incident_facets WHERE %s
+	) AS candidates ORDER BY score DESC, incident_id LIMIT @limit`
 )
+
+// pgJaccard is the shared fraction of two bit sets: |x & y| / |x | y|, 0 when both are empty.
+const pgJaccard = `CASE WHEN (cause_bits | @c) = 0 THEN 0 ELSE bit_count((cause_bits & @c)::bit(64))::float8 / bit_count((cause_bits | @c)::bit(64)) END`
+
+// pgOverlap is the score expression over the three bit sets.
+var pgOverlap = fmt.Sprintf(pgScore,
+	strings.NewReplacer("cause_bits", "symptom_bits", "@c", "@s").Replace(pgJaccard),
+	strings.NewReplacer("cause_bits", "component_bits", "@c", "@k").Replace(pgJaccard))
 
 // RelatedCandidates returns the incidents of the library that may be related to incident id
 // of signature sig, with the signatures that speak for them: the best limit of those that
 // share its root cause, and the best limit of those that share a component kind without it,
 // by the score incident.Related gives (which ranks them in the end).
 func (s *Store) RelatedCandidates(ctx context.Context, id string, sig incident.Signature, limit int) ([]incident.Candidate, error) {
-	if limit <= 0 {
-		limit = 50
-	}
-	target, _ := facetsOf(id, incident.Signatures{Effective: sig})
-	var want sigBits
-	if len(target) > 0 {
-		want = target[0].Bits
-	}
 	var ids []string
-	for _, q := range s.relatedQueries(id, sig) {
-		rows, err := s.scoredRows(ctx, q)
+	for _, q := range s.relatedQueries(id, sig, limit) {
+		found, err := s.relatedIDs(ctx, q)
 		if err != nil {
 			return nil, wrap(err, "related to %s: %s", id, q.name)
 		}
-		ids = append(ids, best(rows, want, limit)...)
+		ids = append(ids, found...)
 	}
 	return s.candidates(ctx, ids)
 }
 
-// scoredRows runs a related query, scanning its rows by hand: a lookup may read tens of
-// thousands, and gorm's reflection per row costs more than the query.
-func (s *Store) scoredRows(ctx context.Context, q namedQuery) ([]facetRow, error) {
+// relatedIDs runs one related query: the best ids, scored by PostgreSQL, or here on SQLite.
+func (s *Store) relatedIDs(ctx context.Context, q namedQuery) ([]string, error) {
+	if s.dialect == Postgres {
+		var ids []string
+		return ids, s.db.WithContext(ctx).Raw(q.sql, q.args).Scan(&ids).Error
+	}
+	rows, err := s.scoredRows(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return best(rows, q.want, q.limit, q.name == sharedComponentName), nil
+}
+
+// scoredRow is a candidate of a related query: its id and its signature's bit sets.
+type scoredRow struct {
+	id   string
+	bits sigBits
+}
+
+// scoredRows runs a related query, scanning its rows by hand into compact values: a lookup
+// may read tens of thousands, and gorm's reflection per row costs more than the query.
+func (s *Store) scoredRows(ctx context.Context, q namedQuery) ([]scoredRow, error) {
 	rows, err := s.db.WithContext(ctx).Raw(q.sql, q.args).Rows()
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []facetRow
+	out := make([]scoredRow, 0, 1024)
 	for rows.Next() {
-		var r facetRow
-		if err := rows.Scan(&r.IncidentID, &r.Bits.SymptomBits, &r.Bits.CauseBits, &r.Bits.ComponentBits); err != nil {
+		var r scoredRow
+		if err := rows.Scan(&r.id, &r.bits.SymptomBits, &r.bits.CauseBits, &r.bits.ComponentBits); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -61,50 +92,100 @@ func (s *Store) scoredRows(ctx context.Context, q namedQuery) ([]facetRow, error
 	return out, rows.Err()
 }
 
-// best returns the ids of the limit rows whose signatures overlap want most (ties by id),
-// each id once.
-func best(rows []facetRow, want sigBits, limit int) []string {
-	type scored struct {
-		id    string
-		score float64
+// best returns the ids of the limit rows whose signatures overlap want most (ties by the
+// smaller id), keeping only a heap of limit candidates. dedupe drops an incident's repeated
+// rows: a component query returns one row per shared kind.
+func best(rows []scoredRow, want sigBits, limit int, dedupe bool) []string {
+	var seen map[string]bool
+	if dedupe {
+		seen = make(map[string]bool, len(rows))
 	}
-	seen := make(map[string]bool, len(rows))
-	list := make([]scored, 0, len(rows))
+	h := make(topK, 0, limit+1)
 	for _, r := range rows {
-		if !seen[r.IncidentID] {
-			seen[r.IncidentID] = true
-			list = append(list, scored{r.IncidentID, want.overlap(r.Bits)})
+		if dedupe {
+			if seen[r.id] {
+				continue
+			}
+			seen[r.id] = true
+		}
+		x := scored{r.id, want.overlap(r.bits)}
+		if len(h) == limit && !x.better(h[0]) {
+			continue
+		}
+		heap.Push(&h, x)
+		if len(h) > limit {
+			heap.Pop(&h)
 		}
 	}
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].score != list[j].score {
-			return list[i].score > list[j].score
-		}
-		return list[i].id < list[j].id
-	})
-	ids := make([]string, 0, min(limit, len(list)))
-	for _, x := range list[:min(limit, len(list))] {
-		ids = append(ids, x.id)
+	sort.Slice(h, func(i, j int) bool { return h[i].better(h[j]) })
+	ids := make([]string, len(h))
+	for i, x := range h {
+		ids[i] = x.id
 	}
 	return ids
 }
 
+type scored struct {
+	id    string
+	score float64
+}
+
+func (a scored) better(b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.id < b.id
+}
+
+// topK is a heap whose root is the worst of the best candidates kept.
+type topK []scored
+
+func (h topK) Len() int           { return len(h) }
+func (h topK) Less(i, j int) bool { return h[j].better(h[i]) }
+func (h topK) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *topK) Push(x any)        { *h = append(*h, x.(scored)) }
+func (h *topK) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+const sharedComponentName = "shared component"
+
+// namedQuery is a related query: its SQL and arguments, and what scoring it here needs.
 type namedQuery struct {
 	name, sql string
 	args      map[string]any
+	want      sigBits
+	limit     int
 }
 
 // relatedQueries are the queries RelatedCandidates runs: for incidents sharing the root cause
 // (when there is one), and for those sharing a component kind without it (when it has any).
-func (s *Store) relatedQueries(id string, sig incident.Signature) []namedQuery {
+func (s *Store) relatedQueries(id string, sig incident.Signature, limit int) []namedQuery {
+	if limit <= 0 {
+		limit = 50
+	}
+	var want sigBits
+	if target, _ := facetsOf(id, incident.Signatures{Effective: sig}); len(target) > 0 {
+		want = target[0].Bits
+	}
 	comps := distinct(kindsOf(sig.Components))
-	args := map[string]any{"id": id, "root": sig.RootCause, "comps": comps}
+	args := map[string]any{"id": id, "root": sig.RootCause, "comps": comps, "limit": limit,
+		"s": want.SymptomBits, "c": want.CauseBits, "k": want.ComponentBits}
+	query := func(where string) string {
+		if s.dialect == Postgres {
+			return fmt.Sprintf(pgScoredQuery, pgOverlap, where)
+		}
+		return "SELECT " + bitsColumns + " FROM incident_facets WHERE " + where
+	}
 	var out []namedQuery
 	if sig.RootCause != "" {
-		out = append(out, namedQuery{"same root cause", sameRootQuery, args})
+		out = append(out, namedQuery{"same root cause", query(sameRootWhere), args, want, limit})
 	}
 	if len(comps) > 0 {
-		out = append(out, namedQuery{"shared component", sharedComponentQuery, args})
+		out = append(out, namedQuery{sharedComponentName, query(sharedComponentWhere), args, want, limit})
 	}
 	return out
 }

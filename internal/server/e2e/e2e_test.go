@@ -19,7 +19,9 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
 )
@@ -39,7 +41,7 @@ func chromium(t *testing.T) string {
 }
 
 // startServer runs Rootline on a fresh SQLite file.
-func startServer(t *testing.T) string {
+func startServer(t *testing.T) (string, *store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	tg, err := store.ParseTarget(filepath.Join(t.TempDir(), "rootline.db"))
@@ -60,7 +62,7 @@ func startServer(t *testing.T) string {
 	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, DB: st, Log: log})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
-	return ts.URL
+	return ts.URL, st
 }
 
 // dialogLog records the dialogs pages open.
@@ -120,7 +122,7 @@ func artifacts(t *testing.T) string {
 // hypothesis note and sees the analysis beside it, and saves a screenshot. A note and an event
 // carrying <script> and javascript: links stay inert in the browser.
 func TestIL0070InTheBrowser(t *testing.T) {
-	base := startServer(t)
+	base, _ := startServer(t)
 	ctx, dialogs := browser(t)
 	fixtures, err := filepath.Abs(filepath.Join("..", "..", "analysis", "testdata", "il0070", "evicted"))
 	if err != nil {
@@ -205,6 +207,96 @@ func TestIL0070InTheBrowser(t *testing.T) {
 		t.Errorf("injected script ran in the browser: dialogs %q", d)
 	}
 	path := filepath.Join(artifacts(t), "il0070-incident.png")
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+}
+
+// TestLibraryInTheBrowser imports the example library, searches it from the library page,
+// opens IL-0070's related incidents (the ones sharing capacity exhaustion first, with the
+// shared components in words), and sets IL-0070's signature through the form, which then
+// shows as set by a person.
+func TestLibraryInTheBrowser(t *testing.T) {
+	base, st := startServer(t)
+	files, err := filepath.Glob(filepath.Join("..", "..", "..", "examples", "incidents", "IL-*.md"))
+	if err != nil || len(files) < 12 {
+		t.Fatalf("example library: %d files, %v", len(files), err)
+	}
+	var reports []incident.Report
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := incident.ParseReport(f, data, analysis.SymptomKinds, analysis.CauseKinds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, r)
+	}
+	if _, err := st.ImportReports(context.Background(), reports, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx, dialogs := browser(t)
+	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
+	step := func(name string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Text(css(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return v
+	}
+	step("search the library",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(css(`[data-testid="cause-counts"]`)),
+		chromedp.SetValue(css(`[data-testid="search-form"] input[name="q"]`), "coredns"),
+		chromedp.Submit(css(`[data-testid="search-form"]`)),
+		chromedp.WaitVisible(css(`[data-testid="incident-list"]`)))
+	counts := text(`[data-testid="cause-counts"]`)
+	found := text(`[data-testid="incident-list"] tbody tr:first-child`)
+	step("open IL-0070's related incidents",
+		chromedp.Navigate(base+"/incidents/IL-0070/related"),
+		chromedp.WaitVisible(css(`[data-testid="related-row"]`)))
+	first := text(`[data-testid="related-row"]:first-child`)
+	all := text(`[data-testid="related"]`)
+	origin := text(`[data-testid="signature-origin"]`)
+	step("set the signature",
+		chromedp.Click(css(`[data-testid="signature"] summary`)),
+		chromedp.SetValue(css(`[data-testid="signature-form"] input[name="causes"]`), "capacity_exhaustion, shared_prometheus, cpu_starvation"),
+		chromedp.Click(css(`[data-testid="signature-form"] button[value="save"]`)),
+		chromedp.WaitVisible(css(`[data-testid="signature-clear"]`)))
+	edited := text(`[data-testid="signature"]`)
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(counts, "capacity exhaustion: 9 incidents") {
+		t.Errorf("cause counts: %q", counts)
+	}
+	if !strings.Contains(found, "IL-0014") {
+		t.Errorf("searching coredns: first row %q", found)
+	}
+	if !strings.Contains(first, "same root cause · shared Node pool, Prometheus") {
+		t.Errorf("first related incident: %q", first)
+	}
+	if i, j := strings.LastIndex(all, "same root cause"), strings.Index(all, "\nshared "); i < 0 || j < 0 || j < i {
+		t.Errorf("incidents sharing only a component should follow those sharing the root cause:\n%s", all)
+	}
+	if !strings.Contains(origin, "from the report") || !strings.Contains(edited, "set by a person") || !strings.Contains(edited, "cpu_starvation") {
+		t.Errorf("signature before %q, after %q", origin, edited)
+	}
+	if d := dialogs.list(); len(d) > 0 {
+		t.Errorf("dialogs: %q", d)
+	}
+	path := filepath.Join(artifacts(t), "library-related.png")
 	if err := os.WriteFile(path, shot, 0o644); err != nil {
 		t.Fatal(err)
 	}
