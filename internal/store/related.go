@@ -24,9 +24,11 @@ const (
 	// pgScore is sigBits.overlap in SQL, with the same operations in the same order, so that
 	// both give the same float64 and the same ranking. @c, @s, @k: the target's bit sets.
 	pgScore = `(` + pgJaccard + ` + ` + `%s` + ` + ` + `%s` + `) / 3`
-	// pgScoredQuery ranks the candidates of a condition, each once, and keeps the best @limit.
+	// pgScoredQuery ranks the candidates of a condition and keeps the best @limit. An incident
+	// has one row per facet value: DISTINCT (%s) is needed only when the condition names
+	// several component kinds.
 	pgScoredQuery = `SELECT incident_id FROM (
-		SELECT DISTINCT incident_id, %s AS score FROM incident_facets WHERE %s
+		SELECT %s incident_id, %s AS score FROM incident_facets WHERE %s
 	) AS candidates ORDER BY score DESC, incident_id LIMIT @limit`
 )
 
@@ -174,18 +176,22 @@ func (s *Store) relatedQueries(id string, sig incident.Signature, limit int) []n
 	comps := distinct(kindsOf(sig.Components))
 	args := map[string]any{"id": id, "root": sig.RootCause, "comps": comps, "limit": limit,
 		"s": want.SymptomBits, "c": want.CauseBits, "k": want.ComponentBits}
-	query := func(where string) string {
-		if s.dialect == Postgres {
-			return fmt.Sprintf(pgScoredQuery, pgOverlap, where)
+	query := func(where string, repeats bool) string {
+		if s.dialect != Postgres {
+			return "SELECT " + bitsColumns + " FROM incident_facets WHERE " + where
 		}
-		return "SELECT " + bitsColumns + " FROM incident_facets WHERE " + where
+		distinct := ""
+		if repeats {
+			distinct = "DISTINCT"
+		}
+		return fmt.Sprintf(pgScoredQuery, distinct, pgOverlap, where)
 	}
 	var out []namedQuery
 	if sig.RootCause != "" {
-		out = append(out, namedQuery{"same root cause", query(sameRootWhere), args, want, limit})
+		out = append(out, namedQuery{"same root cause", query(sameRootWhere, false), args, want, limit})
 	}
 	if len(comps) > 0 {
-		out = append(out, namedQuery{sharedComponentName, query(sharedComponentWhere), args, want, limit})
+		out = append(out, namedQuery{sharedComponentName, query(sharedComponentWhere, len(comps) > 1), args, want, limit})
 	}
 	return out
 }
