@@ -116,7 +116,8 @@ type IncidentFilter struct {
 	Limit     int    // default 100, at most 1000
 }
 
-// Incidents lists incidents: the best matches first when there is a query, else newest first.
+// Incidents lists incidents: the best matches first when there is a query (ties by id), else
+// newest first.
 func (s *Store) Incidents(ctx context.Context, f IncidentFilter) ([]*incident.Incident, error) {
 	var vs []incidentView
 	if err := s.listQuery(incidentQuery(s.db.WithContext(ctx)), f).Scan(&vs).Error; err != nil {
@@ -134,9 +135,11 @@ func (s *Store) listQuery(q *gorm.DB, f IncidentFilter) *gorm.DB {
 	}
 	q = q.Limit(f.Limit)
 	if words := searchWords(f.Query); len(words) > 0 {
-		q = s.withSearch(q, words)
+		alone := f == IncidentFilter{Query: f.Query, Limit: f.Limit}
+		q = s.withSearch(q, words, alone, f.Limit)
+	} else {
+		q = q.Order("incidents.created_at DESC, incidents.id")
 	}
-	q = q.Order("incidents.created_at DESC, incidents.id")
 	if f.Tag != "" {
 		q = q.Where("incidents.id IN (SELECT incident_id FROM incident_tags WHERE tag = ?)", f.Tag)
 	}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -144,19 +143,22 @@ func BenchmarkLibraryRelated(b *testing.B) {
 func BenchmarkLibrarySearch(b *testing.B) {
 	st := libraryOnPostgres(b)
 	ctx := context.Background()
-	for _, f := range []store.IncidentFilter{
-		{Query: "quasar"},
-		{Query: "term300"},
-		{Query: "prometheus scrape"},
-		{Cause: "capacity_exhaustion", Component: "Prometheus", From: "2023-01-01", To: "2023-12-31"},
+	for _, c := range []struct {
+		name string
+		f    store.IncidentFilter
+	}{
+		{"rare-word", store.IncidentFilter{Query: "quasar"}},
+		{"middling-word", store.IncidentFilter{Query: "term300"}},
+		{"common-words", store.IncidentFilter{Query: "prometheus scrape"}},
+		{"filters", store.IncidentFilter{Cause: "capacity_exhaustion", Component: "Prometheus", From: "2023-01-01", To: "2023-12-31"}},
 	} {
-		name := strings.NewReplacer(" ", "+").Replace(fmt.Sprintf("q=%s,cause=%s", f.Query, f.Cause))
+		name, f := c.name, c.f
 		b.Run(name, func(b *testing.B) {
 			plan, err := st.ExplainIncidents(ctx, f)
 			if err != nil {
 				b.Fatal(err)
 			}
-			writePlan(b, name, plan)
+			writePlan(b, "search-"+name, plan)
 			var n int
 			for b.Loop() {
 				list, err := st.Incidents(ctx, f)
@@ -177,7 +179,6 @@ func writePlan(b *testing.B, name, plan string) {
 	if dir == "" {
 		return
 	}
-	name = strings.NewReplacer("=", "-", ",", "_", "+", "-").Replace(name)
 	if err := os.WriteFile(filepath.Join(dir, name+".txt"), []byte(plan), 0o644); err != nil {
 		b.Error(err)
 	}

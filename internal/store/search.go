@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -40,14 +41,20 @@ func searchWords(q string) []string {
 }
 
 // withSearch narrows a listing to the incidents whose title, report or notes hold every word
-// (stemmed: "evicting" finds "evicted"), ranked best first: ts_rank over the weighted document
-// on PostgreSQL, bm25 over the FTS5 columns on SQLite. The rank comes from a joined subquery,
-// not an ORDER BY expression: gorm drops an expression ordering when another is added.
-func (s *Store) withSearch(q *gorm.DB, words []string) *gorm.DB {
+// (stemmed: "evicting" finds "evicted"), ranked best first, ties by id: ts_rank over the
+// weighted document on PostgreSQL, bm25 over the FTS5 columns on SQLite. The rank comes from a
+// joined subquery, not an ORDER BY expression: gorm drops an expression ordering when another
+// is added. When the words are the only condition (alone), the subquery keeps just the best
+// limit, so that only those are joined to their incidents.
+func (s *Store) withSearch(q *gorm.DB, words []string, alone bool, limit int) *gorm.DB {
+	top := ""
+	if alone {
+		top = fmt.Sprintf(" ORDER BY rank %s, rid LIMIT %d", map[bool]string{true: "DESC", false: "ASC"}[s.dialect == Postgres], limit)
+	}
 	if s.dialect == Postgres {
 		return q.Joins(`JOIN (SELECT incident_id AS rid, ts_rank(doc, query) AS rank
-			FROM incident_search, plainto_tsquery('english', ?) AS query WHERE doc @@ query) AS found ON found.rid = incidents.id`,
-			strings.Join(words, " ")).Order("found.rank DESC")
+			FROM incident_search, plainto_tsquery('english', ?) AS query WHERE doc @@ query`+top+`) AS found ON found.rid = incidents.id`,
+			strings.Join(words, " ")).Order("found.rank DESC, incidents.id")
 	}
 	quoted := make([]string, len(words))
 	for i, w := range words {
@@ -55,6 +62,6 @@ func (s *Store) withSearch(q *gorm.DB, words []string) *gorm.DB {
 	}
 	// bm25 is lower for better matches; the columns weigh 0 (the id), 10 (title), 4 (report), 1 (notes).
 	return q.Joins(`JOIN (SELECT incident_id AS rid, bm25(incident_search, 0.0, 10.0, 4.0, 1.0) AS rank
-		FROM incident_search WHERE incident_search MATCH ?) AS found ON found.rid = incidents.id`,
-		strings.Join(quoted, " ")).Order("found.rank")
+		FROM incident_search WHERE incident_search MATCH ?`+top+`) AS found ON found.rid = incidents.id`,
+		strings.Join(quoted, " ")).Order("found.rank, incidents.id")
 }
