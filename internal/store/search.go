@@ -49,7 +49,11 @@ func searchWords(q string) []string {
 func (s *Store) withSearch(q *gorm.DB, words []string, alone bool, limit int) *gorm.DB {
 	top := ""
 	if alone {
-		top = fmt.Sprintf(" ORDER BY rank %s, rid LIMIT %d", map[bool]string{true: "DESC", false: "ASC"}[s.dialect == Postgres], limit)
+		order := "rank" // bm25: lower is better
+		if s.dialect == Postgres {
+			order = "rank DESC" // ts_rank: higher is better
+		}
+		top = fmt.Sprintf(" ORDER BY %s, rid LIMIT %d", order, limit)
 	}
 	if s.dialect == Postgres {
 		return q.Joins(`JOIN (SELECT incident_id AS rid, ts_rank(doc, query) AS rank

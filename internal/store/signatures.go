@@ -36,9 +36,8 @@ func writeSignature(tx *gorm.DB, id, origin string, sig incident.Signature) erro
 	return refreshFacets(tx, id)
 }
 
-// refreshFacets rewrites the facets of an incident and the shape of its effective signature
-// (origin, root cause, counts) from its signature rows: the person's if any, else the
-// report's, else the analysis'.
+// refreshFacets rewrites the facets of an incident, and the origin and root cause its row
+// keeps, from its signature rows: the person's if any, else the report's, else the analysis'.
 func refreshFacets(tx *gorm.DB, id string) error {
 	var rows []signatureRow
 	if err := tx.Where("incident_id = ?", id).Order("position").Find(&rows).Error; err != nil {
