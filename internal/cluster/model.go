@@ -15,14 +15,17 @@ type Model struct {
 
 	pods       map[string]int       // namespace/name → index in Pods
 	nodes      map[string]int       // name → index in Nodes
+	events     map[string]int       // uid → index in Events, for events that have one
 	podsByNode map[string][]*Object // node name → pods bound to it
 	loads      map[string]NodeLoad  // node name → load, computed on first use
 }
 
 // NewModel indexes objects. When the same pod or node appears twice (two files of one
-// incident, a table and a describe of the same pod), the later one replaces the earlier.
+// incident, a table and a describe of the same pod), the later one replaces the earlier. An
+// event seen twice (the same uid, as core/v1 and events.k8s.io/v1 list it, or in two
+// snapshots) is kept once: the sighting with the higher count, else the later.
 func NewModel(files []string, objs []*Object) *Model {
-	m := &Model{Files: files, pods: map[string]int{}, nodes: map[string]int{}}
+	m := &Model{Files: files, pods: map[string]int{}, nodes: map[string]int{}, events: map[string]int{}}
 	for _, o := range objs {
 		m.Add(o)
 	}
@@ -49,6 +52,19 @@ func (m *Model) Add(o *Object) {
 			m.Nodes = append(m.Nodes, o)
 		}
 	case o.Event != nil:
+		uid := string(o.Event.UID)
+		if i, seen := m.events[uid]; seen && uid != "" {
+			if o.Event.Count >= m.Events[i].Event.Count {
+				m.Events[i] = o
+			}
+			return
+		}
+		if uid != "" {
+			if m.events == nil {
+				m.events = map[string]int{}
+			}
+			m.events[uid] = len(m.Events)
+		}
 		m.Events = append(m.Events, o)
 	default:
 		m.Others = append(m.Others, o)

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/fake"
+
+	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/server"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/synth"
+)
+
+// kinds reads the symptom and cause kinds of an analysis in CONTRACT.md's JSON.
+func kinds(t *testing.T, raw []byte) []string {
+	t.Helper()
+	var rep struct {
+		Symptoms []struct{ Kind, Summary string }
+		Causes   []struct{ Kind, Role, Summary string }
+	}
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatalf("%v: %.300s", err, raw)
+	}
+	var out []string
+	for _, s := range rep.Symptoms {
+		out = append(out, "symptom "+s.Kind+": "+s.Summary)
+	}
+	for _, c := range rep.Causes {
+		out = append(out, "cause "+c.Kind+" ("+c.Role+"): "+c.Summary)
+	}
+	return out
+}
+
+// TestSnapshotCommand: `rootline snapshot` of a cluster holding the IL-0070 objects writes a
+// folder that `rootline analyze` reads to the findings of the original files, and uploads it
+// to a server, where the new incident's analysis says the same.
+func TestSnapshotCommand(t *testing.T) {
+	nodes, pods, events, err := synth.IL0070("evicted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs []runtime.Object
+	for i := range nodes {
+		objs = append(objs, &nodes[i])
+	}
+	for i := range pods {
+		objs = append(objs, &pods[i])
+	}
+	for i := range events {
+		objs = append(objs, &events[i])
+	}
+	client := fake.NewClientset(objs...)
+
+	ctx := context.Background()
+	tg, err := store.ParseTarget(filepath.Join(t.TempDir(), "rootline.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, tg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := config.Default(func(string) string { return "" })
+	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, DB: st})
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+
+	dir := filepath.Join(t.TempDir(), "snap")
+	var stdout, stderr bytes.Buffer
+	o := snapshotOptions{out: dir, pageSize: 50, upload: uploadOptions{server: ts.URL, title: "IL-0070 live"}}
+	if err := takeSnapshot(ctx, o, true, client, &stdout, &stderr); err != nil {
+		t.Fatalf("snapshot: %v\n%s", err, stderr.String())
+	}
+	m := regexp.MustCompile(`created incident (\S+)`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("no incident created: %s", stderr.String())
+	}
+
+	analyzeJSON := func(path string) []byte {
+		out := filepath.Join(t.TempDir(), "analysis.json")
+		f, err := os.Create(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := newRootCmd()
+		root.SetOut(f)
+		root.SetErr(&bytes.Buffer{})
+		root.SetArgs([]string{"analyze", "--format", "json", path})
+		if err := root.Execute(); err != nil {
+			t.Fatalf("analyze %s: %v", path, err)
+		}
+		f.Close()
+		b, _ := os.ReadFile(out)
+		return b
+	}
+	want := kinds(t, analyzeJSON(filepath.Join("..", "..", "internal", "analysis", "testdata", "il0070", "evicted")))
+	if got := kinds(t, analyzeJSON(dir)); !cmp.Equal(want, got) {
+		t.Errorf("analyze of the snapshot folder (-files +snapshot):\n%s", cmp.Diff(want, got))
+	}
+	resp, err := http.Get(ts.URL + "/api/v1/incidents/" + m[1] + "/analysis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var buf bytes.Buffer
+	buf.ReadFrom(resp.Body)
+	if got := kinds(t, buf.Bytes()); !cmp.Equal(want, got) {
+		t.Errorf("the server's analysis of the uploaded snapshot (-files +server):\n%s", cmp.Diff(want, got))
+	}
+	if len(want) < 5 {
+		t.Errorf("IL-0070 gives only %v", want)
+	}
+}

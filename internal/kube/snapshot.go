@@ -1,0 +1,351 @@
+package kube
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
+)
+
+// The files a snapshot writes, each a List as `kubectl get -o json` writes it.
+const (
+	NodesFile      = "nodes.json"
+	PodsFile       = "pods.json"
+	EventsFile     = "events.json"             // core/v1 Events
+	EventsV1File   = "events.k8s.io.json"      // events.k8s.io/v1 Events: the same events, with series and notes
+	WorkloadsFile  = "workloads.json"          // the ReplicaSets, Deployments, StatefulSets, DaemonSets, Jobs and CronJobs that own the pods
+	AutoscalerFile = "cluster-autoscaler.json" // kube-system/cluster-autoscaler-status, when there is one
+)
+
+// SnapshotOptions shape a snapshot.
+type SnapshotOptions struct {
+	Namespace string                   // "" for every namespace; nodes are cluster-wide either way
+	PageSize  int64                    // items per list request; 500 when 0
+	Progress  func(file string, n int) // called after each page with the items written to file so far
+}
+
+// SnapshotResult says what a snapshot wrote, and what it could not read.
+type SnapshotResult struct {
+	Files    map[string]int // file name → items written
+	Warnings []string       // kinds the credentials may not read, and the like: the snapshot goes on without them
+}
+
+// Snapshot captures what an analysis needs from a live cluster into dir: nodes, pods and
+// events (both APIs), the workloads that own the pods, and cluster-autoscaler's status. Lists
+// are read page by page and written as they come, so memory stays bounded on large clusters.
+// Each file appears whole or not at all (written aside, then renamed). Kinds the credentials
+// may not read are skipped with a warning; any other error stops the snapshot.
+func Snapshot(ctx context.Context, c kubernetes.Interface, dir string, o SnapshotOptions) (SnapshotResult, error) {
+	if o.PageSize <= 0 {
+		o.PageSize = 500
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return SnapshotResult{}, fmt.Errorf("kube: snapshot: %w", err)
+	}
+	s := &snapshot{ctx: ctx, c: c, dir: dir, o: o, res: SnapshotResult{Files: map[string]int{}}, owners: map[ownerKey]bool{}}
+	steps := []func() error{s.nodes, s.pods, s.events, s.eventsV1, s.workloads, s.autoscaler}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return s.res, err
+		}
+	}
+	return s.res, nil
+}
+
+type snapshot struct {
+	ctx    context.Context
+	c      kubernetes.Interface
+	dir    string
+	o      SnapshotOptions
+	res    SnapshotResult
+	owners map[ownerKey]bool // workloads owning what was written, to be written too
+}
+
+type ownerKey struct{ kind, namespace, name string }
+
+// page lists one page: the items (with their apiVersion and kind set, as kubectl shows them)
+// and the continue token of the next.
+type page func(opts metav1.ListOptions) (items []runtime.Object, next string, err error)
+
+// list writes every page of a list into file; keep, when given, picks the items to write.
+// Forbidden lists are skipped with a warning.
+func (s *snapshot) list(file, what string, pages []page, keep func(runtime.Object) bool) error {
+	w, err := newListWriter(s.dir, file)
+	if err != nil {
+		return err
+	}
+	defer w.abort()
+	for _, p := range pages {
+		cont := ""
+		for {
+			items, next, err := p(metav1.ListOptions{Limit: s.o.PageSize, Continue: cont})
+			if apierrors.IsForbidden(err) {
+				s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("%s not read: %v", what, err))
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("kube: list %s: %w", what, err)
+			}
+			for _, it := range items {
+				if keep != nil && !keep(it) {
+					continue
+				}
+				if err := w.add(it); err != nil {
+					return err
+				}
+			}
+			if s.o.Progress != nil {
+				s.o.Progress(file, w.n)
+			}
+			if cont = next; cont == "" {
+				break
+			}
+		}
+	}
+	if err := w.commit(); err != nil {
+		return err
+	}
+	s.res.Files[file] = w.n
+	return nil
+}
+
+func (s *snapshot) nodes() error {
+	return s.list(NodesFile, "nodes", []page{func(opts metav1.ListOptions) ([]runtime.Object, string, error) {
+		l, err := s.c.CoreV1().Nodes().List(s.ctx, opts)
+		if err != nil {
+			return nil, "", err
+		}
+		out := make([]runtime.Object, len(l.Items))
+		for i := range l.Items {
+			l.Items[i].APIVersion, l.Items[i].Kind = "v1", "Node"
+			out[i] = &l.Items[i]
+		}
+		return out, l.Continue, nil
+	}}, nil)
+}
+
+func (s *snapshot) pods() error {
+	return s.list(PodsFile, "pods", []page{func(opts metav1.ListOptions) ([]runtime.Object, string, error) {
+		l, err := s.c.CoreV1().Pods(s.o.Namespace).List(s.ctx, opts)
+		if err != nil {
+			return nil, "", err
+		}
+		out := make([]runtime.Object, len(l.Items))
+		for i := range l.Items {
+			p := &l.Items[i]
+			p.APIVersion, p.Kind = "v1", "Pod"
+			s.addOwners(p.Namespace, p.OwnerReferences)
+			out[i] = p
+		}
+		return out, l.Continue, nil
+	}}, nil)
+}
+
+func (s *snapshot) events() error {
+	return s.list(EventsFile, "events", []page{func(opts metav1.ListOptions) ([]runtime.Object, string, error) {
+		l, err := s.c.CoreV1().Events(s.o.Namespace).List(s.ctx, opts)
+		if err != nil {
+			return nil, "", err
+		}
+		out := make([]runtime.Object, len(l.Items))
+		for i := range l.Items {
+			l.Items[i].APIVersion, l.Items[i].Kind = "v1", "Event"
+			out[i] = &l.Items[i]
+		}
+		return out, l.Continue, nil
+	}}, nil)
+}
+
+func (s *snapshot) eventsV1() error {
+	return s.list(EventsV1File, "events.k8s.io/v1 events", []page{func(opts metav1.ListOptions) ([]runtime.Object, string, error) {
+		l, err := s.c.EventsV1().Events(s.o.Namespace).List(s.ctx, opts)
+		if err != nil {
+			return nil, "", err
+		}
+		out := make([]runtime.Object, len(l.Items))
+		for i := range l.Items {
+			l.Items[i].APIVersion, l.Items[i].Kind = eventsv1.SchemeGroupVersion.String(), "Event"
+			out[i] = &l.Items[i]
+		}
+		return out, l.Continue, nil
+	}}, nil)
+}
+
+func (s *snapshot) addOwners(namespace string, refs []metav1.OwnerReference) {
+	for _, r := range refs {
+		s.owners[ownerKey{r.Kind, namespace, r.Name}] = true
+	}
+}
+
+// workloads writes the owners of the pods, then their owners (a ReplicaSet's Deployment, a
+// Job's CronJob): two rounds of lists, each kept to the objects that own something written.
+func (s *snapshot) workloads() error {
+	ns := s.o.Namespace
+	owned := func(kind string) func(runtime.Object) bool {
+		return func(o runtime.Object) bool {
+			m, err := metaOf(o)
+			if err != nil || !s.owners[ownerKey{kind, m.GetNamespace(), m.GetName()}] {
+				return false
+			}
+			s.addOwners(m.GetNamespace(), m.GetOwnerReferences())
+			return true
+		}
+	}
+	apps, batch := s.c.AppsV1(), s.c.BatchV1()
+	pages := []page{
+		typed(func(o metav1.ListOptions) (*appsv1.ReplicaSetList, error) { return apps.ReplicaSets(ns).List(s.ctx, o) }, "apps/v1", "ReplicaSet", owned("ReplicaSet")),
+		typed(func(o metav1.ListOptions) (*appsv1.StatefulSetList, error) {
+			return apps.StatefulSets(ns).List(s.ctx, o)
+		}, "apps/v1", "StatefulSet", owned("StatefulSet")),
+		typed(func(o metav1.ListOptions) (*appsv1.DaemonSetList, error) { return apps.DaemonSets(ns).List(s.ctx, o) }, "apps/v1", "DaemonSet", owned("DaemonSet")),
+		typed(func(o metav1.ListOptions) (*batchv1.JobList, error) { return batch.Jobs(ns).List(s.ctx, o) }, "batch/v1", "Job", owned("Job")),
+		// Second round: the owners of what the first round kept.
+		typed(func(o metav1.ListOptions) (*appsv1.DeploymentList, error) { return apps.Deployments(ns).List(s.ctx, o) }, "apps/v1", "Deployment", owned("Deployment")),
+		typed(func(o metav1.ListOptions) (*batchv1.CronJobList, error) { return batch.CronJobs(ns).List(s.ctx, o) }, "batch/v1", "CronJob", owned("CronJob")),
+	}
+	return s.list(WorkloadsFile, "workloads", pages, func(runtime.Object) bool { return true })
+}
+
+// typed turns a typed list call into a page, setting each item's apiVersion and kind, and
+// dropping the items keep refuses before they reach the writer.
+func typed[L runtime.Object](call func(metav1.ListOptions) (L, error), apiVersion, kind string, keep func(runtime.Object) bool) page {
+	return func(opts metav1.ListOptions) ([]runtime.Object, string, error) {
+		l, err := call(opts)
+		if err != nil {
+			return nil, "", err
+		}
+		items, err := listItems(l)
+		if err != nil {
+			return nil, "", err
+		}
+		var out []runtime.Object
+		for _, it := range items {
+			it.GetObjectKind().SetGroupVersionKind(gvk(apiVersion, kind))
+			if keep(it) {
+				out = append(out, it)
+			}
+		}
+		lm, _ := any(l).(metav1.ListInterface)
+		next := ""
+		if lm != nil {
+			next = lm.GetContinue()
+		}
+		return out, next, nil
+	}
+}
+
+// autoscaler writes cluster-autoscaler's status ConfigMap when the cluster has one.
+func (s *snapshot) autoscaler() error {
+	cm, err := s.c.CoreV1().ConfigMaps("kube-system").Get(s.ctx, "cluster-autoscaler-status", metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil
+	case apierrors.IsForbidden(err):
+		s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("cluster-autoscaler status not read: %v", err))
+		return nil
+	case err != nil:
+		return fmt.Errorf("kube: cluster-autoscaler status: %w", err)
+	}
+	cm.APIVersion, cm.Kind = "v1", "ConfigMap"
+	w, err := newListWriter(s.dir, AutoscalerFile)
+	if err != nil {
+		return err
+	}
+	defer w.abort()
+	if err := w.add(cm); err != nil {
+		return err
+	}
+	if err := w.commit(); err != nil {
+		return err
+	}
+	s.res.Files[AutoscalerFile] = 1
+	return nil
+}
+
+// listWriter writes a List as kubectl does, item by item, into a file beside its final name,
+// renamed into place by commit.
+type listWriter struct {
+	path, tmp string
+	f         *os.File
+	w         *bufio.Writer
+	n         int
+	done      bool
+}
+
+func newListWriter(dir, name string) (*listWriter, error) {
+	path := filepath.Join(dir, name)
+	f, err := os.CreateTemp(dir, "."+name+".*")
+	if err != nil {
+		return nil, fmt.Errorf("kube: snapshot: %w", err)
+	}
+	lw := &listWriter{path: path, tmp: f.Name(), f: f, w: bufio.NewWriterSize(f, 1<<16)}
+	_, err = lw.w.WriteString("{\n    \"apiVersion\": \"v1\",\n    \"items\": [")
+	return lw, err
+}
+
+func (lw *listWriter) add(o runtime.Object) error {
+	b, err := json.MarshalIndent(o, "        ", "    ")
+	if err != nil {
+		return fmt.Errorf("kube: snapshot: %s: %w", filepath.Base(lw.path), err)
+	}
+	sep := "\n        "
+	if lw.n > 0 {
+		sep = ",\n        "
+	}
+	if _, err := lw.w.WriteString(sep); err != nil {
+		return err
+	}
+	if _, err := lw.w.Write(b); err != nil {
+		return fmt.Errorf("kube: snapshot: %w", err)
+	}
+	lw.n++
+	return nil
+}
+
+func (lw *listWriter) commit() error {
+	tail := "\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n"
+	if lw.n == 0 {
+		tail = "],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n"
+	}
+	if _, err := lw.w.WriteString(tail); err != nil {
+		return fmt.Errorf("kube: snapshot: %w", err)
+	}
+	err := errors.Join(lw.w.Flush(), lw.f.Sync(), lw.f.Close())
+	if err == nil {
+		err = os.Rename(lw.tmp, lw.path)
+	}
+	if err != nil {
+		return fmt.Errorf("kube: snapshot: %s: %w", filepath.Base(lw.path), err)
+	}
+	lw.done = true
+	return nil
+}
+
+// abort removes the unfinished file; a no-op after commit.
+func (lw *listWriter) abort() {
+	if !lw.done {
+		lw.f.Close()
+		os.Remove(lw.tmp)
+	}
+}
+
+func metaOf(o runtime.Object) (metav1.Object, error) { return meta.Accessor(o) }
+
+func listItems(l runtime.Object) ([]runtime.Object, error) { return meta.ExtractList(l) }
+
+func gvk(apiVersion, kind string) schema.GroupVersionKind {
+	return schema.FromAPIVersionAndKind(apiVersion, kind)
+}

@@ -1,0 +1,203 @@
+package kube_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/kube"
+	"github.com/rootline-dev/rootline/internal/synth"
+)
+
+var il0070 = filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
+
+// il0070Objects are the IL-0070 objects as the cluster held them (the fixture files' source).
+func il0070Objects(t *testing.T) []runtime.Object {
+	t.Helper()
+	nodes, pods, events, err := synth.IL0070("evicted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []runtime.Object
+	for i := range nodes {
+		out = append(out, &nodes[i])
+	}
+	for i := range pods {
+		out = append(out, &pods[i])
+	}
+	for i := range events {
+		out = append(out, &events[i])
+	}
+	return out
+}
+
+// findings analyses the files of a folder: the symptom and cause kinds with their summaries
+// and the objects they name, and the gaps; evidence locations differ between files of
+// different layouts, so they are left out.
+func findings(t *testing.T, dir string, files ...string) []string {
+	t.Helper()
+	var objs []*cluster.Object
+	dec := ingest.NewDecoder(ingest.Options{})
+	for _, f := range files {
+		fh, err := os.Open(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = dec.Decode(context.Background(), f, fh, func(o *cluster.Object) error { objs = append(objs, o); return nil })
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := analysis.Run(cluster.NewModel(files, objs), analysis.Options{})
+	var out []string
+	for _, s := range rep.Symptoms {
+		out = append(out, "symptom "+s.Kind+": "+s.Summary+" "+strconv.Itoa(len(s.Objects)))
+	}
+	for _, c := range rep.Causes {
+		out = append(out, "cause "+c.Kind+" ("+c.Role+"): "+c.Summary)
+	}
+	for _, g := range rep.Gaps {
+		out = append(out, "gap: "+g.Summary)
+	}
+	return out
+}
+
+// pagedPods makes the fake clientset answer pod lists a page at a time, as an API server
+// does with limit and continue.
+func pagedPods(c *fake.Clientset, calls *int) {
+	c.PrependReactor("list", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		*calls++
+		opts := a.(k8stesting.ListActionImpl).GetListOptions()
+		obj, err := c.Tracker().List(schema.GroupVersionResource{Version: "v1", Resource: "pods"},
+			schema.GroupVersionKind{Version: "v1", Kind: "Pod"}, a.GetNamespace())
+		if err != nil {
+			return true, nil, err
+		}
+		all := obj.(*corev1.PodList)
+		start := 0
+		if opts.Continue != "" {
+			start, _ = strconv.Atoi(opts.Continue)
+		}
+		end := min(start+int(opts.Limit), len(all.Items))
+		page := &corev1.PodList{Items: all.Items[start:end]}
+		if end < len(all.Items) {
+			page.Continue = strconv.Itoa(end)
+		}
+		return true, page, nil
+	})
+}
+
+// TestSnapshotIL0070: a snapshot of a cluster holding the IL-0070 objects writes files that
+// the analysis reads to the same findings as the original files, reading pods a page at a
+// time; it adds the workloads owning the pods and the autoscaler's status.
+func TestSnapshotIL0070(t *testing.T) {
+	objs := il0070Objects(t)
+	var pod *corev1.Pod
+	for _, o := range objs {
+		if p, ok := o.(*corev1.Pod); ok && p.Namespace == "prod" {
+			pod = p
+			break
+		}
+	}
+	if pod == nil {
+		t.Fatal("no pod in prod")
+	}
+	ctrl := true
+	pod.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "hub-5d8f", Controller: &ctrl}}
+	objs = append(objs,
+		&appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "hub-5d8f", Namespace: pod.Namespace,
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "hub", Controller: &ctrl}}}},
+		&appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "unrelated-1", Namespace: pod.Namespace}},
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: pod.Namespace}},
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "unrelated", Namespace: pod.Namespace}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cluster-autoscaler-status", Namespace: "kube-system"},
+			Data: map[string]string{"status": "Cluster-autoscaler status at 2023-02-01 17:05:00.123 +0000 UTC:\nCluster-wide:\n  Health: Healthy"}})
+	c := fake.NewClientset(objs...)
+	var listCalls int
+	pagedPods(c, &listCalls)
+
+	dir := t.TempDir()
+	var progress []string
+	res, err := kube.Snapshot(context.Background(), c, dir, kube.SnapshotOptions{PageSize: 100,
+		Progress: func(file string, n int) { progress = append(progress, file+":"+strconv.Itoa(n)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pods corev1.PodList
+	b, _ := os.ReadFile(filepath.Join(il0070, "pods.json"))
+	if err := json.Unmarshal(b, &pods); err != nil {
+		t.Fatal(err)
+	}
+	if res.Files[kube.PodsFile] != len(pods.Items) || listCalls != (len(pods.Items)+99)/100 {
+		t.Errorf("pods: %d written in %d lists, want %d in %d pages", res.Files[kube.PodsFile], listCalls, len(pods.Items), (len(pods.Items)+99)/100)
+	}
+	if res.Files[kube.WorkloadsFile] != 2 || res.Files[kube.AutoscalerFile] != 1 || len(res.Warnings) != 0 {
+		t.Errorf("files %v, warnings %v; want the hub's ReplicaSet and Deployment, and the autoscaler status", res.Files, res.Warnings)
+	}
+	if len(progress) == 0 {
+		t.Error("no progress reported")
+	}
+	want := findings(t, il0070, "nodes.json", "pods.json", "events.json")
+	got := findings(t, dir, kube.NodesFile, kube.PodsFile, kube.EventsFile, kube.EventsV1File, kube.WorkloadsFile, kube.AutoscalerFile)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-original files +snapshot):\n%s", diff)
+	}
+	if len(want) < 5 {
+		t.Errorf("the IL-0070 fixture gives only %v", want)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	if len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+}
+
+// TestSnapshotForbiddenAndFailures: a kind the credentials may not read is skipped with a
+// warning; any other error stops the snapshot, and no half-written file is left.
+func TestSnapshotForbiddenAndFailures(t *testing.T) {
+	c := fake.NewClientset(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}})
+	c.PrependReactor("list", "nodes", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "nodes"}, "", errors.New("RBAC: no"))
+	})
+	dir := t.TempDir()
+	res, err := kube.Snapshot(context.Background(), c, dir, kube.SnapshotOptions{Namespace: "ns"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) != 1 || res.Files[kube.PodsFile] != 1 || res.Files[kube.NodesFile] != 0 {
+		t.Errorf("files %v, warnings %v", res.Files, res.Warnings)
+	}
+
+	c.PrependReactor("list", "events", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewInternalError(errors.New("etcd is down"))
+	})
+	dir = t.TempDir()
+	if _, err := kube.Snapshot(context.Background(), c, dir, kube.SnapshotOptions{}); err == nil {
+		t.Fatal("a failing list did not stop the snapshot")
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if diff := cmp.Diff([]string{kube.NodesFile, kube.PodsFile}, names); diff != "" {
+		t.Errorf("files after the failure (-want +got):\n%s", diff)
+	}
+}
