@@ -22,3 +22,25 @@ func TestModelKeepsAnEventOnce(t *testing.T) {
 		t.Errorf("event a kept with count %d, want 5", got)
 	}
 }
+
+func TestStates(t *testing.T) {
+	p := &corev1.Pod{Spec: corev1.PodSpec{NodeName: "core-1"}, Status: corev1.PodStatus{Phase: corev1.PodFailed, Reason: "Evicted",
+		Conditions: []corev1.PodCondition{{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "TerminationByKubelet"}},
+		ContainerStatuses: []corev1.ContainerStatus{{Name: "hub", RestartCount: 2,
+			State:                corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Error", ExitCode: 137}},
+			LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "OOMKilled"}}}}}}
+	if got, want := PodState(p), "Failed (Evicted); disruption target (TerminationByKubelet); on core-1; restarts 2; hub terminated: Error (exit 137); hub last stopped: OOMKilled"; got != want {
+		t.Errorf("PodState = %q, want %q", got, want)
+	}
+	pending := &corev1.Pod{Status: corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled,
+		Status: corev1.ConditionFalse, Message: "0/126 nodes are available: 96 node(s) had untolerated taint.\nmore"}}}}
+	if got, want := PodState(pending), "Pending; unschedulable: 0/126 nodes are available: 96 node(s) had untolerated taint."; got != want {
+		t.Errorf("PodState = %q, want %q", got, want)
+	}
+	n := &corev1.Node{Spec: corev1.NodeSpec{Unschedulable: true, Taints: []corev1.Taint{{Key: "node.kubernetes.io/memory-pressure", Effect: corev1.TaintEffectNoSchedule}}},
+		Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue},
+			{Type: corev1.NodeMemoryPressure, Status: corev1.ConditionTrue}, {Type: corev1.NodeDiskPressure, Status: corev1.ConditionFalse}}}}
+	if got, want := NodeState(n), "Ready true; MemoryPressure; cordoned; taints node.kubernetes.io/memory-pressure:NoSchedule"; got != want {
+		t.Errorf("NodeState = %q, want %q", got, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,8 +15,10 @@ import (
 // IncidentObjects loads what an incident's snapshots hold, as the objects ingestion decoded:
 // pods, nodes and other kinds from each snapshot (oldest snapshot first, so that a model built
 // from them keeps the newest state of an object), and the events those snapshots carried, with
-// every sighting merged. Each object keeps the file and line it came from. It returns the
-// names of the files too. ErrNotFound when the incident does not exist.
+// every sighting merged; and, for an incident with a cluster and a start time, what the
+// collector streamed of that cluster during the incident's window (file "collected"). Each
+// object keeps the file and line it came from. It returns the names of the files too.
+// ErrNotFound when the incident does not exist.
 func (s *Store) IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error) {
 	db := s.db.WithContext(ctx)
 	if err := incidentExists(ctx, db, incidentID); err != nil {
@@ -47,7 +50,28 @@ func (s *Store) IncidentObjects(ctx context.Context, incidentID string) ([]strin
 	if err != nil {
 		return nil, nil, wrap(err, "events of incident %s", incidentID)
 	}
-	return files, append(objs, evs...), nil
+	objs = append(objs, evs...)
+	// What the collector streamed of the incident's cluster during its time window comes
+	// first, so that an uploaded snapshot of the same pod or node, read later, has the last say.
+	var in incidentRow
+	if err := db.Select("cluster_id, started_at, ended_at").Where("id = ?", incidentID).Take(&in).Error; err != nil {
+		return nil, nil, wrap(err, "incident %s", incidentID)
+	}
+	if in.ClusterID != nil && in.StartedAt != nil {
+		to := time.Now().UTC()
+		if in.EndedAt != nil {
+			to = *in.EndedAt
+		}
+		collected, err := s.clusterObjects(ctx, *in.ClusterID, *in.StartedAt, to, ids)
+		if err != nil {
+			return nil, nil, wrap(err, "collected objects of incident %s", incidentID)
+		}
+		if len(collected) > 0 {
+			files = append([]string{CollectedFile}, files...)
+			objs = append(collected, objs...)
+		}
+	}
+	return files, objs, nil
 }
 
 func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Object, error) {

@@ -1,0 +1,237 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// ObservedAtAnnotation is how the collector tells when it saw an object: an RFC 3339 time. The
+// store takes it off before keeping the object.
+const ObservedAtAnnotation = "rootline.dev/observed-at"
+
+// stateRow is one version of a pod or node as the collector saw it.
+type stateRow struct {
+	ID              int64 `gorm:"primaryKey"`
+	ClusterID       int64
+	Kind            string
+	Namespace       string
+	Name            string
+	UID             string
+	ResourceVersion string
+	ObservedAt      time.Time
+	State           string
+	Raw             []byte
+}
+
+func (stateRow) TableName() string { return "object_states" }
+
+// CollectedCounts says what a batch of the collector stored.
+type CollectedCounts struct {
+	Events  int `json:"events"`  // events stored or updated
+	States  int `json:"states"`  // new pod and node states
+	Known   int `json:"known"`   // pod and node states already stored (a batch delivered again)
+	Ignored int `json:"ignored"` // objects of other kinds
+}
+
+// collectedBatch is how many rows one statement writes.
+const collectedBatch = 500
+
+// StoreCollected stores a batch of the collector for a cluster (created when new), in one
+// transaction: events are upserted like any sighting (the count only grows); each pod and node
+// is a state, kept once per uid and resourceVersion, so that a batch delivered twice changes
+// nothing. now dates the objects that carry no ObservedAtAnnotation.
+func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*cluster.Object, now time.Time) (CollectedCounts, error) {
+	var n CollectedCounts
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		n = CollectedCounts{}
+		cid, err := clusterID(ctx, tx, clusterName)
+		if err != nil {
+			return err
+		}
+		events := map[string]eventRow{}
+		var states []stateRow
+		for _, o := range objs {
+			at := observedAt(o, now)
+			js, err := o.JSON()
+			if err != nil {
+				return err
+			}
+			raw, err := s.gz.compress(js)
+			if err != nil {
+				return err
+			}
+			switch {
+			case o.Event != nil:
+				r := newEventRow(cid, o, raw)
+				if old, ok := events[r.ID]; ok {
+					r = merge(old, r)
+				}
+				events[r.ID] = r
+			case o.Pod != nil:
+				states = append(states, stateRow{ClusterID: cid, Kind: cluster.KindPod, Namespace: o.Pod.Namespace, Name: o.Pod.Name,
+					UID: string(o.Pod.UID), ResourceVersion: o.Pod.ResourceVersion, ObservedAt: at, State: cluster.PodState(o.Pod), Raw: raw})
+			case o.Node != nil:
+				states = append(states, stateRow{ClusterID: cid, Kind: cluster.KindNode, Name: o.Node.Name,
+					UID: string(o.Node.UID), ResourceVersion: o.Node.ResourceVersion, ObservedAt: at, State: cluster.NodeState(o.Node), Raw: raw})
+			default:
+				n.Ignored++
+			}
+		}
+		ids := make([]string, 0, len(events))
+		for id := range events {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for start := 0; start < len(ids); start += collectedBatch {
+			chunk := map[string]eventRow{}
+			for _, id := range ids[start:min(start+collectedBatch, len(ids))] {
+				chunk[id] = events[id]
+			}
+			if err := s.upsertEvents(ctx, tx, chunk); err != nil {
+				return err
+			}
+		}
+		n.Events = len(ids)
+		// In key order, so that concurrent batches lock rows in the same order.
+		sort.Slice(states, func(i, j int) bool {
+			if states[i].UID != states[j].UID {
+				return states[i].UID < states[j].UID
+			}
+			return states[i].ResourceVersion < states[j].ResourceVersion
+		})
+		for start := 0; start < len(states); start += collectedBatch {
+			chunk := states[start:min(start+collectedBatch, len(states))]
+			res := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "cluster_id"}, {Name: "uid"}, {Name: "resource_version"}}, DoNothing: true}).
+				Create(&chunk)
+			if res.Error != nil {
+				return res.Error
+			}
+			n.States += int(res.RowsAffected)
+		}
+		n.Known = len(states) - n.States
+		return nil
+	})
+	return n, wrap(err, "store %d collected objects of %s", len(objs), clusterName)
+}
+
+// observedAt reads and removes the collector's ObservedAtAnnotation.
+func observedAt(o *cluster.Object, now time.Time) time.Time {
+	var m *metav1.ObjectMeta
+	switch {
+	case o.Pod != nil:
+		m = &o.Pod.ObjectMeta
+	case o.Node != nil:
+		m = &o.Node.ObjectMeta
+	case o.Event != nil:
+		m = &o.Event.ObjectMeta
+	default:
+		return now.UTC()
+	}
+	v, ok := m.Annotations[ObservedAtAnnotation]
+	if !ok {
+		return now.UTC()
+	}
+	delete(m.Annotations, ObservedAtAnnotation)
+	if len(m.Annotations) == 0 {
+		m.Annotations = nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return now.UTC()
+	}
+	return t.UTC().Truncate(time.Microsecond)
+}
+
+// StateChange is a pod or node state the collector saw.
+type StateChange struct {
+	At                    time.Time
+	Kind, Namespace, Name string
+	State                 string
+}
+
+// ClusterStates returns the collected pod and node states of a cluster observed within
+// [from, to], oldest first: each a change of the object (the collector sends a pod or node
+// only when its state line changes).
+func (s *Store) ClusterStates(ctx context.Context, clusterName string, from, to time.Time) ([]StateChange, error) {
+	var rows []stateRow
+	err := s.db.WithContext(ctx).Select("object_states.kind, object_states.namespace, object_states.name, object_states.observed_at, object_states.state").
+		Joins("JOIN clusters ON clusters.id = object_states.cluster_id").
+		Where("clusters.name = ? AND object_states.observed_at BETWEEN ? AND ?", clusterName, from.UTC(), to.UTC()).
+		Order("object_states.observed_at, object_states.id").Find(&rows).Error
+	if err != nil {
+		return nil, wrap(err, "states of cluster %s", clusterName)
+	}
+	out := make([]StateChange, len(rows))
+	for i, r := range rows {
+		out[i] = StateChange{At: r.ObservedAt.UTC(), Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, State: r.State}
+	}
+	return out, nil
+}
+
+// clusterObjects returns what is stored of a cluster for the window [from, to] beyond the
+// snapshots given (whose objects the caller has): the last state of each pod and node the
+// collector observed up to the window's end, and the events whose time span meets the window.
+// Objects come with "collected" as their file.
+func (s *Store) clusterObjects(ctx context.Context, clusterID int64, from, to time.Time, snapshots []int64) ([]*cluster.Object, error) {
+	db := s.db.WithContext(ctx)
+	var rows []stateRow
+	last := db.Model(&stateRow{}).Select("max(id)").Where("cluster_id = ? AND observed_at <= ?", clusterID, to.UTC()).Group("uid")
+	if err := db.Where("id IN (?)", last).Order("id").Find(&rows).Error; err != nil {
+		return nil, wrap(err, "collected states")
+	}
+	var out []*cluster.Object
+	for _, r := range rows {
+		src := cluster.Source{File: CollectedFile}
+		switch r.Kind {
+		case cluster.KindPod:
+			p := new(corev1.Pod)
+			if err := s.unpack(r.Raw, p); err != nil {
+				return nil, fmt.Errorf("collected pod %s/%s: %w", r.Namespace, r.Name, err)
+			}
+			out = append(out, &cluster.Object{APIVersion: "v1", Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID, Source: src, Pod: p})
+		case cluster.KindNode:
+			n := new(corev1.Node)
+			if err := s.unpack(r.Raw, n); err != nil {
+				return nil, fmt.Errorf("collected node %s: %w", r.Name, err)
+			}
+			out = append(out, &cluster.Object{APIVersion: "v1", Kind: r.Kind, Name: r.Name, UID: r.UID, Source: src, Node: n})
+		}
+	}
+	var evs []eventRow
+	q := db.Where("cluster_id = ? AND (last_at IS NULL OR last_at >= ?) AND (first_at IS NULL OR first_at <= ?)", clusterID, from.UTC(), to.UTC())
+	if len(snapshots) > 0 {
+		q = q.Where("id NOT IN (SELECT event_id FROM snapshot_events WHERE snapshot_id IN ?)", snapshots)
+	}
+	err := q.Order("first_at, id").Find(&evs).Error
+	if err != nil {
+		return nil, wrap(err, "collected events")
+	}
+	for _, r := range evs {
+		e := new(corev1.Event)
+		if err := s.unpack(r.Raw, e); err != nil {
+			return nil, fmt.Errorf("collected event %s: %w", r.ID, err)
+		}
+		e.Count = r.Count
+		if r.FirstAt != nil {
+			e.FirstTimestamp = metav1.NewTime(*r.FirstAt)
+		}
+		if r.LastAt != nil {
+			e.LastTimestamp = metav1.NewTime(*r.LastAt)
+		}
+		out = append(out, &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: e.Namespace, Name: e.Name,
+			UID: string(e.UID), Source: cluster.Source{File: CollectedFile}, Event: e})
+	}
+	return out, nil
+}
+
+// CollectedFile names what the collector streamed, where evidence names a file.
+const CollectedFile = "collected"

@@ -1,0 +1,107 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+)
+
+func collectedPod(rv, phase, reason string, at time.Time) *cluster.Object {
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod", UID: "pod-1", ResourceVersion: rv,
+		Annotations: map[string]string{store.ObservedAtAnnotation: at.Format(time.RFC3339Nano)}},
+		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub", Env: []corev1.EnvVar{{Name: "X", Value: "[redacted]"}}}}},
+		Status: corev1.PodStatus{Phase: corev1.PodPhase(phase), Reason: reason}}
+	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: "hub", UID: "pod-1", Pod: p}
+}
+
+func collectedEvent(count int32, first, last time.Time) *cluster.Object {
+	e := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: "hub.1", Namespace: "prod", UID: "ev-1"},
+		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "prod", Name: "hub"}, Reason: "Evicted", Type: "Warning",
+		Message: "The node was low on resource: memory.", Count: count, FirstTimestamp: metav1.NewTime(first), LastTimestamp: metav1.NewTime(last)}
+	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "prod", Name: "hub.1", UID: "ev-1", Event: e}
+}
+
+// TestStoreCollected: the collector's batches are idempotent (a batch delivered again stores
+// nothing twice; an event's count only grows), and an incident defined on the cluster's time
+// window sees the pod's last state and the events of the window, without any upload.
+func TestStoreCollected(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ctx := context.Background()
+		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
+		batch1 := []*cluster.Object{collectedPod("10", "Running", "", t0), collectedEvent(1, t0.Add(5*time.Minute), t0.Add(5*time.Minute))}
+		n, err := st.StoreCollected(ctx, "leap", batch1, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != (store.CollectedCounts{Events: 1, States: 1}) {
+			t.Errorf("first batch: %+v", n)
+		}
+		before, _ := st.RowCounts(ctx)
+		batch1 = []*cluster.Object{collectedPod("10", "Running", "", t0), collectedEvent(1, t0.Add(5*time.Minute), t0.Add(5*time.Minute))}
+		if n, err = st.StoreCollected(ctx, "leap", batch1, time.Now()); err != nil || n.Known != 1 || n.States != 0 {
+			t.Errorf("the same batch again: %+v, %v", n, err)
+		}
+		after, _ := st.RowCounts(ctx)
+		if diff := cmp.Diff(before, after); diff != "" {
+			t.Errorf("a batch delivered twice changed rows:\n%s", diff)
+		}
+		batch2 := []*cluster.Object{collectedPod("11", "Failed", "Evicted", t0.Add(6*time.Minute)), collectedEvent(3, t0.Add(5*time.Minute), t0.Add(7*time.Minute)),
+			{Kind: "ConfigMap", Name: "x"}}
+		if n, err = st.StoreCollected(ctx, "leap", batch2, time.Now()); err != nil || n != (store.CollectedCounts{Events: 1, States: 1, Ignored: 1}) {
+			t.Errorf("second batch: %+v, %v", n, err)
+		}
+		// A pod state after the window is not the incident's.
+		if _, err = st.StoreCollected(ctx, "leap", []*cluster.Object{collectedPod("12", "Running", "", t0.Add(2*time.Hour))}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+
+		start, end := t0.Add(4*time.Minute), t0.Add(10*time.Minute)
+		in := &incident.Incident{ID: "live", Title: "Hub restart", Cluster: "leap", StartedAt: &start, EndedAt: &end}
+		if err := st.CreateIncident(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		files, objs, err := st.IncidentObjects(ctx, "live")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := cluster.NewModel(files, objs)
+		if len(m.Pods) != 1 || m.Pods[0].Pod.Status.Reason != "Evicted" || m.Pods[0].Source.File != store.CollectedFile {
+			t.Errorf("pods of the window: %+v", m.Pods)
+		}
+		if _, ok := m.Pods[0].Pod.Annotations[store.ObservedAtAnnotation]; ok {
+			t.Error("the collector's annotation was kept")
+		}
+		if len(m.Events) != 1 || m.Events[0].Event.Count != 3 || !m.Events[0].Event.LastTimestamp.Time.Equal(t0.Add(7*time.Minute)) {
+			t.Errorf("events of the window: %+v", m.Events)
+		}
+		states, err := st.ClusterStates(ctx, "leap", start.Add(-time.Hour), end)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range states {
+			got = append(got, s.At.Format("15:04")+" "+s.Kind+" "+s.Namespace+"/"+s.Name+": "+s.State)
+		}
+		want := []string{"17:00 Pod prod/hub: Running; on core-1", "17:06 Pod prod/hub: Failed (Evicted); on core-1"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("states (-want +got):\n%s", diff)
+		}
+		// Outside the window: nothing.
+		early, earlyEnd := t0.Add(-3*time.Hour), t0.Add(-2*time.Hour)
+		if err := st.CreateIncident(ctx, &incident.Incident{ID: "early", Title: "Before", Cluster: "leap", StartedAt: &early, EndedAt: &earlyEnd}); err != nil {
+			t.Fatal(err)
+		}
+		if _, objs, err := st.IncidentObjects(ctx, "early"); err != nil || len(objs) != 0 {
+			t.Errorf("an earlier window: %d objects, %v", len(objs), err)
+		}
+	})
+}
