@@ -75,7 +75,7 @@ func TestSnapshotCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, _ := config.Default(func(string) string { return "" })
-	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, DB: st})
+	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, DB: st})
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 

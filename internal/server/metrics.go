@@ -17,6 +17,7 @@ type Metrics struct {
 	objects       *prometheus.CounterVec
 	uploadBytes   prometheus.Counter
 	uploadResults *prometheus.CounterVec
+	collected     *prometheus.CounterVec
 }
 
 // NewMetrics creates and registers the metrics, with the Go runtime and process collectors.
@@ -39,8 +40,11 @@ func NewMetrics() *Metrics {
 		uploadResults: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "rootline_uploads_total", Help: "Snapshot uploads by result: created, existing, rejected, failed.",
 		}, []string{"result"}),
+		collected: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rootline_collected_objects_total", Help: "Objects received from collectors (POST /api/v1/events), by kind.",
+		}, []string{"kind"}),
 	}
-	m.Registry.MustRegister(m.requests, m.latency, m.objects, m.uploadBytes, m.uploadResults,
+	m.Registry.MustRegister(m.requests, m.latency, m.objects, m.uploadBytes, m.uploadResults, m.collected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

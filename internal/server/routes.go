@@ -41,6 +41,7 @@ func (s *Server) Handler() http.Handler {
 	api := authed.Group("/api/v1")
 	api.POST("/incidents", s.handle(s.createIncident))
 	api.POST("/incidents/import", s.handle(s.importReports))
+	api.POST("/events", s.handle(s.postEvents))
 	api.GET("/incidents", s.handle(s.listIncidents))
 	api.GET("/incidents/:id", s.handle(s.getIncident))
 	api.PUT("/incidents/:id", s.handle(s.updateIncident))

@@ -5,6 +5,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/config"
@@ -49,6 +50,11 @@ type LibraryStore interface {
 	CauseCounts(ctx context.Context) ([]store.CauseCount, error)
 }
 
+// CollectStore keeps what `rootline collect` streams from live clusters.
+type CollectStore interface {
+	StoreCollected(ctx context.Context, clusterName string, objs []*cluster.Object, now time.Time) (store.CollectedCounts, error)
+}
+
 // Pinger reports whether the database answers, for /readyz.
 type Pinger interface {
 	Ping(ctx context.Context) error
@@ -61,6 +67,7 @@ type Deps struct {
 	Objects   ObjectStore
 	Notes     NoteStore
 	Library   LibraryStore
+	Collected CollectStore
 	DB        Pinger
 	Metrics   *Metrics // nil: a fresh set
 	Log       *slog.Logger

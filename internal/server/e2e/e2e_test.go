@@ -59,7 +59,7 @@ func startServer(t *testing.T) (string, *store.Store) {
 	}
 	cfg, _ := config.Default(func(string) string { return "" })
 	cfg.Auth = "off"
-	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, DB: st, Log: log})
+	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, DB: st, Log: log})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return ts.URL, st

@@ -1,0 +1,65 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/store"
+)
+
+// postEvents answers POST /api/v1/events?cluster=NAME: a batch from `rootline collect`, a
+// List (or JSON Lines) of Events, Pods and Nodes as the API server gave them. It goes through
+// ingestion like any upload (limits, redaction, Secrets refused), then is stored at once:
+// events upserted, pod and node states kept once per version, so that a batch delivered again
+// changes nothing. 200 with the counts.
+func (s *Server) postEvents(c *gin.Context) error {
+	ctx := c.Request.Context()
+	clusterName := c.Query("cluster")
+	if clusterName == "" {
+		return errStatus(http.StatusBadRequest, "cluster= is required: the name of the cluster the batch comes from")
+	}
+	if err := incident.ValidateClusterName(clusterName); err != nil {
+		return errStatus(http.StatusUnprocessableEntity, err.Error())
+	}
+	body := http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxUploadBytes)
+	var objs []*cluster.Object
+	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes})
+	err := dec.Decode(ctx, "batch", body, func(o *cluster.Object) error {
+		objs = append(objs, o)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	n, err := s.storeCollected(ctx, clusterName, objs)
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		s.metrics.collected.WithLabelValues(o.Kind).Inc()
+	}
+	s.log.DebugContext(ctx, "collected batch stored", "cluster", clusterName, "events", n.Events, "states", n.States, "known", n.Known)
+	c.JSON(http.StatusOK, n)
+	return nil
+}
+
+// storeCollected stores a batch, again when it collided with a concurrent one.
+func (s *Server) storeCollected(ctx context.Context, clusterName string, objs []*cluster.Object) (store.CollectedCounts, error) {
+	for attempt := 1; ; attempt++ {
+		n, err := s.deps.Collected.StoreCollected(ctx, clusterName, objs, time.Now())
+		if !store.IsRetryable(err) || attempt == storeAttempts {
+			return n, err
+		}
+		select {
+		case <-ctx.Done():
+			return n, ctx.Err()
+		case <-time.After(time.Duration(attempt*attempt) * 100 * time.Millisecond):
+		}
+	}
+}
