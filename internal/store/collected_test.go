@@ -18,7 +18,7 @@ import (
 func collectedPod(rv, phase, reason string, at time.Time) *cluster.Object {
 	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod", UID: "pod-1", ResourceVersion: rv,
 		Annotations: map[string]string{store.ObservedAtAnnotation: at.Format(time.RFC3339Nano)}},
-		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub", Env: []corev1.EnvVar{{Name: "X", Value: "[redacted]"}}}}},
+		Spec:   corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub", Env: []corev1.EnvVar{{Name: "X", Value: "[redacted]"}}}}},
 		Status: corev1.PodStatus{Phase: corev1.PodPhase(phase), Reason: reason}}
 	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: "hub", UID: "pod-1", Pod: p}
 }
