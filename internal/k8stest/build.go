@@ -92,6 +92,10 @@ func Binaries(ctx context.Context, log func(string, ...any)) (apiserver, etcd st
 		return apiserver, etcd, nil
 	}
 
+	goBin, err := goCommand()
+	if err != nil {
+		return "", "", err
+	}
 	log("k8stest: building kube-apiserver v%s and etcd into %s (a few minutes with a cold Go build cache)", KubernetesVersion, dir)
 	start := time.Now()
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".build-"+filepath.Base(dir)+"-")
@@ -99,7 +103,7 @@ func Binaries(ctx context.Context, log func(string, ...any)) (apiserver, etcd st
 		return "", "", fmt.Errorf("k8stest: build folder: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	if err := build(ctx, tmp, log); err != nil {
+	if err := build(ctx, goBin, tmp, log); err != nil {
 		return "", "", err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -136,15 +140,11 @@ func checkExecutable(path string) error {
 // folder in the repository, e.g. "k8s.io/api => ./staging/src/k8s.io/api".
 var stagingReplace = regexp.MustCompile(`^\s*(?:replace\s+)?(\S+)\s+=>\s+\./staging/src/`)
 
-// build builds kube-apiserver and etcd into out, the way scripts of
+// build builds kube-apiserver and etcd into out with the go command goBin, the way scripts of
 // /work/shared/K8S-TEST-CLUSTER.md do: a throwaway module requires k8s.io/kubernetes, replaces
 // its staging modules by their published versions (v0.<minor>.<patch>), and builds
 // cmd/kube-apiserver; etcd is built at the version kubernetes requires.
-func build(ctx context.Context, out string, log func(string, ...any)) error {
-	goBin, err := goCommand()
-	if err != nil {
-		return err
-	}
+func build(ctx context.Context, goBin, out string, log func(string, ...any)) error {
 	work := filepath.Join(out, "module")
 	if err := os.Mkdir(work, 0o755); err != nil {
 		return fmt.Errorf("k8stest: build folder: %w", err)
