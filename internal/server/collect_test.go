@@ -75,6 +75,12 @@ func TestPostEvents(t *testing.T) {
 		if !found {
 			t.Errorf("the window's analysis has no eviction from the collected objects: %s", b)
 		}
+		// The pod's state change is on the timeline.
+		_, tl := call(t, "GET", base+"/api/v1/incidents/live/timeline?type=event", "", nil)
+		if !strings.Contains(string(tl), `"kind":"PodState","severity":"warning","summary":"Failed (Evicted); on core-1"`) ||
+			!strings.Contains(string(tl), `"object":"Pod prod/hub-1"`) || !strings.Contains(string(tl), `"at":"2023-02-01T17:06:10Z"`) {
+			t.Errorf("the collected pod state is not on the timeline: %s", tl)
+		}
 		// Nothing secret was stored, nor the collector's transport annotation.
 		sawRedacted := false
 		err := st.EachValue(context.Background(), func(table, column string, v []byte) error {

@@ -28,9 +28,11 @@ type SnapshotStore interface {
 	AttachSnapshot(ctx context.Context, digest, incidentID string) (*store.Snapshot, error)
 }
 
-// ObjectStore loads the objects of an incident, for analysis.
+// ObjectStore loads the objects of an incident, for analysis, and the pod and node states the
+// collector saw during it, for the timeline.
 type ObjectStore interface {
 	IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error)
+	IncidentStates(ctx context.Context, incidentID string) ([]store.StateChange, error)
 }
 
 // NoteStore keeps the notes of incidents.

@@ -10,6 +10,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/timeline"
 )
 
 // incidentState is what the pages and exports of one incident are made of: the incident, the
@@ -19,6 +20,7 @@ type incidentState struct {
 	model    *cluster.Model
 	report   analysis.Report
 	notes    []incident.Note
+	changes  []timeline.Change // pod and node states the collector saw during the incident
 }
 
 // incident returns an incident; a missing one is a 404 naming it.
@@ -44,6 +46,14 @@ func (s *Server) loadIncident(ctx context.Context, id string) (*incidentState, e
 	if err != nil {
 		return nil, err
 	}
+	states, err := s.deps.Objects.IncidentStates(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	changes := make([]timeline.Change, len(states))
+	for i, c := range states {
+		changes[i] = timeline.Change{At: c.At, Kind: c.Kind, Namespace: c.Namespace, Name: c.Name, State: c.State}
+	}
 	m := cluster.NewModel(files, objs)
-	return &incidentState{incident: in, model: m, report: analysis.Run(m, analysis.Options{}), notes: notes}, nil
+	return &incidentState{incident: in, model: m, report: analysis.Run(m, analysis.Options{}), notes: notes, changes: changes}, nil
 }

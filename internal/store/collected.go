@@ -235,3 +235,21 @@ func (s *Store) clusterObjects(ctx context.Context, clusterID int64, from, to ti
 
 // CollectedFile names what the collector streamed, where evidence names a file.
 const CollectedFile = "collected"
+
+// IncidentStates returns the pod and node states the collector saw of an incident's cluster
+// during its window (to now when it has no end); none for an incident without a cluster or a
+// start. ErrNotFound when the incident does not exist.
+func (s *Store) IncidentStates(ctx context.Context, incidentID string) ([]StateChange, error) {
+	in, err := s.Incident(ctx, incidentID)
+	if err != nil {
+		return nil, err
+	}
+	if in.Cluster == "" || in.StartedAt == nil {
+		return nil, nil
+	}
+	to := time.Now().UTC()
+	if in.EndedAt != nil {
+		to = *in.EndedAt
+	}
+	return s.ClusterStates(ctx, in.Cluster, *in.StartedAt, to)
+}

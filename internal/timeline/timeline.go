@@ -54,11 +54,22 @@ type Entry struct {
 var criticalSymptoms = map[string]bool{analysis.PodEvicted: true, analysis.OOMKilled: true, analysis.CrashLoopBackOff: true,
 	analysis.LivenessProbeFailed: true, analysis.NodeNotReady: true}
 
-// Build makes the timeline of an incident, in time order (undated entries last).
-func Build(m *cluster.Model, rep analysis.Report, notes []incident.Note) []Entry {
+// Change is a pod or node state the collector saw: when, which object, and its state line
+// (cluster.PodState, cluster.NodeState).
+type Change struct {
+	At                    time.Time
+	Kind, Namespace, Name string
+	State                 string
+}
+
+// Build makes the timeline of an incident, in time order (undated entries last). changes
+// are the pod and node states the collector saw during the incident: a pod's become "event"
+// entries of kind PodState, a node's "node" entries of kind NodeState.
+func Build(m *cluster.Model, rep analysis.Report, notes []incident.Note, changes ...Change) []Entry {
 	var out []Entry
 	out = append(out, events(m)...)
 	out = append(out, nodes(m)...)
+	out = append(out, stateEntries(changes)...)
 	causesOf := map[string][]string{}
 	for _, c := range rep.Causes {
 		for _, id := range c.Explains {
@@ -206,4 +217,29 @@ func location(e analysis.Evidence) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
+}
+
+// troubleWords mark a state line that says something went wrong.
+var troubleWords = []string{"Failed", "Evicted", "OOMKilled", "CrashLoopBackOff", "Error", "unschedulable", "Ready false", "Ready unknown",
+	"Pressure", "ImagePullBackOff", "ErrImagePull", "terminating", "disruption target"}
+
+func stateEntries(changes []Change) []Entry {
+	out := make([]Entry, 0, len(changes))
+	for _, c := range changes {
+		sev := SeverityInfo
+		for _, w := range troubleWords {
+			if strings.Contains(c.State, w) {
+				sev = SeverityWarning
+				break
+			}
+		}
+		e := Entry{At: c.At.UTC(), Severity: sev, Summary: c.State, Source: "collected"}
+		if c.Kind == cluster.KindNode {
+			e.Type, e.Kind, e.Node, e.Object = TypeNode, "NodeState", c.Name, objectName(c.Kind, "", c.Name)
+		} else {
+			e.Type, e.Kind, e.Namespace, e.Object = TypeEvent, "PodState", c.Namespace, objectName(c.Kind, c.Namespace, c.Name)
+		}
+		out = append(out, e)
+	}
+	return out
 }
