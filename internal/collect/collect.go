@@ -104,10 +104,9 @@ func (c *Collector) Synced() <-chan struct{} { return c.synced }
 // next run. It returns an error when the spool cannot be written.
 func (c *Collector) Run(ctx context.Context) error {
 	factory := informers.NewSharedInformerFactoryWithOptions(c.client, 0, informers.WithNamespace(c.o.Namespace))
-	events := factory.Core().V1().Events().Informer()
 	pods := factory.Core().V1().Pods().Informer()
 	nodes := factory.Core().V1().Nodes().Informer()
-	for _, inf := range []cache.SharedIndexInformer{events, pods, nodes} {
+	for _, inf := range []cache.SharedIndexInformer{pods, nodes} {
 		// The informers' caches keep every object; managed fields are half of an object's
 		// size and of no use here.
 		if err := inf.SetTransform(dropManagedFields); err != nil {
@@ -118,14 +117,6 @@ func (c *Collector) Run(ctx context.Context) error {
 		inf cache.SharedIndexInformer
 		h   cache.ResourceEventHandlerFuncs
 	}{
-		{events, cache.ResourceEventHandlerFuncs{
-			AddFunc: func(obj any) { c.observe(obj) },
-			UpdateFunc: func(old, obj any) {
-				if o, n := old.(*corev1.Event), obj.(*corev1.Event); o.ResourceVersion != n.ResourceVersion {
-					c.observe(obj)
-				}
-			},
-		}},
 		{pods, cache.ResourceEventHandlerFuncs{
 			AddFunc: func(obj any) { c.observe(obj) },
 			UpdateFunc: func(old, obj any) {
@@ -156,14 +147,24 @@ func (c *Collector) Run(ctx context.Context) error {
 	defer stopWatching()
 	factory.Start(watchCtx.Done())
 	var wg sync.WaitGroup
+	eventsSynced := make(chan struct{})
+	wg.Go(func() {
+		var once sync.Once
+		c.streamEvents(watchCtx, func() { once.Do(func() { close(eventsSynced) }) })
+	})
 	wg.Go(func() {
 		synced := make([]cache.InformerSynced, len(regs))
 		for i, r := range regs {
 			synced[i] = r.HasSynced
 		}
-		if cache.WaitForCacheSync(watchCtx.Done(), synced...) {
+		if !cache.WaitForCacheSync(watchCtx.Done(), synced...) {
+			return
+		}
+		select {
+		case <-eventsSynced:
 			c.log.Info("watching the cluster", "namespace", c.o.Namespace)
 			close(c.synced)
+		case <-watchCtx.Done():
 		}
 	})
 	deliverCtx, stopDelivering := context.WithCancel(context.Background())
