@@ -28,10 +28,11 @@ func TestUploadExitCodes(t *testing.T) {
 		case r.URL.Path == "/api/v1/incidents":
 			w.WriteHeader(201)
 			io.WriteString(w, `{"id": "inc-new"}`)
-		case strings.Contains(gotBody, "bad"):
+		// Markers with spaces: a multipart boundary is hex, and "bad" is hex too.
+		case strings.Contains(gotBody, "not json at all"):
 			w.WriteHeader(422)
 			io.WriteString(w, `{"error": "bad.json:1: invalid JSON"}`)
-		case strings.Contains(gotBody, "boom"):
+		case strings.Contains(gotBody, "server explodes"):
 			w.WriteHeader(500)
 			io.WriteString(w, `{"error": "internal error"}`)
 		default:
@@ -52,8 +53,8 @@ func TestUploadExitCodes(t *testing.T) {
 		return p
 	}
 	good := write("pods.json", `{"kind": "Pod"}`)
-	bad := write("bad.json", `bad`)
-	boom := write("boom.json", `boom`)
+	bad := write("bad.json", `not json at all`)
+	boom := write("boom.json", `server explodes`)
 	write("snap/nodes.json", `{"kind": "Node"}`)
 	write("snap/notes.md", `not sent`)
 
