@@ -17,6 +17,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -190,6 +191,7 @@ func kindSet(lines []string) []string {
 //   - `rootline collect` streams the cluster to `rootline serve`, and an incident defined on
 //     the cluster's window, with no upload, finds the same findings as the snapshot;
 //   - an event updated in place (its count grows) is updated in Rootline;
+//   - a node patched to MemoryPressure shows on the incident's timeline as a NodeState change;
 //   - the server is stopped for a while during collection: once it is back no event is
 //     missing and none is stored twice;
 //   - the events are deleted from the API server (as its one-hour retention would): Rootline
@@ -307,6 +309,36 @@ func TestLiveCluster(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitUntil("the updated count", func() bool { return storedEvents()[string(e.UID)] == e.Count })
+
+		// A node comes under memory pressure, as `kubectl patch --subresource=status` would set it:
+		// the collector sends the node's new state, and the incident's timeline shows it.
+		nodeList, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var calm string
+		for _, n := range nodeList.Items {
+			if !strings.Contains(cluster.NodeState(&n), "MemoryPressure") {
+				calm = n.Name
+				break
+			}
+		}
+		patch := fmt.Sprintf(`{"status": {"conditions": [{"type": "MemoryPressure", "status": "True", "reason": "KubeletHasInsufficientMemory",
+			"message": "kubelet has insufficient memory available", "lastHeartbeatTime": %[1]q, "lastTransitionTime": %[1]q}]}}`, time.Now().UTC().Format(time.RFC3339))
+		if _, err := client.CoreV1().Nodes().Patch(ctx, calm, types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{}, "status"); err != nil {
+			t.Fatal(err)
+		}
+		waitUntil("the node's new state on the timeline", func() bool {
+			resp, err := http.Get(base + "/api/v1/incidents/live/timeline?type=node&node=" + calm)
+			if err != nil {
+				return false
+			}
+			defer resp.Body.Close()
+			var b bytes.Buffer
+			_, _ = b.ReadFrom(resp.Body)
+			why = b.String()
+			return strings.Contains(why, `"kind":"NodeState"`) && strings.Contains(why, "MemoryPressure")
+		})
 
 		// The server goes away for a while; events keep coming and changing.
 		srv.stop()
