@@ -96,7 +96,8 @@ func New(client kubernetes.Interface, o Options) (*Collector, error) {
 	return c, nil
 }
 
-// Synced is closed once the informers have handed over everything their first lists held.
+// Synced is closed once the first lists are handed over: the pod and node informers', and
+// the events' (whose watch is then open).
 func (c *Collector) Synced() <-chan struct{} { return c.synced }
 
 // Run watches the cluster and delivers until ctx ends; then it spools what it holds and goes
