@@ -47,7 +47,7 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 		return err
 	}
 	in, m, rep, notes := st.incident, st.model, st.report, st.notes
-	all := timeline.Build(m, rep, notes, st.changes...)
+	all := st.timeline()
 	entries, total := timeline.Apply(all, f)
 	p := incidents.Page{ID: in.ID, Title: in.Title, Cluster: in.Cluster, Inputs: inputsLine(rep.Inputs), Total: total,
 		Edit: incidents.EditForm{Title: in.Title, Cluster: in.Cluster, Tags: strings.Join(in.Tags, ", "), StartedAt: timeText(in.StartedAt),

@@ -33,6 +33,7 @@ type SnapshotStore interface {
 type ObjectStore interface {
 	IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error)
 	IncidentStates(ctx context.Context, incidentID string) ([]store.StateChange, error)
+	IncidentVersion(ctx context.Context, incidentID string) (string, error)
 }
 
 // NoteStore keeps the notes of incidents.
@@ -82,6 +83,7 @@ type Server struct {
 	log      *slog.Logger
 	metrics  *Metrics
 	markdown *markdown.Renderer
+	states   *stateCache
 }
 
 // New builds the server; Handler returns its routes.
@@ -92,5 +94,5 @@ func New(cfg config.Config, deps Deps) *Server {
 	if deps.Log == nil {
 		deps.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New()}
+	return &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New(), states: newStateCache(stateCacheSize)}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"sync"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -21,6 +23,16 @@ type incidentState struct {
 	report   analysis.Report
 	notes    []incident.Note
 	changes  []timeline.Change // pod and node states the collector saw during the incident
+
+	entries     []timeline.Entry // the whole timeline, made on first use
+	entriesOnce sync.Once
+}
+
+// timeline returns the incident's whole timeline, made once per state. A state may be shared
+// by concurrent requests (the cache): nothing in it is changed after it is made.
+func (st *incidentState) timeline() []timeline.Entry {
+	st.entriesOnce.Do(func() { st.entries = timeline.Build(st.model, st.report, st.notes, st.changes...) })
+	return st.entries
 }
 
 // incident returns an incident; a missing one is a 404 naming it.
@@ -32,8 +44,22 @@ func (s *Server) incident(ctx context.Context, id string) (*incident.Incident, e
 	return in, err
 }
 
-// loadIncident gathers an incident's state; a missing incident is a 404 naming it.
+// loadIncident returns an incident's state: from the cache when nothing it is made of has
+// changed since it was made (its version says), else made anew. A missing incident is a 404
+// naming it.
 func (s *Server) loadIncident(ctx context.Context, id string) (*incidentState, error) {
+	version, err := s.deps.Objects.IncidentVersion(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.states.get(id, version, func() (*incidentState, error) { return s.makeIncidentState(ctx, id) })
+}
+
+// makeIncidentState loads and analyses an incident.
+func (s *Server) makeIncidentState(ctx context.Context, id string) (*incidentState, error) {
 	in, err := s.incident(ctx, id)
 	if err != nil {
 		return nil, err
@@ -56,4 +82,67 @@ func (s *Server) loadIncident(ctx context.Context, id string) (*incidentState, e
 	}
 	m := cluster.NewModel(files, objs)
 	return &incidentState{incident: in, model: m, report: analysis.Run(m, analysis.Options{}), notes: notes, changes: changes}, nil
+}
+
+// stateCacheSize is how many incidents' states a server keeps in memory.
+const stateCacheSize = 16
+
+// stateCache keeps the states last made, by incident and version, so that pages and the API do
+// not load and analyse an unchanged incident again. It is per process; as every lookup checks
+// the version in the database first, replicas never serve a stale state. Requests for a state
+// being made wait for it instead of making it again.
+type stateCache struct {
+	mu      sync.Mutex
+	size    int
+	entries map[string]*cacheEntry // incident id → the entry of its last version
+	order   []string               // incident ids, least recently used first
+}
+
+type cacheEntry struct {
+	version string
+	st      *incidentState
+	err     error
+	ready   chan struct{}
+}
+
+func newStateCache(size int) *stateCache {
+	return &stateCache{size: size, entries: map[string]*cacheEntry{}}
+}
+
+func (c *stateCache) get(id, version string, build func() (*incidentState, error)) (*incidentState, error) {
+	c.mu.Lock()
+	e, ok := c.entries[id]
+	if !ok || e.version != version {
+		e = &cacheEntry{version: version, ready: make(chan struct{})}
+		c.entries[id] = e
+		c.touch(id)
+		c.mu.Unlock()
+		e.st, e.err = build()
+		close(e.ready)
+		if e.err != nil {
+			c.mu.Lock()
+			if c.entries[id] == e {
+				delete(c.entries, id)
+			}
+			c.mu.Unlock()
+		}
+		return e.st, e.err
+	}
+	c.touch(id)
+	c.mu.Unlock()
+	<-e.ready
+	return e.st, e.err
+}
+
+// touch marks an incident as used last and evicts the least recently used beyond the size;
+// c.mu is held.
+func (c *stateCache) touch(id string) {
+	if i := slices.Index(c.order, id); i >= 0 {
+		c.order = slices.Delete(c.order, i, i+1)
+	}
+	c.order = append(c.order, id)
+	for len(c.order) > c.size {
+		delete(c.entries, c.order[0])
+		c.order = c.order[1:]
+	}
 }

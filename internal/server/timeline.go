@@ -31,7 +31,7 @@ func (s *Server) getTimeline(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	page, total := timeline.Apply(timeline.Build(st.model, st.report, st.notes, st.changes...), f)
+	page, total := timeline.Apply(st.timeline(), f)
 	c.Header("X-Total-Count", strconv.Itoa(total))
 	c.JSON(http.StatusOK, page)
 	return nil

@@ -46,3 +46,10 @@ func (s *Store) Clusters(ctx context.Context) ([]Cluster, error) {
 	}
 	return out, nil
 }
+
+// bumpGeneration records that what is stored of a cluster changed, inside the caller's
+// transaction (last, after its other writes, so that concurrent writers lock rows in the same
+// order).
+func bumpGeneration(tx *gorm.DB, clusterID int64) error {
+	return tx.Model(&clusterRow{}).Where("id = ?", clusterID).UpdateColumn("generation", gorm.Expr("generation + 1")).Error
+}

@@ -36,7 +36,7 @@ func (stateRow) TableName() string { return "object_states" }
 
 // CollectedCounts says what a batch of the collector stored.
 type CollectedCounts struct {
-	Events  int `json:"events"`  // events stored or updated
+	Events  int `json:"events"`  // events new or changed (a higher count, a wider time span)
 	States  int `json:"states"`  // new pod and node states
 	Known   int `json:"known"`   // pod and node states already stored (a batch delivered again)
 	Ignored int `json:"ignored"` // objects of other kinds
@@ -96,11 +96,12 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 			for _, id := range ids[start:min(start+collectedBatch, len(ids))] {
 				chunk[id] = events[id]
 			}
-			if err := s.upsertEvents(ctx, tx, chunk); err != nil {
+			changed, err := s.upsertEvents(ctx, tx, chunk)
+			if err != nil {
 				return err
 			}
+			n.Events += changed
 		}
-		n.Events = len(ids)
 		// In key order, so that concurrent batches lock rows in the same order.
 		sort.Slice(states, func(i, j int) bool {
 			if states[i].UID != states[j].UID {
@@ -118,7 +119,10 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 			n.States += int(res.RowsAffected)
 		}
 		n.Known = len(states) - n.States
-		return nil
+		if n.Events == 0 && n.States == 0 {
+			return nil // nothing changed: a batch delivered again
+		}
+		return bumpGeneration(tx, cid)
 	})
 	return n, wrap(err, "store %d collected objects of %s", len(objs), clusterName)
 }
@@ -252,4 +256,33 @@ func (s *Store) IncidentStates(ctx context.Context, incidentID string) ([]StateC
 		to = *in.EndedAt
 	}
 	return s.ClusterStates(ctx, in.Cluster, *in.StartedAt, to)
+}
+
+// IncidentVersion names the state of everything an incident's analysis and timeline are made
+// of: its row (title, window, cluster), its snapshots, its notes, and what is stored of its
+// cluster. Two equal versions mean an analysis made at the first is still right at the second.
+// One query, on keys and indexes. ErrNotFound when the incident does not exist.
+func (s *Store) IncidentVersion(ctx context.Context, incidentID string) (string, error) {
+	var v struct {
+		UpdatedAt  time.Time
+		Snapshots  int64
+		LastSnap   int64
+		Notes      int64
+		LastNote   int64
+		Generation int64
+	}
+	res := s.db.WithContext(ctx).Raw(`SELECT i.updated_at,
+		(SELECT count(*) FROM incident_snapshots s WHERE s.incident_id = i.id) AS snapshots,
+		(SELECT coalesce(max(s.snapshot_id), 0) FROM incident_snapshots s WHERE s.incident_id = i.id) AS last_snap,
+		(SELECT count(*) FROM notes n WHERE n.incident_id = i.id) AS notes,
+		(SELECT coalesce(max(n.id), 0) FROM notes n WHERE n.incident_id = i.id) AS last_note,
+		coalesce((SELECT c.generation FROM clusters c WHERE c.id = i.cluster_id), 0) AS generation
+		FROM incidents i WHERE i.id = ?`, incidentID).Scan(&v)
+	if res.Error != nil {
+		return "", wrap(res.Error, "version of incident %s", incidentID)
+	}
+	if res.RowsAffected == 0 {
+		return "", wrap(ErrNotFound, "version of incident %s", incidentID)
+	}
+	return fmt.Sprintf("%d/%d.%d/%d.%d/%d", v.UpdatedAt.UnixNano(), v.Snapshots, v.LastSnap, v.Notes, v.LastNote, v.Generation), nil
 }

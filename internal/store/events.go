@@ -180,12 +180,16 @@ func (s *Store) upsertSQL(n int) string {
 		sets = append(sets, fmt.Sprintf("%[1]s = CASE WHEN %[2]s THEN excluded.%[1]s ELSE events.%[1]s END", c, isNewer))
 	}
 	b.WriteString(strings.Join(sets, ", "))
+	// Only a sighting that changes something updates the row, so that the rows affected say
+	// whether anything changed (a batch delivered again changes nothing).
+	b.WriteString(" WHERE excluded.count > events.count OR excluded.last_at > events.last_at OR excluded.first_at < events.first_at" +
+		" OR (events.last_at IS NULL AND excluded.last_at IS NOT NULL) OR (events.first_at IS NULL AND excluded.first_at IS NOT NULL)")
 	return b.String()
 }
 
 // upsertEvents writes events in id order, so that concurrent writers lock rows in the same
-// order and do not deadlock each other.
-func (s *Store) upsertEvents(ctx context.Context, tx *gorm.DB, events map[string]eventRow) error {
+// order and do not deadlock each other. It returns how many were new or changed.
+func (s *Store) upsertEvents(ctx context.Context, tx *gorm.DB, events map[string]eventRow) (int, error) {
 	ids := make([]string, 0, len(events))
 	for id := range events {
 		ids = append(ids, id)
@@ -199,10 +203,11 @@ func (s *Store) upsertEvents(ctx context.Context, tx *gorm.DB, events map[string
 			r.Reason, r.Message, r.Type, r.Count, r.FirstAt, r.LastAt, r.EventTime,
 			r.SourceComponent, r.SourceHost, r.ReportingController, r.ReportingInstance, r.Action, r.Raw)
 	}
-	if err := tx.WithContext(ctx).Exec(s.upsertSQL(len(ids)), args...).Error; err != nil {
-		return wrap(err, "upsert %d events", len(ids))
+	res := tx.WithContext(ctx).Exec(s.upsertSQL(len(ids)), args...)
+	if res.Error != nil {
+		return 0, wrap(res.Error, "upsert %d events", len(ids))
 	}
-	return nil
+	return int(res.RowsAffected), nil
 }
 
 // ClusterEvents returns every event stored for the named cluster, oldest first. Each carries

@@ -52,7 +52,8 @@ func refreshFacets(tx *gorm.DB, id string) error {
 			return err
 		}
 	}
-	return tx.Model(&incidentRow{}).Where("id = ?", id).Updates(shape.fields()).Error
+	// UpdateColumns: the incident itself did not change, so its updated_at stays.
+	return tx.Model(&incidentRow{}).Where("id = ?", id).UpdateColumns(shape.fields()).Error
 }
 
 // sigShape is what an incident's row keeps of the signature that speaks for it.
@@ -162,7 +163,7 @@ func rebuildFacets(tx *gorm.DB) error {
 		id := rows[start].IncidentID
 		list, shape := facetsOf(id, signaturesOf(rows[start:end]))
 		all = append(all, list...)
-		if err := tx.Model(&incidentRow{}).Where("id = ?", id).Updates(shape.fields()).Error; err != nil {
+		if err := tx.Model(&incidentRow{}).Where("id = ?", id).UpdateColumns(shape.fields()).Error; err != nil {
 			return err
 		}
 		start = end

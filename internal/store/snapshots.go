@@ -256,7 +256,7 @@ func (w *SnapshotWriter) flush(ctx context.Context) error {
 		return err
 	}
 	if len(w.events) > 0 {
-		if err := w.s.upsertEvents(ctx, w.tx, w.events); err != nil {
+		if _, err := w.s.upsertEvents(ctx, w.tx, w.events); err != nil {
 			return err
 		}
 		if err := insertAll(tx.Clauses(clause.OnConflict{DoNothing: true}), &w.links, "event links"); err != nil {
@@ -299,6 +299,9 @@ func (w *SnapshotWriter) Commit(ctx context.Context, skipped any) (*Snapshot, er
 	w.row.Objects, w.row.Skipped = string(counts), string(sk)
 	if err := w.tx.WithContext(ctx).Model(&snapshotRow{}).Where("id = ?", w.row.ID).
 		Updates(map[string]any{"objects": w.row.Objects, "skipped": w.row.Skipped}).Error; err != nil {
+		return nil, wrap(err, "finish snapshot")
+	}
+	if err := bumpGeneration(w.tx.WithContext(ctx), w.row.ClusterID); err != nil {
 		return nil, wrap(err, "finish snapshot")
 	}
 	if err := w.tx.Commit().Error; err != nil {

@@ -1,0 +1,89 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/server"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+)
+
+// countingObjects counts how often an incident's objects are loaded.
+type countingObjects struct {
+	*store.Store
+	loads atomic.Int64
+}
+
+func (c *countingObjects) IncidentObjects(ctx context.Context, id string) ([]string, []*cluster.Object, error) {
+	c.loads.Add(1)
+	return c.Store.IncidentObjects(ctx, id)
+}
+
+// TestStateCache: an unchanged incident is loaded and analysed once, however many pages and
+// API calls read it, concurrent ones included; a new note, a new snapshot, an edit or a batch
+// from the collector makes it anew.
+func TestStateCache(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		objs := &countingObjects{Store: st}
+		log := slog.New(slog.NewTextHandler(io.Discard, nil))
+		srv := server.New(testConfig(), server.Deps{Incidents: st, Snapshots: st, Objects: objs, Notes: st, Library: st, Collected: st, DB: st, Log: log})
+		ts := httptest.NewServer(srv.Handler())
+		defer ts.Close()
+		base := ts.URL
+		createIncident(t, base, `{"id": "c", "title": "cached", "cluster": "leap", "started_at": "2023-02-01T17:00:00Z"}`)
+		read := func() {
+			t.Helper()
+			for _, path := range []string{"/api/v1/incidents/c/analysis", "/api/v1/incidents/c/timeline", "/incidents/c"} {
+				if status, b := call(t, "GET", base+path, "", nil); status != 200 {
+					t.Fatalf("%s: %d %s", path, status, b)
+				}
+			}
+		}
+		step := func(name string, change func(), want int64) {
+			t.Helper()
+			if change != nil {
+				change()
+			}
+			read()
+			read()
+			if got := objs.loads.Load(); got != want {
+				t.Errorf("%s: loaded %d times, want %d", name, got, want)
+			}
+		}
+		step("first reads", nil, 1)
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() { call(t, "GET", base+"/api/v1/incidents/c/timeline", "", nil) })
+		}
+		wg.Wait()
+		step("concurrent reads", nil, 1)
+		step("a note", func() {
+			call(t, "POST", base+"/api/v1/incidents/c/notes", "application/json", strings.NewReader(`{"body": "looking"}`))
+		}, 2)
+		step("a snapshot", func() {
+			call(t, "POST", base+"/api/v1/incidents/c/snapshots?name=p.json", "application/json", strings.NewReader(
+				`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub", "namespace": "prod"}, "status": {"phase": "Failed", "reason": "Evicted"}}`))
+		}, 3)
+		step("an edit", func() {
+			call(t, "PUT", base+"/api/v1/incidents/c", "application/json", strings.NewReader(`{"title": "cached, renamed", "cluster": "leap", "started_at": "2023-02-01T17:00:00Z"}`))
+		}, 4)
+		step("a collected batch", func() {
+			call(t, "POST", base+"/api/v1/events?cluster=leap", "application/json", strings.NewReader(
+				`{"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e", "namespace": "prod", "uid": "u1"}, "reason": "Evicted",
+				  "involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub"}, "count": 1, "lastTimestamp": "2023-02-01T17:06:00Z"}`))
+		}, 5)
+		step("the same batch again (nothing changed)", func() {
+			call(t, "POST", base+"/api/v1/events?cluster=leap", "application/json", strings.NewReader(
+				`{"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e", "namespace": "prod", "uid": "u1"}, "reason": "Evicted",
+				  "involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub"}, "count": 1, "lastTimestamp": "2023-02-01T17:06:00Z"}`))
+		}, 5)
+	})
+}
