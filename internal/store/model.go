@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -122,47 +123,54 @@ func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.O
 	if len(snaps) == 0 {
 		return nil, nil
 	}
-	type row struct {
-		Ev       eventRow `gorm:"embedded"` // gorm skips unexported embedded structs
-		LinkFile string
-		LinkLine int
-	}
-	var rows []row
-	err := s.db.WithContext(ctx).Table("events").
-		Select("events.*, snapshot_events.source_file AS link_file, snapshot_events.source_line AS link_line").
+	// An incident can carry 100,000 events: the columns it needs, scanned by hand (gorm's
+	// reflection per row cost more than the query).
+	rows, err := s.db.WithContext(ctx).Table("events").
+		Select("events.id, events.api_version, events.namespace, events.name, events.uid, events.count, events.first_at, events.last_at, events.raw, " +
+			"snapshot_events.source_file, snapshot_events.source_line").
 		Joins("JOIN snapshot_events ON snapshot_events.event_id = events.id").
 		Where("snapshot_events.snapshot_id IN ?", snaps).
-		Order("events.first_at, events.id, snapshot_events.snapshot_id").Scan(&rows).Error
+		Order("events.first_at, events.id, snapshot_events.snapshot_id").Rows()
 	if err != nil {
 		return nil, err
 	}
+	defer rows.Close()
 	var out []*cluster.Object
 	seen := map[string]bool{}
-	for _, lr := range rows {
-		r := lr.Ev
-		if seen[r.ID] {
+	for rows.Next() {
+		var (
+			id, apiVersion, namespace, name, uid, file string
+			count                                      int32
+			first, last                                sql.NullTime
+			raw                                        []byte
+			line                                       int
+		)
+		if err := rows.Scan(&id, &apiVersion, &namespace, &name, &uid, &count, &first, &last, &raw, &file, &line); err != nil {
+			return nil, err
+		}
+		if seen[id] {
 			continue
 		}
-		seen[r.ID] = true
+		seen[id] = true
 		e := new(corev1.Event)
-		if err := s.unpack(r.Raw, e); err != nil {
-			return nil, fmt.Errorf("event %s: %w", r.ID, err)
+		if err := s.unpack(raw, e); err != nil {
+			return nil, fmt.Errorf("event %s: %w", id, err)
 		}
-		e.Count = r.Count
-		if r.FirstAt != nil {
-			e.FirstTimestamp = metav1.NewTime(*r.FirstAt)
+		e.Count = count
+		if first.Valid {
+			e.FirstTimestamp = metav1.NewTime(first.Time.UTC())
 		}
-		if r.LastAt != nil {
-			e.LastTimestamp = metav1.NewTime(*r.LastAt)
+		if last.Valid {
+			e.LastTimestamp = metav1.NewTime(last.Time.UTC())
 		}
-		out = append(out, &cluster.Object{APIVersion: r.APIVersion, Kind: cluster.KindEvent, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
-			Source: cluster.Source{File: lr.LinkFile, Line: lr.LinkLine}, Event: e})
+		out = append(out, &cluster.Object{APIVersion: apiVersion, Kind: cluster.KindEvent, Namespace: namespace, Name: name, UID: uid,
+			Source: cluster.Source{File: file, Line: line}, Event: e})
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 func (s *Store) unpack(stored []byte, v any) error {
-	raw, err := Decompress(stored)
+	raw, err := s.gz.decompress(stored)
 	if err != nil {
 		return err
 	}
