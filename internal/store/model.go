@@ -126,7 +126,7 @@ func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.O
 	// An incident can carry 100,000 events: the columns it needs, scanned by hand (gorm's
 	// reflection per row cost more than the query).
 	rows, err := s.db.WithContext(ctx).Table("events").
-		Select("events.id, events.api_version, events.namespace, events.name, events.uid, events.count, events.first_at, events.last_at, events.raw, " +
+		Select("events.id, events.api_version, events.namespace, events.name, events.uid, events.count, events.first_at, events.last_at, events.raw, "+
 			"snapshot_events.source_file, snapshot_events.source_line").
 		Joins("JOIN snapshot_events ON snapshot_events.event_id = events.id").
 		Where("snapshot_events.snapshot_id IN ?", snaps).
