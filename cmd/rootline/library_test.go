@@ -16,7 +16,14 @@ import (
 
 var pg *storetest.Postgres
 
-func TestMain(m *testing.M) { storetest.Main(m, &pg) }
+// TestMain runs the tests; with ROOTLINE_TEST_RUN_MAIN=1 the test binary is `rootline` itself,
+// so that tests can start real server processes (TestTwoServers).
+func TestMain(m *testing.M) {
+	if os.Getenv("ROOTLINE_TEST_RUN_MAIN") == "1" {
+		os.Exit(run(os.Args[1:]))
+	}
+	storetest.Main(m, &pg)
+}
 
 // libraryState is what a library is: every incident as a report (fields, text, kept extra
 // fields, the report's signature and a person's), its signatures by origin, and its relations.
