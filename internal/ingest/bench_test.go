@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -13,10 +15,18 @@ import (
 	"github.com/rootline-dev/rootline/internal/synth"
 )
 
-// benchPods is a `kubectl get pods -A -o json` of 20,000 pods, made once per test binary.
+// benchPodCount is the size of the benchmarks' pod list: ROOTLINE_BENCH_PODS, else 20,000.
+func benchPodCount() int {
+	if n, err := strconv.Atoi(os.Getenv("ROOTLINE_BENCH_PODS")); err == nil && n > 0 {
+		return n
+	}
+	return 20000
+}
+
+// benchPods is a `kubectl get pods -A -o json` of benchPodCount pods, made once per test binary.
 var benchPods = sync.OnceValue(func() []byte {
 	var b bytes.Buffer
-	if err := synth.WritePodList(&b, synth.Options{Pods: 20000, Seed: 20}); err != nil {
+	if err := synth.WritePodList(&b, synth.Options{Pods: benchPodCount(), Seed: 20}); err != nil {
 		panic(err) // test data generation cannot fail on a bytes.Buffer
 	}
 	return b.Bytes()
@@ -44,11 +54,11 @@ func BenchmarkDecodePodList(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0
-		err := NewDecoder(Options{}).Decode(context.Background(), "pods.json", bytes.NewReader(data), func(*cluster.Object) error {
+		err := NewDecoder(Options{MaxBytes: int64(len(data)) + 1}).Decode(context.Background(), "pods.json", bytes.NewReader(data), func(*cluster.Object) error {
 			n++
 			return nil
 		})
-		if err != nil || n != 20000 {
+		if err != nil || n != benchPodCount() {
 			b.Fatalf("decoded %d pods: %v", n, err)
 		}
 	}
@@ -61,7 +71,7 @@ func BenchmarkDecodePodListRaw(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		err := NewDecoder(Options{}).Decode(context.Background(), "pods.json", bytes.NewReader(data), func(o *cluster.Object) error {
+		err := NewDecoder(Options{MaxBytes: int64(len(data)) + 1}).Decode(context.Background(), "pods.json", bytes.NewReader(data), func(o *cluster.Object) error {
 			_, err := o.JSON()
 			return err
 		})

@@ -183,3 +183,29 @@ func writePlan(b *testing.B, name, plan string) {
 		b.Error(err)
 	}
 }
+
+// BenchmarkLibraryRelatedBareQuery is the related lookup's yardstick: the database reading the
+// ids of the incidents that share the target's root cause and of those that share its
+// component kinds, nothing else (no scoring, no signatures, no ranking).
+func BenchmarkLibraryRelatedBareQuery(b *testing.B) {
+	st := libraryOnPostgres(b)
+	ctx := context.Background()
+	var kinds []string
+	for _, c := range libraryTarget.Components {
+		kinds = append(kinds, c.Kind)
+	}
+	var n int
+	for b.Loop() {
+		var root, comps []string
+		if err := st.DB().WithContext(ctx).Raw(`SELECT incident_id FROM incident_facets WHERE facet = 'root' AND value = ? AND incident_id <> ?`,
+			libraryTarget.RootCause, libraryTarget.ID).Scan(&root).Error; err != nil {
+			b.Fatal(err)
+		}
+		if err := st.DB().WithContext(ctx).Raw(`SELECT incident_id FROM incident_facets WHERE facet = 'component' AND value IN ? AND incident_id <> ?`,
+			kinds, libraryTarget.ID).Scan(&comps).Error; err != nil {
+			b.Fatal(err)
+		}
+		n = len(root) + len(comps)
+	}
+	b.ReportMetric(float64(n), "rows")
+}

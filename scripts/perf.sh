@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Runs Rootline's performance benchmarks side by side with their yardsticks, in one run, and
+# writes the table to docs/performance.md (issue 7). Each figure is a ratio to its limit:
+#   - ingest: MB/s of Rootline's streaming decode against a bare encoding/json decode of the same
+#     bytes into corev1.PodList, at 1,000, 20,000 and 150,000 pods;
+#   - analyze: time and peak heap of `rootline analyze` on 20,000 pods and 50,000 events against
+#     the bare decode of the same files (and the input's size);
+#   - timeline: a page of a 100,000-event incident's timeline against the bare SQL query of the
+#     same 500 events (SQLite);
+#   - related incidents: the lookup in 100,000 generated incidents against the bare SQL read of
+#     the candidates' ids (PostgreSQL).
+# Needs PostgreSQL on 127.0.0.1:5432 for the last one (see scripts/bench-library.sh). Takes about
+# 15 minutes on 2 cores. Usage: bash scripts/perf.sh [output, default docs/performance.md]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-docs/performance.md}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+# best FILE NAME UNIT MODE: the best value of UNIT over the runs of benchmark NAME (min or max).
+best() {
+	awk -v name="$2" -v unit="$3" -v mode="$4" '
+		$1 ~ "^Benchmark" name "(-[0-9]+)?$" {
+			for (i = 2; i <= NF; i++) if ($i == unit) {
+				v = $(i - 1) + 0
+				if (!seen || (mode == "min" && v < b) || (mode == "max" && v > b)) { b = v; seen = 1 }
+			}
+		}
+		END { if (seen) printf "%.6g", b; else print "n/a" }' "$1"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
+ms() { awk -v v="$1" 'BEGIN { printf "%.1f", v / 1e6 }'; }
+
+log "ingest at 1,000, 20,000 and 150,000 pods"
+ingest_rows=""
+for pods in 1000 20000 150000; do
+	f="$work/ingest-$pods.txt"
+	times=3x
+	[ "$pods" -ge 150000 ] && times=1x
+	ROOTLINE_BENCH_PODS=$pods go test ./internal/ingest -run '^$' -bench 'BareDecodePodList|DecodePodList$' -benchtime "$times" -count 3 >"$f"
+	bare=$(best "$f" BareDecodePodList MB/s max)
+	ours=$(best "$f" DecodePodList MB/s max)
+	ingest_rows+="| $pods pods | $ours MB/s | $bare MB/s | $(ratio "$ours" "$bare") |"$'\n'
+done
+
+log "analyze: 20,000 pods and 50,000 events"
+f="$work/analyze.txt"
+go test ./cmd/rootline -run '^$' -bench 'BareDecode$|Analyze$' -benchtime 2x -count 3 >"$f"
+bare_ns=$(best "$f" BareDecode ns/op min)
+an_ns=$(best "$f" Analyze ns/op min)
+bare_peak=$(best "$f" BareDecode peak-heap-MiB min)
+an_peak=$(best "$f" Analyze peak-heap-MiB min)
+input=$(best "$f" Analyze input-MiB max)
+
+log "timeline of a 100,000-event incident"
+f="$work/timeline.txt"
+go test ./internal/server -run '^$' -bench 'Timeline' -benchtime 10x -count 3 >"$f" 2>&1
+tl_warm=$(best "$f" TimelineAPI ns/op min)
+tl_cold=$(best "$f" TimelineAPIAfterChange ns/op min)
+tl_bare=$(best "$f" TimelineBareQuery ns/op min)
+
+log "related incidents in 100,000 generated incidents (PostgreSQL)"
+f="$work/related.txt"
+bash scripts/bench-library.sh -bench 'LibraryRelated' >"$f" 2>&1 || true
+rel=$(best "$f" LibraryRelated ns/op min)
+rel_bare=$(best "$f" LibraryRelatedBareQuery ns/op min)
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
+mem=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+pgv=$(psql -h 127.0.0.1 -U postgres -Atc 'SHOW server_version' 2>/dev/null || echo "n/a")
+
+cat >"$out" <<EOF
+# Performance
+
+Produced by \`bash scripts/perf.sh\` on $(date -u +%Y-%m-%d): $(nproc) vCPU ($cpu), $mem,
+$(go version | cut -d' ' -f3), PostgreSQL $pgv. Every figure is measured in the same run as
+its yardstick. Each is the best of 3 runs, because the machine is shared and noisy. Ratios
+above 1 mean slower than the yardstick for times, and below 1 mean slower for rates.
+
+## Ingest: Rootline's decode against a bare typed decode (target: 50% or more)
+
+Rootline's decode does format detection, streaming item by item, the typed decode, provenance
+(file and line) and redaction. The yardstick is \`encoding/json\` decoding the same bytes into
+\`corev1.PodList\` (\`internal/ingest\`, \`BenchmarkDecodePodList\` against
+\`BenchmarkBareDecodePodList\`).
+
+| input | Rootline | bare decode | ratio |
+| --- | --- | --- | --- |
+${ingest_rows}
+## Analyze: 20,000 pods and 50,000 events (target: within 1.5× the bare parse, peak memory below the input)
+
+\`cmd/rootline\` \`BenchmarkAnalyze\` (decode, model, rules) against \`BenchmarkBareDecode\` (the
+three files into the Kubernetes list types). The input is $input MiB.
+
+| | time | peak heap |
+| --- | --- | --- |
+| \`rootline analyze\` | $(ms "$an_ns") ms | $an_peak MiB |
+| bare decode | $(ms "$bare_ns") ms | $bare_peak MiB |
+| ratio | $(ratio "$an_ns" "$bare_ns") | $(ratio "$an_peak" "$input") of the input |
+
+## Timeline page of a 100,000-event incident (target: within 3× the bare query)
+
+\`internal/server\`, SQLite. One page of 500 entries through the API, against the database
+reading the first 500 events of the incident in time order. An incident's analysis and
+timeline are made once per version of what they are made of (its row, snapshots, notes, its
+cluster's generation) and cached per process. The first view after a change pays for loading
+and analysing.
+
+| | ms per request | ratio to the bare query |
+| --- | --- | --- |
+| timeline page, incident unchanged (\`BenchmarkTimelineAPI\`) | $(ms "$tl_warm") | $(ratio "$tl_warm" "$tl_bare") |
+| timeline page after a change (\`BenchmarkTimelineAPIAfterChange\`) | $(ms "$tl_cold") | $(ratio "$tl_cold" "$tl_bare") |
+| bare query (\`BenchmarkTimelineBareQuery\`) | $(ms "$tl_bare") | 1 |
+
+## Related incidents in 100,000 generated incidents (target: within 3× the bare query)
+
+\`internal/store\`, PostgreSQL, the library \`scripts/bench-library.sh\` builds (see
+[library.md](library.md)). The lookup scores in SQL and then ranks the best 50 of each
+relation in Go. The yardstick only reads the ids of the candidates sharing the root cause or a
+component kind.
+
+| | ms per lookup | ratio |
+| --- | --- | --- |
+| related lookup (\`BenchmarkLibraryRelated\`) | $(ms "$rel") | $(ratio "$rel" "$rel_bare") |
+| bare query (\`BenchmarkLibraryRelatedBareQuery\`) | $(ms "$rel_bare") | 1 |
+
+## Not measured yet
+
+- Bulk storage of events and pods in PostgreSQL against \`COPY\`.
+- Growth from 1,000 to 150,000 pods beyond ingest.
+- Retention.
+
+These are the remaining parts of issue 7.
+EOF
+log "wrote $out"
