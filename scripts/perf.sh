@@ -76,8 +76,8 @@ cat >"$out" <<EOF
 
 Produced by \`bash scripts/perf.sh\` on $(date -u +%Y-%m-%d): $(nproc) vCPU ($cpu), $mem,
 $(go version | cut -d' ' -f3), PostgreSQL $pgv. Every figure is measured in the same run as
-its yardstick. Each is the best of 3 runs, because the machine is shared and noisy. Ratios
-above 1 mean slower than the yardstick for times, and below 1 mean slower for rates.
+its yardstick. Each is the best of 3 runs, because the machine is shared and noisy. For times
+and memory a ratio above 1 is worse than the yardstick; for rates (MB/s) a ratio below 1 is.
 
 ## Ingest: Rootline's decode against a bare typed decode (target: 50% or more)
 
