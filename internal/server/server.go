@@ -94,5 +94,5 @@ func New(cfg config.Config, deps Deps) *Server {
 	if deps.Log == nil {
 		deps.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New(), states: newStateCache(stateCacheSize)}
+	return &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New(), states: newStateCache(stateCacheSize, stateCacheObjects)}
 }

@@ -84,29 +84,35 @@ func (s *Server) makeIncidentState(ctx context.Context, id string) (*incidentSta
 	return &incidentState{incident: in, model: m, report: analysis.Run(m, analysis.Options{}), notes: notes, changes: changes}, nil
 }
 
-// stateCacheSize is how many incidents' states a server keeps in memory.
-const stateCacheSize = 16
+// The state cache's bounds: at most stateCacheSize incidents, holding at most
+// stateCacheObjects objects (pods, nodes, events, others) in all, about 1 KiB each once
+// modelled. The state used last is always kept, however large.
+const (
+	stateCacheSize    = 16
+	stateCacheObjects = 300_000
+)
 
 // stateCache keeps the states last made, by incident and version, so that pages and the API do
 // not load and analyse an unchanged incident again. It is per process; as every lookup checks
 // the version in the database first, replicas never serve a stale state. Requests for a state
 // being made wait for it instead of making it again.
 type stateCache struct {
-	mu      sync.Mutex
-	size    int
-	entries map[string]*cacheEntry // incident id → the entry of its last version
-	order   []string               // incident ids, least recently used first
+	mu         sync.Mutex
+	size, objs int                    // the bounds
+	entries    map[string]*cacheEntry // incident id → the entry of its last version
+	order      []string               // incident ids, least recently used first
 }
 
 type cacheEntry struct {
 	version string
 	st      *incidentState
 	err     error
+	weight  int // objects of the model, once made
 	ready   chan struct{}
 }
 
-func newStateCache(size int) *stateCache {
-	return &stateCache{size: size, entries: map[string]*cacheEntry{}}
+func newStateCache(size, objs int) *stateCache {
+	return &stateCache{size: size, objs: objs, entries: map[string]*cacheEntry{}}
 }
 
 func (c *stateCache) get(id, version string, build func() (*incidentState, error)) (*incidentState, error) {
@@ -119,13 +125,17 @@ func (c *stateCache) get(id, version string, build func() (*incidentState, error
 		c.mu.Unlock()
 		e.st, e.err = build()
 		close(e.ready)
+		c.mu.Lock()
 		if e.err != nil {
-			c.mu.Lock()
 			if c.entries[id] == e {
 				delete(c.entries, id)
 			}
-			c.mu.Unlock()
+		} else {
+			m := e.st.model
+			e.weight = len(m.Pods) + len(m.Nodes) + len(m.Events) + len(m.Others)
+			c.evict()
 		}
+		c.mu.Unlock()
 		return e.st, e.err
 	}
 	c.touch(id)
@@ -134,14 +144,28 @@ func (c *stateCache) get(id, version string, build func() (*incidentState, error
 	return e.st, e.err
 }
 
-// touch marks an incident as used last and evicts the least recently used beyond the size;
-// c.mu is held.
+// touch marks an incident as used last and evicts beyond the bounds; c.mu is held.
 func (c *stateCache) touch(id string) {
 	if i := slices.Index(c.order, id); i >= 0 {
 		c.order = slices.Delete(c.order, i, i+1)
 	}
 	c.order = append(c.order, id)
-	for len(c.order) > c.size {
+	c.evict()
+}
+
+// evict drops the least recently used states until the cache is within its bounds, keeping the
+// one used last; c.mu is held.
+func (c *stateCache) evict() {
+	for len(c.order) > 1 {
+		total := 0
+		for _, id := range c.order {
+			if e, ok := c.entries[id]; ok {
+				total += e.weight
+			}
+		}
+		if len(c.order) <= c.size && total <= c.objs {
+			return
+		}
 		delete(c.entries, c.order[0])
 		c.order = c.order[1:]
 	}

@@ -1,0 +1,46 @@
+package server
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// TestStateCacheBounds: the cache keeps at most its number of incidents and of objects,
+// dropping the least recently used first, and always keeps the state used last.
+func TestStateCacheBounds(t *testing.T) {
+	state := func(events int) func() (*incidentState, error) {
+		return func() (*incidentState, error) {
+			m := cluster.NewModel(nil, nil)
+			for i := range events {
+				m.Events = append(m.Events, &cluster.Object{Name: fmt.Sprint(i)})
+			}
+			return &incidentState{model: m}, nil
+		}
+	}
+	c := newStateCache(3, 100)
+	for _, id := range []string{"a", "b", "c", "d"} {
+		if _, err := c.get(id, "v1", state(10)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := c.entries["a"]; ok || len(c.entries) != 3 {
+		t.Errorf("by count: %v, want b, c, d", c.order)
+	}
+	c.get("b", "v1", state(10)) // used: now the most recent
+	c.get("e", "v1", state(85)) // 10 + 10 + 85 > 100: the least recently used go
+	if got := fmt.Sprint(c.order); got != "[b e]" {
+		t.Errorf("by objects: %s, want [b e]", got)
+	}
+	c.get("f", "v1", state(500)) // alone over the bound: kept, as the one used last
+	if got := fmt.Sprint(c.order); got != "[f]" {
+		t.Errorf("a state over the bound: %s, want [f]", got)
+	}
+	made := 0
+	c.get("f", "v1", func() (*incidentState, error) { made++; return state(1)() })
+	c.get("f", "v2", func() (*incidentState, error) { made++; return state(1)() })
+	if made != 1 {
+		t.Errorf("made %d states for one cached version and one new, want 1", made)
+	}
+}
