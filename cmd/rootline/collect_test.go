@@ -79,8 +79,13 @@ func TestCollectCommand(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if status, body := get("/healthz"); status != 200 || !strings.Contains(body, `"ok"`) {
-		t.Errorf("/healthz: %d %s", status, body)
+	// Healthy once the first lists are in and the events' watch is open, which may come a
+	// moment after the first delivery.
+	for status, body := get("/healthz"); status != 200 || !strings.Contains(body, `"ok"`); status, body = get("/healthz") {
+		if time.Now().After(deadline) {
+			t.Fatalf("/healthz: %d %s", status, body)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	if status, body := get("/metrics"); status != 200 || !strings.Contains(body, `rootline_collector_observed_total{kind="Event"} 1`) ||
 		!strings.Contains(body, "rootline_collector_objects_delivered_total 2") {
