@@ -105,19 +105,10 @@ func runCollect(parent context.Context, o collectOptions, client kubernetes.Inte
 		return usageError{fmt.Errorf("--log-level %q: use debug, info, warn or error", o.logLevel)}
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	contextName := "test"
-	if client == nil {
-		cfg, name, err := kube.Config(o.target)
-		if err != nil {
-			return &exitError{exitFailure, err}
-		}
-		if client, err = kube.Client(cfg); err != nil {
-			return &exitError{exitFailure, err}
-		}
-		contextName = name
-	}
-	if o.cluster == "" {
-		o.cluster = contextName
+	var err error
+	client, o.cluster, err = clusterClient(o.target, client, o.cluster)
+	if err != nil {
+		return err
 	}
 	sender, err := collect.NewHTTPSender(o.server, o.cluster, o.token)
 	if err != nil {

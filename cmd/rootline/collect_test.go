@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/server"
-	"github.com/rootline-dev/rootline/internal/store"
 )
 
 // TestCollectCommand: `rootline collect` (fake cluster, real server in this process) delivers
@@ -25,20 +23,9 @@ import (
 // ends (as on SIGTERM), leaving nothing in its spool.
 func TestCollectCommand(t *testing.T) {
 	ctx := context.Background()
-	tg, err := store.ParseTarget(filepath.Join(t.TempDir(), "rootline.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, tg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	st := testStore(t, "")
 	cfg, _ := config.Default(func(string) string { return "" })
-	ts := httptest.NewServer(server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, DB: st}).Handler())
+	ts := httptest.NewServer(server.New(cfg, server.StoreDeps(st, nil)).Handler())
 	defer ts.Close()
 
 	client := fake.NewClientset(

@@ -229,7 +229,7 @@ func TestLiveCluster(t *testing.T) {
 		// rootline serve, and rootline collect streaming to it.
 		cfg, _ := config.Default(func(string) string { return "" })
 		srv := &restartableServer{t: t, addr: "127.0.0.1:0",
-			h: server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, DB: st}).Handler()}
+			h: server.New(cfg, server.StoreDeps(st, nil)).Handler()}
 		srv.start()
 		defer srv.stop()
 		base := "http://" + srv.addr
@@ -283,7 +283,9 @@ func TestLiveCluster(t *testing.T) {
 		}
 		waitUntil("every event and pod state to arrive", func() bool {
 			n, _ := st.RowCounts(ctx)
-			return len(storedEvents()) == len(loaded) && n["object_states"] >= 126+305
+			got := len(storedEvents())
+			why = fmt.Sprintf("%d of %d events, %d of %d pod and node states", got, len(loaded), n["object_states"], 126+305)
+			return got == len(loaded) && n["object_states"] >= 126+305
 		})
 
 		// An incident on the cluster's window, with no upload.
@@ -308,7 +310,11 @@ func TestLiveCluster(t *testing.T) {
 		if _, err := client.CoreV1().Events(e.Namespace).Update(ctx, &e, metav1.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		waitUntil("the updated count", func() bool { return storedEvents()[string(e.UID)] == e.Count })
+		waitUntil("the updated count", func() bool {
+			got := storedEvents()[string(e.UID)]
+			why = fmt.Sprintf("event %s/%s: count %d stored, %d in the API server", e.Namespace, e.Name, got, e.Count)
+			return got == e.Count
+		})
 
 		// A node comes under memory pressure, as `kubectl patch --subresource=status` would set it:
 		// the collector sends the node's new state, and the incident's timeline shows it.

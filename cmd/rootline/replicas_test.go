@@ -147,17 +147,7 @@ func TestTwoServers(t *testing.T) {
 		}
 
 		// Both replicas read the same incident: 17 snapshots, 17 pods, each pod once.
-		ctx := context.Background()
-		tg, err := store.ParseTarget(database)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := store.Open(ctx, tg, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		counts, err := st.RowCounts(ctx)
+		counts, err := testStore(t, database).RowCounts(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -115,7 +115,7 @@ func serve(parent context.Context, cfg config.Config) error {
 	if err := st.Migrate(ctx); err != nil {
 		return err
 	}
-	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, DB: st, Log: log})
+	srv := server.New(cfg, server.StoreDeps(st, log))
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -87,19 +87,10 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, uploading bool, client
 	if o.pageSize <= 0 {
 		return usageError{fmt.Errorf("--page-size must be positive")}
 	}
-	contextName := "test"
-	if client == nil {
-		cfg, name, err := kube.Config(o.target)
-		if err != nil {
-			return &exitError{exitFailure, err}
-		}
-		if client, err = kube.Client(cfg); err != nil {
-			return &exitError{exitFailure, err}
-		}
-		contextName = name
-	}
-	if o.upload.cluster == "" {
-		o.upload.cluster = contextName
+	var err error
+	client, o.upload.cluster, err = clusterClient(o.target, client, o.upload.cluster)
+	if err != nil {
+		return err
 	}
 	dir := o.out
 	if dir == "" {
@@ -145,4 +136,25 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, uploading bool, client
 		o.upload.title = "Snapshot of " + o.upload.cluster
 	}
 	return upload(ctx, o.upload, []string{dir}, stdout, stderr)
+}
+
+// clusterClient returns a client of the target's cluster and the cluster's name in Rootline:
+// name when given, else the kubeconfig context's. A client given (tests) is used as it is, and
+// the cluster is then "test" unless named.
+func clusterClient(target kube.Target, client kubernetes.Interface, name string) (kubernetes.Interface, string, error) {
+	contextName := "test"
+	if client == nil {
+		cfg, n, err := kube.Config(target)
+		if err != nil {
+			return nil, "", &exitError{exitFailure, err}
+		}
+		if client, err = kube.Client(cfg); err != nil {
+			return nil, "", &exitError{exitFailure, err}
+		}
+		contextName = n
+	}
+	if name == "" {
+		name = contextName
+	}
+	return client, name, nil
 }

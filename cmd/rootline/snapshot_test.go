@@ -12,12 +12,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/server"
-	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/synth"
 )
 
@@ -45,37 +43,16 @@ func kinds(t *testing.T, raw []byte) []string {
 // folder that `rootline analyze` reads to the findings of the original files, and uploads it
 // to a server, where the new incident's analysis says the same.
 func TestSnapshotCommand(t *testing.T) {
-	nodes, pods, events, err := synth.IL0070("evicted")
+	objs, err := synth.IL0070Objects("evicted")
 	if err != nil {
 		t.Fatal(err)
-	}
-	var objs []runtime.Object
-	for i := range nodes {
-		objs = append(objs, &nodes[i])
-	}
-	for i := range pods {
-		objs = append(objs, &pods[i])
-	}
-	for i := range events {
-		objs = append(objs, &events[i])
 	}
 	client := fake.NewClientset(objs...)
 
 	ctx := context.Background()
-	tg, err := store.ParseTarget(filepath.Join(t.TempDir(), "rootline.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, tg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	st := testStore(t, "")
 	cfg, _ := config.Default(func(string) string { return "" })
-	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, DB: st})
+	srv := server.New(cfg, server.StoreDeps(st, nil))
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 

@@ -11,6 +11,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -80,9 +81,8 @@ type ownerKey struct{ kind, namespace, name string }
 // and the continue token of the next.
 type page func(opts metav1.ListOptions) (items []runtime.Object, next string, err error)
 
-// list writes every page of a list into file; keep, when given, picks the items to write.
-// Forbidden lists are skipped with a warning.
-func (s *snapshot) list(file, what string, pages []page, keep func(runtime.Object) bool) error {
+// list writes every page of a list into file. Forbidden lists are skipped with a warning.
+func (s *snapshot) list(file, what string, pages ...page) error {
 	w, err := newListWriter(s.dir, file)
 	if err != nil {
 		return err
@@ -100,9 +100,6 @@ func (s *snapshot) list(file, what string, pages []page, keep func(runtime.Objec
 				return fmt.Errorf("kube: list %s: %w", what, err)
 			}
 			for _, it := range items {
-				if keep != nil && !keep(it) {
-					continue
-				}
 				if err := w.add(it); err != nil {
 					return err
 				}
@@ -122,66 +119,36 @@ func (s *snapshot) list(file, what string, pages []page, keep func(runtime.Objec
 	return nil
 }
 
+// all keeps every item of a list.
+func all(runtime.Object) bool { return true }
+
 func (s *snapshot) nodes() error {
-	return s.list(NodesFile, "nodes", []page{func(opts metav1.ListOptions) ([]runtime.Object, string, error) {
-		l, err := s.c.CoreV1().Nodes().List(s.ctx, opts)
-		if err != nil {
-			return nil, "", err
-		}
-		out := make([]runtime.Object, len(l.Items))
-		for i := range l.Items {
-			l.Items[i].APIVersion, l.Items[i].Kind = "v1", "Node"
-			out[i] = &l.Items[i]
-		}
-		return out, l.Continue, nil
-	}}, nil)
+	return s.list(NodesFile, "nodes", typed(func(o metav1.ListOptions) (*corev1.NodeList, error) {
+		return s.c.CoreV1().Nodes().List(s.ctx, o)
+	}, "v1", "Node", all))
 }
 
+// pods writes the pods and notes their owners, for workloads.
 func (s *snapshot) pods() error {
-	return s.list(PodsFile, "pods", []page{func(opts metav1.ListOptions) ([]runtime.Object, string, error) {
-		l, err := s.c.CoreV1().Pods(s.o.Namespace).List(s.ctx, opts)
-		if err != nil {
-			return nil, "", err
-		}
-		out := make([]runtime.Object, len(l.Items))
-		for i := range l.Items {
-			p := &l.Items[i]
-			p.APIVersion, p.Kind = "v1", "Pod"
-			s.addOwners(p.Namespace, p.OwnerReferences)
-			out[i] = p
-		}
-		return out, l.Continue, nil
-	}}, nil)
+	return s.list(PodsFile, "pods", typed(func(o metav1.ListOptions) (*corev1.PodList, error) {
+		return s.c.CoreV1().Pods(s.o.Namespace).List(s.ctx, o)
+	}, "v1", "Pod", func(o runtime.Object) bool {
+		p := o.(*corev1.Pod)
+		s.addOwners(p.Namespace, p.OwnerReferences)
+		return true
+	}))
 }
 
 func (s *snapshot) events() error {
-	return s.list(EventsFile, "events", []page{func(opts metav1.ListOptions) ([]runtime.Object, string, error) {
-		l, err := s.c.CoreV1().Events(s.o.Namespace).List(s.ctx, opts)
-		if err != nil {
-			return nil, "", err
-		}
-		out := make([]runtime.Object, len(l.Items))
-		for i := range l.Items {
-			l.Items[i].APIVersion, l.Items[i].Kind = "v1", "Event"
-			out[i] = &l.Items[i]
-		}
-		return out, l.Continue, nil
-	}}, nil)
+	return s.list(EventsFile, "events", typed(func(o metav1.ListOptions) (*corev1.EventList, error) {
+		return s.c.CoreV1().Events(s.o.Namespace).List(s.ctx, o)
+	}, "v1", "Event", all))
 }
 
 func (s *snapshot) eventsV1() error {
-	return s.list(EventsV1File, "events.k8s.io/v1 events", []page{func(opts metav1.ListOptions) ([]runtime.Object, string, error) {
-		l, err := s.c.EventsV1().Events(s.o.Namespace).List(s.ctx, opts)
-		if err != nil {
-			return nil, "", err
-		}
-		out := make([]runtime.Object, len(l.Items))
-		for i := range l.Items {
-			l.Items[i].APIVersion, l.Items[i].Kind = eventsv1.SchemeGroupVersion.String(), "Event"
-			out[i] = &l.Items[i]
-		}
-		return out, l.Continue, nil
-	}}, nil)
+	return s.list(EventsV1File, "events.k8s.io/v1 events", typed(func(o metav1.ListOptions) (*eventsv1.EventList, error) {
+		return s.c.EventsV1().Events(s.o.Namespace).List(s.ctx, o)
+	}, eventsv1.SchemeGroupVersion.String(), "Event", all))
 }
 
 func (s *snapshot) addOwners(namespace string, refs []metav1.OwnerReference) {
@@ -205,7 +172,7 @@ func (s *snapshot) workloads() error {
 		}
 	}
 	apps, batch := s.c.AppsV1(), s.c.BatchV1()
-	pages := []page{
+	return s.list(WorkloadsFile, "workloads",
 		typed(func(o metav1.ListOptions) (*appsv1.ReplicaSetList, error) { return apps.ReplicaSets(ns).List(s.ctx, o) }, "apps/v1", "ReplicaSet", owned("ReplicaSet")),
 		typed(func(o metav1.ListOptions) (*appsv1.StatefulSetList, error) {
 			return apps.StatefulSets(ns).List(s.ctx, o)
@@ -215,12 +182,11 @@ func (s *snapshot) workloads() error {
 		// Second round: the owners of what the first round kept.
 		typed(func(o metav1.ListOptions) (*appsv1.DeploymentList, error) { return apps.Deployments(ns).List(s.ctx, o) }, "apps/v1", "Deployment", owned("Deployment")),
 		typed(func(o metav1.ListOptions) (*batchv1.CronJobList, error) { return batch.CronJobs(ns).List(s.ctx, o) }, "batch/v1", "CronJob", owned("CronJob")),
-	}
-	return s.list(WorkloadsFile, "workloads", pages, func(runtime.Object) bool { return true })
+	)
 }
 
-// typed turns a typed list call into a page, setting each item's apiVersion and kind, and
-// dropping the items keep refuses before they reach the writer.
+// typed turns a typed list call into a page, setting each item's apiVersion and kind (list
+// items come without them; kubectl shows them), and dropping the items keep refuses.
 func typed[L runtime.Object](call func(metav1.ListOptions) (L, error), apiVersion, kind string, keep func(runtime.Object) bool) page {
 	return func(opts metav1.ListOptions) ([]runtime.Object, string, error) {
 		l, err := call(opts)

@@ -31,21 +31,11 @@ var il0070 = filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
 // il0070Objects are the IL-0070 objects as the cluster held them (the fixture files' source).
 func il0070Objects(t *testing.T) []runtime.Object {
 	t.Helper()
-	nodes, pods, events, err := synth.IL0070("evicted")
+	objs, err := synth.IL0070Objects("evicted")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []runtime.Object
-	for i := range nodes {
-		out = append(out, &nodes[i])
-	}
-	for i := range pods {
-		out = append(out, &pods[i])
-	}
-	for i := range events {
-		out = append(out, &events[i])
-	}
-	return out
+	return objs
 }
 
 // findings analyses the files of a folder: the symptom and cause kinds with their summaries

@@ -74,7 +74,7 @@ var timelineBench = sync.OnceValue(func() *benchIncident {
 	if _, b.err = w.Commit(ctx, nil); b.err != nil {
 		return b
 	}
-	srv := server.New(testConfig(), server.Deps{Incidents: b.st, Snapshots: b.st, Objects: b.st, Notes: b.st, Library: b.st, DB: b.st, Log: log})
+	srv := server.New(testConfig(), server.StoreDeps(b.st, log))
 	b.url = httptest.NewServer(srv.Handler()).URL
 	return b
 })

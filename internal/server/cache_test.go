@@ -34,7 +34,9 @@ func TestStateCache(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		objs := &countingObjects{Store: st}
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		srv := server.New(testConfig(), server.Deps{Incidents: st, Snapshots: st, Objects: objs, Notes: st, Library: st, Collected: st, DB: st, Log: log})
+		deps := server.StoreDeps(st, log)
+		deps.Objects = objs
+		srv := server.New(testConfig(), deps)
 		ts := httptest.NewServer(srv.Handler())
 		defer ts.Close()
 		base := ts.URL

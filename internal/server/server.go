@@ -76,6 +76,11 @@ type Deps struct {
 	Log       *slog.Logger
 }
 
+// StoreDeps wires every collaborator to one store, as `rootline serve` does.
+func StoreDeps(st *store.Store, log *slog.Logger) Deps {
+	return Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, DB: st, Log: log}
+}
+
 // Server holds the handlers' shared state.
 type Server struct {
 	cfg      config.Config

@@ -35,7 +35,7 @@ func testConfig() config.Config {
 func newServer(t *testing.T, st *store.Store, cfg config.Config) string {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, DB: st, Log: log})
+	srv := server.New(cfg, server.StoreDeps(st, log))
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return ts.URL

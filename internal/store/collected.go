@@ -220,16 +220,9 @@ func (s *Store) clusterObjects(ctx context.Context, clusterID int64, from, to ti
 		return nil, wrap(err, "collected events")
 	}
 	for _, r := range evs {
-		e := new(corev1.Event)
-		if err := s.unpack(r.Raw, e); err != nil {
+		e, err := s.storedEvent(r.Raw, r.Count, r.FirstAt, r.LastAt)
+		if err != nil {
 			return nil, fmt.Errorf("collected event %s: %w", r.ID, err)
-		}
-		e.Count = r.Count
-		if r.FirstAt != nil {
-			e.FirstTimestamp = metav1.NewTime(*r.FirstAt)
-		}
-		if r.LastAt != nil {
-			e.LastTimestamp = metav1.NewTime(*r.LastAt)
 		}
 		out = append(out, &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: e.Namespace, Name: e.Name,
 			UID: string(e.UID), Source: cluster.Source{File: CollectedFile}, Event: e})

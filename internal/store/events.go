@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -222,22 +221,28 @@ func (s *Store) ClusterEvents(ctx context.Context, clusterName string) ([]*corev
 	}
 	out := make([]*corev1.Event, 0, len(rows))
 	for _, r := range rows {
-		js, err := Decompress(r.Raw)
+		e, err := s.storedEvent(r.Raw, r.Count, r.FirstAt, r.LastAt)
 		if err != nil {
-			return nil, err
-		}
-		var e corev1.Event
-		if err := json.Unmarshal(js, &e); err != nil {
 			return nil, fmt.Errorf("store: event %s: %w", r.ID, err)
 		}
-		e.Count = r.Count
-		if r.FirstAt != nil {
-			e.FirstTimestamp = metav1.NewTime(*r.FirstAt)
-		}
-		if r.LastAt != nil {
-			e.LastTimestamp = metav1.NewTime(*r.LastAt)
-		}
-		out = append(out, &e)
+		out = append(out, e)
 	}
 	return out, nil
+}
+
+// storedEvent decodes a stored event and gives it what its row merged of all its sightings:
+// the highest count and the widest time span.
+func (s *Store) storedEvent(raw []byte, count int32, first, last *time.Time) (*corev1.Event, error) {
+	e := new(corev1.Event)
+	if err := s.unpack(raw, e); err != nil {
+		return nil, err
+	}
+	e.Count = count
+	if first != nil {
+		e.FirstTimestamp = metav1.NewTime(first.UTC())
+	}
+	if last != nil {
+		e.LastTimestamp = metav1.NewTime(last.UTC())
+	}
+	return e, nil
 }

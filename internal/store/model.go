@@ -8,7 +8,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -152,16 +151,9 @@ func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.O
 			continue
 		}
 		seen[id] = true
-		e := new(corev1.Event)
-		if err := s.unpack(raw, e); err != nil {
+		e, err := s.storedEvent(raw, count, nullTime(first), nullTime(last))
+		if err != nil {
 			return nil, fmt.Errorf("event %s: %w", id, err)
-		}
-		e.Count = count
-		if first.Valid {
-			e.FirstTimestamp = metav1.NewTime(first.Time.UTC())
-		}
-		if last.Valid {
-			e.LastTimestamp = metav1.NewTime(last.Time.UTC())
 		}
 		out = append(out, &cluster.Object{APIVersion: apiVersion, Kind: cluster.KindEvent, Namespace: namespace, Name: name, UID: uid,
 			Source: cluster.Source{File: file, Line: line}, Event: e})
@@ -175,4 +167,11 @@ func (s *Store) unpack(stored []byte, v any) error {
 		return err
 	}
 	return json.Unmarshal(raw, v)
+}
+
+func nullTime(t sql.NullTime) *time.Time {
+	if !t.Valid {
+		return nil
+	}
+	return &t.Time
 }

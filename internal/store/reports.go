@@ -178,11 +178,14 @@ func (s *Store) importOne(tx *gorm.DB, r incident.Report, now time.Time) (create
 		return created, err
 	}
 	if r.Edited != nil {
-		if err := writeSignature(tx, r.ID, originPerson, *r.Edited); err != nil {
+		if err := replaceSignature(tx, r.ID, originPerson, *r.Edited); err != nil {
 			return created, err
 		}
 	}
-	return created, writeSignature(tx, r.ID, originReport, incident.SignatureOf(r))
+	if err := replaceSignature(tx, r.ID, originReport, incident.SignatureOf(r)); err != nil {
+		return created, err
+	}
+	return created, refreshFacets(tx, r.ID) // once, over both
 }
 
 func signatureRows(id, origin string, sig incident.Signature) []signatureRow {

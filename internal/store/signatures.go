@@ -25,15 +25,22 @@ func (facetRow) TableName() string { return "incident_facets" }
 // writeSignature replaces an incident's signature of one origin, then the facets derived from
 // its signatures. It runs inside the caller's transaction.
 func writeSignature(tx *gorm.DB, id, origin string, sig incident.Signature) error {
+	if err := replaceSignature(tx, id, origin, sig); err != nil {
+		return err
+	}
+	return refreshFacets(tx, id)
+}
+
+// replaceSignature replaces an incident's signature of one origin, leaving the facets to the
+// caller.
+func replaceSignature(tx *gorm.DB, id, origin string, sig incident.Signature) error {
 	if err := tx.Where("incident_id = ? AND origin = ?", id, origin).Delete(&signatureRow{}).Error; err != nil {
 		return err
 	}
 	if rows := signatureRows(id, origin, sig); len(rows) > 0 {
-		if err := tx.Create(&rows).Error; err != nil {
-			return err
-		}
+		return tx.Create(&rows).Error
 	}
-	return refreshFacets(tx, id)
+	return nil
 }
 
 // refreshFacets rewrites the facets of an incident, and the origin and root cause its row

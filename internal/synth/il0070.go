@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -84,6 +85,25 @@ func IL0070(variant string) (nodes []corev1.Node, pods []corev1.Pod, events []co
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	return nodes, b.pods, b.events, nil
+}
+
+// IL0070Objects are the objects of IL0070 as a cluster holds them, for a fake clientset.
+func IL0070Objects(variant string) ([]runtime.Object, error) {
+	nodes, pods, events, err := IL0070(variant)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]runtime.Object, 0, len(nodes)+len(pods)+len(events))
+	for i := range nodes {
+		out = append(out, &nodes[i])
+	}
+	for i := range pods {
+		out = append(out, &pods[i])
+	}
+	for i := range events {
+		out = append(out, &events[i])
+	}
+	return out, nil
 }
 
 // WriteIL0070 writes nodes.json, pods.json and events.json of the variant into dir, each the

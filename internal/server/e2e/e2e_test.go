@@ -59,7 +59,7 @@ func startServer(t *testing.T) (string, *store.Store) {
 	}
 	cfg, _ := config.Default(func(string) string { return "" })
 	cfg.Auth = "off"
-	srv := server.New(cfg, server.Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, DB: st, Log: log})
+	srv := server.New(cfg, server.StoreDeps(st, log))
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return ts.URL, st
@@ -106,6 +106,28 @@ func browser(t *testing.T) (context.Context, *dialogLog) {
 	return ctx, dialogs
 }
 
+func css(s string) chromedp.CSS { return chromedp.CSS(s) }
+
+// driver returns step, which runs browser actions and stops the test if one fails, and text,
+// which reads an element's text.
+func driver(t *testing.T, ctx context.Context) (step func(string, ...chromedp.Action[chromedp.Void]), text func(string) string) {
+	step = func(name string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	text = func(sel string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Text(css(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return v
+	}
+	return step, text
+}
+
 func artifacts(t *testing.T) string {
 	dir := os.Getenv("ROOTLINE_ARTIFACTS")
 	if dir == "" {
@@ -135,21 +157,7 @@ func TestIL0070InTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
-	step := func(name string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Text(css(sel)))
-		if err != nil {
-			t.Fatalf("text of %s: %v", sel, err)
-		}
-		return v
-	}
+	step, text := driver(t, ctx)
 	step("create the incident",
 		chromedp.Navigate(base+"/"),
 		chromedp.SetValue(css(`input[name="title"]`), "Hub restart during a large node scale-up"),
@@ -239,21 +247,7 @@ func TestLibraryInTheBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, dialogs := browser(t)
-	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
-	step := func(name string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Text(css(sel)))
-		if err != nil {
-			t.Fatalf("text of %s: %v", sel, err)
-		}
-		return v
-	}
+	step, text := driver(t, ctx)
 	step("search the library",
 		chromedp.Navigate(base+"/"),
 		chromedp.WaitVisible(css(`[data-testid="cause-counts"]`)),

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/rootline-dev/rootline/internal/store"
+)
+
+// testStore opens and migrates a database for a test, as the commands do: database, or a new
+// SQLite file when it is "". It is closed at the end of the test.
+func testStore(t *testing.T, database string) *store.Store {
+	t.Helper()
+	if database == "" {
+		database = filepath.Join(t.TempDir(), "rootline.db")
+	}
+	st, err := openStore(context.Background(), database)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
