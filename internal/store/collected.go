@@ -6,7 +6,6 @@ import (
 	"sort"
 	"time"
 
-	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -51,7 +50,12 @@ const collectedBatch = 500
 // nothing. now dates the objects that carry no ObservedAtAnnotation.
 func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*cluster.Object, now time.Time) (CollectedCounts, error) {
 	var n CollectedCounts
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	if err := s.ensureEventDays(ctx, storageDays(now)...); err != nil {
+		return n, err
+	}
+	day := dayOf(now)
+	err := s.inConnTx(ctx, func(c *connTx) error {
+		tx := c.tx.WithContext(ctx)
 		n = CollectedCounts{}
 		cid, err := clusterID(ctx, tx, clusterName)
 		if err != nil {
@@ -71,7 +75,7 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 			}
 			switch {
 			case o.Event != nil:
-				r := newEventRow(cid, o, raw)
+				r := newEventRow(cid, o, raw, day)
 				if old, ok := events[r.ID]; ok {
 					r = merge(old, r)
 				}
@@ -86,22 +90,11 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 				n.Ignored++
 			}
 		}
-		ids := make([]string, 0, len(events))
-		for id := range events {
-			ids = append(ids, id)
+		changed, err := s.upsertEvents(ctx, c, events)
+		if err != nil {
+			return err
 		}
-		sort.Strings(ids)
-		for start := 0; start < len(ids); start += collectedBatch {
-			chunk := map[string]eventRow{}
-			for _, id := range ids[start:min(start+collectedBatch, len(ids))] {
-				chunk[id] = events[id]
-			}
-			changed, err := s.upsertEvents(ctx, tx, chunk)
-			if err != nil {
-				return err
-			}
-			n.Events += changed
-		}
+		n.Events = changed
 		// In key order, so that concurrent batches lock rows in the same order.
 		sort.Slice(states, func(i, j int) bool {
 			if states[i].UID != states[j].UID {
@@ -219,6 +212,7 @@ func (s *Store) clusterObjects(ctx context.Context, clusterID int64, from, to ti
 	if err != nil {
 		return nil, wrap(err, "collected events")
 	}
+	evs, _ = mergeEventRows(evs, nil)
 	for _, r := range evs {
 		e, err := s.storedEvent(r.Raw, r.Count, r.FirstAt, r.LastAt)
 		if err != nil {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"gorm.io/gorm"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -42,6 +41,7 @@ type eventRow struct {
 	ReportingInstance   string
 	Action              string
 	Raw                 []byte
+	StoredOn            string // the day (UTC, YYYY-MM-DD) Rootline stored the sighting: see dayOf
 }
 
 func (eventRow) TableName() string { return "events" }
@@ -72,7 +72,7 @@ func eventIdentity(r *eventRow) string {
 	return "content:" + hex.EncodeToString(h[:12])
 }
 
-func newEventRow(clusterID int64, o *cluster.Object, raw []byte) eventRow {
+func newEventRow(clusterID int64, o *cluster.Object, raw []byte, storedOn string) eventRow {
 	e := o.Event
 	count, first, last := cluster.EventTimes(e)
 	r := eventRow{
@@ -82,12 +82,17 @@ func newEventRow(clusterID int64, o *cluster.Object, raw []byte) eventRow {
 		Reason: e.Reason, Message: e.Message, Type: e.Type, Count: count,
 		FirstAt: timePtr(first), LastAt: timePtr(last), EventTime: timePtr(e.EventTime.Time),
 		SourceComponent: e.Source.Component, SourceHost: e.Source.Host,
-		ReportingController: e.ReportingController, ReportingInstance: e.ReportingInstance, Action: e.Action, Raw: raw,
+		ReportingController: e.ReportingController, ReportingInstance: e.ReportingInstance, Action: e.Action, Raw: raw, StoredOn: storedOn,
 	}
 	r.Identity = eventIdentity(&r)
-	h := sha256.Sum256([]byte(fmt.Sprintf("%d\x00%s", clusterID, r.Identity)))
-	r.ID = hex.EncodeToString(h[:16])
+	r.ID = eventID(clusterID, r.Identity)
 	return r
+}
+
+// eventID is the key of an event's rows: its identity within its cluster.
+func eventID(clusterID int64, identity string) string {
+	h := sha256.Sum256([]byte(fmt.Sprintf("%d\x00%s", clusterID, identity)))
+	return hex.EncodeToString(h[:16])
 }
 
 // newer reports whether b is a later sighting of the event than a: seen later, or as often
@@ -130,11 +135,9 @@ func latest(a, b *time.Time) *time.Time {
 	return a
 }
 
-func (w *SnapshotWriter) addEvent(r eventRow, src cluster.Source) {
+func (w *SnapshotWriter) addEvent(r eventRow) {
 	if old, ok := w.events[r.ID]; ok {
 		r = merge(old, r)
-	} else {
-		w.links = append(w.links, snapshotEventRow{SnapshotID: w.row.ID, EventID: r.ID, SourceFile: src.File, SourceLine: src.Line})
 	}
 	w.events[r.ID] = r
 }
@@ -142,26 +145,16 @@ func (w *SnapshotWriter) addEvent(r eventRow, src cluster.Source) {
 var eventColumns = []string{"id", "cluster_id", "identity", "api_version", "uid", "namespace", "name",
 	"involved_kind", "involved_namespace", "involved_name", "involved_uid", "involved_field_path",
 	"reason", "message", "type", "count", "first_at", "last_at", "event_time",
-	"source_component", "source_host", "reporting_controller", "reporting_instance", "action", "raw"}
+	"source_component", "source_host", "reporting_controller", "reporting_instance", "action", "raw", "stored_on"}
 
 // replacedWhenNewer are the columns a later sighting of an event overwrites.
 var replacedWhenNewer = []string{"api_version", "reason", "message", "type", "event_time",
 	"source_component", "source_host", "reporting_controller", "reporting_instance", "action", "raw"}
 
-// upsertSQL builds the INSERT … ON CONFLICT for n events: the count only grows, the time span
-// only widens, and the other fields come from whichever sighting is newer.
+// upsertSQL builds the INSERT … ON CONFLICT for n events given as parameters.
 func (s *Store) upsertSQL(n int) string {
-	greatest, least := "GREATEST", "LEAST"
-	if s.dialect == SQLite { // SQLite's scalar max and min return NULL if either side is NULL
-		greatest, least = "max", "min"
-	}
-	nullSafe := func(fn, col string) string {
-		return fmt.Sprintf("%s(coalesce(events.%[2]s, excluded.%[2]s), coalesce(excluded.%[2]s, events.%[2]s))", fn, col)
-	}
-	isNewer := "(excluded.last_at > events.last_at OR (events.last_at IS NULL AND excluded.last_at IS NOT NULL) OR " +
-		"((excluded.last_at = events.last_at OR (excluded.last_at IS NULL AND events.last_at IS NULL)) AND excluded.count > events.count))"
 	var b strings.Builder
-	b.WriteString("INSERT INTO events (" + strings.Join(eventColumns, ", ") + ") VALUES ")
+	b.WriteString("INSERT INTO events (" + columnList(eventColumns) + ") VALUES ")
 	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(eventColumns)), ", ") + ")"
 	for i := range n {
 		if i > 0 {
@@ -169,11 +162,36 @@ func (s *Store) upsertSQL(n int) string {
 		}
 		b.WriteString(row)
 	}
-	b.WriteString(" ON CONFLICT (cluster_id, identity) DO UPDATE SET ")
+	b.WriteString(s.onEventConflict())
+	return b.String()
+}
+
+// onEventConflict is how a sighting meets the row of the same event: the count only grows,
+// the time span only widens, and the other fields come from whichever sighting is newer.
+//
+// On PostgreSQL a row is one event's sightings of one day (events are partitioned by day),
+// so a sighting on a later day makes a row of its own and readers merge them (mergeEventRows).
+// On SQLite an event has one row, which remembers the last day it was seen.
+func (s *Store) onEventConflict() string {
+	greatest, least := "GREATEST", "LEAST"
+	target := "(id, stored_on)"
+	if s.dialect == SQLite { // SQLite's scalar max and min return NULL if either side is NULL
+		greatest, least, target = "max", "min", "(cluster_id, identity)"
+	}
+	nullSafe := func(fn, col string) string {
+		return fmt.Sprintf("%s(coalesce(events.%[2]s, excluded.%[2]s), coalesce(excluded.%[2]s, events.%[2]s))", fn, col)
+	}
+	isNewer := "(excluded.last_at > events.last_at OR (events.last_at IS NULL AND excluded.last_at IS NOT NULL) OR " +
+		"((excluded.last_at = events.last_at OR (excluded.last_at IS NULL AND events.last_at IS NULL)) AND excluded.count > events.count))"
+	var b strings.Builder
+	b.WriteString(" ON CONFLICT " + target + " DO UPDATE SET ")
 	sets := []string{
 		fmt.Sprintf("count = %s(events.count, excluded.count)", greatest),
 		"first_at = " + nullSafe(least, "first_at"),
 		"last_at = " + nullSafe(greatest, "last_at"),
+	}
+	if s.dialect == SQLite {
+		sets = append(sets, "stored_on = max(events.stored_on, excluded.stored_on)")
 	}
 	for _, c := range replacedWhenNewer {
 		sets = append(sets, fmt.Sprintf("%[1]s = CASE WHEN %[2]s THEN excluded.%[1]s ELSE events.%[1]s END", c, isNewer))
@@ -183,26 +201,84 @@ func (s *Store) upsertSQL(n int) string {
 	// whether anything changed (a batch delivered again changes nothing).
 	b.WriteString(" WHERE excluded.count > events.count OR excluded.last_at > events.last_at OR excluded.first_at < events.first_at" +
 		" OR (events.last_at IS NULL AND excluded.last_at IS NOT NULL) OR (events.first_at IS NULL AND excluded.first_at IS NOT NULL)")
+	if s.dialect == SQLite {
+		b.WriteString(" OR excluded.stored_on > events.stored_on")
+	}
 	return b.String()
 }
 
 // upsertEvents writes events in id order, so that concurrent writers lock rows in the same
-// order and do not deadlock each other. It returns how many were new or changed.
-func (s *Store) upsertEvents(ctx context.Context, tx *gorm.DB, events map[string]eventRow) (int, error) {
+// order and do not deadlock each other. It returns how many were new or changed. On
+// PostgreSQL the rows are copied into a temporary table and upserted from there in one
+// statement; on SQLite they go in multi-row INSERTs.
+func (s *Store) upsertEvents(ctx context.Context, c *connTx, events map[string]eventRow) (int, error) {
 	ids := make([]string, 0, len(events))
 	for id := range events {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	args := make([]any, 0, len(ids)*len(eventColumns))
+	if c.conn != nil {
+		return s.copyEvents(ctx, c, ids, events)
+	}
+	changed := 0
+	for start := 0; start < len(ids); start += batchSize {
+		chunk := ids[start:min(start+batchSize, len(ids))]
+		args := make([]any, 0, len(chunk)*len(eventColumns))
+		for _, id := range chunk {
+			r := events[id]
+			args = append(args, r.values()...)
+		}
+		res := c.tx.WithContext(ctx).Exec(s.upsertSQL(len(chunk)), args...)
+		if res.Error != nil {
+			return 0, wrap(res.Error, "upsert %d events", len(chunk))
+		}
+		changed += int(res.RowsAffected)
+	}
+	return changed, nil
+}
+
+// values are the row's columns in the order of eventColumns.
+func (r *eventRow) values() []any {
+	return []any{r.ID, r.ClusterID, r.Identity, r.APIVersion, r.UID, r.Namespace, r.Name,
+		r.InvolvedKind, r.InvolvedNamespace, r.InvolvedName, r.InvolvedUID, r.InvolvedFieldPath,
+		r.Reason, r.Message, r.Type, r.Count, r.FirstAt, r.LastAt, r.EventTime,
+		r.SourceComponent, r.SourceHost, r.ReportingController, r.ReportingInstance, r.Action, r.Raw, r.StoredOn}
+}
+
+// eventsIn is the temporary table events are copied into before the upsert; it lives as long
+// as the transaction.
+const eventsIn = "rootline_events_in"
+
+// copyEvents copies the events into eventsIn and upserts them from there, in id order.
+func (s *Store) copyEvents(ctx context.Context, c *connTx, ids []string, events map[string]eventRow) (int, error) {
+	tx := c.tx.WithContext(ctx)
+	if err := tx.Exec("CREATE TEMP TABLE IF NOT EXISTS " + eventsIn + " (LIKE events) ON COMMIT DROP").Error; err != nil {
+		return 0, wrap(err, "events: temporary table")
+	}
+	if err := tx.Exec("TRUNCATE " + eventsIn).Error; err != nil {
+		return 0, wrap(err, "events: temporary table")
+	}
+	rows := make([][]any, 0, len(ids))
+	days := map[string]time.Time{}
 	for _, id := range ids {
 		r := events[id]
-		args = append(args, r.ID, r.ClusterID, r.Identity, r.APIVersion, r.UID, r.Namespace, r.Name,
-			r.InvolvedKind, r.InvolvedNamespace, r.InvolvedName, r.InvolvedUID, r.InvolvedFieldPath,
-			r.Reason, r.Message, r.Type, r.Count, r.FirstAt, r.LastAt, r.EventTime,
-			r.SourceComponent, r.SourceHost, r.ReportingController, r.ReportingInstance, r.Action, r.Raw)
+		v := r.values()
+		day, ok := days[r.StoredOn]
+		if !ok {
+			t, err := time.Parse(time.DateOnly, r.StoredOn)
+			if err != nil {
+				return 0, fmt.Errorf("store: event %s: stored on %q: %w", id, r.StoredOn, err)
+			}
+			days[r.StoredOn], day = t, t
+		}
+		v[len(v)-1] = day // COPY's binary format wants a date, not text
+		rows = append(rows, v)
 	}
-	res := tx.WithContext(ctx).Exec(s.upsertSQL(len(ids)), args...)
+	if err := c.copyRows(ctx, eventsIn, eventColumns, rows); err != nil {
+		return 0, wrap(err, "events")
+	}
+	cols := columnList(eventColumns)
+	res := tx.Exec("INSERT INTO events (" + cols + ") SELECT " + cols + " FROM " + eventsIn + " ORDER BY id" + s.onEventConflict())
 	if res.Error != nil {
 		return 0, wrap(res.Error, "upsert %d events", len(ids))
 	}
@@ -219,6 +295,7 @@ func (s *Store) ClusterEvents(ctx context.Context, clusterName string) ([]*corev
 	if err != nil {
 		return nil, wrap(err, "events of cluster %s", clusterName)
 	}
+	rows, _ = mergeEventRows(rows, nil)
 	out := make([]*corev1.Event, 0, len(rows))
 	for _, r := range rows {
 		e, err := s.storedEvent(r.Raw, r.Count, r.FirstAt, r.LastAt)
@@ -245,4 +322,57 @@ func (s *Store) storedEvent(raw []byte, count int32, first, last *time.Time) (*c
 		e.LastTimestamp = metav1.NewTime(last.UTC())
 	}
 	return e, nil
+}
+
+// mergeEventRows folds the rows of one event into one, as the upsert folds the sightings of a
+// day: on PostgreSQL an event seen on several days has a row for each day. The first row of
+// each event keeps its place, and its provenance; when rows were merged the result is put
+// back in time order (first_at, then id; events without a time last).
+func mergeEventRows(rows []eventRow, src []cluster.Source) ([]eventRow, []cluster.Source) {
+	at := make(map[string]int, len(rows))
+	out, outSrc := rows[:0], src[:0]
+	merged := false
+	for i, r := range rows {
+		if j, ok := at[r.ID]; ok {
+			out[j] = merge(out[j], r)
+			merged = true
+			continue
+		}
+		at[r.ID] = len(out)
+		out = append(out, r)
+		if src != nil {
+			outSrc = append(outSrc, src[i])
+		}
+	}
+	if merged {
+		idx := make([]int, len(out))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool {
+			x, y := out[idx[a]], out[idx[b]]
+			switch {
+			case x.FirstAt == nil || y.FirstAt == nil:
+				if (x.FirstAt == nil) != (y.FirstAt == nil) {
+					return y.FirstAt == nil
+				}
+			case !x.FirstAt.Equal(*y.FirstAt):
+				return x.FirstAt.Before(*y.FirstAt)
+			}
+			return x.ID < y.ID
+		})
+		sorted := make([]eventRow, len(out))
+		var sortedSrc []cluster.Source
+		if src != nil {
+			sortedSrc = make([]cluster.Source, len(out))
+		}
+		for i, j := range idx {
+			sorted[i] = out[j]
+			if src != nil {
+				sortedSrc[i] = outSrc[j]
+			}
+		}
+		return sorted, sortedSrc
+	}
+	return out, outSrc
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"gorm.io/gorm"
 )
@@ -18,3 +19,9 @@ func (s *Store) MigrateTo(ctx context.Context, version int) error { return s.mig
 func SignatureBits() (symptoms, causes, components map[string]uint) {
 	return symptomBit, causeBit, componentBit
 }
+
+// SetClock sets the clock that dates what the store stores (the day events are stored on).
+func (s *Store) SetClock(now func() time.Time) { s.now = now }
+
+// EventID is the key of an event's rows.
+func EventID(clusterID int64, identity string) string { return eventID(clusterID, identity) }

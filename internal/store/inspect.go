@@ -10,10 +10,12 @@ import (
 func (s *Store) Tables(ctx context.Context) ([]string, error) {
 	// incident_search… are the full-text index, derived from the incidents and their notes, and
 	// made differently on each database (a table with a tsvector, or FTS5's virtual and shadow
-	// tables): they are left out, so that both databases list the same tables.
+	// tables): they are left out, so that both databases list the same tables. So are the
+	// partitions of events on PostgreSQL: their parent stands for them.
 	q := "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'incident_search%'"
 	if s.dialect == Postgres {
-		q = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT LIKE 'incident_search%'"
+		q = "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()" +
+			" AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname NOT LIKE 'incident_search%'"
 	}
 	var names []string
 	if err := s.db.WithContext(ctx).Raw(q).Scan(&names).Error; err != nil {

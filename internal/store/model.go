@@ -134,31 +134,37 @@ func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.O
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*cluster.Object
-	seen := map[string]bool{}
+	var (
+		evs  []eventRow
+		srcs []cluster.Source
+	)
 	for rows.Next() {
 		var (
-			id, apiVersion, namespace, name, uid, file string
-			count                                      int32
-			first, last                                sql.NullTime
-			raw                                        []byte
-			line                                       int
+			r           eventRow
+			src         cluster.Source
+			first, last sql.NullTime
 		)
-		if err := rows.Scan(&id, &apiVersion, &namespace, &name, &uid, &count, &first, &last, &raw, &file, &line); err != nil {
+		if err := rows.Scan(&r.ID, &r.APIVersion, &r.Namespace, &r.Name, &r.UID, &r.Count, &first, &last, &r.Raw, &src.File, &src.Line); err != nil {
 			return nil, err
 		}
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		e, err := s.storedEvent(raw, count, nullTime(first), nullTime(last))
-		if err != nil {
-			return nil, fmt.Errorf("event %s: %w", id, err)
-		}
-		out = append(out, &cluster.Object{APIVersion: apiVersion, Kind: cluster.KindEvent, Namespace: namespace, Name: name, UID: uid,
-			Source: cluster.Source{File: file, Line: line}, Event: e})
+		r.FirstAt, r.LastAt = nullTime(first), nullTime(last)
+		evs, srcs = append(evs, r), append(srcs, src)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// An event carried by several snapshots, or stored on several days, comes in several rows.
+	evs, srcs = mergeEventRows(evs, srcs)
+	out := make([]*cluster.Object, 0, len(evs))
+	for i, r := range evs {
+		e, err := s.storedEvent(r.Raw, r.Count, r.FirstAt, r.LastAt)
+		if err != nil {
+			return nil, fmt.Errorf("event %s: %w", r.ID, err)
+		}
+		out = append(out, &cluster.Object{APIVersion: r.APIVersion, Kind: cluster.KindEvent, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
+			Source: srcs[i], Event: e})
+	}
+	return out, nil
 }
 
 func (s *Store) unpack(stored []byte, v any) error {

@@ -30,6 +30,7 @@ type snapshotRow struct {
 	Objects   string
 	Skipped   string
 	CreatedAt time.Time
+	ExpiredAt *time.Time // when its objects were deleted (see Expire)
 }
 
 func (snapshotRow) TableName() string { return "snapshots" }
@@ -67,6 +68,7 @@ type Snapshot struct {
 	Objects   map[string]int  `json:"objects"`
 	Skipped   json.RawMessage `json:"skipped"`
 	CreatedAt time.Time       `json:"created_at"`
+	ExpiredAt *time.Time      `json:"expired_at,omitempty"` // its objects were deleted after the retention age
 }
 
 // AttachSnapshot links an already stored snapshot to an incident (again, harmlessly) and
@@ -105,6 +107,10 @@ func incidentExists(ctx context.Context, db *gorm.DB, id string) error {
 
 func snapshotFromRow(ctx context.Context, db *gorm.DB, row snapshotRow) (*Snapshot, error) {
 	snap := &Snapshot{ID: row.Digest, Bytes: row.Bytes, Skipped: json.RawMessage(row.Skipped), CreatedAt: row.CreatedAt.UTC()}
+	if row.ExpiredAt != nil {
+		t := row.ExpiredAt.UTC()
+		snap.ExpiredAt = &t
+	}
 	if err := json.Unmarshal([]byte(row.Files), &snap.Files); err != nil {
 		return nil, fmt.Errorf("snapshot %s files: %w", row.Digest, err)
 	}
@@ -131,6 +137,8 @@ type SnapshotWriter struct {
 	objects []objectRow
 	events  map[string]eventRow // by id, merged within the batch
 	links   []snapshotEventRow
+	c       *connTx // the transaction (tx is c.tx)
+	day     string  // the day events are stored on
 	done    bool
 }
 
@@ -141,18 +149,23 @@ var ErrDuplicate = errors.New("duplicate object")
 // digest is stored already (then use AttachSnapshot), and ErrNotFound when the incident does
 // not exist. The caller must Commit or Rollback the writer.
 func (s *Store) BeginSnapshot(ctx context.Context, m SnapshotMeta) (*SnapshotWriter, error) {
-	tx := s.db.WithContext(ctx).Begin()
-	if tx.Error != nil {
-		return nil, wrap(tx.Error, "begin snapshot")
+	now := s.now()
+	if err := s.ensureEventDays(ctx, storageDays(now)...); err != nil {
+		return nil, err
 	}
-	w, err := s.beginSnapshot(ctx, tx, m)
+	c, err := s.beginConnTx(ctx)
 	if err != nil {
-		tx.Rollback()
+		return nil, wrap(err, "begin snapshot")
+	}
+	w, err := s.beginSnapshot(ctx, c.tx, m)
+	if err != nil {
+		c.rollback()
 		if errors.Is(err, gorm.ErrDuplicatedKey) {
 			err = ErrExists
 		}
 		return nil, wrap(err, "begin snapshot %s", m.Digest)
 	}
+	w.c, w.day = c, dayOf(now)
 	return w, nil
 }
 
@@ -178,17 +191,27 @@ func (s *Store) beginSnapshot(ctx context.Context, tx *gorm.DB, m SnapshotMeta) 
 	// PostgreSQL keeps microseconds: truncate, so that the caller gets what is read back later.
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	row := snapshotRow{Digest: m.Digest, ClusterID: cid, Bytes: m.Bytes, Files: string(files), Objects: "{}", Skipped: "[]", CreatedAt: now}
-	var n int64
-	if err := tx.Model(&snapshotRow{}).Where("digest = ?", m.Digest).Count(&n).Error; err != nil {
+	var old []snapshotRow
+	if err := tx.Where("digest = ?", m.Digest).Limit(1).Find(&old).Error; err != nil {
 		return nil, err
 	}
-	if n > 0 {
+	switch {
+	case len(old) > 0 && old[0].ExpiredAt == nil:
 		return nil, gorm.ErrDuplicatedKey
+	case len(old) > 0:
+		// The same files again after their objects expired: the snapshot is stored anew, under
+		// its row, so that the incidents it was attached to get their evidence back.
+		row.ID = old[0].ID
+		if err := tx.Model(&snapshotRow{}).Where("id = ?", row.ID).
+			UpdateColumns(map[string]any{"cluster_id": cid, "created_at": now, "expired_at": nil, "objects": "{}", "skipped": "[]"}).Error; err != nil {
+			return nil, err
+		}
+	default:
+		if err := tx.Create(&row).Error; err != nil {
+			return nil, err
+		}
 	}
-	if err := tx.Create(&row).Error; err != nil {
-		return nil, err
-	}
-	if err := tx.Create(&incidentSnapshotRow{IncidentID: m.Incident, SnapshotID: row.ID, AttachedAt: now}).Error; err != nil {
+	if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&incidentSnapshotRow{IncidentID: m.Incident, SnapshotID: row.ID, AttachedAt: now}).Error; err != nil {
 		return nil, err
 	}
 	return &SnapshotWriter{s: s, tx: tx, row: row, cluster: name, counts: map[string]int{},
@@ -224,24 +247,32 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 	case o.Node != nil:
 		w.nodes = append(w.nodes, newNodeRow(w.row.ID, o, raw))
 	case o.Event != nil:
-		r := newEventRow(w.row.ClusterID, o, raw)
+		r := newEventRow(w.row.ClusterID, o, raw, w.day)
 		if !w.evSeen[r.ID] { // an event met twice in one snapshot is one event, sighted twice
 			w.evSeen[r.ID] = true
 			w.counts[o.Kind]++
+			w.links = append(w.links, snapshotEventRow{SnapshotID: w.row.ID, EventID: r.ID, SourceFile: o.Source.File, SourceLine: o.Source.Line})
 		}
-		w.addEvent(r, o.Source)
+		w.addEvent(r)
 	default:
 		w.objects = append(w.objects, objectRow{SnapshotID: w.row.ID, APIVersion: o.APIVersion, Kind: o.Kind,
 			Namespace: o.Namespace, Name: o.Name, UID: o.UID, SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw})
 	}
-	if len(w.pods)+len(w.nodes)+len(w.objects)+len(w.events) >= batchSize || len(w.conts) >= batchSize {
+	limit := batchSize
+	if w.c.conn != nil {
+		limit = copyBatch
+	}
+	if len(w.pods)+len(w.nodes)+len(w.objects)+len(w.events) >= limit || len(w.conts) >= limit {
 		return w.flush(ctx)
 	}
 	return nil
 }
 
-// flush writes the buffered rows.
+// flush writes the buffered rows: through COPY on PostgreSQL, in multi-row INSERTs on SQLite.
 func (w *SnapshotWriter) flush(ctx context.Context) error {
+	if w.c.conn != nil {
+		return w.copyFlush(ctx)
+	}
 	tx := w.tx.WithContext(ctx)
 	if err := insertAll(tx, &w.pods, "pods"); err != nil {
 		return err
@@ -256,15 +287,34 @@ func (w *SnapshotWriter) flush(ctx context.Context) error {
 		return err
 	}
 	if len(w.events) > 0 {
-		if _, err := w.s.upsertEvents(ctx, w.tx, w.events); err != nil {
-			return err
-		}
-		if err := insertAll(tx.Clauses(clause.OnConflict{DoNothing: true}), &w.links, "event links"); err != nil {
+		if _, err := w.s.upsertEvents(ctx, w.c, w.events); err != nil {
 			return err
 		}
 		clear(w.events)
 	}
-	return nil
+	return insertAll(tx, &w.links, "event links")
+}
+
+func (w *SnapshotWriter) copyFlush(ctx context.Context) error {
+	if err := copyAll(ctx, w.c, "pods", podColumns, &w.pods); err != nil {
+		return err
+	}
+	if err := copyAll(ctx, w.c, "pod_containers", containerColumns, &w.conts); err != nil {
+		return err
+	}
+	if err := copyAll(ctx, w.c, "nodes", nodeColumns, &w.nodes); err != nil {
+		return err
+	}
+	if err := copyAll(ctx, w.c, "objects", objectColumns, &w.objects); err != nil {
+		return err
+	}
+	if len(w.events) > 0 {
+		if _, err := w.s.upsertEvents(ctx, w.c, w.events); err != nil {
+			return err
+		}
+		clear(w.events)
+	}
+	return copyAll(ctx, w.c, "snapshot_events", linkColumns, &w.links)
 }
 
 // insertAll inserts the buffered rows in one statement and empties the buffer.
@@ -304,7 +354,7 @@ func (w *SnapshotWriter) Commit(ctx context.Context, skipped any) (*Snapshot, er
 	if err := bumpGeneration(w.tx.WithContext(ctx), w.row.ClusterID); err != nil {
 		return nil, wrap(err, "finish snapshot")
 	}
-	if err := w.tx.Commit().Error; err != nil {
+	if err := w.c.commit(); err != nil {
 		return nil, wrap(err, "commit snapshot")
 	}
 	w.done = true
@@ -316,7 +366,7 @@ func (w *SnapshotWriter) Commit(ctx context.Context, skipped any) (*Snapshot, er
 func (w *SnapshotWriter) Rollback() {
 	if !w.done {
 		w.done = true
-		w.tx.Rollback()
+		w.c.rollback()
 	}
 }
 

@@ -38,6 +38,8 @@ type Store struct {
 	dialect Dialect
 	log     *slog.Logger
 	gz      *compressor
+	parts   partitionDays    // the event partitions known to exist (PostgreSQL)
+	now     func() time.Time // the clock that dates what is stored
 }
 
 // Target is a parsed database location.
@@ -121,7 +123,7 @@ func Open(ctx context.Context, t Target, log *slog.Logger) (*Store, error) {
 		sqlDB.SetMaxOpenConns(20)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
-	s := &Store{db: db, dialect: t.Dialect, log: log, gz: newCompressor()}
+	s := &Store{db: db, dialect: t.Dialect, log: log, gz: newCompressor(), now: time.Now}
 	if err := s.Ping(ctx); err != nil {
 		_ = sqlDB.Close()
 		return nil, fmt.Errorf("store: open %s: %w", t.Display, err)
