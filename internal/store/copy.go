@@ -81,10 +81,16 @@ func (s *Store) inConnTx(ctx context.Context, fn func(c *connTx) error) error {
 	if err != nil {
 		return err
 	}
+	committed := false
+	defer func() {
+		if !committed { // fn failed, or panicked: nothing of it stays, and the connection goes back
+			c.rollback()
+		}
+	}()
 	if err := fn(c); err != nil {
-		c.rollback()
 		return err
 	}
+	committed = true
 	return c.commit()
 }
 

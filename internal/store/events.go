@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -136,10 +137,10 @@ func latest(a, b *time.Time) *time.Time {
 }
 
 func (w *SnapshotWriter) addEvent(r eventRow) {
-	if old, ok := w.events[r.ID]; ok {
+	if old, ok := w.batch.events[r.ID]; ok {
 		r = merge(old, r)
 	}
-	w.events[r.ID] = r
+	w.batch.events[r.ID] = r
 }
 
 var eventColumns = []string{"id", "cluster_id", "identity", "api_version", "uid", "namespace", "name",
@@ -212,6 +213,9 @@ func (s *Store) onEventConflict() string {
 // PostgreSQL the rows are copied into a temporary table and upserted from there in one
 // statement; on SQLite they go in multi-row INSERTs.
 func (s *Store) upsertEvents(ctx context.Context, c *connTx, events map[string]eventRow) (int, error) {
+	if len(events) == 0 {
+		return 0, nil
+	}
 	ids := make([]string, 0, len(events))
 	for id := range events {
 		ids = append(ids, id)
@@ -249,15 +253,88 @@ func (r *eventRow) values() []any {
 // as the transaction.
 const eventsIn = "rootline_events_in"
 
-// copyEvents copies the events into eventsIn and upserts them from there, in id order.
+// copyEvents writes events through COPY. Those with no row of their day yet (most, in an
+// upload) are copied straight into events; the others, and all of them should a concurrent
+// writer have stored one meanwhile, are copied into eventsIn and upserted from there.
 func (s *Store) copyEvents(ctx context.Context, c *connTx, ids []string, events map[string]eventRow) (int, error) {
 	tx := c.tx.WithContext(ctx)
+	day := events[ids[0]].StoredOn
+	fresh, known := ids, []string(nil)
+	for _, id := range ids {
+		if events[id].StoredOn != day {
+			fresh, known = nil, ids // not expected: one write, one day; the general path then
+			break
+		}
+	}
+	if fresh != nil {
+		var have []string
+		// One index probe an id, whatever the planner thinks of the partition's size (an IN
+		// list was planned as a scan of the partition, each batch slower than the one before).
+		// Ids are hex digests: the array literal needs no quoting.
+		q := "SELECT e.id FROM unnest(CAST(? AS text[])) AS x(id) JOIN events e ON e.id = x.id AND e.stored_on = ?"
+		if err := tx.Raw(q, "{"+strings.Join(ids, ",")+"}", day).Scan(&have).Error; err != nil {
+			return 0, wrap(err, "events already stored")
+		}
+		if len(have) > 0 {
+			old := make(map[string]bool, len(have))
+			for _, id := range have {
+				old[id] = true
+			}
+			fresh, known = make([]string, 0, len(ids)-len(have)), make([]string, 0, len(have))
+			for _, id := range ids {
+				if old[id] {
+					known = append(known, id)
+				} else {
+					fresh = append(fresh, id)
+				}
+			}
+		}
+	}
+	changed := 0
+	if len(fresh) > 0 {
+		rows, err := eventCopyRows(fresh, events)
+		if err != nil {
+			return 0, err
+		}
+		if err := tx.SavePoint("rootline_events").Error; err != nil {
+			return 0, wrap(err, "events")
+		}
+		if err := c.copyRows(ctx, "events", eventColumns, rows); err != nil {
+			// Most likely another writer stored some of them since the check: upsert them all.
+			if rerr := tx.RollbackTo("rootline_events").Error; rerr != nil {
+				return 0, wrap(errors.Join(err, rerr), "events")
+			}
+			known = ids
+		} else {
+			changed = len(fresh)
+		}
+	}
+	if len(known) == 0 {
+		return changed, nil
+	}
 	if err := tx.Exec("CREATE TEMP TABLE IF NOT EXISTS " + eventsIn + " (LIKE events) ON COMMIT DROP").Error; err != nil {
 		return 0, wrap(err, "events: temporary table")
 	}
 	if err := tx.Exec("TRUNCATE " + eventsIn).Error; err != nil {
 		return 0, wrap(err, "events: temporary table")
 	}
+	rows, err := eventCopyRows(known, events)
+	if err != nil {
+		return 0, err
+	}
+	if err := c.copyRows(ctx, eventsIn, eventColumns, rows); err != nil {
+		return 0, wrap(err, "events")
+	}
+	cols := columnList(eventColumns)
+	res := tx.Exec("INSERT INTO events (" + cols + ") SELECT " + cols + " FROM " + eventsIn + " ORDER BY id" + s.onEventConflict())
+	if res.Error != nil {
+		return 0, wrap(res.Error, "upsert %d events", len(known))
+	}
+	return changed + int(res.RowsAffected), nil
+}
+
+// eventCopyRows are the events' values for COPY, in the order of ids.
+func eventCopyRows(ids []string, events map[string]eventRow) ([][]any, error) {
 	rows := make([][]any, 0, len(ids))
 	days := map[string]time.Time{}
 	for _, id := range ids {
@@ -267,22 +344,14 @@ func (s *Store) copyEvents(ctx context.Context, c *connTx, ids []string, events 
 		if !ok {
 			t, err := time.Parse(time.DateOnly, r.StoredOn)
 			if err != nil {
-				return 0, fmt.Errorf("store: event %s: stored on %q: %w", id, r.StoredOn, err)
+				return nil, fmt.Errorf("store: event %s: stored on %q: %w", id, r.StoredOn, err)
 			}
 			days[r.StoredOn], day = t, t
 		}
 		v[len(v)-1] = day // COPY's binary format wants a date, not text
 		rows = append(rows, v)
 	}
-	if err := c.copyRows(ctx, eventsIn, eventColumns, rows); err != nil {
-		return 0, wrap(err, "events")
-	}
-	cols := columnList(eventColumns)
-	res := tx.Exec("INSERT INTO events (" + cols + ") SELECT " + cols + " FROM " + eventsIn + " ORDER BY id" + s.onEventConflict())
-	if res.Error != nil {
-		return 0, wrap(res.Error, "upsert %d events", len(ids))
-	}
-	return int(res.RowsAffected), nil
+	return rows, nil
 }
 
 // ClusterEvents returns every event stored for the named cluster, oldest first. Each carries

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // DB exposes the gorm handle to the external tests, which read columns that the API does not
@@ -25,3 +27,51 @@ func (s *Store) SetClock(now func() time.Time) { s.now = now }
 
 // EventID is the key of an event's rows.
 func EventID(clusterID int64, identity string) string { return eventID(clusterID, identity) }
+
+// BareRows are the rows Rootline stores for objs (pods with their containers, and events) in
+// the columns COPY takes, by table: the yardstick of the bulk-storage benchmarks copies them.
+func (s *Store) BareRows(objs []*cluster.Object, clusterID, snapshotID int64, day time.Time) (map[string][][]any, error) {
+	out := map[string][][]any{}
+	for _, o := range objs {
+		js, err := o.JSON()
+		if err != nil {
+			return nil, err
+		}
+		raw, err := s.gz.compress(js)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case o.Pod != nil:
+			p, cs := newPodRows(snapshotID, o, raw)
+			out["pods"] = append(out["pods"], p.values())
+			for i := range cs {
+				out["pod_containers"] = append(out["pod_containers"], cs[i].values())
+			}
+		case o.Event != nil:
+			r := newEventRow(clusterID, o, raw, dayOf(day))
+			v := r.values()
+			v[len(v)-1] = day
+			out["events"] = append(out["events"], v)
+		}
+	}
+	return out, nil
+}
+
+// BareCopy copies rows (from BareRows) with nothing else: one transaction, one COPY a table.
+func (s *Store) BareCopy(ctx context.Context, rows map[string][][]any) error {
+	columns := map[string][]string{"pods": podColumns, "pod_containers": containerColumns, "events": eventColumns}
+	return s.inConnTx(ctx, func(c *connTx) error {
+		for _, table := range []string{"pods", "pod_containers", "events"} {
+			if err := c.copyRows(ctx, table, columns[table], rows[table]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// EnsureEventDays creates the event partitions of the days of t.
+func (s *Store) EnsureEventDays(ctx context.Context, t time.Time) error {
+	return s.ensureEventDays(ctx, storageDays(t)...)
+}

@@ -106,7 +106,7 @@ func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 		return nil, err
 	}
 	for _, r := range others {
-		raw, err := Decompress(r.Raw)
+		raw, err := s.gz.decompress(r.Raw)
 		if err != nil {
 			return nil, err
 		}

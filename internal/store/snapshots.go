@@ -131,15 +131,28 @@ type SnapshotWriter struct {
 	counts  map[string]int
 	seen    map[string]cluster.Source // kind/namespace/name → where it was first seen
 	evSeen  map[string]bool           // ids of the events in this snapshot
+	batch   *rowBatch                 // the rows being gathered
+	c       *connTx                   // the transaction (tx is c.tx)
+	day     string                    // the day events are stored on
+	writing chan error                // the batch being written, when one is
+	err     error                     // the first error writing a batch
+	done    bool
+}
+
+// rowBatch is the rows of a snapshot written together.
+type rowBatch struct {
 	pods    []podRow
 	conts   []containerRow
 	nodes   []nodeRow
 	objects []objectRow
 	events  map[string]eventRow // by id, merged within the batch
 	links   []snapshotEventRow
-	c       *connTx // the transaction (tx is c.tx)
-	day     string  // the day events are stored on
-	done    bool
+}
+
+func newRowBatch() *rowBatch { return &rowBatch{events: map[string]eventRow{}} }
+
+func (b *rowBatch) size() int {
+	return max(len(b.pods)+len(b.nodes)+len(b.objects)+len(b.events), len(b.conts))
 }
 
 // ErrDuplicate is returned by Add for an object already in the snapshot.
@@ -215,12 +228,15 @@ func (s *Store) beginSnapshot(ctx context.Context, tx *gorm.DB, m SnapshotMeta) 
 		return nil, err
 	}
 	return &SnapshotWriter{s: s, tx: tx, row: row, cluster: name, counts: map[string]int{},
-		seen: map[string]cluster.Source{}, evSeen: map[string]bool{}, events: map[string]eventRow{}}, nil
+		seen: map[string]cluster.Source{}, evSeen: map[string]bool{}, batch: newRowBatch()}, nil
 }
 
 // Add stores one object (in batches). An object already in the snapshot returns an error
 // wrapping ErrDuplicate, naming where the first one came from; the writer stays usable.
 func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
+	if w.err != nil {
+		return w.err
+	}
 	if o.Kind != cluster.KindEvent {
 		key := o.Kind + "/" + o.Namespace + "/" + o.Name
 		if first, ok := w.seen[key]; ok {
@@ -242,79 +258,103 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 	switch {
 	case o.Pod != nil:
 		p, cs := newPodRows(w.row.ID, o, raw)
-		w.pods = append(w.pods, p)
-		w.conts = append(w.conts, cs...)
+		w.batch.pods = append(w.batch.pods, p)
+		w.batch.conts = append(w.batch.conts, cs...)
 	case o.Node != nil:
-		w.nodes = append(w.nodes, newNodeRow(w.row.ID, o, raw))
+		w.batch.nodes = append(w.batch.nodes, newNodeRow(w.row.ID, o, raw))
 	case o.Event != nil:
 		r := newEventRow(w.row.ClusterID, o, raw, w.day)
 		if !w.evSeen[r.ID] { // an event met twice in one snapshot is one event, sighted twice
 			w.evSeen[r.ID] = true
 			w.counts[o.Kind]++
-			w.links = append(w.links, snapshotEventRow{SnapshotID: w.row.ID, EventID: r.ID, SourceFile: o.Source.File, SourceLine: o.Source.Line})
+			w.batch.links = append(w.batch.links, snapshotEventRow{SnapshotID: w.row.ID, EventID: r.ID, SourceFile: o.Source.File, SourceLine: o.Source.Line})
 		}
 		w.addEvent(r)
 	default:
-		w.objects = append(w.objects, objectRow{SnapshotID: w.row.ID, APIVersion: o.APIVersion, Kind: o.Kind,
+		w.batch.objects = append(w.batch.objects, objectRow{SnapshotID: w.row.ID, APIVersion: o.APIVersion, Kind: o.Kind,
 			Namespace: o.Namespace, Name: o.Name, UID: o.UID, SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw})
 	}
 	limit := batchSize
 	if w.c.conn != nil {
 		limit = copyBatch
 	}
-	if len(w.pods)+len(w.nodes)+len(w.objects)+len(w.events) >= limit || len(w.conts) >= limit {
+	if w.batch.size() >= limit {
 		return w.flush(ctx)
 	}
 	return nil
 }
 
-// flush writes the buffered rows: through COPY on PostgreSQL, in multi-row INSERTs on SQLite.
+// flush hands the batch gathered to a goroutine that writes it, and starts the next: the
+// caller makes the rows of one batch (marshalling, compressing) while the database stores the
+// one before. At most one batch is being written at a time, on the writer's transaction,
+// which nothing else uses meanwhile.
 func (w *SnapshotWriter) flush(ctx context.Context) error {
-	if w.c.conn != nil {
-		return w.copyFlush(ctx)
-	}
-	tx := w.tx.WithContext(ctx)
-	if err := insertAll(tx, &w.pods, "pods"); err != nil {
+	if err := w.wait(); err != nil {
 		return err
 	}
-	if err := insertAll(tx, &w.conts, "containers"); err != nil {
-		return err
-	}
-	if err := insertAll(tx, &w.nodes, "nodes"); err != nil {
-		return err
-	}
-	if err := insertAll(tx, &w.objects, "objects"); err != nil {
-		return err
-	}
-	if len(w.events) > 0 {
-		if _, err := w.s.upsertEvents(ctx, w.c, w.events); err != nil {
-			return err
-		}
-		clear(w.events)
-	}
-	return insertAll(tx, &w.links, "event links")
+	b := w.batch
+	w.batch = newRowBatch()
+	w.writing = make(chan error, 1)
+	go func() { w.writing <- w.write(ctx, b) }()
+	return nil
 }
 
-func (w *SnapshotWriter) copyFlush(ctx context.Context) error {
-	if err := copyAll(ctx, w.c, "pods", podColumns, &w.pods); err != nil {
+// wait waits for the batch being written, and returns the first error of any.
+func (w *SnapshotWriter) wait() error {
+	if w.writing != nil {
+		if err := <-w.writing; err != nil && w.err == nil {
+			w.err = err
+		}
+		w.writing = nil
+	}
+	return w.err
+}
+
+// write writes a batch: through COPY on PostgreSQL, in multi-row INSERTs on SQLite.
+func (w *SnapshotWriter) write(ctx context.Context, b *rowBatch) error {
+	if w.c.conn != nil {
+		return w.copyBatch(ctx, b)
+	}
+	tx := w.tx.WithContext(ctx)
+	if err := insertAll(tx, &b.pods, "pods"); err != nil {
 		return err
 	}
-	if err := copyAll(ctx, w.c, "pod_containers", containerColumns, &w.conts); err != nil {
+	if err := insertAll(tx, &b.conts, "containers"); err != nil {
 		return err
 	}
-	if err := copyAll(ctx, w.c, "nodes", nodeColumns, &w.nodes); err != nil {
+	if err := insertAll(tx, &b.nodes, "nodes"); err != nil {
 		return err
 	}
-	if err := copyAll(ctx, w.c, "objects", objectColumns, &w.objects); err != nil {
+	if err := insertAll(tx, &b.objects, "objects"); err != nil {
 		return err
 	}
-	if len(w.events) > 0 {
-		if _, err := w.s.upsertEvents(ctx, w.c, w.events); err != nil {
+	if len(b.events) > 0 {
+		if _, err := w.s.upsertEvents(ctx, w.c, b.events); err != nil {
 			return err
 		}
-		clear(w.events)
 	}
-	return copyAll(ctx, w.c, "snapshot_events", linkColumns, &w.links)
+	return insertAll(tx, &b.links, "event links")
+}
+
+func (w *SnapshotWriter) copyBatch(ctx context.Context, b *rowBatch) error {
+	if err := copyAll(ctx, w.c, "pods", podColumns, &b.pods); err != nil {
+		return err
+	}
+	if err := copyAll(ctx, w.c, "pod_containers", containerColumns, &b.conts); err != nil {
+		return err
+	}
+	if err := copyAll(ctx, w.c, "nodes", nodeColumns, &b.nodes); err != nil {
+		return err
+	}
+	if err := copyAll(ctx, w.c, "objects", objectColumns, &b.objects); err != nil {
+		return err
+	}
+	if len(b.events) > 0 {
+		if _, err := w.s.upsertEvents(ctx, w.c, b.events); err != nil {
+			return err
+		}
+	}
+	return copyAll(ctx, w.c, "snapshot_events", linkColumns, &b.links)
 }
 
 // insertAll inserts the buffered rows in one statement and empties the buffer.
@@ -335,7 +375,10 @@ func (w *SnapshotWriter) Commit(ctx context.Context, skipped any) (*Snapshot, er
 		return nil, errors.New("store: snapshot writer already finished")
 	}
 	defer w.Rollback()
-	if err := w.flush(ctx); err != nil {
+	if err := w.wait(); err != nil {
+		return nil, err
+	}
+	if err := w.write(ctx, w.batch); err != nil {
 		return nil, err
 	}
 	counts, _ := json.Marshal(w.counts)
@@ -366,6 +409,7 @@ func (w *SnapshotWriter) Commit(ctx context.Context, skipped any) (*Snapshot, er
 func (w *SnapshotWriter) Rollback() {
 	if !w.done {
 		w.done = true
+		_ = w.wait() // the transaction is not to be touched while a batch is written
 		w.c.rollback()
 	}
 }
