@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/retention"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
 )
@@ -34,8 +35,13 @@ The database is an embedded SQLite file (rootline.db in the working directory) u
 Migrations are applied at start. The server listens on 127.0.0.1:8080; beyond loopback it
 requires --auth on with ROOTLINE_API_TOKEN set. SIGTERM or Ctrl-C stop it gracefully.
 
+Raw evidence (events, the objects of snapshots, what the collector sent) is deleted in the
+background once older than --retention (90 days; "off" keeps it): incidents, reports, notes
+and signatures stay, and a snapshot whose objects expired is still listed, marked expired.
+
 Environment: ROOTLINE_DATABASE, ROOTLINE_ADDR, ROOTLINE_API_TOKEN(_FILE),
-ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL, ROOTLINE_LOG_FORMAT.`,
+ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL, ROOTLINE_LOG_FORMAT,
+ROOTLINE_RETENTION.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			base, err := config.Default(os.Getenv)
@@ -57,6 +63,9 @@ ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL, ROOTL
 			}
 			if !flags.Changed("log-format") {
 				cfg.LogFormat = base.LogFormat
+			}
+			if !flags.Changed("retention") {
+				cfg.Retention = base.Retention
 			}
 			cfg.APIToken = base.APIToken
 			cfg.LogLevel = base.LogLevel
@@ -80,6 +89,9 @@ ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL, ROOTL
 	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "how long requests in flight get to finish on SIGTERM")
 	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
 	f.StringVar(&cfg.LogFormat, "log-format", "text", "text or json")
+	cfg.Retention = config.DefaultRetention
+	f.Var(&cfg.Retention, "retention", "delete raw evidence older than this: days (90d), a duration (36h), or off (env ROOTLINE_RETENTION)")
+	f.DurationVar(&cfg.RetentionEvery, "retention-every", config.DefaultRetentionEvery, "how often to look for expired evidence")
 	return cmd
 }
 
@@ -116,6 +128,7 @@ func serve(parent context.Context, cfg config.Config) error {
 		return err
 	}
 	srv := server.New(cfg, server.StoreDeps(st, log))
+	go retention.Loop{Expirer: st, Age: time.Duration(cfg.Retention), Every: cfg.RetentionEvery, Log: log}.Run(ctx)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

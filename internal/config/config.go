@@ -22,7 +22,51 @@ const (
 	DefaultAddr     = "127.0.0.1:8080"
 	DefaultDatabase = "rootline.db"
 	DefaultMaxBytes = 256 << 20
+
+	// DefaultRetention is how long raw evidence is kept: events, snapshots' objects, collected
+	// states. Incidents, reports, notes and signatures are kept for ever.
+	DefaultRetention = Age(90 * 24 * time.Hour)
+	// DefaultRetentionEvery is how often expired evidence is looked for.
+	DefaultRetentionEvery = time.Hour
 )
+
+// Age is a duration that may also be written in days ("90d"); "0" or "off" means never.
+type Age time.Duration
+
+// String writes whole days as days.
+func (a Age) String() string {
+	d := time.Duration(a)
+	if d > 0 && d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	}
+	return d.String()
+}
+
+// Set reads "90d", "36h", "0" or "off".
+func (a *Age) Set(v string) error {
+	v = strings.TrimSpace(v)
+	switch {
+	case v == "off" || v == "0":
+		*a = 0
+		return nil
+	case strings.HasSuffix(v, "d"):
+		n, err := strconv.Atoi(strings.TrimSuffix(v, "d"))
+		if err != nil || n < 0 || n > 100*365 {
+			return fmt.Errorf("%q: want a number of days such as 90d", v)
+		}
+		*a = Age(time.Duration(n) * 24 * time.Hour)
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return fmt.Errorf("%q: want a number of days (90d), a duration (36h), or off", v)
+	}
+	*a = Age(d)
+	return nil
+}
+
+// Type names the flag's kind in help.
+func (a *Age) Type() string { return "age" }
 
 // Config is the effective configuration of `rootline serve`.
 type Config struct {
@@ -34,17 +78,20 @@ type Config struct {
 	MaxDecodedBytes int64         // limit on an upload's decompressed bytes
 	ShutdownTimeout time.Duration // how long in-flight requests get on SIGTERM
 	LogLevel        slog.Level
-	LogFormat       string // "text" or "json"
+	LogFormat       string        // "text" or "json"
+	Retention       Age           // raw evidence older than this is deleted; 0 keeps it
+	RetentionEvery  time.Duration // how often to look for what expired
 }
 
 // Default returns the defaults, overridden by the environment (ROOTLINE_DATABASE,
 // ROOTLINE_ADDR, ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL,
-// ROOTLINE_LOG_FORMAT; ROOTLINE_DATABASE_FILE reads the database URL from a file, for secrets).
+// ROOTLINE_LOG_FORMAT, ROOTLINE_RETENTION; ROOTLINE_DATABASE_FILE reads the database URL from a file, for secrets).
 // Flags given on the command line override these in turn.
 func Default(getenv func(string) string) (Config, error) {
 	c := Config{
 		Addr: DefaultAddr, Database: DefaultDatabase, MaxUploadBytes: DefaultMaxBytes, MaxDecodedBytes: DefaultMaxBytes,
 		ShutdownTimeout: 20 * time.Second, LogLevel: slog.LevelInfo, LogFormat: "text",
+		Retention: DefaultRetention, RetentionEvery: DefaultRetentionEvery,
 	}
 	if v := getenv("ROOTLINE_ADDR"); v != "" {
 		c.Addr = v
@@ -87,6 +134,11 @@ func Default(getenv func(string) string) (Config, error) {
 	if v := getenv("ROOTLINE_LOG_FORMAT"); v != "" {
 		c.LogFormat = v
 	}
+	if v := getenv("ROOTLINE_RETENTION"); v != "" {
+		if err := c.Retention.Set(v); err != nil {
+			return c, fmt.Errorf("config: ROOTLINE_RETENTION: %w", err)
+		}
+	}
 	return c, nil
 }
 
@@ -122,6 +174,12 @@ func (c *Config) Validate() error {
 	if _, err := store.ParseTarget(c.Database); err != nil {
 		return fmt.Errorf("config: --database: %w", err)
 	}
+	if c.Retention > 0 && time.Duration(c.Retention) < time.Hour {
+		return fmt.Errorf("config: --retention %s: keep evidence an hour at least", c.Retention)
+	}
+	if c.RetentionEvery < time.Minute {
+		return fmt.Errorf("config: --retention-every %s: a minute at least", c.RetentionEvery)
+	}
 	return nil
 }
 
@@ -140,5 +198,6 @@ func (c Config) Dump() []any {
 		db = t.Display
 	}
 	return []any{"addr", c.Addr, "database", db, "auth", c.Auth, "api_token_set", c.APIToken != "", "max_upload_bytes", c.MaxUploadBytes,
-		"max_decoded_bytes", c.MaxDecodedBytes, "shutdown_timeout", c.ShutdownTimeout.String(), "log_level", c.LogLevel.String()}
+		"max_decoded_bytes", c.MaxDecodedBytes, "shutdown_timeout", c.ShutdownTimeout.String(), "log_level", c.LogLevel.String(),
+		"retention", c.Retention.String(), "retention_every", c.RetentionEvery.String()}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestValidate(t *testing.T) {
@@ -67,5 +68,37 @@ func TestDefaultFromEnvironment(t *testing.T) {
 	}
 	if _, err := Default(func(k string) string { return map[string]string{"ROOTLINE_MAX_UPLOAD_BYTES": "lots"}[k] }); err == nil {
 		t.Error("a non-numeric limit was accepted")
+	}
+}
+
+// TestRetention: ages in days, durations or off, from flags or the environment; too short an
+// age is refused.
+func TestRetention(t *testing.T) {
+	for in, want := range map[string]time.Duration{"90d": 90 * 24 * time.Hour, "36h": 36 * time.Hour, "off": 0, "0": 0, " 7d ": 7 * 24 * time.Hour} {
+		var a Age
+		if err := a.Set(in); err != nil || time.Duration(a) != want {
+			t.Errorf("Set(%q) = %v, %v; want %v", in, time.Duration(a), err, want)
+		}
+	}
+	for _, in := range []string{"", "ninety", "-1d", "-5h", "3x", "1.5d"} {
+		var a Age
+		if err := a.Set(in); err == nil {
+			t.Errorf("Set(%q) was accepted", in)
+		}
+	}
+	if got := DefaultRetention.String(); got != "90d" {
+		t.Errorf("the default reads %q", got)
+	}
+	c, err := Default(func(k string) string { return map[string]string{"ROOTLINE_RETENTION": "30d"}[k] })
+	if err != nil || time.Duration(c.Retention) != 30*24*time.Hour || c.RetentionEvery != time.Hour {
+		t.Errorf("ROOTLINE_RETENTION=30d: %v, %v, %v", c.Retention, c.RetentionEvery, err)
+	}
+	if _, err := Default(func(k string) string { return map[string]string{"ROOTLINE_RETENTION": "soon"}[k] }); err == nil {
+		t.Error("ROOTLINE_RETENTION=soon was accepted")
+	}
+	c, _ = Default(func(string) string { return "" })
+	c.Retention = Age(time.Minute)
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "--retention") {
+		t.Errorf("a retention of a minute: %v", err)
 	}
 }

@@ -68,11 +68,11 @@ type Snapshot struct {
 	Objects   map[string]int  `json:"objects"`
 	Skipped   json.RawMessage `json:"skipped"`
 	CreatedAt time.Time       `json:"created_at"`
-	ExpiredAt *time.Time      `json:"expired_at,omitempty"` // its objects were deleted after the retention age
 }
 
 // AttachSnapshot links an already stored snapshot to an incident (again, harmlessly) and
-// returns it; ErrNotFound when no snapshot has that digest or the incident does not exist.
+// returns it; ErrNotFound when no snapshot has that digest (or its objects expired) or the
+// incident does not exist.
 func (s *Store) AttachSnapshot(ctx context.Context, digest, incidentID string) (*Snapshot, error) {
 	var out *Snapshot
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -80,7 +80,8 @@ func (s *Store) AttachSnapshot(ctx context.Context, digest, incidentID string) (
 			return err
 		}
 		var row snapshotRow
-		if err := tx.Where("digest = ?", digest).Take(&row).Error; err != nil {
+		// A snapshot whose objects expired is as good as absent: the caller stores it anew.
+		if err := tx.Where("digest = ? AND expired_at IS NULL", digest).Take(&row).Error; err != nil {
 			return err
 		}
 		link := incidentSnapshotRow{IncidentID: incidentID, SnapshotID: row.ID, AttachedAt: time.Now().UTC()}
@@ -107,10 +108,7 @@ func incidentExists(ctx context.Context, db *gorm.DB, id string) error {
 
 func snapshotFromRow(ctx context.Context, db *gorm.DB, row snapshotRow) (*Snapshot, error) {
 	snap := &Snapshot{ID: row.Digest, Bytes: row.Bytes, Skipped: json.RawMessage(row.Skipped), CreatedAt: row.CreatedAt.UTC()}
-	if row.ExpiredAt != nil {
-		t := row.ExpiredAt.UTC()
-		snap.ExpiredAt = &t
-	}
+
 	if err := json.Unmarshal([]byte(row.Files), &snap.Files); err != nil {
 		return nil, fmt.Errorf("snapshot %s files: %w", row.Digest, err)
 	}
