@@ -8,9 +8,11 @@
 #   - timeline: a page of a 100,000-event incident's timeline against the bare SQL query of the
 #     same 500 events (SQLite);
 #   - related incidents: the lookup in 100,000 generated incidents against the bare SQL read of
-#     the candidates' ids (PostgreSQL).
-# Needs PostgreSQL on 127.0.0.1:5432 for the last one (see scripts/bench-library.sh). Takes about
-# 15 minutes on 2 cores. Usage: bash scripts/perf.sh [output, default docs/performance.md]
+#     the candidates' ids (PostgreSQL);
+#   - bulk storage: pods and events stored as an upload stores them, in rows/s, against
+#     PostgreSQL's COPY of the same rows, at 1,000, 20,000 and 150,000 of each.
+# Needs PostgreSQL on 127.0.0.1:5432 (see scripts/bench-library.sh). Takes about 25 minutes on
+# 2 cores. Usage: bash scripts/perf.sh [output, default docs/performance.md]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/performance.md}
@@ -54,11 +56,24 @@ bare_peak=$(best "$f" BareDecode peak-heap-MiB min)
 an_peak=$(best "$f" Analyze peak-heap-MiB min)
 input=$(best "$f" Analyze input-MiB max)
 
+log "bulk storage in PostgreSQL at 1,000, 20,000 and 150,000 pods and events"
+f="$work/bulk.txt"
+ROOTLINE_BENCH_SIZES=1000,20000,150000 go test ./internal/store -run '^$' -bench 'StoreBulk' -benchtime 1x -count 3 >"$f"
+bulk_rows=""
+for kind in pods events; do
+	for n in 1000 20000 150000; do
+		ours=$(best "$f" "StoreBulk/$kind=$n/rootline" rows/s max)
+		bare=$(best "$f" "StoreBulk/$kind=$n/copy" rows/s max)
+		bulk_rows+="| $n $kind | $ours | $bare | $(ratio "$ours" "$bare") |"$'\n'
+	done
+done
+
 log "timeline of a 100,000-event incident"
 f="$work/timeline.txt"
 go test ./internal/server -run '^$' -bench 'Timeline' -benchtime 10x -count 3 >"$f" 2>&1
 tl_warm=$(best "$f" TimelineAPI ns/op min)
 tl_cold=$(best "$f" TimelineAPIAfterChange ns/op min)
+tl_note=$(best "$f" TimelineAPIAfterNote ns/op min)
 tl_bare=$(best "$f" TimelineBareQuery ns/op min)
 
 log "related incidents in 100,000 generated incidents (PostgreSQL)"
@@ -104,14 +119,15 @@ three files into the Kubernetes list types). The input is $input MiB.
 
 \`internal/server\`, SQLite. One page of 500 entries through the API, against the database
 reading the first 500 events of the incident in time order. An incident's analysis and
-timeline are made once per version of what they are made of (its row, snapshots, notes, its
-cluster's generation) and cached per process. The first view after a change pays for loading
-and analysing.
+timeline are made once per version of what they are made of and cached per process. A change
+to the evidence (a snapshot, a collected batch for its cluster, its window) pays for loading
+and analysing again; a note or a new title keeps the analysis and builds the timeline again.
 
 | | ms per request | ratio to the bare query |
 | --- | --- | --- |
 | timeline page, incident unchanged (\`BenchmarkTimelineAPI\`) | $(ms "$tl_warm") | $(ratio "$tl_warm" "$tl_bare") |
-| timeline page after a change (\`BenchmarkTimelineAPIAfterChange\`) | $(ms "$tl_cold") | $(ratio "$tl_cold" "$tl_bare") |
+| timeline page after a note (\`BenchmarkTimelineAPIAfterNote\`) | $(ms "$tl_note") | $(ratio "$tl_note" "$tl_bare") |
+| timeline page after new evidence (\`BenchmarkTimelineAPIAfterChange\`) | $(ms "$tl_cold") | $(ratio "$tl_cold" "$tl_bare") |
 | bare query (\`BenchmarkTimelineBareQuery\`) | $(ms "$tl_bare") | 1 |
 
 ## Related incidents in 100,000 generated incidents (target: within 3× the bare query)
@@ -126,12 +142,18 @@ component kind.
 | related lookup (\`BenchmarkLibraryRelated\`) | $(ms "$rel") | $(ratio "$rel" "$rel_bare") |
 | bare query (\`BenchmarkLibraryRelatedBareQuery\`) | $(ms "$rel_bare") | 1 |
 
-## Not measured yet
+## Bulk storage in PostgreSQL against COPY (target: 50% or more)
 
-- Bulk storage of events and pods in PostgreSQL against \`COPY\`.
-- Growth from 1,000 to 150,000 pods beyond ingest.
-- Retention.
+\`internal/store\` \`BenchmarkStoreBulk\`: n generated pods, or n events, stored the way an
+upload stores them (each object marshalled and compressed with zstd, turned into rows, written
+in one transaction through the COPY protocol; events new to the day copied straight into their
+day's partition, the others upserted through a temporary table; a pod's containers and an
+event's link to its snapshot are rows too), against PostgreSQL's \`COPY\` of the same rows,
+already made, into the same tables (\`copy\`). rows/s counts pods or events; each size is a
+fresh, empty set of tables, so the rows per second across sizes show how storage grows.
 
-These are the remaining parts of issue 7.
+| stored | Rootline rows/s | COPY rows/s | ratio |
+| --- | --- | --- | --- |
+${bulk_rows}
 EOF
 log "wrote $out"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -107,21 +108,39 @@ func BenchmarkTimelineAPI(b *testing.B) {
 	}
 }
 
-// BenchmarkTimelineAPIAfterChange is the first timeline page after the incident changed (a
-// note is added before each request, untimed): load its objects, analyse, build the
-// timeline, filter, encode.
+// BenchmarkTimelineAPIAfterChange is the first timeline page after what the incident is made
+// of changed (before each request, untimed, a collected event for its cluster bumps the
+// cluster's generation): load its objects, analyse, build the timeline, filter, encode.
 func BenchmarkTimelineAPIAfterChange(b *testing.B) {
+	timelineAfter(b, func(i int) (string, string) {
+		return "/api/v1/events?cluster=" + store.DefaultCluster, fmt.Sprintf(`{"apiVersion": "v1", "kind": "Event",
+			"metadata": {"name": "bench", "namespace": "prod", "uid": "bench-1"}, "reason": "Evicted",
+			"involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub"}, "count": %d, "lastTimestamp": "2023-02-01T17:06:00Z"}`, i+1)
+	})
+}
+
+// BenchmarkTimelineAPIAfterNote is the first timeline page after a note was added (untimed):
+// the analysis is kept, the notes read again and the timeline built again.
+func BenchmarkTimelineAPIAfterNote(b *testing.B) {
+	timelineAfter(b, func(int) (string, string) { return "/api/v1/incidents/big/notes", `{"body": "one more note"}` })
+}
+
+func timelineAfter(b *testing.B, change func(i int) (path, body string)) {
 	bi := timelineBench()
 	if bi.err != nil {
 		b.Fatal(bi.err)
 	}
-	for b.Loop() {
+	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
-		resp, err := http.Post(bi.url+"/api/v1/incidents/big/notes", "application/json", strings.NewReader(`{"body": "one more note"}`))
+		path, body := change(i)
+		resp, err := http.Post(bi.url+path, "application/json", strings.NewReader(body))
 		if err != nil {
 			b.Fatal(err)
 		}
 		resp.Body.Close()
+		if resp.StatusCode >= 300 {
+			b.Fatalf("%s: status %d", path, resp.StatusCode)
+		}
 		b.StartTimer()
 		resp, err = http.Get(bi.url + "/api/v1/incidents/big/timeline?limit=500")
 		if err != nil {

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/store"
 )
 
 // TestStateCacheBounds: the cache keeps at most its number of incidents and of objects,
 // dropping the least recently used first, and always keeps the state used last.
 func TestStateCacheBounds(t *testing.T) {
-	state := func(events int) func() (*incidentState, error) {
-		return func() (*incidentState, error) {
+	state := func(events int) func(*incidentState) (*incidentState, error) {
+		return func(*incidentState) (*incidentState, error) {
 			m := cluster.NewModel(nil, nil)
 			for i := range events {
 				m.Events = append(m.Events, &cluster.Object{Name: fmt.Sprint(i)})
@@ -20,27 +21,36 @@ func TestStateCacheBounds(t *testing.T) {
 		}
 	}
 	c := newStateCache(3, 100)
+	v1 := store.Version{Evidence: "e1", Record: "r1"}
 	for _, id := range []string{"a", "b", "c", "d"} {
-		if _, err := c.get(id, "v1", state(10)); err != nil {
+		if _, err := c.get(id, v1, state(10)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, ok := c.entries["a"]; ok || len(c.entries) != 3 {
 		t.Errorf("by count: %v, want b, c, d", c.order)
 	}
-	c.get("b", "v1", state(10)) // used: now the most recent
-	c.get("e", "v1", state(85)) // 10 + 10 + 85 > 100: the least recently used go
+	c.get("b", v1, state(10)) // used: now the most recent
+	c.get("e", v1, state(85)) // 10 + 10 + 85 > 100: the least recently used go
 	if got := fmt.Sprint(c.order); got != "[b e]" {
 		t.Errorf("by objects: %s, want [b e]", got)
 	}
-	c.get("f", "v1", state(500)) // alone over the bound: kept, as the one used last
+	c.get("f", v1, state(500)) // alone over the bound: kept, as the one used last
 	if got := fmt.Sprint(c.order); got != "[f]" {
 		t.Errorf("a state over the bound: %s, want [f]", got)
 	}
-	made := 0
-	c.get("f", "v1", func() (*incidentState, error) { made++; return state(1)() })
-	c.get("f", "v2", func() (*incidentState, error) { made++; return state(1)() })
-	if made != 1 {
-		t.Errorf("made %d states for one cached version and one new, want 1", made)
+	made, reused := 0, 0
+	build := func(prev *incidentState) (*incidentState, error) {
+		made++
+		if prev != nil {
+			reused++
+		}
+		return state(1)(prev)
+	}
+	c.get("f", v1, build)
+	c.get("f", store.Version{Evidence: "e1", Record: "r2"}, build) // a note: the evidence is the same
+	c.get("f", store.Version{Evidence: "e2", Record: "r2"}, build) // a snapshot
+	if made != 2 || reused != 1 {
+		t.Errorf("made %d states (%d from the one before) for one cached version, a new record and new evidence; want 2 (1)", made, reused)
 	}
 }

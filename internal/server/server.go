@@ -33,7 +33,7 @@ type SnapshotStore interface {
 type ObjectStore interface {
 	IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error)
 	IncidentStates(ctx context.Context, incidentID string) ([]store.StateChange, error)
-	IncidentVersion(ctx context.Context, incidentID string) (string, error)
+	IncidentVersion(ctx context.Context, incidentID string) (store.Version, error)
 }
 
 // NoteStore keeps the notes of incidents.

@@ -55,14 +55,22 @@ func (s *Server) loadIncident(ctx context.Context, id string) (*incidentState, e
 	if err != nil {
 		return nil, err
 	}
-	return s.states.get(id, version, func() (*incidentState, error) { return s.makeIncidentState(ctx, id) })
+	return s.states.get(id, version, func(prev *incidentState) (*incidentState, error) { return s.makeIncidentState(ctx, id, prev) })
 }
 
-// makeIncidentState loads and analyses an incident.
-func (s *Server) makeIncidentState(ctx context.Context, id string) (*incidentState, error) {
+// makeIncidentState loads and analyses an incident. prev, when not nil, is a state made of the
+// same evidence (only the incident's row or notes changed): its model and analysis are kept.
+func (s *Server) makeIncidentState(ctx context.Context, id string, prev *incidentState) (*incidentState, error) {
 	in, err := s.incident(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if prev != nil {
+		notes, err := s.deps.Notes.Notes(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return &incidentState{incident: in, model: prev.model, report: prev.report, notes: notes, changes: prev.changes}, nil
 	}
 	files, objs, err := s.deps.Objects.IncidentObjects(ctx, id)
 	if err != nil {
@@ -104,7 +112,7 @@ type stateCache struct {
 }
 
 type cacheEntry struct {
-	version string
+	version store.Version
 	st      *incidentState
 	err     error
 	weight  int // objects of the model, once made
@@ -115,15 +123,22 @@ func newStateCache(size, objs int) *stateCache {
 	return &stateCache{size: size, objs: objs, entries: map[string]*cacheEntry{}}
 }
 
-func (c *stateCache) get(id, version string, build func() (*incidentState, error)) (*incidentState, error) {
+// get returns the state of an incident at a version, made by build when the cache has none.
+// build is given the state of an earlier version made of the same evidence, when the cache
+// has one ready, so that a note or a new title does not cost a new analysis.
+func (c *stateCache) get(id string, version store.Version, build func(prev *incidentState) (*incidentState, error)) (*incidentState, error) {
 	c.mu.Lock()
 	e, ok := c.entries[id]
 	if !ok || e.version != version {
+		var prev *incidentState
+		if ok && e.version.Evidence == version.Evidence && isReady(e) && e.err == nil {
+			prev = e.st
+		}
 		e = &cacheEntry{version: version, ready: make(chan struct{})}
 		c.entries[id] = e
 		c.touch(id)
 		c.mu.Unlock()
-		e.st, e.err = build()
+		e.st, e.err = build(prev)
 		close(e.ready)
 		c.mu.Lock()
 		if e.err != nil {
@@ -142,6 +157,15 @@ func (c *stateCache) get(id, version string, build func() (*incidentState, error
 	c.mu.Unlock()
 	<-e.ready
 	return e.st, e.err
+}
+
+func isReady(e *cacheEntry) bool {
+	select {
+	case <-e.ready:
+		return true
+	default:
+		return false
+	}
 }
 
 // touch marks an incident as used last and evicts beyond the bounds; c.mu is held.

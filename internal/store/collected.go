@@ -245,31 +245,58 @@ func (s *Store) IncidentStates(ctx context.Context, incidentID string) ([]StateC
 	return s.ClusterStates(ctx, in.Cluster, *in.StartedAt, to)
 }
 
-// IncidentVersion names the state of everything an incident's analysis and timeline are made
-// of: its row (title, window, cluster), its snapshots, its notes, and what is stored of its
-// cluster. Two equal versions mean an analysis made at the first is still right at the second.
-// One query, on keys and indexes. ErrNotFound when the incident does not exist.
-func (s *Store) IncidentVersion(ctx context.Context, incidentID string) (string, error) {
+// Version names the state of everything an incident's analysis and timeline are made of, in
+// two parts: Evidence, what the analysis is made of (the incident's window and cluster, its
+// snapshots, what is stored of the clusters involved), and Record, the rest of what the pages
+// show (the incident's row, its notes). Two equal versions mean what was made at the first is
+// still right at the second; two equal Evidence parts mean the analysis is.
+type Version struct {
+	Evidence string
+	Record   string
+}
+
+// IncidentVersion returns the incident's version: one query, on keys and indexes.
+// ErrNotFound when the incident does not exist.
+func (s *Store) IncidentVersion(ctx context.Context, incidentID string) (Version, error) {
 	var v struct {
-		UpdatedAt  time.Time
-		Snapshots  int64
-		LastSnap   int64
-		Notes      int64
-		LastNote   int64
-		Generation int64
+		UpdatedAt   time.Time
+		StartedAt   *time.Time
+		EndedAt     *time.Time
+		ClusterID   *int64
+		Snapshots   int64
+		LastSnap    int64
+		Notes       int64
+		LastNote    int64
+		Generation  int64
+		Generations int64
 	}
-	res := s.db.WithContext(ctx).Raw(`SELECT i.updated_at,
+	res := s.db.WithContext(ctx).Raw(`SELECT i.updated_at, i.started_at, i.ended_at, i.cluster_id,
 		(SELECT count(*) FROM incident_snapshots s WHERE s.incident_id = i.id) AS snapshots,
 		(SELECT coalesce(max(s.snapshot_id), 0) FROM incident_snapshots s WHERE s.incident_id = i.id) AS last_snap,
 		(SELECT count(*) FROM notes n WHERE n.incident_id = i.id) AS notes,
 		(SELECT coalesce(max(n.id), 0) FROM notes n WHERE n.incident_id = i.id) AS last_note,
-		coalesce((SELECT c.generation FROM clusters c WHERE c.id = i.cluster_id), 0) AS generation
+		coalesce((SELECT c.generation FROM clusters c WHERE c.id = i.cluster_id), 0) AS generation,
+		(SELECT coalesce(sum(c.generation), 0) FROM incident_snapshots s JOIN snapshots sn ON sn.id = s.snapshot_id
+			JOIN clusters c ON c.id = sn.cluster_id WHERE s.incident_id = i.id) AS generations
 		FROM incidents i WHERE i.id = ?`, incidentID).Scan(&v)
 	if res.Error != nil {
-		return "", wrap(res.Error, "version of incident %s", incidentID)
+		return Version{}, wrap(res.Error, "version of incident %s", incidentID)
 	}
 	if res.RowsAffected == 0 {
-		return "", wrap(ErrNotFound, "version of incident %s", incidentID)
+		return Version{}, wrap(ErrNotFound, "version of incident %s", incidentID)
 	}
-	return fmt.Sprintf("%d/%d.%d/%d.%d/%d", v.UpdatedAt.UnixNano(), v.Snapshots, v.LastSnap, v.Notes, v.LastNote, v.Generation), nil
+	nano := func(t *time.Time) int64 {
+		if t == nil {
+			return 0
+		}
+		return t.UnixNano()
+	}
+	var cid int64
+	if v.ClusterID != nil {
+		cid = *v.ClusterID
+	}
+	return Version{
+		Evidence: fmt.Sprintf("%d.%d.%d/%d.%d/%d.%d", nano(v.StartedAt), nano(v.EndedAt), cid, v.Snapshots, v.LastSnap, v.Generation, v.Generations),
+		Record:   fmt.Sprintf("%d/%d.%d", v.UpdatedAt.UnixNano(), v.Notes, v.LastNote),
+	}, nil
 }

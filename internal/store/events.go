@@ -420,13 +420,8 @@ func mergeEventRows(rows []eventRow, src []cluster.Source) ([]eventRow, []cluste
 		}
 		sort.SliceStable(idx, func(a, b int) bool {
 			x, y := out[idx[a]], out[idx[b]]
-			switch {
-			case x.FirstAt == nil || y.FirstAt == nil:
-				if (x.FirstAt == nil) != (y.FirstAt == nil) {
-					return y.FirstAt == nil
-				}
-			case !x.FirstAt.Equal(*y.FirstAt):
-				return x.FirstAt.Before(*y.FirstAt)
+			if c := compareTimes(x.FirstAt, y.FirstAt); c != 0 {
+				return c < 0
 			}
 			return x.ID < y.ID
 		})
@@ -444,4 +439,17 @@ func mergeEventRows(rows []eventRow, src []cluster.Source) ([]eventRow, []cluste
 		return sorted, sortedSrc
 	}
 	return out, outSrc
+}
+
+// compareTimes orders optional times, a missing one last.
+func compareTimes(a, b *time.Time) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	return a.Compare(*b)
 }

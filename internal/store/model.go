@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -126,10 +127,10 @@ func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.O
 	// reflection per row cost more than the query).
 	rows, err := s.db.WithContext(ctx).Table("events").
 		Select("events.id, events.api_version, events.namespace, events.name, events.uid, events.count, events.first_at, events.last_at, events.raw, "+
-			"snapshot_events.source_file, snapshot_events.source_line").
+			"snapshot_events.source_file, snapshot_events.source_line, snapshot_events.snapshot_id").
 		Joins("JOIN snapshot_events ON snapshot_events.event_id = events.id").
-		Where("snapshot_events.snapshot_id IN ?", snaps).
-		Order("events.first_at, events.id, snapshot_events.snapshot_id").Rows()
+		Where("snapshot_events.snapshot_id IN ?", snaps).Rows() // sorted below: a database sorting the rows with their raw bytes took seconds
+
 	if err != nil {
 		return nil, err
 	}
@@ -137,22 +138,45 @@ func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.O
 	var (
 		evs  []eventRow
 		srcs []cluster.Source
+		from []int64 // the snapshot of each row
 	)
 	for rows.Next() {
 		var (
 			r           eventRow
 			src         cluster.Source
 			first, last sql.NullTime
+			snap        int64
 		)
-		if err := rows.Scan(&r.ID, &r.APIVersion, &r.Namespace, &r.Name, &r.UID, &r.Count, &first, &last, &r.Raw, &src.File, &src.Line); err != nil {
+		if err := rows.Scan(&r.ID, &r.APIVersion, &r.Namespace, &r.Name, &r.UID, &r.Count, &first, &last, &r.Raw, &src.File, &src.Line, &snap); err != nil {
 			return nil, err
 		}
 		r.FirstAt, r.LastAt = nullTime(first), nullTime(last)
-		evs, srcs = append(evs, r), append(srcs, src)
+		evs, srcs, from = append(evs, r), append(srcs, src), append(from, snap)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	// In time order, and each event's rows by snapshot, so that its first sighting is the one
+	// of the first snapshot that carried it.
+	order := make([]int, len(evs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		x, y := &evs[order[a]], &evs[order[b]]
+		if c := compareTimes(x.FirstAt, y.FirstAt); c != 0 {
+			return c < 0
+		}
+		if x.ID != y.ID {
+			return x.ID < y.ID
+		}
+		return from[order[a]] < from[order[b]]
+	})
+	sortedEvs, sortedSrcs := make([]eventRow, len(evs)), make([]cluster.Source, len(evs))
+	for i, j := range order {
+		sortedEvs[i], sortedSrcs[i] = evs[j], srcs[j]
+	}
+	evs, srcs = sortedEvs, sortedSrcs
 	// An event carried by several snapshots, or stored on several days, comes in several rows.
 	evs, srcs = mergeEventRows(evs, srcs)
 	out := make([]*cluster.Object, 0, len(evs))
