@@ -42,6 +42,9 @@ func (s Source) String() string {
 // Exactly one of Pod, Node and Event is set for those kinds; every other kind keeps only Raw.
 // Events of events.k8s.io/v1 (and v1beta1) are converted to core/v1 Events, the way kubectl
 // shows them, so the rest of Rootline knows one Event type; APIVersion keeps the original.
+//
+// Objects are read-only once decoded: objects decoded together share equal strings and
+// equal resource lists (ingest's interner), so a change made to one would show in others.
 type Object struct {
 	APIVersion string
 	Kind       string

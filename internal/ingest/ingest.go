@@ -83,6 +83,10 @@ type Skipped struct {
 type Decoder struct {
 	opts Options
 	read int64 // decompressed bytes consumed so far, against opts.MaxBytes
+	// rawItems sends every list item through object, the way items were decoded before
+	// typedItem; tests compare the two.
+	rawItems bool
+	strs     *interner // shares what repeats between the objects; made on first use
 }
 
 // NewDecoder returns a Decoder with the given options.

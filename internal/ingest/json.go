@@ -132,18 +132,23 @@ func (s *jsonStream) listItems(listKind, listVersion string) error {
 }
 
 // items streams array elements whose '[' has been consumed, up to and including the ']'.
+// kind and version are what the enclosing list gives its items ("" for a List).
 func (s *jsonStream) items(kind, version string) error {
+	// The items of a list are nearly always of one kind, so each is decoded straight into the
+	// type of the item before it (or of the list's item kind): scanned once, as a bare decode
+	// of the list would. See typedItem for how a wrong guess is caught.
+	guess := targetOf(kind, version)
 	for s.dec.More() {
 		if err := s.ctx.Err(); err != nil {
 			return err
 		}
-		off := s.dec.InputOffset()
-		var raw json.RawMessage
-		if err := s.dec.Decode(&raw); err != nil {
-			return s.syntax(err, off)
+		var err error
+		if guess != noTarget && !s.d.rawItems {
+			guess, err = s.typedItem(guess, kind, version)
+		} else {
+			guess, err = s.rawItem(kind, version)
 		}
-		start := s.dec.InputOffset() - int64(len(raw))
-		if err := s.d.object(s.ctx, raw, s.source(start), kind, version, s.emit, s.depth); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -152,6 +157,78 @@ func (s *jsonStream) items(kind, version string) error {
 		return s.syntax(err, off)
 	}
 	return nil
+}
+
+// rawItem reads the next item as raw JSON and builds it; it returns the type to try for the
+// next item.
+func (s *jsonStream) rawItem(kind, version string) (target, error) {
+	off := s.dec.InputOffset()
+	var raw json.RawMessage
+	if err := s.dec.Decode(&raw); err != nil {
+		return noTarget, s.syntax(err, off)
+	}
+	start := s.dec.InputOffset() - int64(len(raw))
+	return nextTarget(raw, kind, version), s.d.object(s.ctx, raw, s.source(start), kind, version, s.emit, s.depth)
+}
+
+// typedItem decodes the next item into the type guessed for it, then reads the item's kind
+// and apiVersion from its bytes, still held by the line reader, exactly as object does. When
+// they call for the guessed type, the object is built from what was decoded; otherwise, or
+// when the decode failed, the bytes go through object, which decodes them again and answers
+// as it always does. It returns the type to try for the next item.
+func (s *jsonStream) typedItem(guess target, kind, version string) (target, error) {
+	off := s.dec.InputOffset() // before the ',' that separates this item from the one before
+	v := guess.new()
+	derr := s.dec.Decode(v)
+	end := s.dec.InputOffset()
+	lead := s.lr.bytesFrom(off, end)
+	n := 0
+	for n < len(lead) && (lead[n] == ',' || lead[n] == ' ' || lead[n] == '\t' || lead[n] == '\n' || lead[n] == '\r') {
+		n++
+	}
+	if n == len(lead) { // the value was not read: bad syntax, or the input ended
+		if derr == nil {
+			derr = io.ErrUnexpectedEOF
+		}
+		return guess, s.syntax(derr, off)
+	}
+	start := off + int64(n)
+	src := s.source(start)
+	raw := s.lr.bytesFrom(start, end)
+	if derr == nil && raw[0] == '{' {
+		if tm, err := typeMetaOf(raw, typeMetaIn(v)); err == nil {
+			if tm.Kind == "" {
+				tm.Kind = kind
+			}
+			if tm.APIVersion == "" {
+				tm.APIVersion = version
+			}
+			if targetOf(tm.Kind, tm.APIVersion) == guess {
+				if err := s.ctx.Err(); err != nil {
+					return guess, err
+				}
+				o := &cluster.Object{APIVersion: tm.APIVersion, Kind: tm.Kind, Namespace: tm.Namespace, Name: tm.Name, Source: src}
+				s.d.adopt(o, v)
+				return guess, s.emit(o)
+			}
+		}
+	}
+	return nextTarget(raw, kind, version), s.d.object(s.ctx, raw, src, kind, version, s.emit, s.depth)
+}
+
+// nextTarget is the type to try for the item after raw: raw's own, when a quick look tells it.
+func nextTarget(raw []byte, kind, version string) target {
+	tm, ok := scanTypeMeta(raw, typeMeta{})
+	if !ok {
+		return noTarget
+	}
+	if tm.Kind == "" {
+		tm.Kind = kind
+	}
+	if tm.APIVersion == "" {
+		tm.APIVersion = version
+	}
+	return targetOf(tm.Kind, tm.APIVersion)
 }
 
 func (s *jsonStream) source(off int64) cluster.Source {

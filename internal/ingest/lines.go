@@ -10,8 +10,9 @@ import (
 // position, so memory stays bounded by the parser's look-ahead (about one object), not the file.
 type lineReader struct {
 	r        io.Reader
-	pending  []byte // bytes from offset base up to the read position
-	base     int64  // offset of pending[0]
+	buf      []byte // buf[head:] are the bytes from offset base up to the read position
+	head     int    // bytes before it were answered for, and are dropped when Read needs room
+	base     int64  // offset of buf[head]
 	baseLine int    // 1-based line of offset base
 }
 
@@ -19,7 +20,13 @@ func newLineReader(r io.Reader) *lineReader { return &lineReader{r: r, baseLine:
 
 func (l *lineReader) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
-	l.pending = append(l.pending, p[:n]...)
+	if l.head > 0 && l.head >= len(l.buf)/2 {
+		// Drop what was answered for once it is at least half: a copy per item would move
+		// the parser's whole look-ahead every time.
+		rest := copy(l.buf, l.buf[l.head:])
+		l.buf, l.head = l.buf[:rest], 0
+	}
+	l.buf = append(l.buf, p[:n]...)
 	return n, err
 }
 
@@ -30,12 +37,17 @@ func (l *lineReader) lineAt(off int64) int {
 	if k <= 0 {
 		return l.baseLine
 	}
-	if k > int64(len(l.pending)) {
-		k = int64(len(l.pending))
+	if pending := int64(len(l.buf) - l.head); k > pending {
+		k = pending
 	}
-	l.baseLine += bytes.Count(l.pending[:k], []byte{'\n'})
-	rest := copy(l.pending, l.pending[k:])
-	l.pending = l.pending[:rest]
+	l.baseLine += bytes.Count(l.buf[l.head:l.head+int(k)], []byte{'\n'})
+	l.head += int(k)
 	l.base += k
 	return l.baseLine
+}
+
+// bytesFrom returns the bytes read from offset off (not before the last offset asked about)
+// up to offset end (not past the read position). They are valid until the next Read.
+func (l *lineReader) bytesFrom(off, end int64) []byte {
+	return l.buf[l.head+int(off-l.base) : l.head+int(end-l.base)]
 }

@@ -98,7 +98,7 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 	if len(raw) == 0 || raw[0] != '{' {
 		return d.objErr(src, nil, errors.New("expected a Kubernetes object, found "+describeJSON(raw)))
 	}
-	tm, err := peekTypeMeta(raw)
+	tm, err := typeMetaOf(raw, typeMeta{})
 	if err != nil {
 		return d.objErr(src, raw, err)
 	}
@@ -125,27 +125,12 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 			return err
 		}
 		return d.objErr(src, nil, errors.New("object without kind: not a Kubernetes object"))
-	case cluster.KindPod:
-		o.Pod = new(corev1.Pod)
-		if err := json.Unmarshal(raw, o.Pod); err != nil {
+	case cluster.KindPod, cluster.KindNode, cluster.KindEvent:
+		t := targetOf(tm.Kind, tm.APIVersion).new()
+		if err := json.Unmarshal(raw, t); err != nil {
 			return d.objErr(src, raw, err)
 		}
-		redactPod(o.Pod)
-		o.UID = string(o.Pod.UID)
-	case cluster.KindNode:
-		o.Node = new(corev1.Node)
-		if err := json.Unmarshal(raw, o.Node); err != nil {
-			return d.objErr(src, raw, err)
-		}
-		redactMeta(&o.Node.ObjectMeta)
-		o.UID = string(o.Node.UID)
-	case cluster.KindEvent:
-		ev, err := decodeEvent(tm.APIVersion, raw)
-		if err != nil {
-			return d.objErr(src, raw, err)
-		}
-		redactEvent(ev)
-		o.Event, o.UID = ev, string(ev.UID)
+		d.adopt(o, t)
 	default:
 		if tm.Kind == "ConfigMap" && tm.Name != autoscalerStatus {
 			d.skip(skipped(o, "only the cluster-autoscaler-status ConfigMap is kept: others may hold secrets"))
@@ -184,22 +169,86 @@ func (d *Decoder) nestedList(ctx context.Context, raw []byte, tm typeMeta, src c
 	return nil
 }
 
-// decodeEvent reads an Event of any of the three API versions into a core/v1 Event.
-func decodeEvent(apiVersion string, raw []byte) (*corev1.Event, error) {
-	switch apiVersion {
-	case "events.k8s.io/v1", "events.k8s.io/v1beta1":
-		// v1beta1 has the same JSON shape as v1; only the Go types differ.
-		var e eventsv1.Event
-		if err := json.Unmarshal(raw, &e); err != nil {
-			return nil, err
+// target is the Go type an object of a modelled kind decodes into.
+type target int
+
+const (
+	noTarget target = iota
+	podTarget
+	nodeTarget
+	eventTarget   // core/v1
+	eventV1Target // events.k8s.io/v1 and v1beta1, which have the same JSON shape
+)
+
+func targetOf(kind, apiVersion string) target {
+	switch kind {
+	case cluster.KindPod:
+		return podTarget
+	case cluster.KindNode:
+		return nodeTarget
+	case cluster.KindEvent:
+		if apiVersion == "events.k8s.io/v1" || apiVersion == "events.k8s.io/v1beta1" {
+			return eventV1Target
 		}
-		return fromEventsV1(&e), nil
+		return eventTarget
 	}
-	var e corev1.Event
-	if err := json.Unmarshal(raw, &e); err != nil {
-		return nil, err
+	return noTarget
+}
+
+func (t target) new() any {
+	switch t {
+	case podTarget:
+		return new(corev1.Pod)
+	case nodeTarget:
+		return new(corev1.Node)
+	case eventTarget:
+		return new(corev1.Event)
+	case eventV1Target:
+		return new(eventsv1.Event)
 	}
-	return &e, nil
+	return nil
+}
+
+// typeMetaIn gives the kind, apiVersion, name and namespace of a target's object.
+func typeMetaIn(v any) typeMeta {
+	switch t := v.(type) {
+	case *corev1.Pod:
+		return typeMeta{APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, Namespace: t.Namespace}
+	case *corev1.Node:
+		return typeMeta{APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, Namespace: t.Namespace}
+	case *corev1.Event:
+		return typeMeta{APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, Namespace: t.Namespace}
+	case *eventsv1.Event:
+		return typeMeta{APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, Namespace: t.Namespace}
+	}
+	return typeMeta{}
+}
+
+// adopt makes v, decoded from a target's new, o's typed object, redacted and sharing what
+// repeats with the decoder's other objects, and takes its uid.
+func (d *Decoder) adopt(o *cluster.Object, v any) {
+	if d.strs == nil {
+		d.strs = newInterner()
+	}
+	switch t := v.(type) {
+	case *corev1.Pod:
+		redactPod(t)
+		d.strs.pod(t)
+		o.Pod, o.UID = t, string(t.UID)
+	case *corev1.Node:
+		redactMeta(&t.ObjectMeta)
+		d.strs.node(t)
+		o.Node, o.UID = t, string(t.UID)
+	case *corev1.Event:
+		redactEvent(t)
+		d.strs.event(t)
+		o.Event, o.UID = t, string(t.UID)
+	case *eventsv1.Event:
+		ev := fromEventsV1(t)
+		redactEvent(ev)
+		d.strs.event(ev)
+		o.Event, o.UID = ev, string(ev.UID)
+	}
 }
 
 // guessKind recognises objects that carry no kind by their shape, for the items of untyped

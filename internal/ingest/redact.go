@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -28,17 +29,39 @@ var secretAssignment = regexp.MustCompile(`(?i)(\b[\w.-]*(?:secret|token|passw(?
 // secretWords are what every match of secretAssignment holds, in lower case: text without
 // any of them (and all ASCII, so that no Unicode case folding can make one) cannot match, and
 // is not handed to the regular expression, which costs a tenth of an analysis otherwise.
-var secretWords = []string{"secret", "token", "passw", "pwd", "credential", "key", "bearer"}
+var secretWords = [][]byte{[]byte("secret"), []byte("token"), []byte("passw"), []byte("pwd"), []byte("credential"), []byte("key"), []byte("bearer")}
 
-func mayHoldSecret(s string) bool {
+// secretNameWords are, likewise, what every match of secretName holds.
+var secretNameWords = [][]byte{[]byte("secret"), []byte("token"), []byte("passw"), []byte("pwd"), []byte("credential"),
+	[]byte("key"), []byte("auth"), []byte("bearer"), []byte("cookie"), []byte("session"), []byte("signature"), []byte("cert")}
+
+func mayHoldSecret(s string) bool { return mayHold(s, secretWords) }
+
+// isSecretName reports whether secretName matches s, asking the regular expression only when
+// s may: annotation names were a tenth of decoding nodes and events.
+func isSecretName(s string) bool {
+	return mayHold(s, secretNameWords) && secretName.MatchString(s)
+}
+
+// mayHold reports whether s, lowered, contains one of the words; non-ASCII text always may.
+func mayHold(s string, words [][]byte) bool {
+	var buf [256]byte
+	lower := buf[:0]
+	if len(s) > len(buf) {
+		lower = make([]byte, 0, len(s))
+	}
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+		c := s[i]
+		if c >= utf8.RuneSelf {
 			return true
 		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower = append(lower, c)
 	}
-	lower := strings.ToLower(s)
-	for _, w := range secretWords {
-		if strings.Contains(lower, w) {
+	for _, w := range words {
+		if bytes.Contains(lower, w) {
 			return true
 		}
 	}
@@ -64,7 +87,7 @@ func scrub(s string) string {
 func redactMeta(m *metav1.ObjectMeta) {
 	m.ManagedFields = nil
 	for k, v := range m.Annotations {
-		if k == lastApplied || secretName.MatchString(k) {
+		if k == lastApplied || isSecretName(k) {
 			m.Annotations[k] = Redacted
 			continue
 		}
@@ -113,7 +136,7 @@ func redactProbe(p *corev1.Probe) {
 	}
 	if p.HTTPGet != nil {
 		for i, h := range p.HTTPGet.HTTPHeaders {
-			if secretName.MatchString(h.Name) {
+			if isSecretName(h.Name) {
 				p.HTTPGet.HTTPHeaders[i].Value = Redacted
 			}
 		}
@@ -158,7 +181,7 @@ func redactTree(v any) {
 				if ann, ok := child.(map[string]any); ok {
 					for name, val := range ann {
 						if s, ok := val.(string); ok {
-							if name == lastApplied || secretName.MatchString(name) {
+							if name == lastApplied || isSecretName(name) {
 								ann[name] = Redacted
 							} else {
 								ann[name] = scrub(s)
@@ -181,7 +204,7 @@ func redactTree(v any) {
 				if list, ok := child.([]any); ok {
 					for _, e := range list {
 						if m, ok := e.(map[string]any); ok {
-							if n, _ := m["name"].(string); secretName.MatchString(n) {
+							if n, _ := m["name"].(string); isSecretName(n) {
 								m["value"] = Redacted
 							}
 						}

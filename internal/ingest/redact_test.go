@@ -20,3 +20,21 @@ func TestScrubPrefilter(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretNamePrefilter: likewise for the names of annotations and headers.
+func TestSecretNamePrefilter(t *testing.T) {
+	names := []string{"", "kubectl.kubernetes.io/restartedAt", "X-Auth-Token", "API_KEY", "ſession", "\u212aey", "Set-Cookie",
+		"cluster-autoscaler.kubernetes.io/scale-down-disabled", "webhook-CERT", "SIGNATURE", "Passwd", "pwd", "credentials"}
+	for i := range 3000 {
+		b := make([]byte, i%40)
+		for j := range b {
+			b[j] = "sekrtonpawdbycuhil-_.: ſK\u212a"[(i*7+j*13)%29]
+		}
+		names = append(names, string(b))
+	}
+	for _, s := range names {
+		if secretName.MatchString(s) != isSecretName(s) {
+			t.Errorf("isSecretName(%q) = %v, the regular expression says %v", s, isSecretName(s), secretName.MatchString(s))
+		}
+	}
+}
