@@ -27,6 +27,22 @@ type Options struct {
 type Input struct {
 	Model   *cluster.Model
 	Options Options
+	// components remembers cluster.PodComponent for the run: several rules ask it of every
+	// pod, and it was a third of the rules' time on 20,000 pods. Nil (in tests) computes it.
+	components map[*cluster.Object]string
+}
+
+// component is cluster.PodComponent of a pod object.
+func (in Input) component(o *cluster.Object) string {
+	if in.components == nil {
+		return cluster.PodComponent(o.Pod)
+	}
+	c, ok := in.components[o]
+	if !ok {
+		c = cluster.PodComponent(o.Pod)
+		in.components[o] = c
+	}
+	return c
 }
 
 // SymptomRule finds one kind of symptom.
@@ -69,7 +85,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	if opts.Now.IsZero() {
 		opts.Now = to
 	}
-	in := Input{Model: m, Options: opts}
+	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}}
 	rep := Report{Inputs: Inputs{Files: len(m.Files), Nodes: len(m.Nodes), Pods: len(m.Pods), Events: len(m.Events)},
 		Symptoms: []Symptom{}, Causes: []Cause{}, Gaps: []Gap{}}
 	if !from.IsZero() {

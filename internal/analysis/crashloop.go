@@ -44,5 +44,10 @@ func (crashLoopRule) Symptoms(in Input) []Symptom {
 
 // allStatuses lists init and regular container statuses.
 func allStatuses(p *corev1.Pod) []corev1.ContainerStatus {
+	if len(p.Status.InitContainerStatuses) == 0 {
+		// The pod's own slice, not a copy: callers only read it, and three rules ask for it
+		// of every pod (15 MB of garbage on 20,000 pods, when the heap is at its fullest).
+		return p.Status.ContainerStatuses
+	}
 	return append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...)
 }

@@ -17,7 +17,7 @@ func critical(in Input, o *cluster.Object) bool {
 	if comps == nil {
 		comps = defaultCriticalComponents
 	}
-	return cluster.SystemCritical(o.Pod) || slices.Contains(comps, cluster.PodComponent(o.Pod))
+	return cluster.SystemCritical(o.Pod) || slices.Contains(comps, in.component(o))
 }
 
 // heavyShare is the share of a node's allocatable memory or CPU above which a pod is heavy.
@@ -25,8 +25,8 @@ const heavyShare = 0.25
 
 // heavy reports whether a pod weighs on its node: Prometheus (its memory grows with the number
 // of scrape targets), or a quarter or more of the node's allocatable CPU or memory requested.
-func heavy(o *cluster.Object, l cluster.NodeLoad) bool {
-	if cluster.PodComponent(o.Pod) == cluster.ComponentPrometheus {
+func heavy(in Input, o *cluster.Object, l cluster.NodeLoad) bool {
+	if in.component(o) == cluster.ComponentPrometheus {
 		return true
 	}
 	r := cluster.PodRequests(o.Pod)

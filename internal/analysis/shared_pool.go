@@ -33,10 +33,10 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 		l := m.Load(node)
 		var hs []string
 		for _, o := range l.Pods {
-			if o != pod && heavy(o, l) {
+			if o != pod && heavy(in, o, l) {
 				r := cluster.PodRequests(o.Pod)
 				hs = append(hs, fmt.Sprintf("%s/%s (%s CPU, %s)", o.Namespace, o.Name, cpuString(r.MilliCPU), memString(r.Memory)))
-				if comp := cluster.PodComponent(o.Pod); comp != "" {
+				if comp := in.component(o); comp != "" {
 					heavies[comp] = Component{Kind: comp, Name: o.Name}
 				}
 			}
@@ -46,7 +46,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		c.Explains = append(c.Explains, s.ID)
 		pools[l.Pool] = true
-		part := fmt.Sprintf("%s %s/%s shared node %s (pool %s) with %s", strings.ToLower(cluster.PodComponent(pod.Pod)), pod.Namespace, pod.Name, node.Name, l.Pool, strings.Join(hs, ", "))
+		part := fmt.Sprintf("%s %s/%s shared node %s (pool %s) with %s", strings.ToLower(in.component(pod)), pod.Namespace, pod.Name, node.Name, l.Pool, strings.Join(hs, ", "))
 		parts = append(parts, strings.TrimSpace(part))
 		c.Evidence = append(c.Evidence, cite(pod, "spec.nodeName", node.Name), cite(node, "pods", strings.Join(hs, ", ")))
 		c.Confidence += 0.1

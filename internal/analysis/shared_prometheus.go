@@ -30,7 +30,7 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 		l := m.Load(n)
 		var prom *cluster.Object
 		for _, p := range l.Pods {
-			if cluster.PodComponent(p.Pod) == cluster.ComponentPrometheus {
+			if in.component(p) == cluster.ComponentPrometheus {
 				prom = p
 				break
 			}
