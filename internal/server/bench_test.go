@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -24,8 +25,14 @@ import (
 	"github.com/rootline-dev/rootline/internal/synth"
 )
 
-// benchEvents is the size of the incident the timeline benchmarks read.
-const benchEvents = 100000
+// benchEvents is the size of the incident the timeline benchmarks read: ROOTLINE_BENCH_EVENTS,
+// else 100,000 events, about 3 pods for every 100 events (at least 100).
+func benchEvents() int {
+	if n, err := strconv.Atoi(os.Getenv("ROOTLINE_BENCH_EVENTS")); err == nil && n > 0 {
+		return n
+	}
+	return 100000
+}
 
 type benchIncident struct {
 	st   *store.Store
@@ -34,7 +41,7 @@ type benchIncident struct {
 	err  error
 }
 
-// timelineBench stores one incident of 100,000 events (and the pods and nodes they are about)
+// timelineBench stores one incident of benchEvents events (and the pods and nodes they are about)
 // in a SQLite file, once per test binary.
 var timelineBench = sync.OnceValue(func() *benchIncident {
 	b := &benchIncident{}
@@ -53,10 +60,10 @@ var timelineBench = sync.OnceValue(func() *benchIncident {
 	if b.err = b.st.Migrate(ctx); b.err != nil {
 		return b
 	}
-	if b.err = b.st.CreateIncident(ctx, &incident.Incident{ID: "big", Title: "100,000 events"}); b.err != nil {
+	if b.err = b.st.CreateIncident(ctx, &incident.Incident{ID: "big", Title: fmt.Sprintf("%d events", benchEvents())}); b.err != nil {
 		return b
 	}
-	o := synth.Options{Pods: 3000, Events: benchEvents, Seed: 1}
+	o := synth.Options{Pods: max(benchEvents()*3/100, 100), Events: benchEvents(), Seed: 1}
 	w, err := b.st.BeginSnapshot(ctx, store.SnapshotMeta{Digest: "bench", Incident: "big"})
 	if err != nil {
 		b.err = err
