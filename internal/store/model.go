@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -179,14 +181,30 @@ func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.O
 	evs, srcs = sortedEvs, sortedSrcs
 	// An event carried by several snapshots, or stored on several days, comes in several rows.
 	evs, srcs = mergeEventRows(evs, srcs)
-	out := make([]*cluster.Object, 0, len(evs))
-	for i, r := range evs {
-		e, err := s.storedEvent(r.Raw, r.Count, r.FirstAt, r.LastAt)
+	// Decompressing and decoding is most of the time: spread over the processors.
+	out := make([]*cluster.Object, len(evs))
+	errs := make([]error, len(evs))
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), max(len(evs)/1000, 1))
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(evs); i += workers {
+				r := &evs[i]
+				e, err := s.storedEvent(r.Raw, r.Count, r.FirstAt, r.LastAt)
+				if err != nil {
+					errs[i] = fmt.Errorf("event %s: %w", r.ID, err)
+					continue
+				}
+				out[i] = &cluster.Object{APIVersion: r.APIVersion, Kind: cluster.KindEvent, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
+					Source: srcs[i], Event: e}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("event %s: %w", r.ID, err)
+			return nil, err
 		}
-		out = append(out, &cluster.Object{APIVersion: r.APIVersion, Kind: cluster.KindEvent, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
-			Source: srcs[i], Event: e})
 	}
 	return out, nil
 }
