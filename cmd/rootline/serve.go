@@ -37,7 +37,7 @@ requires --auth on with ROOTLINE_API_TOKEN set. SIGTERM or Ctrl-C stop it gracef
 
 Raw evidence (events, the objects of snapshots, what the collector sent) is deleted in the
 background once older than --retention (90 days; "off" keeps it): incidents, reports, notes
-and signatures stay, and a snapshot whose objects expired is still listed, marked expired.
+and signatures stay; the same files uploaded again after their objects expired are stored anew.
 
 Environment: ROOTLINE_DATABASE, ROOTLINE_ADDR, ROOTLINE_API_TOKEN(_FILE),
 ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL, ROOTLINE_LOG_FORMAT,
