@@ -119,10 +119,12 @@ func BenchmarkTimelineAPI(b *testing.B) {
 // of changed (before each request, untimed, a collected event for its cluster bumps the
 // cluster's generation): load its objects, analyse, build the timeline, filter, encode.
 func BenchmarkTimelineAPIAfterChange(b *testing.B) {
-	timelineAfter(b, func(i int) (string, string) {
+	// Seen later each time, in every run of the benchmark (-count), so that each is a change.
+	timelineAfter(b, func(int) (string, string) {
 		return "/api/v1/events?cluster=" + store.DefaultCluster, fmt.Sprintf(`{"apiVersion": "v1", "kind": "Event",
 			"metadata": {"name": "bench", "namespace": "prod", "uid": "bench-1"}, "reason": "Evicted",
-			"involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub"}, "count": %d, "lastTimestamp": "2023-02-01T17:06:00Z"}`, i+1)
+			"involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub"}, "count": 1, "lastTimestamp": %q}`,
+			time.Now().UTC().Format(time.RFC3339Nano))
 	})
 }
 
@@ -153,8 +155,11 @@ func timelineAfter(b *testing.B, change func(i int) (path, body string)) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		io.Copy(io.Discard, resp.Body)
+		page, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatalf("timeline: status %d: %s", resp.StatusCode, page)
+		}
 	}
 }
 
