@@ -69,7 +69,7 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 			if err != nil {
 				return err
 			}
-			raw, err := s.gz.compress(js)
+			raw, err := s.pack(js)
 			if err != nil {
 				return err
 			}
@@ -90,7 +90,7 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 				n.Ignored++
 			}
 		}
-		changed, err := s.upsertEvents(ctx, c, events)
+		changed, err := s.upsertEvents(ctx, c, events, false)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -212,7 +213,7 @@ func (s *Store) onEventConflict() string {
 // order and do not deadlock each other. It returns how many were new or changed. On
 // PostgreSQL the rows are copied into a temporary table and upserted from there in one
 // statement; on SQLite they go in multi-row INSERTs.
-func (s *Store) upsertEvents(ctx context.Context, c *connTx, events map[string]eventRow) (int, error) {
+func (s *Store) upsertEvents(ctx context.Context, c *connTx, events map[string]eventRow, mostlyNew bool) (int, error) {
 	if len(events) == 0 {
 		return 0, nil
 	}
@@ -222,7 +223,7 @@ func (s *Store) upsertEvents(ctx context.Context, c *connTx, events map[string]e
 	}
 	sort.Strings(ids)
 	if c.conn != nil {
-		return s.copyEvents(ctx, c, ids, events)
+		return s.copyEvents(ctx, c, ids, events, mostlyNew)
 	}
 	changed := 0
 	for start := 0; start < len(ids); start += batchSize {
@@ -253,42 +254,17 @@ func (r *eventRow) values() []any {
 // as the transaction.
 const eventsIn = "rootline_events_in"
 
-// copyEvents writes events through COPY. Those with no row of their day yet (most, in an
-// upload) are copied straight into events; the others, and all of them should a concurrent
-// writer have stored one meanwhile, are copied into eventsIn and upserted from there.
-func (s *Store) copyEvents(ctx context.Context, c *connTx, ids []string, events map[string]eventRow) (int, error) {
+// copyEvents writes events through COPY. When they are mostly new (an upload), they are copied
+// straight into events, and only should one of them have a row of its day already (an
+// overlapping upload, a concurrent writer) are they all copied into eventsIn instead and
+// upserted from there; a collector's batches, which see the same events again and again, go
+// that way at once. (Asking first which ones are stored cost more than the copy as the day's
+// partition grew: PostgreSQL read the partition whole for each batch.)
+func (s *Store) copyEvents(ctx context.Context, c *connTx, ids []string, events map[string]eventRow, mostlyNew bool) (int, error) {
 	tx := c.tx.WithContext(ctx)
-	day := events[ids[0]].StoredOn
-	fresh, known := ids, []string(nil)
-	for _, id := range ids {
-		if events[id].StoredOn != day {
-			fresh, known = nil, ids // not expected: one write, one day; the general path then
-			break
-		}
-	}
-	if fresh != nil {
-		var have []string
-		// One index probe an id, whatever the planner thinks of the partition's size (an IN
-		// list was planned as a scan of the partition, each batch slower than the one before).
-		// Ids are hex digests: the array literal needs no quoting.
-		q := "SELECT e.id FROM unnest(CAST(? AS text[])) AS x(id) JOIN events e ON e.id = x.id AND e.stored_on = ?"
-		if err := tx.Raw(q, "{"+strings.Join(ids, ",")+"}", day).Scan(&have).Error; err != nil {
-			return 0, wrap(err, "events already stored")
-		}
-		if len(have) > 0 {
-			old := make(map[string]bool, len(have))
-			for _, id := range have {
-				old[id] = true
-			}
-			fresh, known = make([]string, 0, len(ids)-len(have)), make([]string, 0, len(have))
-			for _, id := range ids {
-				if old[id] {
-					known = append(known, id)
-				} else {
-					fresh = append(fresh, id)
-				}
-			}
-		}
+	fresh, known := []string(nil), ids
+	if mostlyNew {
+		fresh, known = ids, nil
 	}
 	changed := 0
 	if len(fresh) > 0 {
@@ -299,14 +275,18 @@ func (s *Store) copyEvents(ctx context.Context, c *connTx, ids []string, events 
 		if err := tx.SavePoint("rootline_events").Error; err != nil {
 			return 0, wrap(err, "events")
 		}
-		if err := c.copyRows(ctx, "events", eventColumns, rows); err != nil {
-			// Most likely another writer stored some of them since the check: upsert them all.
+		err = c.copyRows(ctx, "events", eventColumns, rows)
+		var pe *pgconn.PgError
+		switch {
+		case err == nil:
+			changed = len(fresh)
+		case errors.As(err, &pe) && pe.Code == "23505": // unique_violation: some have a row of the day
 			if rerr := tx.RollbackTo("rootline_events").Error; rerr != nil {
 				return 0, wrap(errors.Join(err, rerr), "events")
 			}
 			known = ids
-		} else {
-			changed = len(fresh)
+		default:
+			return 0, wrap(err, "events")
 		}
 	}
 	if len(known) == 0 {

@@ -37,7 +37,7 @@ func (s *Store) BareRows(objs []*cluster.Object, clusterID, snapshotID int64, da
 		if err != nil {
 			return nil, err
 		}
-		raw, err := s.gz.compress(js)
+		raw, err := s.pack(js)
 		if err != nil {
 			return nil, err
 		}

@@ -85,7 +85,8 @@ func (s *Store) createPartition(ctx context.Context, day string) error {
 	}
 	// The CHECK constraint lets the attach skip scanning the (empty) table.
 	for _, q := range []string{
-		fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (LIKE events INCLUDING DEFAULTS)", name),
+		// Raw objects are compressed from 256 bytes on (see migration 8).
+		fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (LIKE events INCLUDING DEFAULTS INCLUDING COMPRESSION) WITH (toast_tuple_target = 256)", name),
 		fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %[1]s_day CHECK (stored_on >= '%s' AND stored_on < '%s')", name, day, to),
 		fmt.Sprintf("ALTER TABLE events ATTACH PARTITION %s FOR VALUES FROM ('%s') TO ('%s')", name, day, to),
 		fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %[1]s_day", name),

@@ -248,7 +248,7 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 	if err != nil {
 		return err
 	}
-	raw, err := w.s.gz.compress(js)
+	raw, err := w.s.pack(js)
 	if err != nil {
 		return err
 	}
@@ -329,7 +329,7 @@ func (w *SnapshotWriter) write(ctx context.Context, b *rowBatch) error {
 		return err
 	}
 	if len(b.events) > 0 {
-		if _, err := w.s.upsertEvents(ctx, w.c, b.events); err != nil {
+		if _, err := w.s.upsertEvents(ctx, w.c, b.events, true); err != nil {
 			return err
 		}
 	}
@@ -350,7 +350,7 @@ func (w *SnapshotWriter) copyBatch(ctx context.Context, b *rowBatch) error {
 		return err
 	}
 	if len(b.events) > 0 {
-		if _, err := w.s.upsertEvents(ctx, w.c, b.events); err != nil {
+		if _, err := w.s.upsertEvents(ctx, w.c, b.events, true); err != nil {
 			return err
 		}
 	}
