@@ -10,9 +10,11 @@
 #   - related incidents: the lookup in 100,000 generated incidents against the bare SQL read of
 #     the candidates' ids (PostgreSQL);
 #   - bulk storage: pods and events stored as an upload stores them, in rows/s, against
-#     PostgreSQL's COPY of the same rows, at 1,000, 20,000 and 150,000 of each.
+#     PostgreSQL's COPY of the same rows, at 1,000, 20,000 and 150,000 of each;
+#   - how analyze and storage grow from 1,000 to 150,000 pods, the timeline from 10,000 to
+#     100,000 events.
 # Needs PostgreSQL on 127.0.0.1:5432 (see scripts/bench-library.sh) and about 4 GiB of memory
-# for the bare decode of 150,000 pods. Takes about 35 minutes on 2 cores. Usage: bash scripts/perf.sh [output, default docs/performance.md]
+# for the bare decode of 150,000 pods. Takes about 20 minutes on 2 cores. Usage: bash scripts/perf.sh [output, default docs/performance.md]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/performance.md}
@@ -166,12 +168,14 @@ component kind.
 ## Bulk storage in PostgreSQL against COPY (target: 50% or more)
 
 \`internal/store\` \`BenchmarkStoreBulk\`: n generated pods, or n events, stored the way an
-upload stores them (each object marshalled and compressed with zstd, turned into rows, written
-in one transaction through the COPY protocol; events new to the day copied straight into their
-day's partition, the others upserted through a temporary table; a pod's containers and an
-event's link to its snapshot are rows too), against PostgreSQL's \`COPY\` of the same rows,
-already made, into the same tables (\`copy\`). rows/s counts pods or events; each size is a
-fresh, empty set of tables, so the rows per second across sizes show how storage grows.
+upload stores them (each object marshalled, turned into rows, written in one transaction
+through the COPY protocol while the next batch is made; events new to the day copied straight
+into their day's partition, the others upserted through a temporary table), against
+PostgreSQL's \`COPY\` of the same rows, already made, into the same tables (\`copy\`): pods with
+their containers, events with their links to the snapshot. On both sides PostgreSQL
+compresses the raw objects (lz4) and checks the foreign keys. rows/s counts pods or events;
+each size is a fresh, empty set of tables, so the rows per second across sizes show how
+storage grows.
 
 | stored | Rootline rows/s | COPY rows/s | ratio |
 | --- | --- | --- | --- |

@@ -69,9 +69,10 @@ func emptyBulk(b *testing.B, st *store.Store) {
 }
 
 // BenchmarkStoreBulk stores n pods, or n events, in PostgreSQL the way an upload does
-// (rootline: each object marshalled, compressed, turned into rows, and written in one
-// transaction, events upserted), against PostgreSQL's COPY of the same rows, already made,
-// into the same tables (copy). rows/s counts pods or events.
+// (rootline: each object marshalled, turned into rows, and written in one transaction, events
+// upserted), against PostgreSQL's COPY of the same rows (pods and their containers, events and
+// their links to the snapshot), already made, into the same tables (copy). rows/s counts pods
+// or events.
 //
 //	go test ./internal/store -run '^$' -bench StoreBulk -benchtime 3x
 func BenchmarkStoreBulk(b *testing.B) {

@@ -28,8 +28,9 @@ func (s *Store) SetClock(now func() time.Time) { s.now = now }
 // EventID is the key of an event's rows.
 func EventID(clusterID int64, identity string) string { return eventID(clusterID, identity) }
 
-// BareRows are the rows Rootline stores for objs (pods with their containers, and events) in
-// the columns COPY takes, by table: the yardstick of the bulk-storage benchmarks copies them.
+// BareRows are the rows Rootline stores for objs (pods with their containers, events with
+// their links to the snapshot) in the columns COPY takes, by table: the yardstick of the
+// bulk-storage benchmarks copies them.
 func (s *Store) BareRows(objs []*cluster.Object, clusterID, snapshotID int64, day time.Time) (map[string][][]any, error) {
 	out := map[string][][]any{}
 	for _, o := range objs {
@@ -53,6 +54,8 @@ func (s *Store) BareRows(objs []*cluster.Object, clusterID, snapshotID int64, da
 			v := r.values()
 			v[len(v)-1] = day
 			out["events"] = append(out["events"], v)
+			link := snapshotEventRow{SnapshotID: snapshotID, EventID: r.ID, SourceFile: o.Source.File, SourceLine: o.Source.Line}
+			out["snapshot_events"] = append(out["snapshot_events"], link.values())
 		}
 	}
 	return out, nil
@@ -60,9 +63,9 @@ func (s *Store) BareRows(objs []*cluster.Object, clusterID, snapshotID int64, da
 
 // BareCopy copies rows (from BareRows) with nothing else: one transaction, one COPY a table.
 func (s *Store) BareCopy(ctx context.Context, rows map[string][][]any) error {
-	columns := map[string][]string{"pods": podColumns, "pod_containers": containerColumns, "events": eventColumns}
+	columns := map[string][]string{"pods": podColumns, "pod_containers": containerColumns, "events": eventColumns, "snapshot_events": linkColumns}
 	return s.inConnTx(ctx, func(c *connTx) error {
-		for _, table := range []string{"pods", "pod_containers", "events"} {
+		for _, table := range []string{"pods", "pod_containers", "events", "snapshot_events"} {
 			if err := c.copyRows(ctx, table, columns[table], rows[table]); err != nil {
 				return err
 			}
