@@ -33,7 +33,8 @@ func newServeCmd() *cobra.Command {
 The database is an embedded SQLite file (rootline.db in the working directory) unless
 --database or ROOTLINE_DATABASE names another file, sqlite://PATH, or postgres://USER@HOST/DB.
 Migrations are applied at start. The server listens on 127.0.0.1:8080; beyond loopback it
-requires --auth on with ROOTLINE_API_TOKEN set. SIGTERM or Ctrl-C stop it gracefully.
+requires --auth on, and a token: ROOTLINE_API_TOKEN (which may do anything), or tokens made
+with rootline token create (read, write or admin). SIGTERM or Ctrl-C stop it gracefully.
 
 Raw evidence (events, the objects of snapshots, what the collector sent) is deleted in the
 background once older than --retention (90 days; "off" keeps it): incidents, reports, notes
@@ -126,6 +127,15 @@ func serve(parent context.Context, cfg config.Config) error {
 	defer st.Close()
 	if err := st.Migrate(ctx); err != nil {
 		return err
+	}
+	if cfg.Auth == "on" && cfg.APIToken == "" {
+		n, err := st.ActiveTokens(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return usageError{errors.New("--auth on needs a token: set ROOTLINE_API_TOKEN (16 characters or more), or make one with `rootline token create --name NAME --scope write`")}
+		}
 	}
 	srv := server.New(cfg, server.StoreDeps(st, log))
 	go retention.Loop{Expirer: st, Age: time.Duration(cfg.Retention), Every: cfg.RetentionEvery, Log: log}.Run(ctx)

@@ -73,7 +73,7 @@ type Config struct {
 	Addr            string        // listen address
 	Database        string        // --database / ROOTLINE_DATABASE
 	Auth            string        // "on", "off" or "" (decided by Addr)
-	APIToken        string        // with Auth on, the bearer token every API request must carry
+	APIToken        string        // with Auth on, a bearer token that may do anything (besides those of `rootline token`)
 	MaxUploadBytes  int64         // limit on an upload's body
 	MaxDecodedBytes int64         // limit on an upload's decompressed bytes
 	ShutdownTimeout time.Duration // how long in-flight requests get on SIGTERM
@@ -162,8 +162,10 @@ func (c *Config) Validate() error {
 	if c.Auth == "off" && !loopback {
 		return fmt.Errorf("config: --auth off is refused on %s: beyond loopback anyone could read and write incident data", c.Addr)
 	}
-	if c.Auth == "on" && len(c.APIToken) < 16 {
-		return errors.New("config: --auth on needs ROOTLINE_API_TOKEN (or ROOTLINE_API_TOKEN_FILE) of at least 16 characters")
+	// With auth on and no server token, the tokens made with `rootline token create` are the
+	// only way in: serve checks that there is one once the database is open.
+	if c.APIToken != "" && len(c.APIToken) < 16 {
+		return errors.New("config: ROOTLINE_API_TOKEN (or ROOTLINE_API_TOKEN_FILE) must be at least 16 characters")
 	}
 	if c.MaxUploadBytes <= 0 || c.MaxDecodedBytes <= 0 {
 		return errors.New("config: upload limits must be positive")

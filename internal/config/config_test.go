@@ -21,7 +21,7 @@ func TestValidate(t *testing.T) {
 		{"ipv6 loopback", "[::1]:8080", "", "", "rootline.db", "off", ""},
 		{"all interfaces defaults to auth on", "0.0.0.0:8080", "", "0123456789abcdef", "rootline.db", "on", ""},
 		{"auth off beyond loopback", "0.0.0.0:8080", "off", "", "rootline.db", "", "--auth off is refused"},
-		{"auth on without token", "0.0.0.0:8080", "on", "", "rootline.db", "", "needs ROOTLINE_API_TOKEN"},
+		{"auth on without the server's token (tokens in the database)", "0.0.0.0:8080", "on", "", "rootline.db", "on", ""},
 		{"short token", "127.0.0.1:8080", "on", "short", "rootline.db", "", "at least 16"},
 		{"bad auth value", "127.0.0.1:8080", "maybe", "", "rootline.db", "", "use on or off"},
 		{"bad address", "8080", "", "", "rootline.db", "", "--addr"},

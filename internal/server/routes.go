@@ -2,6 +2,8 @@ package server
 
 import (
 	"crypto/subtle"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -9,6 +11,8 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/rootline-dev/rootline/internal/access"
+	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/web"
 )
 
@@ -58,17 +62,43 @@ func (s *Server) Handler() http.Handler {
 	return r
 }
 
-// requireAuth demands the API token on every request when authentication is on.
+// requireAuth demands a token on every request when authentication is on: the server's own
+// (ROOTLINE_API_TOKEN, which may do anything) or one made with `rootline token create`, whose
+// scope must allow the request (reading for GET and HEAD, writing for the rest).
 func (s *Server) requireAuth() gin.HandlerFunc {
 	if s.cfg.Auth != "on" {
 		return func(c *gin.Context) { c.Next() }
 	}
-	want := []byte(s.cfg.APIToken)
+	own := []byte(s.cfg.APIToken)
 	return s.handle(func(c *gin.Context) error {
 		got, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(got), want) != 1 {
+		got = strings.TrimSpace(got)
+		if !ok || got == "" {
 			c.Header("WWW-Authenticate", `Bearer realm="rootline"`)
 			return errStatus(http.StatusUnauthorized, "authentication required: send Authorization: Bearer <token>")
+		}
+		var scope access.Scope
+		if len(own) > 0 && subtle.ConstantTimeCompare([]byte(got), own) == 1 {
+			scope = access.Admin
+		} else if s.deps.Tokens != nil {
+			t, err := s.deps.Tokens.TokenFor(c.Request.Context(), got)
+			switch {
+			case errors.Is(err, store.ErrTokenRevoked):
+				c.Header("WWW-Authenticate", `Bearer realm="rootline", error="invalid_token"`)
+				return errStatus(http.StatusUnauthorized, fmt.Sprintf("token %s was revoked", t.Name))
+			case errors.Is(err, store.ErrNotFound):
+			case err != nil:
+				return err
+			default:
+				scope = t.Scope
+			}
+		}
+		if scope == "" {
+			c.Header("WWW-Authenticate", `Bearer realm="rootline", error="invalid_token"`)
+			return errStatus(http.StatusUnauthorized, "unknown token")
+		}
+		if need := access.Needed(c.Request.Method); !scope.Allows(need) {
+			return errStatus(http.StatusForbidden, fmt.Sprintf("this token's scope is %s: %s needs %s", scope, c.Request.Method, need))
 		}
 		c.Next()
 		return nil

@@ -22,6 +22,11 @@ type IncidentStore interface {
 	UpdateIncident(ctx context.Context, in *incident.Incident) error
 }
 
+// TokenStore finds the API token a secret is (see `rootline token`).
+type TokenStore interface {
+	TokenFor(ctx context.Context, secret string) (store.Token, error)
+}
+
 // SnapshotStore is what the upload handler needs.
 type SnapshotStore interface {
 	BeginSnapshot(ctx context.Context, m store.SnapshotMeta) (*store.SnapshotWriter, error)
@@ -71,6 +76,7 @@ type Deps struct {
 	Notes     NoteStore
 	Library   LibraryStore
 	Collected CollectStore
+	Tokens    TokenStore // nil: only the server's own token is known
 	DB        Pinger
 	Metrics   *Metrics // nil: a fresh set
 	Log       *slog.Logger
@@ -78,7 +84,7 @@ type Deps struct {
 
 // StoreDeps wires every collaborator to one store, as `rootline serve` does.
 func StoreDeps(st *store.Store, log *slog.Logger) Deps {
-	return Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, DB: st, Log: log}
+	return Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, Tokens: st, DB: st, Log: log}
 }
 
 // Server holds the handlers' shared state.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/rootline-dev/rootline/internal/access"
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -161,25 +162,64 @@ func TestLibraryPageEscapes(t *testing.T) {
 	})
 }
 
+// TestAuthOn: with authentication on, every request carries a token: the server's own
+// (ROOTLINE_API_TOKEN, which may do anything) or one made with `rootline token create`, whose
+// scope must allow the request; a revoked or unknown token is refused, and nothing is written
+// without a token that may write.
 func TestAuthOn(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ctx := t.Context()
 		cfg := testConfig()
 		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
 		base := newServer(t, st, cfg)
+		secret := map[access.Scope]string{}
+		for _, sc := range []access.Scope{access.Read, access.Write, access.Admin} {
+			s, _, err := st.CreateToken(ctx, "t-"+string(sc), sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			secret[sc] = s
+		}
+		revoked, _, err := st.CreateToken(ctx, "gone", access.Write)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.RevokeToken(ctx, "gone"); err != nil {
+			t.Fatal(err)
+		}
+		bearer := func(s string) []string { return []string{"Authorization", "Bearer " + s} }
 		tests := []struct {
-			name   string
-			header []string
-			want   int
+			name         string
+			method, path string
+			header       []string
+			want         int
+			says         string
 		}{
-			{"no token", nil, 401},
-			{"wrong token", []string{"Authorization", "Bearer nope"}, 401},
-			{"right token", []string{"Authorization", "Bearer 0123456789abcdef-token"}, 201},
+			{"no token", "POST", "/api/v1/incidents", nil, 401, "authentication required"},
+			{"no token, a read", "GET", "/api/v1/incidents", nil, 401, "authentication required"},
+			{"no token, a page", "GET", "/", nil, 401, "authentication required"},
+			{"a form without a token", "POST", "/incidents", nil, 401, "authentication required"},
+			{"wrong token", "POST", "/api/v1/incidents", bearer("nope"), 401, "unknown token"},
+			{"server's token", "POST", "/api/v1/incidents", bearer(cfg.APIToken), 201, ""},
+			{"read token reads", "GET", "/api/v1/incidents", bearer(secret[access.Read]), 200, ""},
+			{"read token cannot write", "POST", "/api/v1/incidents", bearer(secret[access.Read]), 403, "scope is read"},
+			{"read token cannot collect", "POST", "/api/v1/events?cluster=leap", bearer(secret[access.Read]), 403, "scope is read"},
+			{"write token writes", "POST", "/api/v1/incidents", bearer(secret[access.Write]), 201, ""},
+			{"admin token writes", "POST", "/api/v1/incidents", bearer(secret[access.Admin]), 201, ""},
+			{"revoked token", "GET", "/api/v1/incidents", bearer(revoked), 401, "token gone was revoked"},
+			{"revoked token, a write", "POST", "/api/v1/incidents", bearer(revoked), 401, "token gone was revoked"},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				status, b := call(t, "POST", base+"/api/v1/incidents", "application/json", strings.NewReader(`{"title": "t"}`), tt.header...)
-				if status != tt.want {
-					t.Errorf("status = %d, want %d (%s)", status, tt.want, b)
+				before := rowCounts(t, st)
+				status, b := call(t, tt.method, base+tt.path, "application/json", strings.NewReader(`{"title": "t"}`), tt.header...)
+				if status != tt.want || !strings.Contains(string(b), tt.says) {
+					t.Errorf("status = %d (%s), want %d saying %q", status, b, tt.want, tt.says)
+				}
+				if tt.want >= 400 {
+					if diff := cmp.Diff(before, rowCounts(t, st)); diff != "" {
+						t.Errorf("a refused request changed rows:\n%s", diff)
+					}
 				}
 			})
 		}
