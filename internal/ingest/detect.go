@@ -108,24 +108,33 @@ func checkEntryName(n string) error {
 // so that compressed and plain inputs are measured alike.
 func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, emit func(*cluster.Object) error, depth int, compressed bool) error {
 	lim := &budgetReader{r: r, d: d}
-	br := bufio.NewReaderSize(lim, 64<<10)
+	u := &utf8Check{r: lim}
+	br := bufio.NewReaderSize(u, 64<<10)
 	head, err := br.Peek(sniffLen)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return d.readError(name, err)
 	}
 	start := skipSpace(head)
+	var bom int64
+	if bytes.HasPrefix(head, utf8BOM) { // a byte order mark, as Windows editors write: skipped
+		bom = int64(len(utf8BOM))
+		_, _ = br.Discard(len(utf8BOM))
+	}
 	var perr error
 	switch {
 	case start == len(head) && len(head) < sniffLen:
 		perr = &Error{File: name, Msg: "empty input: no Kubernetes objects", Err: ErrMalformed}
 	case head[start] == '{' || head[start] == '[':
-		perr = d.decodeJSON(ctx, name, br, emit, depth, 0, 0)
+		perr = d.decodeJSON(ctx, name, br, emit, depth, 0, bom)
 	case promptBeforeJSON(head[start:]):
 		// "$ kubectl get pod -o json x" pasted above its output: skip the command line.
 		prompt, _ := br.ReadString('\n')
 		perr = d.decodeJSON(ctx, name, br, emit, depth, 1+strings.Count(string(head[:start]), "\n"), int64(start+len(prompt)))
-	case !isText(head):
+	case !isText(head) && !mostlyText(head):
 		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
+	case !isText(head):
+		// Text with a few bytes that are not UTF-8: read on, and say where (below).
+		_, _ = io.Copy(io.Discard, br)
 	case text.Sniff(head[start:]):
 		perr = d.decodeText(ctx, name, br, emit)
 	case looksLikeYAML(head[start:]):
@@ -135,6 +144,11 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 	}
 	if errors.Is(perr, ErrTooLarge) {
 		return d.tooLarge(name)
+	}
+	if off, line, bad := u.invalid(); bad && (perr == nil || errors.Is(perr, ErrMalformed)) {
+		// Text that is not UTF-8: the truer answer, even where it also failed to parse.
+		return &Error{File: name, Line: line, Offset: off, Err: ErrMalformed,
+			Msg: fmt.Sprintf("invalid UTF-8 at byte %d: Kubernetes objects and kubectl output are UTF-8", off)}
 	}
 	if perr != nil && compressed && (errors.Is(perr, ErrUnsupported) || errors.Is(perr, ErrMalformed)) {
 		// A decompression bomb usually fails to parse long before it ends; too large is the
@@ -181,9 +195,12 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// utf8BOM is the byte order mark some editors put before UTF-8 text.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 func skipSpace(b []byte) int {
 	i := 0
-	if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+	if bytes.HasPrefix(b, utf8BOM) {
 		i = 3
 	}
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
@@ -206,6 +223,23 @@ func isText(b []byte) bool {
 		i += size
 	}
 	return true
+}
+
+// mostlyText reports whether a sample that is not UTF-8 text is still text with a few bad
+// bytes (two, or at most one in a hundred; no NUL), rather than binary data.
+func mostlyText(b []byte) bool {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return false
+	}
+	bad := 0
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			bad++
+		}
+		i += size
+	}
+	return bad <= 2 || bad*100 <= len(b)
 }
 
 // shellPrompt matches a pasted command line: "$ kubectl …", "» kubectl …", "user@host:~$ kubectl …".

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -296,9 +297,60 @@ func (d *Decoder) objErr(src cluster.Source, raw []byte, err error) error {
 			e.Line += bytes.Count(raw[:te.Offset], []byte{'\n'})
 		}
 		e.Offset += te.Offset
-		e.Msg = fmt.Sprintf("field %s: cannot use JSON %s as %s", te.Field, te.Value, te.Type)
+		e.Msg = fmt.Sprintf("field %s: cannot use JSON %s as %s", te.Field, te.Value, typeName(te.Type))
+		if te.Field == "" {
+			if fault := typeMetaFault(raw); fault != "" {
+				e.Msg = fault
+			}
+		}
 	}
 	return e
+}
+
+// typeMetaFault says which of kind, apiVersion and metadata's name and namespace has the
+// wrong type: reading them first, the decoder names no field.
+func typeMetaFault(raw []byte) string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil {
+		return ""
+	}
+	for _, f := range []string{"kind", "apiVersion"} {
+		if v, ok := top[f]; ok && describeJSON(v) != "a string" {
+			return fmt.Sprintf("%s must be a string, not %s", f, describeJSON(v))
+		}
+	}
+	m, ok := top["metadata"]
+	if !ok {
+		return ""
+	}
+	if describeJSON(m) != "an object" {
+		return fmt.Sprintf("metadata must be an object, not %s", describeJSON(m))
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(m, &meta) != nil {
+		return ""
+	}
+	for _, f := range []string{"name", "namespace"} {
+		if v, ok := meta[f]; ok && describeJSON(v) != "a string" {
+			return fmt.Sprintf("metadata.%s must be a string, not %s", f, describeJSON(v))
+		}
+	}
+	return ""
+}
+
+// typeName says what JSON a Go type takes: an object for a struct or map, an array for a
+// slice, else the type's own name.
+func typeName(t reflect.Type) string {
+	if t == nil {
+		return "?"
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object (" + t.String() + ")"
+	case reflect.Slice, reflect.Array:
+		return "an array (" + t.String() + ")"
+	}
+	return t.String()
 }
 
 func describeJSON(raw []byte) string {
@@ -306,6 +358,8 @@ func describeJSON(raw []byte) string {
 		return "nothing"
 	}
 	switch raw[0] {
+	case '{':
+		return "an object"
 	case '[':
 		return "an array"
 	case '"':
