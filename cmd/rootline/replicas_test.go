@@ -23,12 +23,28 @@ import (
 // TestMain) on a free port, and returns its URL once it is ready.
 func startServerProcess(t *testing.T, database string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	return startServer(t, database, "").url
+}
+
+// serverProcess is a `rootline serve` process.
+type serverProcess struct {
+	url  string
+	cmd  *exec.Cmd
+	logs *bytes.Buffer
+}
+
+// startServer runs `rootline serve` on addr (a free port when empty) and waits until it is
+// ready. It is stopped (SIGINT, then SIGKILL) at the end of the test unless it ended before.
+func startServer(t *testing.T, database, addr string) *serverProcess {
+	t.Helper()
+	if addr == "" {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr = ln.Addr().String()
+		ln.Close()
 	}
-	addr := ln.Addr().String()
-	ln.Close()
 	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--database", database, "--log-level", "warn")
 	cmd.Env = append(os.Environ(), "ROOTLINE_TEST_RUN_MAIN=1")
 	var logs bytes.Buffer
@@ -36,10 +52,10 @@ func startServerProcess(t *testing.T, database string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
 		select {
 		case <-done:
 		case <-time.After(15 * time.Second):
@@ -54,13 +70,13 @@ func startServerProcess(t *testing.T, database string) string {
 		if resp, err := http.Get(url + "/readyz"); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return url
+				return &serverProcess{url: url, cmd: cmd, logs: &logs}
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("server %s never became ready:\n%s", addr, logs.String())
-	return ""
+	return nil
 }
 
 // TestTwoServers is issue 7's test of replicas: two `rootline serve` processes on one

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the pgx driver, to watch the server's transaction
+
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+	"github.com/rootline-dev/rootline/internal/synth"
+)
+
+// TestKilledMidUpload kills the server with SIGKILL while it stores an upload (once the
+// database shows the upload's transaction writing): after a restart on the same database the
+// upload is not there, not even in part, and sending it again stores it whole.
+func TestKilledMidUpload(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills servers")
+	}
+	var body bytes.Buffer
+	const pods = 8000
+	if err := synth.WritePodList(&body, synth.Options{Pods: pods, Seed: 9}); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Each(t, pg, func(t *testing.T, _ *store.Store, b storetest.Backend) {
+		database := storetest.Fresh(t, b)
+		srv := startServer(t, database, "")
+		if status, out := post(t, srv.url+"/api/v1/incidents", `{"id": "k", "title": "killed"}`); status != http.StatusCreated {
+			t.Fatalf("create incident: %d %s", status, out)
+		}
+		upload := func(url string) (int, string) {
+			resp, err := http.Post(url+"/api/v1/incidents/k/snapshots?name=pods.json", "application/json", bytes.NewReader(body.Bytes()))
+			if err != nil {
+				return 0, err.Error()
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, string(b)
+		}
+		answered := make(chan string, 1)
+		go func() {
+			status, out := upload(srv.url)
+			answered <- fmt.Sprintf("%d %.100s", status, out)
+		}()
+		waitWriting(t, b, database)
+		if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-answered; !strings.HasPrefix(got, "0 ") {
+			t.Fatalf("the upload was answered before the kill: %s", got)
+		}
+
+		st := testStore(t, database)
+		counts, err := st.RowCounts(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, table := range []string{"snapshots", "incident_snapshots", "pods", "pod_containers"} {
+			if counts[table] != 0 {
+				t.Errorf("after SIGKILL: %d rows in %s, want none", counts[table], table)
+			}
+		}
+		st.Close()
+		again := startServer(t, database, "")
+		if status, out := upload(again.url); status != http.StatusCreated {
+			t.Fatalf("the same upload after the restart: %d %s", status, out)
+		}
+		st = testStore(t, database)
+		if n := podsOf(t, st, "k"); n != pods {
+			t.Errorf("after the upload again: %d pods, want %d", n, pods)
+		}
+	})
+}
+
+// waitWriting waits until the database shows an upload being written: on PostgreSQL a
+// transaction of the server's that has written pods; on SQLite the write-ahead log growing.
+func waitWriting(t *testing.T, b storetest.Backend, database string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	if b.Name == "sqlite" {
+		wal := database + "-wal"
+		start := fileSize(wal)
+		for time.Now().Before(deadline) {
+			if fileSize(wal) > start+(1<<20) {
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Fatal("the upload never started writing")
+	}
+	db, err := sql.Open("pgx", database)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for time.Now().Before(deadline) {
+		var n int
+		err := db.QueryRow(`SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database()
+			AND backend_xid IS NOT NULL AND query ILIKE '%pod%'`).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the upload never started writing")
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+func post(t *testing.T, url, body string) (int, string) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// podsOf counts the pods of an incident's snapshots.
+func podsOf(t *testing.T, st *store.Store, id string) int {
+	t.Helper()
+	_, objs, err := st.IncidentObjects(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, o := range objs {
+		if o.Pod != nil {
+			n++
+		}
+	}
+	return n
+}
