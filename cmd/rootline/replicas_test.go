@@ -30,7 +30,19 @@ func startServerProcess(t *testing.T, database string) string {
 type serverProcess struct {
 	url  string
 	cmd  *exec.Cmd
-	logs *bytes.Buffer
+	logs *bytes.Buffer // read only once the process ended (see stop)
+	done chan error    // the process's end
+}
+
+// stop interrupts the server and waits for it to end.
+func (p *serverProcess) stop(t *testing.T) {
+	t.Helper()
+	_ = p.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-p.done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the server did not stop")
+	}
 }
 
 // startServer runs `rootline serve` on addr (a free port when empty) and waits until it is
@@ -53,7 +65,7 @@ func startServer(t *testing.T, database, addr string) *serverProcess {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() { done <- cmd.Wait(); close(done) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
 		select {
@@ -70,7 +82,7 @@ func startServer(t *testing.T, database, addr string) *serverProcess {
 		if resp, err := http.Get(url + "/readyz"); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return &serverProcess{url: url, cmd: cmd, logs: &logs}
+				return &serverProcess{url: url, cmd: cmd, logs: &logs, done: done}
 			}
 		}
 		time.Sleep(50 * time.Millisecond)

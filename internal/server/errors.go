@@ -45,6 +45,9 @@ func (s *Server) handle(h handlerFunc) gin.HandlerFunc {
 		if he.Status >= 500 {
 			s.log.ErrorContext(c.Request.Context(), "request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "status", he.Status, "error", err)
 		}
+		if he.Status == http.StatusServiceUnavailable {
+			c.Header("Retry-After", "5")
+		}
 		body := gin.H{"error": he.Msg}
 		for k, v := range he.Extra {
 			body[k] = v
@@ -82,6 +85,8 @@ func (s *Server) classify(err error) *httpError {
 		return &httpError{Status: http.StatusRequestEntityTooLarge, Msg: "request body larger than the limit of " + formatBytes(mbe.Limit)}
 	}
 	switch {
+	case store.IsUnavailable(err):
+		return &httpError{Status: http.StatusServiceUnavailable, Msg: "the database is unavailable: try again shortly", Err: err}
 	case errors.Is(err, store.ErrNotFound):
 		return &httpError{Status: http.StatusNotFound, Msg: "not found", Err: err}
 	case errors.Is(err, store.ErrExists):

@@ -1,7 +1,10 @@
 package store
 
 import (
+	"database/sql/driver"
 	"errors"
+	"io"
+	"net"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -20,4 +23,26 @@ func IsRetryable(err error) bool {
 	}
 	msg := err.Error()
 	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked")
+}
+
+// IsUnavailable reports whether err says the database cannot be reached (PostgreSQL down,
+// restarting, or the connection lost): the request may succeed later, with no change to it.
+func IsUnavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		// Class 08: connection exception; 57P01-57P03: the server shutting down or starting.
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	var ne *net.OpError
+	if errors.As(err, &ne) {
+		return true
+	}
+	return errors.Is(err, driver.ErrBadConn) || (errors.Is(err, io.ErrUnexpectedEOF) && strings.Contains(err.Error(), "conn"))
 }
