@@ -20,7 +20,7 @@ func TestIsUnavailable(t *testing.T) {
 		&pgconn.PgError{Code: "57P01"}: true,
 		&pgconn.PgError{Code: "08006"}: true,
 		fmt.Errorf("store: list: %w", &net.OpError{Op: "dial", Err: fmt.Errorf("connection refused")}): true,
-		fmt.Errorf("store: list: %w", driver.ErrBadConn):                                              true,
+		fmt.Errorf("store: list: %w", driver.ErrBadConn):                                               true,
 	} {
 		if got := store.IsUnavailable(err); got != want {
 			t.Errorf("IsUnavailable(%v) = %v, want %v", err, got, want)
