@@ -42,7 +42,7 @@ and signatures stay; the same files uploaded again after their objects expired a
 
 Environment: ROOTLINE_DATABASE, ROOTLINE_ADDR, ROOTLINE_API_TOKEN(_FILE),
 ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL, ROOTLINE_LOG_FORMAT,
-ROOTLINE_RETENTION.`,
+ROOTLINE_RETENTION, ROOTLINE_UPLOAD_RATE.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			base, err := config.Default(os.Getenv)
@@ -67,6 +67,9 @@ ROOTLINE_RETENTION.`,
 			}
 			if !flags.Changed("retention") {
 				cfg.Retention = base.Retention
+			}
+			if !flags.Changed("upload-rate") {
+				cfg.UploadRate = base.UploadRate
 			}
 			cfg.APIToken = base.APIToken
 			cfg.LogLevel = base.LogLevel
@@ -93,6 +96,8 @@ ROOTLINE_RETENTION.`,
 	cfg.Retention = config.DefaultRetention
 	f.Var(&cfg.Retention, "retention", "delete raw evidence older than this: days (90d), a duration (36h), or off (env ROOTLINE_RETENTION)")
 	f.DurationVar(&cfg.RetentionEvery, "retention-every", config.DefaultRetentionEvery, "how often to look for expired evidence")
+	f.Float64Var(&cfg.UploadRate, "upload-rate", config.DefaultUploadRate, "uploads a minute per token when auth is on; 0 for no limit (env ROOTLINE_UPLOAD_RATE)")
+	f.IntVar(&cfg.UploadBurst, "upload-burst", config.DefaultUploadBurst, "uploads at once beyond the rate")
 	return cmd
 }
 

@@ -28,6 +28,11 @@ const (
 	DefaultRetention = Age(90 * 24 * time.Hour)
 	// DefaultRetentionEvery is how often expired evidence is looked for.
 	DefaultRetentionEvery = time.Hour
+
+	// DefaultUploadRate and DefaultUploadBurst bound the uploads of one token: 30 a minute,
+	// 10 at once.
+	DefaultUploadRate  = 30
+	DefaultUploadBurst = 10
 )
 
 // Age is a duration that may also be written in days ("90d"); "0" or "off" means never.
@@ -79,19 +84,22 @@ type Config struct {
 	ShutdownTimeout time.Duration // how long in-flight requests get on SIGTERM
 	LogLevel        slog.Level
 	LogFormat       string        // "text" or "json"
+	UploadRate      float64       // uploads a minute per token (auth on); 0: no limit
+	UploadBurst     int           // uploads at once beyond the rate
 	Retention       Age           // raw evidence older than this is deleted; 0 keeps it
 	RetentionEvery  time.Duration // how often to look for what expired
 }
 
 // Default returns the defaults, overridden by the environment (ROOTLINE_DATABASE,
 // ROOTLINE_ADDR, ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL,
-// ROOTLINE_LOG_FORMAT, ROOTLINE_RETENTION; ROOTLINE_DATABASE_FILE reads the database URL from a file, for secrets).
+// ROOTLINE_LOG_FORMAT, ROOTLINE_RETENTION, ROOTLINE_UPLOAD_RATE; ROOTLINE_DATABASE_FILE reads the database URL from a file, for secrets).
 // Flags given on the command line override these in turn.
 func Default(getenv func(string) string) (Config, error) {
 	c := Config{
 		Addr: DefaultAddr, Database: DefaultDatabase, MaxUploadBytes: DefaultMaxBytes, MaxDecodedBytes: DefaultMaxBytes,
 		ShutdownTimeout: 20 * time.Second, LogLevel: slog.LevelInfo, LogFormat: "text",
 		Retention: DefaultRetention, RetentionEvery: DefaultRetentionEvery,
+		UploadRate: DefaultUploadRate, UploadBurst: DefaultUploadBurst,
 	}
 	if v := getenv("ROOTLINE_ADDR"); v != "" {
 		c.Addr = v
@@ -133,6 +141,13 @@ func Default(getenv func(string) string) (Config, error) {
 	}
 	if v := getenv("ROOTLINE_LOG_FORMAT"); v != "" {
 		c.LogFormat = v
+	}
+	if v := getenv("ROOTLINE_UPLOAD_RATE"); v != "" {
+		r, err := strconv.ParseFloat(v, 64)
+		if err != nil || r < 0 {
+			return c, fmt.Errorf("config: ROOTLINE_UPLOAD_RATE=%q: not a number of uploads a minute", v)
+		}
+		c.UploadRate = r
 	}
 	if v := getenv("ROOTLINE_RETENTION"); v != "" {
 		if err := c.Retention.Set(v); err != nil {
@@ -178,6 +193,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Retention > 0 && time.Duration(c.Retention) < time.Hour {
 		return fmt.Errorf("config: --retention %s: keep evidence an hour at least", c.Retention)
+	}
+	if c.UploadRate < 0 || c.UploadBurst < 1 {
+		return errors.New("config: --upload-rate must be 0 (no limit) or more, --upload-burst 1 or more")
 	}
 	if c.RetentionEvery < time.Minute {
 		return fmt.Errorf("config: --retention-every %s: a minute at least", c.RetentionEvery)

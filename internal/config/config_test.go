@@ -102,3 +102,19 @@ func TestRetention(t *testing.T) {
 		t.Errorf("a retention of a minute: %v", err)
 	}
 }
+
+// TestUploadRate: the default, the environment, and what Validate refuses.
+func TestUploadRate(t *testing.T) {
+	c, err := Default(func(k string) string { return map[string]string{"ROOTLINE_UPLOAD_RATE": "120"}[k] })
+	if err != nil || c.UploadRate != 120 || c.UploadBurst != DefaultUploadBurst {
+		t.Errorf("ROOTLINE_UPLOAD_RATE=120: %v, %v, %v", c.UploadRate, c.UploadBurst, err)
+	}
+	if _, err := Default(func(k string) string { return map[string]string{"ROOTLINE_UPLOAD_RATE": "-1"}[k] }); err == nil {
+		t.Error("a negative rate was accepted")
+	}
+	c, _ = Default(func(string) string { return "" })
+	c.UploadBurst = 0
+	if err := c.Validate(); err == nil {
+		t.Error("a burst of 0 was accepted")
+	}
+}

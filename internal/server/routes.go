@@ -35,7 +35,7 @@ func (s *Server) Handler() http.Handler {
 	authed.GET("/", s.handle(s.libraryPage))
 	authed.POST("/incidents", s.handle(s.createIncidentForm))
 	authed.GET("/upload", s.handle(s.uploadPage))
-	authed.POST("/upload", s.handle(s.uploadForm))
+	authed.POST("/upload", s.limitUploads(), s.handle(s.uploadForm))
 	authed.GET("/incidents/:id", s.handle(s.incidentPage))
 	authed.GET("/incidents/:id/related", s.handle(s.relatedPage))
 	authed.POST("/incidents/:id/notes", s.handle(s.createNoteForm))
@@ -44,12 +44,12 @@ func (s *Server) Handler() http.Handler {
 
 	api := authed.Group("/api/v1")
 	api.POST("/incidents", s.handle(s.createIncident))
-	api.POST("/incidents/import", s.handle(s.importReports))
+	api.POST("/incidents/import", s.limitUploads(), s.handle(s.importReports))
 	api.POST("/events", s.handle(s.postEvents))
 	api.GET("/incidents", s.handle(s.listIncidents))
 	api.GET("/incidents/:id", s.handle(s.getIncident))
 	api.PUT("/incidents/:id", s.handle(s.updateIncident))
-	api.POST("/incidents/:id/snapshots", s.handle(s.uploadSnapshot))
+	api.POST("/incidents/:id/snapshots", s.limitUploads(), s.handle(s.uploadSnapshot))
 	api.GET("/incidents/:id/analysis", s.handle(s.getAnalysis))
 	api.POST("/incidents/:id/notes", s.handle(s.createNote))
 	api.GET("/incidents/:id/notes", s.handle(s.listNotes))
@@ -80,6 +80,7 @@ func (s *Server) requireAuth() gin.HandlerFunc {
 		var scope access.Scope
 		if len(own) > 0 && subtle.ConstantTimeCompare([]byte(got), own) == 1 {
 			scope = access.Admin
+			c.Set(callerKey, "the server's token")
 		} else if s.deps.Tokens != nil {
 			t, err := s.deps.Tokens.TokenFor(c.Request.Context(), got)
 			switch {
@@ -91,6 +92,7 @@ func (s *Server) requireAuth() gin.HandlerFunc {
 				return err
 			default:
 				scope = t.Scope
+				c.Set(callerKey, "token "+t.Name)
 			}
 		}
 		if scope == "" {

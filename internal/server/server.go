@@ -95,6 +95,7 @@ type Server struct {
 	metrics  *Metrics
 	markdown *markdown.Renderer
 	states   *stateCache
+	uploads  *uploadLimiter // nil: no limit
 }
 
 // New builds the server; Handler returns its routes.
@@ -105,5 +106,9 @@ func New(cfg config.Config, deps Deps) *Server {
 	if deps.Log == nil {
 		deps.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New(), states: newStateCache(stateCacheSize, stateCacheObjects)}
+	srv := &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New(), states: newStateCache(stateCacheSize, stateCacheObjects)}
+	if cfg.UploadRate > 0 {
+		srv.uploads = newUploadLimiter(cfg.UploadRate, cfg.UploadBurst)
+	}
+	return srv
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -255,4 +256,60 @@ func assertCounts(t *testing.T, st *store.Store, want map[string]int64) {
 	if diff := cmp.Diff(want, rowCounts(t, st)); diff != "" {
 		t.Errorf("row counts changed (-before +after):\n%s", diff)
 	}
+}
+
+// TestUploadRateLimit: with auth on, each token has its own budget of uploads; beyond it an
+// upload gets 429 with Retry-After, and nothing of it is stored; reads are not counted.
+func TestUploadRateLimit(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ctx := t.Context()
+		cfg := testConfig()
+		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
+		cfg.UploadRate, cfg.UploadBurst = 1, 2
+		base := newServer(t, st, cfg)
+		a, _, err := st.CreateToken(ctx, "a", access.Write)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := st.CreateToken(ctx, "b", access.Write)
+		if err != nil {
+			t.Fatal(err)
+		}
+		auth := func(s string) []string { return []string{"Authorization", "Bearer " + s} }
+		createIncidentAs := func(token string) {
+			if status, out := call(t, "POST", base+"/api/v1/incidents", "application/json", strings.NewReader(`{"id": "r", "title": "rate"}`), auth(token)...); status != 201 {
+				t.Fatalf("create: %d %s", status, out)
+			}
+		}
+		createIncidentAs(a)
+		upload := func(token string, i int) (int, []byte, string) {
+			req, _ := http.NewRequest("POST", base+"/api/v1/incidents/r/snapshots?name=p.json", strings.NewReader(fmt.Sprintf(
+				`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p%d", "namespace": "x"}}`, i)))
+			req.Header.Set("Authorization", "Bearer "+token)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, body, resp.Header.Get("Retry-After")
+		}
+		for i := range 2 {
+			if status, out, _ := upload(a, i); status != 201 {
+				t.Fatalf("upload %d within the burst: %d %s", i, status, out)
+			}
+		}
+		before := rowCounts(t, st)
+		status, out, retry := upload(a, 2)
+		if status != http.StatusTooManyRequests || retry == "" || !strings.Contains(string(out), "too many uploads from token a") {
+			t.Errorf("the third upload: %d %s (Retry-After %q), want 429", status, out, retry)
+		}
+		assertCounts(t, st, before)
+		if status, out, _ := upload(b, 3); status != 201 {
+			t.Errorf("another token's upload: %d %s", status, out)
+		}
+		if status, out := call(t, "GET", base+"/api/v1/incidents/r", "", nil, auth(a)...); status != 200 {
+			t.Errorf("a read by the limited token: %d %s", status, out)
+		}
+	})
 }

@@ -1,0 +1,99 @@
+package server
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"golang.org/x/time/rate"
+)
+
+// callerKey is where requireAuth leaves who is calling: the token's name, for the limits.
+const callerKey = "rootline.caller"
+
+// uploadLimiter allows each token so many uploads a minute, with a burst. It remembers at
+// most maxCallers tokens.
+type uploadLimiter struct {
+	perMinute float64
+	burst     int
+	mu        sync.Mutex
+	callers   map[string]*callerLimit
+}
+
+type callerLimit struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+const maxCallers = 10000
+
+func newUploadLimiter(perMinute float64, burst int) *uploadLimiter {
+	return &uploadLimiter{perMinute: perMinute, burst: max(burst, 1), callers: map[string]*callerLimit{}}
+}
+
+// allow takes one upload from the caller's budget, or says how long until there is one.
+func (u *uploadLimiter) allow(caller string, now time.Time) (bool, time.Duration) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	c, ok := u.callers[caller]
+	if !ok {
+		if len(u.callers) >= maxCallers {
+			u.forgetIdlest(now)
+		}
+		c = &callerLimit{lim: rate.NewLimiter(rate.Limit(u.perMinute/60), u.burst)}
+		u.callers[caller] = c
+	}
+	c.seen = now
+	r := c.lim.ReserveN(now, 1)
+	if delay := r.DelayFrom(now); delay > 0 {
+		r.CancelAt(now)
+		return false, delay
+	}
+	return true, 0
+}
+
+// forgetIdlest drops the callers idle for ten minutes (their budget is full again anyway),
+// or else the one idle longest; u.mu is held.
+func (u *uploadLimiter) forgetIdlest(now time.Time) {
+	oldest, oldestAt := "", now
+	for k, c := range u.callers {
+		if now.Sub(c.seen) > 10*time.Minute {
+			delete(u.callers, k)
+			continue
+		}
+		if c.seen.Before(oldestAt) || oldest == "" {
+			oldest, oldestAt = k, c.seen
+		}
+	}
+	if len(u.callers) >= maxCallers {
+		delete(u.callers, oldest)
+	}
+}
+
+// limitUploads refuses an upload beyond the caller's budget with 429 and Retry-After.
+func (s *Server) limitUploads() gin.HandlerFunc {
+	if s.uploads == nil {
+		return func(c *gin.Context) { c.Next() }
+	}
+	return func(c *gin.Context) {
+		v, ok := c.Get(callerKey)
+		if !ok { // authentication off (loopback): no tokens to count against
+			c.Next()
+			return
+		}
+		caller := v.(string)
+		ok, wait := s.uploads.allow(caller, time.Now())
+		if !ok {
+			secs := int(math.Ceil(wait.Seconds()))
+			c.Header("Retry-After", strconv.Itoa(secs))
+			c.AbortWithStatusJSON(http.StatusTooManyRequests, gin.H{"error": fmt.Sprintf(
+				"too many uploads from %s: %g a minute, %d at once; try again in %d s", caller, s.uploads.perMinute, s.uploads.burst, secs)})
+			return
+		}
+		c.Next()
+	}
+}
