@@ -26,11 +26,7 @@ same library with rootline import.`,
 		Example: "  rootline export --out library/\n  rootline export --incident IL-0070 --out .",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("database") {
-				if v := os.Getenv("ROOTLINE_DATABASE"); v != "" {
-					database = v
-				}
-			}
+			database = databaseFlag(cmd, database)
 			if out == "" {
 				return usageError{fmt.Errorf("--out DIR is required")}
 			}

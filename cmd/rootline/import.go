@@ -35,11 +35,7 @@ Exit codes: 0 imported, 1 a report that does not parse or a database error, 2 wr
 		Example: "  rootline import examples/incidents\n  rootline import --database postgres://postgres@127.0.0.1/rootline IL-0070.md",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !cmd.Flags().Changed("database") {
-				if v := os.Getenv("ROOTLINE_DATABASE"); v != "" {
-					database = v
-				}
-			}
+			database = databaseFlag(cmd, database)
 			return importReports(cmd.Context(), database, args, cmd.OutOrStdout())
 		},
 	}
@@ -127,6 +123,16 @@ func reportFiles(paths []string) ([]string, error) {
 
 // openStore opens and migrates the database of a command that works on it directly (import,
 // export); errors carry the command's exit code.
+// databaseFlag is the --database value, or ROOTLINE_DATABASE when the flag was not given.
+func databaseFlag(cmd *cobra.Command, database string) string {
+	if !cmd.Flags().Changed("database") {
+		if v := os.Getenv("ROOTLINE_DATABASE"); v != "" {
+			return v
+		}
+	}
+	return database
+}
+
 func openStore(ctx context.Context, database string) (*store.Store, error) {
 	target, err := store.ParseTarget(database)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 	"time"
 
@@ -30,11 +29,7 @@ These commands work on the database directly, as the server's operators do: --da
 ROOTLINE_DATABASE names it, as for serve.`,
 		Example: "  rootline token create --name collector-prod --scope write\n  rootline token list\n  rootline token revoke collector-prod",
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
-			if !cmd.Flags().Changed("database") {
-				if v := os.Getenv("ROOTLINE_DATABASE"); v != "" {
-					database = v
-				}
-			}
+			database = databaseFlag(cmd, database)
 		},
 	}
 	cmd.PersistentFlags().StringVar(&database, "database", config.DefaultDatabase, "SQLite file, sqlite://PATH, or postgres:// URL (env ROOTLINE_DATABASE)")

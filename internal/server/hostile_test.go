@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"crypto/rand"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -70,6 +71,7 @@ var hostileCases = []struct {
 	{"gzip-bomb.json.gz", 413, "larger than the limit"},
 	{"tar-bomb.tar.gz", 413, "larger than the limit"},
 	{"enormous-line.txt", 415, "neither JSON, YAML nor kubectl output"},
+	{"random.bin", 415, "binary data"},
 }
 
 // made are the cases built at run time.
@@ -95,6 +97,10 @@ func made(t *testing.T, name string) []byte {
 		return b.Bytes()
 	case "enormous-line.txt":
 		return bytes.Repeat([]byte("a"), 40<<20)
+	case "random.bin":
+		b := make([]byte, 64<<10)
+		_, _ = rand.Read(b)
+		return b
 	}
 	return nil
 }
