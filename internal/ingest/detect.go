@@ -124,6 +124,10 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 	switch {
 	case start == len(head) && len(head) < sniffLen:
 		perr = &Error{File: name, Msg: "empty input: no Kubernetes objects", Err: ErrMalformed}
+	case !isText(head) && badUTF8(head) > 2 && badUTF8(head)*100 > len(head):
+		// Before the JSON case: binary data may begin with '{' by chance. (A NUL alone in
+		// JSON is left to the JSON decoder, which names its position.)
+		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
 	case head[start] == '{' || head[start] == '[':
 		perr = d.decodeJSON(ctx, name, br, emit, depth, 0, bom)
 	case promptBeforeJSON(head[start:]):
@@ -231,6 +235,12 @@ func mostlyText(b []byte) bool {
 	if bytes.IndexByte(b, 0) >= 0 {
 		return false
 	}
+	bad := badUTF8(b)
+	return bad <= 2 || bad*100 <= len(b)
+}
+
+// badUTF8 counts the bytes of b that are not part of a valid UTF-8 sequence.
+func badUTF8(b []byte) int {
 	bad := 0
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
@@ -239,7 +249,7 @@ func mostlyText(b []byte) bool {
 		}
 		i += size
 	}
-	return bad <= 2 || bad*100 <= len(b)
+	return bad
 }
 
 // shellPrompt matches a pasted command line: "$ kubectl …", "» kubectl …", "user@host:~$ kubectl …".

@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -302,4 +303,23 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("error wraps no sentinel: %v", err)
 		}
 	})
+}
+
+// TestRandomBytesAreBinary: random bytes are binary data whatever byte they begin with,
+// '{' and '[' included (CI once read such an upload as JSON with bad UTF-8).
+func TestRandomBytesAreBinary(t *testing.T) {
+	for seed := range byte(200) {
+		b := make([]byte, 8<<10)
+		_, _ = rand.NewChaCha8([32]byte{seed}).Read(b)
+		for _, first := range []byte{b[0], '{', '[', ' '} {
+			b[0] = first
+			if b[0] == 0x1f && b[1] == 0x8b { // gzip's magic: a broken gzip stream instead
+				continue
+			}
+			_, _, err := decodeAll(t, "random.bin", b, Options{})
+			if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "binary data") {
+				t.Fatalf("seed %d, first byte %q: err = %v, want binary data", seed, first, err)
+			}
+		}
+	}
 }
