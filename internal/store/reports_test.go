@@ -182,3 +182,37 @@ func containsID(list []*incident.Incident, id string) bool {
 	}
 	return false
 }
+
+// TestSignatureConcurrently: uploads to one incident at once each refresh its analysis
+// signature; none fails (PostgreSQL once answered the second with a duplicate key, both
+// having deleted the old rows before either inserted) and the last one written stands whole.
+func TestSignatureConcurrently(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ctx := context.Background()
+		if err := st.CreateIncident(ctx, &incident.Incident{ID: "busy", Title: "busy"}); err != nil {
+			t.Fatal(err)
+		}
+		sig := incident.Signature{RootCause: "capacity_exhaustion", Causes: []string{"capacity_exhaustion", "shared_prometheus"},
+			Symptoms: []string{analysis.PodEvicted}, Components: []incident.Component{{Kind: "NodePool", Name: "core"}}}
+		errs := make(chan error, 64)
+		for range 8 {
+			go func() {
+				for range 8 {
+					errs <- st.SetAnalysisSignature(ctx, "busy", sig)
+				}
+			}()
+		}
+		for range 64 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := st.Signatures(ctx, "busy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(sig.Causes, got.Effective.Causes); diff != "" || got.Effective.RootCause != sig.RootCause || got.Origin != "analysis" {
+			t.Errorf("the signature after concurrent writes: %+v", got)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/rootline-dev/rootline/internal/incident"
 )
@@ -34,6 +35,15 @@ func writeSignature(tx *gorm.DB, id, origin string, sig incident.Signature) erro
 // replaceSignature replaces an incident's signature of one origin, leaving the facets to the
 // caller.
 func replaceSignature(tx *gorm.DB, id, origin string, sig incident.Signature) error {
+	// The incident's row is locked first, so that two writers of its signature (two uploads at
+	// once) take turns: otherwise both delete the old rows under PostgreSQL's read committed,
+	// and the second insert meets the first's keys. (SQLite has one writer anyway and ignores
+	// the clause.)
+	var locked []string
+	if err := tx.Model(&incidentRow{}).Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).
+		Where("id = ?", id).Pluck("id", &locked).Error; err != nil {
+		return err
+	}
 	if err := tx.Where("incident_id = ? AND origin = ?", id, origin).Delete(&signatureRow{}).Error; err != nil {
 		return err
 	}
