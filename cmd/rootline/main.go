@@ -65,7 +65,7 @@ events, notes) and links the symptoms to their root causes.
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newServeCmd(), newUploadCmd(), newAnalyzeCmd(), newImportCmd(), newExportCmd(), newSnapshotCmd(), newCollectCmd(), newTokenCmd())
+	root.AddCommand(newServeCmd(), newUploadCmd(), newAnalyzeCmd(), newImportCmd(), newExportCmd(), newSnapshotCmd(), newCollectCmd(), newTokenCmd(), newUserCmd())
 	return root
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/oidc"
 	"github.com/rootline-dev/rootline/internal/retention"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -42,7 +43,10 @@ and signatures stay; the same files uploaded again after their objects expired a
 
 Environment: ROOTLINE_DATABASE, ROOTLINE_ADDR, ROOTLINE_API_TOKEN(_FILE),
 ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL, ROOTLINE_LOG_FORMAT,
-ROOTLINE_RETENTION, ROOTLINE_UPLOAD_RATE.`,
+ROOTLINE_RETENTION, ROOTLINE_UPLOAD_RATE, ROOTLINE_SESSION_TTL, ROOTLINE_INSECURE_COOKIES, and
+for sign-in through an OpenID Connect provider ROOTLINE_OIDC_ISSUER, ROOTLINE_OIDC_CLIENT_ID,
+ROOTLINE_OIDC_CLIENT_SECRET(_FILE), ROOTLINE_OIDC_REDIRECT_URL, ROOTLINE_OIDC_ALLOWED_EMAILS,
+ROOTLINE_OIDC_ALLOWED_DOMAINS and ROOTLINE_OIDC_SCOPE.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			base, err := config.Default(os.Getenv)
@@ -71,7 +75,14 @@ ROOTLINE_RETENTION, ROOTLINE_UPLOAD_RATE.`,
 			if !flags.Changed("upload-rate") {
 				cfg.UploadRate = base.UploadRate
 			}
+			if !flags.Changed("session-ttl") {
+				cfg.SessionTTL = base.SessionTTL
+			}
+			if !flags.Changed("insecure-cookies") {
+				cfg.InsecureCookies = base.InsecureCookies
+			}
 			cfg.APIToken = base.APIToken
+			cfg.OIDC = base.OIDC
 			cfg.LogLevel = base.LogLevel
 			if flags.Changed("log-level") {
 				if err := cfg.LogLevel.UnmarshalText([]byte(logLevel)); err != nil {
@@ -98,6 +109,8 @@ ROOTLINE_RETENTION, ROOTLINE_UPLOAD_RATE.`,
 	f.DurationVar(&cfg.RetentionEvery, "retention-every", config.DefaultRetentionEvery, "how often to look for expired evidence")
 	f.Float64Var(&cfg.UploadRate, "upload-rate", config.DefaultUploadRate, "uploads a minute per token when auth is on; 0 for no limit (env ROOTLINE_UPLOAD_RATE)")
 	f.IntVar(&cfg.UploadBurst, "upload-burst", config.DefaultUploadBurst, "uploads at once beyond the rate")
+	f.DurationVar(&cfg.SessionTTL, "session-ttl", config.DefaultSessionTTL, "how long a person stays signed in to the pages (env ROOTLINE_SESSION_TTL)")
+	f.BoolVar(&cfg.InsecureCookies, "insecure-cookies", false, "with --auth on, send cookies over plain HTTP too: for tests, never in production (env ROOTLINE_INSECURE_COOKIES)")
 	return cmd
 }
 
@@ -133,16 +146,29 @@ func serve(parent context.Context, cfg config.Config) error {
 	if err := st.Migrate(ctx); err != nil {
 		return err
 	}
-	if cfg.Auth == "on" && cfg.APIToken == "" {
-		n, err := st.ActiveTokens(ctx)
+	if cfg.Auth == "on" && cfg.APIToken == "" && cfg.OIDC.Issuer == "" {
+		tokens, err := st.ActiveTokens(ctx)
 		if err != nil {
 			return err
 		}
-		if n == 0 {
-			return usageError{errors.New("--auth on needs a token: set ROOTLINE_API_TOKEN (16 characters or more), or make one with `rootline token create --name NAME --scope write`")}
+		accounts, err := st.ActiveAccounts(ctx)
+		if err != nil {
+			return err
+		}
+		if tokens+accounts == 0 {
+			return usageError{errors.New("--auth on needs a way in: set ROOTLINE_API_TOKEN (16 characters or more), make a token with `rootline token create --name NAME --scope write`, add a person with `rootline user add NAME`, or configure ROOTLINE_OIDC_ISSUER")}
 		}
 	}
-	srv := server.New(cfg, server.StoreDeps(st, log))
+	deps := server.StoreDeps(st, log)
+	if cfg.OIDC.Issuer != "" {
+		p, err := oidc.New(ctx, oidc.Config{Issuer: cfg.OIDC.Issuer, ClientID: cfg.OIDC.ClientID, ClientSecret: cfg.OIDC.ClientSecret,
+			RedirectURL: cfg.OIDC.RedirectURL, AllowedEmails: cfg.OIDC.AllowedEmails, AllowedDomains: cfg.OIDC.AllowedDomains})
+		if err != nil {
+			return err
+		}
+		deps.OIDC = p
+	}
+	srv := server.New(cfg, deps)
 	go retention.Loop{Expirer: st, Age: time.Duration(cfg.Retention), Every: cfg.RetentionEvery, Log: log}.Run(ctx)
 
 	ln, err := net.Listen("tcp", cfg.Addr)

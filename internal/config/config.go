@@ -88,6 +88,33 @@ type Config struct {
 	UploadBurst     int           // uploads at once beyond the rate
 	Retention       Age           // raw evidence older than this is deleted; 0 keeps it
 	RetentionEvery  time.Duration // how often to look for what expired
+	SessionTTL      time.Duration // how long a person stays signed in
+	InsecureCookies bool          // with Auth on, cookies without Secure: for plain HTTP in tests only
+	OIDC            OIDC          // optional sign-in through an OpenID Connect provider
+}
+
+// OIDC configures sign-in through an OpenID Connect provider; it is off while Issuer is empty.
+type OIDC struct {
+	Issuer         string   // ROOTLINE_OIDC_ISSUER
+	ClientID       string   // ROOTLINE_OIDC_CLIENT_ID
+	ClientSecret   string   // ROOTLINE_OIDC_CLIENT_SECRET or ROOTLINE_OIDC_CLIENT_SECRET_FILE
+	RedirectURL    string   // ROOTLINE_OIDC_REDIRECT_URL: https://HOST/login/oidc/callback
+	AllowedEmails  []string // ROOTLINE_OIDC_ALLOWED_EMAILS, comma-separated
+	AllowedDomains []string // ROOTLINE_OIDC_ALLOWED_DOMAINS, comma-separated
+	Scope          string   // ROOTLINE_OIDC_SCOPE: what people signed in this way may do (default write)
+}
+
+// DefaultSessionTTL is how long a sign-in lasts.
+const DefaultSessionTTL = 12 * time.Hour
+
+func splitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Default returns the defaults, overridden by the environment (ROOTLINE_DATABASE,
@@ -99,7 +126,8 @@ func Default(getenv func(string) string) (Config, error) {
 		Addr: DefaultAddr, Database: DefaultDatabase, MaxUploadBytes: DefaultMaxBytes, MaxDecodedBytes: DefaultMaxBytes,
 		ShutdownTimeout: 20 * time.Second, LogLevel: slog.LevelInfo, LogFormat: "text",
 		Retention: DefaultRetention, RetentionEvery: DefaultRetentionEvery,
-		UploadRate: DefaultUploadRate, UploadBurst: DefaultUploadBurst,
+		UploadRate: DefaultUploadRate, UploadBurst: DefaultUploadBurst, SessionTTL: DefaultSessionTTL,
+		OIDC: OIDC{Scope: "write"},
 	}
 	if v := getenv("ROOTLINE_ADDR"); v != "" {
 		c.Addr = v
@@ -154,6 +182,36 @@ func Default(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("config: ROOTLINE_RETENTION: %w", err)
 		}
 	}
+	if v := getenv("ROOTLINE_SESSION_TTL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return c, fmt.Errorf("config: ROOTLINE_SESSION_TTL=%q: not a duration such as 12h", v)
+		}
+		c.SessionTTL = d
+	}
+	if v := getenv("ROOTLINE_INSECURE_COOKIES"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return c, fmt.Errorf("config: ROOTLINE_INSECURE_COOKIES=%q: use true or false", v)
+		}
+		c.InsecureCookies = b
+	}
+	c.OIDC.Issuer = getenv("ROOTLINE_OIDC_ISSUER")
+	c.OIDC.ClientID = getenv("ROOTLINE_OIDC_CLIENT_ID")
+	c.OIDC.ClientSecret = getenv("ROOTLINE_OIDC_CLIENT_SECRET")
+	if f := getenv("ROOTLINE_OIDC_CLIENT_SECRET_FILE"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return c, fmt.Errorf("config: ROOTLINE_OIDC_CLIENT_SECRET_FILE: %w", err)
+		}
+		c.OIDC.ClientSecret = strings.TrimSpace(string(b))
+	}
+	c.OIDC.RedirectURL = getenv("ROOTLINE_OIDC_REDIRECT_URL")
+	c.OIDC.AllowedEmails = splitList(getenv("ROOTLINE_OIDC_ALLOWED_EMAILS"))
+	c.OIDC.AllowedDomains = splitList(getenv("ROOTLINE_OIDC_ALLOWED_DOMAINS"))
+	if v := getenv("ROOTLINE_OIDC_SCOPE"); v != "" {
+		c.OIDC.Scope = v
+	}
 	return c, nil
 }
 
@@ -200,6 +258,29 @@ func (c *Config) Validate() error {
 	if c.RetentionEvery < time.Minute {
 		return fmt.Errorf("config: --retention-every %s: a minute at least", c.RetentionEvery)
 	}
+	if c.SessionTTL < time.Minute || c.SessionTTL > 90*24*time.Hour {
+		return fmt.Errorf("config: --session-ttl %s: between a minute and 90 days", c.SessionTTL)
+	}
+	return c.OIDC.validate()
+}
+
+func (o OIDC) validate() error {
+	if o.Issuer == "" {
+		return nil
+	}
+	switch {
+	case o.ClientID == "" || o.ClientSecret == "":
+		return errors.New("config: ROOTLINE_OIDC_ISSUER needs ROOTLINE_OIDC_CLIENT_ID and ROOTLINE_OIDC_CLIENT_SECRET (or ROOTLINE_OIDC_CLIENT_SECRET_FILE)")
+	case o.RedirectURL == "":
+		return errors.New("config: ROOTLINE_OIDC_ISSUER needs ROOTLINE_OIDC_REDIRECT_URL, such as https://rootline.example.com/login/oidc/callback")
+	case len(o.AllowedEmails) == 0 && len(o.AllowedDomains) == 0:
+		return errors.New("config: ROOTLINE_OIDC_ISSUER needs ROOTLINE_OIDC_ALLOWED_EMAILS or ROOTLINE_OIDC_ALLOWED_DOMAINS: whom the provider may sign in")
+	}
+	switch o.Scope {
+	case "read", "write", "admin":
+	default:
+		return fmt.Errorf("config: ROOTLINE_OIDC_SCOPE %q: use read, write or admin", o.Scope)
+	}
 	return nil
 }
 
@@ -219,5 +300,6 @@ func (c Config) Dump() []any {
 	}
 	return []any{"addr", c.Addr, "database", db, "auth", c.Auth, "api_token_set", c.APIToken != "", "max_upload_bytes", c.MaxUploadBytes,
 		"max_decoded_bytes", c.MaxDecodedBytes, "shutdown_timeout", c.ShutdownTimeout.String(), "log_level", c.LogLevel.String(),
-		"retention", c.Retention.String(), "retention_every", c.RetentionEvery.String()}
+		"retention", c.Retention.String(), "retention_every", c.RetentionEvery.String(),
+		"session_ttl", c.SessionTTL.String(), "oidc_issuer", c.OIDC.Issuer}
 }

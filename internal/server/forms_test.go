@@ -20,8 +20,13 @@ func TestCreateIncidentForm(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		token, cookie := formToken(t, base)
 		post := func(v url.Values) (*http.Response, []byte) {
-			resp, err := client.Post(base+"/incidents", "application/x-www-form-urlencoded", strings.NewReader(v.Encode()))
+			v.Set("csrf", token)
+			req, _ := http.NewRequest("POST", base+"/incidents", strings.NewReader(v.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set(cookie[0], cookie[1])
+			resp, err := client.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,9 +76,11 @@ func TestUploadPage(t *testing.T) {
 		if status != 200 || !strings.Contains(string(b), `<option value="IL-0070" selected`) {
 			t.Fatalf("upload page: %d", status)
 		}
+		token, cookie := formToken(t, base)
 		form := func(files map[string][]byte, incident string) (*bytes.Buffer, string) {
 			var buf bytes.Buffer
 			w := multipart.NewWriter(&buf)
+			w.WriteField("csrf", token)
 			w.WriteField("incident", incident)
 			for _, name := range []string{"nodes.json", "pods.json", "events.json", "broken.json"} {
 				data, ok := files[name]
@@ -95,7 +102,7 @@ func TestUploadPage(t *testing.T) {
 			files[n] = data
 		}
 		body, ct := form(files, "IL-0070")
-		status, b = call(t, "POST", base+"/upload", ct, body)
+		status, b = call(t, "POST", base+"/upload", ct, body, cookie...)
 		doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(b))
 		results := map[string]string{}
 		doc.Find(`[data-testid="upload-result"]`).Each(func(_ int, s *goquery.Selection) {
@@ -112,12 +119,12 @@ func TestUploadPage(t *testing.T) {
 		}
 		// The good files are kept, and again they are already stored.
 		body, ct = form(files, "IL-0070")
-		_, b = call(t, "POST", base+"/upload", ct, body)
+		_, b = call(t, "POST", base+"/upload", ct, body, cookie...)
 		if strings.Count(string(b), "already stored") != 3 {
 			t.Errorf("second upload does not say already stored three times: %s", b)
 		}
 		body, ct = form(files, "nope")
-		if status, _ := call(t, "POST", base+"/upload", ct, body); status != http.StatusUnprocessableEntity {
+		if status, _ := call(t, "POST", base+"/upload", ct, body, cookie...); status != http.StatusUnprocessableEntity {
 			t.Errorf("upload to an unknown incident: %d", status)
 		}
 	})

@@ -25,7 +25,7 @@ type importResponse struct {
 // multipart. Every report is read first; one that does not parse refuses the whole request
 // with its file and line, so that nothing is half imported.
 func (s *Server) importReports(c *gin.Context) error {
-	sp, err := receive(c.Writer, c.Request, s.cfg.MaxUploadBytes)
+	sp, err := receive(c.Writer, c.Request, s.cfg.MaxUploadBytes, csrfLater(c))
 	if err != nil {
 		return err
 	}

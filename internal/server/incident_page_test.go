@@ -54,8 +54,11 @@ func TestIncidentPage(t *testing.T) {
 		form := url.Values{"kind": {"hypothesis"}, "at": {"2023-02-01T17:20:00Z"}, "author": {"yuvi"},
 			"body":   {"Evicted under **memory pressure**? <script>alert('note')</script> [x](javascript:alert(2))"},
 			"causes": {"capacity_exhaustion", "memory_limit_too_low"}}
+		token, cookie := formToken(t, base)
+		form.Set("csrf", token)
 		req, _ := http.NewRequest("POST", base+"/incidents/IL-0070/notes", strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set(cookie[0], cookie[1])
 		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 		resp, err := client.Do(req)
 		if err != nil {
@@ -118,8 +121,8 @@ func TestIncidentPage(t *testing.T) {
 		})
 
 		// A refused note keeps what was typed.
-		bad := url.Values{"kind": {"hypothesis"}, "at": {"yesterday"}, "body": {"kept text"}}
-		status, b = call(t, "POST", base+"/incidents/IL-0070/notes", "application/x-www-form-urlencoded", strings.NewReader(bad.Encode()))
+		bad := url.Values{"kind": {"hypothesis"}, "at": {"yesterday"}, "body": {"kept text"}, "csrf": {token}}
+		status, b = call(t, "POST", base+"/incidents/IL-0070/notes", "application/x-www-form-urlencoded", strings.NewReader(bad.Encode()), cookie...)
 		doc = page(t, b)
 		if status != http.StatusUnprocessableEntity || doc.Find(`[data-testid="form-error"]`).Length() != 1 || doc.Find("textarea").Text() != "kept text" {
 			t.Errorf("bad note: %d, error %q, body %q", status, doc.Find(`[data-testid="form-error"]`).Text(), doc.Find("textarea").Text())

@@ -15,9 +15,9 @@ import (
 // callerKey is where requireAuth leaves who is calling: the token's name, for the limits.
 const callerKey = "rootline.caller"
 
-// uploadLimiter allows each token so many uploads a minute, with a burst. It remembers at
-// most maxCallers tokens.
-type uploadLimiter struct {
+// keyedLimiter allows each key (a token, for uploads; an address, for sign-ins) so many
+// requests a minute, with a burst. It remembers at most maxCallers keys.
+type keyedLimiter struct {
 	perMinute float64
 	burst     int
 	mu        sync.Mutex
@@ -31,12 +31,12 @@ type callerLimit struct {
 
 const maxCallers = 10000
 
-func newUploadLimiter(perMinute float64, burst int) *uploadLimiter {
-	return &uploadLimiter{perMinute: perMinute, burst: max(burst, 1), callers: map[string]*callerLimit{}}
+func newKeyedLimiter(perMinute float64, burst int) *keyedLimiter {
+	return &keyedLimiter{perMinute: perMinute, burst: max(burst, 1), callers: map[string]*callerLimit{}}
 }
 
 // allow takes one upload from the caller's budget, or says how long until there is one.
-func (u *uploadLimiter) allow(caller string, now time.Time) (bool, time.Duration) {
+func (u *keyedLimiter) allow(caller string, now time.Time) (bool, time.Duration) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	c, ok := u.callers[caller]
@@ -58,7 +58,7 @@ func (u *uploadLimiter) allow(caller string, now time.Time) (bool, time.Duration
 
 // forgetIdlest drops the callers idle for ten minutes (their budget is full again anyway),
 // or else the one idle longest; u.mu is held.
-func (u *uploadLimiter) forgetIdlest(now time.Time) {
+func (u *keyedLimiter) forgetIdlest(now time.Time) {
 	oldest, oldestAt := "", now
 	for k, c := range u.callers {
 		if now.Sub(c.seen) > 10*time.Minute {

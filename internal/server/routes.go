@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -21,6 +22,7 @@ func (s *Server) Handler() http.Handler {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
+	_ = r.SetTrustedProxies(nil) // the client's address is the connection's: X-Forwarded-For is anyone's to write
 	r.ContextWithFallback = true
 	r.Use(s.recovery(), s.metrics.middleware(), s.securityHeaders())
 	r.NoRoute(s.handle(func(*gin.Context) error { return errStatus(http.StatusNotFound, "no such page or endpoint") }))
@@ -31,7 +33,14 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(s.metrics.Registry, promhttp.HandlerOpts{})))
 	r.StaticFS("/static", http.FS(web.Static()))
 
-	authed := r.Group("/", s.requireAuth())
+	site := r.Group("/", s.crossOrigin(), s.identify())
+	site.GET("/login", s.handle(s.loginPage))
+	site.POST("/login", s.checkCSRF(), s.handle(s.login))
+	site.POST("/logout", s.checkCSRF(), s.handle(s.logout))
+	site.GET("/login/oidc", s.handle(s.oidcStart))
+	site.GET("/login/oidc/callback", s.handle(s.oidcCallback))
+
+	authed := site.Group("/", s.requireAuth(), s.checkCSRF())
 	authed.GET("/", s.handle(s.libraryPage))
 	authed.POST("/incidents", s.handle(s.createIncidentForm))
 	authed.GET("/upload", s.handle(s.uploadPage))
@@ -62,20 +71,37 @@ func (s *Server) Handler() http.Handler {
 	return r
 }
 
-// requireAuth demands a token on every request when authentication is on: the server's own
-// (ROOTLINE_API_TOKEN, which may do anything) or one made with `rootline token create`, whose
-// scope must allow the request (reading for GET and HEAD, writing for the rest).
+// requireAuth demands, when authentication is on, a person signed in (see identify) or a
+// bearer token: the server's own (ROOTLINE_API_TOKEN, which may do anything) or one made with
+// `rootline token create`. The scope of either must allow the request (reading for GET and
+// HEAD, writing for the rest). A browser that is not signed in is sent to the sign-in page.
 func (s *Server) requireAuth() gin.HandlerFunc {
 	if s.cfg.Auth != "on" {
 		return func(c *gin.Context) { c.Next() }
 	}
 	own := []byte(s.cfg.APIToken)
 	return s.handle(func(c *gin.Context) error {
-		got, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer ")
+		need := access.Needed(c.Request.Method)
+		got, bearer := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer ")
 		got = strings.TrimSpace(got)
-		if !ok || got == "" {
+		if !bearer {
+			if v, ok := c.Get(sessionKey); ok {
+				sess := v.(store.Session)
+				if !sess.Scope.Allows(need) {
+					return errStatus(http.StatusForbidden, fmt.Sprintf("%s may only %s here: %s needs %s", sess.Person, sess.Scope, c.Request.Method, need))
+				}
+				c.Next()
+				return nil
+			}
+			if !isAPI(c) && safeMethod(c.Request.Method) {
+				c.Redirect(http.StatusSeeOther, "/login?next="+url.QueryEscape(c.Request.URL.RequestURI()))
+				c.Abort()
+				return nil
+			}
+		}
+		if got == "" {
 			c.Header("WWW-Authenticate", `Bearer realm="rootline"`)
-			return errStatus(http.StatusUnauthorized, "authentication required: send Authorization: Bearer <token>")
+			return errStatus(http.StatusUnauthorized, "authentication required: sign in, or send Authorization: Bearer <token>")
 		}
 		var scope access.Scope
 		if len(own) > 0 && subtle.ConstantTimeCompare([]byte(got), own) == 1 {
@@ -99,9 +125,10 @@ func (s *Server) requireAuth() gin.HandlerFunc {
 			c.Header("WWW-Authenticate", `Bearer realm="rootline", error="invalid_token"`)
 			return errStatus(http.StatusUnauthorized, "unknown token")
 		}
-		if need := access.Needed(c.Request.Method); !scope.Allows(need) {
+		if !scope.Allows(need) {
 			return errStatus(http.StatusForbidden, fmt.Sprintf("this token's scope is %s: %s needs %s", scope, c.Request.Method, need))
 		}
+		c.Set(bearerKey, true)
 		c.Next()
 		return nil
 	})

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/access"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/incident"
@@ -25,6 +26,15 @@ type IncidentStore interface {
 // TokenStore finds the API token a secret is (see `rootline token`).
 type TokenStore interface {
 	TokenFor(ctx context.Context, secret string) (store.Token, error)
+}
+
+// SessionStore checks the passwords of local accounts and keeps the sessions of people
+// signed in to the pages.
+type SessionStore interface {
+	CheckAccount(ctx context.Context, name, password string) (store.Account, error)
+	CreateSession(ctx context.Context, person string, scope access.Scope, ttl time.Duration) (string, store.Session, error)
+	SessionFor(ctx context.Context, secret string) (store.Session, error)
+	EndSession(ctx context.Context, secret string) error
 }
 
 // SnapshotStore is what the upload handler needs.
@@ -76,7 +86,9 @@ type Deps struct {
 	Notes     NoteStore
 	Library   LibraryStore
 	Collected CollectStore
-	Tokens    TokenStore // nil: only the server's own token is known
+	Tokens    TokenStore   // nil: only the server's own token is known
+	Sessions  SessionStore // nil: no one signs in to the pages
+	OIDC      OIDCProvider // nil: no sign-in through an OpenID Connect provider
 	DB        Pinger
 	Metrics   *Metrics // nil: a fresh set
 	Log       *slog.Logger
@@ -84,7 +96,7 @@ type Deps struct {
 
 // StoreDeps wires every collaborator to one store, as `rootline serve` does.
 func StoreDeps(st *store.Store, log *slog.Logger) Deps {
-	return Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, Tokens: st, DB: st, Log: log}
+	return Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, Tokens: st, Sessions: st, DB: st, Log: log}
 }
 
 // Server holds the handlers' shared state.
@@ -95,7 +107,8 @@ type Server struct {
 	metrics  *Metrics
 	markdown *markdown.Renderer
 	states   *stateCache
-	uploads  *uploadLimiter // nil: no limit
+	uploads  *keyedLimiter // nil: no limit
+	logins   *keyedLimiter // sign-in attempts by address and name
 }
 
 // New builds the server; Handler returns its routes.
@@ -107,8 +120,9 @@ func New(cfg config.Config, deps Deps) *Server {
 		deps.Log = slog.New(slog.DiscardHandler)
 	}
 	srv := &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New(), states: newStateCache(stateCacheSize, stateCacheObjects)}
+	srv.logins = newKeyedLimiter(loginRate, loginBurst)
 	if cfg.UploadRate > 0 {
-		srv.uploads = newUploadLimiter(cfg.UploadRate, cfg.UploadBurst)
+		srv.uploads = newKeyedLimiter(cfg.UploadRate, cfg.UploadBurst)
 	}
 	return srv
 }

@@ -198,7 +198,7 @@ func TestAuthOn(t *testing.T) {
 		}{
 			{"no token", "POST", "/api/v1/incidents", nil, 401, "authentication required"},
 			{"no token, a read", "GET", "/api/v1/incidents", nil, 401, "authentication required"},
-			{"no token, a page", "GET", "/", nil, 401, "authentication required"},
+			{"no token, a page: sent to sign in", "GET", "/", nil, 200, `data-testid="login-form"`},
 			{"a form without a token", "POST", "/incidents", nil, 401, "authentication required"},
 			{"wrong token", "POST", "/api/v1/incidents", bearer("nope"), 401, "unknown token"},
 			{"server's token", "POST", "/api/v1/incidents", bearer(cfg.APIToken), 201, ""},

@@ -24,7 +24,8 @@ func TestSignatureScenarios(t *testing.T) {
 		if status, b := call(t, "POST", base+"/api/v1/incidents/import", ct, body); status != http.StatusCreated {
 			t.Fatalf("import: %d %s", status, b)
 		}
-		form := func(v url.Values) string { return v.Encode() }
+		token, cookie := formToken(t, base)
+		form := func(v url.Values) string { v.Set("csrf", token); return v.Encode() }
 		const formType = "application/x-www-form-urlencoded"
 		scenarios := []struct {
 			name, method, path, contentType, body string
@@ -68,7 +69,7 @@ func TestSignatureScenarios(t *testing.T) {
 				if sc.body != "" {
 					body = strings.NewReader(sc.body)
 				}
-				status, got := call(t, sc.method, base+sc.path, sc.contentType, body)
+				status, got := call(t, sc.method, base+sc.path, sc.contentType, body, cookie...)
 				if status != sc.wantStatus {
 					t.Fatalf("status = %d, want %d; body %s", status, sc.wantStatus, got)
 				}

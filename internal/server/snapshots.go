@@ -42,7 +42,7 @@ func (s *Server) uploadSnapshot(c *gin.Context) error {
 		}
 		return err
 	}
-	sp, err := receive(c.Writer, c.Request, s.cfg.MaxUploadBytes)
+	sp, err := receive(c.Writer, c.Request, s.cfg.MaxUploadBytes, csrfLater(c))
 	if err != nil {
 		s.metrics.uploadResults.WithLabelValues("rejected").Inc()
 		return err

@@ -68,7 +68,10 @@ const maxParts = 1000
 // receive spools the request body: a multipart form with file parts (and small text fields),
 // or a single body named by ?name=, Content-Disposition, or "upload". The body is limited to
 // limit bytes; exceeding it fails with *http.MaxBytesError.
-func receive(w http.ResponseWriter, r *http.Request, limit int64) (*spool, error) {
+//
+// check, if not nil, is run on the form's fields before its first file is read (and at the
+// end, for a form without files): the form token of the upload page.
+func receive(w http.ResponseWriter, r *http.Request, limit int64, check func(fields map[string]string) error) (*spool, error) {
 	dir, err := os.MkdirTemp("", "rootline-upload-")
 	if err != nil {
 		return nil, fmt.Errorf("spool: %w", err)
@@ -83,10 +86,15 @@ func receive(w http.ResponseWriter, r *http.Request, limit int64) (*spool, error
 	}()
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if strings.HasPrefix(mt, "multipart/") {
-		if err := sp.receiveMultipart(multipart.NewReader(body, params["boundary"])); err != nil {
+		if err := sp.receiveMultipart(multipart.NewReader(body, params["boundary"]), check); err != nil {
 			return nil, err
 		}
 	} else {
+		if check != nil {
+			if err := check(sp.fields); err != nil {
+				return nil, err
+			}
+		}
 		name := r.URL.Query().Get("name")
 		if name == "" {
 			if _, p, err := mime.ParseMediaType(r.Header.Get("Content-Disposition")); err == nil {
@@ -102,11 +110,15 @@ func receive(w http.ResponseWriter, r *http.Request, limit int64) (*spool, error
 	return sp, nil
 }
 
-func (sp *spool) receiveMultipart(mr *multipart.Reader) error {
+func (sp *spool) receiveMultipart(mr *multipart.Reader, check func(map[string]string) error) error {
 	seen := map[string]bool{}
+	checked := check == nil
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
+			if !checked {
+				return check(sp.fields)
+			}
 			return nil
 		}
 		if err != nil {
@@ -123,6 +135,12 @@ func (sp *spool) receiveMultipart(mr *multipart.Reader) error {
 			}
 			sp.fields[part.FormName()] = strings.TrimSpace(string(v))
 			continue
+		}
+		if !checked {
+			if err := check(sp.fields); err != nil {
+				return err
+			}
+			checked = true
 		}
 		if len(sp.files) >= maxParts {
 			return errStatus(http.StatusRequestEntityTooLarge, fmt.Sprintf("more than %d files in one upload", maxParts))
@@ -147,6 +165,11 @@ func (sp *spool) add(name string, r io.Reader) error {
 	defer f.Close()
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(f, h), r)
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) && pe.Op == "write" {
+		// Writing the spool failed, not reading the client: a full disk (507) or worse (500),
+		// the server's to fix and to log, and no path of it in the answer.
+		return fmt.Errorf("spool: %w", err)
+	}
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {

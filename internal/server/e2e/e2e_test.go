@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -16,7 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
@@ -40,8 +44,13 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// startServer runs Rootline on a fresh SQLite file.
+// startServer runs Rootline on a fresh SQLite file, without authentication.
 func startServer(t *testing.T) (string, *store.Store) {
+	return startServerWith(t, func(*config.Config) {})
+}
+
+// startServerWith runs Rootline on a fresh SQLite file, configured by change.
+func startServerWith(t *testing.T, change func(*config.Config)) (string, *store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	tg, err := store.ParseTarget(filepath.Join(t.TempDir(), "rootline.db"))
@@ -59,17 +68,29 @@ func startServer(t *testing.T) (string, *store.Store) {
 	}
 	cfg, _ := config.Default(func(string) string { return "" })
 	cfg.Auth = "off"
+	change(&cfg)
 	srv := server.New(cfg, server.StoreDeps(st, log))
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return ts.URL, st
 }
 
-// dialogLog records the dialogs pages open.
+// dialogLog records the dialogs pages open, and the browser's complaints: Content-Security-
+// Policy violations and other errors it logs (failed loads, script errors).
 type dialogLog struct {
-	mu   sync.Mutex
-	seen []string
+	mu     sync.Mutex
+	seen   []string
+	errors []string
 }
+
+func (d *dialogLog) complaints() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.errors...)
+}
+
+// isCSP reports whether a complaint is a Content-Security-Policy violation.
+func isCSP(msg string) bool { return strings.Contains(msg, "Content Security Policy") }
 
 func (d *dialogLog) list() []string {
 	d.mu.Lock()
@@ -93,14 +114,34 @@ func browser(t *testing.T) (context.Context, *dialogLog) {
 	// Any dialog a page opens (alert from injected script) is recorded and dismissed.
 	dialogs := &dialogLog{}
 	err := chromedp.Listen(ctx, func(ev any) {
-		if d, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+		switch ev := ev.(type) {
+		case *page.EventJavascriptDialogOpening:
 			dialogs.mu.Lock()
-			dialogs.seen = append(dialogs.seen, d.Message)
+			dialogs.seen = append(dialogs.seen, ev.Message)
 			dialogs.mu.Unlock()
 			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{}) //nolint:errcheck // best effort: the test fails on the dialog anyway
+		case *cdplog.EventEntryAdded:
+			if ev.Entry.Level == cdplog.EntryLevelError {
+				dialogs.mu.Lock()
+				dialogs.errors = append(dialogs.errors, fmt.Sprintf("%s: %s (%s)", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
+				dialogs.mu.Unlock()
+			}
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				dialogs.mu.Lock()
+				dialogs.errors = append(dialogs.errors, fmt.Sprintf("console: %v", ev.Args))
+				dialogs.mu.Unlock()
+			}
+		case *runtime.EventExceptionThrown:
+			dialogs.mu.Lock()
+			dialogs.errors = append(dialogs.errors, "exception: "+ev.ExceptionDetails.Text)
+			dialogs.mu.Unlock()
 		}
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
 		t.Fatal(err)
 	}
 	return ctx, dialogs
@@ -214,6 +255,9 @@ func TestIL0070InTheBrowser(t *testing.T) {
 	if d := dialogs.list(); len(d) > 0 {
 		t.Errorf("injected script ran in the browser: dialogs %q", d)
 	}
+	if v := cspViolations(dialogs); len(v) > 0 {
+		t.Errorf("Content-Security-Policy violations:\n%s", strings.Join(v, "\n"))
+	}
 	path := filepath.Join(artifacts(t), "il0070-incident.png")
 	if err := os.WriteFile(path, shot, 0o644); err != nil {
 		t.Fatal(err)
@@ -289,6 +333,9 @@ func TestLibraryInTheBrowser(t *testing.T) {
 	}
 	if d := dialogs.list(); len(d) > 0 {
 		t.Errorf("dialogs: %q", d)
+	}
+	if v := cspViolations(dialogs); len(v) > 0 {
+		t.Errorf("Content-Security-Policy violations:\n%s", strings.Join(v, "\n"))
 	}
 	path := filepath.Join(artifacts(t), "library-related.png")
 	if err := os.WriteFile(path, shot, 0o644); err != nil {
