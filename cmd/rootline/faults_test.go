@@ -3,15 +3,18 @@ package main
 import (
 	"bytes"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	_ "github.com/jackc/pgx/v5/stdlib" // the pgx driver, to watch the server's transaction
 
 	"github.com/rootline-dev/rootline/internal/store"
@@ -150,4 +153,49 @@ func podsOf(t *testing.T, st *store.Store, id string) int {
 		}
 	}
 	return n
+}
+
+// TestImportDatabaseError makes the database refuse a row late in `rootline import` (the
+// facets, written after the incidents, tags and signatures): exit code 1 with an error that
+// names the cause (run prints it on stderr), no report of the import stored, and the same
+// import succeeds once the fault is gone.
+func TestImportDatabaseError(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"IL-0070", "IL-0071"} {
+		report := "---\nid: " + id + "\ntitle: Hub restart\ncauses: [capacity_exhaustion, shared_node_pool]\n---\ntext\n"
+		if err := os.WriteFile(filepath.Join(dir, id+".md"), []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	storetest.Each(t, pg, func(t *testing.T, _ *store.Store, b storetest.Backend) {
+		database := storetest.Fresh(t, b)
+		st := testStore(t, database)
+		tg, err := store.ParseTarget(database)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := st.RowCounts(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		drop := storetest.Fault(t, tg, "incident_facets", 0)
+		var out bytes.Buffer
+		err = importReports(t.Context(), database, []string{dir}, &out)
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != exitFailure || !strings.Contains(err.Error(), "test fault in incident_facets") {
+			t.Errorf("import meeting a database error: %v, want exit %d naming the cause", err, exitFailure)
+		}
+		after, err := st.RowCounts(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(before, after); diff != "" {
+			t.Errorf("rows after the failed import (-before +after):\n%s", diff)
+		}
+		drop()
+		out.Reset()
+		if err := importReports(t.Context(), database, []string{dir}, &out); err != nil || !strings.Contains(out.String(), "2 new") {
+			t.Fatalf("the same import once the fault is gone: %v %s", err, out.String())
+		}
+	})
 }

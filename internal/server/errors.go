@@ -85,6 +85,10 @@ func (s *Server) classify(err error) *httpError {
 		return &httpError{Status: http.StatusRequestEntityTooLarge, Msg: "request body larger than the limit of " + formatBytes(mbe.Limit)}
 	}
 	switch {
+	case store.IsFull(err):
+		// 507: the request was fine and nothing of it was stored; it succeeds once the
+		// database (or the spool) has room again, which an operator must make.
+		return &httpError{Status: http.StatusInsufficientStorage, Msg: "the server is out of disk space: nothing was stored", Err: err}
 	case store.IsUnavailable(err):
 		return &httpError{Status: http.StatusServiceUnavailable, Msg: "the database is unavailable: try again shortly", Err: err}
 	case errors.Is(err, store.ErrNotFound):
