@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"gorm.io/gorm"
@@ -58,21 +57,8 @@ func (s *Store) CreateAccount(ctx context.Context, name string, scope access.Sco
 		return Account{}, err
 	}
 	row := accountRow{Name: name, Scope: string(scope), PasswordHash: hash, CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var n int64
-		if err := tx.Model(&accountRow{}).Where("name = ?", name).Count(&n).Error; err != nil {
-			return err
-		}
-		if n > 0 {
-			return fmt.Errorf("an account named %s exists already: %w", name, ErrExists)
-		}
-		return tx.Create(&row).Error
-	})
-	if errors.Is(err, gorm.ErrDuplicatedKey) {
-		err = fmt.Errorf("an account named %s exists already: %w", name, ErrExists)
-	}
-	if err != nil {
-		return Account{}, wrap(err, "create account")
+	if err := s.insertNamed(ctx, "account", name, &row); err != nil {
+		return Account{}, err
 	}
 	return row.account(), nil
 }

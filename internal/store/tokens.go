@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -55,23 +56,34 @@ func (s *Store) CreateToken(ctx context.Context, name string, scope access.Scope
 		return "", Token{}, err
 	}
 	row := tokenRow{Name: name, Scope: string(scope), Hash: hash, CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	if err := s.insertNamed(ctx, "token", name, &row); err != nil {
+		return "", Token{}, err
+	}
+	return secret, row.token(), nil
+}
+
+// insertNamed inserts the row of a token or an account, whose primary key is its name: ErrExists
+// when one (even revoked or disabled) has it.
+func (s *Store) insertNamed(ctx context.Context, what, name string, row any) error {
+	article := "a"
+	if strings.ContainsAny(what[:1], "aeiou") {
+		article = "an"
+	}
+	taken := fmt.Errorf("%s %s named %s exists already: %w", article, what, name, ErrExists)
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var n int64
-		if err := tx.Model(&tokenRow{}).Where("name = ?", name).Count(&n).Error; err != nil {
+		if err := tx.Model(row).Where("name = ?", name).Count(&n).Error; err != nil {
 			return err
 		}
 		if n > 0 {
-			return fmt.Errorf("a token named %s exists already: %w", name, ErrExists)
+			return taken
 		}
-		return tx.Create(&row).Error
+		return tx.Create(row).Error
 	})
 	if errors.Is(err, gorm.ErrDuplicatedKey) {
-		err = fmt.Errorf("a token named %s exists already: %w", name, ErrExists)
+		err = taken
 	}
-	if err != nil {
-		return "", Token{}, wrap(err, "create token")
-	}
-	return secret, row.token(), nil
+	return wrap(err, "create %s", what)
 }
 
 // Tokens lists the tokens, revoked ones too, by name.
