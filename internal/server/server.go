@@ -109,6 +109,7 @@ type Server struct {
 	states   *stateCache
 	uploads  *keyedLimiter // nil: no limit
 	logins   *keyedLimiter // sign-in attempts by address and name
+	hashing  chan struct{} // a slot for each password check that may run at once
 }
 
 // New builds the server; Handler returns its routes.
@@ -120,7 +121,7 @@ func New(cfg config.Config, deps Deps) *Server {
 		deps.Log = slog.New(slog.DiscardHandler)
 	}
 	srv := &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New(), states: newStateCache(stateCacheSize, stateCacheObjects)}
-	srv.logins = newKeyedLimiter(loginRate, loginBurst)
+	srv.logins, srv.hashing = newKeyedLimiter(loginRate, loginBurst), make(chan struct{}, passwordChecks)
 	if cfg.UploadRate > 0 {
 		srv.uploads = newKeyedLimiter(cfg.UploadRate, cfg.UploadBurst)
 	}

@@ -45,10 +45,12 @@ const (
 	csrfLaterKey = "rootline.csrf.later" // the token a multipart form's first field must be
 )
 
-// loginRate and loginBurst bound the sign-in attempts of one name from one address.
+// loginRate and loginBurst bound the sign-in attempts of one name from one address;
+// passwordChecks bounds the password checks running at once.
 const (
-	loginRate  = 10 // a minute
-	loginBurst = 5
+	loginRate      = 10 // a minute
+	loginBurst     = 5
+	passwordChecks = 4
 )
 
 func (s *Server) secureCookies() bool { return s.cfg.Auth == "on" && !s.cfg.InsecureCookies }
@@ -248,7 +250,15 @@ func (s *Server) login(c *gin.Context) error {
 		page.Error = fmt.Sprintf("too many attempts to sign in as %s: try again in %d s", name, secs)
 		return render(c, http.StatusTooManyRequests, "Sign in", templates.SignInPage(page))
 	}
+	// A password check takes 19 MiB for some 50 ms: at most a few at once, whatever the
+	// number of names tried.
+	select {
+	case s.hashing <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	acct, err := s.deps.Sessions.CheckAccount(ctx, name, pw)
+	<-s.hashing
 	switch {
 	case errors.Is(err, store.ErrWrongPassword):
 		s.log.WarnContext(ctx, "sign-in refused", "name", name, "reason", "wrong name or password", "client", c.ClientIP())
