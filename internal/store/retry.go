@@ -37,8 +37,9 @@ func IsUnavailable(err error) bool {
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		// Class 08: connection exception; 57P01-57P03: the server shutting down or starting.
-		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+		// Class 08: connection exception; 57P01-57P03: the server shutting down or starting;
+		// 53300: too many connections, which frees up as others end.
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03" || pe.Code == "53300"
 	}
 	var ne *net.OpError
 	if errors.As(err, &ne) {

@@ -19,6 +19,8 @@ func TestIsUnavailable(t *testing.T) {
 		&pgconn.PgError{Code: "40P01"}: false,
 		&pgconn.PgError{Code: "57P01"}: true,
 		&pgconn.PgError{Code: "08006"}: true,
+		&pgconn.PgError{Code: "53300"}: true,  // too many connections
+		&pgconn.PgError{Code: "53100"}: false, // disk full: a 507, not a wait
 		fmt.Errorf("store: list: %w", &net.OpError{Op: "dial", Err: fmt.Errorf("connection refused")}): true,
 		fmt.Errorf("store: list: %w", driver.ErrBadConn):                                               true,
 	} {
