@@ -3,11 +3,13 @@ package server
 import (
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/ingest"
 	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/templates"
 )
 
 // httpError is an error with the status and message to answer with. Err, if set, is the cause,
@@ -48,12 +50,26 @@ func (s *Server) handle(h handlerFunc) gin.HandlerFunc {
 		if he.Status == http.StatusServiceUnavailable {
 			c.Header("Retry-After", "5")
 		}
+		if !isAPI(c) && wantsHTML(c) {
+			c.Abort()
+			if err := render(c, he.Status, http.StatusText(he.Status), templates.ErrorPage(he.Status, he.Msg)); err != nil {
+				s.log.WarnContext(c.Request.Context(), "error page not written", "error", err)
+			}
+			return
+		}
 		body := gin.H{"error": he.Msg}
 		for k, v := range he.Extra {
 			body[k] = v
 		}
 		c.AbortWithStatusJSON(he.Status, body)
 	}
+}
+
+// wantsHTML reports whether the client is a browser asking for a page: the API and every
+// other client get JSON errors.
+func wantsHTML(c *gin.Context) bool {
+	accept := c.GetHeader("Accept")
+	return strings.Contains(accept, "text/html") && !strings.HasPrefix(accept, "application/json")
 }
 
 // classify maps an error to the answer: httpErrors as they are, the store's and ingest's

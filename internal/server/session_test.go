@@ -304,6 +304,18 @@ func TestFormsWithoutAuth(t *testing.T) {
 		if diff := cmp.Diff(before, rowCounts(t, st)); diff != "" {
 			t.Errorf("refused forms changed rows:\n%s", diff)
 		}
+		// A browser is told on a page, escaped; the API answers JSON whatever it accepts.
+		html := "text/html,application/xhtml+xml,*/*;q=0.8"
+		a := b.do("POST", "/incidents", "application/x-www-form-urlencoded", strings.NewReader("title=t"), "Accept", html)
+		if a.status != 403 || !strings.Contains(a.body, `data-testid="error-message">the form token (csrf) is missing`) {
+			t.Errorf("a browser's form without the token: %d\n%s", a.status, a.body)
+		}
+		if a := b.do("GET", "/nope/<b>", "", nil, "Accept", html); a.status != 404 || !strings.Contains(a.body, `data-testid="error-page"`) {
+			t.Errorf("a browser's 404: %d\n%s", a.status, a.body)
+		}
+		if a := b.do("GET", "/api/v1/incidents/nope", "", nil, "Accept", html); a.status != 404 || !strings.HasPrefix(a.body, `{"error":`) {
+			t.Errorf("the API's 404 to a browser: %d\n%s", a.status, a.body)
+		}
 		if a := b.form("/incidents", url.Values{"title": {"t"}, "csrf": {token}}); a.status != http.StatusSeeOther {
 			t.Errorf("with the token: %d (%s)", a.status, a.body)
 		}
