@@ -24,9 +24,10 @@ func critical(in Input, o *cluster.Object) bool {
 const heavyShare = 0.25
 
 // heavy reports whether a pod weighs on its node: Prometheus (its memory grows with the number
-// of scrape targets), or a quarter or more of the node's allocatable CPU or memory requested.
+// of scrape targets) or kube-state-metrics (with the number of objects), or a quarter or more
+// of the node's allocatable CPU or memory requested.
 func heavy(in Input, o *cluster.Object, l cluster.NodeLoad) bool {
-	if in.component(o) == cluster.ComponentPrometheus {
+	if in.component(o) == cluster.ComponentPrometheus || cluster.GrowsWithCluster(o.Pod) {
 		return true
 	}
 	r := cluster.PodRequests(o.Pod)

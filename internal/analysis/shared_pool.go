@@ -37,7 +37,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 				r := cluster.PodRequests(o.Pod)
 				hs = append(hs, fmt.Sprintf("%s/%s (%s CPU, %s)", o.Namespace, o.Name, cpuString(r.MilliCPU), memString(r.Memory)))
 				if comp := in.component(o); comp != "" {
-					heavies[comp] = Component{Kind: comp, Name: o.Name}
+					heavies[comp] = Component{Kind: comp, Name: cluster.WorkloadName(o.Pod)}
 				}
 			}
 		}

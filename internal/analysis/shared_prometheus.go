@@ -44,7 +44,7 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 			continue
 		}
 		c := Cause{Kind: SharedPrometheus, Role: Contributing, Confidence: 0.45 + share/4,
-			Components: []Component{{Kind: cluster.ComponentPrometheus, Name: prom.Name}, {Kind: cluster.ComponentNodePool, Name: l.Pool}}}
+			Components: []Component{{Kind: cluster.ComponentPrometheus, Name: cluster.WorkloadName(prom.Pod)}, {Kind: cluster.ComponentNodePool, Name: l.Pool}}}
 		var victims []string
 		for _, s := range symptoms {
 			if (sufferings[s.Kind] || s.Kind == NodePressure) && nodeOf(m, s) == n.Node.Name {

@@ -52,6 +52,9 @@ func PodComponent(p *corev1.Pod) string {
 	}
 	name := strings.ToLower(p.Name)
 	for _, c := range componentSigns {
+		if c.kind == ComponentPrometheus && besidePrometheus(name, label, image) {
+			continue
+		}
 		for _, s := range c.signs {
 			if c.kind == ComponentHub || c.kind == ComponentProxy {
 				// Short words: only a whole first name segment counts ("hub-7c9…", not "github-…").
@@ -66,6 +69,45 @@ func PodComponent(p *corev1.Pod) string {
 		}
 	}
 	return ""
+}
+
+// notPrometheusServer are the pods of a Prometheus installation that are not the server whose
+// memory grows with its targets: exporters, the alert manager, the operator and the adapter.
+var notPrometheusServer = []string{"kube-state-metrics", "node-exporter", "alertmanager", "pushgateway", "blackbox-exporter", "operator", "adapter"}
+
+func besidePrometheus(name, label, image string) bool {
+	for _, s := range notPrometheusServer {
+		if strings.Contains(name, s) || strings.Contains(label, s) || strings.Contains(image, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// GrowsWithCluster reports whether a pod's memory grows with the size of the cluster though it
+// is no Prometheus server: kube-state-metrics keeps every object of the cluster in memory.
+func GrowsWithCluster(p *corev1.Pod) bool {
+	label := strings.ToLower(p.Labels["app.kubernetes.io/name"] + " " + p.Labels["app"] + " " + p.Labels["k8s-app"])
+	return strings.Contains(strings.ToLower(p.Name), "kube-state-metrics") || strings.Contains(label, "kube-state-metrics")
+}
+
+// WorkloadName names what runs a pod, as a component of an incident is best named: the
+// Deployment of a ReplicaSet's pod (the ReplicaSet's name without its pod-template-hash), the
+// StatefulSet, DaemonSet or Job that owns it, or the pod itself. Unlike pods' names, it stays
+// the same across restarts, so incidents of one cluster name their components alike.
+func WorkloadName(p *corev1.Pod) string {
+	kind, name := Owner(p)
+	switch {
+	case kind == "":
+		return p.Name
+	case kind == "ReplicaSet":
+		if h := p.Labels["pod-template-hash"]; h != "" {
+			if base, ok := strings.CutSuffix(name, "-"+h); ok {
+				return base
+			}
+		}
+	}
+	return name
 }
 
 // SystemCritical reports whether the pod runs with one of Kubernetes' own critical priority
