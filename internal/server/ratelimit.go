@@ -56,6 +56,21 @@ func (u *keyedLimiter) allow(caller string, now time.Time) (bool, time.Duration)
 	return true, 0
 }
 
+// left reports whether the key has a request left in its budget, without taking it, or how
+// long until it has: sign-ins look first and take only when they fail.
+func (u *keyedLimiter) left(key string, now time.Time) (bool, time.Duration) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	c, ok := u.callers[key]
+	if !ok {
+		return true, 0
+	}
+	if tokens := c.lim.TokensAt(now); tokens < 1 {
+		return false, time.Duration((1 - tokens) / float64(c.lim.Limit()) * float64(time.Second))
+	}
+	return true, 0
+}
+
 // forgetIdlest drops the callers idle for ten minutes (their budget is full again anyway),
 // or else the one idle longest; u.mu is held.
 func (u *keyedLimiter) forgetIdlest(now time.Time) {

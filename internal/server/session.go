@@ -45,7 +45,7 @@ const (
 	csrfLaterKey = "rootline.csrf.later" // the token a multipart form's first field must be
 )
 
-// loginRate and loginBurst bound the sign-in attempts of one name from one address;
+// loginRate and loginBurst bound the failed sign-in attempts of one name from one address;
 // passwordChecks bounds the password checks running at once.
 const (
 	loginRate      = 10 // a minute
@@ -244,7 +244,8 @@ func (s *Server) login(c *gin.Context) error {
 	ctx := c.Request.Context()
 	name, pw := strings.TrimSpace(c.PostForm("name")), c.PostForm("password")
 	page := templates.SignIn{Name: name, Next: localPath(c.PostForm("next")), OIDC: s.oidcOn()}
-	if ok, wait := s.logins.allow(c.ClientIP()+"|"+name, time.Now()); !ok {
+	key := c.ClientIP() + "|" + name
+	if ok, wait := s.logins.left(key, time.Now()); !ok {
 		secs := int(math.Ceil(wait.Seconds()))
 		c.Header("Retry-After", strconv.Itoa(secs))
 		page.Error = fmt.Sprintf("too many attempts to sign in as %s: try again in %d s", name, secs)
@@ -259,6 +260,9 @@ func (s *Server) login(c *gin.Context) error {
 	}
 	acct, err := s.deps.Sessions.CheckAccount(ctx, name, pw)
 	<-s.hashing
+	if errors.Is(err, store.ErrWrongPassword) || errors.Is(err, store.ErrAccountDisabled) {
+		s.logins.allow(key, time.Now()) // only failures count against the budget
+	}
 	switch {
 	case errors.Is(err, store.ErrWrongPassword):
 		s.log.WarnContext(ctx, "sign-in refused", "name", name, "reason", "wrong name or password", "client", c.ClientIP())
