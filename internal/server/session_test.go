@@ -328,3 +328,43 @@ func TestFormsWithoutAuth(t *testing.T) {
 		}
 	})
 }
+
+// TestSecurityHeaders: every answer, page or API, refused or not, carries the security
+// headers; HSTS only where cookies are Secure (authentication on).
+func TestSecurityHeaders(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		on := testConfig()
+		on.Auth = "on"
+		for _, tt := range []struct {
+			name, base, path string
+			hsts             bool
+		}{
+			{"a page, auth off", newServer(t, st, testConfig()), "/", false},
+			{"the API, auth off", newServer(t, st, testConfig()), "/api/v1/incidents", false},
+			{"the sign-in page, auth on", newServer(t, st, on), "/login", true},
+			{"a refused API call, auth on", newServer(t, st, on), "/api/v1/incidents", true},
+			{"a 404", newServer(t, st, on), "/nope", true},
+		} {
+			resp, err := http.Get(tt.base + tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			h := resp.Header
+			for k, want := range map[string]string{
+				"Content-Security-Policy":    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+				"X-Content-Type-Options":     "nosniff",
+				"X-Frame-Options":            "DENY",
+				"Referrer-Policy":            "same-origin",
+				"Cross-Origin-Opener-Policy": "same-origin",
+			} {
+				if got := h.Get(k); got != want {
+					t.Errorf("%s: %s = %q, want %q", tt.name, k, got, want)
+				}
+			}
+			if got := h.Get("Strict-Transport-Security") != ""; got != tt.hsts {
+				t.Errorf("%s: HSTS %v, want %v", tt.name, got, tt.hsts)
+			}
+		}
+	})
+}
