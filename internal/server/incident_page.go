@@ -190,7 +190,10 @@ func (s *Server) createNoteForm(c *gin.Context) error {
 	}
 	form := incidents.NoteForm{At: strings.TrimSpace(c.PostForm("at")), Author: c.PostForm("author"), Kind: c.PostForm("kind"),
 		Body: c.PostForm("body"), Causes: c.PostFormArray("causes")}
-	n := incident.Note{IncidentID: c.Param("id"), Author: form.Author, Kind: form.Kind, Body: form.Body, Causes: form.Causes}
+	n := incident.Note{IncidentID: c.Param("id"), Author: strings.TrimSpace(form.Author), Kind: form.Kind, Body: form.Body, Causes: form.Causes}
+	if n.Author == "" {
+		n.Author = signedIn(c) // who wrote it, when the field was cleared
+	}
 	if form.At != "" && form.At != "now" {
 		t, err := time.Parse(time.RFC3339, form.At)
 		if err != nil {

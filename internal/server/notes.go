@@ -48,6 +48,9 @@ func (s *Server) createNote(c *gin.Context) error {
 		return err
 	}
 	n := incident.Note{IncidentID: c.Param("id"), Author: req.Author, Kind: req.Kind, Body: req.Body, Causes: req.Causes}
+	if n.Author == "" {
+		n.Author = signedIn(c)
+	}
 	if req.At != nil {
 		n.At = *req.At
 	}

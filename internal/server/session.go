@@ -135,6 +135,14 @@ func (s *Server) identify() gin.HandlerFunc {
 	})
 }
 
+// signedIn names the person signed in, or "" (authentication off, or a token).
+func signedIn(c *gin.Context) string {
+	if v, ok := c.Get(sessionKey); ok {
+		return v.(store.Session).Person
+	}
+	return ""
+}
+
 func isAPI(c *gin.Context) bool { return strings.HasPrefix(c.Request.URL.Path, "/api/") }
 
 // checkCSRF refuses a request that changes something from a browser without the form token:

@@ -197,6 +197,19 @@ func TestSignIn(t *testing.T) {
 			})
 		}
 
+		// Notes are signed by the person signed in, unless they say otherwise.
+		if page := w.do("GET", "/incidents/A", "", nil); !strings.Contains(page.body, `name="author" value="wanda"`) {
+			t.Errorf("the note form does not suggest wanda as the author")
+		}
+		a = w.do("POST", "/api/v1/incidents/A/notes", "application/json", strings.NewReader(`{"body": "Prometheus filled the node"}`), "X-CSRF-Token", token)
+		if a.status != http.StatusCreated || !strings.Contains(a.body, `"author":"wanda"`) {
+			t.Errorf("a note without an author: %d %s", a.status, a.body)
+		}
+		a = w.form("/incidents/A/notes", url.Values{"csrf": {token}, "body": {"and the hub"}, "author": {" "}})
+		if notes, err := st.Notes(ctx, "A"); a.status != http.StatusSeeOther || err != nil || len(notes) != 2 || notes[1].Author != "wanda" {
+			t.Errorf("a note from the form with the author cleared: %d, %+v, %v", a.status, notes, err)
+		}
+
 		// Signing out ends the session: the old cookie opens nothing.
 		old := w.cookies["__Host-rootline_session"]
 		if a := w.form("/logout", url.Values{"csrf": {token}}); a.status != http.StatusSeeOther || a.location != "/login" {

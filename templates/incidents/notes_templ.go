@@ -314,9 +314,9 @@ func notesSection(p Page) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var16 string
-		templ_7745c5c3_Var16, templ_7745c5c3_Err = templruntime.NewAttributeExpression(p.Form.Author).Resolve(ctx)
+		templ_7745c5c3_Var16, templ_7745c5c3_Err = templruntime.NewAttributeExpression(authorOr(p.Form.Author, templates.ViewerOf(ctx).Person)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/incidents/notes.templ`, Line: 49, Col: 59}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/incidents/notes.templ`, Line: 49, Col: 101}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var16)
 		if templ_7745c5c3_Err != nil {
@@ -387,6 +387,14 @@ func notesSection(p Page) templ.Component {
 		}
 		return nil
 	})
+}
+
+// authorOr is the author typed, or else the person signed in.
+func authorOr(typed, person string) string {
+	if typed != "" {
+		return typed
+	}
+	return person
 }
 
 var _ = templruntime.GeneratedTemplate
