@@ -35,7 +35,7 @@ func newKeyedLimiter(perMinute float64, burst int) *keyedLimiter {
 	return &keyedLimiter{perMinute: perMinute, burst: max(burst, 1), callers: map[string]*callerLimit{}}
 }
 
-// allow takes one upload from the caller's budget, or says how long until there is one.
+// allow takes one request from the key's budget, or says how long until there is one.
 func (u *keyedLimiter) allow(caller string, now time.Time) (bool, time.Duration) {
 	u.mu.Lock()
 	defer u.mu.Unlock()

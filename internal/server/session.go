@@ -103,7 +103,7 @@ func (s *Server) identify() gin.HandlerFunc {
 	return s.handle(func(c *gin.Context) error {
 		ctx := c.Request.Context()
 		var v templates.Viewer
-		if _, bearer := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer "); !bearer && s.cfg.Auth == "on" && s.deps.Sessions != nil {
+		if bearer := strings.HasPrefix(c.GetHeader("Authorization"), "Bearer "); !bearer && s.cfg.Auth == "on" && s.deps.Sessions != nil {
 			if secret := s.cookie(c, sessionCookie); secret != "" {
 				sess, err := s.deps.Sessions.SessionFor(ctx, secret)
 				switch {

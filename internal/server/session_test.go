@@ -1,9 +1,11 @@
 package server_test
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -92,6 +94,21 @@ func (b *browserClient) signIn(name, password string) string {
 	return b.token("/upload")
 }
 
+var csrfInPage = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// formToken gets a form token the way a browser does, from a page and with its cookie, and
+// returns it with the header pair a form post sent by call must carry.
+func formToken(t *testing.T, base string) (string, []string) {
+	t.Helper()
+	b := newBrowser(t, base)
+	token := b.token("/upload")
+	var pairs []string
+	for k, v := range b.cookies {
+		pairs = append(pairs, k+"="+v)
+	}
+	return token, []string{"Cookie", strings.Join(pairs, "; ")}
+}
+
 const testPassword = "a long enough password"
 
 // TestSignIn: people sign in to the pages with a name and a password; the session's cookie is
@@ -131,6 +148,14 @@ func TestSignIn(t *testing.T) {
 		}
 		if got, err := st.SessionFor(ctx, sess.Value); err != nil || got.Person != "wanda" || got.Scope != access.Write {
 			t.Errorf("the session of the cookie: %+v, %v", got, err)
+		}
+		// Signing in again gives a new session and ends the one the browser brought along.
+		again := w.form("/login", url.Values{"csrf": {w.token("/")}, "name": {"wanda"}, "password": {testPassword}})
+		if again.status != http.StatusSeeOther || w.cookies["__Host-rootline_session"] == sess.Value {
+			t.Errorf("signing in again: %d, the same session cookie", again.status)
+		}
+		if _, err := st.SessionFor(ctx, sess.Value); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("the session before signing in again: %v, want it ended", err)
 		}
 		token := w.token("/upload")
 		if !strings.Contains(w.do("GET", "/", "", nil).body, `data-testid="signed-in-as">wanda<`) {
