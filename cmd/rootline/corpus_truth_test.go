@@ -94,9 +94,9 @@ var corpusTruth = map[string]truth{
 	},
 	// Postmortem notes: prose, no kubectl output. No symptom may come from them; the causes
 	// their authors claim may be reported as claims.
-	"47-postmortem-mybinder-2017-10-17-cluster-full-pending-pods.md":           {allowedCauses: []string{"capacity_exhaustion"}},
-	"49-postmortem-zalando-2019-01-coredns-oomkilled-dns-outage.md":            {allowedCauses: []string{"memory_limit_too_low"}},
-	"51-postmortem-dfds-PM2025-001-node-starvation-evictions-then-pending.md":  {allowedCauses: []string{"capacity_exhaustion", "recent_change"}},
+	"47-postmortem-mybinder-2017-10-17-cluster-full-pending-pods.md":            {allowedCauses: []string{"capacity_exhaustion"}},
+	"49-postmortem-zalando-2019-01-coredns-oomkilled-dns-outage.md":             {allowedCauses: []string{"memory_limit_too_low"}},
+	"51-postmortem-dfds-PM2025-001-node-starvation-evictions-then-pending.md":   {allowedCauses: []string{"capacity_exhaustion", "recent_change"}},
 	"55-postmortem-mybinder-2018-07-30-cpu-saturation-evicted-in-prose-only.md": {},
 	"53-kubescout-get-events-crashloop-bad-command-v1-list.json": {
 		want:      map[string][]string{"crash_loop_backoff": {"default/command-broken-785d44fdcd-lqj5t"}},
