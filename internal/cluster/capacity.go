@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcehelper "k8s.io/component-helpers/resource"
 )
 
 // Resources is an amount of CPU (millicores) and memory (bytes).
@@ -17,29 +18,44 @@ func (r Resources) Add(o Resources) Resources {
 	return Resources{MilliCPU: r.MilliCPU + o.MilliCPU, Memory: r.Memory + o.Memory}
 }
 
-// PodRequests is what the scheduler reserves for a pod: the larger of the sum of its
-// containers' requests and its largest init container's, plus the pod overhead.
+// PodRequests is what the scheduler reserves for a pod, computed by Kubernetes' own
+// k8s.io/component-helpers/resource: the containers' requests, sidecar (restartable) init
+// containers added to them, each regular init container with the sidecars started before it,
+// the larger of the two, pod-level requests in place of the containers' where the pod sets them,
+// and the pod overhead. A resized pod counts the larger of its spec and its status, as the
+// scheduler counts the pods already on a node.
 func PodRequests(p *corev1.Pod) Resources {
-	return podAmount(p, func(c corev1.ResourceRequirements) corev1.ResourceList { return c.Requests })
+	return amount(resourcehelper.PodRequests(p, podResourceOptions))
 }
 
-// PodLimits is the same sum over limits; a container without a limit adds nothing.
+// PodLimits is the same over limits: a container without a limit adds nothing, and the overhead
+// is added only to a limit that is set.
 func PodLimits(p *corev1.Pod) Resources {
-	return podAmount(p, func(c corev1.ResourceRequirements) corev1.ResourceList { return c.Limits })
+	return amount(resourcehelper.PodLimits(p, podResourceOptions))
 }
 
-func podAmount(p *corev1.Pod, pick func(corev1.ResourceRequirements) corev1.ResourceList) Resources {
-	var sum, initMax Resources
-	for _, c := range p.Spec.Containers {
-		sum = sum.Add(amount(pick(c.Resources)))
+// podResourceOptions count a pod as the scheduler counts the pods bound to a node (NodeInfo),
+// with the in-place resize and pod-level resources features on, as they are by default since
+// Kubernetes 1.34 and 1.35: for a pod not yet scheduled, which has no status resources, this
+// is the spec.
+var podResourceOptions = resourcehelper.PodResourcesOptions{UseStatusResources: true}
+
+// PodRequests returns PodRequests of a pod of the model, worked out when the model took it in;
+// for a pod the model does not hold, it works them out.
+func (m *Model) PodRequests(pod *Object) Resources {
+	if a, ok := m.amounts[pod]; ok {
+		return a.requests
 	}
-	for _, c := range p.Spec.InitContainers {
-		a := amount(pick(c.Resources))
-		initMax.MilliCPU = max(initMax.MilliCPU, a.MilliCPU)
-		initMax.Memory = max(initMax.Memory, a.Memory)
+	return PodRequests(pod.Pod)
+}
+
+// PodLimits returns PodLimits of a pod of the model, worked out when the model took it in; for
+// a pod the model does not hold, it works them out.
+func (m *Model) PodLimits(pod *Object) Resources {
+	if a, ok := m.amounts[pod]; ok {
+		return a.limits
 	}
-	out := Resources{MilliCPU: max(sum.MilliCPU, initMax.MilliCPU), Memory: max(sum.Memory, initMax.Memory)}
-	return out.Add(amount(p.Spec.Overhead))
+	return PodLimits(pod.Pod)
 }
 
 func amount(l corev1.ResourceList) Resources {
@@ -103,15 +119,11 @@ func (m *Model) computeLoad(node *Object) NodeLoad {
 		if Terminal(p.Pod) {
 			continue
 		}
-		l.Requests = l.Requests.Add(PodRequests(p.Pod))
-		l.Limits = l.Limits.Add(PodLimits(p.Pod))
+		l.Requests = l.Requests.Add(m.PodRequests(p))
+		l.Limits = l.Limits.Add(m.PodLimits(p))
 		l.Pods = append(l.Pods, p)
 	}
-	mem := make(map[*Object]int64, len(l.Pods))
-	for _, p := range l.Pods {
-		mem[p] = PodRequests(p.Pod).Memory
-	}
-	sort.SliceStable(l.Pods, func(i, j int) bool { return mem[l.Pods[i]] > mem[l.Pods[j]] })
+	sort.SliceStable(l.Pods, func(i, j int) bool { return m.PodRequests(l.Pods[i]).Memory > m.PodRequests(l.Pods[j]).Memory })
 	return l
 }
 

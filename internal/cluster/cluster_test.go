@@ -25,17 +25,6 @@ func pod(name, node string, req, lim corev1.ResourceList) *Object {
 	return &Object{Kind: KindPod, Namespace: "ns", Name: name, Pod: p}
 }
 
-func TestPodRequests(t *testing.T) {
-	p := pod("p", "", res("10m", "512Mi"), nil).Pod
-	p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: "side", Resources: corev1.ResourceRequirements{Requests: res("100m", "")}})
-	p.Spec.InitContainers = []corev1.Container{{Name: "init", Resources: corev1.ResourceRequirements{Requests: res("2", "64Mi")}}}
-	got := PodRequests(p)
-	// The init container's 2 CPU exceeds the 110m of the regular ones; memory is theirs.
-	if got.MilliCPU != 2000 || got.Memory != 512<<20 {
-		t.Errorf("PodRequests = %+v, want 2000m and 512Mi", got)
-	}
-}
-
 func TestNodeLoadAndPools(t *testing.T) {
 	node := &Object{Kind: KindNode, Name: "core-1", Node: &corev1.Node{
 		ObjectMeta: metav1.ObjectMeta{Name: "core-1", Labels: map[string]string{"cloud.google.com/gke-nodepool": "core"}},

@@ -18,14 +18,20 @@ type Model struct {
 	events     map[string]int       // uid → index in Events, for events that have one
 	podsByNode map[string][]*Object // node name → pods bound to it
 	loads      map[string]NodeLoad  // node name → load, computed on first use
+	amounts    map[*Object]amounts  // pod → its requests and limits, computed in Add
 }
+
+// amounts are a pod's requests and limits. Kubernetes' arithmetic costs some microseconds a
+// pod, and rules ask for the same pods' again and again, so the model works them out once, as
+// it takes the pod in (not on first use, so that reading them writes nothing).
+type amounts struct{ requests, limits Resources }
 
 // NewModel indexes objects. When the same pod or node appears twice (two files of one
 // incident, a table and a describe of the same pod), the later one replaces the earlier. An
 // event seen twice (the same uid, as core/v1 and events.k8s.io/v1 list it, or in two
 // snapshots) is kept once: the sighting with the higher count, else the later.
 func NewModel(files []string, objs []*Object) *Model {
-	m := &Model{Files: files, pods: map[string]int{}, nodes: map[string]int{}, events: map[string]int{}}
+	m := &Model{Files: files, pods: map[string]int{}, nodes: map[string]int{}, events: map[string]int{}, amounts: map[*Object]amounts{}}
 	for _, o := range objs {
 		m.Add(o)
 	}
@@ -38,7 +44,14 @@ func (m *Model) Add(o *Object) {
 	switch {
 	case o.Pod != nil:
 		key := o.Pod.Namespace + "/" + o.Pod.Name
+		if m.amounts == nil {
+			m.amounts = map[*Object]amounts{}
+		}
+		m.amounts[o] = amounts{requests: PodRequests(o.Pod), limits: PodLimits(o.Pod)}
 		if i, seen := m.pods[key]; seen {
+			if m.Pods[i] != o {
+				delete(m.amounts, m.Pods[i])
+			}
 			m.Pods[i] = o
 		} else {
 			m.pods[key] = len(m.Pods)

@@ -3,7 +3,9 @@
 // provenance that lets evidence point back to where it came from.
 //
 // The package depends only on k8s.io/api and apimachinery, so that ingestion, storage and
-// analysis share one vocabulary without importing each other.
+// analysis share one vocabulary without importing each other, and on k8s.io/component-helpers,
+// so that a pod's requests and where it may run are worked out by Kubernetes' own code rather
+// than a copy of it.
 package cluster
 
 import (

@@ -1,0 +1,139 @@
+package cluster
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+const mi = 1 << 20
+
+// ctr is a container with requests and limits; sidecar makes it a restartable init container.
+func ctr(name string, req, lim corev1.ResourceList, sidecar bool) corev1.Container {
+	c := corev1.Container{Name: name, Resources: corev1.ResourceRequirements{Requests: req, Limits: lim}}
+	if sidecar {
+		always := corev1.ContainerRestartPolicyAlways
+		c.RestartPolicy = &always
+	}
+	return c
+}
+
+// TestPodAmounts holds PodRequests and PodLimits to the scheduler's arithmetic, for the cases
+// that a plain sum of the containers gets wrong.
+func TestPodAmounts(t *testing.T) {
+	tests := []struct {
+		name           string
+		spec           corev1.PodSpec
+		status         corev1.PodStatus
+		requests, lims Resources
+	}{{
+		name:     "containers add up",
+		spec:     corev1.PodSpec{Containers: []corev1.Container{ctr("a", res("10m", "512Mi"), res("1", "1Gi"), false), ctr("b", res("100m", ""), res("", "256Mi"), false)}},
+		requests: Resources{MilliCPU: 110, Memory: 512 * mi},
+		lims:     Resources{MilliCPU: 1000, Memory: 1280 * mi},
+	}, {
+		name: "a regular init container larger than the containers' sum counts alone",
+		spec: corev1.PodSpec{
+			InitContainers: []corev1.Container{ctr("init", res("2", "64Mi"), res("3", ""), false)},
+			Containers:     []corev1.Container{ctr("a", res("10m", "512Mi"), nil, false), ctr("b", res("100m", ""), nil, false)},
+		},
+		requests: Resources{MilliCPU: 2000, Memory: 512 * mi},
+		lims:     Resources{MilliCPU: 3000},
+	}, {
+		name: "a sidecar init container runs beside the containers: it adds to them",
+		spec: corev1.PodSpec{
+			InitContainers: []corev1.Container{ctr("proxy", res("100m", "128Mi"), res("", "128Mi"), true)},
+			Containers:     []corev1.Container{ctr("app", res("200m", "256Mi"), res("", "512Mi"), false)},
+		},
+		requests: Resources{MilliCPU: 300, Memory: 384 * mi},
+		lims:     Resources{Memory: 640 * mi},
+	}, {
+		name: "a regular init container after a sidecar runs beside it",
+		spec: corev1.PodSpec{
+			InitContainers: []corev1.Container{ctr("proxy", res("100m", "128Mi"), nil, true), ctr("migrate", res("1", "64Mi"), nil, false)},
+			Containers:     []corev1.Container{ctr("app", res("200m", "256Mi"), nil, false)},
+		},
+		// migrate runs with proxy: 1100m; the containers run with proxy: 300m and 384Mi.
+		requests: Resources{MilliCPU: 1100, Memory: 384 * mi},
+	}, {
+		name: "a regular init container before a sidecar runs alone",
+		spec: corev1.PodSpec{
+			InitContainers: []corev1.Container{ctr("migrate", res("1", "64Mi"), nil, false), ctr("proxy", res("100m", "128Mi"), nil, true)},
+			Containers:     []corev1.Container{ctr("app", res("200m", "256Mi"), nil, false)},
+		},
+		requests: Resources{MilliCPU: 1000, Memory: 384 * mi},
+	}, {
+		name: "pod overhead adds to requests, and to limits only where they are set",
+		spec: corev1.PodSpec{
+			Containers: []corev1.Container{ctr("app", res("100m", "128Mi"), res("", "1Gi"), false)},
+			Overhead:   res("250m", "120Mi"),
+		},
+		requests: Resources{MilliCPU: 350, Memory: 248 * mi},
+		lims:     Resources{Memory: 1144 * mi},
+	}, {
+		name: "pod-level resources replace the containers' where set",
+		spec: corev1.PodSpec{
+			Resources:  &corev1.ResourceRequirements{Requests: res("2", ""), Limits: res("4", "8Gi")},
+			Containers: []corev1.Container{ctr("app", res("500m", "1Gi"), nil, false), ctr("log", res("100m", "64Mi"), nil, false)},
+		},
+		requests: Resources{MilliCPU: 2000, Memory: 1088 * mi},
+		lims:     Resources{MilliCPU: 4000, Memory: 8192 * mi},
+	}, {
+		name: "pod-level resources and overhead",
+		spec: corev1.PodSpec{
+			Resources:  &corev1.ResourceRequirements{Requests: res("1", "2Gi")},
+			Containers: []corev1.Container{ctr("app", res("500m", "1Gi"), nil, false)},
+			Overhead:   res("100m", "100Mi"),
+		},
+		requests: Resources{MilliCPU: 1100, Memory: 2148 * mi},
+	}, {
+		name: "a pod resized in place holds the larger of its spec and its allocation",
+		spec: corev1.PodSpec{Containers: []corev1.Container{ctr("app", res("500m", "1Gi"), nil, false)}},
+		status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{Name: "app",
+			AllocatedResources: res("2", "512Mi"), Resources: &corev1.ResourceRequirements{Requests: res("2", "512Mi")}}}},
+		requests: Resources{MilliCPU: 2000, Memory: 1024 * mi},
+	}, {
+		name:     "nothing requested",
+		spec:     corev1.PodSpec{Containers: []corev1.Container{ctr("app", nil, nil, false)}},
+		requests: Resources{},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &Object{Kind: KindPod, Namespace: "ns", Name: "p", Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}, Spec: tt.spec, Status: tt.status}}
+			if diff := cmp.Diff(tt.requests, PodRequests(p.Pod)); diff != "" {
+				t.Errorf("PodRequests (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.lims, PodLimits(p.Pod)); diff != "" {
+				t.Errorf("PodLimits (-want +got):\n%s", diff)
+			}
+			// The model works them out once, as it takes the pod in, and answers the same.
+			m := NewModel(nil, []*Object{p})
+			if got := m.PodRequests(p); got != tt.requests {
+				t.Errorf("Model.PodRequests = %+v, want %+v", got, tt.requests)
+			}
+			if got := m.PodLimits(p); got != tt.lims {
+				t.Errorf("Model.PodLimits = %+v, want %+v", got, tt.lims)
+			}
+		})
+	}
+}
+
+// TestModelAmountsFollowReplacement: when a later sighting of a pod replaces the earlier, the
+// model forgets the earlier's amounts and a node's load counts the later's, sidecar included.
+func TestModelAmountsFollowReplacement(t *testing.T) {
+	node := &Object{Kind: KindNode, Name: "n1", Node: &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"},
+		Status: corev1.NodeStatus{Allocatable: res("4", "8Gi")}}}
+	first := pod("web-1", "n1", res("1", "1Gi"), nil)
+	second := pod("web-1", "n1", res("1", "1Gi"), nil)
+	second.Pod.Spec.InitContainers = []corev1.Container{ctr("proxy", res("500m", "256Mi"), nil, true)}
+	m := NewModel(nil, []*Object{node, first, second})
+	if _, kept := m.amounts[first]; kept || len(m.amounts) != 1 {
+		t.Errorf("amounts kept for %d pods (the replaced one: %v), want only the later", len(m.amounts), kept)
+	}
+	want := Resources{MilliCPU: 1500, Memory: 1280 * mi}
+	if diff := cmp.Diff(want, m.Load(node).Requests); diff != "" {
+		t.Errorf("load requests (-want +got):\n%s", diff)
+	}
+}
