@@ -3,6 +3,8 @@ package cluster_test
 import (
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/synth"
 )
@@ -80,5 +82,22 @@ func BenchmarkModelPools(b *testing.B) {
 		if len(m.Pools()) == 0 {
 			b.Fatal("no pools")
 		}
+	}
+}
+
+// BenchmarkPoolFor is the pool of a pending JupyterHub user pod (a nodeSelector and the
+// user pool's toleration) among the generated cluster's 666 nodes: the capacity rule asks it
+// for every pending pod it weighs.
+func BenchmarkPoolFor(b *testing.B) {
+	m := benchModel(b)
+	p := &cluster.Object{Kind: cluster.KindPod, Namespace: "hub", Name: "jupyter-alice", Pod: &corev1.Pod{Spec: corev1.PodSpec{
+		NodeSelector: map[string]string{"hub.jupyter.org/node-purpose": "user"},
+		Tolerations: []corev1.Toleration{{Key: "hub.jupyter.org_dedicated", Operator: corev1.TolerationOpEqual, Value: "user",
+			Effect: corev1.TaintEffectNoSchedule}}}}}
+	if m.PoolFor(p) == "" {
+		b.Fatal("no pool")
+	}
+	for b.Loop() {
+		m.PoolFor(p)
 	}
 }
