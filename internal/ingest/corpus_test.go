@@ -7,24 +7,21 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rootline-dev/rootline/internal/corpustest"
 )
 
-// corpusDir is the shared corpus of real kubectl output (../shared/corpus from the repository's
-// root). It is read in place and never copied into the project; tests skip without it.
-const corpusDir = "../../../shared/corpus"
-
 // TestCorpus decodes the structured files of the shared corpus and checks them against the
-// ground truth in its SOURCES.md. The two truncated pastes (a command line, then JSON that
-// stops) are refused as malformed with the file and line of the cut; analyze reads them as far
-// as they go.
+// ground truth in its SOURCES.md. The truncated pastes (a command line, then JSON that
+// stops; a YAML status cut mid-key) are malformed with the file and line of the cut, and say
+// so (Truncated); what was whole before the cut is emitted.
 func TestCorpus(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("shared corpus not present (%v)", err)
-	}
+	corpusDir := corpustest.Dir(t)
 	type want struct {
-		refs    []string
-		phases  []string // pod phase/reason, in order
-		failure error
+		refs      []string
+		phases    []string // pod phase/reason, in order
+		failure   error
+		truncated bool
 	}
 	tests := map[string]want{
 		"11-kubescout-get-pods-evicted-memory-besteffort.json":                          {refs: []string{"Pod"}, phases: []string{"Failed/Evicted"}},
@@ -33,27 +30,26 @@ func TestCorpus(t *testing.T) {
 		"15-kubescout-get-pods-unschedulable-insufficient-memory-imagepullbackoff.json": {refs: []string{"Pod", "Pod", "Pod", "Pod"}},
 		"53-kubescout-get-events-crashloop-bad-command-v1-list.json":                    {refs: []string{"Event", "Event", "Event", "Event", "Event", "Event", "Event", "Event", "Event", "Event"}},
 		"04-gitpod-workspace-pod-evicted-diskpressure.json":                             {refs: []string{"Event", "Event", "Pod"}}, // a tool's wrapper, unwrapped
-		// A YAML fragment starting at status: after a comment: read as pasted text, its eviction
-		// message is kept as a loose phrase.
-		"27-k8s-issue105467-evicted-pod-yaml-disruptiontarget-no-reason.yaml": {refs: []string{"Event"}},
-		"35-krane-pr666-events.k8s.io-v1beta1-json-failedscheduling-pvc.json": {failure: ErrMalformed},
-		"38-k8s-issue19825-pod-json-truncated-memtest.json":                   {failure: ErrMalformed},
+		// A pod's status alone after a comment, cut mid-key: the pod (its kind told by its
+		// conditions) as far as it goes.
+		"27-k8s-issue105467-evicted-pod-yaml-disruptiontarget-no-reason.yaml": {refs: []string{"Pod"}, phases: []string{"/"}, failure: ErrMalformed, truncated: true},
+		"91-sematic-issue189-pod-status-unschedulable-insufficient-cpu.yaml":  {refs: []string{"Pod"}, phases: []string{"Pending/"}},
+		"35-krane-pr666-events.k8s.io-v1beta1-json-failedscheduling-pvc.json": {failure: ErrMalformed, truncated: true},
+		"38-k8s-issue19825-pod-json-truncated-memtest.json":                   {failure: ErrMalformed, truncated: true},
 	}
 	for name, w := range tests {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(corpusDir, name))
 			if err != nil {
-				t.Skipf("corpus file missing: %v", err)
+				t.Fatal(err)
 			}
 			objs, _, err := decodeAll(t, name, data, Options{})
 			if w.failure != nil {
 				var e *Error
-				if !errors.Is(err, w.failure) || !errors.As(err, &e) || e.File != name {
-					t.Fatalf("err = %v, want %v naming %s", err, w.failure, name)
+				if !errors.Is(err, w.failure) || !errors.As(err, &e) || e.File != name || e.Truncated != w.truncated {
+					t.Fatalf("err = %v, want %v naming %s (truncated %v)", err, w.failure, name, w.truncated)
 				}
-				return
-			}
-			if err != nil {
+			} else if err != nil {
 				t.Fatal(err)
 			}
 			var kinds, phases []string

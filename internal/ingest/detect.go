@@ -128,7 +128,7 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 		// Before the JSON case: binary data may begin with '{' by chance. (A NUL alone in
 		// JSON is left to the JSON decoder, which names its position.)
 		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
-	case head[start] == '{' || head[start] == '[':
+	case head[start] == '{' || (head[start] == '[' && jsonArray(head[start:])):
 		perr = d.decodeJSON(ctx, name, br, emit, depth, 0, bom)
 	case promptBeforeJSON(head[start:]):
 		// "$ kubectl get pod -o json x" pasted above its output: skip the command line.
@@ -139,12 +139,18 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 	case !isText(head):
 		// Text with a few bytes that are not UTF-8: read on, and say where (below).
 		_, _ = io.Copy(io.Discard, br)
+	case kubeYAML(head[start:]):
+		perr = d.decodeYAML(ctx, name, br, emit, depth)
+	case htmlPage(head[start:]):
+		perr = &Error{File: name, Msg: "an HTML page: text that is neither JSON, YAML nor kubectl output Rootline reads", Err: ErrUnsupported}
 	case text.Sniff(head[start:]):
 		perr = d.decodeText(ctx, name, br, emit)
 	case looksLikeYAML(head[start:]):
 		perr = d.decodeYAML(ctx, name, br, emit, depth)
 	default:
-		perr = &Error{File: name, Msg: "text that is neither JSON, YAML nor kubectl output Rootline reads", Err: ErrUnsupported}
+		// Prose, a postmortem, a ticket: the text parser reads what output it holds, and the
+		// claims its author makes; text with neither is refused there.
+		perr = d.decodeText(ctx, name, br, emit)
 	}
 	if errors.Is(perr, ErrTooLarge) {
 		return d.tooLarge(name)
@@ -252,8 +258,9 @@ func badUTF8(b []byte) int {
 	return bad
 }
 
-// shellPrompt matches a pasted command line: "$ kubectl …", "» kubectl …", "user@host:~$ kubectl …".
-var shellPrompt = regexp.MustCompile(`^[^\n]{0,80}?[$#»>%]\s*kubectl\s[^\n]*\r?\n\s*[\[{]`)
+// shellPrompt matches a pasted command line: "$ kubectl …", "» kubectl …", "user@host:~$ kubectl …",
+// "[root@host ~]# oc …".
+var shellPrompt = regexp.MustCompile(`^[^\n]{0,80}?[$#»>%]\s*(?:sudo\s+)?(?:\S*kubectl\S*|oc|k)\s[^\n]*\r?\n\s*[\[{]`)
 
 // promptBeforeJSON reports whether the input is a kubectl command line followed by JSON.
 func promptBeforeJSON(b []byte) bool { return shellPrompt.Match(b) }
@@ -261,9 +268,79 @@ func promptBeforeJSON(b []byte) bool { return shellPrompt.Match(b) }
 // yamlStart matches the first meaningful line of a YAML mapping or of a stream of them.
 var yamlStart = regexp.MustCompile(`^(---|%YAML|#|[A-Za-z_"'][^:\n]*:([ \t]|\r?$))`)
 
+// yamlTopLine matches what a line may start with at column 0 in a YAML stream: a key, a list
+// item, a document marker, a directive or a comment. Prose ("Users were reporting …"), a
+// Markdown quote ("> …") or a numbered list ("1. …") at column 0 is not YAML.
+var yamlTopLine = regexp.MustCompile(`^(?:[A-Za-z_"'][^:]*:(?:\s|$)|-(?:\s|$)|---|\.\.\.|%|#|[ \t]|$)`)
+
+// kubeKey matches the top-level keys of a Kubernetes object or list.
+var kubeKey = regexp.MustCompile(`^(?:apiVersion|kind|metadata|spec|status|items)\s*:`)
+
+// looksLikeYAML reports whether the sample starts like YAML and every whole line of it at
+// column 0 is one YAML allows there: a Markdown document with a "- Source: …" list or a
+// "# Title" is text, not YAML.
 func looksLikeYAML(b []byte) bool {
 	line, _, _ := bytes.Cut(b, []byte("\n"))
-	return yamlStart.Match(line)
+	return yamlStart.Match(line) && yamlLines(b)
+}
+
+// kubeYAML reports whether the sample is YAML whose first key is one of a Kubernetes object's
+// (after comments and document markers): an object, a list, or a fragment such as "status:"
+// pasted alone.
+func kubeYAML(b []byte) bool {
+	for _, l := range wholeLines(b) {
+		t := strings.TrimRight(l, " \t\r")
+		if t == "" || t == "---" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "%") {
+			continue
+		}
+		return kubeKey.MatchString(t) && yamlLines(b)
+	}
+	return false
+}
+
+// yamlLines reports whether every whole line of the sample may start a YAML line at column 0.
+func yamlLines(b []byte) bool {
+	for _, l := range wholeLines(b) {
+		if !yamlTopLine.MatchString(strings.TrimRight(l, "\r")) {
+			return false
+		}
+	}
+	return true
+}
+
+// wholeLines splits a sample into lines, leaving out a last line the sample may have cut.
+func wholeLines(b []byte) []string {
+	lines := strings.Split(string(b), "\n")
+	if len(b) >= sniffLen && len(lines) > 1 {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// htmlPage reports a whole HTML document (a saved web page), as opposed to the <details> and
+// <pre> blocks that issue trackers put around pasted output.
+func htmlPage(b []byte) bool {
+	s := strings.ToLower(string(b[:min(len(b), 64)]))
+	return strings.HasPrefix(s, "<!doctype html") || strings.HasPrefix(s, "<html")
+}
+
+// jsonArray reports whether a sample starting with '[' is a JSON array rather than text such
+// as a shell prompt ("[root@node-1 ~]# kubectl …") or an elision ("[...]").
+func jsonArray(b []byte) bool {
+	i := 1
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	if i == len(b) {
+		return true
+	}
+	switch c := b[i]; {
+	case c == '{' || c == '[' || c == ']' || c == '"' || c == '-' || (c >= '0' && c <= '9'):
+		return true
+	case c == 't' || c == 'f' || c == 'n':
+		return bytes.HasPrefix(b[i:], []byte("true")) || bytes.HasPrefix(b[i:], []byte("false")) || bytes.HasPrefix(b[i:], []byte("null"))
+	}
+	return false
 }
 
 // decodeText parses pasted kubectl text (describe output, tables, phrases in prose). Text has
@@ -280,7 +357,10 @@ func (d *Decoder) decodeText(ctx context.Context, name string, r io.Reader, emit
 	if res.Truncated && d.opts.OnTruncated != nil {
 		d.opts.OnTruncated(name)
 	}
-	if res.Objects == 0 {
+	switch {
+	case res.Objects == 0 && res.Prose:
+		return &Error{File: name, Msg: "prose without kubectl output: nothing in it Rootline reads", Err: ErrUnsupported}
+	case res.Objects == 0:
 		return &Error{File: name, Msg: "text without any kubectl output or signal Rootline reads", Err: ErrUnsupported}
 	}
 	return nil

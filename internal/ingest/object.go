@@ -264,7 +264,12 @@ func guessKind(raw []byte) string {
 			ProviderID json.RawMessage `json:"providerID"`
 		} `json:"spec"`
 		Status struct {
-			NodeInfo json.RawMessage `json:"nodeInfo"`
+			NodeInfo          json.RawMessage `json:"nodeInfo"`
+			Phase             json.RawMessage `json:"phase"`
+			ContainerStatuses json.RawMessage `json:"containerStatuses"`
+			Conditions        []struct {
+				Type string `json:"type"`
+			} `json:"conditions"`
 		} `json:"status"`
 	}
 	if json.Unmarshal(raw, &shape) != nil {
@@ -279,6 +284,16 @@ func guessKind(raw []byte) string {
 		return cluster.KindPod
 	case shape.Status.NodeInfo != nil || shape.Spec.PodCIDR != nil || shape.Spec.ProviderID != nil:
 		return cluster.KindNode
+	case shape.Status.Phase != nil || shape.Status.ContainerStatuses != nil:
+		return cluster.KindPod // a pod's status pasted alone (kubectl get pod -o yaml, cut to status:)
+	}
+	for _, c := range shape.Status.Conditions {
+		switch c.Type {
+		case "PodScheduled", "Initialized", "ContainersReady", "DisruptionTarget", "PodReadyToStartContainers":
+			return cluster.KindPod
+		case "MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable":
+			return cluster.KindNode
+		}
 	}
 	return ""
 }

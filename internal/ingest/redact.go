@@ -237,6 +237,11 @@ func redactObject(o *cluster.Object) {
 		redactMeta(&o.Node.ObjectMeta)
 	case o.Event != nil:
 		redactEvent(o.Event)
+	case o.Kind == cluster.KindClaim && o.Raw != nil:
+		// A person's sentence may quote a token as readily as a kubectl message.
+		if red, _, err := redactRaw(o.Raw); err == nil {
+			o.Raw = red
+		}
 	}
 }
 

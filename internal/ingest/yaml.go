@@ -34,6 +34,7 @@ type yamlStream struct {
 	lineOff int64 // offset of the line last read
 	offset  int64 // offset of the next line
 	objects int   // documents and items decoded
+	cut     bool  // the last line read ended without a newline: the input may stop mid-object
 
 	// the document being read
 	header     []string // its lines outside items
@@ -76,13 +77,56 @@ func (d *Decoder) decodeYAML(ctx context.Context, name string, r io.Reader, emit
 			return err
 		}
 	}
-	if err := s.flushDoc(); err != nil {
+	if err := s.flushLast(); err != nil {
 		return err
 	}
 	if s.objects == 0 {
 		return &Error{File: name, Msg: "YAML with no documents", Err: ErrMalformed}
 	}
 	return nil
+}
+
+// maxCutLines is how many lines at the end of a cut document are given up to read the rest.
+const maxCutLines = 8
+
+// flushLast decodes the last document. When the input stopped in the middle of it (its last
+// line has no newline) and it does not parse, the lines at the cut are dropped until the rest
+// parses: that much is emitted, and the error says the input was truncated, as for JSON.
+func (s *yamlStream) flushLast() error {
+	if !s.cut {
+		return s.flushDoc()
+	}
+	lines, item := &s.header, false
+	if s.item != nil {
+		lines, item = &s.item, true
+	}
+	all := append([]string(nil), (*lines)...)
+	src := cluster.Source{File: s.name, Line: s.headerLine, Offset: s.headerOff}
+	if item {
+		src = cluster.Source{File: s.name, Line: s.itemLine, Offset: s.itemOff}
+	}
+	first := s.flushDoc()
+	var ye *Error
+	if first == nil || !errors.As(first, &ye) || !strings.HasPrefix(ye.Msg, "invalid YAML") {
+		return first
+	}
+	kind := ""
+	if item {
+		kind = itemKind(s.listKind)
+	}
+	for drop := 1; drop <= maxCutLines && drop < len(all); drop++ {
+		raw, err := yaml.YAMLToJSON([]byte(strings.Join(all[:len(all)-drop], "\n")))
+		if err != nil || bytes.Equal(raw, []byte("null")) {
+			continue
+		}
+		s.objects++
+		if err := s.d.object(s.ctx, raw, src, kind, "", s.emit, s.depth); err != nil {
+			return err
+		}
+		return &Error{File: s.name, Line: s.lineNo, Offset: s.lineOff, Err: ErrMalformed, Truncated: true,
+			Msg: fmt.Sprintf("unexpected end of YAML: the input is truncated at line %d (the last %d line(s) of the object there were left out)", s.lineNo, drop)}
+	}
+	return first
 }
 
 // readLine returns the next line without its line ending.
@@ -107,6 +151,7 @@ func (s *yamlStream) readLine() (string, error) {
 		s.lineNo++
 		s.lineOff = s.offset
 		s.offset += int64(len(buf))
+		s.cut = !bytes.HasSuffix(buf, []byte("\n"))
 		line := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
 		return line, nil
 	}

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"html"
 	"regexp"
 	"strings"
 )
@@ -9,46 +10,202 @@ import (
 type lineKind int
 
 const (
-	kindText  lineKind = iota // content to recognise
-	kindBlank                 // empty after cleaning: ends describe blocks and tables
-	kindSep                   // a code fence or a shell prompt: ends blocks and tables, says nothing
-	kindSkip                  // markup with no content (a markdown table rule): ignored entirely
+	kindText    lineKind = iota // content to recognise
+	kindBlank                   // empty after cleaning: ends describe blocks and tables
+	kindSep                     // a code fence, a heading or markup: ends blocks and tables, says nothing
+	kindSkip                    // markup with no content (a markdown table rule, a box border): ignored entirely
+	kindCommand                 // a command line (behind a prompt, alone, or in a watch header): ends blocks and tables, and says what follows
 )
 
 var (
-	// promptRe matches a shell prompt line: "$ kubectl …", "user@host:~$ kubectl …",
-	// "[root@host ~]# kubectl …", "# kubectl …", "» kubectl …", "PS C:\> kubectl …", and an empty
+	// promptRe matches a shell prompt: "$ ", "user@host:~$ ", "[root@host ~]# ", "(venv) $ ",
+	// "# ", "» ", "❯ ", "➜  ~ ", "% ", "bash-4.2$ ", "PS C:\> ", `C:\Users\me>`, and an empty
 	// prompt. A markdown heading ("# Events") matches too, which is harmless: it carries no data.
-	promptRe = regexp.MustCompile(`^(?:(?:\[[^\]]*\]|[\w.-]+@[\w.:~/-]*)\s?[$#%]|[$#%»❯➜]|PS(?: [A-Za-z]:[^>]*)?>)(?:\s|$)`)
+	promptRe = regexp.MustCompile(`^(?:\([\w.-]+\)\s*)?(?:` +
+		`\[[^\]]*\]\s?[$#%>]` + // [root@host ~]#
+		`|[\w.-]+@[\w.-]+(?::[^\s$#%>]*)?(?:\s[^\s$#%>]+)?\s?[$#%>]` + // user@host:~$, user@host ~ %
+		`|(?:bash|sh|zsh)-[\d.]+[$#]` + // bash-4.2$
+		`|➜\s+\S+` + // oh-my-zsh
+		`|PS(?: [A-Za-z]:[^>]*)?>` + // PowerShell
+		`|[$#%»❯➜]|#{2,6}` + // and Markdown headings
+		`)(?:\s|$)|^[A-Za-z]:\\[^>]*>\s*`) // cmd.exe, with or without a space
 	// tableRuleRe matches a markdown table's separator row: "|---|:--:|".
 	tableRuleRe = regexp.MustCompile(`^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?$`)
+	// htmlTagRe matches the HTML that issue trackers put around pasted output; kubectl's own
+	// angle brackets ("<none>", "<unknown>", "<invalid>") are not tags and are kept.
+	htmlTagRe = regexp.MustCompile(`(?i)</?(?:details|summary|pre|code|br|p|b|i|strong|em|tt|kbd|samp|div|span|sub|sup|blockquote|ul|ol|li|h[1-6]|table|tr|td|th|thead|tbody|img|a)(?:\s[^<>]*)?/?>`)
+	// boxRe matches a line of a terminal UI's box drawing with nothing in it (k9s, tables drawn
+	// with ─ │ ┌ ┐ └ ┘ ├ ┤ ┬ ┴ ┼ and their heavy and rounded forms).
+	boxRe = regexp.MustCompile(`^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝╠╣╦╩╬]*$`)
+	// watchRe matches the header `watch` prints: "Every 2.0s: kubectl get pods    host: Sun Dec 31 13:46:45 2017".
+	watchRe = regexp.MustCompile(`^Every \d+(?:\.\d+)?s: (.*?)(?:\s{2,}(\S+?):?\s+(\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d(?: \w+)? \d{4}))?\s*$`)
+	// inlineCodeRe matches a line that is only an inline code span: "`kubectl get pods -o wide`".
+	inlineCodeRe = regexp.MustCompile("^`([^`]+)`:?$")
 )
 
-// clean strips the markup people wrap kubectl output in, keeping the indentation that
-// describe blocks depend on: trailing space and CR, markdown quote markers, bullets, code
-// fences, shell prompts; tabs become spaces at 8-column stops and markdown pipe tables become
-// space-separated rows.
+// cleaner cleans lines, keeping what spans them: whether a code fence or an HTML <pre> is open.
+type cleaner struct {
+	fence string // the fence that opened the code block ("```", "~~~"), or "<pre>"; "" outside
+}
+
+// cleaned is one cleaned line.
+type cleaned struct {
+	text string
+	kind lineKind
+	code   bool     // inside a code fence or <pre>: pasted output, not prose
+	bullet bool     // a list item ("- …"): a person's writing, outside code
+	cmd    *command // for kindCommand: the command
+}
+
+// clean cleans one line with no state around it (for Sniff and tests).
 func clean(s string) (string, lineKind) {
+	var c cleaner
+	r := c.clean(s)
+	return r.text, r.kind
+}
+
+// clean strips the markup people wrap kubectl output in, keeping the indentation that
+// describe blocks depend on: trailing space and CR, HTML tags and entities, terminal box
+// borders, markdown quote markers, bold markers, bullets, code fences, shell prompts; tabs
+// become spaces at 8-column stops and markdown pipe tables become space-separated rows.
+func (c *cleaner) clean(s string) cleaned {
 	s = strings.TrimRight(s, " \t\r\n")
 	if strings.Contains(s, "\t") {
 		s = expandTabs(s)
 	}
+	if strings.ContainsRune(s, '<') {
+		var sep bool
+		if s, sep = c.stripHTML(s); sep {
+			return cleaned{kind: kindSep}
+		}
+	}
+	if strings.ContainsRune(s, '&') {
+		s = html.UnescapeString(s)
+	}
+	if strings.ContainsRune(s, '\u00a0') {
+		s = strings.ReplaceAll(s, "\u00a0", " ")
+	}
+	if strings.ContainsAny(s, "─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║") {
+		if boxRe.MatchString(s) {
+			return cleaned{kind: kindSkip}
+		}
+		s = stripBox(s)
+	}
 	s = stripQuote(s)
+	if strings.Contains(s, "**") {
+		s = strings.ReplaceAll(s, "**", "")
+	}
 	t := strings.TrimSpace(s)
 	switch {
 	case t == "":
-		return "", kindBlank
+		return cleaned{kind: kindBlank, code: c.fence != ""}
 	case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-		return "", kindSep
-	case promptRe.MatchString(t):
-		return "", kindSep
-	case strings.HasPrefix(t, "|") && strings.HasSuffix(t, "|") && len(t) > 1:
-		if tableRuleRe.MatchString(t) {
-			return "", kindSkip
-		}
-		return pipeRow(t), kindText
+		return c.toggleFence(t)
 	}
-	return stripBullet(s), kindText
+	code := c.fence != ""
+	if m := watchRe.FindStringSubmatch(t); m != nil {
+		cmd := parseCommand(m[1])
+		if cmd == nil {
+			cmd = &command{text: m[1]}
+		}
+		cmd.host, cmd.at = m[2], m[3]
+		return cleaned{kind: kindCommand, code: code, cmd: cmd}
+	}
+	if loc := promptRe.FindStringIndex(t); loc != nil {
+		if cmd := parseCommand(t[loc[1]:]); cmd != nil {
+			return cleaned{kind: kindCommand, code: code, cmd: cmd}
+		}
+		if strings.HasPrefix(t, "#") && !code {
+			// A heading, or a shell comment: its text, and the level as that many "#".
+			h := strings.TrimLeft(t, "#")
+			return cleaned{kind: kindSep, text: t[:len(t)-len(h)] + " " + strings.TrimSpace(h)}
+		}
+		return cleaned{kind: kindSep, code: code} // a comment, a prompt without kubectl
+	}
+	if m := inlineCodeRe.FindStringSubmatch(t); m != nil {
+		if cmd := parseCommand(m[1]); cmd != nil {
+			return cleaned{kind: kindCommand, code: code, cmd: cmd}
+		}
+	}
+	if cmd := parseCommand(t); cmd != nil && cmd.bare {
+		return cleaned{kind: kindCommand, code: code, cmd: cmd}
+	}
+	if strings.HasPrefix(t, "|") && strings.HasSuffix(t, "|") && len(t) > 1 {
+		if tableRuleRe.MatchString(t) {
+			return cleaned{kind: kindSkip, code: code}
+		}
+		return cleaned{text: pipeRow(t), kind: kindText, code: code}
+	}
+	if strings.HasSuffix(t, "```") && c.fence == "```" {
+		// Output whose closing fence is on its last line: "…  Running   0   5m```".
+		c.fence = ""
+		s = strings.TrimRight(strings.TrimSuffix(strings.TrimRight(s, " "), "```"), " ")
+	}
+	b := stripBullet(s)
+	return cleaned{text: b, kind: kindText, code: code, bullet: len(b) < len(s)}
+}
+
+// toggleFence opens or closes a code block at a fence line. A fence with text after it on the
+// same line ("```kubectl get pods```", "``` NAME READY …") keeps the text.
+func (c *cleaner) toggleFence(t string) cleaned {
+	mark := t[:3]
+	rest := strings.TrimLeft(t, mark[:1])
+	switch {
+	case c.fence == "":
+		c.fence = mark
+	case c.fence == mark:
+		c.fence = ""
+	}
+	rest = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), mark))
+	if rest == "" || !strings.Contains(rest, " ") {
+		return cleaned{kind: kindSep} // "```", "```console", "```yaml"
+	}
+	if cmd := parseCommand(strings.TrimLeft(rest, "$# ")); cmd != nil {
+		return cleaned{kind: kindCommand, cmd: cmd}
+	}
+	return cleaned{text: rest, kind: kindText, code: true}
+}
+
+// stripHTML removes the HTML tags issue trackers wrap output in, noting <pre> blocks as code.
+// sep is true when the line held only markup (or a <summary> title).
+func (c *cleaner) stripHTML(s string) (out string, sep bool) {
+	tags := htmlTagRe.FindAllStringIndex(s, -1)
+	if tags == nil {
+		return s, false
+	}
+	summary := false
+	for _, loc := range tags {
+		tag := strings.ToLower(s[loc[0]:loc[1]])
+		switch {
+		case strings.HasPrefix(tag, "<pre"):
+			c.fence = "<pre>"
+		case strings.HasPrefix(tag, "</pre"):
+			if c.fence == "<pre>" {
+				c.fence = ""
+			}
+		case strings.HasPrefix(tag, "<summary"):
+			summary = true
+		}
+	}
+	out = htmlTagRe.ReplaceAllString(s, "")
+	return out, summary || strings.TrimSpace(out) == ""
+}
+
+// stripBox removes a terminal UI's box borders: "│ Events:   …   │" becomes "Events:   …".
+func stripBox(s string) string {
+	const borders = "│┃║"
+	t := strings.TrimLeft(s, " ")
+	for _, b := range borders {
+		if rest, ok := strings.CutPrefix(t, string(b)); ok {
+			t = strings.TrimPrefix(rest, " ")
+			t = strings.TrimRight(t, " ")
+			for _, e := range borders {
+				t = strings.TrimSuffix(t, string(e))
+			}
+			return strings.TrimRight(t, " ")
+		}
+	}
+	return s
 }
 
 // stripQuote removes markdown quote markers ("> ", ">", nested "> > ") and up to three

@@ -1,6 +1,9 @@
 package text
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestClean(t *testing.T) {
 	tests := []struct {
@@ -13,13 +16,26 @@ func TestClean(t *testing.T) {
 		{"> > nested", "nested", kindText},
 		{"```", "", kindSep},
 		{"```text", "", kindSep},
-		{"$ kubectl get pods", "", kindSep},
-		{"sre@k8s-controller-01:~$ kubectl describe pod x ", "", kindSep},
-		{"[root@master ~]# kubectl get ev", "", kindSep},
-		{"# kubectl get events", "", kindSep},
-		{"» kubectl get pods", "", kindSep},
-		{"PS> kubectl get pods", "", kindSep},
-		{`PS C:\Users\me> kubectl get pods`, "", kindSep},
+		{"$ kubectl get pods", "", kindCommand},
+		{"sre@k8s-controller-01:~$ kubectl describe pod x ", "", kindCommand},
+		{"[root@master ~]# kubectl get ev", "", kindCommand},
+		{"[root@oomaster1 ~]# oc get pods", "", kindCommand},
+		{"(base) user@laptop ~ % kubectl get pods", "", kindCommand},
+		{"bash-4.2$ kubectl get nodes", "", kindCommand},
+		{"➜  ~ kubectl get po", "", kindCommand},
+		{"# kubectl get events", "", kindCommand},
+		{"» kubectl get pods", "", kindCommand},
+		{"PS> kubectl get pods", "", kindCommand},
+		{`PS C:\Users\me> kubectl get pods`, "", kindCommand},
+		{`C:\Users\me>kubectl get pods`, "", kindCommand},
+		{"% kubecetl describe pod x --namespace=kube-system", "", kindCommand},
+		{"kubectl get pods -A -o wide", "", kindCommand},
+		{"`kubectl get pods --namespace nasa-staging -o wide`", "", kindCommand},
+		{"```kubectl get pods```", "", kindCommand},
+		{"Every 2.0s: kubectl get pods                 host-1: Sun Dec 31 13:46:45 2017", "", kindCommand},
+		{"# kubelet log shows that the pod was evicted", "# kubelet log shows that the pod was evicted", kindSep},
+		{"##### Current Result", "##### Current Result", kindSep},
+		{"$ df -h", "", kindSep},
 		{"- CrashLoopBackOff everywhere", "CrashLoopBackOff everywhere", kindText},
 		{"      -conf", "      -conf", kindText},
 		{"| NAME | READY |", "NAME   READY", kindText},
@@ -27,12 +43,71 @@ func TestClean(t *testing.T) {
 		{"a\tb", "a       b", kindText},
 		{"   \r", "", kindBlank},
 		{"CPU was at 100% today", "CPU was at 100% today", kindText},
+		{"<details>", "", kindSep},
+		{"<summary> Typical node description</summary>", "", kindSep},
+		{"<pre>Name:   node-1", "Name:   node-1", kindText},
+		{"Status:&nbsp;&nbsp;Failed", "Status:  Failed", kindText},
+		{"Node:  &lt;none&gt;", "Node:  <none>", kindText},
+		{"Taints:  <none>", "Taints:  <none>", kindText},
+		{"│   Type     Reason   Age   │", "  Type     Reason   Age", kindText},
+		{"┌──────────────┐", "", kindSkip},
+		{"web-1   0/1   **Evicted**   0   5m", "web-1   0/1   Evicted   0   5m", kindText},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			got, kind := clean(tt.in)
 			if got != tt.want || kind != tt.kind {
 				t.Errorf("clean(%q) = %q, %d; want %q, %d", tt.in, got, kind, tt.want, tt.kind)
+			}
+		})
+	}
+}
+
+// TestCleanFences checks what spans lines: code fences and <pre> blocks mark output as code,
+// and a fence that closes on the output's last line keeps the line.
+func TestCleanFences(t *testing.T) {
+	in := []string{"prose", "```", "NAME  READY", "```", "after", "<pre>", "inside", "</pre>", "outside",
+		"```console", "web-1  0/1  Evicted  0  5m```", "after"}
+	want := []bool{false, false, true, false, false, false, true, false, false, false, true, false}
+	var c cleaner
+	for i, s := range in {
+		if got := c.clean(s).code; got != want[i] {
+			t.Errorf("line %d %q: code = %v, want %v", i+1, s, got, want[i])
+		}
+	}
+}
+
+// TestParseCommand reads the commands people paste above their output.
+func TestParseCommand(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // verb resource name namespace all output grep; "" for not a command
+	}{
+		{"kubectl get pods --namespace nasa-staging -o wide", "get pods  nasa-staging false wide false"},
+		{"kubectl -n kube-system describe pod coredns-1", "describe pod coredns-1 kube-system false  false"},
+		{"kubectl --namespace=kube-system describe pod/coredns-1", "describe pod coredns-1 kube-system false  false"},
+		{"kubectl get po -A | grep Evicted", "get po   true  true"},
+		{"oc describe pod/cnxweblo-21-nmmb6", "describe pod cnxweblo-21-nmmb6  false  false"},
+		{"_output/bin/kubectl get nodes", "get nodes   false  false"},
+		{"/usr/local/bin/kubectl.docker  --context docker-for-desktop get nodes", "get nodes   false  false"},
+		{`ks get pod x -o jsonpath='{.metadata.name}{"\t"}{.status.reason}'`, `get pod x  false jsonpath={.metadata.name}{"\t"}{.status.reason} false`},
+		{"kgetpods infras-logstash-1", "get pods infras-logstash-1  false  false"},
+		{"sudo KUBECONFIG=/etc/k.conf kubectl get events -nprod", "get events  prod false  false"},
+		{"microk8s kubectl get nodes", "get nodes   false  false"},
+		{"kubecetl describe pod x --namespace=kube-system", "describe pod x kube-system false  false"},
+		{"df -h", ""},
+		{"docker ps", ""},
+		{"kubectl", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			c := parseCommand(tt.in)
+			got := ""
+			if c != nil {
+				got = fmt.Sprintf("%s %s %s %s %v %s %v", c.verb, c.resource, c.name, c.namespace, c.allNamespaces, c.output, c.grep)
+			}
+			if got != tt.want {
+				t.Errorf("parseCommand(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package text
 
 import (
 	"fmt"
+	"path"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -43,7 +44,8 @@ func (p *parser) emitEvent(ev *corev1.Event, ln line) error {
 	if ev.Name == "" {
 		obj := ev.InvolvedObject.Name
 		if obj == "" {
-			obj = "unknown"
+			// The object is unknown: the file keeps apart the events of two pastes of one upload.
+			obj = "unknown." + path.Base(p.name)
 		}
 		ev.Name = fmt.Sprintf("%s.%s.%d", obj, ev.Reason, ln.num)
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // FuzzParse checks that no input panics Parse or makes it fail, and that every object it
-// emits is one of the three typed kinds.
+// emits is one of the three typed kinds, or a claim.
 func FuzzParse(f *testing.F) {
 	seeds, _ := filepath.Glob("testdata/*.*")
 	corpus, _ := filepath.Glob(filepath.Join(corpusDir, "*.txt"))
@@ -26,7 +26,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("Name: x\nNamespace: y\nContainers:\n  c:\n    State: Terminated\n      Exit Code: 99999999999\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := Parse(context.Background(), "fuzz", bytes.NewReader(data), time.Unix(1e9, 0), func(o *cluster.Object) error {
-			typed := map[string]bool{cluster.KindPod: o.Pod != nil, cluster.KindNode: o.Node != nil, cluster.KindEvent: o.Event != nil}
+			typed := map[string]bool{cluster.KindPod: o.Pod != nil, cluster.KindNode: o.Node != nil, cluster.KindEvent: o.Event != nil,
+				cluster.KindClaim: o.Raw != nil}
 			if !typed[o.Kind] || o.APIVersion == "" || o.Source.Line < 1 {
 				t.Errorf("bad object %s: kind %q version %q at %s", o.Ref(), o.Kind, o.APIVersion, o.Source)
 			}

@@ -1,35 +1,45 @@
 package text
 
 import (
+	"fmt"
+	"path"
 	"regexp"
 	"strings"
+	"unicode"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
-// phrase is a signal recognised in prose, with the event it stands for.
+// phrase is a signal recognised in a line no format claimed, with the event it stands for.
 type phrase struct {
 	re     *regexp.Regexp
 	reason string
 	typ    string
+	// word is set for a signal that is one word (OOMKilled, CrashLoopBackOff): people write
+	// those in sentences as often as programs print them, so outside code or a program's line
+	// it is a claim.
+	word bool
 }
 
 // phrases are tried in order; the first that matches a line makes its event. The more
 // specific signals come first: an eviction message often mentions OOM, a BackOff line
 // mentions CrashLoopBackOff.
 var phrases = []phrase{
-	{regexp.MustCompile(`The node was low on resource: `), "Evicted", corev1.EventTypeWarning},
-	{regexp.MustCompile(`\b\d+/\d+ nodes are available: `), "FailedScheduling", corev1.EventTypeWarning},
-	{regexp.MustCompile(`System OOM encountered`), "SystemOOM", corev1.EventTypeWarning},
-	{regexp.MustCompile(`(?:Liveness|Readiness|Startup) probe (?:failed|errored)`), "Unhealthy", corev1.EventTypeWarning},
-	{regexp.MustCompile(`Back-off restarting failed container`), "BackOff", corev1.EventTypeWarning},
-	{regexp.MustCompile(`\bOOMKilled\b`), "OOMKilled", corev1.EventTypeWarning},
-	{regexp.MustCompile(`\bCrashLoopBackOff\b`), "BackOff", corev1.EventTypeWarning},
-	{regexp.MustCompile(`pod triggered scale-up`), "TriggeredScaleUp", corev1.EventTypeNormal},
+	{regexp.MustCompile(`The node (?:was low on resource|had condition): `), "Evicted", corev1.EventTypeWarning, false},
+	{regexp.MustCompile(`\b\d+/\d+ nodes are available: `), "FailedScheduling", corev1.EventTypeWarning, false},
+	{regexp.MustCompile(`No nodes are available that match all of the (?:following )?predicates`), "FailedScheduling", corev1.EventTypeWarning, false},
+	{regexp.MustCompile(`System OOM encountered`), "SystemOOM", corev1.EventTypeWarning, false},
+	{regexp.MustCompile(`(?:Liveness|Readiness|Startup) probe (?:failed|errored)`), "Unhealthy", corev1.EventTypeWarning, false},
+	{regexp.MustCompile(`Back-off restarting failed container`), "BackOff", corev1.EventTypeWarning, false},
+	{regexp.MustCompile(`\bOOMKilled\b`), "OOMKilled", corev1.EventTypeWarning, true},
+	{regexp.MustCompile(`\bCrashLoopBackOff\b`), "BackOff", corev1.EventTypeWarning, true},
+	{regexp.MustCompile(`pod triggered scale-up`), "TriggeredScaleUp", corev1.EventTypeNormal, false},
 }
 
 var (
-	// looseObjectRe finds an object a prose line names: "pod/x", "node/y".
+	// looseObjectRe finds an object a line names: "pod/x", "node/y".
 	looseObjectRe = regexp.MustCompile(`\b(pod|node)/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
 	// backOffPodRe finds the pod in "Back-off restarting failed container c in pod name_ns(uid)".
 	backOffPodRe = regexp.MustCompile(`in pod ([a-z0-9][a-z0-9.-]*)_([a-z0-9][a-z0-9-]*)\(`)
@@ -38,38 +48,241 @@ var (
 	forwardedRe = regexp.MustCompile(`Kind:\s*(\w+)(?:\s|\\+n)*Namespace:\s*([a-z0-9-]+)(?:\s|\\+n)*Name:\s*([a-z0-9.-]*[a-z0-9])`)
 	eventIDRe   = regexp.MustCompile(`\.[0-9a-f]{8,}$`)
 	// messageEndRe cuts a message where an enclosing JSON or Python string ends.
-	messageEndRe = regexp.MustCompile(`\\+n|"[,}\]]|'$`)
+	messageEndRe = regexp.MustCompile(`\\+n|"[,}\]]|'$|",?$`)
+	// machineRe matches a line a program wrote rather than a person: a JSON or YAML key, an
+	// aligned "Key:   value", a klog, journald, syslog or ISO-timestamped log line, logfmt, a
+	// forwarder's webhook body.
+	machineRe = regexp.MustCompile(`^\s*(?:"[\w.-]+"\s*:|[a-z][A-Za-z0-9]*:\s|[A-Z][\w ()-]*:\s{2,}|[IWEF]\d{4} \d\d:\d\d:\d\d|` +
+		`\w{3} [ \d]\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\d[T ]\d\d:\d\d|time="|level=|\{")|b'\{"|\\n[A-Z]\w*:`)
+	// causalRe finds a person saying why: the sentences that become claims.
+	causalRe = regexp.MustCompile(`(?i)\b(?:root[ -]cause|caused|causing|because|due to|as a result|led to|leading to|let to|resulted in|result of|the reason|filling up|filled up|fills up|ran out|running out|run out|was too (?:small|low)|were too (?:small|low)|exhausted|exhaustion)\b`)
+	// domainRe keeps claims to what Rootline analyses.
+	domainRe = regexp.MustCompile(`(?i)pod|node|memory|cpu|disk|storage|volume|limit|request|evict|oom|crash|schedul|autoscal|capacity|cluster|image|taint|affinity|selector|pvc|prometheus|quota|preempt|spot|ephemeral|inode`)
+	// headingIncidentRe finds a heading about one incident: a date, or an incident word.
+	headingIncidentRe = regexp.MustCompile(`(?i)\b\d{4}-\d\d-\d\d\b|\b(?:incident|outage|postmortem|post-mortem)\b`)
+	dateRe            = regexp.MustCompile(`\b\d{4}-\d\d-\d\d\b`)
+	rootCauseLineRe   = regexp.MustCompile(`(?i)^(?:\W*)root[ -]cause`)
 )
 
-// phrase emits a loose event for a prose line that carries a known signal.
+// maxPhrases bounds the signal phrases and claims one input may hold.
+const maxPhrases = 2000
+
+// maxClaimText bounds the text a claim keeps.
+const maxClaimText = 400
+
+// pendingPhrase is a line with a signal phrase or a causal sentence, held until the end of
+// the input: whether it is observed output or the author's claim depends on the whole paste.
+type pendingPhrase struct {
+	ln      line
+	ph      int // index in phrases, or -1 for a causal sentence without a signal
+	at      int // where the phrase starts in ln.text
+	machine bool
+}
+
+// prose tracks what the paste says about itself: whether it is a document people wrote
+// (paragraphs, fences around output, headings) and how many incidents it describes.
+type prose struct {
+	lines        int             // sentences outside code
+	items        int             // Markdown list items of several words outside code
+	headings     int             // Markdown headings ("## …", or "# …" on the first line)
+	fenced       bool            // output set apart in fences or <pre>
+	incidents    map[string]bool // headings about an incident
+	rootCauses   int             // lines starting "Root cause"
+	pending      []pendingPhrase
+	pendingCount int
+}
+
+// heading notes a Markdown heading; level is its number of "#".
+func (p *parser) heading(s string, level, num int) {
+	if level >= 2 || num == 1 {
+		p.prose.headings++
+	}
+	if !headingIncidentRe.MatchString(s) {
+		return
+	}
+	if p.prose.incidents == nil {
+		p.prose.incidents = map[string]bool{}
+	}
+	key := strings.ToLower(s)
+	if d := dateRe.FindString(s); d != "" {
+		key = d
+	}
+	p.prose.incidents[key] = true
+}
+
+// phrase looks at a line no format claimed: a signal phrase or a causal sentence is held for
+// finishPhrases; the line counts towards telling a document from a plain paste.
 func (p *parser) phrase(ln line) error {
-	for _, ph := range phrases {
-		loc := ph.re.FindStringIndex(ln.text)
-		if loc == nil {
-			continue
-		}
-		msg := ln.text[loc[0]:]
-		if loc[0] > 0 && strings.ContainsRune("\"'`", rune(ln.text[loc[0]-1])) {
-			if end := strings.IndexByte(msg, ln.text[loc[0]-1]); end >= 0 {
-				msg = msg[:end] // the phrase was quoted: keep the quotation
+	machine := machineRe.MatchString(ln.text)
+	if !ln.code && rootCauseLineRe.MatchString(ln.text) {
+		p.prose.rootCauses++
+	}
+	for i, ph := range phrases {
+		if loc := ph.re.FindStringIndex(ln.text); loc != nil {
+			if p.prose.pendingCount < maxPhrases {
+				p.hold(pendingPhrase{ln: ln, ph: i, at: loc[0], machine: machine})
 			}
+			return nil
 		}
-		if e := messageEndRe.FindStringIndex(msg); e != nil {
-			msg = msg[:e[0]]
-		}
-		ev := &corev1.Event{Type: ph.typ, Reason: ph.reason, Message: strings.TrimSpace(msg)}
-		ev.Annotations = map[string]string{LoosePhraseAnnotation: "true"}
-		if m := backOffPodRe.FindStringSubmatch(ln.text); m != nil {
-			ev.InvolvedObject = corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Name: m[1], Namespace: m[2]}
-		} else if m := forwardedRe.FindStringSubmatch(ln.text); m != nil {
-			ev.InvolvedObject = corev1.ObjectReference{Kind: m[1], Namespace: m[2], Name: eventIDRe.ReplaceAllString(m[3], "")}
-			if m[1] == "Pod" || m[1] == "Node" {
-				ev.InvolvedObject.APIVersion = "v1"
-			}
-		} else if m := looseObjectRe.FindStringSubmatch(ln.text); m != nil {
-			ev.InvolvedObject = corev1.ObjectReference{Kind: kindOf(m[1]), APIVersion: "v1", Name: m[2]}
-		}
-		return p.emitEvent(ev, ln)
+	}
+	// Only lines without a signal count as a person's writing: a kubelet message reads like a
+	// sentence too.
+	if !ln.code && !machine && sentence(ln.text) {
+		p.prose.lines++
+	}
+	if ln.item && !machine && words(ln.text) >= 3 {
+		p.prose.items++
+	}
+	if p.prose.pendingCount >= maxPhrases {
+		return nil
+	}
+	if !ln.code && !machine && causalRe.MatchString(ln.text) && domainRe.MatchString(ln.text) {
+		p.hold(pendingPhrase{ln: ln, ph: -1, machine: machine})
 	}
 	return nil
 }
+
+func (p *parser) hold(pp pendingPhrase) {
+	p.prose.pending = append(p.prose.pending, pp)
+	p.prose.pendingCount++
+}
+
+// sentence reports a line people wrote: six words or more, most of them words of letters.
+func sentence(s string) bool {
+	f := strings.Fields(s)
+	if len(f) < 6 {
+		return false
+	}
+	words := 0
+	for _, w := range f {
+		w = strings.Trim(w, ".,;:!?()\"'`*_")
+		if len(w) > 1 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) < 0 {
+			words++
+		}
+	}
+	return words*3 >= len(f)*2
+}
+
+// finishPhrases decides, with the whole paste read, what each held line is. Output (in a code
+// block, or a line a program wrote) is evidence: its phrase becomes an event like a table row's,
+// marked loose. A person's sentence is a claim: in a document (prose, fences, headings) every
+// line outside code is, and in a plain paste a line is when a sentence leads into the phrase.
+func (p *parser) finishPhrases() error {
+	doc := p.prose.lines >= 2 || p.prose.fenced || p.prose.headings > 0 || p.prose.items >= 2
+	p.res.Prose = doc
+	for _, pp := range p.prose.pending {
+		ln := pp.ln
+		observed := ln.code || pp.machine || (!doc && pp.ph >= 0 && !phrases[pp.ph].word && words(ln.text[:pp.at]) < 4)
+		if observed && pp.ph >= 0 {
+			if err := p.looseEvent(ln, phrases[pp.ph], pp.at); err != nil {
+				return err
+			}
+			continue
+		}
+		if observed {
+			continue
+		}
+		if err := p.claim(ln, pp); err != nil {
+			return err
+		}
+	}
+	p.prose.pending = nil
+	if n := p.mixedIncidents(); n > 0 {
+		c := cluster.Claim{Text: fmt.Sprintf("this document describes %d incidents", n), Incidents: n}
+		return p.emitClaim(c, line{num: 1})
+	}
+	return nil
+}
+
+// mixedIncidents is how many incidents a document lists, when it lists several: three or more
+// headings about different incidents, or three or more root causes.
+func (p *parser) mixedIncidents() int {
+	n := max(len(p.prose.incidents), p.prose.rootCauses)
+	if n < 3 {
+		return 0
+	}
+	return n
+}
+
+// words counts the words of letters in s, leaving out quoted and code spans.
+func words(s string) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if strings.ContainsAny(w, "`\"{}[]") {
+			continue
+		}
+		if strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// messageAt returns the message a phrase starts at position at of s: to the end of the line,
+// or to the end of the quotation or string around it.
+func messageAt(s string, at int) string {
+	msg := s[at:]
+	if at > 0 && strings.ContainsRune("\"'`", rune(s[at-1])) {
+		if end := strings.IndexByte(msg, s[at-1]); end >= 0 {
+			msg = msg[:end] // the phrase was quoted: keep the quotation
+		}
+	}
+	if e := messageEndRe.FindStringIndex(msg); e != nil {
+		msg = msg[:e[0]]
+	}
+	return strings.TrimSpace(msg)
+}
+
+// looseEvent emits the event a phrase in output stands for.
+func (p *parser) looseEvent(ln line, ph phrase, at int) error {
+	ev := &corev1.Event{Type: ph.typ, Reason: ph.reason, Message: messageAt(ln.text, at)}
+	ev.Annotations = map[string]string{LoosePhraseAnnotation: "true"}
+	if m := backOffPodRe.FindStringSubmatch(ln.text); m != nil {
+		ev.InvolvedObject = corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Name: m[1], Namespace: m[2]}
+	} else if m := forwardedRe.FindStringSubmatch(ln.text); m != nil {
+		ev.InvolvedObject = corev1.ObjectReference{Kind: m[1], Namespace: m[2], Name: eventIDRe.ReplaceAllString(m[3], "")}
+		if m[1] == "Pod" || m[1] == "Node" {
+			ev.InvolvedObject.APIVersion = "v1"
+		}
+	} else if m := looseObjectRe.FindStringSubmatch(ln.text); m != nil {
+		ev.InvolvedObject = corev1.ObjectReference{Kind: kindOf(m[1]), APIVersion: "v1", Name: m[2]}
+	}
+	if ev.InvolvedObject.Kind == cluster.KindPod {
+		p.lastPod = &ownerRef{kind: cluster.KindPod, namespace: ev.InvolvedObject.Namespace, name: ev.InvolvedObject.Name}
+	}
+	return p.emitEvent(ev, ln)
+}
+
+// claim emits what a person wrote as the author's claim, with the Kubernetes message it
+// quotes, if any.
+func (p *parser) claim(ln line, pp pendingPhrase) error {
+	c := cluster.Claim{Text: clipText(strings.TrimSpace(ln.text), maxClaimText)}
+	if pp.ph >= 0 {
+		c.Reason = phrases[pp.ph].reason
+		c.Quote = clipText(messageAt(ln.text, pp.at), maxClaimText)
+	}
+	return p.emitClaim(c, ln)
+}
+
+// emitClaim emits a claim object, named by the file and line so that the claims of several
+// files of one snapshot stay apart.
+func (p *parser) emitClaim(c cluster.Claim, ln line) error {
+	o, err := cluster.NewClaimObject(c, fmt.Sprintf("%s:%d", path.Base(p.name), ln.num), p.source(ln))
+	if err != nil {
+		return err
+	}
+	return p.send(o)
+}
+
+// clipText cuts s to at most n bytes, at a rune boundary.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -8,6 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 var (
@@ -38,35 +40,121 @@ func newPodsTable(s string) *podsTable {
 }
 
 func (t *podsTable) row(p *parser, ln line) (bool, error) {
-	toks := tokens(ln.text)
-	var cells []string
-	for i := 0; i < len(toks); {
-		var w string
-		w, i = glued(ln.text, toks, i)
-		cells = append(cells, w)
-	}
+	cells := cellsOf(ln.text)
 	if len(cells) != len(t.cols) {
-		return headerColumns(ln.text) != nil && len(cells) == len(t.cols), nil
+		if len(cells) < len(t.cols) && !ln.eol && len(cells) >= 4 {
+			// The last row of a paste cut short: read what it has.
+			cells = append(cells, make([]string, len(t.cols)-len(cells))...)
+		} else {
+			return headerColumns(ln.text) != nil && len(cells) == len(t.cols), nil
+		}
 	}
 	f := map[string]string{}
 	for i, c := range t.cols {
 		f[c] = cells[i]
 	}
+	if f["READY"] == "READY" {
+		return true, nil // a repeated header
+	}
+	pod, ok := p.podRow(f, t.wide)
+	if !ok {
+		return false, nil
+	}
+	return true, p.emitPod(pod, ln)
+}
+
+// podRows reads `kubectl get pods` rows without their header, as grep leaves them and as
+// people paste a few rows: [NAMESPACE] NAME READY STATUS RESTARTS AGE [IP NODE NOMINATED
+// READINESS], told apart from other text by the READY and RESTARTS cells.
+type podRows struct{}
+
+func (podRows) row(p *parser, ln line) (bool, error) {
+	f, wide, ok := headerlessPodCells(ln)
+	if !ok {
+		return false, nil
+	}
+	pod, ok := p.podRow(f, wide)
+	if !ok {
+		return false, nil
+	}
+	return true, p.emitPod(pod, ln)
+}
+
+// objectNameRe is a pod, node or namespace name as pasted: DNS names, and the elided names
+// people write when they redact ("jupyter-...-488").
+var objectNameRe = regexp.MustCompile(`^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$`)
+
+// statusWordRe is a STATUS cell: "Running", "Init:0/1", "Init:CrashLoopBackOff", "Evicted".
+var statusWordRe = regexp.MustCompile(`^[A-Z][A-Za-z]*(?::[\w/-]+)?$`)
+
+// headerlessPodCells maps a header-less pods row onto the columns of a pods table.
+func headerlessPodCells(ln line) (f map[string]string, wide, ok bool) {
+	cells := cellsOf(ln.text)
+	for r := 1; r <= 2 && r < len(cells); r++ {
+		if !readyRe.MatchString(cells[r]) {
+			continue
+		}
+		if len(cells) < r+3 || (len(cells) < r+4 && ln.eol) {
+			return nil, false, false // an age is required, unless the row was cut
+		}
+		f = map[string]string{"NAME": cells[r-1], "READY": cells[r], "STATUS": cells[r+1], "RESTARTS": cells[r+2]}
+		if r == 2 {
+			f["NAMESPACE"] = cells[0]
+			if !objectNameRe.MatchString(cells[0]) {
+				return nil, false, false
+			}
+		}
+		if !objectNameRe.MatchString(f["NAME"]) || !statusWordRe.MatchString(f["STATUS"]) {
+			return nil, false, false
+		}
+		if len(cells) > r+3 {
+			f["AGE"] = cells[r+3]
+		}
+		if rest := cells[min(r+4, len(cells)):]; len(rest) >= 2 {
+			f["IP"], f["NODE"], wide = rest[0], rest[1], true
+			if len(rest) >= 3 {
+				f["NOMINATED NODE"] = rest[2]
+			}
+		}
+		return f, wide, true
+	}
+	return nil, false, false
+}
+
+// cellsOf splits a table row into its cells: runs of spaces separate them, and a cell with a
+// parenthesised group after it ("1 (114m ago)") stays whole.
+func cellsOf(s string) []string {
+	toks := tokens(s)
+	var cells []string
+	for i := 0; i < len(toks); {
+		var w string
+		w, i = glued(s, toks, i)
+		cells = append(cells, w)
+	}
+	return cells
+}
+
+// podRow builds the pod a pods-table row describes, from its cells by column name; ok is
+// false when the cells are not those of a pod row.
+func (p *parser) podRow(f map[string]string, wide bool) (*corev1.Pod, bool) {
 	rm, sm := readyRe.FindStringSubmatch(f["READY"]), restartsRe.FindStringSubmatch(f["RESTARTS"])
 	if rm == nil || sm == nil {
-		return f["READY"] == "READY", nil // a repeated header
+		return nil, false
 	}
 	age, ageKnown, ok := parseAge(f["AGE"])
 	if f["AGE"] != "" && !ok {
-		return false, nil
+		return nil, false
 	}
 	pod := &corev1.Pod{}
 	pod.Name, pod.Namespace = f["NAME"], f["NAMESPACE"]
+	if pod.Namespace == "" {
+		pod.Namespace = p.cmdNamespace(cluster.KindPod)
+	}
 	if tm := p.ago(age, ageKnown); tm != nil {
 		pod.CreationTimestamp = *tm
 	}
-	if !isNone(f["NODE"]) {
-		pod.Spec.NodeName = f["NODE"]
+	if n := f["NODE"]; !isNone(n) && objectNameRe.MatchString(n) && !strings.HasSuffix(n, "-") {
+		pod.Spec.NodeName = n
 	}
 	if !isNone(f["IP"]) {
 		pod.Status.PodIP = f["IP"]
@@ -83,6 +171,8 @@ func (t *podsTable) row(p *parser, ln line) (bool, error) {
 	}
 	cs[0].RestartCount = int32(restarts)
 	if d, known, ok := parseAge(sm[2]); ok && sm[2] != "" {
+		// "5 (3m ago)": when the last restart was, if the capture time is known; a state with
+		// no reason and no exit code, for the table gives neither.
 		if tm := p.ago(d, known); tm != nil {
 			cs[0].LastTerminationState.Terminated = &corev1.ContainerStateTerminated{FinishedAt: *tm}
 		}
@@ -92,10 +182,24 @@ func (t *podsTable) row(p *parser, ln line) (bool, error) {
 	switch {
 	case pod.Spec.NodeName != "":
 		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionTrue, "")
-	case t.wide && pod.Status.Phase == corev1.PodPending:
+	case pod.Status.Phase == corev1.PodPending && f["STATUS"] == "Pending":
+		// kubectl prints Pending when no container has a reason yet: not placed on a node,
+		// as far as the table shows (a pod being set up prints ContainerCreating).
+		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionFalse, "")
+	case wide && pod.Status.Phase == corev1.PodPending:
 		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionFalse, "")
 	}
-	return true, p.emitPod(pod, ln)
+	return pod, true
+}
+
+// cmdNamespace is the namespace the last command named for output of that kind, when the
+// output does not say.
+func (p *parser) cmdNamespace(kind string) string {
+	c := p.cmd
+	if c == nil || c.allNamespaces || c.namespace == "" || (c.kind() != "" && c.kind() != kind) {
+		return ""
+	}
+	return c.namespace
 }
 
 // setPodCondition adds or replaces a pod condition.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"strings"
 )
 
 // line is one cleaned input line with its position.
@@ -14,6 +15,10 @@ type line struct {
 	kind lineKind // what clean made of it
 	eol  bool     // the line ended with a newline
 	cut  bool     // the line was longer than MaxLine and was cut
+	code bool     // inside a code fence or <pre>: pasted output
+	item bool     // a Markdown list item outside code
+	cmd  *command // for kindCommand: the command, nil for a prompt without kubectl
+	raw  int      // length of the line before cleaning, for telling hard wraps
 }
 
 // lineReader reads lines of at most MaxLine bytes, dropping the rest of longer ones.
@@ -23,6 +28,7 @@ type lineReader struct {
 	off     int64
 	lastEOL bool
 	buf     []byte
+	clean   cleaner
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -62,6 +68,7 @@ func (l *lineReader) next() (ln line, ok bool, err error) {
 	}
 	l.num++
 	l.lastEOL = eol
-	text, kind := clean(string(l.buf))
-	return line{num: l.num, off: start, text: text, kind: kind, eol: eol, cut: cut}, true, nil
+	c := l.clean.clean(string(l.buf))
+	return line{num: l.num, off: start, text: c.text, kind: c.kind, eol: eol, cut: cut, code: c.code, item: c.bullet && !c.code, cmd: c.cmd,
+		raw: len(strings.TrimRight(string(l.buf), " \t\r\n"))}, true, nil
 }

@@ -131,6 +131,18 @@ func summary(o *cluster.Object) string {
 				s += fmt.Sprintf(" req=%s/%s lim=%s/%s", r.Requests.Cpu(), r.Requests.Memory(), r.Limits.Cpu(), r.Limits.Memory())
 			}
 		}
+	case o.Kind == cluster.KindClaim:
+		var c cluster.Claim
+		if err := json.Unmarshal(o.Raw, &c); err != nil {
+			return s + " bad claim: " + err.Error()
+		}
+		s += fmt.Sprintf(" %q", c.Text)
+		if c.Reason != "" {
+			s += fmt.Sprintf(" quotes %s %q", c.Reason, c.Quote)
+		}
+		if c.Incidents > 0 {
+			s += fmt.Sprintf(" incidents=%d", c.Incidents)
+		}
 	case o.Node != nil:
 		n := o.Node
 		for _, c := range n.Status.Conditions {

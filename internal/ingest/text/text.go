@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -20,6 +21,9 @@ import (
 type Result struct {
 	Objects   int  // objects emitted
 	Truncated bool // the input ended mid-object or mid-table row, or a line was cut at MaxLine
+	// Prose is set when the input is a document people wrote (sentences, headings, lists,
+	// fences around output), with or without output in it.
+	Prose bool
 }
 
 // MaxLine is the longest line Parse reads; the rest of a longer line is dropped.
@@ -41,6 +45,14 @@ type parser struct {
 	// pendingNode is a describe-node fragment without a name, held back so that the next
 	// nameless fragment of the same paste is merged into it.
 	pendingNode *nodeFragment
+	// cmd is the last command line pasted, and cmdLine its line: what follows is its output.
+	cmd     *command
+	cmdLine int
+	// lastPod is the last pod the paste named (an event's object), for a describe fragment
+	// that names none.
+	lastPod *ownerRef
+	// prose is what the paste says about itself, and the phrases held until its end.
+	prose prose
 }
 
 // Parse reads kubectl text output (any mix of the formats below, with prose between) and
@@ -84,6 +96,13 @@ func (p *parser) line(ln line) error {
 	if ln.kind == kindSkip {
 		return nil
 	}
+	if ln.code {
+		p.prose.fenced = true
+	}
+	if ln.kind == kindSep && ln.text != "" {
+		marks, title, _ := strings.Cut(ln.text, " ")
+		p.heading(title, len(marks), ln.num)
+	}
 	if p.block != nil {
 		if p.block.accepts(ln) {
 			p.block.add(ln)
@@ -109,6 +128,13 @@ func (p *parser) line(ln line) error {
 	case kindBlank:
 		return nil
 	case kindSep:
+		if ln.text != "" { // a heading: what follows is not the output of the command before
+			p.cmd = nil
+		}
+		return nil
+	case kindCommand:
+		// What follows is this command's output: a new context, whatever came before.
+		p.cmd, p.cmdLine, p.owner = ln.cmd, ln.num, nil
 		return nil
 	}
 	// Anything else between a describe block and a detached "Events:" breaks the link.
@@ -139,6 +165,13 @@ func (p *parser) start(ln line, owner *ownerRef) error {
 		}
 		return err
 	}
+	if _, _, ok := headerlessPodCells(ln); ok {
+		ok, err := podRows{}.row(p, ln)
+		if ok {
+			p.table = podRows{}
+			return err
+		}
+	}
 	return p.phrase(ln)
 }
 
@@ -154,5 +187,8 @@ func (p *parser) finish(lastEOL bool) error {
 		}
 	}
 	p.table = nil
-	return p.flushPendingNode()
+	if err := p.flushPendingNode(); err != nil {
+		return err
+	}
+	return p.finishPhrases()
 }

@@ -1,0 +1,208 @@
+package text
+
+import (
+	"regexp"
+	"strings"
+)
+
+// command is a kubectl (or oc) command line pasted above its output. It says what the output
+// is when the output does not: the namespace of a table without a NAMESPACE column, the pod a
+// describe fragment is about, the fields of -o jsonpath output, that grep took the header away.
+type command struct {
+	text          string
+	verb          string // get, describe, logs, …
+	resource      string // the resource as written: pods, po, pod, nodes, events.events.k8s.io, …
+	name          string // the object named, if one
+	namespace     string // -n, --namespace
+	allNamespaces bool   // -A, --all-namespaces
+	output        string // -o: wide, json, yaml, jsonpath=…, custom-columns=…
+	grep          bool   // the output went through grep (or another filter): no header
+	bare          bool   // the line is only the command (no prompt): "kubectl get pods -A"
+	host, at      string // from a watch header: the host and the time of the screen
+}
+
+// kubectlVerbs are the verbs whose output Rootline reads, and some that only set context.
+var kubectlVerbs = map[string]bool{"get": true, "describe": true, "logs": true, "top": true, "events": true,
+	"delete": true, "apply": true, "exec": true, "rollout": true, "scale": true, "drain": true, "cordon": true, "uncordon": true}
+
+// aliasRe recognises the aliases people give kubectl in their shells ("kgetpods", "kgp", "kdp").
+var aliasRe = regexp.MustCompile(`^k(get|describe|g|d)(po|pods?|no|nodes?|ev|events?)?$`)
+
+// parseCommand reads a command line; nil when it is not a kubectl or oc command.
+func parseCommand(line string) *command {
+	words := shellWords(line)
+	if len(words) == 0 {
+		return nil
+	}
+	i := 0
+	for i < len(words) && (words[i] == "sudo" || strings.Contains(words[i], "=") && !strings.HasPrefix(words[i], "-")) {
+		i++ // sudo, KUBECONFIG=… before the command
+	}
+	if i >= len(words) {
+		return nil
+	}
+	c := &command{text: line}
+	bin := words[i]
+	if j := strings.LastIndexAny(bin, `/\`); j >= 0 {
+		bin = bin[j+1:]
+	}
+	bin = strings.ToLower(strings.TrimSuffix(bin, ".exe"))
+	rest := words[i+1:]
+	switch {
+	case strings.HasPrefix(bin, "kubectl") || bin == "oc" || bin == "k" || bin == "microk8s.kubectl" || oneTypo(bin, "kubectl"):
+		c.bare = strings.HasPrefix(bin, "kubectl") || bin == "oc"
+	case bin == "microk8s" || bin == "k3s" || bin == "minikube":
+		if len(rest) == 0 || rest[0] != "kubectl" {
+			return nil
+		}
+		rest = rest[1:]
+		for len(rest) > 0 && rest[0] == "--" {
+			rest = rest[1:]
+		}
+	case aliasRe.MatchString(bin):
+		m := aliasRe.FindStringSubmatch(bin)
+		c.verb = map[string]string{"get": "get", "g": "get", "describe": "describe", "d": "describe"}[m[1]]
+		c.resource = m[2]
+	case len(rest) > 0 && kubectlVerbs[rest[0]] && len(bin) <= 3:
+		// A short alias of kubectl ("ks get pod x"): its verb says what it is.
+	default:
+		return nil
+	}
+	c.parseArgs(rest)
+	if c.verb == "" {
+		return nil
+	}
+	return c
+}
+
+// parseArgs reads the verb, resource, name and flags of a kubectl command.
+func (c *command) parseArgs(args []string) {
+	var plain []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "|" || strings.HasPrefix(a, "|") {
+			c.grep = true
+			break
+		}
+		next := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		switch {
+		case a == "-n" || a == "--namespace":
+			c.namespace = next()
+		case strings.HasPrefix(a, "--namespace="):
+			c.namespace = strings.TrimPrefix(a, "--namespace=")
+		case strings.HasPrefix(a, "-n") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			c.namespace = strings.TrimPrefix(strings.TrimPrefix(a, "-n"), "=")
+		case a == "-A" || a == "--all-namespaces" || a == "--all-namespaces=true":
+			c.allNamespaces = true
+		case a == "-o" || a == "--output":
+			c.output = next()
+		case strings.HasPrefix(a, "--output="):
+			c.output = strings.TrimPrefix(a, "--output=")
+		case strings.HasPrefix(a, "-o") && !strings.HasPrefix(a, "--"):
+			c.output = strings.TrimPrefix(strings.TrimPrefix(a, "-o"), "=")
+		case a == "--context" || a == "--kubeconfig" || a == "-l" || a == "--selector" || a == "--field-selector" ||
+			a == "-c" || a == "--container" || a == "--sort-by" || a == "--request-timeout" || a == "--cluster" || a == "--user":
+			next()
+		case strings.HasPrefix(a, "-"):
+		default:
+			plain = append(plain, a)
+		}
+	}
+	if c.verb == "" && len(plain) > 0 {
+		c.verb, plain = plain[0], plain[1:]
+	}
+	if c.resource == "" && len(plain) > 0 {
+		c.resource, plain = plain[0], plain[1:]
+	}
+	if kind, name, ok := strings.Cut(c.resource, "/"); ok { // "pod/web-1"
+		c.resource, c.name = kind, name
+	} else if len(plain) > 0 {
+		c.name = plain[0]
+	}
+	if !kubectlVerbs[c.verb] {
+		c.verb = ""
+	}
+}
+
+// kind is the Kubernetes kind of the command's resource, or "".
+func (c *command) kind() string {
+	if c == nil {
+		return ""
+	}
+	res, _, _ := strings.Cut(strings.ToLower(c.resource), ".")
+	switch res {
+	case "po", "pod", "pods":
+		return "Pod"
+	case "no", "node", "nodes":
+		return "Node"
+	case "ev", "event", "events":
+		return "Event"
+	case "cm", "configmap", "configmaps":
+		return "ConfigMap"
+	}
+	return ""
+}
+
+// shellWords splits a command line as a shell would, keeping quoted words whole; "|" after a
+// word ends up as a word of its own.
+func shellWords(s string) []string {
+	var words []string
+	var b strings.Builder
+	in := false
+	var quote rune
+	flush := func() {
+		if in {
+			words = append(words, b.String())
+			b.Reset()
+			in = false
+		}
+	}
+	for _, r := range s {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				b.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case r == ' ' || r == '\t':
+			flush()
+		case r == '|':
+			flush()
+			words = append(words, "|")
+		default:
+			b.WriteRune(r)
+			in = true
+		}
+	}
+	flush()
+	return words
+}
+
+// oneTypo reports whether s is want with one letter added, dropped, changed, or two letters
+// swapped ("kubecetl", "kubctl", "kubeclt"): people paste the command they mistyped.
+func oneTypo(s, want string) bool {
+	if s == want || len(s) < len(want)-1 || len(s) > len(want)+1 {
+		return false
+	}
+	i := 0
+	for i < len(s) && i < len(want) && s[i] == want[i] {
+		i++
+	}
+	switch {
+	case len(s) == len(want):
+		return s[i+1:] == want[i+1:] || // changed
+			(i+1 < len(s) && s[i] == want[i+1] && s[i+1] == want[i] && s[i+2:] == want[i+2:]) // swapped
+	case len(s) > len(want):
+		return s[i+1:] == want[i:] // added
+	}
+	return s[i:] == want[i+1:] // dropped
+}
