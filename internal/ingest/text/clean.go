@@ -50,8 +50,8 @@ type cleaner struct {
 
 // cleaned is one cleaned line.
 type cleaned struct {
-	text string
-	kind lineKind
+	text   string
+	kind   lineKind
 	code   bool     // inside a code fence or <pre>: pasted output, not prose
 	bullet bool     // a list item ("- …"): a person's writing, outside code
 	cmd    *command // for kindCommand: the command
