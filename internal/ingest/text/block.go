@@ -19,7 +19,7 @@ var (
 	// fragmentRe opens a fragment of a describe pod's container section (corpus 09, 16).
 	fragmentRe = regexp.MustCompile(`^\s+(?:State|Last State|Restart Count|Container ID):\s`)
 	// nodeCondRowRe is a describe node condition row, also met without its table (corpus 31).
-	nodeCondRowRe = regexp.MustCompile(`^\s*(Ready|MemoryPressure|DiskPressure|PIDPressure|NetworkUnavailable)\s+(True|False|Unknown)\s{2,}\S`)
+	nodeCondRowRe = regexp.MustCompile(`^\s*(Ready|MemoryPressure|DiskPressure|PIDPressure|NetworkUnavailable|OutOfDisk)\s+(True|False|Unknown)\s{2,}\S`)
 )
 
 // startsBlock reports whether s opens a describe block or a fragment of one.
@@ -133,7 +133,7 @@ func (p *parser) flushBlock() error {
 		keys[n.key] = true
 	}
 	switch {
-	case isNodeDescribe(roots, keys):
+	case isNodeDescribe(roots, keys) || (p.cmd != nil && p.cmd.verb == "describe" && p.cmd.kind() == "Node" && !keys["Namespace"]):
 		return p.describeNode(roots, b)
 	}
 	if err := p.flushPendingNode(); err != nil {
@@ -183,6 +183,13 @@ func isNodeDescribe(roots []*node, keys map[string]bool) bool {
 	for _, n := range roots {
 		if n.key == "" && nodeCondRowRe.MatchString(n.text) {
 			return true
+		}
+		if n.key == "Conditions" {
+			for _, k := range n.kids {
+				if nodeCondRowRe.MatchString(k.text) && !strings.HasPrefix(strings.TrimSpace(k.text), "Ready") {
+					return true // a pressure condition: only nodes have those
+				}
+			}
 		}
 	}
 	return false

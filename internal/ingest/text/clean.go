@@ -24,6 +24,7 @@ var (
 	promptRe = regexp.MustCompile(`^(?:\([\w.-]+\)\s*)?(?:` +
 		`\[[^\]]*\]\s?[$#%>]` + // [root@host ~]#
 		`|[\w.-]+@[\w.-]+(?::[^\s$#%>]*)?(?:\s[^\s$#%>]+)?\s?[$#%>]` + // user@host:~$, user@host ~ %
+		`|[\w.-]+:[~/][^\s$#%>]*\s?[$#%>]` + // root:~#, user:/tmp$
 		`|(?:bash|sh|zsh)-[\d.]+[$#]` + // bash-4.2$
 		`|➜\s+\S+` + // oh-my-zsh
 		`|PS(?: [A-Za-z]:[^>]*)?>` + // PowerShell

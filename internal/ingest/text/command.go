@@ -3,6 +3,10 @@ package text
 import (
 	"regexp"
 	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // command is a kubectl (or oc) command line pasted above its output. It says what the output
@@ -205,4 +209,24 @@ func oneTypo(s, want string) bool {
 		return s[i+1:] == want[i:] // added
 	}
 	return s[i:] == want[i+1:] // dropped
+}
+
+// cmdObject is the object the last command described or got by name ("kubectl describe pod
+// x -n y"), for output that does not name it: an events section pasted alone. It is empty
+// when the command named none.
+func (p *parser) cmdObject() corev1.ObjectReference {
+	c := p.cmd
+	if c == nil || c.name == "" || (c.verb != "describe" && c.verb != "get") {
+		return corev1.ObjectReference{}
+	}
+	ref := corev1.ObjectReference{Kind: c.kind(), Name: c.name}
+	switch ref.Kind {
+	case cluster.KindPod:
+		ref.APIVersion, ref.Namespace = "v1", c.namespace
+	case cluster.KindNode:
+		ref.APIVersion = "v1"
+	default:
+		return corev1.ObjectReference{}
+	}
+	return ref
 }

@@ -7,9 +7,39 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
+// describeTimeExpr is a time as the describe of 2015–2016 printed it: "Wed, 18 Nov 2015 10:35:20 +0100".
+const describeTimeExpr = `\w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d (?:[+-]\d{4}|[A-Z]{3,4})`
+
 // oldDescribeRowRe is a describe "Events:" row as kubectl printed it before 1.10:
-// FirstSeen LastSeen Count From SubObjectPath Type Reason Message.
-var oldDescribeRowRe = regexp.MustCompile(`^\s*(` + ageExpr + `)\s+(` + ageExpr + `)\s+(\d+)\s+\{([^}]*)\}\s+(?:(\S+)\s+)?(Normal|Warning)\s+([A-Za-z][\w-]*)\s*(.*)$`)
+// FirstSeen LastSeen Count From SubObjectPath [Type] Reason Message, the first two as ages or,
+// before 1.2, as times; From in braces ("{kubelet node-1}") until 1.6, and often tab-separated.
+var oldDescribeRowRe = regexp.MustCompile(`^\s*(` + ageExpr + `|` + describeTimeExpr + `)\s+(` + ageExpr + `|` + describeTimeExpr + `)\s+(\d+)\s+` +
+	`(\{[^}]*\}|\S+,\s\S+|[a-z][\w.-]*)\s+(?:((?:spec\.|\{)\S*)\s+)?(?:(Normal|Warning)\s+)?([A-Z][\w-]*)(?:\s+(.*))?$`)
+
+// parseOldRow reads one describe events row of the layouts before 1.10.
+func parseOldRow(s string) (eventRow, bool) {
+	m := oldDescribeRowRe.FindStringSubmatch(s)
+	if m == nil {
+		return eventRow{}, false
+	}
+	r := eventRow{count: m[3], source: strings.Trim(m[4], "{} "), fieldPath: m[5], typ: m[6], reason: m[7], message: m[8]}
+	if t, ok := parseTime(m[2]); ok {
+		r.lastAt = t
+		if f, ok := parseTime(m[1]); ok {
+			r.firstAt = f
+		}
+		return r, true
+	}
+	sn, ok := parseSeen(m[2])
+	if !ok {
+		return eventRow{}, false
+	}
+	r.first, r.seen = m[1], sn
+	if src := strings.Fields(r.source); len(src) == 2 && !strings.Contains(r.source, ",") {
+		r.source = src[0] + ", " + src[1] // "{kubelet node-1}": the component and the host
+	}
+	return r, true
+}
 
 // describedRow is an events row with the line it starts on.
 type describedRow struct {
@@ -30,10 +60,7 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 			rows = append(rows, describedRow{r, n.ln})
 			continue
 		}
-		if m := oldDescribeRowRe.FindStringSubmatch(n.text); m != nil {
-			sn, _ := parseSeen(m[2])
-			r := eventRow{first: m[1], seen: sn, count: m[3], source: m[4], fieldPath: m[5],
-				typ: m[6], reason: m[7], message: m[8]}
+		if r, ok := parseOldRow(n.text); ok {
 			rows = append(rows, describedRow{r, n.ln})
 			continue
 		}
@@ -45,6 +72,9 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 	ref := owner.ref()
 	if ref.Name == "" {
 		ref = scheduledPod(ref, rows)
+	}
+	if ref.Name == "" {
+		ref = p.cmdObject()
 	}
 	for _, rw := range rows {
 		r := rw.r
@@ -76,6 +106,9 @@ func scheduledPod(ref corev1.ObjectReference, rows []describedRow) corev1.Object
 func isEventsRule(s string) bool {
 	if strings.Trim(s, "- ") == "" {
 		return true
+	}
+	if strings.Trim(s, "─━ ") == "" {
+		return true // the rule of the 2015 layout
 	}
 	f := strings.Fields(s)
 	return len(f) >= 4 && (f[0] == "Type" || f[0] == "FirstSeen") && strings.Contains(s, "Reason")

@@ -94,10 +94,14 @@ func (p *parser) describePodFragment(roots []*node, b *block) error {
 		c, cs := container("", roots)
 		pod.Spec.Containers, pod.Status.ContainerStatuses = []corev1.Container{c}, []corev1.ContainerStatus{cs}
 	}
+	owner := &ownerRef{kind: "Pod"}
+	if o := p.fragmentOwner(); o != nil {
+		owner = o
+		pod.Namespace, pod.Name = o.namespace, o.name
+	}
 	if err := p.emitPod(pod, b.lines[0]); err != nil {
 		return err
 	}
-	owner := &ownerRef{kind: "Pod"}
 	p.owner = owner
 	return p.describeEvents(find(roots, "Events"), owner)
 }

@@ -49,9 +49,34 @@ func (p *parser) emitEvent(ev *corev1.Event, ln line) error {
 		}
 		ev.Name = fmt.Sprintf("%s.%s.%d", obj, ev.Reason, ln.num)
 	}
+	if io := ev.InvolvedObject; io.Kind == cluster.KindPod && io.Name != "" {
+		p.notePod(io.Namespace, io.Name)
+	}
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: ev.Namespace,
 		Name: ev.Name, Source: p.source(ln), Event: ev}
 	return p.send(o)
+}
+
+// notePod remembers a pod the paste named, for a describe fragment that names none.
+func (p *parser) notePod(namespace, name string) {
+	if p.lastPod != nil && p.lastPod.name == name && (p.lastPod.namespace == namespace || namespace == "") {
+		return
+	}
+	p.podsNamed++
+	p.lastPod = &ownerRef{kind: cluster.KindPod, namespace: namespace, name: name}
+}
+
+// fragmentOwner is the pod a describe fragment without a Name line is about: the pod the
+// command above it describes, else the one pod the paste named before it (a forwarded event
+// about it, then its container's state); nil when that is not known.
+func (p *parser) fragmentOwner() *ownerRef {
+	if ref := p.cmdObject(); ref.Kind == cluster.KindPod {
+		return &ownerRef{kind: ref.Kind, namespace: ref.Namespace, name: ref.Name}
+	}
+	if p.podsNamed == 1 {
+		return p.lastPod
+	}
+	return nil
 }
 
 // emitPod completes pod's type meta and emits it.

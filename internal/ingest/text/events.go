@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // tableParser reads the rows of an open table; ok is false for a line that is not a row,
@@ -33,8 +34,9 @@ type eventRow struct {
 	eventName                        string
 	typ, reason, message, source     string
 	seen                             seen
-	first                            string // a separate FIRST SEEN column
-	count                            string // a separate COUNT column
+	first                            string      // a separate FIRST SEEN column
+	count                            string      // a separate COUNT column
+	firstAt, lastAt                  metav1.Time // times, where the layout prints times rather than ages
 }
 
 // event builds the core/v1 Event a row describes.
@@ -58,6 +60,13 @@ func (p *parser) event(r eventRow) *corev1.Event {
 	ev.Count = r.seen.count
 	if n, err := strconv.ParseInt(r.count, 10, 32); err == nil {
 		ev.Count = int32(n)
+	}
+	if !r.lastAt.IsZero() {
+		ev.LastTimestamp, ev.FirstTimestamp = r.lastAt, r.lastAt
+		if !r.firstAt.IsZero() {
+			ev.FirstTimestamp = r.firstAt
+		}
+		return ev
 	}
 	if t := p.ago(r.seen.last, r.seen.lastOK); t != nil {
 		ev.LastTimestamp = *t
@@ -104,6 +113,8 @@ func (describeRows) row(p *parser, ln line) (bool, error) {
 	if !ok {
 		return false, nil
 	}
+	ref := p.cmdObject()
+	r.kind, r.namespace, r.name = ref.Kind, ref.Namespace, ref.Name
 	return true, p.emitEvent(p.event(r), ln)
 }
 
@@ -120,6 +131,19 @@ func parseDescribeRow(s string) (eventRow, bool) {
 	return eventRow{typ: m[1], reason: m[2], seen: sn, source: m[4], message: m[5]}, true
 }
 
+// oldRows reads header-less describe "Events:" rows of the layouts before 1.10 (corpus 61).
+type oldRows struct{}
+
+func (oldRows) row(p *parser, ln line) (bool, error) {
+	r, ok := parseOldRow(ln.text)
+	if !ok {
+		return false, nil
+	}
+	ref := p.cmdObject()
+	r.kind, r.namespace, r.name = ref.Kind, ref.Namespace, ref.Name
+	return true, p.emitEvent(p.event(r), ln)
+}
+
 // headerlessEvents returns a reader for the header-less event rows that s starts, or nil.
 func headerlessEvents(s string) tableParser {
 	switch {
@@ -127,6 +151,8 @@ func headerlessEvents(s string) tableParser {
 		return getRows{}
 	case describeRowRe.MatchString(s):
 		return describeRows{}
+	case oldDescribeRowRe.MatchString(s):
+		return oldRows{}
 	}
 	return nil
 }

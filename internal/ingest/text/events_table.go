@@ -65,6 +65,19 @@ func (t *eventsTable) row(p *parser, ln line) (bool, error) {
 			f[c] = w + " " + toks[ti+1].text
 			ti += 2
 			continue
+		case c == "SOURCE" && strings.HasPrefix(w, "{") && !strings.HasSuffix(w, "}"):
+			// "{kubelet node-a}", as kubectl printed sources before 1.6.
+			j := ti
+			for j < len(toks) && !strings.HasSuffix(toks[j].text, "}") {
+				j++
+			}
+			if j == len(toks) {
+				return false, nil
+			}
+			parts := strings.Fields(strings.Trim(ln.text[toks[ti].start:toks[j].end], "{}"))
+			f[c] = strings.Join(parts, ", ")
+			ti = j + 1
+			continue
 		case c == "LAST SEEN" || c == "LASTSEEN":
 			w, ti = glued(ln.text, toks, ti)
 			f[c] = w

@@ -46,8 +46,8 @@ func TestParseFormats(t *testing.T) {
 				`3 Event unknown.in.SystemOOM.3 Warning SystemOOM on  / loose "System OOM encountered, victim process: java"`}},
 		{"a phrase in output is observed, the same in prose a claim", "Pods kept dying and we do not know why.\nThe hub restarted many times during the day.\n" +
 			"As the events show, the node was low on memory: The node was low on resource: memory.\n```\nThe node was low on resource: memory. Container hub was using 2Gi, request is 1Gi, has larger consumption of memory.\n```\n",
-			[]string{`3 Claim in:3 "As the events show, the node was low on memory: The node was low on resource: memory." quotes Evicted "The node was low on resource: memory."`,
-				`5 Event unknown.in.Evicted.5 Warning Evicted on  / loose "The node was low on resource: memory. Container hub was using 2Gi, request is 1Gi, has larger consumption of memory."`}},
+			[]string{`5 Event unknown.in.Evicted.5 Warning Evicted on  / loose "The node was low on resource: memory. Container hub was using 2Gi, request is 1Gi, has larger consumption of memory."`,
+				`3 Claim in:3 "As the events show, the node was low on memory: The node was low on resource: memory." quotes Evicted "The node was low on resource: memory."`}},
 		{"a line a program wrote is output wherever it is", "The pods were evicted last night, all of them, and nobody knew why.\nWe looked everywhere for a reason.\n" +
 			`      "message": "The node was low on resource: ephemeral-storage. ",` + "\n",
 			[]string{`3 Event unknown.in.Evicted.3 Warning Evicted on  / loose "The node was low on resource: ephemeral-storage."`}},

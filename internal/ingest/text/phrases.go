@@ -70,13 +70,13 @@ const maxPhrases = 2000
 // maxClaimText bounds the text a claim keeps.
 const maxClaimText = 400
 
-// pendingPhrase is a line with a signal phrase or a causal sentence, held until the end of
-// the input: whether it is observed output or the author's claim depends on the whole paste.
+// pendingPhrase is a line a person may have written, with a signal phrase or a causal
+// sentence, held until the end of the input: whether it is output or the author's claim
+// depends on the whole paste.
 type pendingPhrase struct {
-	ln      line
-	ph      int // index in phrases, or -1 for a causal sentence without a signal
-	at      int // where the phrase starts in ln.text
-	machine bool
+	ln line
+	ph int // index in phrases, or -1 for a causal sentence without a signal
+	at int // where the phrase starts in ln.text
 }
 
 // prose tracks what the paste says about itself: whether it is a document people wrote
@@ -119,8 +119,11 @@ func (p *parser) phrase(ln line) error {
 	}
 	for i, ph := range phrases {
 		if loc := ph.re.FindStringIndex(ln.text); loc != nil {
+			if ln.code || machine {
+				return p.looseEvent(ln, ph, loc[0]) // output, wherever it is: no need to wait
+			}
 			if p.prose.pendingCount < maxPhrases {
-				p.hold(pendingPhrase{ln: ln, ph: i, at: loc[0], machine: machine})
+				p.hold(pendingPhrase{ln: ln, ph: i, at: loc[0]})
 			}
 			return nil
 		}
@@ -137,7 +140,7 @@ func (p *parser) phrase(ln line) error {
 		return nil
 	}
 	if !ln.code && !machine && causalRe.MatchString(ln.text) && domainRe.MatchString(ln.text) {
-		p.hold(pendingPhrase{ln: ln, ph: -1, machine: machine})
+		p.hold(pendingPhrase{ln: ln, ph: -1})
 	}
 	return nil
 }
@@ -163,16 +166,17 @@ func sentence(s string) bool {
 	return words*3 >= len(f)*2
 }
 
-// finishPhrases decides, with the whole paste read, what each held line is. Output (in a code
-// block, or a line a program wrote) is evidence: its phrase becomes an event like a table row's,
-// marked loose. A person's sentence is a claim: in a document (prose, fences, headings) every
-// line outside code is, and in a plain paste a line is when a sentence leads into the phrase.
+// finishPhrases decides, with the whole paste read, what each held line is. (Output, in a code
+// block or a line a program wrote, was evidence at once: its phrase became an event like a
+// table row's, marked loose.) A person's sentence is a claim: in a document (prose, fences,
+// headings, lists) every line outside code is; in a plain paste a line is when a sentence
+// leads into the phrase, or the phrase is one word people write too (OOMKilled).
 func (p *parser) finishPhrases() error {
 	doc := p.prose.lines >= 2 || p.prose.fenced || p.prose.headings > 0 || p.prose.items >= 2
 	p.res.Prose = doc
 	for _, pp := range p.prose.pending {
 		ln := pp.ln
-		observed := ln.code || pp.machine || (!doc && pp.ph >= 0 && !phrases[pp.ph].word && words(ln.text[:pp.at]) < 4)
+		observed := !doc && pp.ph >= 0 && !phrases[pp.ph].word && words(ln.text[:pp.at]) < 4
 		if observed && pp.ph >= 0 {
 			if err := p.looseEvent(ln, phrases[pp.ph], pp.at); err != nil {
 				return err
@@ -246,9 +250,6 @@ func (p *parser) looseEvent(ln line, ph phrase, at int) error {
 		}
 	} else if m := looseObjectRe.FindStringSubmatch(ln.text); m != nil {
 		ev.InvolvedObject = corev1.ObjectReference{Kind: kindOf(m[1]), APIVersion: "v1", Name: m[2]}
-	}
-	if ev.InvolvedObject.Kind == cluster.KindPod {
-		p.lastPod = &ownerRef{kind: cluster.KindPod, namespace: ev.InvolvedObject.Namespace, name: ev.InvolvedObject.Name}
 	}
 	return p.emitEvent(ev, ln)
 }

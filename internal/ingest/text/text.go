@@ -50,7 +50,8 @@ type parser struct {
 	cmdLine int
 	// lastPod is the last pod the paste named (an event's object), for a describe fragment
 	// that names none.
-	lastPod *ownerRef
+	lastPod   *ownerRef
+	podsNamed int // how many pods the paste named (their events), counted as they change
 	// prose is what the paste says about itself, and the phrases held until its end.
 	prose prose
 }
@@ -152,6 +153,25 @@ func (p *parser) start(ln line, owner *ownerRef) error {
 	if t := newPodsTable(ln.text); t != nil {
 		p.table = t
 		return nil
+	}
+	if t := newNodesTable(ln.text); t != nil {
+		p.table = t
+		return nil
+	}
+	if t := p.newColumnsTable(ln.text); t != nil {
+		p.table = t
+		return nil
+	}
+	if ln.num == p.cmdLine+1 {
+		if t := p.newJSONPathRows(); t != nil {
+			ok, err := t.row(p, ln)
+			if ok {
+				p.table = t
+			}
+			if ok || err != nil {
+				return err
+			}
+		}
 	}
 	if startsBlock(ln.text) {
 		p.block = &block{owner: owner}

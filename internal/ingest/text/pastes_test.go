@@ -1,0 +1,61 @@
+package text
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestParsePastes checks one input of each class people paste, written for the test in the
+// shape it takes in the wild: tables behind prompts, watch and grep; nodes tables; custom
+// columns and jsonpath output read by the command above them; the event layouts of old
+// releases (tab-separated, dated, sources in braces); describe fragments named by their
+// command or by the event before them; k9s boxes; <details>/<pre> blocks.
+func TestParsePastes(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"2015", "$ kubectl describe pod web-1\nName:\t\t\t\tweb-1\nNamespace:\t\t\tdefault\nImage(s):\t\t\tnginx:1.9\nNode:\t\t\t\tgke-node-1/10.0.0.1\nStatus:\t\t\t\tRunning\nReplication Controllers:\tweb (2/2 replicas created)\nContainers:\n  web:\n    Image:\t\tnginx:1.9\n    State:\t\tWaiting\n      Reason:\t\tCrashLoopBackOff\n    Ready:\t\tFalse\n    Restart Count:\t25\nEvents:\n  FirstSeen\t\t\t\tLastSeen\t\t\tCount\tFrom\t\t\t\tSubobjectPath\t\t\tReason\t\tMessage\n  ─────────\t\t\t\t────────\t\t\t─────\t────\t\t\t\t─────────────\t\t\t──────\t\t───────\n  Wed, 18 Nov 2015 10:35:20 +0100\tWed, 18 Nov 2015 11:08:57 +0100\t25\t{kubelet gke-node-1}\tspec.containers{web}\tBackOff\t\tBack-off restarting failed docker container\n",
+			[]string{`2 Pod default/web-1 phase=Running node=gke-node-1 [web ready=false waiting:CrashLoopBackOff restarts=25]`, `18 Event default/web-1.BackOff.18  BackOff on Pod default/web-1 x25 "Back-off restarting failed docker container"`}},
+		{"custom", "kubectl get pods -n batch -o custom-columns=NAME:.metadata.name,PHASE:.status.phase,REASON:.status.reason,NODE:.spec.nodeName\nNAME      PHASE    REASON      NODE\nworker-1  Failed   Evicted     node-a\nworker-2  Failed   OutOfcpu    node-b\nworker-3  Running  <none>      node-a\n",
+			[]string{`3 Pod batch/worker-1 phase=Failed reason=Evicted node=node-a PodScheduled=True`, `4 Pod batch/worker-2 phase=Failed reason=OutOfcpu node=node-b PodScheduled=True`, `5 Pod batch/worker-3 phase=Running node=node-a PodScheduled=True`}},
+		{"custom guess", "NAME      STATUS    REASON     MESSAGE\nweb-1     Failed    Evicted    The node was low on resource: memory.\n",
+			[]string{`2 Pod web-1 phase=Failed reason=Evicted`}},
+		{"details", "<details>\n<summary>describe node</summary>\n<pre>\n$ kubectl describe node n1\nName:               n1\nConditions:\n  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message\n  ----             ------  -----------------                 ------------------                ------                       -------\n  MemoryPressure   True    Wed, 06 Mar 2019 09:46:36 +0100   Mon, 04 Mar 2019 09:52:26 +0100   KubeletHasInsufficientMemory   kubelet has insufficient memory available\n</pre>\n</details>\n",
+			[]string{`5 Node n1 MemoryPressure=True`}},
+		{"forwarded then fragment", "webhook body: b'{\"text\":\"Level:Warning \\\\nKind:Pod \\\\nNamespace:ns1 \\\\nName:api-5d-x7.17a71c191e6304ea \\\\nReason:BackOff \\\\nMessage:Back-off restarting failed container\"}'\n\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n    Restart Count:  3\n",
+			[]string{`1 Event ns1/api-5d-x7.BackOff.1 Warning BackOff on Pod ns1/api-5d-x7 loose "Back-off restarting failed container"`, `3 Pod ns1/api-5d-x7 phase= [ready=false last:OOMKilled:137 restarts=3]`}},
+		{"fragment by command", "$ kubectl describe pod api-0 -n prod | grep -A8 State\n    State:          Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n    Restart Count:  4\n",
+			[]string{`2 Pod prod/api-0 phase= [ready=false terminated:OOMKilled:137 restarts=4]`}},
+		{"grep", "$ kubectl get pods -n jhub | grep Evicted\njupyter-alice    0/1     Evicted   0     20h\njupyter-...-348  0/1     Evicted   0     1h\n",
+			[]string{`2 Pod jhub/jupyter-alice phase=Failed reason=Evicted [ready=false restarts=0]`, `3 Pod jhub/jupyter-...-348 phase=Failed reason=Evicted [ready=false restarts=0]`}},
+		{"jsonpath", "root:~# kubectl -n sre get pod web-7c9-abcde -o jsonpath='{.metadata.name}{\"\\t\\t\"}{.status.reason}{\"\\t\\t\"}{.status.message}{\"\\n\"}'\nweb-7c9-abcde\t\tEvicted\t\tThe node was low on resource: ephemeral-storage. Threshold quantity: 30Gi, available: 24094024Ki.\n",
+			[]string{`2 Pod sre/web-7c9-abcde phase=Failed reason=Evicted`}},
+		{"k9s", "│ Events:                                             │\n│   Type     Reason            Age   From               Message   │\n│   ----     ------            ----  ----               -------   │\n│   Warning  FailedScheduling  51s   default-scheduler  0/3 nodes are available: 3 Insufficient memory.  │\n",
+			[]string{`4 Event unknown.in.FailedScheduling.4 Warning FailedScheduling on  / "0/3 nodes are available: 3 Insufficient memory."`}},
+		{"nodes", "$ kubectl get nodes\nNAME     STATUS                        ROLES    AGE   VERSION\nnode-a   Ready                         master   7d    v1.10.3\nnode-b   NotReady,SchedulingDisabled   <none>   41d   v1.7.0\n",
+			[]string{`3 Node node-a Ready=True`, `4 Node node-b Ready=False`}},
+		{"nodes old", "# kubectl get nodes\nNAME      STATUS     AGE       VERSION\n10.0.0.1   Ready      41d       v1.7.0\n10.0.0.2   NotReady   41d       v1.7.0\n",
+			[]string{`3 Node 10.0.0.1 Ready=True`, `4 Node 10.0.0.2 Ready=False`}},
+		{"old get events braces", "FIRSTSEEN   LASTSEEN   COUNT     NAME      KIND      SUBOBJECT              TYPE      REASON    SOURCE                 MESSAGE\n1h          1m         12        web-1     Pod       spec.containers{web}   Warning   BackOff   {kubelet node-a}       Back-off restarting failed container\n",
+			[]string{`2 Event web-1.BackOff.2 Warning BackOff on Pod /web-1 x12 "Back-off restarting failed container"`}},
+		{"old tabbed", "  2h\t\t48m\t\t7\tdefault-scheduler\t\t\tWarning\t\tFailedScheduling\tNo nodes are available that match all of the following predicates:: Insufficient cpu (9), Insufficient memory (15), MatchNodeSelector (18).\n  4h\t\t46m\t\t9\tdefault-scheduler\t\t\tWarning\t\tFailedScheduling\tNo nodes are available that match all of the following predicates:: Insufficient cpu (9).\n",
+			[]string{`1 Event unknown.in.FailedScheduling.1 Warning FailedScheduling on  / x7 "No nodes are available that match all of the following predicates:: Insufficient cpu (9), Insufficient memory (15), MatchNodeSelector (18)."`, `2 Event unknown.in.FailedScheduling.2 Warning FailedScheduling on  / x9 "No nodes are available that match all of the following predicates:: Insufficient cpu (9)."`}},
+		{"watch", "Every 2.0s: kubectl get pods -n spark          host-1: Sun Dec 31 13:46:45 2017\n\nNAME        READY     STATUS    RESTARTS   AGE\nexec-1      0/1       Pending   0          9m\n",
+			[]string{`4 Pod spark/exec-1 phase=Pending PodScheduled=False [ready=false restarts=0]`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs, _ := parseAll(t, "in", []byte(tt.in))
+			var got []string
+			for _, o := range objs {
+				got = append(got, summary(o))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("objects (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
