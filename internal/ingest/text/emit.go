@@ -84,6 +84,9 @@ func (p *parser) emitPod(pod *corev1.Pod, ln line) error {
 	pod.Kind, pod.APIVersion = cluster.KindPod, "v1"
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: pod.Namespace,
 		Name: pod.Name, Source: p.source(ln), Pod: pod}
+	if p.held.hold(o) {
+		return p.ctx.Err()
+	}
 	return p.send(o)
 }
 
@@ -92,6 +95,9 @@ func (p *parser) emitNode(node *corev1.Node, ln line) error {
 	node.Kind, node.APIVersion = cluster.KindNode, "v1"
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: node.Name,
 		Source: p.source(ln), Node: node}
+	if p.held.hold(o) {
+		return p.ctx.Err()
+	}
 	return p.send(o)
 }
 

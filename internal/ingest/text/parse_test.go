@@ -67,7 +67,7 @@ func TestParseFormats(t *testing.T) {
 			for _, o := range objs {
 				got = append(got, summary(o))
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(byLine(tt.want), byLine(got)); diff != "" {
 				t.Errorf("objects (-want +got):\n%s", diff)
 			}
 		})

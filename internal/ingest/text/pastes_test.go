@@ -45,6 +45,11 @@ func TestParsePastes(t *testing.T) {
 			[]string{`1 Event unknown.in.FailedScheduling.1 Warning FailedScheduling on  / x7 "No nodes are available that match all of the following predicates:: Insufficient cpu (9), Insufficient memory (15), MatchNodeSelector (18)."`, `2 Event unknown.in.FailedScheduling.2 Warning FailedScheduling on  / x9 "No nodes are available that match all of the following predicates:: Insufficient cpu (9)."`}},
 		{"watch", "Every 2.0s: kubectl get pods -n spark          host-1: Sun Dec 31 13:46:45 2017\n\nNAME        READY     STATUS    RESTARTS   AGE\nexec-1      0/1       Pending   0          9m\n",
 			[]string{`4 Pod spark/exec-1 phase=Pending PodScheduled=False [ready=false restarts=0]`}},
+		{"a node shown twice is one node with what both say", "# kubectl get nodes\nNAME   STATUS     AGE   VERSION\nn-2    NotReady   41d   v1.7.0\n\n# kubectl describe node n-2\nName:\t\t\tn-2\nTaints:\t\t\tnode.alpha.kubernetes.io/unreachable:NoExecute\n",
+			[]string{`6 Node n-2 Ready=False taint=node.alpha.kubernetes.io/unreachable:NoExecute`}},
+		{"a pod shown twice is one pod", "$ kubectl get pods -n sre -o wide | grep api\napi-0   0/1   Error   0   50m   10.0.0.1   node-9\n" +
+			"$ kubectl -n sre get pod api-0 -o jsonpath='{.metadata.name}{\"\\t\"}{.status.reason}{\"\\n\"}'\napi-0\tEvicted\n",
+			[]string{`4 Pod sre/api-0 phase=Failed reason=Evicted node=node-9 PodScheduled=True [ready=false terminated:Error:1 restarts=0]`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,7 +58,7 @@ func TestParsePastes(t *testing.T) {
 			for _, o := range objs {
 				got = append(got, summary(o))
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(byLine(tt.want), byLine(got)); diff != "" {
 				t.Errorf("objects (-want +got):\n%s", diff)
 			}
 		})

@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -180,4 +183,18 @@ func containerSummary(c corev1.ContainerStatus) string {
 		s += fmt.Sprintf(" last:%s:%d", t.Reason, t.ExitCode)
 	}
 	return s + fmt.Sprintf(" restarts=%d]", c.RestartCount)
+}
+
+// byLine orders object digests by the line they start on (their first field): pods and
+// nodes are emitted at the end of a parse, events as they are read.
+func byLine(digests []string) []string {
+	out := slices.Clone(digests)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, _, _ := strings.Cut(out[i], " ")
+		b, _, _ := strings.Cut(out[j], " ")
+		x, _ := strconv.Atoi(a)
+		y, _ := strconv.Atoi(b)
+		return x < y
+	})
+	return out
 }

@@ -54,11 +54,14 @@ type parser struct {
 	podsNamed int // how many pods the paste named (their events), counted as they change
 	// prose is what the paste says about itself, and the phrases held until its end.
 	prose prose
+	// held are the pods and nodes kept until the end, each merged from all its showings.
+	held held
 }
 
 // Parse reads kubectl text output (any mix of the formats below, with prose between) and
-// emits one cluster.Object per pod, node or event it reconstructs, in input order, with
-// Source.Line pointing at the line where the object starts. Now is the reference time for
+// emits one cluster.Object per pod, node or event it reconstructs, with Source.Line pointing
+// at the line where the object starts: events as they are read; pods and nodes at the end,
+// once each, merged from every time the paste showed them; then the claims of its prose. Now is the reference time for
 // relative ages ("4m58s", "20h", "2d14h"); when zero, ages are left unset.
 //
 // It returns an error only when ctx is cancelled, emit fails (its error is returned unchanged)
@@ -208,6 +211,9 @@ func (p *parser) finish(lastEOL bool) error {
 	}
 	p.table = nil
 	if err := p.flushPendingNode(); err != nil {
+		return err
+	}
+	if err := p.flushHeld(); err != nil {
 		return err
 	}
 	return p.finishPhrases()

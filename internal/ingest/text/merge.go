@@ -1,0 +1,181 @@
+package text
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// maxHeld bounds the pods and nodes held back for merging; past it they are sent as they come.
+const maxHeld = 50000
+
+// held keeps the pods and nodes of a paste until its end, so that one object shown several
+// times (a `kubectl get nodes` row and the node's describe; a pods row and the pod's
+// jsonpath status) is sent once, with what each showing adds. A later showing wins where both
+// say something, since it is usually the more detailed one.
+type held struct {
+	objs   []*cluster.Object
+	byKey  map[string]int // kind/namespace/name → index in objs
+	byName map[string]int // kind/name → index, for a showing that gives no namespace; -1 when ambiguous
+}
+
+// hold keeps o, merged into an earlier showing of the same object if there is one; it reports
+// false when o must be sent now (no name, or too many held).
+func (h *held) hold(o *cluster.Object) bool {
+	if o.Name == "" || len(h.objs) >= maxHeld {
+		return false
+	}
+	if h.byKey == nil {
+		h.byKey, h.byName = map[string]int{}, map[string]int{}
+	}
+	key := o.Kind + "/" + o.Namespace + "/" + o.Name
+	i, ok := h.byKey[key]
+	if !ok {
+		if j, found := h.byName[o.Kind+"/"+o.Name]; found && j >= 0 && (o.Namespace == "" || h.objs[j].Namespace == "") {
+			i, ok = j, true
+		}
+	}
+	if !ok {
+		h.byKey[key] = len(h.objs)
+		if _, seen := h.byName[o.Kind+"/"+o.Name]; seen {
+			h.byName[o.Kind+"/"+o.Name] = -1
+		} else {
+			h.byName[o.Kind+"/"+o.Name] = len(h.objs)
+		}
+		h.objs = append(h.objs, o)
+		return true
+	}
+	prev := h.objs[i]
+	switch {
+	case o.Pod != nil && prev.Pod != nil:
+		mergePod(o.Pod, prev.Pod)
+	case o.Node != nil && prev.Node != nil:
+		mergeNode(o.Node, prev.Node)
+	}
+	if o.Namespace == "" {
+		o.Namespace = prev.Namespace
+	}
+	h.byKey[o.Kind+"/"+o.Namespace+"/"+o.Name] = i
+	h.objs[i] = o
+	return true
+}
+
+// mergePod fills what pod does not say from an earlier showing of it.
+func mergePod(pod, prev *corev1.Pod) {
+	if pod.Namespace == "" {
+		pod.Namespace = prev.Namespace
+	}
+	if pod.Spec.NodeName == "" {
+		pod.Spec.NodeName = prev.Spec.NodeName
+	}
+	if pod.CreationTimestamp.IsZero() {
+		pod.CreationTimestamp = prev.CreationTimestamp
+	}
+	st, ps := &pod.Status, &prev.Status
+	if st.Phase == "" {
+		st.Phase = ps.Phase
+	}
+	if st.Reason == "" && st.Phase == ps.Phase {
+		st.Reason = ps.Reason
+	}
+	if st.Message == "" && st.Reason == ps.Reason {
+		st.Message = ps.Message
+	}
+	if st.PodIP == "" {
+		st.PodIP = ps.PodIP
+	}
+	if st.HostIP == "" {
+		st.HostIP = ps.HostIP
+	}
+	if st.StartTime == nil {
+		st.StartTime = ps.StartTime
+	}
+	if st.QOSClass == "" {
+		st.QOSClass = ps.QOSClass
+	}
+	if len(st.ContainerStatuses) == 0 {
+		st.ContainerStatuses = ps.ContainerStatuses
+	}
+	if len(st.InitContainerStatuses) == 0 {
+		st.InitContainerStatuses = ps.InitContainerStatuses
+	}
+	for _, c := range ps.Conditions {
+		if !hasPodCondition(pod, c.Type) {
+			st.Conditions = append(st.Conditions, c)
+		}
+	}
+	if len(pod.Spec.Containers) == 0 {
+		pod.Spec.Containers = prev.Spec.Containers
+	}
+	if len(pod.OwnerReferences) == 0 {
+		pod.OwnerReferences = prev.OwnerReferences
+	}
+	for k, v := range prev.Labels {
+		if _, ok := pod.Labels[k]; !ok {
+			setMap(&pod.Labels, k, v)
+		}
+	}
+}
+
+func hasPodCondition(pod *corev1.Pod, t corev1.PodConditionType) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == t {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeNode fills what node does not say from an earlier showing of it.
+func mergeNode(node, prev *corev1.Node) {
+	for _, c := range prev.Status.Conditions {
+		found := false
+		for _, have := range node.Status.Conditions {
+			found = found || have.Type == c.Type
+		}
+		if !found {
+			node.Status.Conditions = append(node.Status.Conditions, c)
+		}
+	}
+	if len(node.Spec.Taints) == 0 {
+		node.Spec.Taints = prev.Spec.Taints
+	}
+	node.Spec.Unschedulable = node.Spec.Unschedulable || prev.Spec.Unschedulable
+	for k, v := range prev.Labels {
+		if _, ok := node.Labels[k]; !ok {
+			setMap(&node.Labels, k, v)
+		}
+	}
+	for k, v := range prev.Annotations {
+		if _, ok := node.Annotations[k]; !ok {
+			setMap(&node.Annotations, k, v)
+		}
+	}
+	if node.CreationTimestamp.IsZero() {
+		node.CreationTimestamp = prev.CreationTimestamp
+	}
+	if node.Status.Capacity == nil {
+		node.Status.Capacity = prev.Status.Capacity
+	}
+	if node.Status.Allocatable == nil {
+		node.Status.Allocatable = prev.Status.Allocatable
+	}
+	if len(node.Status.Addresses) == 0 {
+		node.Status.Addresses = prev.Status.Addresses
+	}
+	if node.Status.NodeInfo.KubeletVersion == "" {
+		node.Status.NodeInfo.KubeletVersion = prev.Status.NodeInfo.KubeletVersion
+	}
+}
+
+// flushHeld sends the pods and nodes held, in the order they were first shown.
+func (p *parser) flushHeld() error {
+	objs := p.held.objs
+	p.held = held{}
+	for _, o := range objs {
+		if err := p.send(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
