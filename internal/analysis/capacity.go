@@ -154,23 +154,10 @@ func shortfall(m *cluster.Model, pending []Symptom) []poolShortfall {
 	return out
 }
 
-// poolFor returns the pool of the first node whose labels satisfy the pod's node selector.
+// poolFor returns the pool the pod's nodeSelector, required node affinity and tolerations
+// send it to (cluster.Model.PoolFor: the scheduler's own rules).
 func poolFor(m *cluster.Model, p *cluster.Object) string {
-	sel := p.Pod.Spec.NodeSelector
-	for _, n := range m.Nodes {
-		ok := true
-		for k, v := range sel {
-			if n.Node.Labels[k] != v {
-				ok = false
-				break
-			}
-		}
-		if ok && len(sel) > 0 {
-			pool, _ := cluster.NodePool(n.Node.Labels)
-			return pool
-		}
-	}
-	return ""
+	return m.PoolFor(p)
 }
 
 func topPods(l cluster.NodeLoad, n int) string {
