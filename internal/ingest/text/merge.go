@@ -93,12 +93,8 @@ func mergePod(pod, prev *corev1.Pod) {
 	if st.QOSClass == "" {
 		st.QOSClass = ps.QOSClass
 	}
-	if len(st.ContainerStatuses) == 0 {
-		st.ContainerStatuses = ps.ContainerStatuses
-	}
-	if len(st.InitContainerStatuses) == 0 {
-		st.InitContainerStatuses = ps.InitContainerStatuses
-	}
+	st.ContainerStatuses = mergeStatuses(st.ContainerStatuses, ps.ContainerStatuses)
+	st.InitContainerStatuses = mergeStatuses(st.InitContainerStatuses, ps.InitContainerStatuses)
 	for _, c := range ps.Conditions {
 		if !hasPodCondition(pod, c.Type) {
 			st.Conditions = append(st.Conditions, c)
@@ -178,4 +174,31 @@ func (p *parser) flushHeld() error {
 		}
 	}
 	return nil
+}
+
+// mergeStatuses fills container statuses from an earlier showing, container by container: a
+// describe cut before the State lines keeps the state a pods row gave.
+func mergeStatuses(cur, prev []corev1.ContainerStatus) []corev1.ContainerStatus {
+	if len(cur) == 0 {
+		return prev
+	}
+	for i := range cur {
+		if i >= len(prev) {
+			break
+		}
+		c, p := &cur[i], prev[i]
+		if c.Name != "" && p.Name != "" && c.Name != p.Name {
+			continue
+		}
+		if c.State == (corev1.ContainerState{}) {
+			c.State = p.State
+		}
+		if c.LastTerminationState == (corev1.ContainerState{}) {
+			c.LastTerminationState = p.LastTerminationState
+		}
+		if c.RestartCount == 0 {
+			c.RestartCount = p.RestartCount
+		}
+	}
+	return cur
 }
