@@ -27,7 +27,8 @@ type Model struct {
 type amounts struct{ requests, limits Resources }
 
 // NewModel indexes objects. When the same pod or node appears twice (two files of one
-// incident, a table and a describe of the same pod), the later one replaces the earlier. An
+// incident, a table and a describe of the same pod), the later one replaces the earlier; pods
+// and nodes without a name (fragments of a paste) are each their own. An
 // event seen twice (the same uid, as core/v1 and events.k8s.io/v1 list it, or in two
 // snapshots) is kept once: the sighting with the higher count, else the later.
 func NewModel(files []string, objs []*Object) *Model {
@@ -48,6 +49,12 @@ func (m *Model) Add(o *Object) {
 			m.amounts = map[*Object]amounts{}
 		}
 		m.amounts[o] = amounts{requests: PodRequests(o.Pod), limits: PodLimits(o.Pod)}
+		if o.Pod.Name == "" {
+			// A pod a paste did not name (a describe fragment): one of its own, never the
+			// same as another unnamed one.
+			m.Pods = append(m.Pods, o)
+			return
+		}
 		if i, seen := m.pods[key]; seen {
 			if m.Pods[i] != o {
 				delete(m.amounts, m.Pods[i])
@@ -58,6 +65,10 @@ func (m *Model) Add(o *Object) {
 			m.Pods = append(m.Pods, o)
 		}
 	case o.Node != nil:
+		if o.Node.Name == "" {
+			m.Nodes = append(m.Nodes, o) // a node a paste did not name
+			return
+		}
 		if i, seen := m.nodes[o.Node.Name]; seen {
 			m.Nodes[i] = o
 		} else {

@@ -239,6 +239,9 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 	}
 	if o.Kind != cluster.KindEvent {
 		key := o.Kind + "/" + o.Namespace + "/" + o.Name
+		if o.Name == "" {
+			key += "@" + o.Source.String() // a fragment a paste did not name: each its own
+		}
 		if first, ok := w.seen[key]; ok {
 			return fmt.Errorf("%s is already in this snapshot (from %s): %w", o.Ref(), first, ErrDuplicate)
 		}
