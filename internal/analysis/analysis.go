@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -109,6 +110,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 			rep.Causes = append(rep.Causes, c)
 		}
 	}
+	applyClaims(in, &rep)
 	sort.SliceStable(rep.Causes, func(i, j int) bool {
 		a, b := rep.Causes[i], rep.Causes[j]
 		if (a.Role == Root) != (b.Role == Root) {
@@ -146,6 +148,19 @@ func firstObject(s Symptom) string {
 	return o.Kind + "/" + o.Namespace + "/" + o.Name
 }
 
+// objectLabel names a symptom's first object for people: "pod prod/web-1", "node n-1", or
+// unnamedPod when the input does not name it.
+func objectLabel(s Symptom) string {
+	if len(s.Objects) == 0 || s.Objects[0].Name == "" {
+		return unnamedPod
+	}
+	o := s.Objects[0]
+	if o.Namespace == "" {
+		return strings.ToLower(o.Kind) + " " + o.Name
+	}
+	return strings.ToLower(o.Kind) + " " + o.Namespace + "/" + o.Name
+}
+
 // DefaultRegistry holds every rule Rootline has.
 func DefaultRegistry() *Registry {
 	r := &Registry{
@@ -159,7 +174,7 @@ func DefaultRegistry() *Registry {
 		Causes: []CauseRule{
 			capacityRule{}, sharedPoolRule{}, sharedPrometheusRule{}, cpuStarvationRule{},
 			memoryOverRequestRule{}, scaleUpNotReadyRule{}, schedulingConstraintsRule{},
-			memoryLimitRule{}, requestExceedsNodeRule{}, volumeBindingRule{}, overcommitRule{},
+			memoryLimitRule{}, requestExceedsNodeRule{}, volumeBindingRule{}, overcommitRule{}, nodeDiskRule{}, startFailureRule{},
 		},
 		Gaps: []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}},
 	}

@@ -30,8 +30,8 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 	var pending []Symptom
 	for _, s := range symptoms {
 		sch, _, ok := failedScheduling(s)
-		if !ok || !insufficient(sch) {
-			continue
+		if !ok || !insufficient(sch) || tooBig(m, s) {
+			continue // a pod no node could hold is not short of capacity
 		}
 		pending = append(pending, s)
 		c.Explains = append(c.Explains, s.ID)
@@ -212,4 +212,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// tooBig reports whether every pod of a pending symptom that the model holds asks more than a
+// node can give (requestExceedsNodeRule's case).
+func tooBig(m *cluster.Model, s Symptom) bool {
+	n := 0
+	for _, ref := range s.Objects {
+		p := m.Pod(ref.Namespace, ref.Name)
+		if p == nil {
+			return false
+		}
+		if _, ok := exceedsNode(m, p, s); !ok {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

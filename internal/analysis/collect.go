@@ -1,6 +1,10 @@
 package analysis
 
-import "github.com/rootline-dev/rootline/internal/cluster"
+import (
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
 
 // podSymptoms gathers one symptom per pod, in the order pods are first met, for rules that
 // find the same pod's trouble in its status and in its events.
@@ -26,11 +30,50 @@ func (c *podSymptoms) get(namespace, name string) *Symptom {
 	return s
 }
 
-// list returns the symptoms, each given its summary by the rule; empty Details are dropped.
+// pod returns the symptom of a pod object; a pod the input does not name (a describe
+// fragment) is one of its own.
+func (c *podSymptoms) pod(o *cluster.Object) *Symptom {
+	var s *Symptom
+	if o.Name != "" {
+		s = c.get(o.Namespace, o.Name)
+	} else {
+		s = c.anon("\x00" + o.Source.String())
+	}
+	s.pod = o
+	return s
+}
+
+// anon returns the symptom kept under key for a pod the input does not name.
+func (c *podSymptoms) anon(key string) *Symptom {
+	if s, ok := c.byPod[key]; ok {
+		return s
+	}
+	s := &Symptom{Kind: c.kind, Objects: []ObjectRef{}, Details: map[string]any{"object": unnamedPod}}
+	c.byPod[key] = s
+	c.order = append(c.order, key)
+	return s
+}
+
+// event returns the symptom of the pod an event is about. Events that name no pod (an events
+// section pasted alone) share one symptom per file: a paste is about one pod more often than
+// not, and the symptom names no object it cannot.
+func (c *podSymptoms) event(o *cluster.Object) *Symptom {
+	ns, name := podKey(o)
+	if name != "" {
+		return c.get(ns, name)
+	}
+	return c.anon("\x00" + o.Source.File)
+}
+
+// list returns the symptoms, each given its summary by the rule (pod is "ns/name", or "" for a
+// pod the input does not name); empty Details are dropped.
 func (c *podSymptoms) list(summary func(pod string, s *Symptom) string) []Symptom {
 	out := make([]Symptom, 0, len(c.order))
 	for _, key := range c.order {
 		s := c.byPod[key]
+		if strings.HasPrefix(key, "\x00") {
+			key = ""
+		}
 		s.Summary = summary(key, s)
 		if len(s.Details) == 0 {
 			s.Details = nil

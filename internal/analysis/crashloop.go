@@ -17,11 +17,10 @@ func (crashLoopRule) Name() string { return "crash-loop-backoff" }
 
 func (crashLoopRule) Symptoms(in Input) []Symptom {
 	syms := newPodSymptoms(CrashLoopBackOff)
-	get := syms.get
 	for _, o := range in.Model.Pods {
 		for _, cs := range allStatuses(o.Pod) {
 			if w := cs.State.Waiting; w != nil && w.Reason == "CrashLoopBackOff" {
-				s := get(o.Namespace, o.Name)
+				s := syms.pod(o)
 				s.Node = o.Pod.Spec.NodeName
 				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name), "CrashLoopBackOff: "+w.Message))
 			}
@@ -32,13 +31,13 @@ func (crashLoopRule) Symptoms(in Input) []Symptom {
 		if e.Reason != "BackOff" || !strings.Contains(e.Message, "restarting failed container") || !aboutPod(o) {
 			continue
 		}
-		s := get(podKey(o))
+		s := syms.event(o)
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))
 	}
 	return syms.list(func(pod string, _ *Symptom) string {
-		return fmt.Sprintf("a container of pod %s kept crashing (CrashLoopBackOff)", pod)
+		return fmt.Sprintf("a container of %s kept crashing (CrashLoopBackOff)", podPhrase(pod))
 	})
 }
 

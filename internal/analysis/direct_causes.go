@@ -30,7 +30,7 @@ func (r directRule) Causes(_ Input, symptoms []Symptom) []Cause {
 		}
 		c.Explains = append(c.Explains, s.ID)
 		c.Evidence = append(c.Evidence, s.Evidence[0])
-		objects = append(objects, firstObject(s))
+		objects = append(objects, objectLabel(s))
 	}
 	if len(c.Explains) == 0 {
 		return nil
@@ -51,19 +51,6 @@ func directRules() []CauseRule {
 		directRule{name: Preemption, symptom: Preempted, cause: Preemption, role: Root, confidence: 0.8,
 			summary: func(n int, o string) string {
 				return fmt.Sprintf("%d pod(s) were preempted for higher-priority pods: %s", n, o)
-			}},
-		directRule{name: "container-start-failure", symptom: CrashLoopBackOff, cause: ContainerStartFailure, role: Root, confidence: 0.6,
-			summary: func(n int, o string) string {
-				return fmt.Sprintf("%d pod(s) had containers that exit as soon as they start: %s", n, o)
-			}},
-		directRule{name: "node-disk-exhaustion", symptom: PodEvicted, cause: NodeDiskExhaustion, role: Root, confidence: 0.75,
-			when: func(s Symptom) bool {
-				r, _ := s.Details["resource"].(string)
-				c, _ := s.Details["condition"].(string)
-				return r == "ephemeral-storage" || r == "inodes" || strings.Contains(c, "DiskPressure")
-			},
-			summary: func(n int, o string) string {
-				return fmt.Sprintf("nodes ran out of disk and evicted %d pod(s): %s", n, o)
 			}},
 	}
 }

@@ -22,7 +22,6 @@ var evictionReasons = map[string]bool{"TerminationByKubelet": true, "EvictionByE
 func (evictedRule) Symptoms(in Input) []Symptom {
 	m := in.Model
 	syms := newPodSymptoms(PodEvicted)
-	get := syms.get
 	for _, o := range m.Pods {
 		p := o.Pod
 		cond := disruption(p)
@@ -30,7 +29,7 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 		if !evicted && (cond == nil || !evictionReasons[cond.Reason]) {
 			continue
 		}
-		s := get(p.Namespace, p.Name)
+		s := syms.pod(o)
 		s.Node = p.Spec.NodeName
 		if evicted {
 			s.Evidence = append(s.Evidence, cite(o, "status.reason", "Evicted"))
@@ -50,7 +49,7 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 		if e.Reason != "Evicted" || !aboutPod(o) {
 			continue
 		}
-		s := get(podKey(o))
+		s := syms.event(o)
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 		if s.Node == "" {
@@ -62,7 +61,7 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 		}
 	}
 	return syms.list(func(pod string, s *Symptom) string {
-		sum := fmt.Sprintf("pod %s was evicted", pod)
+		sum := podPhrase(pod) + " was evicted"
 		if r, ok := s.Details["resource"]; ok {
 			sum += fmt.Sprintf(": the node was low on %v", r)
 		} else if c, ok := s.Details["condition"]; ok {

@@ -1,7 +1,7 @@
 package analysis
 
 import (
-	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -66,12 +66,21 @@ func aboutPod(o *cluster.Object) bool {
 	return k == cluster.KindPod || k == ""
 }
 
-// podKey names the pod an event is about; a phrase about no named pod gets a key of its own,
-// from where it was found, so that unrelated phrases are not merged.
+// podKey names the pod an event is about; name is "" when the input does not say (an events
+// section pasted alone, a phrase in output).
 func podKey(o *cluster.Object) (namespace, name string) {
 	io := o.Event.InvolvedObject
-	if io.Name == "" {
-		return io.Namespace, fmt.Sprintf("(unnamed, %s)", o.Source)
-	}
 	return io.Namespace, io.Name
+}
+
+// unnamedPod is how summaries speak of a pod the input does not name.
+const unnamedPod = "a pod the input does not name"
+
+// podPhrase speaks of the pod "ns/name" (as podSymptoms keys it): "pod prod/web-1", or
+// unnamedPod for "".
+func podPhrase(pod string) string {
+	if pod == "" || strings.HasSuffix(pod, "/") {
+		return unnamedPod
+	}
+	return "pod " + strings.TrimPrefix(pod, "/")
 }

@@ -18,11 +18,10 @@ var pullReasons = map[string]bool{"ErrImagePull": true, "ImagePullBackOff": true
 
 func (imagePullRule) Symptoms(in Input) []Symptom {
 	syms := newPodSymptoms(ImagePullFailed)
-	get := syms.get
 	for _, o := range in.Model.Pods {
 		for _, cs := range allStatuses(o.Pod) {
 			if w := cs.State.Waiting; w != nil && pullReasons[w.Reason] {
-				s := get(o.Namespace, o.Name)
+				s := syms.pod(o)
 				s.Node = o.Pod.Spec.NodeName
 				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name), w.Reason+": "+w.Message))
 			}
@@ -35,12 +34,12 @@ func (imagePullRule) Symptoms(in Input) []Symptom {
 		if !pulling || !aboutPod(o) {
 			continue
 		}
-		s := get(podKey(o))
+		s := syms.event(o)
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))
 	}
 	return syms.list(func(pod string, _ *Symptom) string {
-		return fmt.Sprintf("an image of pod %s could not be pulled", pod)
+		return fmt.Sprintf("an image of %s could not be pulled", podPhrase(pod))
 	})
 }

@@ -33,7 +33,7 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 					continue
 				}
 				found = true
-				parts = append(parts, fmt.Sprintf("container %s of %s used %s against a request of %s", off.Name, firstObject(s), memString(use), memString(req)))
+				parts = append(parts, fmt.Sprintf("container %s of %s used %s against a request of %s", off.Name, objectLabel(s), memString(use), memString(req)))
 			}
 			if found {
 				c.Explains = append(c.Explains, s.ID)

@@ -21,7 +21,7 @@ func (oomRule) Symptoms(in Input) []Symptom {
 	var out []Symptom
 	for _, o := range in.Model.Pods {
 		p := o.Pod
-		s := Symptom{Kind: OOMKilled, Objects: []ObjectRef{ref(o)}, Node: p.Spec.NodeName}
+		s := Symptom{Kind: OOMKilled, Objects: []ObjectRef{ref(o)}, Node: p.Spec.NodeName, pod: o}
 		var names []string
 		for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
 			for _, t := range []struct {
@@ -42,15 +42,25 @@ func (oomRule) Symptoms(in Input) []Symptom {
 			continue
 		}
 		s.Details = map[string]any{"containers": names}
-		s.Summary = fmt.Sprintf("container %s of pod %s/%s was OOM-killed", strings.Join(names, ", "), p.Namespace, p.Name)
+		s.Summary = fmt.Sprintf("container %s of %s was OOM-killed", strings.Join(names, ", "), podPhrase(p.Namespace+"/"+p.Name))
+		if len(names) == 1 && names[0] == "" {
+			s.Summary = fmt.Sprintf("a container of %s was OOM-killed", podPhrase(p.Namespace+"/"+p.Name))
+		}
+		if p.Name == "" {
+			s.Objects = []ObjectRef{}
+		}
 		out = append(out, s)
 	}
 	for _, o := range in.Model.Events {
 		e := o.Event
-		if e.Reason == "OOMKilled" && aboutPod(o) { // a phrase in pasted text
+		if e.Reason == "OOMKilled" && aboutPod(o) { // a phrase in pasted output
 			ns, name := podKey(o)
-			out = append(out, Symptom{Kind: OOMKilled, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: ns, Name: name}},
-				At: timePtr(cluster.EventTime(o)), Summary: fmt.Sprintf("a container of pod %s/%s was OOM-killed", ns, name),
+			objs, pod := []ObjectRef{}, ""
+			if name != "" {
+				objs, pod = []ObjectRef{{Kind: cluster.KindPod, Namespace: ns, Name: name}}, ns+"/"+name
+			}
+			out = append(out, Symptom{Kind: OOMKilled, Objects: objs,
+				At: timePtr(cluster.EventTime(o)), Summary: fmt.Sprintf("a container of %s was OOM-killed", podPhrase(pod)),
 				Evidence: []Evidence{citeEvent(o)}})
 			continue
 		}

@@ -27,15 +27,15 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		key := namespace + "/" + owner
 		s, ok := groups[key]
 		if !ok {
-			s = &Symptom{Kind: PodPending, Details: map[string]any{}}
+			s = &Symptom{Kind: PodPending, Objects: []ObjectRef{}, Details: map[string]any{}}
 			groups[key] = s
 			order = append(order, key)
 		}
-		if msg != "" {
-			s.Details["message"] = msg // the last one read; rules that need all of them read the evidence
+		if better(msg, s.Details["message"]) {
+			s.Details["message"] = msg // the fullest diagnosis read; rules that need all of them read the evidence
 		}
 		pod := namespace + "/" + name
-		if !seen[key+pod] {
+		if !seen[key+pod] && name != "" {
 			seen[key+pod] = true
 			s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindPod, Namespace: namespace, Name: name})
 		}
@@ -48,7 +48,16 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		if p.Status.Phase != corev1.PodPending || p.Spec.NodeName != "" || c == nil || c.Status != corev1.ConditionFalse {
 			continue
 		}
-		s := add(p.Namespace, p.Name, ownerName(o), c.Message, cite(o, "status.conditions[PodScheduled]", c.Reason+": "+c.Message))
+		ev := cite(o, "status.conditions[PodScheduled]", c.Reason+": "+c.Message)
+		if c.Reason == "" && c.Message == "" {
+			// A pods table says only Pending, with no node.
+			ev = cite(o, "status.phase", "Pending, not on a node (STATUS Pending in kubectl get pods)")
+		}
+		owner := ownerName(o)
+		if o.Name == "" {
+			owner = "\x00" + o.Source.String()
+		}
+		s := add(p.Namespace, p.Name, owner, c.Message, ev)
 		s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
 	}
 	for _, o := range m.Events {
@@ -64,6 +73,9 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 			owner = ownerName(pod)
 		}
 		ns, name := podKey(o)
+		if name == "" {
+			owner = "\x00" + o.Source.File // the events of a paste that names no pod: one pod
+		}
 		s := add(ns, name, owner, e.Message, citeEvent(o))
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))
@@ -75,10 +87,15 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 			s.Details["nodes"] = sch.Total
 			s.Details["reasons"] = breakdown(sch)
 		}
-		if len(s.Objects) == 1 {
-			o := s.Objects[0]
-			s.Summary = fmt.Sprintf("pod %s/%s could not be scheduled", o.Namespace, o.Name)
-		} else {
+		switch {
+		case len(s.Objects) == 0:
+			s.Summary = unnamedPod + " could not be scheduled"
+			s.Details["object"] = unnamedPod
+		case len(s.Objects) == 1:
+			s.Summary = podPhrase(s.Objects[0].Namespace+"/"+s.Objects[0].Name) + " could not be scheduled"
+		case s.Objects[0].Namespace == "":
+			s.Summary = fmt.Sprintf("%d pods could not be scheduled", len(s.Objects))
+		default:
 			s.Summary = fmt.Sprintf("%d pods in %s could not be scheduled", len(s.Objects), s.Objects[0].Namespace)
 		}
 		if msg, _ := s.Details["message"].(string); msg != "" {
@@ -131,4 +148,27 @@ func breakdown(sch signal.Scheduling) map[string]int {
 		out[r.Reason] += r.Count
 	}
 	return out
+}
+
+// better reports whether a scheduler message tells more than the one kept: it parses where the
+// kept one does not, or it parses with more reasons and is not cut where the kept one is.
+func better(msg string, kept any) bool {
+	if msg == "" {
+		return false
+	}
+	old, _ := kept.(string)
+	if old == "" {
+		return true
+	}
+	a, okA := signal.ParseFailedScheduling(msg)
+	b, okB := signal.ParseFailedScheduling(old)
+	switch {
+	case okA != okB:
+		return okA
+	case !okA:
+		return len(msg) > len(old)
+	case a.Truncated != b.Truncated:
+		return !a.Truncated
+	}
+	return len(a.Reasons) > len(b.Reasons)
 }

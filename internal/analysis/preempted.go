@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"fmt"
-
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -14,10 +12,9 @@ func (preemptedRule) Name() string { return "preempted" }
 
 func (preemptedRule) Symptoms(in Input) []Symptom {
 	syms := newPodSymptoms(Preempted)
-	get := syms.get
 	for _, o := range in.Model.Pods {
 		if c := disruption(o.Pod); c != nil && c.Reason == "PreemptionByScheduler" {
-			s := get(o.Namespace, o.Name)
+			s := syms.pod(o)
 			s.Node = o.Pod.Spec.NodeName
 			s.Evidence = append(s.Evidence, cite(o, "status.conditions[DisruptionTarget]", c.Reason+": "+c.Message))
 			s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
@@ -28,11 +25,11 @@ func (preemptedRule) Symptoms(in Input) []Symptom {
 		if e.Reason != "Preempted" || !aboutPod(o) {
 			continue
 		}
-		s := get(podKey(o))
+		s := syms.event(o)
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
 	return syms.list(func(pod string, _ *Symptom) string {
-		return fmt.Sprintf("pod %s was preempted by a higher-priority pod", pod)
+		return podPhrase(pod) + " was preempted by a higher-priority pod"
 	})
 }

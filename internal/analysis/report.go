@@ -6,6 +6,8 @@ package analysis
 
 import (
 	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // Report is the analysis, in the JSON shape of CONTRACT.md.
@@ -14,6 +16,9 @@ type Report struct {
 	Symptoms []Symptom `json:"symptoms"`
 	Causes   []Cause   `json:"causes"`
 	Gaps     []Gap     `json:"gaps"`
+	// Claims are what people wrote in the input about why things happened: listed for the
+	// reader, never counted as observed evidence.
+	Claims []ClaimRef `json:"claims,omitempty"`
 }
 
 // Inputs summarises what was analysed.
@@ -75,6 +80,9 @@ type Symptom struct {
 	Evidence []Evidence  `json:"evidence"`
 	// Details holds what the rule parsed from the messages (resource, usage, breakdown, …).
 	Details map[string]any `json:"details,omitempty"`
+	// pod is the pod object the symptom is about, when there is one: a pod the input does not
+	// name cannot be looked up by its name.
+	pod *cluster.Object
 }
 
 // Cause kinds (CONTRACT.md).

@@ -5,25 +5,25 @@ import (
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/signal"
 )
 
 // requestExceedsNodeRule finds pending pods that request more CPU or memory than any node
 // allocates: no scale-up can place them, only a larger machine type or a smaller request.
+// Without node objects it says so only of requests no common machine type holds, and only when
+// the scheduler found every node short of that resource.
 type requestExceedsNodeRule struct{}
 
 func (requestExceedsNodeRule) Name() string { return "request-exceeds-node" }
 
+// Requests beyond these fit no common machine type; used only when the nodes are unknown.
+const (
+	hugeMemory   = 256 << 30
+	hugeMilliCPU = 64000
+)
+
 func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 	m := in.Model
-	if len(m.Nodes) == 0 {
-		return nil
-	}
-	var biggest cluster.Resources
-	for _, n := range m.Nodes {
-		l := m.Load(n)
-		biggest.MilliCPU = max(biggest.MilliCPU, l.Allocatable.MilliCPU)
-		biggest.Memory = max(biggest.Memory, l.Allocatable.Memory)
-	}
 	c := Cause{Kind: RequestExceedsNode, Role: Root, Confidence: 0.85, Components: []Component{}}
 	var parts []string
 	for _, s := range symptoms {
@@ -35,21 +35,61 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 			if p == nil {
 				continue
 			}
-			r := cluster.PodRequests(p.Pod)
-			if r.MilliCPU <= biggest.MilliCPU && r.Memory <= biggest.Memory {
+			why, ok := exceedsNode(m, p, s)
+			if !ok {
 				continue
 			}
+			r := cluster.PodRequests(p.Pod)
 			c.Explains = append(c.Explains, s.ID)
 			c.Evidence = append(c.Evidence, cite(p, "spec.containers[].resources.requests", fmt.Sprintf("%s CPU, %s", cpuString(r.MilliCPU), memString(r.Memory))))
-			parts = append(parts, fmt.Sprintf("%s/%s asks %s CPU and %s", p.Namespace, p.Name, cpuString(r.MilliCPU), memString(r.Memory)))
+			parts = append(parts, fmt.Sprintf("%s/%s asks %s CPU and %s: %s", p.Namespace, p.Name, cpuString(r.MilliCPU), memString(r.Memory), why))
 			break
 		}
 	}
 	if len(c.Explains) == 0 {
 		return nil
 	}
+	if len(m.Nodes) == 0 {
+		c.Confidence = 0.55
+		c.Missing = []string{"node objects (kubectl get nodes -o json), to compare the request with the largest node's allocatable"}
+	}
 	c.Explains = unique(c.Explains)
-	c.Summary = fmt.Sprintf("pods request more than the largest node allocates (%s CPU, %s): %s",
-		cpuString(biggest.MilliCPU), memString(biggest.Memory), strings.Join(parts, "; "))
+	c.Summary = "pods request more than a node allocates: " + strings.Join(parts, "; ")
 	return []Cause{c}
+}
+
+// exceedsNode reports whether a pending pod asks more than a node can give: more than the
+// largest node's allocatable when the nodes are known; else a request no common machine type
+// holds, of a resource the scheduler found every node short of.
+func exceedsNode(m *cluster.Model, p *cluster.Object, s Symptom) (string, bool) {
+	r := cluster.PodRequests(p.Pod)
+	if len(m.Nodes) > 0 {
+		var biggest cluster.Resources
+		for _, n := range m.Nodes {
+			l := m.Load(n)
+			biggest.MilliCPU = max(biggest.MilliCPU, l.Allocatable.MilliCPU)
+			biggest.Memory = max(biggest.Memory, l.Allocatable.Memory)
+		}
+		if r.MilliCPU > biggest.MilliCPU || r.Memory > biggest.Memory {
+			return fmt.Sprintf("the largest node allocates %s CPU and %s", cpuString(biggest.MilliCPU), memString(biggest.Memory)), true
+		}
+		return "", false
+	}
+	sch, _, ok := failedScheduling(s)
+	if !ok || sch.Total == 0 {
+		return "", false
+	}
+	short := map[string]bool{}
+	for _, rc := range sch.Reasons {
+		if rc.Class() == signal.ClassInsufficient && rc.Count == sch.Total {
+			short[rc.Resource()] = true
+		}
+	}
+	switch {
+	case short["memory"] && r.Memory >= hugeMemory:
+		return fmt.Sprintf("all %d nodes lack the memory, and %s fits no common machine type", sch.Total, memString(r.Memory)), true
+	case short["cpu"] && r.MilliCPU >= hugeMilliCPU:
+		return fmt.Sprintf("all %d nodes lack the CPU, and %s CPUs fit no common machine type", sch.Total, cpuString(r.MilliCPU)), true
+	}
+	return "", false
 }

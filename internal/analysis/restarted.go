@@ -18,7 +18,7 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 			if cs.RestartCount == 0 || (t != nil && t.Reason == "OOMKilled") {
 				continue
 			}
-			s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{ref(o)}, Node: o.Pod.Spec.NodeName,
+			s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{ref(o)}, Node: o.Pod.Spec.NodeName, pod: o,
 				Details: map[string]any{"container": cs.Name, "restarts": cs.RestartCount}}
 			value := fmt.Sprintf("%d restart(s)", cs.RestartCount)
 			if t != nil {

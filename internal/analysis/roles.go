@@ -37,6 +37,9 @@ func heavy(in Input, o *cluster.Object, l cluster.NodeLoad) bool {
 
 // podOf returns the pod a symptom is about, if the model has it.
 func podOf(m *cluster.Model, s Symptom) *cluster.Object {
+	if s.pod != nil {
+		return s.pod
+	}
 	for _, o := range s.Objects {
 		if o.Kind == cluster.KindPod {
 			if p := m.Pod(o.Namespace, o.Name); p != nil {

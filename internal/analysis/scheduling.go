@@ -11,6 +11,12 @@ import (
 var notReadyTaints = map[string]bool{"node.kubernetes.io/not-ready": true, "node.kubernetes.io/network-unavailable": true,
 	"node.kubernetes.io/unreachable": true, "node.cloudprovider.kubernetes.io/uninitialized": true}
 
+// conditionTaints are the taints the node lifecycle controller puts on a node for a condition
+// (TaintNodesByCondition): they say the node is in trouble, not where a pod may run.
+var conditionTaints = map[string]string{"node.kubernetes.io/memory-pressure": "memory", "node.kubernetes.io/disk-pressure": "disk",
+	"node.kubernetes.io/pid-pressure": "pids", "node.kubernetes.io/not-ready": "", "node.kubernetes.io/unreachable": "",
+	"node.kubernetes.io/network-unavailable": "", "node.cloudprovider.kubernetes.io/uninitialized": ""}
+
 // scaleUpNotReadyRule finds pods kept Pending during a scale-up by the not-ready taints of the
 // nodes being added: capacity was on its way, but not yet schedulable.
 type scaleUpNotReadyRule struct{}
@@ -18,11 +24,14 @@ type scaleUpNotReadyRule struct{}
 func (scaleUpNotReadyRule) Name() string { return "scale-up-not-ready" }
 
 func (scaleUpNotReadyRule) Causes(_ Input, symptoms []Symptom) []Cause {
-	scaleUp := ""
+	scaleUp, up := "", Symptom{}
 	for _, s := range symptoms {
 		if s.Kind == ScaleUp {
-			scaleUp = s.ID
+			scaleUp, up = s.ID, s
 		}
+	}
+	if scaleUp == "" {
+		return nil // without a scale-up, a not-ready node is just that (node_not_ready)
 	}
 	c := Cause{Kind: ScaleUpNotReady, Role: Contributing, Confidence: 0.5, Components: []Component{}}
 	most := 0
@@ -47,13 +56,9 @@ func (scaleUpNotReadyRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.Summary = fmt.Sprintf("up to %d nodes still carried not-ready taints while pods waited for them", most)
-	if scaleUp != "" {
-		c.Confidence += 0.3
-		c.Summary += fmt.Sprintf(" during the scale-up (%s)", scaleUp)
-	} else {
-		c.Missing = []string{"the cluster-autoscaler's events or status, to confirm the nodes were being added"}
-	}
+	c.Confidence += 0.3
+	c.Evidence = append(c.Evidence, up.Evidence[0])
+	c.Summary = fmt.Sprintf("up to %d nodes still carried not-ready taints while pods waited for them during the scale-up (%s)", most, scaleUp)
 	c.Components = append(c.Components, Component{Kind: "Autoscaler", Name: "cluster-autoscaler"})
 	c.Confidence = clamp(c.Confidence)
 	return []Cause{c}
@@ -79,8 +84,8 @@ func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
 			switch r.Class() {
 			case signal.ClassAffinity, signal.ClassPodAffinity, signal.ClassTopologySpread:
 			case signal.ClassTaint:
-				if isTaint && notReadyTaints[t.Key] {
-					constrained = false
+				if _, cond := conditionTaints[t.Key]; isTaint && cond {
+					constrained = false // a node in trouble, not a rule of placement
 				}
 			default:
 				constrained = false
@@ -91,7 +96,7 @@ func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
 		}
 		c.Explains = append(c.Explains, s.ID)
 		c.Evidence = append(c.Evidence, s.Evidence[0])
-		parts = append(parts, firstObject(s)+": "+msg)
+		parts = append(parts, objectLabel(s)+": "+msg)
 	}
 	if len(c.Explains) == 0 {
 		return nil

@@ -89,6 +89,24 @@ func WriteText(w io.Writer, rep Report, o TextOptions) error {
 	for _, g := range rep.Gaps {
 		p.f("  - %s\n", g.Summary)
 	}
+	if len(rep.Claims) > 0 {
+		p.f("\n%s (%d)\n", p.bold("What the authors claim, not observed"), len(rep.Claims))
+		for i, c := range rep.Claims {
+			if i == 10 {
+				p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more", len(rep.Claims)-i)))
+				break
+			}
+			loc := filepath.Base(c.File)
+			if c.Line > 0 {
+				loc = fmt.Sprintf("%s:%d", loc, c.Line)
+			}
+			names := ""
+			if len(c.Causes) > 0 {
+				names = " → " + strings.Join(c.Causes, ", ")
+			}
+			p.f("  %s “%s”%s\n", p.dim(loc), clip(c.Text, 160), names)
+		}
+	}
 	return p.err
 }
 

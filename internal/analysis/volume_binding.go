@@ -29,7 +29,7 @@ func (volumeBindingRule) Causes(_ Input, symptoms []Symptom) []Cause {
 		}
 		c.Explains = append(c.Explains, s.ID)
 		c.Evidence = append(c.Evidence, s.Evidence[0])
-		msgs = append(msgs, firstObject(s)+": "+msg)
+		msgs = append(msgs, objectLabel(s)+": "+msg)
 	}
 	if len(c.Explains) == 0 {
 		return nil

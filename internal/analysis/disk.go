@@ -1,0 +1,107 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+)
+
+// nodeDiskRule finds nodes that ran out of disk: evictions for ephemeral-storage, inodes or
+// the nodefs and imagefs of older kubelets, or for the DiskPressure condition; nodes under disk
+// pressure; and pods the scheduler kept off a node because of its disk-pressure taint.
+type nodeDiskRule struct{}
+
+func (nodeDiskRule) Name() string { return "node-disk-exhaustion" }
+
+// diskResources are the eviction signals of disk, as kubelets of every release name them.
+var diskResources = map[string]bool{"ephemeral-storage": true, "inodes": true, "nodefs": true, "imagefs": true,
+	"nodefs.available": true, "nodefs.inodesFree": true, "imagefs.available": true, "imagefs.inodesFree": true}
+
+// diskEviction reports whether an eviction's resource or condition is the node's disk.
+func diskEviction(resource, condition string) bool {
+	return diskResources[resource] || strings.Contains(condition, "DiskPressure")
+}
+
+// Confidence of each kind of evidence: an eviction message names the resource outright; the
+// pressure condition says the kubelet saw it; a taint only that the node had it when the
+// scheduler looked.
+const (
+	diskEvictionConfidence = 0.75
+	diskPressureConfidence = 0.7
+	diskTaintConfidence    = 0.6
+)
+
+func (nodeDiskRule) Causes(_ Input, symptoms []Symptom) []Cause {
+	c := Cause{Kind: NodeDiskExhaustion, Role: Root, Components: []Component{}}
+	var evicted, pending, pressured []string
+	for _, s := range symptoms {
+		res, _ := s.Details["resource"].(string)
+		cond, _ := s.Details["condition"].(string)
+		switch {
+		case s.Kind == PodEvicted && diskEviction(res, cond):
+			c.Confidence = max(c.Confidence, diskEvictionConfidence)
+			evicted = append(evicted, objectLabel(s))
+		case s.Kind == NodePressure && hasString(s.Details["resources"], "disk"):
+			c.Confidence = max(c.Confidence, diskPressureConfidence)
+			pressured = append(pressured, objectLabel(s))
+		case s.Kind == PodPending && diskTainted(s) > 0:
+			c.Confidence = max(c.Confidence, diskTaintConfidence)
+			pending = append(pending, fmt.Sprintf("%s (%d node(s) with the disk-pressure taint)", objectLabel(s), diskTainted(s)))
+		default:
+			continue
+		}
+		c.Explains = append(c.Explains, s.ID)
+		c.Evidence = append(c.Evidence, s.Evidence[0])
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	var parts []string
+	if len(evicted) > 0 {
+		parts = append(parts, fmt.Sprintf("%d pod(s) were evicted for disk: %s", len(evicted), listed(evicted)))
+	}
+	if len(pressured) > 0 {
+		parts = append(parts, "under disk pressure: "+listed(pressured))
+	}
+	if len(pending) > 0 {
+		parts = append(parts, "kept off nodes under disk pressure: "+listed(pending))
+	}
+	c.Summary = "nodes ran out of disk: " + strings.Join(parts, "; ")
+	if len(evicted) == 0 && len(pressured) == 0 {
+		c.Missing = []string{"the node's DiskPressure condition and what filled its disk (kubectl describe node; the kubelet's eviction log)"}
+	}
+	return []Cause{c}
+}
+
+// diskTainted is how many nodes the scheduler left out for their disk-pressure taint.
+func diskTainted(s Symptom) int {
+	sch, _, ok := failedScheduling(s)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, r := range sch.Reasons {
+		if t, ok := r.Taint(); ok && t.Key == "node.kubernetes.io/disk-pressure" {
+			n += r.Count
+		}
+	}
+	return n
+}
+
+// hasString reports whether v, a []string, holds s.
+func hasString(v any, s string) bool {
+	ss, _ := v.([]string)
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// listed joins names for a summary, five at most.
+func listed(names []string) string {
+	if len(names) > 5 {
+		return strings.Join(names[:5], ", ") + fmt.Sprintf(" and %d more", len(names)-5)
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,112 @@
+package analysis
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// startFailureRule finds containers that crash because they cannot start: the runtime could
+// not run the command (executable not found, permission denied, a missing ConfigMap key), or
+// the container exits within seconds of starting, again and again. A crash loop alone is not
+// enough: a container that runs for minutes and then fails crashes for another reason.
+type startFailureRule struct{}
+
+func (startFailureRule) Name() string { return "container-start-failure" }
+
+// startWindow is how soon after starting a container that exits counts as not starting.
+const startWindow = 10 * time.Second
+
+// startFailureReasons are the waiting and terminated reasons of a container that did not start.
+var startFailureReasons = map[string]bool{"RunContainerError": true, "CreateContainerError": true, "CreateContainerConfigError": true,
+	"StartError": true, "ContainerCannotRun": true, "PostStartHookError": true}
+
+// startFailureRe finds the runtime's and the kubelet's words for a container that cannot start.
+var startFailureRe = regexp.MustCompile(`(?i)failed to (?:start|create) container|executable file not found|no such file or directory|permission denied|exec format error|OCI runtime (?:create|exec|start) failed|couldn't find key|(?:configmap|secret) "[^"]*" not found|StartError|RunContainerError|CreateContainerConfigError`)
+
+func (startFailureRule) Causes(in Input, symptoms []Symptom) []Cause {
+	c := Cause{Kind: ContainerStartFailure, Role: Root, Confidence: 0.75, Components: []Component{}}
+	var parts []string
+	for _, s := range symptoms {
+		if s.Kind != CrashLoopBackOff && s.Kind != ContainerRestarted {
+			continue
+		}
+		ev, why, ok := startFailure(in.Model, s)
+		if !ok {
+			continue
+		}
+		c.Explains = append(c.Explains, s.ID)
+		c.Evidence = append(c.Evidence, ev)
+		parts = append(parts, objectLabel(s)+": "+why)
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	c.Summary = "containers cannot start: " + listed(unique(parts))
+	return []Cause{c}
+}
+
+// startFailure finds the evidence that a crashing container cannot start: a Failed event with
+// the runtime's error, a start-failure reason, exit codes 126 and 127 (the shell's "cannot
+// execute" and "not found"), or a run shorter than startWindow that did not end for memory.
+func startFailure(m *cluster.Model, s Symptom) (Evidence, string, bool) {
+	for _, o := range eventsFor(m, s) {
+		e := o.Event
+		if (e.Reason == "Failed" || startFailureReasons[e.Reason]) && startFailureRe.MatchString(e.Message) {
+			return citeEvent(o), firstLine(e.Message), true
+		}
+	}
+	p := podOf(m, s)
+	if p == nil {
+		return Evidence{}, "", false
+	}
+	for _, cs := range allStatuses(p.Pod) {
+		field := fmt.Sprintf("status.containerStatuses[%s]", cs.Name)
+		if w := cs.State.Waiting; w != nil && startFailureReasons[w.Reason] {
+			return cite(p, field+".state.waiting", w.Reason+": "+w.Message), w.Reason, true
+		}
+		for _, t := range []*corev1.ContainerStateTerminated{cs.State.Terminated, cs.LastTerminationState.Terminated} {
+			if t == nil || t.Reason == "OOMKilled" {
+				continue
+			}
+			value := fmt.Sprintf("%s, exit code %d", t.Reason, t.ExitCode)
+			switch {
+			case startFailureReasons[t.Reason] || t.ExitCode == 126 || t.ExitCode == 127:
+				return cite(p, field+".lastState.terminated", value), value, true
+			case t.ExitCode != 0 && !t.StartedAt.IsZero() && !t.FinishedAt.IsZero() && t.FinishedAt.Sub(t.StartedAt.Time) < startWindow:
+				d := t.FinishedAt.Sub(t.StartedAt.Time)
+				return cite(p, field+".lastState.terminated", fmt.Sprintf("%s after %s", value, d)), fmt.Sprintf("exits %s after it starts (%s)", d, value), true
+			}
+		}
+	}
+	return Evidence{}, "", false
+}
+
+// eventsFor lists the events about a symptom's pod: by its name, or, for a pod the input does
+// not name, the events of the same file that name none.
+func eventsFor(m *cluster.Model, s Symptom) []*cluster.Object {
+	var out []*cluster.Object
+	files := map[string]bool{}
+	for _, e := range s.Evidence {
+		files[e.File] = true
+	}
+	for _, o := range m.Events {
+		io := o.Event.InvolvedObject
+		if io.Kind != cluster.KindPod && io.Kind != "" {
+			continue
+		}
+		for _, ref := range s.Objects {
+			if io.Name == ref.Name && (io.Namespace == ref.Namespace || io.Namespace == "" || ref.Namespace == "") {
+				out = append(out, o)
+			}
+		}
+		if len(s.Objects) == 0 && io.Name == "" && files[o.Source.File] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
