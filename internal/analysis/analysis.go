@@ -95,6 +95,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	for _, rule := range r.Symptoms {
 		rep.Symptoms = append(rep.Symptoms, rule.Symptoms(in)...)
 	}
+	rep.Symptoms, rep.Context = separateBackground(rep.Symptoms)
 	sort.SliceStable(rep.Symptoms, func(i, j int) bool { return symptomLess(rep.Symptoms[i], rep.Symptoms[j]) })
 	for i := range rep.Symptoms {
 		rep.Symptoms[i].ID = fmt.Sprintf("S%d", i+1)

@@ -19,6 +19,8 @@ type Report struct {
 	// Claims are what people wrote in the input about why things happened: listed for the
 	// reader, never counted as observed evidence.
 	Claims []ClaimRef `json:"claims,omitempty"`
+	// Context is what the input shows that is not a symptom of the incident, and why.
+	Context []ContextNote `json:"context,omitempty"`
 }
 
 // Inputs summarises what was analysed.

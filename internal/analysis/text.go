@@ -85,6 +85,12 @@ func WriteText(w io.Writer, rep Report, o TextOptions) error {
 		p.f("  %-4s %s  %-22s %s\n", s.ID, at, s.Kind, s.Summary)
 		p.evidence(s.Evidence)
 	}
+	if len(rep.Context) > 0 {
+		p.f("\n%s (%d)\n", p.bold("Context, not symptoms"), len(rep.Context))
+		for _, c := range rep.Context {
+			p.f("  - %s\n", c.Summary)
+		}
+	}
 	p.f("\n%s (%d)\n", p.bold("Missing evidence"), len(rep.Gaps))
 	for _, g := range rep.Gaps {
 		p.f("  - %s\n", g.Summary)

@@ -22,8 +22,8 @@ func TestDetectPastes(t *testing.T) {
 	}{
 		{"root prompt in brackets before JSON", "[root@node-1 ~]# kubectl get pod web-1 -n prod -o json\n" + pod + "\n", []string{"Pod"}, nil, false},
 		{"oc behind a bracket prompt, then a table", "[root@master1 ~]# oc get pods\nNAME    READY   STATUS    RESTARTS   AGE\nweb-1   0/1     Evicted   0          5m\n",
-			[]string{"Pod"}, nil, false},
-		{"an elision first is not JSON", "[...]\nweb-1   0/1     Evicted   0          5m\n", []string{"Pod"}, nil, false},
+			[]string{"Pod web-1"}, nil, false},
+		{"an elision first is not JSON", "[...]\nweb-1   0/1     Evicted   0          5m\n", []string{"Pod web-1"}, nil, false},
 		{"a JSON array is still JSON", "[\n" + pod + "\n]\n", []string{"Pod"}, nil, false},
 		{"markdown with a list that looks like YAML", "# Postmortem: the cluster was full\n\n- Source: our wiki\n- Kind: capacity\n\nUsers could not start servers because the cluster was full and the autoscaler was at its maximum.\n",
 			[]string{"Claim"}, nil, false},
@@ -32,6 +32,8 @@ func TestDetectPastes(t *testing.T) {
 		{"prose with nothing to read is refused", "hello\n", nil, ErrUnsupported, false},
 		{"pod status pasted alone, cut mid-key", "# kubectl get pod web-1 -o yaml, status only\nstatus:\n  conditions:\n  - type: DisruptionTarget\n    status: \"True\"\n    reason: TerminationByKubelet\n    message: 'The node was low on resource: memory. '\n    reaso",
 			[]string{"Pod"}, ErrMalformed, true},
+		{"pod status pasted alone, named by the comment above it", "# kubectl get pod -o yaml of the web-7c9f8d6b5-x2x7k pod\nstatus:\n  phase: Failed\n  reason: Evicted\n",
+			[]string{"Pod web-7c9f8d6b5-x2x7k"}, nil, false},
 		{"pod status pasted alone, whole", "status:\n  conditions:\n  - type: PodScheduled\n    status: \"False\"\n    reason: Unschedulable\n    message: '0/3 nodes are available: 3 Insufficient cpu.'\n  phase: Pending\n",
 			[]string{"Pod"}, nil, false},
 		{"YAML without a Kubernetes shape is still refused as not an object", "replicaCount: 3\nimage: nginx\n", nil, ErrMalformed, false},
@@ -42,7 +44,11 @@ func TestDetectPastes(t *testing.T) {
 			objs, _, err := decodeAll(t, "paste.txt", []byte(tt.in), Options{})
 			var kinds []string
 			for _, o := range objs {
-				kinds = append(kinds, o.Kind)
+				k := o.Kind
+				if o.Name != "" && o.Pod != nil && o.Namespace == "" {
+					k += " " + o.Name // only where a test gives the name alone
+				}
+				kinds = append(kinds, k)
 			}
 			if diff := cmp.Diff(tt.kinds, kinds); diff != "" {
 				t.Errorf("kinds (-want +got):\n%s", diff)

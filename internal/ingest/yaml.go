@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -120,7 +121,7 @@ func (s *yamlStream) flushLast() error {
 			continue
 		}
 		s.objects++
-		if err := s.d.object(s.ctx, raw, src, kind, "", s.emit, s.depth); err != nil {
+		if err := s.d.object(s.ctx, raw, src, kind, "", s.namer(strings.Join(all, "\n")), s.depth); err != nil {
 			return err
 		}
 		return &Error{File: s.name, Line: s.lineNo, Offset: s.lineOff, Err: ErrMalformed, Truncated: true,
@@ -244,7 +245,39 @@ func (s *yamlStream) decodeDoc(text string, src cluster.Source, defaultKind stri
 		return nil // a document of comments only
 	}
 	s.objects++
-	return s.d.object(s.ctx, raw, src, defaultKind, "", s.emit, s.depth)
+	return s.d.object(s.ctx, raw, src, defaultKind, "", s.namer(text), s.depth)
+}
+
+// generatedPodRe is a pod name as controllers generate them: "istiod-b7c9f6f6d-q8zdb",
+// "coredns-5dd5756b68-2zrhr", "web-0" is not one (too easily a word).
+var generatedPodRe = regexp.MustCompile(`\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?-[a-z0-9]{5}\b`)
+
+// namer names a pod that a document pasted without its metadata (`status:` alone) after the
+// one generated pod name its comments mention ("# the istiod-b7c9f6f6d-q8zdb pod has no
+// status.reason"), as a person reading it would.
+func (s *yamlStream) namer(text string) func(*cluster.Object) error {
+	if !strings.Contains(text, "#") {
+		return s.emit
+	}
+	var names []string
+	for _, l := range strings.Split(text, "\n") {
+		if c, ok := strings.CutPrefix(strings.TrimSpace(l), "#"); ok {
+			for _, n := range generatedPodRe.FindAllString(c, -1) {
+				if !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+	}
+	if len(names) != 1 {
+		return s.emit
+	}
+	return func(o *cluster.Object) error {
+		if o.Pod != nil && o.Name == "" && o.Pod.Name == "" {
+			o.Name, o.Pod.Name = names[0], names[0]
+		}
+		return s.emit(o)
+	}
 }
 
 // yamlErr reports a YAML error at its line in the file rather than in the document.
