@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -21,7 +20,6 @@ import (
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/ingest"
-	"github.com/rootline-dev/rootline/internal/ingest/text"
 )
 
 func newAnalyzeCmd() *cobra.Command {
@@ -80,14 +78,16 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 	return cmd
 }
 
-// analyzePaths decodes every file under the paths into one model and analyses it. A file
-// named on the command line must be readable; a file found in a folder that is not in a format
-// Rootline reads (a README, a screenshot) is skipped with a note on stderr and in the gaps.
+// analyzePaths decodes every file under the paths into one model and analyses it, through
+// ingest's file policy, as the upload handler does: a file named on the command line must be
+// readable; a file found in a folder that cannot be read (a README, a truth.json, a
+// screenshot) is skipped, with a note on stderr and in the gaps; a truncated file is analysed
+// as far as it goes and reported as a gap. A run where nothing at all could be read fails.
 func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, stderr io.Writer) (analysis.Report, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	files, err := expandPaths(paths)
+	files, links, err := expandPaths(paths)
 	if err != nil {
 		return analysis.Report{}, err
 	}
@@ -99,47 +99,53 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
 	var (
-		objs    []*cluster.Object
-		read    []string
-		skipped []analysis.Gap
+		objs   []*cluster.Object
+		read   []string
+		gaps   []analysis.Gap
+		unread []string
 	)
+	for _, l := range links {
+		fmt.Fprintf(stderr, "skipped %s: %s\n", l, notFollowed)
+		gaps = append(gaps, analysis.Gap{Kind: "file_skipped", Summary: fmt.Sprintf("not read: %s: %s", l, notFollowed)})
+		unread = append(unread, l+": "+notFollowed)
+	}
 	dec := ingest.NewDecoder(ingest.Options{MaxBytes: 4 << 30})
+	keep := func(o *cluster.Object) error {
+		objs = append(objs, o)
+		return nil
+	}
 	for _, f := range files {
 		r, err := os.Open(f.path)
 		if err != nil {
 			return analysis.Report{}, err
 		}
-		var got []*cluster.Object
-		err = dec.Decode(ctx, f.path, r, func(o *cluster.Object) error {
-			got = append(got, o)
-			return nil
-		})
+		// MaxHeld zero: the objects of a folder's file are held until it is read to its end,
+		// which costs nothing here, since every object is kept for the analysis anyway.
+		res, err := dec.DecodeFile(ctx, ingest.File{Name: f.path, Content: r, Explicit: f.explicit}, keep)
 		r.Close()
-		if err != nil && !f.explicit && errors.Is(err, ingest.ErrUnsupported) {
-			fmt.Fprintf(stderr, "skipped %v\n", err)
-			skipped = append(skipped, analysis.Gap{Kind: "file_skipped", Summary: fmt.Sprintf("not read: %v", err)})
-			continue
-		}
-		var ie *ingest.Error
-		if errors.As(err, &ie) && ie.Truncated {
-			// Analyse a cut file as far as it goes: the objects read whole, and the signal
-			// phrases in the part that was cut.
-			more, serr := salvage(ctx, f.path, got)
-			if serr != nil {
-				return analysis.Report{}, serr
-			}
-			got = append(got, more...)
-			skipped = append(skipped, analysis.Gap{Kind: "file_truncated", Summary: fmt.Sprintf("%v: analysed up to there, and the phrases after the last whole object", err)})
-			err = nil
-		}
 		if err != nil {
 			return analysis.Report{}, err
 		}
-		objs = append(objs, got...)
+		switch res.Outcome {
+		case ingest.FileSkipped:
+			fmt.Fprintf(stderr, "skipped %s\n", res)
+			gaps = append(gaps, analysis.Gap{Kind: "file_skipped", Summary: "not read: " + res.String()})
+			unread = append(unread, res.String())
+			continue
+		case ingest.FileTruncated:
+			fmt.Fprintf(stderr, "truncated %s\n", res)
+			gaps = append(gaps, analysis.Gap{Kind: "file_truncated", Summary: res.String()})
+		}
 		read = append(read, f.path)
 	}
+	if len(read) == 0 {
+		if len(unread) == 0 {
+			return analysis.Report{}, fmt.Errorf("no files to analyse in %s", strings.Join(paths, ", "))
+		}
+		return analysis.Report{}, fmt.Errorf("nothing could be read: %s", strings.Join(unread, "; "))
+	}
 	rep := analysis.Run(cluster.NewModel(read, objs), opts)
-	rep.Gaps = append(rep.Gaps, skipped...)
+	rep.Gaps = append(rep.Gaps, gaps...)
 	return rep, nil
 }
 
@@ -172,70 +178,65 @@ func inputSize(files []inputFile) int64 {
 	return total
 }
 
-// salvage reads a truncated file as text and keeps the signal phrases found after the last
-// object that was read whole.
-func salvage(ctx context.Context, path string, whole []*cluster.Object) ([]*cluster.Object, error) {
-	after := 0
-	for _, o := range whole {
-		after = max(after, o.Source.Line)
-	}
-	r, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	var out []*cluster.Object
-	_, err = text.Parse(ctx, path, r, time.Time{}, func(o *cluster.Object) error {
-		if o.Event != nil && o.Event.Annotations[text.LoosePhraseAnnotation] == "true" && o.Source.Line > after {
-			out = append(out, o)
-		}
-		return nil
-	})
-	return out, err
-}
-
 // inputFile is a file to analyse; explicit when named on the command line.
 type inputFile struct {
 	path     string
 	explicit bool
 }
 
-// expandPaths lists the files named, and the files below the folders named, sorted within
-// each folder; hidden files are left out of folders.
-func expandPaths(paths []string) ([]inputFile, error) {
-	var out []inputFile
+// expandPaths lists the files named, and the files below the folders named (folderFiles);
+// links are the symbolic links found in folders, which are not followed.
+func expandPaths(paths []string) (files []inputFile, links []string, err error) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !info.IsDir() {
-			out = append(out, inputFile{path: p, explicit: true})
+			files = append(files, inputFile{path: p, explicit: true})
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if strings.HasPrefix(d.Name(), ".") && path != p {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.IsDir() {
-				found = append(found, path)
+		found, l, err := folderFiles(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range found {
+			files = append(files, inputFile{path: f})
+		}
+		links = append(links, l...)
+	}
+	return files, links, nil
+}
+
+// notFollowed is why a symbolic link in a folder is skipped.
+const notFollowed = "a symbolic link, not followed"
+
+// folderFiles lists the regular files below root, sorted, as analyze and upload both take
+// them: hidden files and folders (.git, .DS_Store) are left out, and symbolic links are
+// listed apart, in links, as they are not followed (a link could send a file from anywhere).
+func folderFiles(root string) (files, links []string, err error) {
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), ".") && path != root {
+			if d.IsDir() {
+				return filepath.SkipDir
 			}
 			return nil
-		})
-		if err != nil {
-			return nil, err
 		}
-		sort.Strings(found)
-		for _, f := range found {
-			out = append(out, inputFile{path: f})
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			links = append(links, path)
+		case d.Type().IsRegular():
+			files = append(files, path)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	return out, nil
+	sort.Strings(files)
+	sort.Strings(links)
+	return files, links, nil
 }

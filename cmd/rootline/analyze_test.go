@@ -2,13 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -52,7 +56,7 @@ func TestAnalyzeExitCodes(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`{"items": [{"kind": x}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cut := filepath.Join(dir, "cut.json") // truncated: analysed as far as it goes
+	cut := filepath.Join(dir, "cut.json") // truncated: analysed as far as it goes, here nothing
 	if err := os.WriteFile(cut, []byte(`{"items": [`), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -73,5 +77,77 @@ func TestAnalyzeExitCodes(t *testing.T) {
 				t.Errorf("exit code = %d, want %d", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestAnalyzeFolderStrays: files beside the evidence that Rootline cannot read are skipped with
+// their reasons (on stderr and in the gaps) and the rest is analysed; a folder where nothing
+// can be read fails, naming each file and why.
+func TestAnalyzeFolderStrays(t *testing.T) {
+	evidence := filepath.Join("..", "..", "internal", "analysis", "testdata", "il0070", "evicted", "pods.json")
+	pods, err := os.ReadFile(evidence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strays := map[string]string{
+		"README.md":  "# What we captured\n\nThe files of the outage, for the post-mortem.\n",
+		"truth.json": `{"expected":["pod_evicted"]}`,
+		"empty.txt":  "\n",
+	}
+	write := func(dir string, files map[string]string) {
+		for name, content := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	dir := t.TempDir()
+	write(dir, strays)
+	write(dir, map[string]string{"pods.json": string(pods)})
+	var stderr bytes.Buffer
+	rep, err := analyzePaths(context.Background(), []string{dir}, analysis.Options{}, &stderr)
+	if err != nil {
+		t.Fatalf("analyze: %v", err)
+	}
+	if rep.Inputs.Files != 1 || rep.Inputs.Pods == 0 {
+		t.Errorf("inputs = %+v, want pods.json alone", rep.Inputs)
+	}
+	var gaps []string
+	for _, g := range rep.Gaps {
+		if g.Kind == "file_skipped" {
+			gaps = append(gaps, g.Summary)
+		}
+	}
+	// The reasons are the decoder's; each line names the file (and line) and gives one.
+	want := []string{
+		"skipped " + filepath.Join(dir, "README.md") + ": ",
+		"skipped " + filepath.Join(dir, "empty.txt") + ": empty input",
+		"skipped " + filepath.Join(dir, "truth.json") + ":1: ",
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != len(want) || len(gaps) != len(want) {
+		t.Fatalf("stderr:\n%s\ngaps: %q\nwant %d of each", stderr.String(), gaps, len(want))
+	}
+	for i, w := range want {
+		reason := strings.TrimSpace(strings.TrimPrefix(lines[i], w))
+		if !strings.HasPrefix(lines[i], w) || reason == "" || !strings.HasPrefix(gaps[i], "not read: "+strings.TrimPrefix(w, "skipped ")) {
+			t.Errorf("stderr line %q, gap %q; want them to begin %q", lines[i], gaps[i], w)
+		}
+	}
+
+	only := t.TempDir()
+	write(only, strays)
+	_, err = analyzePaths(context.Background(), []string{only}, analysis.Options{}, io.Discard)
+	if err == nil {
+		t.Fatal("a folder of strays was analysed")
+	}
+	for name := range strays {
+		if !strings.Contains(err.Error(), filepath.Join(only, name)) {
+			t.Errorf("error %q does not name %s", err, name)
+		}
+	}
+	if got := run([]string{"analyze", only}); got != exitFailure {
+		t.Errorf("exit code = %d, want %d", got, exitFailure)
 	}
 }
