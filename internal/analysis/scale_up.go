@@ -59,6 +59,11 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))
 	}
+	for _, g := range requestedGroups(in.Model) {
+		note(g.name, g.ready, g.target)
+		s.Evidence = append(s.Evidence, cite(g.obj, "data.status", g.line))
+		s.At = earliest(s.At, timePtr(g.since))
+	}
 	burst := nodeBurst(in.Model)
 	for _, o := range burst {
 		s.Objects = append(s.Objects, ref(o))

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/rootline-dev/rootline/internal/signal"
 )
@@ -23,7 +24,11 @@ type scaleUpNotReadyRule struct{}
 
 func (scaleUpNotReadyRule) Name() string { return "scale-up-not-ready" }
 
-func (scaleUpNotReadyRule) Causes(_ Input, symptoms []Symptom) []Cause {
+// notArrivedAfter is how long a scale-up may wait for its nodes before they count as not
+// arriving: a cloud VM is usually up and joined in a few minutes.
+const notArrivedAfter = 10 * time.Minute
+
+func (scaleUpNotReadyRule) Causes(in Input, symptoms []Symptom) []Cause {
 	scaleUp, up := "", Symptom{}
 	for _, s := range symptoms {
 		if s.Kind == ScaleUp {
@@ -34,6 +39,24 @@ func (scaleUpNotReadyRule) Causes(_ Input, symptoms []Symptom) []Cause {
 		return nil // without a scale-up, a not-ready node is just that (node_not_ready)
 	}
 	c := Cause{Kind: ScaleUpNotReady, Role: Contributing, Confidence: 0.5, Components: []Component{}}
+	var stuck []string
+	for _, g := range requestedGroups(in.Model) {
+		w := g.waited()
+		if g.backoff == "" && w < notArrivedAfter {
+			continue
+		}
+		why := fmt.Sprintf("after %s only %d of %d nodes of group %s were ready", roundDuration(int(w.Seconds())), g.ready, g.target, shortGroup(g.name))
+		if g.backoff != "" {
+			why = fmt.Sprintf("the autoscaler backed off growing group %s (%s) with %d of %d nodes ready", shortGroup(g.name), g.backoff, g.ready, g.target)
+		}
+		stuck = append(stuck, why)
+		c.Evidence = append(c.Evidence, cite(g.obj, "data.status", g.line))
+	}
+	if len(stuck) > 0 {
+		c.Role, c.Confidence = Root, 0.7
+		c.Explains = append(c.Explains, scaleUp)
+		c.Missing = []string{"the cloud provider's side: quota, capacity of the instance type in the zone, or nodes failing to join (the autoscaler's log, the node group's activity)"}
+	}
 	most := 0
 	for _, s := range symptoms {
 		sch, _, ok := failedScheduling(s)
@@ -56,9 +79,20 @@ func (scaleUpNotReadyRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.Confidence += 0.3
+	if len(stuck) == 0 {
+		c.Confidence += 0.3 // not-ready taints while nodes were being added
+	} else if most > 0 {
+		c.Confidence += 0.1 // and pods waited for them
+	}
 	c.Evidence = append(c.Evidence, up.Evidence[0])
-	c.Summary = fmt.Sprintf("up to %d nodes still carried not-ready taints while pods waited for them during the scale-up (%s)", most, scaleUp)
+	var parts []string
+	if most > 0 {
+		parts = append(parts, fmt.Sprintf("up to %d nodes still carried not-ready taints while pods waited for them during the scale-up (%s)", most, scaleUp))
+	}
+	if len(stuck) > 0 {
+		parts = append(parts, "the nodes the scale-up ("+scaleUp+") asked for did not arrive: "+strings.Join(stuck, "; "))
+	}
+	c.Summary = strings.Join(parts, "; ")
 	c.Components = append(c.Components, Component{Kind: "Autoscaler", Name: "cluster-autoscaler"})
 	c.Confidence = clamp(c.Confidence)
 	return []Cause{c}

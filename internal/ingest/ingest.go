@@ -37,6 +37,10 @@ type Error struct {
 	// Truncated is set when the input ended in the middle of an object: what came before it
 	// was read (and emitted) in full.
 	Truncated bool
+	// ReadTo is set, with Truncated, when the object at the cut was read as far as it goes
+	// (and emitted): the line up to which the input was read, so that nothing of it is read
+	// twice.
+	ReadTo int
 }
 
 func (e *Error) Error() string {

@@ -22,6 +22,11 @@ type jsonStream struct {
 	emit  func(*cluster.Object) error
 	depth int
 	shift int64 // bytes before the JSON (a pasted command line), added to reported offsets
+	// cut is what was read of a value the input cut short, and where it starts.
+	cut struct {
+		bytes []byte
+		src   cluster.Source
+	}
 }
 
 // decodeJSON decodes JSON that starts after skipLines lines and skipBytes bytes of the file
@@ -85,7 +90,20 @@ func (s *jsonStream) object(start int64) error {
 		valOff := s.dec.InputOffset()
 		var raw json.RawMessage
 		if err := s.dec.Decode(&raw); err != nil {
-			return s.syntax(err, valOff)
+			serr := s.syntax(err, valOff)
+			if isTruncated(serr) && !sawItems {
+				// Read the object as far as it goes: its keys so far, and the value cut short.
+				if buf.Len() > 1 {
+					buf.WriteByte(',')
+				}
+				kb, _ := json.Marshal(key)
+				buf.Write(kb)
+				buf.WriteByte(':')
+				s.cut.bytes = append(buf.Bytes(), s.cut.bytes...)
+				s.cut.src = src
+				return s.salvage(serr, "", "")
+			}
+			return serr
 		}
 		switch key {
 		case "kind":
@@ -147,6 +165,9 @@ func (s *jsonStream) items(kind, version string) error {
 			guess, err = s.typedItem(guess, kind, version)
 		} else {
 			guess, err = s.rawItem(kind, version)
+		}
+		if isTruncated(err) {
+			return s.salvage(err, kind, version)
 		}
 		if err != nil {
 			return err
@@ -252,6 +273,9 @@ func (s *jsonStream) syntax(err error, valueStart int64) error {
 		at = valueStart
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		// What was read of the value cut short, for salvage: before fail drops it.
+		s.cut.bytes = append([]byte(nil), s.lr.tail(valueStart)...)
+		s.cut.src = s.source(valueStart)
 		e := s.fail(at+int64(len(buffered)), "unexpected end of JSON: the input is truncated").(*Error)
 		e.Truncated = true
 		return e
@@ -269,4 +293,46 @@ func (s *jsonStream) syntax(err error, valueStart int64) error {
 
 func (s *jsonStream) fail(off int64, msg string) error {
 	return &Error{File: s.name, Line: s.lr.lineAt(off), Offset: s.shift + off, Msg: msg, Err: ErrMalformed}
+}
+
+// isTruncated reports an error that says the input ended mid-value.
+func isTruncated(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Truncated
+}
+
+// salvage builds and emits the object the input cut short, closed by repairJSON after its
+// last whole member, and returns the truncation error, which then says so. An object that
+// cannot be repaired, or does not build, leaves the error as it was.
+func (s *jsonStream) salvage(cut error, kind, version string) error {
+	partial, src := s.cut.bytes, s.cut.src
+	raw, ok := repairJSON(partial)
+	if !ok {
+		return cut
+	}
+	start := bytes.IndexByte(partial, '{')
+	if start > 0 {
+		src.Line += bytes.Count(partial[:start], []byte{'\n'})
+		src.Offset += int64(start)
+	}
+	var got []*cluster.Object
+	if err := s.d.object(s.ctx, raw, src, kind, version, func(o *cluster.Object) error {
+		// An object cut before it said what it is about tells nothing.
+		if (o.Pod != nil || o.Node != nil) && o.Name == "" || o.Event != nil && o.Event.Reason == "" {
+			return nil
+		}
+		got = append(got, o)
+		return nil
+	}, s.depth); err != nil || len(got) == 0 {
+		return cut
+	}
+	for _, o := range got {
+		if err := s.emit(o); err != nil {
+			return err
+		}
+	}
+	e := cut.(*Error)
+	e.Msg += "; the object at the cut was read as far as it goes"
+	e.ReadTo = e.Line
+	return e
 }

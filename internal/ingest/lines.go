@@ -51,3 +51,16 @@ func (l *lineReader) lineAt(off int64) int {
 func (l *lineReader) bytesFrom(off, end int64) []byte {
 	return l.buf[l.head+int(off-l.base) : l.head+int(end-l.base)]
 }
+
+// tail returns the bytes read from offset off to the read position, or nil when they were
+// dropped already. They are valid until the next Read.
+func (l *lineReader) tail(off int64) []byte {
+	if off < l.base {
+		return nil
+	}
+	k := l.head + int(off-l.base)
+	if k > len(l.buf) {
+		return nil
+	}
+	return l.buf[k:]
+}

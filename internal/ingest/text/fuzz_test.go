@@ -27,7 +27,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := Parse(context.Background(), "fuzz", bytes.NewReader(data), time.Unix(1e9, 0), func(o *cluster.Object) error {
 			typed := map[string]bool{cluster.KindPod: o.Pod != nil, cluster.KindNode: o.Node != nil, cluster.KindEvent: o.Event != nil,
-				cluster.KindClaim: o.Raw != nil}
+				cluster.KindClaim: o.Raw != nil, "ConfigMap": o.Raw != nil && o.Name == cluster.AutoscalerStatusName}
 			if !typed[o.Kind] || o.APIVersion == "" || o.Source.Line < 1 {
 				t.Errorf("bad object %s: kind %q version %q at %s", o.Ref(), o.Kind, o.APIVersion, o.Source)
 			}

@@ -56,6 +56,10 @@ type parser struct {
 	prose prose
 	// held are the pods and nodes kept until the end, each merged from all its showings.
 	held held
+	// status is an open cluster-autoscaler status, and statusName a node group's "Name:"
+	// line held until the next line says whether a status starts there.
+	status     *statusBlock
+	statusName *line
 }
 
 // Parse reads kubectl text output (any mix of the formats below, with prose between) and
@@ -116,6 +120,15 @@ func (p *parser) line(ln line) error {
 			return err
 		}
 	}
+	if p.status != nil {
+		if p.status.accepts(ln) {
+			p.status.lines = append(p.status.lines, ln)
+			return nil
+		}
+		if err := p.flushStatus(); err != nil {
+			return err
+		}
+	}
 	if p.table != nil {
 		if ln.kind == kindText {
 			ok, err := p.table.row(p, ln)
@@ -149,6 +162,12 @@ func (p *parser) line(ln line) error {
 
 // start recognises the line that opens a format, in priority order.
 func (p *parser) start(ln line, owner *ownerRef) error {
+	if p.startsStatus(ln) {
+		return nil
+	}
+	if ok, err := p.logLine(ln); ok || err != nil {
+		return err
+	}
 	if t := newEventsTable(ln.text); t != nil {
 		p.table = t
 		return nil
@@ -210,6 +229,11 @@ func (p *parser) finish(lastEOL bool) error {
 		}
 	}
 	p.table = nil
+	if p.status != nil {
+		if err := p.flushStatus(); err != nil {
+			return err
+		}
+	}
 	if err := p.flushPendingNode(); err != nil {
 		return err
 	}
