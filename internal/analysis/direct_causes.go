@@ -50,7 +50,7 @@ func directRules() []CauseRule {
 			summary: func(n int, o string) string { return fmt.Sprintf("%d pod(s) could not pull their image: %s", n, o) }},
 		directRule{name: Preemption, symptom: Preempted, cause: Preemption, role: Root, confidence: 0.8,
 			summary: func(n int, o string) string {
-				return fmt.Sprintf("%d pod(s) were preempted for higher-priority pods: %s", n, o)
+				return fmt.Sprintf("%d pod(s) were preempted, for other pods or with their node: %s", n, o)
 			}},
 	}
 }

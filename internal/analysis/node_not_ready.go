@@ -29,6 +29,24 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range m.Nodes {
 		n := o.Node
+		if cluster.NodeCondition(n, corev1.NodeReady) == "" {
+			// No Ready condition in the paste (a describe cut short): the node lifecycle
+			// controller's taints still tell a node that stopped being ready.
+			for _, t := range n.Spec.Taints {
+				if !notReadyTaintKeys[t.Key] {
+					continue
+				}
+				pool, _ := cluster.NodePool(n.Labels)
+				s := get(pool)
+				s.Objects = append(s.Objects, ref(o))
+				s.Evidence = append(s.Evidence, cite(o, "spec.taints", t.ToString()))
+				if t.TimeAdded != nil {
+					s.At = earliest(s.At, timePtr(t.TimeAdded.Time))
+				}
+				seen[n.Name] = true
+				break
+			}
+		}
 		for _, c := range n.Status.Conditions {
 			if c.Type != corev1.NodeReady || c.Status == corev1.ConditionTrue {
 				continue
@@ -84,3 +102,8 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 	}
 	return out
 }
+
+// notReadyTaintKeys are the taints the node lifecycle controller puts on a node that is not
+// ready or unreachable, with their alpha names of 1.6–1.12.
+var notReadyTaintKeys = map[string]bool{"node.kubernetes.io/not-ready": true, "node.kubernetes.io/unreachable": true,
+	"node.alpha.kubernetes.io/notReady": true, "node.alpha.kubernetes.io/unreachable": true}

@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/signal"
 )
 
 // nodePressureRule finds nodes under memory, disk or PID pressure: the conditions the
@@ -66,8 +67,12 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 			continue
 		}
 		s := get(e.InvolvedObject.Name)
-		if r == "" && strings.Contains(e.Message, "reclaim ") {
-			r = strings.TrimSpace(e.Message[strings.LastIndex(e.Message, "reclaim ")+len("reclaim "):])
+		if _, rest, ok := strings.Cut(e.Message, "reclaim "); ok && r == "" {
+			// "Attempting to reclaim ephemeral-storage": the eviction signal's resource.
+			f := strings.Fields(rest)
+			if len(f) > 0 {
+				r = pressureOf(signal.EvictionResource(strings.Trim(f[0], ".,()")))
+			}
 		}
 		addResource(s, r)
 		s.Evidence = append(s.Evidence, citeEvent(o))
@@ -83,7 +88,27 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 		s := byNode[n]
 		rs, _ := s.Details["resources"].([]string)
 		s.Summary = fmt.Sprintf("node %s was under %s pressure", n, strings.Join(rs, " and "))
+		if len(rs) == 0 {
+			s.Summary = fmt.Sprintf("node %s was under resource pressure (the input does not say which)", n)
+		}
+		if n == "" {
+			s.Summary = strings.Replace(s.Summary, "node  was", "a node the input does not name was", 1)
+			s.Objects = []ObjectRef{}
+		}
 		out = append(out, *s)
 	}
 	return out
+}
+
+// pressureOf names the pressure of an eviction resource as the node conditions do.
+func pressureOf(resource string) string {
+	switch {
+	case resource == "memory":
+		return "memory"
+	case resource == "pids":
+		return "pids"
+	case diskResources[resource]:
+		return "disk"
+	}
+	return resource
 }

@@ -1,11 +1,19 @@
 package analysis
 
 import (
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/signal"
 )
 
-// preemptedRule finds pods the scheduler evicted to make room for higher-priority ones: the
-// Preempted event on the victim, and the DisruptionTarget condition PreemptionByScheduler.
+// preemptedRule finds pods ended to make room or because their node went away on purpose:
+// the scheduler's Preempted event and DisruptionTarget PreemptionByScheduler; the kubelet's
+// preemption to admit a critical pod (reason and event Preempting); and pods ended by a node's
+// graceful shutdown (Terminated, NodeShutdown), which is how spot and preemptible nodes are
+// reclaimed.
 type preemptedRule struct{}
 
 func (preemptedRule) Name() string { return "preempted" }
@@ -13,6 +21,22 @@ func (preemptedRule) Name() string { return "preempted" }
 func (preemptedRule) Symptoms(in Input) []Symptom {
 	syms := newPodSymptoms(Preempted)
 	for _, o := range in.Model.Pods {
+		if p := o.Pod; p.Status.Phase == corev1.PodFailed && p.Status.Reason != "" {
+			// The kubelet's preemption to admit a critical pod (Preempting), and pods ended by
+			// a node's graceful shutdown (Terminated, NodeShutdown), as spot and preemptible
+			// nodes are reclaimed.
+			f := signal.ClassifyPodFailure(p.Status.Reason, p.Status.Message)
+			if node := in.Model.Node(p.Spec.NodeName); node != nil {
+				f = f.OnNode(node.Node.Labels)
+			}
+			if f.Class == signal.FailurePreemption {
+				s := syms.pod(o)
+				s.Node = p.Spec.NodeName
+				s.Details["by"] = f.Kind
+				s.Evidence = append(s.Evidence, cite(o, "status.reason", p.Status.Reason+": "+p.Status.Message))
+				continue
+			}
+		}
 		if c := disruption(o.Pod); c != nil && c.Reason == "PreemptionByScheduler" {
 			s := syms.pod(o)
 			s.Node = o.Pod.Spec.NodeName
@@ -22,14 +46,25 @@ func (preemptedRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range in.Model.Events {
 		e := o.Event
-		if e.Reason != "Preempted" || !aboutPod(o) {
+		if e.Reason != "Preempted" && e.Reason != "Preempting" || !aboutPod(o) {
 			continue
 		}
 		s := syms.event(o)
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
-	return syms.list(func(pod string, _ *Symptom) string {
+	return syms.list(func(pod string, s *Symptom) string {
+		if e := s.Evidence; len(e) > 0 && strings.Contains(e[0].Value, "critical pod") {
+			s.Details["by"] = signal.PreemptionCriticalPod // the kubelet's event says so
+		}
+		switch s.Details["by"] {
+		case signal.PreemptionCriticalPod:
+			return podPhrase(pod) + " was preempted by its node's kubelet to admit a critical pod"
+		case signal.PreemptionNodeShutdown:
+			return podPhrase(pod) + " was ended by its node's shutdown"
+		case signal.PreemptionSpot:
+			return podPhrase(pod) + " was ended when its spot or preemptible node was reclaimed"
+		}
 		return podPhrase(pod) + " was preempted by a higher-priority pod"
 	})
 }

@@ -1,0 +1,84 @@
+package analysis
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestPastes analyses one paste of each kind people bring, written for the test in the shape
+// it takes in tickets, and checks the symptoms (with the objects they name) and the causes:
+// what each reason and signal means, and that prose yields no symptom.
+func TestPastes(t *testing.T) {
+	tests := []struct {
+		name     string
+		paste    string
+		symptoms []string // "kind ns/name,…" in any order
+		causes   []string // kinds
+	}{
+		{"kubelet preempted a pod for a critical one", "NAME      READY   STATUS       RESTARTS   AGE\nbatch-1   0/1     Preempting   0          5m\n",
+			[]string{"preempted batch-1"}, []string{"preemption"}},
+		{"pods refused at admission", "$ kubectl get pods -n ci\nNAME     READY   STATUS         RESTARTS   AGE\nbuild-1  0/1     OutOfcpu       0          3h\nbuild-2  0/1     OutOfmemory    0          3h\nbuild-3  0/1     NodeAffinity   0          3h\n",
+			[]string{"pod_evicted ci/build-1", "pod_evicted ci/build-2", "pod_evicted ci/build-3", "evicted_pods_lingering ci/build-1,ci/build-2,ci/build-3"}, nil},
+		{"the taint manager evicts", "LAST SEEN   TYPE     REASON                 OBJECT      MESSAGE\n2m          Normal   TaintManagerEviction   pod/web-1   Marking for deletion Pod prod/web-1\n",
+			[]string{"pod_evicted prod/web-1"}, nil},
+		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
+			[]string{"node_not_ready n-9"}, nil},
+		{"a pod ended by its node's shutdown", "NAME    READY   STATUS       RESTARTS   AGE   IP       NODE\nweb-1   0/1     Terminated   0          1h    <none>   spot-1\n",
+			[]string{"preempted web-1"}, []string{"preemption"}},
+		{"a container status lost is not a symptom alone", "NAME    READY   STATUS                   RESTARTS   AGE\nweb-1   0/1     ContainerStatusUnknown   0          1h\n",
+			nil, nil},
+		{"prose is a claim, never a symptom", "# What happened\n\nThe pods were evicted because the disk of the node filled up.\nWe restarted the hub twice.\n",
+			nil, nil},
+		{"prose names the cause of evictions the output shows", "The EBS volume of the node was 10Gb: it filled up and caused the evictions below.\n\n```\n$ kubectl get pods\nNAME    READY   STATUS    RESTARTS   AGE\nhub-1   0/1     Evicted   0          10h\n```\n",
+			[]string{"pod_evicted hub-1", "evicted_pods_lingering hub-1"}, []string{"node_disk_exhaustion"}},
+		{"the current state says OOMKilled", "$ kubectl describe pod api-0 -n prod\n    State:          Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n    Restart Count:  4\n    Limits:\n      memory:  256Mi\n    Requests:\n      memory:  256Mi\n",
+			[]string{"oom_killed prod/api-0", "container_restarted prod/api-0"}, []string{"memory_limit_too_low"}},
+		{"a describe fragment with its limit", "    State:          Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n    Restart Count:  5\n    Limits:\n      memory:  300Mi\n    Requests:\n      memory:  300Mi\n",
+			[]string{"oom_killed ", "container_restarted "}, []string{"memory_limit_too_low"}},
+		{"the kubelet's eviction log", "May 28 16:05:50 node-1 kubelet[2269]: I0528 16:05:50.514706 2269 eviction_manager.go:366] \"Eviction manager: attempting to reclaim\" resourceName=\"ephemeral-storage\"\n" +
+			"May 28 16:05:54 node-1 kubelet[2269]: I0528 16:05:54.802914 2269 eviction_manager.go:627] \"Eviction manager: pod is evicted successfully\" pod=\"sre/logstash-0\"\n",
+			[]string{"pod_evicted sre/logstash-0", "node_pressure node-1"}, []string{"node_disk_exhaustion"}},
+		{"the autoscaler at its maximum is no scale-up", "I1227 10:48:23.118126       1 scale_up.go:116] Skipping node group nodes.pool-a - max size reached\nI1227 10:48:23.118148       1 scale_up.go:186] No expansion options\n",
+			nil, nil},
+		{"a scale-up whose nodes never came", "      Name:        pool-b\n      Health:      Healthy (ready=2 unready=0 notStarted=0 longNotStarted=0 registered=2 longUnregistered=0 cloudProviderTarget=6 (minSize=0, maxSize=10))\n" +
+			"                   LastProbeTime:      2024-03-01 10:30:00.1 +0000 UTC m=+1.0\n                   LastTransitionTime: 2024-03-01 10:00:00.1 +0000 UTC m=+1.0\n" +
+			"      ScaleUp:     InProgress (ready=2 cloudProviderTarget=6)\n                   LastProbeTime:      2024-03-01 10:30:00.1 +0000 UTC m=+1.0\n                   LastTransitionTime: 2024-03-01 10:05:00.1 +0000 UTC m=+1.0\n",
+			[]string{"scale_up "}, []string{"scale_up_not_ready"}},
+		{"several nodes described, each by its name", "Name:               n-1\nRoles:              <none>\nConditions:\n  Type    Status  LastHeartbeatTime                 LastTransitionTime                Reason             Message\n" +
+			"  Ready   False   Mon, 04 Mar 2019 09:52:26 +0100   Mon, 04 Mar 2019 09:52:26 +0100   KubeletNotReady    PLEG is not healthy\n\n" +
+			"Name:               n-2\nRoles:              <none>\nConditions:\n  Type    Status  LastHeartbeatTime                 LastTransitionTime                Reason             Message\n" +
+			"  Ready   Unknown   Mon, 04 Mar 2019 09:52:26 +0100   Mon, 04 Mar 2019 09:52:26 +0100   NodeStatusUnknown   Kubelet stopped posting node status.\n",
+			[]string{"node_not_ready n-1,n-2"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Run(model(t, tt.paste), Options{})
+			var syms, causes []string
+			for _, s := range rep.Symptoms {
+				var objs []string
+				for _, o := range s.Objects {
+					objs = append(objs, strings.TrimPrefix(o.Namespace+"/"+o.Name, "/"))
+				}
+				sort.Strings(objs)
+				syms = append(syms, s.Kind+" "+strings.Join(objs, ","))
+			}
+			for _, c := range rep.Causes {
+				causes = append(causes, c.Kind)
+			}
+			sort.Strings(syms)
+			want := slices.Clone(tt.symptoms)
+			sort.Strings(want)
+			if diff := cmp.Diff(want, syms); diff != "" {
+				t.Errorf("symptoms (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.causes, causes); diff != "" {
+				t.Errorf("causes (-want +got):\n%s", diff)
+			}
+			checkEvidence(t, rep.Symptoms)
+		})
+	}
+}
