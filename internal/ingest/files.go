@@ -96,10 +96,17 @@ func (r FileResult) Reason() string {
 		if r.Objects == 0 {
 			return msg + "; nothing before the cut could be read"
 		}
-		msg += fmt.Sprintf("; kept the %d objects read whole before the cut and %d signal phrases after them",
-			r.Objects-r.Salvaged, r.Salvaged)
+		msg += fmt.Sprintf("; kept %s read whole before the cut and %s after it",
+			plural(r.Objects-r.Salvaged, "object"), plural(r.Salvaged, "signal phrase"))
 	}
 	return msg
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // line is the line of the fault in the file itself, when known (not inside an archive).

@@ -153,12 +153,12 @@ func TestDecodeFile(t *testing.T) {
 		{name: "binary", file: "screenshot.png", data: randomBytes(4096), outcome: FileSkipped, reason: "binary data"},
 		{name: "empty", file: "notes.txt", data: []byte("\n  \n"), outcome: FileSkipped, reason: "empty input"},
 		{name: "truncated in a folder", file: "cut.json", data: []byte(cutFile), outcome: FileTruncated, objects: 3, salvaged: 1,
-			reason: "the input is truncated; kept the 2 objects read whole before the cut and 1 signal phrases after them",
+			reason: "the input is truncated; kept 2 objects read whole before the cut and 1 signal phrase after it",
 			seen:   []string{"Pod prod/hub-0", "Pod prod/hub-1", evicted}},
 		{name: "truncated named", file: "cut.json", data: []byte(cutFile), explicit: true, outcome: FileTruncated, objects: 3, salvaged: 1,
-			reason: "kept the 2 objects", seen: []string{"Pod prod/hub-0", "Pod prod/hub-1", evicted}},
+			reason: "kept 2 objects", seen: []string{"Pod prod/hub-0", "Pod prod/hub-1", evicted}},
 		{name: "truncated, held beyond MaxHeld", file: "cut.json", data: []byte(cutFile), maxHeld: 1, outcome: FileTruncated, objects: 3, salvaged: 1,
-			reason: "kept the 2 objects", seen: []string{"Pod prod/hub-0", "Pod prod/hub-1", evicted}},
+			reason: "kept 2 objects", seen: []string{"Pod prod/hub-0", "Pod prod/hub-1", evicted}},
 		// Cut before its first object: truncated, with nothing kept (the upload handler refuses
 		// it for that, with its error; analyze reports an empty analysis and the gap).
 		{name: "truncated before anything", file: "cut.json", data: []byte(`{"items": [`), outcome: FileTruncated,
