@@ -27,12 +27,18 @@ type snapshotResponse struct {
 	Files    []store.SnapshotFile `json:"files"`
 	Objects  map[string]int       `json:"objects"`
 	Skipped  json.RawMessage      `json:"skipped"`
-	Existing bool                 `json:"existing"`
+	// Truncated names the files that ended in the middle of an object, stored as far as they
+	// go; each also has an entry in Skipped (kind File) saying what was kept.
+	Truncated []string `json:"truncated,omitempty"`
+	Existing  bool     `json:"existing"`
 }
 
 // uploadSnapshot takes kubectl output for an incident: received whole, then identified by
 // its hash (the same bytes again answer 200 with the stored snapshot), then decoded and stored
-// in one transaction, so that a bad file anywhere stores nothing at all.
+// in one transaction, whole or not at all. Each file goes through ingest's file policy, as in
+// `rootline analyze`: the only file of an upload must be readable; of several files, one that
+// cannot be read (a README, a binary) is skipped and listed with its reason, and a truncated
+// one is stored as far as it goes and flagged.
 func (s *Server) uploadSnapshot(c *gin.Context) error {
 	ctx := c.Request.Context()
 	id := c.Param("id")
@@ -142,10 +148,28 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 		}
 		return err
 	}
+	var (
+		kept     int   // files of which anything could be read
+		firstBad error // the first file of which nothing could be read
+	)
 	for _, f := range sp.files {
-		if err := decodeFile(ctx, dec, f, emit); err != nil {
+		res, err := decodeFile(ctx, dec, f, len(sp.files) == 1, emit)
+		if err != nil {
 			return snapshotResponse{}, 0, err
 		}
+		if res.Outcome != ingest.FileRead {
+			sk.addFile(res)
+		}
+		if res.Outcome == ingest.FileSkipped || res.Outcome == ingest.FileTruncated && res.Objects == 0 {
+			if firstBad == nil {
+				firstBad = res.Err
+			}
+			continue
+		}
+		kept++
+	}
+	if kept == 0 { // as for a single file: the first file's own error (415, 422)
+		return snapshotResponse{}, 0, firstBad
 	}
 	if stored == 0 {
 		return snapshotResponse{}, 0, &httpError{Status: http.StatusUnprocessableEntity,
@@ -158,43 +182,85 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 	return response(incidentID, snap, false), http.StatusCreated, nil
 }
 
-func decodeFile(ctx context.Context, dec *ingest.Decoder, f spooledFile, emit func(*cluster.Object) error) error {
+// maxHeld bounds the decompressed bytes of a file of a multipart upload whose objects are held
+// in memory until the file has been read to its end (it may yet be skipped); a larger one is
+// decoded twice instead, so that the server's memory does not grow with the upload.
+const maxHeld = 16 << 20
+
+// decodeFile decodes a spooled file; explicit when it is the only file of the upload.
+func decodeFile(ctx context.Context, dec *ingest.Decoder, f spooledFile, explicit bool, emit func(*cluster.Object) error) (ingest.FileResult, error) {
 	r, err := os.Open(f.path)
 	if err != nil {
-		return fmt.Errorf("open spooled %s: %w", f.name, err)
+		return ingest.FileResult{}, fmt.Errorf("open spooled %s: %w", f.name, err)
 	}
 	defer r.Close()
-	return dec.Decode(ctx, f.name, r, emit)
+	return dec.DecodeFile(ctx, ingest.File{Name: f.name, Content: r, Explicit: explicit, MaxHeld: maxHeld}, emit)
 }
 
 func response(incidentID string, snap *store.Snapshot, existing bool) snapshotResponse {
 	return snapshotResponse{Snapshot: snap.ID, Incident: incidentID, Cluster: snap.Cluster, Bytes: snap.Bytes, Files: snap.Files,
-		Objects: snap.Objects, Skipped: snap.Skipped, Existing: existing}
+		Objects: snap.Objects, Skipped: snap.Skipped, Truncated: truncatedFiles(snap.Skipped), Existing: existing}
+}
+
+// truncatedFiles names the files a stored skipped list flags as truncated.
+func truncatedFiles(raw json.RawMessage) []string {
+	var list []skipEntry
+	_ = json.Unmarshal(raw, &list) // written by skipList; an older or empty list flags nothing
+	var out []string
+	for _, s := range list {
+		if s.Truncated {
+			out = append(out, s.File)
+		}
+	}
+	return out
 }
 
 // maxSkippedListed bounds the skipped objects listed one by one (in the answer and the stored
 // snapshot); the summary still counts them all.
 const maxSkippedListed = 500
 
-// skipList collects the objects an upload did not keep.
+// skipEntry is an entry of an upload's skipped list: an object not kept, or a file (kind
+// ingest.FileKind) skipped or, when Truncated, stored only as far as it went.
+type skipEntry struct {
+	ingest.Skipped
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// skipList collects what an upload did not keep.
 type skipList struct {
-	list   []ingest.Skipped
+	list   []skipEntry
 	byKind map[string]int
 	kinds  []string
+	objs   int // entries of list that are objects, against maxSkippedListed
 }
 
 func (l *skipList) add(s ingest.Skipped) {
+	l.count(s.Kind)
+	if l.objs < maxSkippedListed {
+		l.objs++
+		l.list = append(l.list, skipEntry{Skipped: s})
+	}
+}
+
+// addFile lists a file skipped or truncated; files are always listed, whatever the number of
+// objects skipped.
+func (l *skipList) addFile(r ingest.FileResult) {
+	truncated := r.Outcome == ingest.FileTruncated
+	if !truncated {
+		l.count(ingest.FileKind)
+	}
+	l.list = append(l.list, skipEntry{Skipped: r.Skipped(), Truncated: truncated})
+}
+
+func (l *skipList) count(kind string) {
 	if l.byKind == nil {
 		l.byKind = map[string]int{}
-		l.list = []ingest.Skipped{}
+		l.list = []skipEntry{}
 	}
-	if l.byKind[s.Kind] == 0 {
-		l.kinds = append(l.kinds, s.Kind)
+	if l.byKind[kind] == 0 {
+		l.kinds = append(l.kinds, kind)
 	}
-	l.byKind[s.Kind]++
-	if len(l.list) < maxSkippedListed {
-		l.list = append(l.list, s)
-	}
+	l.byKind[kind]++
 }
 
 // summary says what was skipped, by kind: ": skipped 2 Secret, 1 Service".

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -353,6 +354,91 @@ func TestConcurrentUploads(t *testing.T) {
 		}
 		if c["snapshots"] != 4 || c["pods"] != int64(o.Pods) {
 			t.Errorf("snapshots %d, pods %d; want 4 and %d", c["snapshots"], c["pods"], o.Pods)
+		}
+	})
+}
+
+// TestUploadStrayFiles: in an upload of several files, a file that cannot be read is skipped
+// and listed with its reason, nothing of it stored, and a truncated file is stored as far as
+// it goes and flagged; the same upload again answers the same lists. An upload of which no
+// file can be read answers the first file's own error, as one file alone does.
+func TestUploadStrayFiles(t *testing.T) {
+	pod := func(name string) string {
+		return `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "` + name + `", "namespace": "prod", "uid": "uid-` + name + `"}}`
+	}
+	files := map[string][]byte{
+		"pods.json": []byte(`{"apiVersion": "v1", "kind": "List", "items": [` + pod("hub-0") + `,` + pod("hub-1") + `]}`),
+		"README.md": []byte("# Evidence\n\nWhat the on-call engineer captured.\n"),
+		// A pod, then an item that is not a Kubernetes object: the whole file is skipped.
+		"broken.json": []byte(`{"apiVersion": "v1", "kind": "List", "items": [` + pod("stray-0") + `,` + "\n" + `{"kind": 5}]}`),
+		// Two pods whole, the third cut in its status.
+		"cut.json": []byte(`{"apiVersion": "v1", "kind": "List", "items": [` + pod("web-0") + ",\n" + pod("web-1") + ",\n" +
+			`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web-2", "namespace": "prod"}, "status": {"phase": "Fai`),
+	}
+	type answer struct {
+		Snapshot string         `json:"snapshot"`
+		Objects  map[string]int `json:"objects"`
+		Skipped  []struct {
+			File, Kind, Reason string
+			Truncated          bool
+		} `json:"skipped"`
+		Truncated []string `json:"truncated"`
+		Existing  bool     `json:"existing"`
+		Error     string   `json:"error"`
+	}
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "s", "title": "strays"}`)
+		url := base + "/api/v1/incidents/s/snapshots"
+		upload := func(names ...string) (int, answer) {
+			t.Helper()
+			body, ct := multipartBody(t, files, names...)
+			status, b := call(t, "POST", url, ct, body)
+			var a answer
+			if err := json.Unmarshal(b, &a); err != nil {
+				t.Fatalf("%d %s: %v", status, b, err)
+			}
+			return status, a
+		}
+		for _, want := range []int{http.StatusCreated, http.StatusOK} {
+			status, a := upload("README.md", "broken.json", "cut.json", "pods.json")
+			if status != want {
+				t.Fatalf("status %d (%+v), want %d", status, a, want)
+			}
+			if fmt.Sprint(a.Objects) != fmt.Sprint(map[string]int{"Pod": 4}) {
+				t.Errorf("objects = %v, want the 4 pods of pods.json and cut.json", a.Objects)
+			}
+			var got []string
+			for _, s := range a.Skipped {
+				got = append(got, fmt.Sprintf("%s %s truncated=%v", s.File, s.Kind, s.Truncated))
+				if s.Reason == "" {
+					t.Errorf("%s skipped without a reason", s.File)
+				}
+			}
+			wantSkipped := []string{"README.md File truncated=false", "broken.json File truncated=false", "cut.json File truncated=true"}
+			if diff := cmp.Diff(wantSkipped, got); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]string{"cut.json"}, a.Truncated); diff != "" {
+				t.Errorf("truncated (-want +got):\n%s", diff)
+			}
+		}
+		if c := rowCounts(t, st); c["pods"] != 4 || c["snapshots"] != 1 {
+			t.Errorf("rows = %v, want 4 pods (none of broken.json) in 1 snapshot", c)
+		}
+
+		before := rowCounts(t, st)
+		status, a := upload("README.md", "broken.json")
+		if status != http.StatusUnsupportedMediaType || !strings.HasPrefix(a.Error, "README.md: ") {
+			t.Errorf("strays alone: %d %+v, want 415 and README.md's own error", status, a)
+		}
+		assertCounts(t, st, before)
+
+		// A truncated file alone is salvaged too, and says so.
+		status, b := call(t, "POST", url+"?name=cut.json", "application/json", bytes.NewReader(files["cut.json"]))
+		var one answer
+		if err := json.Unmarshal(b, &one); err != nil || status != http.StatusCreated || one.Objects["Pod"] != 2 || fmt.Sprint(one.Truncated) != "[cut.json]" {
+			t.Errorf("cut.json alone: %d %s", status, b)
 		}
 	})
 }
