@@ -33,7 +33,14 @@ type block struct {
 	owner *ownerRef // the object of a describe just before, for a detached "Events:" section
 }
 
-func (b *block) add(ln line) { b.lines = append(b.lines, ln) }
+func (b *block) add(ln line) {
+	if len(b.lines) > 0 && ln.text != "" && ln.text[0] != ' ' && b.continues(ln) {
+		last := &b.lines[len(b.lines)-1]
+		last.text, last.raw, last.end = joinWrapped(last.text, ln.text), ln.raw, ln.num
+		return
+	}
+	b.lines = append(b.lines, ln)
+}
 
 // accepts reports whether ln continues the block: an indented line or a "Key:" at column 0
 // other than the "Name:" that starts the next object. Blank lines, fences and prompts end it.
@@ -45,7 +52,18 @@ func (b *block) accepts(ln line) bool {
 	if t[0] == ' ' {
 		return true
 	}
-	return !strings.HasPrefix(t, "Name:") && topKeyRe.MatchString(t)
+	if !strings.HasPrefix(t, "Name:") && topKeyRe.MatchString(t) {
+		return true
+	}
+	return b.continues(ln)
+}
+
+// continues reports whether ln, at column 0, is the rest of a long "Message:" or events row
+// the paste wrapped onto the next line.
+func (b *block) continues(ln line) bool {
+	last := b.lines[len(b.lines)-1]
+	wrapped := strings.HasPrefix(last.text, "Message:") || describeRowRe.MatchString(last.text) || oldDescribeRowRe.MatchString(last.text)
+	return wrapped && last.raw >= wrapWidth && ln.num == last.last()+1 && !startsFormat(ln.text) && !topKeyRe.MatchString(ln.text)
 }
 
 // node is one line of a describe block, placed under the nearest less-indented line.

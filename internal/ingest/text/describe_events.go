@@ -67,7 +67,7 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 		if isEventsRule(n.text) || len(rows) == 0 {
 			continue // the header, its rule, or "<none>"
 		}
-		rows[len(rows)-1].r.message += " " + n.text
+		rows[len(rows)-1].r.message = joinWrapped(rows[len(rows)-1].r.message, n.text)
 	}
 	ref := owner.ref()
 	if ref.Name == "" {

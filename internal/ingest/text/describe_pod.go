@@ -45,6 +45,9 @@ func (p *parser) describePod(roots []*node, b *block) error {
 			st.Reason = v
 		case "Message":
 			st.Message = v
+			for _, k := range n.flat() { // a long message wrapped onto the lines below
+				st.Message = joinWrapped(st.Message, k.text)
+			}
 		case "IP":
 			st.PodIP = noneEmpty(v)
 		case "Nominated Node Name", "NominatedNodeName":

@@ -102,7 +102,7 @@ func (getRows) row(p *parser, ln line) (bool, error) {
 	sn, _ := parseSeen(m[2])
 	kind, name := splitObject(m[5])
 	r := eventRow{namespace: m[1], kind: kind, name: name, typ: m[3], reason: m[4], message: m[6], seen: sn}
-	return true, p.emitEvent(p.event(r), ln)
+	return true, p.rowEvent(p.event(r), ln)
 }
 
 // describeRows reads header-less describe "Events:" rows (corpus 21).
@@ -115,7 +115,7 @@ func (describeRows) row(p *parser, ln line) (bool, error) {
 	}
 	ref := p.cmdObject()
 	r.kind, r.namespace, r.name = ref.Kind, ref.Namespace, ref.Name
-	return true, p.emitEvent(p.event(r), ln)
+	return true, p.rowEvent(p.event(r), ln)
 }
 
 // parseDescribeRow reads one describe "Events:" row.
@@ -141,7 +141,7 @@ func (oldRows) row(p *parser, ln line) (bool, error) {
 	}
 	ref := p.cmdObject()
 	r.kind, r.namespace, r.name = ref.Kind, ref.Namespace, ref.Name
-	return true, p.emitEvent(p.event(r), ln)
+	return true, p.rowEvent(p.event(r), ln)
 }
 
 // headerlessEvents returns a reader for the header-less event rows that s starts, or nil.

@@ -101,7 +101,7 @@ func (t *eventsTable) row(p *parser, ln line) (bool, error) {
 	if !ok {
 		return ln.text == strings.Join(t.cols, " ") || headerColumns(ln.text) != nil, nil
 	}
-	return true, p.emitEvent(p.event(r), ln)
+	return true, p.rowEvent(p.event(r), ln)
 }
 
 // eventRow checks and maps one row's cells.

@@ -22,7 +22,7 @@ func TestParsePastes(t *testing.T) {
 		{"custom", "kubectl get pods -n batch -o custom-columns=NAME:.metadata.name,PHASE:.status.phase,REASON:.status.reason,NODE:.spec.nodeName\nNAME      PHASE    REASON      NODE\nworker-1  Failed   Evicted     node-a\nworker-2  Failed   OutOfcpu    node-b\nworker-3  Running  <none>      node-a\n",
 			[]string{`3 Pod batch/worker-1 phase=Failed reason=Evicted node=node-a PodScheduled=True`, `4 Pod batch/worker-2 phase=Failed reason=OutOfcpu node=node-b PodScheduled=True`, `5 Pod batch/worker-3 phase=Running node=node-a PodScheduled=True`}},
 		{"custom guess", "NAME      STATUS    REASON     MESSAGE\nweb-1     Failed    Evicted    The node was low on resource: memory.\n",
-			[]string{`2 Pod web-1 phase=Failed reason=Evicted`}},
+			[]string{`2 Pod web-1 phase=Failed reason=Evicted message="The node was low on resource: memory."`}},
 		{"details", "<details>\n<summary>describe node</summary>\n<pre>\n$ kubectl describe node n1\nName:               n1\nConditions:\n  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message\n  ----             ------  -----------------                 ------------------                ------                       -------\n  MemoryPressure   True    Wed, 06 Mar 2019 09:46:36 +0100   Mon, 04 Mar 2019 09:52:26 +0100   KubeletHasInsufficientMemory   kubelet has insufficient memory available\n</pre>\n</details>\n",
 			[]string{`5 Node n1 MemoryPressure=True`}},
 		{"forwarded then fragment", "webhook body: b'{\"text\":\"Level:Warning \\\\nKind:Pod \\\\nNamespace:ns1 \\\\nName:api-5d-x7.17a71c191e6304ea \\\\nReason:BackOff \\\\nMessage:Back-off restarting failed container\"}'\n\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n    Restart Count:  3\n",
@@ -32,7 +32,7 @@ func TestParsePastes(t *testing.T) {
 		{"grep", "$ kubectl get pods -n jhub | grep Evicted\njupyter-alice    0/1     Evicted   0     20h\njupyter-...-348  0/1     Evicted   0     1h\n",
 			[]string{`2 Pod jhub/jupyter-alice phase=Failed reason=Evicted [ready=false restarts=0]`, `3 Pod jhub/jupyter-...-348 phase=Failed reason=Evicted [ready=false restarts=0]`}},
 		{"jsonpath", "root:~# kubectl -n sre get pod web-7c9-abcde -o jsonpath='{.metadata.name}{\"\\t\\t\"}{.status.reason}{\"\\t\\t\"}{.status.message}{\"\\n\"}'\nweb-7c9-abcde\t\tEvicted\t\tThe node was low on resource: ephemeral-storage. Threshold quantity: 30Gi, available: 24094024Ki.\n",
-			[]string{`2 Pod sre/web-7c9-abcde phase=Failed reason=Evicted`}},
+			[]string{`2 Pod sre/web-7c9-abcde phase=Failed reason=Evicted message="The node was low on resource: ephemeral-storage. Threshold quantity: 30Gi, available: 24094024Ki."`}},
 		{"k9s", "│ Events:                                             │\n│   Type     Reason            Age   From               Message   │\n│   ----     ------            ----  ----               -------   │\n│   Warning  FailedScheduling  51s   default-scheduler  0/3 nodes are available: 3 Insufficient memory.  │\n",
 			[]string{`4 Event unknown.in.FailedScheduling.4 Warning FailedScheduling on  / "0/3 nodes are available: 3 Insufficient memory."`}},
 		{"nodes", "$ kubectl get nodes\nNAME     STATUS                        ROLES    AGE   VERSION\nnode-a   Ready                         master   7d    v1.10.3\nnode-b   NotReady,SchedulingDisabled   <none>   41d   v1.7.0\n",
@@ -50,6 +50,18 @@ func TestParsePastes(t *testing.T) {
 		{"a pod shown twice is one pod", "$ kubectl get pods -n sre -o wide | grep api\napi-0   0/1   Error   0   50m   10.0.0.1   node-9\n" +
 			"$ kubectl -n sre get pod api-0 -o jsonpath='{.metadata.name}{\"\\t\"}{.status.reason}{\"\\n\"}'\napi-0\tEvicted\n",
 			[]string{`4 Pod sre/api-0 phase=Failed reason=Evicted node=node-9 PodScheduled=True [ready=false terminated:Error:1 restarts=0]`}},
+		{"an events row wrapped inside a word", "Events:\n  Type     Reason   Age   From     Message\n  ----     ------   ----  ----     -------\n" +
+			"  Warning  Evicted  5m    kubelet  The node was low on resource: memory. Container hub was using 1924152Ki, which e\nxceeds its request of 0.\n",
+			[]string{`4 Event unknown.in.Evicted.4 Warning Evicted on  / "The node was low on resource: memory. Container hub was using 1924152Ki, which exceeds its request of 0."`}},
+		{"a get events row wrapped onto the next line", "LAST SEEN   TYPE      REASON             OBJECT       MESSAGE\n" +
+			"3m          Warning   FailedScheduling   pod/web-1    0/6 nodes are available: 2 node(s) didn't match Pod's node affinity/selector,\n4 Insufficient cpu.\n",
+			[]string{`2 Event web-1.FailedScheduling.2 Warning FailedScheduling on Pod /web-1 "0/6 nodes are available: 2 node(s) didn't match Pod's node affinity/selector, 4 Insufficient cpu."`}},
+		{"a wide pods row wrapped onto two lines", "NAMESPACE   NAME                     READY   STATUS    RESTARTS   AGE     IP           NODE\n" +
+			"prod        hub-7c9f8d6b5-x2x7k      0/1     Evicted   0          2d14h   <none>\n            node-a\n",
+			[]string{`2 Pod prod/hub-7c9f8d6b5-x2x7k phase=Failed reason=Evicted node=node-a PodScheduled=True [ready=false restarts=0]`}},
+		{"a describe message wrapped at column 0", "Name:         web-1\nNamespace:    prod\nStatus:       Failed\nReason:       Evicted\n" +
+			"Message:      The node was low on resource: memory. Container web was using 9402820Ki, which exceeds its requ\nest of 7G.\nIP:           \n",
+			[]string{`1 Pod prod/web-1 phase=Failed reason=Evicted message="The node was low on resource: memory. Container web was using 9402820Ki, which exceeds its request of 7G."`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

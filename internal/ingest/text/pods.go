@@ -21,8 +21,9 @@ var (
 // RESTARTS AGE, with -o wide's IP NODE NOMINATED NODE READINESS GATES, and any extra columns
 // (--show-labels, -L) ignored.
 type podsTable struct {
-	cols []string
-	wide bool // the NODE column is shown
+	cols    []string
+	wide    bool  // the NODE column is shown
+	partial *line // a long row that stopped short: the next line may hold its rest
 }
 
 // newPodsTable returns a table reader when s is a pods header, or nil.
@@ -40,7 +41,24 @@ func newPodsTable(s string) *podsTable {
 }
 
 func (t *podsTable) row(p *parser, ln line) (bool, error) {
+	if t.partial != nil {
+		first := *t.partial
+		t.partial = nil
+		joined := ln
+		joined.text, joined.num, joined.off = first.text+"   "+strings.TrimSpace(ln.text), first.num, first.off
+		if ok, err := t.row(p, joined); ok || err != nil {
+			return ok, err
+		}
+		first.eol = false // not continued: read as far as it goes
+		if _, err := t.row(p, first); err != nil {
+			return false, err
+		}
+	}
 	cells := cellsOf(ln.text)
+	if len(cells) < len(t.cols) && len(cells) >= 2 && ln.eol && ln.raw >= wrapWidth {
+		t.partial = &ln // a row wrapped onto the next line
+		return true, nil
+	}
 	if len(cells) != len(t.cols) {
 		if len(cells) < len(t.cols) && !ln.eol && len(cells) >= 4 {
 			// The last row of a paste cut short: read what it has.
@@ -61,6 +79,18 @@ func (t *podsTable) row(p *parser, ln line) (bool, error) {
 		return false, nil
 	}
 	return true, p.emitPod(pod, ln)
+}
+
+// close reads a row held for its continuation as far as it goes.
+func (t *podsTable) close(p *parser) error {
+	if t.partial == nil {
+		return nil
+	}
+	first := *t.partial
+	t.partial = nil
+	first.eol = false
+	_, err := t.row(p, first)
+	return err
 }
 
 // podRows reads `kubectl get pods` rows without their header, as grep leaves them and as

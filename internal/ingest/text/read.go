@@ -19,7 +19,11 @@ type line struct {
 	item bool     // a Markdown list item outside code
 	cmd  *command // for kindCommand: the command, nil for a prompt without kubectl
 	raw  int      // length of the line before cleaning, for telling hard wraps
+	end  int      // the last line number a wrapped line continued onto; 0 when it did not
 }
+
+// last is the number of the last input line ln covers.
+func (ln line) last() int { return max(ln.num, ln.end) }
 
 // lineReader reads lines of at most MaxLine bytes, dropping the rest of longer ones.
 type lineReader struct {

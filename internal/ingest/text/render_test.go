@@ -117,6 +117,9 @@ func summary(o *cluster.Object) string {
 		if p.Status.Reason != "" {
 			s += " reason=" + p.Status.Reason
 		}
+		if p.Status.Message != "" && p.Status.Phase == "Failed" && len(p.Status.ContainerStatuses) == 0 {
+			s += fmt.Sprintf(" message=%q", p.Status.Message)
+		}
 		if p.Spec.NodeName != "" {
 			s += " node=" + p.Spec.NodeName
 		}

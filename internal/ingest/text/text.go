@@ -60,6 +60,9 @@ type parser struct {
 	// line held until the next line says whether a status starts there.
 	status     *statusBlock
 	statusName *line
+	// row is the event of the last table row, held until the next line says whether it
+	// continues the row's message (a hard-wrapped paste).
+	row *heldRow
 }
 
 // Parse reads kubectl text output (any mix of the formats below, with prose between) and
@@ -135,11 +138,19 @@ func (p *parser) line(ln line) error {
 			if err != nil || ok {
 				return err
 			}
+			if p.continueRow(ln) {
+				return nil
+			}
 			if !ln.eol {
 				p.res.Truncated = true // a last row cut short
 			}
 		}
-		p.table = nil
+		if err := p.closeTable(); err != nil {
+			return err
+		}
+	}
+	if err := p.flushRow(); err != nil {
+		return err
 	}
 	switch ln.kind {
 	case kindBlank:
@@ -228,7 +239,12 @@ func (p *parser) finish(lastEOL bool) error {
 			return err
 		}
 	}
-	p.table = nil
+	if err := p.closeTable(); err != nil {
+		return err
+	}
+	if err := p.flushRow(); err != nil {
+		return err
+	}
 	if p.status != nil {
 		if err := p.flushStatus(); err != nil {
 			return err
@@ -241,4 +257,19 @@ func (p *parser) finish(lastEOL bool) error {
 		return err
 	}
 	return p.finishPhrases()
+}
+
+// closer is a table that holds something back until it ends.
+type closer interface {
+	close(p *parser) error
+}
+
+// closeTable ends the open table.
+func (p *parser) closeTable() error {
+	t := p.table
+	p.table = nil
+	if c, ok := t.(closer); ok {
+		return c.close(p)
+	}
+	return nil
 }
