@@ -12,9 +12,13 @@ type competingGap struct{}
 
 func (competingGap) Name() string { return "competing-causes" }
 
-const decide = "what would decide: an Evicted event or an OOMKilled termination reason for the hub's container (events are kept for an hour, so capture them while it lasts), " +
-	"Unhealthy and Killing events for the liveness probe, the container's last termination reason and exit code (137 after a Killing event means the probe), " +
-	"and the pod's memory use and CPU throttling over the incident"
+// decide says what evidence would decide between the explanations of a pod's trouble.
+func decide(pod string) string {
+	return "what would decide: an Evicted event or an OOMKilled termination reason for the container of " + pod +
+		" (events are kept for an hour, so capture them while it lasts), Unhealthy and Killing events for its liveness probe, " +
+		"the container's last termination reason and exit code (137 after a Killing event means the probe), " +
+		"and the pod's memory use and CPU throttling over the incident"
+}
 
 func (competingGap) Gaps(in Input, r *Report) []Gap {
 	m := in.Model
@@ -38,10 +42,10 @@ func (competingGap) Gaps(in Input, r *Report) []Gap {
 		switch {
 		case memory && cpu:
 			seen[p.Namespace+"/"+p.Name] = true
-			gaps = append(gaps, Gap{Kind: "competing_causes", Summary: fmt.Sprintf("pod %s/%s (%s) is explained both by memory (a crowded node) and by CPU starvation; %s", p.Namespace, p.Name, s.ID, decide)})
+			gaps = append(gaps, Gap{Kind: "competing_causes", Summary: fmt.Sprintf("pod %s/%s (%s) is explained both by memory (a crowded node) and by CPU starvation; %s", p.Namespace, p.Name, s.ID, decide(p.Namespace+"/"+p.Name))})
 		case s.Kind == ContainerRestarted && !hasKindFor(r, p.Namespace, p.Name, LivenessProbeFailed, OOMKilled, PodEvicted):
 			seen[p.Namespace+"/"+p.Name] = true
-			gaps = append(gaps, Gap{Kind: "restart_unexplained", Summary: fmt.Sprintf("pod %s/%s restarted (%s) but the input holds no probe failure, eviction or OOM kill for it; %s", p.Namespace, p.Name, s.ID, decide)})
+			gaps = append(gaps, Gap{Kind: "restart_unexplained", Summary: fmt.Sprintf("pod %s/%s restarted (%s) but the input holds no probe failure, eviction or OOM kill for it; %s", p.Namespace, p.Name, s.ID, decide(p.Namespace+"/"+p.Name))})
 		}
 	}
 	return gaps

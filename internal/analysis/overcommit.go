@@ -5,11 +5,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
-// allocatedMemoryLimits is where the text parser keeps the memory limits row of describe
-// node's "Allocated resources" table (ingest/text.AllocatedAnnotationPrefix + "memory-limits").
-const allocatedMemoryLimits = "rootline.dev/allocated-memory-limits"
+// allocatedLimits is where the text parser keeps the limits rows of describe node's
+// "Allocated resources" table (ingest/text.AllocatedAnnotationPrefix + "<resource>-limits").
+const allocatedLimits = "rootline.dev/allocated-%s-limits"
 
 var percent = regexp.MustCompile(`\((\d+)%\)`)
 
@@ -23,40 +25,77 @@ func allocatedPercent(cell string) (float64, bool) {
 	return v, err == nil
 }
 
-// overcommitRule finds nodes whose pods' memory limits add up to more than the node has, where
-// memory trouble followed: limits over 100% are a promise the node cannot keep if pods use
-// them ("Total limits may be over 100 percent, i.e., overcommitted.").
+// overcommitRule finds nodes whose pods' limits add up to more than the node has, where
+// trouble followed: limits over 100% are a promise the node cannot keep if pods use them
+// ("Total limits may be over 100 percent, i.e., overcommitted."). Memory limits over 100%
+// explain memory trouble (evictions, pressure, OOM kills); CPU or memory limits far over it
+// (overcommitFar) explain a node that stopped being ready, its kubelet starved.
 type overcommitRule struct{}
 
 func (overcommitRule) Name() string { return "node-overcommitted" }
+
+// overcommitFar is the share of allocatable, as limits, at which a node's pods can starve its
+// kubelet and system daemons.
+const overcommitFar = 1.5
 
 func (overcommitRule) Causes(in Input, symptoms []Symptom) []Cause {
 	m := in.Model
 	c := Cause{Kind: NodeOvercommitted, Role: Contributing, Confidence: 0.55, Components: []Component{}}
 	seen := map[string]bool{}
 	var parts []string
-	for _, t := range memoryTrouble(m, symptoms) {
-		s, node, l := t.symptom, t.node, t.load
-		_, mem := l.LimitFraction()
-		ev := cite(node, "status.allocatable.memory", fmt.Sprintf("%s; limits of its pods: %s (%.0f%%)", memString(l.Allocatable.Memory), memString(l.Limits.Memory), mem*100))
-		if pct, ok := allocatedPercent(node.Node.Annotations[allocatedMemoryLimits]); ok && l.Limits.Memory == 0 {
-			// Only kubectl describe node's "Allocated resources" table tells.
-			mem = pct / 100
-			ev = cite(node, "Allocated resources: memory limits", node.Node.Annotations[allocatedMemoryLimits])
-		}
-		if mem <= 1 {
-			continue
-		}
+	add := func(s Symptom, node *cluster.Object, res string, share float64, ev Evidence) {
 		c.Explains = append(c.Explains, s.ID)
 		if !seen[node.Name] {
 			seen[node.Name] = true
-			parts = append(parts, fmt.Sprintf("node %s had memory limits at %.0f%% of allocatable", node.Name, mem*100))
+			parts = append(parts, fmt.Sprintf("node %s had %s limits at %.0f%% of allocatable", node.Name, res, share*100))
 			c.Evidence = append(c.Evidence, ev)
+		}
+	}
+	for _, t := range memoryTrouble(m, symptoms) {
+		if share, ev, ok := limitShare(m, t.node, "memory"); ok && share > 1 {
+			add(t.symptom, t.node, "memory", share, ev)
+		}
+	}
+	for _, s := range symptoms {
+		if s.Kind != NodeNotReady {
+			continue
+		}
+		for _, ref := range s.Objects {
+			node := m.Node(ref.Name)
+			if node == nil {
+				continue
+			}
+			for _, res := range []string{"cpu", "memory"} {
+				if share, ev, ok := limitShare(m, node, res); ok && share >= overcommitFar {
+					add(s, node, res, share, ev)
+				}
+			}
 		}
 	}
 	if len(c.Explains) == 0 {
 		return nil
 	}
+	c.Explains = unique(c.Explains)
 	c.Summary = strings.Join(parts, "; ")
 	return []Cause{c}
+}
+
+// limitShare is the share of a node's allocatable CPU or memory its pods' limits add up to:
+// from the pods the model holds, or, when they set none, from describe node's "Allocated
+// resources" table.
+func limitShare(m *cluster.Model, node *cluster.Object, res string) (float64, Evidence, bool) {
+	l := m.Load(node)
+	cpu, mem := l.LimitFraction()
+	share, limit, alloc := mem, memString(l.Limits.Memory), memString(l.Allocatable.Memory)
+	if res == "cpu" {
+		share, limit, alloc = cpu, cpuString(l.Limits.MilliCPU), cpuString(l.Allocatable.MilliCPU)
+	}
+	if share > 0 {
+		return share, cite(node, "status.allocatable."+res, fmt.Sprintf("%s; limits of its pods: %s (%.0f%%)", alloc, limit, share*100)), true
+	}
+	cell := node.Node.Annotations[fmt.Sprintf(allocatedLimits, res)]
+	if pct, ok := allocatedPercent(cell); ok {
+		return pct / 100, cite(node, "Allocated resources: "+res+" limits", cell), true
+	}
+	return 0, Evidence{}, false
 }

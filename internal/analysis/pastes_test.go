@@ -53,6 +53,12 @@ func TestPastes(t *testing.T) {
 			"Name:               n-2\nRoles:              <none>\nConditions:\n  Type    Status  LastHeartbeatTime                 LastTransitionTime                Reason             Message\n" +
 			"  Ready   Unknown   Mon, 04 Mar 2019 09:52:26 +0100   Mon, 04 Mar 2019 09:52:26 +0100   NodeStatusUnknown   Kubelet stopped posting node status.\n",
 			[]string{"node_not_ready n-1,n-2"}, nil},
+		{"a not-ready node with its limits far over its allocatable", describeNode("Ready   False", "cpu                1950m (97%)   15460m (773%)", "memory             3Gi (40%)     21Gi (281%)"),
+			[]string{"node_not_ready n-1"}, []string{"node_overcommitted"}},
+		{"a not-ready node with its limits a little over", describeNode("Ready   False", "cpu                1950m (97%)   2800m (140%)", "memory             3Gi (40%)     7Gi (95%)"),
+			[]string{"node_not_ready n-1"}, nil},
+		{"a node under memory pressure with low requests and limits", describeNode("MemoryPressure   True", "cpu                150m (7%)     1500m (75%)", "memory             114Mi (1%)    756Mi (10%)"),
+			[]string{"node_pressure n-1"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,4 +87,14 @@ func TestPastes(t *testing.T) {
 			checkEvidence(t, rep.Symptoms)
 		})
 	}
+}
+
+// describeNode is a `kubectl describe node` of node n-1 with one condition row and the rows
+// of its Allocated resources table.
+func describeNode(condition, cpu, memory string) string {
+	return "Name:               n-1\nRoles:              <none>\nConditions:\n" +
+		"  Type   Status  LastHeartbeatTime                 LastTransitionTime                Reason   Message\n" +
+		"  " + condition + "   Tue, 01 Feb 2022 09:44:34 +0100   Thu, 20 Jan 2022 04:54:21 +0100   Kubelet   kubelet says so\n" +
+		"Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n  Resource           Requests      Limits\n" +
+		"  --------           --------      ------\n  " + cpu + "\n  " + memory + "\n"
 }
