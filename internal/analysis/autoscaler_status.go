@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -62,6 +63,74 @@ func requestedGroups(m *cluster.Model) []requestedGroup {
 			}
 			out = append(out, rg)
 		}
+	}
+	return out
+}
+
+// autoscalerNote is what cluster-autoscaler said it could not do, from its events or its log.
+type autoscalerNote struct {
+	what string // for people: "node group X is at its maximum size"
+	ev   Evidence
+	at   time.Time
+}
+
+// autoscalerLimits lists what kept cluster-autoscaler from adding nodes: a node group at its
+// maximum size, the cluster's node or resource limits. NotTriggerScaleUp events say it, and so
+// do the autoscaler's log lines (read as such events).
+func autoscalerLimits(m *cluster.Model) []autoscalerNote {
+	var out []autoscalerNote
+	for _, o := range m.Events {
+		e := o.Event
+		if e.Reason != "NotTriggerScaleUp" {
+			continue
+		}
+		what := ""
+		if reasons, maxTotal, ok := signal.ParseNotTriggerScaleUp(e.Message); ok {
+			switch {
+			case maxTotal:
+				what = "the cluster is at its maximum number of nodes"
+			default:
+				for _, r := range reasons {
+					if l := strings.ToLower(r.Reason); strings.Contains(l, "max node group size") || strings.Contains(l, "limit reached") {
+						what = fmt.Sprintf("%d node group(s) at their maximum size or limit (%s)", r.Count, r.Reason)
+						break
+					}
+				}
+			}
+		} else if a, ok := signal.ParseAutoscalerLog(e.Message); ok {
+			switch a.Kind {
+			case signal.CAMaxSizeReached:
+				what = fmt.Sprintf("node group %s is at its maximum size", shortGroup(a.Group))
+			case signal.CAMaxTotalNodes:
+				what = "the cluster is at its maximum number of nodes"
+			case signal.CAResourceLimit:
+				what = "the cluster's resource limits are reached (" + strings.Join(a.Resources, ", ") + ")"
+			}
+		}
+		if what != "" {
+			out = append(out, autoscalerNote{what: what, ev: citeEvent(o), at: cluster.EventTime(o)})
+		}
+	}
+	return out
+}
+
+// failedScaleUps lists the scale-ups cluster-autoscaler tried and the cloud refused or did not
+// deliver: ScaleUpFailed events, and its log lines that say so.
+func failedScaleUps(m *cluster.Model) []autoscalerNote {
+	var out []autoscalerNote
+	for _, o := range m.Events {
+		e := o.Event
+		if e.Reason != "ScaleUpFailed" && e.Reason != "FailedToScaleUpGroup" && e.Reason != "ScaleUpTimedOut" {
+			continue
+		}
+		what := firstLine(e.Message)
+		if a, ok := signal.ParseAutoscalerLog(e.Message); ok && a.Group != "" {
+			what = fmt.Sprintf("growing node group %s failed", shortGroup(a.Group))
+			if a.ErrorCode != "" || a.ErrorClass != "" {
+				what += " (" + strings.Trim(a.ErrorClass+"."+a.ErrorCode, ".") + ")"
+			}
+		}
+		out = append(out, autoscalerNote{what: what, ev: citeEvent(o), at: cluster.EventTime(o)})
 	}
 	return out
 }

@@ -26,25 +26,45 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 	noted := map[string]bool{} // nodes already described
 	var parts []string
 
-	// Pending pods that did not fit.
+	// Pending pods that did not fit; and, when the autoscaler said it could add no nodes,
+	// pending pods whose scheduler message the input does not hold.
+	limits := autoscalerLimits(m)
 	var pending []Symptom
+	short := 0 // pending symptoms the scheduler said lacked capacity
 	for _, s := range symptoms {
 		sch, _, ok := failedScheduling(s)
-		if !ok || !insufficient(sch) || tooBig(m, s) {
+		unknown := s.Kind == PodPending && !ok && len(limits) > 0
+		if !unknown && (!ok || !insufficient(sch) || tooBig(m, s)) {
 			continue // a pod no node could hold is not short of capacity
+		}
+		if !unknown {
+			short++
 		}
 		pending = append(pending, s)
 		c.Explains = append(c.Explains, s.ID)
 		c.Evidence = append(c.Evidence, s.Evidence[0])
 	}
-	if len(pending) > 0 {
+	for _, l := range limits {
+		if len(pending) == 0 {
+			break
+		}
+		c.Evidence = append(c.Evidence, l.ev)
+		parts = append(parts, "the autoscaler could not add nodes: "+l.what)
+		c.Components = appendComponent(c.Components, Component{Kind: "Autoscaler", Name: "cluster-autoscaler"})
+	}
+	if len(limits) > 0 && len(pending) > 0 {
+		c.Confidence += 0.1
+	}
+	if short > 0 {
 		c.Confidence += 0.25
-		short := shortfall(m, pending)
-		for _, sh := range short {
+	}
+	if len(pending) > 0 {
+		lack := shortfall(m, pending)
+		for _, sh := range lack {
 			pools[sh.pool] = true
 			parts = append(parts, sh.String())
 		}
-		if len(short) == 0 {
+		if len(lack) == 0 {
 			parts = append(parts, fmt.Sprintf("%d group(s) of pods did not fit on any node", len(pending)))
 		}
 	}
@@ -79,7 +99,9 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 	c.Confidence = clamp(c.Confidence)
 	c.Explains = unique(c.Explains)
 	for _, p := range sortedKeys(pools) {
-		c.Components = append(c.Components, Component{Kind: cluster.ComponentNodePool, Name: p})
+		if p != "" {
+			c.Components = append(c.Components, Component{Kind: cluster.ComponentNodePool, Name: p})
+		}
 	}
 	c.Summary = "the cluster ran out of requestable capacity: " + strings.Join(parts, "; ")
 	return []Cause{c}
@@ -229,4 +251,14 @@ func tooBig(m *cluster.Model, s Symptom) bool {
 		n++
 	}
 	return n > 0
+}
+
+// appendComponent adds a component once.
+func appendComponent(cs []Component, c Component) []Component {
+	for _, have := range cs {
+		if have == c {
+			return cs
+		}
+	}
+	return append(cs, c)
 }

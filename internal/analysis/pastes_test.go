@@ -44,6 +44,17 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_evicted sre/logstash-0", "node_pressure node-1"}, []string{"node_disk_exhaustion"}},
 		{"the autoscaler at its maximum is no scale-up", "I1227 10:48:23.118126       1 scale_up.go:116] Skipping node group nodes.pool-a - max size reached\nI1227 10:48:23.118148       1 scale_up.go:186] No expansion options\n",
 			nil, nil},
+		{"pods the autoscaler could not place, its group at its maximum", "I1227 10:48:22.745330       1 scale_up.go:61] 30 other pods are also unschedulable\n" +
+			"I1227 10:48:23.118126       1 scale_up.go:116] Skipping node group nodes.pool-a - max size reached\n",
+			[]string{"pod_pending "}, []string{"capacity_exhaustion"}},
+		{"a pod that did not trigger a scale-up", "LAST SEEN   TYPE      REASON              OBJECT      MESSAGE\n" +
+			"2m          Warning   FailedScheduling    pod/job-1   0/3 nodes are available: 3 Insufficient cpu.\n" +
+			"2m          Normal    NotTriggerScaleUp   pod/job-1   pod didn't trigger scale-up: 1 max node group size reached\n",
+			[]string{"pod_pending job-1"}, []string{"capacity_exhaustion"}},
+		{"a scale-up the cloud refused", "LAST SEEN   TYPE      REASON          OBJECT                               MESSAGE\n" +
+			"5m          Warning   ScaleUpFailed   configmap/cluster-autoscaler-status  Failed adding 3 nodes to group gpu-pool due to OutOfResource.QUOTA_EXCEEDED; source errors: quota\n" +
+			"5m          Warning   FailedScheduling   pod/train-1   0/4 nodes are available: 4 Insufficient nvidia.com/gpu.\n",
+			[]string{"scale_up ", "pod_pending train-1"}, []string{"scale_up_not_ready", "capacity_exhaustion"}},
 		{"a scale-up whose nodes never came", "      Name:        pool-b\n      Health:      Healthy (ready=2 unready=0 notStarted=0 longNotStarted=0 registered=2 longUnregistered=0 cloudProviderTarget=6 (minSize=0, maxSize=10))\n" +
 			"                   LastProbeTime:      2024-03-01 10:30:00.1 +0000 UTC m=+1.0\n                   LastTransitionTime: 2024-03-01 10:00:00.1 +0000 UTC m=+1.0\n" +
 			"      ScaleUp:     InProgress (ready=2 cloudProviderTarget=6)\n                   LastProbeTime:      2024-03-01 10:30:00.1 +0000 UTC m=+1.0\n                   LastTransitionTime: 2024-03-01 10:05:00.1 +0000 UTC m=+1.0\n",

@@ -62,7 +62,9 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range m.Events {
 		e := o.Event
-		if e.Reason != "FailedScheduling" || !aboutPod(o) {
+		// cluster-autoscaler writes NotTriggerScaleUp only on pods the scheduler could not place.
+		notTriggered := e.Reason == "NotTriggerScaleUp" && e.InvolvedObject.Kind == cluster.KindPod
+		if e.Reason != "FailedScheduling" && !notTriggered || !aboutPod(o) {
 			continue
 		}
 		if pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil && pod.Pod.Spec.NodeName != "" && pod.Pod.Status.Phase != corev1.PodPending {
@@ -76,7 +78,11 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		if name == "" {
 			owner = "\x00" + o.Source.File // the events of a paste that names no pod: one pod
 		}
-		s := add(ns, name, owner, e.Message, citeEvent(o))
+		msg := e.Message
+		if notTriggered {
+			msg = "" // the autoscaler's reasons, not the scheduler's
+		}
+		s := add(ns, name, owner, msg, citeEvent(o))
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))
 	}

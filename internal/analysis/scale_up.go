@@ -59,6 +59,16 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))
 	}
+	for _, f := range failedScaleUps(in.Model) {
+		// A scale-up the autoscaler tried, whether or not the cloud delivered.
+		s.Evidence = append(s.Evidence, f.ev)
+		s.At = earliest(s.At, timePtr(f.at))
+		if a, ok := signal.ParseAutoscalerLog(f.ev.Value); ok && a.Group != "" {
+			if _, seen := groups[a.Group]; !seen {
+				groups[a.Group] = [2]int{0, 0}
+			}
+		}
+	}
 	for _, g := range requestedGroups(in.Model) {
 		note(g.name, g.ready, g.target)
 		s.Evidence = append(s.Evidence, cite(g.obj, "data.status", g.line))
@@ -86,6 +96,10 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 	}
 	sort.Strings(names)
 	for _, g := range names {
+		if groups[g] == [2]int{} {
+			parts = append(parts, shortGroup(g)+" (tried)")
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s %d→%d", shortGroup(g), groups[g][0], groups[g][1]))
 	}
 	if len(names) > 0 {

@@ -52,6 +52,10 @@ func (scaleUpNotReadyRule) Causes(in Input, symptoms []Symptom) []Cause {
 		stuck = append(stuck, why)
 		c.Evidence = append(c.Evidence, cite(g.obj, "data.status", g.line))
 	}
+	for _, f := range failedScaleUps(in.Model) {
+		stuck = append(stuck, f.what)
+		c.Evidence = append(c.Evidence, f.ev)
+	}
 	if len(stuck) > 0 {
 		c.Role, c.Confidence = Root, 0.7
 		c.Explains = append(c.Explains, scaleUp)

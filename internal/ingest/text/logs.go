@@ -84,6 +84,11 @@ func (p *parser) autoscalerEvent(a signal.AutoscalerLog) *corev1.Event {
 	case signal.CAPodUnschedulable:
 		ev.Type, ev.Reason = corev1.EventTypeWarning, "FailedScheduling"
 		ev.InvolvedObject = corev1.ObjectReference{Kind: cluster.KindPod, APIVersion: "v1", Namespace: a.Namespace, Name: a.Pod}
+	case signal.CAPodsUnschedulable:
+		if a.Count == 0 {
+			return nil // "No unschedulable pods"
+		}
+		ev.Type, ev.Reason = corev1.EventTypeWarning, "FailedScheduling" // pods the log does not name
 	case signal.CAMaxSizeReached, signal.CAMaxTotalNodes, signal.CAResourceLimit, signal.CANoExpansionOptions:
 		ev.Reason = "NotTriggerScaleUp"
 	case signal.CAScaleUp:
