@@ -109,3 +109,32 @@ func describeNode(condition, cpu, memory string) string {
 		"Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n  Resource           Requests      Limits\n" +
 		"  --------           --------      ------\n  " + cpu + "\n  " + memory + "\n"
 }
+
+// TestMixedIncidents checks that a file listing several incidents says so: its output still
+// gives symptoms, but no cause is drawn from it with confidence, and the gap says why.
+func TestMixedIncidents(t *testing.T) {
+	doc := "# Our incidents of 2019\n\n## 2019-01-07 DNS outage\nRoot cause: the CoreDNS memory limit was too small.\n" +
+		"```\nNAME                       READY   STATUS      RESTARTS   AGE\ncoredns-5d4b7c9f8-abcde    0/1     OOMKilled   7          1h\n```\n" +
+		"## 2019-03-02 Hub down\nRoot cause: the disk of the hub node filled up.\n" +
+		"```\nNAME                  READY   STATUS    RESTARTS   AGE\nhub-7c9f8d6b5-x2x7k   0/1     Evicted   0          10h\n```\n" +
+		"## 2019-05-05 Pending pods\nRoot cause: the cluster was full.\n"
+	rep := Run(model(t, doc), Options{})
+	if len(rep.Symptoms) == 0 {
+		t.Fatal("no symptom from the output the file holds")
+	}
+	for _, c := range rep.Causes {
+		if c.Confidence > claimConfidence {
+			t.Errorf("cause %s at %.2f from a file of several incidents, want at most %.2f", c.Kind, c.Confidence, claimConfidence)
+		}
+	}
+	found := false
+	for _, g := range rep.Gaps {
+		found = found || g.Kind == "mixed_incidents" && strings.Contains(g.Summary, "describes 3 incidents")
+	}
+	if !found {
+		t.Errorf("no gap says the file mixes incidents: %+v", rep.Gaps)
+	}
+	if len(rep.Claims) != 3 {
+		t.Errorf("%d claims listed, want the 3 root causes", len(rep.Claims))
+	}
+}
