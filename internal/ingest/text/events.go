@@ -7,6 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // tableParser reads the rows of an open table; ok is false for a line that is not a row,
@@ -39,8 +41,12 @@ type eventRow struct {
 	firstAt, lastAt                  metav1.Time // times, where the layout prints times rather than ages
 }
 
-// event builds the core/v1 Event a row describes.
+// event builds the core/v1 Event a row describes; a row without a namespace is in the one
+// the command above it named ("kubectl get events -n jhub").
 func (p *parser) event(r eventRow) *corev1.Event {
+	if r.namespace == "" && r.kind != "" && r.kind != "Node" {
+		r.namespace = p.cmdNamespace(cluster.KindEvent)
+	}
 	ev := &corev1.Event{Type: r.typ, Reason: r.reason, Message: strings.TrimSpace(r.message)}
 	ev.Name, ev.Namespace = r.eventName, r.namespace
 	ev.InvolvedObject = corev1.ObjectReference{Kind: r.kind, Name: r.name, FieldPath: r.fieldPath}

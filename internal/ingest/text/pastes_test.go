@@ -62,6 +62,9 @@ func TestParsePastes(t *testing.T) {
 		{"a describe message wrapped at column 0", "Name:         web-1\nNamespace:    prod\nStatus:       Failed\nReason:       Evicted\n" +
 			"Message:      The node was low on resource: memory. Container web was using 9402820Ki, which exceeds its requ\nest of 7G.\nIP:           \n",
 			[]string{`1 Pod prod/web-1 phase=Failed reason=Evicted message="The node was low on resource: memory. Container web was using 9402820Ki, which exceeds its request of 7G."`}},
+		{"events of the namespace the command named", "$ kubectl get events -n jhub\nLAST SEEN   TYPE      REASON             OBJECT              MESSAGE\n" +
+			"14m         Warning   FailedScheduling   pod/jupyter-alice   0/12 nodes are available: 4 Insufficient memory.\n",
+			[]string{`3 Event jhub/jupyter-alice.FailedScheduling.3 Warning FailedScheduling on Pod jhub/jupyter-alice "0/12 nodes are available: 4 Insufficient memory."`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
