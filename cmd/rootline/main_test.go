@@ -56,7 +56,7 @@ func TestUploadExitCodes(t *testing.T) {
 	bad := write("bad.json", `not json at all`)
 	boom := write("boom.json", `server explodes`)
 	write("snap/nodes.json", `{"kind": "Node"}`)
-	write("snap/notes.md", `not sent`)
+	write("snap/notes.md", `sent too: the server skips what it cannot read`)
 
 	tests := []struct {
 		name     string
@@ -66,6 +66,7 @@ func TestUploadExitCodes(t *testing.T) {
 	}{
 		{"stored", []string{"upload", "--server", ts.URL, "--incident", "IL-1", "--token", "tok", good}, exitOK, `{"kind": "Pod"}`},
 		{"folder as multipart", []string{"upload", "--server", ts.URL, "--incident", "IL-1", filepath.Join(dir, "snap"), good}, exitOK, `filename="nodes.json"`},
+		{"every file of a folder", []string{"upload", "--server", ts.URL, "--incident", "IL-1", filepath.Join(dir, "snap"), good}, exitOK, `filename="notes.md"`},
 		{"new incident", []string{"upload", "--server", ts.URL, good}, exitOK, ""},
 		{"refused", []string{"upload", "--server", ts.URL, "--incident", "IL-1", bad}, exitRejected, ""},
 		{"server error", []string{"upload", "--server", ts.URL, "--incident", "IL-1", boom}, exitServerError, ""},

@@ -20,10 +20,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
-)
 
-// uploadExts are the files taken from folders; files named on the command line are always sent.
-var uploadExts = []string{".json", ".yaml", ".yml", ".jsonl", ".ndjson", ".gz", ".tgz", ".tar"}
+	"github.com/rootline-dev/rootline/internal/ingest"
+)
 
 type uploadOptions struct {
 	server   string
@@ -40,9 +39,13 @@ func newUploadCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "upload PATH…",
 		Short: "Send kubectl output to a Rootline server",
-		Long: `Send kubectl output (JSON, YAML, JSON Lines, and gzip or tar archives of them) to a
-Rootline server as one snapshot of an incident. PATH may be files or folders; folders are read
-recursively for ` + strings.Join(uploadExts, " ") + ` files.
+		Long: `Send kubectl output (JSON, YAML, JSON Lines, describe output and tables, and gzip or tar
+archives of them) to a Rootline server as one snapshot of an incident. PATH may be files or
+folders; from folders, read recursively, every file is sent but hidden ones and symbolic links.
+Of several files, the server reads each as ` + "`rootline analyze`" + ` reads a folder's: one it
+cannot read (a README, a binary) is skipped, and a truncated one is stored as far as it goes;
+both are printed on stderr with the reason. A file sent alone must be readable (a truncated one
+is stored as far as it goes).
 
 Without --incident a new incident is created (titled by --title) and its id printed.
 Sending the same files again is harmless: the server answers with the stored snapshot.
@@ -80,8 +83,9 @@ type uploadFile struct {
 	size int64
 }
 
-// collectFiles expands the arguments: files as given, folders recursed for known extensions.
-func collectFiles(args []string) ([]uploadFile, error) {
+// collectFiles expands the arguments: files as given, folders recursed as analyze does
+// (folderFiles: no hidden files, no symbolic links, which are noted on stderr).
+func collectFiles(args []string, stderr io.Writer) ([]uploadFile, error) {
 	var out []uploadFile
 	for _, a := range args {
 		if a == "-" {
@@ -96,39 +100,27 @@ func collectFiles(args []string) ([]uploadFile, error) {
 			out = append(out, uploadFile{path: a, name: filepath.Base(a), size: info.Size()})
 			continue
 		}
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() || strings.HasPrefix(d.Name(), ".") || !hasExt(d.Name()) {
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(a, p)
-			out = append(out, uploadFile{path: p, name: filepath.ToSlash(rel), size: info.Size()})
-			return nil
-		})
+		files, links, err := folderFiles(a)
 		if err != nil {
 			return nil, err
 		}
+		for _, l := range links {
+			fmt.Fprintf(stderr, "skipped %s: %s\n", l, notFollowed)
+		}
+		for _, p := range files {
+			info, err := os.Stat(p)
+			if err != nil {
+				return nil, err
+			}
+			rel, _ := filepath.Rel(a, p)
+			out = append(out, uploadFile{path: p, name: filepath.ToSlash(rel), size: info.Size()})
+		}
 	}
 	if len(out) == 0 {
-		return nil, errors.New("no files to upload (folders are searched for " + strings.Join(uploadExts, " ") + ")")
+		return nil, errors.New("no files to upload (hidden files and symbolic links in folders are left out)")
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out, nil
-}
-
-func hasExt(name string) bool {
-	for _, e := range uploadExts {
-		if strings.HasSuffix(strings.ToLower(name), e) {
-			return true
-		}
-	}
-	return false
 }
 
 func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr io.Writer) error {
@@ -139,7 +131,7 @@ func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr 
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return usageError{fmt.Errorf("--server %q: use http://HOST:PORT or https://HOST", o.server)}
 	}
-	files, err := collectFiles(args)
+	files, err := collectFiles(args, stderr)
 	if err != nil {
 		return &exitError{exitFailure, err}
 	}
@@ -188,10 +180,15 @@ func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr 
 		return err
 	}
 	if o.asJSON {
-		_, err := fmt.Fprintln(stdout, string(raw))
+		if _, err := fmt.Fprintln(stdout, string(raw)); err != nil {
+			return err
+		}
+		return printFileNotes(stderr, raw)
+	}
+	if err := printSummary(stdout, raw); err != nil {
 		return err
 	}
-	return printSummary(stdout, raw)
+	return printFileNotes(stderr, raw)
 }
 
 // uploadBody streams the files: one file as the body itself, several as multipart parts.
@@ -241,16 +238,25 @@ func copyFile(w io.Writer, f uploadFile) error {
 	return err
 }
 
+// answerSkipped is an entry of the server's skipped list: an object, or a file (kind File)
+// skipped or truncated.
+type answerSkipped struct {
+	File, Kind, Namespace, Name, Reason string
+	Line                                int
+	Truncated                           bool
+}
+
+func (s answerSkipped) isFile() bool { return s.Kind == ingest.FileKind }
+
+// printSummary prints what was stored, and the objects skipped.
 func printSummary(w io.Writer, raw []byte) error {
 	var resp struct {
-		Snapshot string         `json:"snapshot"`
-		Incident string         `json:"incident"`
-		Cluster  string         `json:"cluster"`
-		Objects  map[string]int `json:"objects"`
-		Existing bool           `json:"existing"`
-		Skipped  []struct {
-			Kind, Namespace, Name, Reason string
-		} `json:"skipped"`
+		Snapshot string          `json:"snapshot"`
+		Incident string          `json:"incident"`
+		Cluster  string          `json:"cluster"`
+		Objects  map[string]int  `json:"objects"`
+		Existing bool            `json:"existing"`
+		Skipped  []answerSkipped `json:"skipped"`
 	}
 	if err := json.Unmarshal(raw, &resp); err != nil {
 		return fmt.Errorf("unexpected answer from the server: %w", err)
@@ -270,7 +276,34 @@ func printSummary(w io.Writer, raw []byte) error {
 	}
 	fmt.Fprintf(w, "snapshot %s %s for incident %s (cluster %s): %s\n", short(resp.Snapshot), state, resp.Incident, resp.Cluster, strings.Join(parts, ", "))
 	for _, s := range resp.Skipped {
-		fmt.Fprintf(w, "  skipped %s %s/%s: %s\n", s.Kind, s.Namespace, s.Name, s.Reason)
+		if !s.isFile() {
+			fmt.Fprintf(w, "  skipped %s %s/%s: %s\n", s.Kind, s.Namespace, s.Name, s.Reason)
+		}
+	}
+	return nil
+}
+
+// printFileNotes prints the files the server skipped or stored truncated, as analyze prints
+// them: "skipped README.md: …", "truncated pods.json:120: …".
+func printFileNotes(w io.Writer, raw []byte) error {
+	var resp struct {
+		Skipped []answerSkipped `json:"skipped"`
+	}
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		return fmt.Errorf("unexpected answer from the server: %w", err)
+	}
+	for _, s := range resp.Skipped {
+		if !s.isFile() {
+			continue
+		}
+		what, pos := "skipped", s.File
+		if s.Truncated {
+			what = "truncated"
+		}
+		if s.Line > 0 {
+			pos = fmt.Sprintf("%s:%d", s.File, s.Line)
+		}
+		fmt.Fprintf(w, "%s %s: %s\n", what, pos, s.Reason)
 	}
 	return nil
 }
