@@ -51,8 +51,14 @@ Events:
   Warning  Evicted  12m   kubelet  The node was low on resource: memory. Threshold quantity: 100Mi, available: 92160Ki.
 `
 
-// pendingPod is `kubectl describe pod` of a pod of pool core the scheduler could not place.
+// pendingPod is `kubectl describe pod` of a pod of pool core, requesting 2 CPU and 1Gi, that
+// the scheduler could not place.
 func pendingPod(name, message string) string {
+	return pendingPodAsking(name, "2", "1Gi", message)
+}
+
+// pendingPodAsking is pendingPod with the pod's requests.
+func pendingPodAsking(name, cpu, memory, message string) string {
 	return `$ kubectl describe pod ` + name + ` -n prod
 Name:             ` + name + `
 Namespace:        prod
@@ -69,8 +75,8 @@ Containers:
     Image:      registry.example.com/report:2.3
     Port:       <none>
     Requests:
-      cpu:        2
-      memory:     1Gi
+      cpu:        ` + cpu + `
+      memory:     ` + memory + `
 Conditions:
   Type           Status
   PodScheduled   False 
