@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -89,19 +91,23 @@ func TestPodAmounts(t *testing.T) {
 		},
 		requests: Resources{MilliCPU: 1100, Memory: 2148 * mi},
 	}, {
-		name: "a pod resized in place holds the larger of its spec and its allocation",
+		// The scheduler would count 2 CPU (podResourceOptions says why Rootline does not).
+		name: "a pod being resized in place counts by its spec",
 		spec: corev1.PodSpec{Containers: []corev1.Container{ctr("app", res("500m", "1Gi"), nil, false)}},
 		status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{Name: "app",
 			AllocatedResources: res("2", "512Mi"), Resources: &corev1.ResourceRequirements{Requests: res("2", "512Mi")}}}},
-		requests: Resources{MilliCPU: 2000, Memory: 1024 * mi},
+		requests: Resources{MilliCPU: 500, Memory: 1024 * mi},
 	}, {
 		name:     "nothing requested",
 		spec:     corev1.PodSpec{Containers: []corev1.Container{ctr("app", nil, nil, false)}},
 		requests: Resources{},
 	}}
-	for _, tt := range tests {
+	var all []*Object
+	for i, tt := range tests {
+		name := fmt.Sprintf("p%d", i)
+		p := &Object{Kind: KindPod, Namespace: "ns", Name: name, Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns"}, Spec: tt.spec, Status: tt.status}}
+		all = append(all, p)
 		t.Run(tt.name, func(t *testing.T) {
-			p := &Object{Kind: KindPod, Namespace: "ns", Name: "p", Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}, Spec: tt.spec, Status: tt.status}}
 			if diff := cmp.Diff(tt.requests, PodRequests(p.Pod)); diff != "" {
 				t.Errorf("PodRequests (-want +got):\n%s", diff)
 			}
@@ -117,6 +123,16 @@ func TestPodAmounts(t *testing.T) {
 				t.Errorf("Model.PodLimits = %+v, want %+v", got, tt.lims)
 			}
 		})
+	}
+	// One model of them all: what Add sums for one pod never leaks into the next.
+	m := NewModel(nil, all)
+	for i, tt := range tests {
+		if got := m.PodRequests(all[i]); got != tt.requests {
+			t.Errorf("%s: in one model, Model.PodRequests = %+v, want %+v", tt.name, got, tt.requests)
+		}
+		if got := m.PodLimits(all[i]); got != tt.lims {
+			t.Errorf("%s: in one model, Model.PodLimits = %+v, want %+v", tt.name, got, tt.lims)
+		}
 	}
 }
 
@@ -136,4 +152,23 @@ func TestModelAmountsFollowReplacement(t *testing.T) {
 	if diff := cmp.Diff(want, m.Load(node).Requests); diff != "" {
 		t.Errorf("load requests (-want +got):\n%s", diff)
 	}
+}
+
+// TestPodRequestsConcurrently: the lists the library sums into are never shared by two calls
+// at once (run with -race to see it).
+func TestPodRequestsConcurrently(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			p := pod("p", "", res(fmt.Sprintf("%dm", g+1), fmt.Sprintf("%dMi", g+1)), res("", fmt.Sprintf("%dMi", 2*(g+1)))).Pod
+			want := amounts{requests: Resources{MilliCPU: int64(g + 1), Memory: int64(g+1) * mi}, limits: Resources{Memory: int64(2*(g+1)) * mi}}
+			for range 200 {
+				if got := (amounts{PodRequests(p), PodLimits(p)}); got != want {
+					t.Errorf("goroutine %d: %+v, want %+v", g, got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
