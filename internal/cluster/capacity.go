@@ -117,6 +117,8 @@ func fraction(a, b int64) float64 {
 // Load computes a node's load from the pods the model holds for it. Loads are computed once
 // per model and node: rules ask for them again and again.
 func (m *Model) Load(node *Object) NodeLoad {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if l, ok := m.loads[node.Node.Name]; ok && l.Node == node {
 		return l
 	}
@@ -128,10 +130,11 @@ func (m *Model) Load(node *Object) NodeLoad {
 	return l
 }
 
+// computeLoad works a load out for Load, which holds mu.
 func (m *Model) computeLoad(node *Object) NodeLoad {
 	pool, _ := NodePool(node.Node.Labels)
 	l := NodeLoad{Node: node, Pool: pool, Allocatable: amount(node.Node.Status.Allocatable)}
-	for _, p := range m.PodsOn(node.Node.Name) {
+	for _, p := range m.podsOn(node.Node.Name) {
 		if Terminal(p.Pod) {
 			continue
 		}

@@ -172,3 +172,30 @@ func TestPodRequestsConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestModelReadConcurrently: the server reads one model from many requests at once (the
+// pictures ask for the loads of the nodes involved), and the first Load of a node or PodsOn
+// fills the model's indexes; run with -race to see that they do so one at a time.
+func TestModelReadConcurrently(t *testing.T) {
+	var objs []*Object
+	for i := range 8 {
+		name := fmt.Sprintf("n%d", i)
+		objs = append(objs, &Object{Kind: KindNode, Name: name, Node: &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name},
+			Status: corev1.NodeStatus{Allocatable: res("4", "8Gi")}}}, pod("p"+name, name, res("1", "1Gi"), nil))
+	}
+	m := NewModel(nil, objs)
+	var wg sync.WaitGroup
+	for _, n := range m.Nodes {
+		wg.Go(func() {
+			if l := m.Load(n); len(l.Pods) != 1 || l.Requests.MilliCPU != 1000 {
+				t.Errorf("load of %s: %d pods, %dm CPU; want 1 pod, 1000m", n.Name, len(l.Pods), l.Requests.MilliCPU)
+			}
+		})
+		wg.Go(func() {
+			if got := m.PodsOn(n.Name); len(got) != 1 {
+				t.Errorf("PodsOn(%s) = %d pods, want 1", n.Name, len(got))
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"sync"
 	"time"
 )
 
@@ -13,12 +14,16 @@ type Model struct {
 	Events []*Object // objects with Event set
 	Others []*Object // kept as raw JSON (workloads, priority classes, …)
 
-	pods       map[string]int       // namespace/name → index in Pods
-	nodes      map[string]int       // name → index in Nodes
-	events     map[string]int       // uid → index in Events, for events that have one
+	pods    map[string]int      // namespace/name → index in Pods
+	nodes   map[string]int      // name → index in Nodes
+	events  map[string]int      // uid → index in Events, for events that have one
+	amounts map[*Object]amounts // pod → its requests and limits, computed in Add
+
+	// The server reads one model from many requests at once, and PodsOn and Load fill these
+	// on first use: mu makes them do so one at a time.
+	mu         sync.Mutex
 	podsByNode map[string][]*Object // node name → pods bound to it
 	loads      map[string]NodeLoad  // node name → load, computed on first use
-	amounts    map[*Object]amounts  // pod → its requests and limits, computed in Add
 }
 
 // amounts are a pod's requests and limits. Kubernetes' arithmetic costs some microseconds a
@@ -113,6 +118,13 @@ func (m *Model) Node(name string) *Object {
 
 // PodsOn returns the pods bound to a node.
 func (m *Model) PodsOn(node string) []*Object {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.podsOn(node)
+}
+
+// podsOn is PodsOn for a caller that holds mu.
+func (m *Model) podsOn(node string) []*Object {
 	if m.podsByNode == nil {
 		m.podsByNode = map[string][]*Object{}
 		for _, p := range m.Pods {
