@@ -84,7 +84,7 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if !noted[node.Name] {
 			noted[node.Name] = true
 			parts = append(parts, note)
-			c.Evidence = append(c.Evidence, cite(node, "status.allocatable", fmt.Sprintf("%s; requested by %d pods: %s", note, len(l.Pods), topPods(l, 3))))
+			c.Evidence = append(c.Evidence, cite(node, "status.allocatable", fmt.Sprintf("%s; requested by %d pods: %s", note, len(l.Pods), topPods(m, l, 3))))
 		}
 		c.Confidence += 0.1
 	}
@@ -161,7 +161,7 @@ func shortfall(m *cluster.Model, pending []Symptom) []poolShortfall {
 				by[pool] = sh
 			}
 			sh.pods++
-			sh.pending = sh.pending.Add(cluster.PodRequests(p.Pod))
+			sh.pending = sh.pending.Add(m.PodRequests(p))
 		}
 	}
 	var out []poolShortfall
@@ -182,13 +182,13 @@ func poolFor(m *cluster.Model, p *cluster.Object) string {
 	return m.PoolFor(p)
 }
 
-func topPods(l cluster.NodeLoad, n int) string {
+func topPods(m *cluster.Model, l cluster.NodeLoad, n int) string {
 	var names []string
 	for i, p := range l.Pods {
 		if i == n {
 			break
 		}
-		r := cluster.PodRequests(p.Pod)
+		r := m.PodRequests(p)
 		names = append(names, fmt.Sprintf("%s/%s (%s CPU, %s)", p.Namespace, p.Name, cpuString(r.MilliCPU), memString(r.Memory)))
 	}
 	return strings.Join(names, ", ")

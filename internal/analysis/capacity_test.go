@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -92,8 +93,8 @@ Events:
 }
 
 // TestCapacityRule pins fullShare (0.9) for memory pressure and the 0.8 for evictions: a
-// node whose memory is at least that share requested explains its trouble; and pending pods
-// the scheduler found no room for, unlike pods it may not place.
+// node whose memory is at least that share requested explains its memory trouble, not its
+// disk trouble; and pending pods the scheduler found no room for, unlike pods it may not place.
 func TestCapacityRule(t *testing.T) {
 	pressure := "MemoryPressure True KubeletHasInsufficientMemory kubelet has insufficient memory available"
 	full := func(pct string) causeWant {
@@ -115,6 +116,10 @@ func TestCapacityRule(t *testing.T) {
 		{name: "eviction, memory 79% requested", symptoms: evictions, docs: []string{coreNode(7900), evictedWeb}, kinds: []string{}},
 		{name: "eviction, memory 80% requested", symptoms: evictions, docs: []string{coreNode(8000), evictedWeb}, kinds: []string{CapacityExhaustion}, want: evicted("80%")},
 		{name: "eviction, memory 81% requested", symptoms: evictions, docs: []string{coreNode(8100), evictedWeb}, kinds: []string{CapacityExhaustion}, want: evicted("81%")},
+		{name: "disk pressure, memory 95% requested", symptoms: onNode, kinds: []string{NodeDiskExhaustion},
+			docs: []string{coreNode(9500, "DiskPressure True KubeletHasDiskPressure kubelet has disk pressure")}},
+		{name: "eviction for ephemeral-storage, memory 95% requested", symptoms: evictions, kinds: []string{NodeDiskExhaustion},
+			docs: []string{coreNode(9500), strings.ReplaceAll(evictedWeb, "resource: memory.", "resource: ephemeral-storage.")}},
 		{name: "pressure at 85% is not full though an eviction would be", symptoms: onNode, docs: []string{coreNode(8500, pressure)}, kinds: []string{}},
 		{name: "pending for cpu", symptoms: pending, docs: []string{coreNode(5000), pendingPod("report-0",
 			"0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.")},

@@ -31,7 +31,7 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if pod == nil || node == nil || !critical(in, pod) {
 			continue
 		}
-		req := cluster.PodRequests(pod.Pod)
+		req := m.PodRequests(pod)
 		if req.MilliCPU > tinyCPUMilli {
 			continue
 		}

@@ -6,7 +6,7 @@ import (
 )
 
 // TestOvercommitRule pins the two limits of node_overcommitted: memory limits over 100% of
-// allocatable (strictly) explain memory trouble on the node; CPU or memory limits at
+// allocatable (strictly) explain memory trouble on the node, not disk or PID pressure; CPU or memory limits at
 // overcommitFar (150%) or more explain a node that stopped being ready. Limits come from the
 // node's pods, or from describe's Allocated resources table when its pods show none.
 func TestOvercommitRule(t *testing.T) {
@@ -53,6 +53,10 @@ func TestOvercommitRule(t *testing.T) {
 			kinds: []string{NodeOvercommitted}, want: starved("memory", "151%")},
 		{name: "pressure, memory limits 101% in the Allocated table", docs: []string{byTable("2 (50%)", "10100Mi (101%)", pressure)}, symptoms: underPressure,
 			kinds: []string{NodeOvercommitted}, want: memory("101%")},
+		{name: "disk pressure, memory limits 160%", docs: []string{byPods(2000, 16000, "DiskPressure True KubeletHasDiskPressure kubelet has disk pressure")},
+			symptoms: underPressure, kinds: []string{NodeDiskExhaustion}},
+		{name: "PID pressure, memory limits 160%", docs: []string{byPods(2000, 16000, "PIDPressure True KubeletHasInsufficientPID kubelet has insufficient PID available")},
+			symptoms: underPressure, kinds: []string{}},
 		{name: "limits far over with no trouble", docs: []string{byPods(8000, 16000, "Ready True KubeletReady kubelet is posting ready status")}, symptoms: nil, kinds: []string{}},
 	}
 	runCauseCases(t, NodeOvercommitted, tests)

@@ -39,7 +39,7 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 			if !ok {
 				continue
 			}
-			r := cluster.PodRequests(p.Pod)
+			r := m.PodRequests(p)
 			c.Explains = append(c.Explains, s.ID)
 			c.Evidence = append(c.Evidence, cite(p, "spec.containers[].resources.requests", fmt.Sprintf("%s CPU, %s", cpuString(r.MilliCPU), memString(r.Memory))))
 			parts = append(parts, fmt.Sprintf("%s/%s asks %s CPU and %s: %s", p.Namespace, p.Name, cpuString(r.MilliCPU), memString(r.Memory), why))
@@ -62,7 +62,7 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 // largest node's allocatable when the nodes are known; else a request no common machine type
 // holds, of a resource the scheduler found every node short of.
 func exceedsNode(m *cluster.Model, p *cluster.Object, s Symptom) (string, bool) {
-	r := cluster.PodRequests(p.Pod)
+	r := m.PodRequests(p)
 	if len(m.Nodes) > 0 {
 		var biggest cluster.Resources
 		for _, n := range m.Nodes {

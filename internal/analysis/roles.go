@@ -30,7 +30,7 @@ func heavy(in Input, o *cluster.Object, l cluster.NodeLoad) bool {
 	if in.component(o) == cluster.ComponentPrometheus || cluster.GrowsWithCluster(o.Pod) {
 		return true
 	}
-	r := cluster.PodRequests(o.Pod)
+	r := in.Model.PodRequests(o)
 	return (l.Allocatable.Memory > 0 && float64(r.Memory) >= heavyShare*float64(l.Allocatable.Memory)) ||
 		(l.Allocatable.MilliCPU > 0 && float64(r.MilliCPU) >= heavyShare*float64(l.Allocatable.MilliCPU))
 }

@@ -34,7 +34,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 		var hs []string
 		for _, o := range l.Pods {
 			if o != pod && heavy(in, o, l) {
-				r := cluster.PodRequests(o.Pod)
+				r := m.PodRequests(o)
 				hs = append(hs, fmt.Sprintf("%s/%s (%s CPU, %s)", o.Namespace, o.Name, cpuString(r.MilliCPU), memString(r.Memory)))
 				if comp := in.component(o); comp != "" {
 					heavies[comp] = Component{Kind: comp, Name: cluster.WorkloadName(o.Pod)}

@@ -38,7 +38,7 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if prom == nil || l.Allocatable.Memory == 0 {
 			continue
 		}
-		req := cluster.PodRequests(prom.Pod)
+		req := m.PodRequests(prom)
 		share := float64(req.Memory) / float64(l.Allocatable.Memory)
 		if share < prometheusShare {
 			continue

@@ -298,11 +298,24 @@ func kubeYAML(b []byte) bool {
 	return false
 }
 
-// yamlLines reports whether every whole line of the sample may start a YAML line at column 0.
+// yamlLines reports whether every whole line of the sample's first document may start a YAML
+// line at column 0: a later document that does not is a YAML error to report, not a sign that
+// the input is not YAML.
 func yamlLines(b []byte) bool {
+	seen := false
 	for _, l := range wholeLines(b) {
-		if !yamlTopLine.MatchString(strings.TrimRight(l, "\r")) {
+		l = strings.TrimRight(l, "\r")
+		if l == "---" || strings.HasPrefix(l, "--- ") {
+			if seen {
+				return true
+			}
+			continue
+		}
+		if !yamlTopLine.MatchString(l) {
 			return false
+		}
+		if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "#") {
+			seen = true
 		}
 	}
 	return true
@@ -361,7 +374,7 @@ func (d *Decoder) decodeText(ctx context.Context, name string, r io.Reader, emit
 	case res.Objects == 0 && res.Prose:
 		return &Error{File: name, Msg: "prose without kubectl output: nothing in it Rootline reads", Err: ErrUnsupported}
 	case res.Objects == 0:
-		return &Error{File: name, Msg: "text without any kubectl output or signal Rootline reads", Err: ErrUnsupported}
+		return &Error{File: name, Msg: "text that is neither JSON, YAML nor kubectl output Rootline reads", Err: ErrUnsupported}
 	}
 	return nil
 }

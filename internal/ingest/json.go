@@ -99,7 +99,8 @@ func (s *jsonStream) object(start int64) error {
 				kb, _ := json.Marshal(key)
 				buf.Write(kb)
 				buf.WriteByte(':')
-				s.cut.bytes = append(buf.Bytes(), s.cut.bytes...)
+				// The decoder reads the ':' after a key with the value: it may lead the bytes.
+				s.cut.bytes = append(buf.Bytes(), bytes.TrimLeft(s.cut.bytes, " \t\r\n:")...)
 				s.cut.src = src
 				return s.salvage(serr, "", "")
 			}
