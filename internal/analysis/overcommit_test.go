@@ -6,9 +6,10 @@ import (
 )
 
 // TestOvercommitRule pins the two limits of node_overcommitted: memory limits over 100% of
-// allocatable (strictly) explain memory trouble on the node, not disk or PID pressure; CPU or memory limits at
-// overcommitFar (150%) or more explain a node that stopped being ready. Limits come from the
-// node's pods, or from describe's Allocated resources table when its pods show none.
+// allocatable (strictly) explain memory trouble on the node, not disk or PID pressure; CPU or
+// memory limits at overcommitFar (150%) or more explain a node that stopped being ready. Limits
+// come from the node's pods, or from describe's Allocated resources table when its pods show
+// none.
 func TestOvercommitRule(t *testing.T) {
 	pressure := "MemoryPressure True KubeletHasInsufficientMemory kubelet has insufficient memory available"
 	notReady := "Ready False KubeletNotReady PLEG is not healthy: pleg was last seen active 3m12s ago; threshold is 3m0s"

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -74,11 +75,12 @@ type troubledNode struct {
 	load    cluster.NodeLoad
 }
 
-// memoryTrouble lists the memory symptoms whose node the model holds.
+// memoryTrouble lists the memory symptoms whose node the model holds: OOM kills, and evictions
+// and pressure for memory or that do not say what for (disk or PID trouble is not memory's).
 func memoryTrouble(m *cluster.Model, symptoms []Symptom) []troubledNode {
 	var out []troubledNode
 	for _, s := range symptoms {
-		if s.Kind != PodEvicted && s.Kind != NodePressure && s.Kind != OOMKilled {
+		if s.Kind != PodEvicted && s.Kind != NodePressure && s.Kind != OOMKilled || !mayBeMemory(s) {
 			continue
 		}
 		if node := m.Node(nodeOf(m, s)); node != nil {
@@ -86,4 +88,24 @@ func memoryTrouble(m *cluster.Model, symptoms []Symptom) []troubledNode {
 		}
 	}
 	return out
+}
+
+// mayBeMemory reports whether an eviction or a node's pressure is for memory, or does not say:
+// the resource or condition its message names, the pressure its node reported.
+func mayBeMemory(s Symptom) bool {
+	switch s.Kind {
+	case PodEvicted:
+		res, _ := s.Details["resource"].(string)
+		cond, _ := s.Details["condition"].(string)
+		switch {
+		case res != "":
+			return res == "memory"
+		case cond != "":
+			return strings.Contains(cond, "MemoryPressure")
+		}
+	case NodePressure:
+		rs, _ := s.Details["resources"].([]string)
+		return len(rs) == 0 || slices.Contains(rs, "memory")
+	}
+	return true
 }
