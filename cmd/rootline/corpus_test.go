@@ -258,6 +258,13 @@ The table below is produced by:
 The test fails below symptom recall 0.95, object accuracy 0.9 or cause recall 0.8, on any false
 symptom, and on any cause the ground truth rules out.
 
+These are the files Rootline was developed against, so a perfect score here says that it reads
+them, not that it reads every paste: the classes of input they stand for (prompts, Markdown,
+HTML, hard wraps, old layouts, logs, the autoscaler's status, cut files) each have tests of their
+own, written for them, in internal/ingest (TestDetectPastes), internal/ingest/text
+(TestParsePastes, TestParseFormats, TestClean) and internal/analysis (TestPastes, and a table test
+per cause rule at, below and above each threshold).
+
 `)
 	b.WriteString(table)
 	if len(falseCauses) > 0 {
