@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -34,6 +35,7 @@ type causeWant struct {
 	explains   []string // the symptoms it explains, as symptomLabel gives them, sorted
 	summary    []string // substrings of the summary
 	evidence   []string // substrings, each of some evidence value
+	fields     []string // evidence fields, each of some evidence item
 	missing    []string // substrings, each of some missing item; nil: nothing is missing
 	components []string // "Kind:Name", in order; nil: not checked
 }
@@ -96,6 +98,11 @@ func checkCause(t *testing.T, rep Report, kind string, kinds []string, want caus
 	for _, s := range want.evidence {
 		if !containsSome(values, s) {
 			t.Errorf("no evidence says %q; evidence:\n%s", s, strings.Join(values, "\n"))
+		}
+	}
+	for _, f := range want.fields {
+		if !slices.ContainsFunc(c.Evidence, func(e Evidence) bool { return e.Field == f }) {
+			t.Errorf("no evidence cites field %q; evidence: %+v", f, c.Evidence)
 		}
 	}
 	if want.missing == nil && len(c.Missing) > 0 {

@@ -69,17 +69,21 @@ func startFailure(m *cluster.Model, s Symptom) (Evidence, string, bool) {
 		if w := cs.State.Waiting; w != nil && startFailureReasons[w.Reason] {
 			return cite(p, field+".state.waiting", w.Reason+": "+w.Message), w.Reason, true
 		}
-		for _, t := range []*corev1.ContainerStateTerminated{cs.State.Terminated, cs.LastTerminationState.Terminated} {
+		for i, t := range []*corev1.ContainerStateTerminated{cs.State.Terminated, cs.LastTerminationState.Terminated} {
 			if t == nil || t.Reason == "OOMKilled" {
 				continue
+			}
+			at := field + ".state.terminated" // cite the state the termination was read from
+			if i == 1 {
+				at = field + ".lastState.terminated"
 			}
 			value := fmt.Sprintf("%s, exit code %d", t.Reason, t.ExitCode)
 			switch {
 			case startFailureReasons[t.Reason] || t.ExitCode == 126 || t.ExitCode == 127:
-				return cite(p, field+".lastState.terminated", value), value, true
+				return cite(p, at, value), value, true
 			case t.ExitCode != 0 && !t.StartedAt.IsZero() && !t.FinishedAt.IsZero() && t.FinishedAt.Sub(t.StartedAt.Time) < startWindow:
 				d := t.FinishedAt.Sub(t.StartedAt.Time)
-				return cite(p, field+".lastState.terminated", fmt.Sprintf("%s after %s", value, d)), fmt.Sprintf("exits %s after it starts (%s)", d, value), true
+				return cite(p, at, fmt.Sprintf("%s after %s", value, d)), fmt.Sprintf("exits %s after it starts (%s)", d, value), true
 			}
 		}
 	}

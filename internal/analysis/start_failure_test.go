@@ -83,8 +83,20 @@ func TestStartFailureRule(t *testing.T) {
 		{name: "ran 5 min, exit 1", docs: []string{crashingAPI(exited("Error", "1", "10:07:00"))}, symptoms: looping, kinds: []string{}},
 		{name: "exit 127 after a minute", docs: []string{crashingAPI(exited("Error", "127", "10:03:00"))}, symptoms: looping,
 			kinds: []string{ContainerStartFailure}, want: cannot("Error, exit code 127", "Error, exit code 127")},
+		{name: "exit 127, cited where it is", docs: []string{crashingAPI(exited("Error", "127", "10:03:00"))}, symptoms: looping,
+			kinds: []string{ContainerStartFailure}, want: causeWant{role: Root, confidence: 0.75, explains: looping,
+				summary: []string{"Error, exit code 127"}, fields: []string{"status.containerStatuses[api].lastState.terminated"}}},
 		{name: "exit 126 after a minute", docs: []string{crashingAPI(exited("Error", "126", "10:03:00"))}, symptoms: looping,
 			kinds: []string{ContainerStartFailure}, want: cannot("Error, exit code 126", "Error, exit code 126")},
+		{name: "exit 127 in the current state", docs: []string{crashingAPI(`    State:          Terminated
+      Reason:       Error
+      Exit Code:    127
+      Started:      Wed, 05 Feb 2025 10:02:00 +0000
+      Finished:     Wed, 05 Feb 2025 10:02:00 +0000
+    Ready:          False
+    Restart Count:  4`)}, symptoms: []string{"container_restarted " + pod},
+			kinds: []string{ContainerStartFailure}, want: causeWant{role: Root, confidence: 0.75, explains: []string{"container_restarted " + pod},
+				summary: []string{"Error, exit code 127"}, fields: []string{"status.containerStatuses[api].state.terminated"}}},
 		{name: "exit 125 after a minute", docs: []string{crashingAPI(exited("Error", "125", "10:03:00"))}, symptoms: looping, kinds: []string{}},
 		{name: "exit 128 after a minute", docs: []string{crashingAPI(exited("Error", "128", "10:03:00"))}, symptoms: looping, kinds: []string{}},
 		{name: "the runtime could not start it (StartError)", docs: []string{crashingAPI(exited("StartError", "128", "10:02:00"))}, symptoms: looping,
