@@ -26,16 +26,6 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 		p := o.Pod
 		cond := disruption(p)
 		evicted := p.Status.Phase == corev1.PodFailed && p.Status.Reason == "Evicted"
-		if f, ok := refused(p); ok && !evicted {
-			s := syms.pod(o)
-			s.Node = p.Spec.NodeName
-			s.Evidence = append(s.Evidence, cite(o, "status.reason", p.Status.Reason+": "+p.Status.Message))
-			s.Details["refused"] = p.Status.Reason
-			if f.Resource != "" {
-				s.Details["resource"] = f.Resource
-			}
-			continue
-		}
 		if !evicted && (cond == nil || !evictionReasons[cond.Reason]) {
 			continue
 		}
@@ -89,13 +79,6 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 	}
 	return syms.list(func(pod string, s *Symptom) string {
 		sum := podPhrase(pod) + " was evicted"
-		if r, ok := s.Details["refused"]; ok {
-			sum = fmt.Sprintf("%s was refused by the kubelet of its node (%v): it never ran there", podPhrase(pod), r)
-			if s.Node != "" {
-				sum += " (node " + s.Node + ")"
-			}
-			return sum
-		}
 		if r, ok := s.Details["resource"]; ok {
 			sum += fmt.Sprintf(": the node was low on %v", r)
 		} else if c, ok := s.Details["condition"]; ok {
@@ -140,19 +123,4 @@ func noteEviction(s *Symptom, ev signal.Eviction) {
 		}
 		s.Details["offenders"] = offenders
 	}
-}
-
-// refused reports a failed pod the kubelet would not run: refused at admission for lack of a
-// resource (OutOfcpu, OutOfmemory, …) or because its affinity no longer matched the node, or
-// by a NoExecute taint. kubectl shows the reason as the pod's STATUS.
-func refused(p *corev1.Pod) (signal.PodFailure, bool) {
-	if p.Status.Phase != corev1.PodFailed || p.Status.Reason == "" || p.Status.Reason == "Evicted" {
-		return signal.PodFailure{}, false
-	}
-	f := signal.ClassifyPodFailure(p.Status.Reason, p.Status.Message)
-	switch f.Class {
-	case signal.FailureAdmission, signal.FailureNodeAffinity, signal.FailureTaintEviction:
-		return f, true
-	}
-	return f, false
 }

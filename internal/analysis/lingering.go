@@ -21,9 +21,7 @@ func (lingeringRule) Symptoms(in Input) []Symptom {
 			continue
 		}
 		why := "reason Evicted"
-		if _, ok := refused(p); ok {
-			why = "reason " + p.Status.Reason
-		} else if p.Status.Reason != "Evicted" {
+		if p.Status.Reason != "Evicted" {
 			c := disruption(p)
 			if c == nil || !evictionReasons[c.Reason] {
 				continue

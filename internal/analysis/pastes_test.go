@@ -22,7 +22,7 @@ func TestPastes(t *testing.T) {
 		{"kubelet preempted a pod for a critical one", "NAME      READY   STATUS       RESTARTS   AGE\nbatch-1   0/1     Preempting   0          5m\n",
 			[]string{"preempted batch-1"}, []string{"preemption"}},
 		{"pods refused at admission", "$ kubectl get pods -n ci\nNAME     READY   STATUS         RESTARTS   AGE\nbuild-1  0/1     OutOfcpu       0          3h\nbuild-2  0/1     OutOfmemory    0          3h\nbuild-3  0/1     NodeAffinity   0          3h\n",
-			[]string{"pod_evicted ci/build-1", "pod_evicted ci/build-2", "pod_evicted ci/build-3", "evicted_pods_lingering ci/build-1,ci/build-2,ci/build-3"}, nil},
+			[]string{"pod_pending ci/build-1", "pod_pending ci/build-2", "pod_pending ci/build-3"}, []string{"capacity_exhaustion", "scheduling_constraints"}},
 		{"the taint manager evicts", "LAST SEEN   TYPE     REASON                 OBJECT      MESSAGE\n2m          Normal   TaintManagerEviction   pod/web-1   Marking for deletion Pod prod/web-1\n",
 			[]string{"pod_evicted prod/web-1"}, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",

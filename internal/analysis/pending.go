@@ -44,6 +44,23 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range m.Pods {
 		p := o.Pod
+		if f, ok := refused(p); ok {
+			// Placed on a node whose kubelet would not run it (OutOfcpu, NodeAffinity): the
+			// pod waits to be placed again, if a controller makes a new one.
+			owner := ownerName(o)
+			if o.Name == "" {
+				owner = "\x00" + o.Source.String()
+			}
+			s := add(p.Namespace, p.Name, owner, "", cite(o, "status.reason", strings.TrimSpace(p.Status.Reason+": "+p.Status.Message)))
+			s.Details["refused"] = p.Status.Reason
+			if f.Resource != "" {
+				s.Details["refused_resource"] = f.Resource
+			}
+			if s.Node == "" {
+				s.Node = p.Spec.NodeName
+			}
+			continue
+		}
 		c := scheduledCondition(p)
 		if p.Status.Phase != corev1.PodPending || p.Spec.NodeName != "" || c == nil || c.Status != corev1.ConditionFalse {
 			continue
@@ -106,6 +123,9 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		}
 		if msg, _ := s.Details["message"].(string); msg != "" {
 			s.Summary += ": " + firstLine(msg)
+		} else if r, ok := s.Details["refused"]; ok {
+			s.Summary = strings.Replace(s.Summary, "could not be scheduled", "could not run", 1) +
+				fmt.Sprintf(": the kubelet of the node it was placed on refused it (%v)", r)
 		}
 		out = append(out, *s)
 	}
@@ -177,4 +197,20 @@ func better(msg string, kept any) bool {
 		return !a.Truncated
 	}
 	return len(a.Reasons) > len(b.Reasons)
+}
+
+// refused reports a failed pod the kubelet of its node would not run: refused at admission for
+// lack of a resource (OutOfcpu, OutOfmemory, OutOfpods), because its node affinity or selector
+// no longer matched the node (NodeAffinity), or for a taint it does not tolerate. kubectl shows
+// the reason as the pod's STATUS. Like a pod the scheduler cannot place, it did not run.
+func refused(p *corev1.Pod) (signal.PodFailure, bool) {
+	if p.Status.Phase != corev1.PodFailed || p.Status.Reason == "" || p.Status.Reason == "Evicted" {
+		return signal.PodFailure{}, false
+	}
+	f := signal.ClassifyPodFailure(p.Status.Reason, p.Status.Message)
+	switch f.Class {
+	case signal.FailureAdmission, signal.FailureNodeAffinity, signal.FailureTaintEviction:
+		return f, true
+	}
+	return f, false
 }

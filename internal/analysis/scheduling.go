@@ -112,6 +112,13 @@ func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	c := Cause{Kind: SchedulingConstraints, Role: Root, Confidence: 0.6, Components: []Component{}}
 	var parts []string
 	for _, s := range symptoms {
+		if r, _ := s.Details["refused"].(string); s.Kind == PodPending && r == "NodeAffinity" {
+			// The kubelet refused it: its node affinity or selector no longer matched the node.
+			c.Explains = append(c.Explains, s.ID)
+			c.Evidence = append(c.Evidence, s.Evidence[0])
+			parts = append(parts, objectLabel(s)+": its node's kubelet refused it (NodeAffinity)")
+			continue
+		}
 		sch, msg, ok := failedScheduling(s)
 		if !ok || len(sch.Reasons) == 0 || insufficient(sch) {
 			continue
