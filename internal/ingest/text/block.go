@@ -17,7 +17,8 @@ var (
 	// blockStartRe opens a describe block, or a fragment of one, at column 0.
 	blockStartRe = regexp.MustCompile(`^(?:Name:\s+\S|(?:Events|Containers|Init Containers|Conditions|Non-terminated Pods|Allocated resources|Capacity|Allocatable|Taints):)`)
 	// fragmentRe opens a fragment of a describe pod's container section (corpus 09, 16).
-	fragmentRe = regexp.MustCompile(`^\s+(?:State|Last State|Restart Count|Container ID):\s`)
+	// At column 0 when the paste lost its indentation ("State: Terminated" / "Reason: OOMKilled").
+	fragmentRe = regexp.MustCompile(`^\s+(?:State|Last State|Restart Count|Container ID):\s|^(?:State|Last State):\s+(?:Running|Waiting|Terminated)\b`)
 	// nodeCondRowRe is a describe node condition row, also met without its table (corpus 31).
 	nodeCondRowRe = regexp.MustCompile(`^\s*(Ready|MemoryPressure|DiskPressure|PIDPressure|NetworkUnavailable|OutOfDisk)\s+(True|False|Unknown)\s{2,}\S`)
 )

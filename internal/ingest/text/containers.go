@@ -26,9 +26,33 @@ func containers(sec *node) ([]corev1.Container, []corev1.ContainerStatus) {
 	return cs, sts
 }
 
+// stateKeys are the lines kubectl prints under a State or Last State line.
+var stateKeys = map[string]bool{"Reason": true, "Exit Code": true, "Signal": true, "Started": true, "Finished": true, "Message": true}
+
+// nestStates puts the Reason, Exit Code, … lines that follow a State or Last State line at
+// its own indentation under it: a paste that lost its indentation.
+func nestStates(fields []*node) []*node {
+	out := fields[:0:0]
+	var state *node
+	for _, f := range fields {
+		switch {
+		case f.key == "State" || f.key == "Last State":
+			state = f
+		case state != nil && stateKeys[f.key] && len(state.kids) == 0 || state != nil && stateKeys[f.key] && f.indent == state.indent:
+			state.kids = append(state.kids, f)
+			continue
+		default:
+			state = nil
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 // container reads one container's fields. Environment, Command, Args and Mounts are left
 // out on purpose: they may carry secrets and say nothing Rootline analyses.
 func container(name string, fields []*node) (corev1.Container, corev1.ContainerStatus) {
+	fields = nestStates(fields)
 	c := corev1.Container{Name: name}
 	st := corev1.ContainerStatus{Name: name}
 	for _, f := range fields {

@@ -65,6 +65,8 @@ func TestParsePastes(t *testing.T) {
 		{"events of the namespace the command named", "$ kubectl get events -n jhub\nLAST SEEN   TYPE      REASON             OBJECT              MESSAGE\n" +
 			"14m         Warning   FailedScheduling   pod/jupyter-alice   0/12 nodes are available: 4 Insufficient memory.\n",
 			[]string{`3 Event jhub/jupyter-alice.FailedScheduling.3 Warning FailedScheduling on Pod jhub/jupyter-alice "0/12 nodes are available: 4 Insufficient memory."`}},
+		{"a container's state pasted without its indentation", "Our app crashes, describe says:\n\nState: Waiting\nReason: CrashLoopBackOff\nLast State: Terminated\nReason: OOMKilled\nExit Code: 137\nReady: False\nRestart Count: 7\n",
+			[]string{`3 Pod  phase= [ready=false waiting:CrashLoopBackOff last:OOMKilled:137 restarts=7]`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
