@@ -27,8 +27,9 @@ type Outcome int
 const (
 	// FileRead means the file was read to its end.
 	FileRead Outcome = iota
-	// FileTruncated means the file ended in the middle of an object: the objects read whole
-	// before the cut were emitted, and the signal phrases found after the last of them. That
+	// FileTruncated means the file ended in the middle of an object: the objects read before
+	// the cut were emitted (whole, and the one at the cut as far as it goes when the decoder
+	// could), and the signal phrases found after the last of them. That
 	// may be nothing at all (a file cut before its first object): a door that needs objects
 	// refuses it then with FileResult.Err, as the upload handler does.
 	FileTruncated
@@ -96,7 +97,7 @@ func (r FileResult) Reason() string {
 		if r.Objects == 0 {
 			return msg + "; nothing before the cut could be read"
 		}
-		msg += fmt.Sprintf("; kept %s read whole before the cut and %s after it",
+		msg += fmt.Sprintf("; kept %s before the cut and %s after the last of them",
 			plural(r.Objects-r.Salvaged, "object"), plural(r.Salvaged, "signal phrase"))
 	}
 	return msg
@@ -138,8 +139,8 @@ func (r FileResult) Skipped() Skipped {
 // for the objects of a file that is read or truncated, never for those of a file skipped:
 //
 //   - A file that ends in the middle of an object (a JSON document cut short) is truncated,
-//     explicit or not: the objects read whole before the cut are kept, and the signal phrases
-//     a text parse finds after the last of them. A compressed or archived file is not
+//     explicit or not: the objects read before the cut are kept, and the signal phrases a
+//     text parse finds after the last of them. A compressed or archived file is not
 //     salvaged: with its end missing its checksum cannot be verified, as with a damaged
 //     archive (it is unreadable, below).
 //   - A file that cannot be read (ErrUnsupported, ErrMalformed) is skipped, with
@@ -171,7 +172,9 @@ func (d *Decoder) DecodeFile(ctx context.Context, f File, emit func(*cluster.Obj
 		return res, err
 	}
 	if ie.Truncated && ie.File == f.Name && !bytes.HasPrefix(head.b, gzipMagic) {
-		phrases, err := d.loosePhrases(ctx, f, p.lastLine)
+		// After the last object emitted, or the object at the cut where the decoder read it
+		// as far as it goes (ReadTo): nothing is read twice.
+		phrases, err := d.loosePhrases(ctx, f, max(p.lastLine, ie.ReadTo))
 		if err != nil {
 			return res, err
 		}
@@ -196,7 +199,7 @@ func (d *Decoder) DecodeFile(ctx context.Context, f File, emit func(*cluster.Obj
 var gzipMagic = []byte{0x1f, 0x8b}
 
 // loosePhrases reads a truncated file again as text and returns the signal phrases found
-// after line `after`, the last object read whole: what the part that was cut still says. It is
+// after line `after`, the last line read as objects: what the part that was cut still says. It is
 // the one place that calls text.Parse for salvage.
 func (d *Decoder) loosePhrases(ctx context.Context, f File, after int) ([]*cluster.Object, error) {
 	if _, err := f.Content.Seek(0, io.SeekStart); err != nil {

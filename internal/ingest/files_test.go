@@ -34,11 +34,19 @@ Events:           <none>
 `
 	readmeFile = "# Evidence of the outage\n\nCaptured by the on-call engineer after the page.\n"
 	truthFile  = `{"expected":["pod_evicted"]}`
-	// cutFile is a list cut in its third pod, whose status still says why it was evicted.
+	// cutFile is a list cut in its third pod, before the pod said its name: the decoder cannot
+	// read that one, but its status still says why it was evicted.
 	cutFile = `{"apiVersion": "v1", "kind": "List", "items": [
 {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-0", "namespace": "prod"}},
 {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-1", "namespace": "prod"}},
-{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-2", "namespace": "prod"},
+{"apiVersion": "v1", "kind": "Pod",
+ "status": {"phase": "Failed", "reason": "Evicted",
+  "message": "The node was low on resource: memory. Container hub was using 3Gi, which exceeds its request of 1Gi."`
+	// cutNamedFile is cut in its second pod, after its name: the decoder reads that pod as far
+	// as it goes, and nothing after it is read again for phrases.
+	cutNamedFile = `{"apiVersion": "v1", "kind": "List", "items": [
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-0", "namespace": "prod"}},
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-1", "namespace": "prod"},
  "status": {"phase": "Failed", "reason": "Evicted",
   "message": "The node was low on resource: memory. Container hub was using 3Gi, which exceeds its request of 1Gi."`
 	// brokenFile fails after its first pod: a file that may be skipped must not have it emitted.
@@ -153,8 +161,11 @@ func TestDecodeFile(t *testing.T) {
 		{name: "binary", file: "screenshot.png", data: randomBytes(4096), outcome: FileSkipped, reason: "binary data"},
 		{name: "empty", file: "notes.txt", data: []byte("\n  \n"), outcome: FileSkipped, reason: "empty input"},
 		{name: "truncated in a folder", file: "cut.json", data: []byte(cutFile), outcome: FileTruncated, objects: 3, salvaged: 1,
-			reason: "the input is truncated; kept 2 objects read whole before the cut and 1 signal phrase after it",
+			reason: "the input is truncated; kept 2 objects before the cut and 1 signal phrase after the last of them",
 			seen:   []string{"Pod prod/hub-0", "Pod prod/hub-1", evicted}},
+		{name: "truncated in a named object", file: "cut.json", data: []byte(cutNamedFile), outcome: FileTruncated, objects: 2,
+			reason: "the object at the cut was read as far as it goes; kept 2 objects before the cut and 0 signal phrases",
+			seen:   []string{"Pod prod/hub-0", "Pod prod/hub-1"}},
 		{name: "truncated named", file: "cut.json", data: []byte(cutFile), explicit: true, outcome: FileTruncated, objects: 3, salvaged: 1,
 			reason: "kept 2 objects", seen: []string{"Pod prod/hub-0", "Pod prod/hub-1", evicted}},
 		{name: "truncated, held beyond MaxHeld", file: "cut.json", data: []byte(cutFile), maxHeld: 1, outcome: FileTruncated, objects: 3, salvaged: 1,
