@@ -371,9 +371,9 @@ func TestUploadStrayFiles(t *testing.T) {
 		"README.md": []byte("# Evidence\n\nWhat the on-call engineer captured.\n"),
 		// A pod, then an item that is not a Kubernetes object: the whole file is skipped.
 		"broken.json": []byte(`{"apiVersion": "v1", "kind": "List", "items": [` + pod("stray-0") + `,` + "\n" + `{"kind": 5}]}`),
-		// Two pods whole, the third cut in its status.
+		// Two pods whole, the third cut before it said its name (so not read at all).
 		"cut.json": []byte(`{"apiVersion": "v1", "kind": "List", "items": [` + pod("web-0") + ",\n" + pod("web-1") + ",\n" +
-			`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web-2", "namespace": "prod"}, "status": {"phase": "Fai`),
+			`{"apiVersion": "v1", "kind": "Pod", "status": {"phase": "Fai`),
 	}
 	type answer struct {
 		Snapshot string         `json:"snapshot"`
