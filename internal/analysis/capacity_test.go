@@ -132,6 +132,16 @@ func TestCapacityRule(t *testing.T) {
 			want: causeWant{role: Root, confidence: 0.65, explains: []string{"pod_pending prod/report-0"},
 				summary: []string{"1 group(s) of pods did not fit on any node"},
 				missing: []string{"node objects"}}},
+		{name: "pending, the autoscaler at its maximum", symptoms: []string{"pod_pending prod/report-1"}, kinds: []string{CapacityExhaustion},
+			docs: []string{"$ kubectl get pods -n prod\nNAME       READY   STATUS    RESTARTS   AGE\nreport-1   0/1     Pending   0          40m\n",
+				"$ kubectl get events -n prod\nLAST SEEN   TYPE     REASON              OBJECT         MESSAGE\n" +
+					"2m          Normal   NotTriggerScaleUp   pod/report-1   pod didn't trigger scale-up: 1 max node group size reached\n"},
+			want: causeWant{role: Root, explains: []string{"pod_pending prod/report-1"},
+				components: []string{"Autoscaler:cluster-autoscaler"},
+				summary:    []string{"the autoscaler could not add nodes: 1 node group(s) at their maximum size or limit (max node group size reached)"},
+				evidence:   []string{"pod didn't trigger scale-up: 1 max node group size reached"}, missing: []string{"node objects"}}},
+		{name: "pending with no word of the scheduler or the autoscaler", symptoms: []string{"pod_pending prod/report-1"}, kinds: []string{},
+			docs: []string{"$ kubectl get pods -n prod\nNAME       READY   STATUS    RESTARTS   AGE\nreport-1   0/1     Pending   0          40m\n"}},
 		{name: "pending on a node selector", symptoms: pending, docs: []string{coreNode(5000), pendingPod("report-0", "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.")},
 			kinds: []string{SchedulingConstraints}},
 	}
