@@ -281,7 +281,22 @@ var kubeKey = regexp.MustCompile(`^(?:apiVersion|kind|metadata|spec|status|items
 // "# Title" is text, not YAML.
 func looksLikeYAML(b []byte) bool {
 	line, _, _ := bytes.Cut(b, []byte("\n"))
-	return yamlStart.Match(line) && yamlLines(b)
+	return yamlStart.Match(line) && yamlLines(b) && !notes(b)
+}
+
+// noteLineRe is a line of notes written as "Key: a sentence": "Root cause: the disk filled up".
+var noteLineRe = regexp.MustCompile(`^[A-Z][\w ]*:\s+(?:\S+\s+){3,}\S`)
+
+// notes reports whether a sample that parses as YAML is a person's notes instead: a key of two
+// words, or a value of four words or more, at column 0. Kubernetes objects have neither.
+func notes(b []byte) bool {
+	for _, l := range wholeLines(b) {
+		k, _, ok := strings.Cut(l, ":")
+		if ok && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, " ") && (strings.Contains(strings.TrimSpace(k), " ") || noteLineRe.MatchString(l)) {
+			return true
+		}
+	}
+	return false
 }
 
 // kubeYAML reports whether the sample is YAML whose first key is one of a Kubernetes object's

@@ -30,6 +30,8 @@ func TestDetectPastes(t *testing.T) {
 		{"prose without output or claims has nothing to read", "# Notes\n\nWe met on Monday and talked about the dashboards for the team.\nNobody had time for the alert rules this week.\n",
 			nil, ErrUnsupported, false},
 		{"prose with nothing to read is refused", "hello\n", nil, ErrUnsupported, false},
+		{"notes written as keys and sentences are text", "## What happened\nRoot cause: the disk of node-3 filled up and caused the evictions.\nImpact: users could not start their servers for an hour.\n",
+			[]string{"Claim"}, nil, false},
 		{"pod status pasted alone, cut mid-key", "# kubectl get pod web-1 -o yaml, status only\nstatus:\n  conditions:\n  - type: DisruptionTarget\n    status: \"True\"\n    reason: TerminationByKubelet\n    message: 'The node was low on resource: memory. '\n    reaso",
 			[]string{"Pod"}, ErrMalformed, true},
 		{"pod status pasted alone, named by the comment above it", "# kubectl get pod -o yaml of the web-7c9f8d6b5-x2x7k pod\nstatus:\n  phase: Failed\n  reason: Evicted\n",

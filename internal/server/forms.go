@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rootline-dev/rootline/internal/ingest"
 	"net/http"
 	"sort"
 	"strings"
@@ -167,12 +168,23 @@ func countsLine(counts map[string]int) string {
 // skippedLines describes the skipped objects of an answer.
 func skippedLines(raw json.RawMessage) []string {
 	var list []struct {
+		File                          string
+		Line                          int
 		Kind, Namespace, Name, Reason string
 	}
 	_ = json.Unmarshal(raw, &list) // the store wrote it from the same shape; nothing to show otherwise
 	out := make([]string, len(list))
 	for i, s := range list {
-		out[i] = fmt.Sprintf("%s %s/%s: %s", s.Kind, s.Namespace, s.Name, s.Reason)
+		switch {
+		case s.Kind == ingest.FileKind && s.Line > 0:
+			out[i] = fmt.Sprintf("%s:%d: %s", s.File, s.Line, s.Reason) // a whole file, skipped or cut
+		case s.Kind == ingest.FileKind:
+			out[i] = fmt.Sprintf("%s: %s", s.File, s.Reason)
+		case s.Namespace == "":
+			out[i] = fmt.Sprintf("%s %s: %s", s.Kind, s.Name, s.Reason)
+		default:
+			out[i] = fmt.Sprintf("%s %s/%s: %s", s.Kind, s.Namespace, s.Name, s.Reason)
+		}
 	}
 	return out
 }

@@ -171,6 +171,10 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 	if kept == 0 { // as for a single file: the first file's own error (415, 422)
 		return snapshotResponse{}, 0, firstBad
 	}
+	for _, name := range sp.empty {
+		sk.count(ingest.FileKind)
+		sk.list = append(sk.list, skipEntry{Skipped: ingest.Skipped{File: name, Kind: ingest.FileKind, Reason: "empty input: no Kubernetes objects"}})
+	}
 	if stored == 0 {
 		return snapshotResponse{}, 0, &httpError{Status: http.StatusUnprocessableEntity,
 			Msg: "no objects Rootline keeps in this upload" + sk.summary(), Extra: gin.H{"skipped": sk.list}}

@@ -369,6 +369,7 @@ func TestUploadStrayFiles(t *testing.T) {
 	files := map[string][]byte{
 		"pods.json": []byte(`{"apiVersion": "v1", "kind": "List", "items": [` + pod("hub-0") + `,` + pod("hub-1") + `]}`),
 		"README.md": []byte("# Evidence\n\nWhat the on-call engineer captured.\n"),
+		"empty.txt": {}, // listed as skipped, as analyze lists it
 		// A pod, then an item that is not a Kubernetes object: the whole file is skipped.
 		"broken.json": []byte(`{"apiVersion": "v1", "kind": "List", "items": [` + pod("stray-0") + `,` + "\n" + `{"kind": 5}]}`),
 		// Two pods whole, the third cut before it said its name (so not read at all).
@@ -401,7 +402,7 @@ func TestUploadStrayFiles(t *testing.T) {
 			return status, a
 		}
 		for _, want := range []int{http.StatusCreated, http.StatusOK} {
-			status, a := upload("README.md", "broken.json", "cut.json", "pods.json")
+			status, a := upload("README.md", "broken.json", "cut.json", "empty.txt", "pods.json")
 			if status != want {
 				t.Fatalf("status %d (%+v), want %d", status, a, want)
 			}
@@ -415,7 +416,7 @@ func TestUploadStrayFiles(t *testing.T) {
 					t.Errorf("%s skipped without a reason", s.File)
 				}
 			}
-			wantSkipped := []string{"README.md File truncated=false", "broken.json File truncated=false", "cut.json File truncated=true"}
+			wantSkipped := []string{"README.md File truncated=false", "broken.json File truncated=false", "cut.json File truncated=true", "empty.txt File truncated=false"}
 			if diff := cmp.Diff(wantSkipped, got); diff != "" {
 				t.Errorf("skipped (-want +got):\n%s", diff)
 			}

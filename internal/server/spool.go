@@ -30,6 +30,7 @@ type spool struct {
 	files  []spooledFile
 	fields map[string]string
 	dir    string
+	empty  []string // files that held nothing: listed as skipped, as analyze lists them
 }
 
 func (sp *spool) remove() {
@@ -181,7 +182,8 @@ func (sp *spool) add(name string, r io.Reader) error {
 		return fmt.Errorf("spool: %w", err)
 	}
 	if n == 0 {
-		return nil // an empty file adds nothing; an upload of nothing at all is refused later
+		sp.empty = append(sp.empty, name) // it adds nothing; an upload of nothing at all is refused later
+		return nil
 	}
 	sp.files = append(sp.files, spooledFile{name: name, path: f.Name(), sha256: hex.EncodeToString(h.Sum(nil)), size: n})
 	return nil
