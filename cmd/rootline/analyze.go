@@ -135,6 +135,10 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 		case ingest.FileTruncated:
 			fmt.Fprintf(stderr, "truncated %s\n", res)
 			gaps = append(gaps, analysis.Gap{Kind: "file_truncated", Summary: res.String()})
+		case ingest.FileRead:
+			if res.Err != nil { // a document of prose, named on purpose: read, nothing in it kept
+				gaps = append(gaps, analysis.Gap{Kind: "file_prose", Summary: res.String()})
+			}
 		}
 		read = append(read, f.path)
 	}

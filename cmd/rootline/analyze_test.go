@@ -60,11 +60,16 @@ func TestAnalyzeExitCodes(t *testing.T) {
 	if err := os.WriteFile(cut, []byte(`{"items": [`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	notes := filepath.Join(dir, "notes.md") // a person could read it: read, nothing in it kept
+	if err := os.WriteFile(notes, []byte("# Notes\n\nWe met on Monday and talked about the dashboards for the team.\nNobody had time for the alert rules this week.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args []string
 		want int
 	}{
 		{[]string{"analyze", filepath.Join("..", "..", "internal", "analysis", "testdata", "il0070", "evicted")}, exitOK},
+		{[]string{"analyze", notes}, exitOK},
 		{[]string{"analyze", bad}, exitFailure},
 		{[]string{"analyze", cut}, exitOK},
 		{[]string{"analyze", filepath.Join(dir, "missing.json")}, exitFailure},

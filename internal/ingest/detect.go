@@ -387,7 +387,7 @@ func (d *Decoder) decodeText(ctx context.Context, name string, r io.Reader, emit
 	}
 	switch {
 	case res.Objects == 0 && res.Prose:
-		return &Error{File: name, Msg: "prose without kubectl output: nothing in it Rootline reads", Err: ErrUnsupported}
+		return &Error{File: name, Msg: "prose without kubectl output: nothing in it Rootline reads", Err: ErrUnsupported, Prose: true}
 	case res.Objects == 0:
 		return &Error{File: name, Msg: "text that is neither JSON, YAML nor kubectl output Rootline reads", Err: ErrUnsupported}
 	}

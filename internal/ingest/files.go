@@ -144,7 +144,8 @@ func (r FileResult) Skipped() Skipped {
 //     salvaged: with its end missing its checksum cannot be verified, as with a damaged
 //     archive (it is unreadable, below).
 //   - A file that cannot be read (ErrUnsupported, ErrMalformed) is skipped, with
-//     FileResult.Err saying why; an explicit one returns that *Error instead.
+//     FileResult.Err saying why; an explicit one returns that *Error instead, except a
+//     document of prose (Error.Prose), which is read with nothing kept and Err saying so.
 //   - Too large (ErrTooLarge), a cancelled ctx, a failure to read Content and emit's own error
 //     are returned as errors whatever the file: they fail the whole run or upload.
 //
@@ -187,6 +188,12 @@ func (d *Decoder) DecodeFile(ctx context.Context, f File, emit func(*cluster.Obj
 				return res, err
 			}
 		}
+		return res, nil
+	}
+	if f.Explicit && ie.Prose && ie.File == f.Name {
+		// A person's document named on purpose is read, though nothing in it is kept: a
+		// person could read it, and the run says what it held.
+		res.Outcome, res.Err = FileRead, ie
 		return res, nil
 	}
 	if f.Explicit {

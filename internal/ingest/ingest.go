@@ -41,6 +41,9 @@ type Error struct {
 	// (and emitted): the line up to which the input was read, so that nothing of it is read
 	// twice.
 	ReadTo int
+	// Prose is set, with ErrUnsupported, for a document people wrote that holds neither
+	// kubectl output nor a claim Rootline reads: a README beside the evidence, or notes.
+	Prose bool
 }
 
 func (e *Error) Error() string {
