@@ -174,12 +174,28 @@ func inputSize(files []inputFile) int64 {
 				if _, err := r.ReadAt(tail[:], size-4); err == nil {
 					size = max(size, int64(binary.LittleEndian.Uint32(tail[:])))
 				}
+			} else if err == nil && head[0] != '{' && head[0] != '[' && !jsonOrYAMLName(f.path) {
+				// Pasted text: a table row of 100 bytes becomes a whole pod object, so a
+				// limit of the text's size would have the collector run without end.
+				size *= textGrowth
 			}
 			r.Close()
 		}
 		total += size
 	}
 	return total
+}
+
+// textGrowth is about how much larger the objects read from pasted text are than the text.
+const textGrowth = 24
+
+// jsonOrYAMLName reports a file named as JSON or YAML, whose objects are about its size.
+func jsonOrYAMLName(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json", ".jsonl", ".ndjson", ".yaml", ".yml":
+		return true
+	}
+	return false
 }
 
 // inputFile is a file to analyse; explicit when named on the command line.

@@ -4,6 +4,7 @@ import (
 	"html"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // lineKind is what cleaning made of a line.
@@ -104,32 +105,18 @@ func (c *cleaner) clean(s string) cleaned {
 		return c.toggleFence(t)
 	}
 	code := c.fence != ""
-	if m := watchRe.FindStringSubmatch(t); m != nil {
-		cmd := parseCommand(m[1])
-		if cmd == nil {
-			cmd = &command{text: m[1]}
-		}
-		cmd.host, cmd.at = m[2], m[3]
-		return cleaned{kind: kindCommand, code: code, cmd: cmd}
-	}
-	if loc := promptRe.FindStringIndex(t); loc != nil {
-		if cmd := parseCommand(t[loc[1]:]); cmd != nil {
-			return cleaned{kind: kindCommand, code: code, cmd: cmd}
-		}
-		if strings.HasPrefix(t, "#") && !code {
-			// A heading, or a shell comment: its text, and the level as that many "#".
-			h := strings.TrimLeft(t, "#")
-			return cleaned{kind: kindSep, text: t[:len(t)-len(h)] + " " + strings.TrimSpace(h)}
-		}
-		return cleaned{kind: kindSep, code: code} // a comment, a prompt without kubectl
+	if c, ok := c.command(t, code); ok {
+		return c
 	}
 	if m := inlineCodeRe.FindStringSubmatch(t); m != nil {
 		if cmd := parseCommand(m[1]); cmd != nil {
 			return cleaned{kind: kindCommand, code: code, cmd: cmd}
 		}
 	}
-	if cmd := parseCommand(t); cmd != nil && cmd.bare {
-		return cleaned{kind: kindCommand, code: code, cmd: cmd}
+	if mayBeCommand(t) {
+		if cmd := parseCommand(t); cmd != nil && cmd.bare {
+			return cleaned{kind: kindCommand, code: code, cmd: cmd}
+		}
 	}
 	if strings.HasPrefix(t, "|") && strings.HasSuffix(t, "|") && len(t) > 1 {
 		if tableRuleRe.MatchString(t) {
@@ -144,6 +131,37 @@ func (c *cleaner) clean(s string) cleaned {
 	}
 	b := stripBullet(s)
 	return cleaned{text: b, kind: kindText, code: code, bullet: len(b) < len(s)}
+}
+
+// command reads a watch header or a prompt with its command; a prompt without kubectl, a shell
+// comment or a Markdown heading is a separator (a heading keeps its text).
+func (c *cleaner) command(t string, code bool) (cleaned, bool) {
+	if strings.HasPrefix(t, "Every ") {
+		if m := watchRe.FindStringSubmatch(t); m != nil {
+			cmd := parseCommand(m[1])
+			if cmd == nil {
+				cmd = &command{text: m[1]}
+			}
+			cmd.host, cmd.at = m[2], m[3]
+			return cleaned{kind: kindCommand, code: code, cmd: cmd}, true
+		}
+	}
+	if !mayBePrompt(t) {
+		return cleaned{}, false
+	}
+	loc := promptRe.FindStringIndex(t)
+	if loc == nil {
+		return cleaned{}, false
+	}
+	if cmd := parseCommand(t[loc[1]:]); cmd != nil {
+		return cleaned{kind: kindCommand, code: code, cmd: cmd}, true
+	}
+	if strings.HasPrefix(t, "#") && !code {
+		// A heading, or a shell comment: its text, and the level as that many "#".
+		h := strings.TrimLeft(t, "#")
+		return cleaned{kind: kindSep, text: t[:len(t)-len(h)] + " " + strings.TrimSpace(h)}, true
+	}
+	return cleaned{kind: kindSep, code: code}, true // a comment, a prompt without kubectl
 }
 
 // toggleFence opens or closes a code block at a fence line. A fence with text after it on the
@@ -260,4 +278,15 @@ func expandTabs(s string) string {
 		col++
 	}
 	return b.String()
+}
+
+// mayBePrompt is a quick look at whether a line may start with a prompt, before promptRe: every
+// line of a paste is asked.
+func mayBePrompt(t string) bool {
+	if r, _ := utf8.DecodeRuneInString(t); strings.ContainsRune("$#%[(»❯➜", r) || strings.HasPrefix(t, "PS") || len(t) > 2 && t[1] == ':' {
+		return true
+	}
+	first, _, _ := strings.Cut(t, " ")
+	return strings.ContainsAny(first, "@:") || strings.HasSuffix(first, "$") || strings.HasSuffix(first, "#") || strings.HasSuffix(first, ">") ||
+		strings.HasPrefix(first, "bash-") || strings.HasPrefix(first, "sh-") || strings.HasPrefix(first, "zsh-")
 }

@@ -230,3 +230,10 @@ func (p *parser) cmdObject() corev1.ObjectReference {
 	}
 	return ref
 }
+
+// mayBeCommand is a quick look at whether a line without a prompt may be a kubectl command,
+// before parsing it as one: every line of a paste is asked.
+func mayBeCommand(s string) bool {
+	first, _, _ := strings.Cut(s, " ")
+	return strings.Contains(first, "kubectl") || first == "oc" || first == "sudo" || first == "microk8s" || first == "k3s" || first == "minikube"
+}

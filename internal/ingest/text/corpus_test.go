@@ -5,10 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// corpusDir holds the shared real-world corpus, read in place and never copied.
-const corpusDir = "../../../../shared/corpus"
+	"github.com/rootline-dev/rootline/internal/corpustest"
+)
 
 // TestCorpus parses the text files of the shared corpus and checks the facts that its
 // SOURCES.md gives as ground truth. Each fact is a substring of one object's summary.
@@ -59,10 +58,7 @@ func TestCorpus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.prefix, func(t *testing.T) {
-			files, _ := filepath.Glob(filepath.Join(corpusDir, tt.prefix+"*.txt"))
-			if len(files) != 1 {
-				t.Skipf("corpus file %s*.txt not found in %s", tt.prefix, corpusDir)
-			}
+			files := corpustest.Files(t, tt.prefix+"*.txt")
 			data, err := os.ReadFile(files[0])
 			if err != nil {
 				t.Fatal(err)

@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/corpustest"
 )
 
 // FuzzParse checks that no input panics Parse or makes it fail, and that every object it
 // emits is one of the three typed kinds, or a claim.
 func FuzzParse(f *testing.F) {
 	seeds, _ := filepath.Glob("testdata/*.*")
-	corpus, _ := filepath.Glob(filepath.Join(corpusDir, "*.txt"))
+	corpus := corpustest.Files(f, "*.txt")
 	for _, s := range append(seeds, corpus...) {
 		if data, err := os.ReadFile(s); err == nil {
 			f.Add(data)
