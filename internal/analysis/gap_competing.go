@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // competingGap says what would decide between explanations that compete for one symptom of a
@@ -14,7 +15,7 @@ func (competingGap) Name() string { return "competing-causes" }
 
 // decide says what evidence would decide between the explanations of a pod's trouble.
 func decide(pod string) string {
-	return "what would decide: an Evicted event or an OOMKilled termination reason for the container of " + pod +
+	return "what would decide: an Evicted event or an OOMKilled termination reason for the container of " + strings.TrimPrefix(pod, "/") +
 		" (events are kept for an hour, so capture them while it lasts), Unhealthy and Killing events for its liveness probe, " +
 		"the container's last termination reason and exit code (137 after a Killing event means the probe), " +
 		"and the pod's memory use and CPU throttling over the incident"
@@ -42,10 +43,10 @@ func (competingGap) Gaps(in Input, r *Report) []Gap {
 		switch {
 		case memory && cpu:
 			seen[p.Namespace+"/"+p.Name] = true
-			gaps = append(gaps, Gap{Kind: "competing_causes", Summary: fmt.Sprintf("pod %s/%s (%s) is explained both by memory (a crowded node) and by CPU starvation; %s", p.Namespace, p.Name, s.ID, decide(p.Namespace+"/"+p.Name))})
+			gaps = append(gaps, Gap{Kind: "competing_causes", Summary: fmt.Sprintf("%s (%s) is explained both by memory (a crowded node) and by CPU starvation; %s", podPhrase(p.Namespace+"/"+p.Name), s.ID, decide(p.Namespace+"/"+p.Name))})
 		case s.Kind == ContainerRestarted && !hasKindFor(r, p.Namespace, p.Name, LivenessProbeFailed, OOMKilled, PodEvicted):
 			seen[p.Namespace+"/"+p.Name] = true
-			gaps = append(gaps, Gap{Kind: "restart_unexplained", Summary: fmt.Sprintf("pod %s/%s restarted (%s) but the input holds no probe failure, eviction or OOM kill for it; %s", p.Namespace, p.Name, s.ID, decide(p.Namespace+"/"+p.Name))})
+			gaps = append(gaps, Gap{Kind: "restart_unexplained", Summary: fmt.Sprintf("%s restarted (%s) but the input holds no probe failure, eviction or OOM kill for it; %s", podPhrase(p.Namespace+"/"+p.Name), s.ID, decide(p.Namespace+"/"+p.Name))})
 		}
 	}
 	return gaps

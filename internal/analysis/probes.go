@@ -50,7 +50,10 @@ func (r probeRule) Symptoms(in Input) []Symptom {
 	out := make([]Symptom, 0, len(order))
 	for _, key := range order {
 		s := byPod[key]
-		s.Summary = fmt.Sprintf("%s probe of pod %s failed %d time(s)", strings.ToLower(r.probe), key, s.Details["failures"])
+		s.Summary = fmt.Sprintf("%s probe of %s failed %d time(s)", strings.ToLower(r.probe), podPhrase(key), s.Details["failures"])
+		if len(s.Objects) == 1 && s.Objects[0].Name == "" {
+			s.Objects = []ObjectRef{}
+		}
 		if n := s.Details["restarts"].(int); n > 0 {
 			s.Summary += fmt.Sprintf(", and the container was restarted %d time(s) for it", n)
 		}

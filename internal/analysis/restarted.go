@@ -31,7 +31,10 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 			if cs.Name == "" {
 				name = "a container" // a pods table gives counts, not names
 			}
-			s.Summary = fmt.Sprintf("%s of pod %s/%s restarted %d time(s)", name, o.Namespace, o.Name, cs.RestartCount)
+			s.Summary = fmt.Sprintf("%s of %s restarted %d time(s)", name, podPhrase(o.Namespace+"/"+o.Name), cs.RestartCount)
+			if o.Name == "" {
+				s.Objects = []ObjectRef{}
+			}
 			if t != nil && t.Reason != "" {
 				s.Summary += fmt.Sprintf(" (last: %s, exit code %d)", t.Reason, t.ExitCode)
 			}
