@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -80,6 +81,16 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 	}
 	for _, g := range rep.Gaps {
 		p.Gaps = append(p.Gaps, g.Summary)
+	}
+	for _, c := range rep.Context {
+		p.Context = append(p.Context, c.Summary)
+	}
+	for _, c := range rep.Claims {
+		loc := path.Base(c.File)
+		if c.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", loc, c.Line)
+		}
+		p.Claims = append(p.Claims, incidents.Claim{Loc: loc, Text: c.Text, Causes: strings.Join(c.Causes, ", ")})
 	}
 	for _, e := range entries {
 		p.Entries = append(p.Entries, incidents.Entry{At: e.At.Format("15:04:05"), Type: e.Type, Kind: e.Kind, Severity: e.Severity, Summary: e.Summary,

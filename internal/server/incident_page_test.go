@@ -132,3 +132,47 @@ func TestIncidentPage(t *testing.T) {
 		}
 	})
 }
+
+// TestIncidentPageClaimsAndContext: a ticket's paste shows what its author claims, apart from
+// the evidence and escaped, and the restarts that are background, apart from the symptoms.
+func TestIncidentPageClaimsAndContext(t *testing.T) {
+	ticket := "The hub node's disk filled up and caused the evictions below <script>alert('claim')</script>.\n\n" +
+		"```\n$ kubectl get pods -n jhub -o wide\n" +
+		"NAME                    READY   STATUS    RESTARTS       AGE   IP         NODE\n" +
+		"hub-7c9f8d6b5-x2x7k     0/1     Evicted   0              10h   <none>     node-1\n" +
+		"```\n\n```\n$ kubectl get pods -n kube-system -o wide\n" +
+		"NAME                   READY   STATUS    RESTARTS       AGE   IP         NODE\n" +
+		"etcd-node-1            1/1     Running   1 (3h ago)     20d   10.0.0.1   node-1\n" +
+		"kube-proxy-abcde       1/1     Running   1 (3h ago)     20d   10.0.0.1   node-1\n" +
+		"kube-scheduler-node-1  1/1     Running   1 (3h ago)     20d   10.0.0.1   node-1\n```\n"
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "T-1", "title": "Evicted hub"}`)
+		if status, b := call(t, "POST", base+"/api/v1/incidents/T-1/snapshots?name=ticket.md", "text/plain", strings.NewReader(ticket)); status != http.StatusCreated {
+			t.Fatalf("upload: %d %s", status, b)
+		}
+		status, b := call(t, "GET", base+"/incidents/T-1", "", nil)
+		if status != 200 {
+			t.Fatalf("page: %d %s", status, b)
+		}
+		doc := page(t, b)
+		claims := doc.Find(`[data-testid="claims"]`)
+		if !strings.Contains(claims.Text(), "ticket.md:1") || !strings.Contains(claims.Text(), "node_disk_exhaustion") {
+			t.Errorf("claims = %q", claims.Text())
+		}
+		if !strings.Contains(claims.Text(), "<script>alert('claim')</script>") || doc.Find("script").Length() != 0 {
+			t.Errorf("the claim's markup is not shown as text")
+		}
+		if ctx := doc.Find(`[data-testid="context"]`).Text(); !strings.Contains(ctx, "3 system pods of node node-1 restarted once") {
+			t.Errorf("context = %q", ctx)
+		}
+		for _, s := range doc.Find(`article[data-testid="symptom"] h3`).EachIter() {
+			if strings.Contains(s.Text(), "container_restarted") {
+				t.Errorf("a background restart is a symptom: %q", s.Text())
+			}
+		}
+		if !strings.Contains(doc.Find(`article[data-testid="cause"]`).Text(), "author's claim") {
+			t.Errorf("the disk cause does not cite the author's claim: %q", doc.Find(`article[data-testid="cause"]`).Text())
+		}
+	})
+}

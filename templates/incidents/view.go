@@ -7,6 +7,8 @@ type Page struct {
 	Causes             []Cause
 	Symptoms           []Symptom
 	Gaps               []string
+	Context            []string // what the input shows that is not a symptom, and why
+	Claims             []Claim  // what the input's authors claim, never observed evidence
 	Entries            []Entry
 	Total              int // entries the filter selects, of which Entries is a page
 	Filter             Filter
@@ -27,6 +29,11 @@ type EditForm struct {
 // Picture is an SVG drawn by internal/picture, which escapes every text it holds.
 type Picture struct {
 	Title, SVG string
+}
+
+// Claim is a sentence a person wrote in the input about why something happened.
+type Claim struct {
+	Loc, Text, Causes string
 }
 
 // Link points at a symptom or cause of the same page.
