@@ -42,6 +42,11 @@ func TestPastes(t *testing.T) {
 		{"the kubelet's eviction log", "May 28 16:05:50 node-1 kubelet[2269]: I0528 16:05:50.514706 2269 eviction_manager.go:366] \"Eviction manager: attempting to reclaim\" resourceName=\"ephemeral-storage\"\n" +
 			"May 28 16:05:54 node-1 kubelet[2269]: I0528 16:05:54.802914 2269 eviction_manager.go:627] \"Eviction manager: pod is evicted successfully\" pod=\"sre/logstash-0\"\n",
 			[]string{"pod_evicted sre/logstash-0", "node_pressure node-1"}, []string{"node_disk_exhaustion"}},
+		{"a 1.2-era scheduler message", "Name:\t\tweb-1\nNamespace:\tdefault\nStatus:\t\tPending\nNode:\t\t/\nEvents:\n" +
+			"  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubobjectPath\tReason\t\t\tMessage\n" +
+			"  1m\t\t1m\t\t3\t{default-scheduler }\t\t\tFailedScheduling\tpod (web-1) failed to fit in any node\n" +
+			"fit failure summary on nodes : PodFitsResources (3), MatchNodeSelector (2)\n",
+			[]string{"pod_pending default/web-1"}, []string{"capacity_exhaustion"}},
 		{"the autoscaler at its maximum is no scale-up", "I1227 10:48:23.118126       1 scale_up.go:116] Skipping node group nodes.pool-a - max size reached\nI1227 10:48:23.118148       1 scale_up.go:186] No expansion options\n",
 			nil, nil},
 		{"pods the autoscaler could not place, its group at its maximum", "I1227 10:48:22.745330       1 scale_up.go:61] 30 other pods are also unschedulable\n" +

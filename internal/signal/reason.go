@@ -47,7 +47,8 @@ func (r ReasonCount) Class() ReasonClass {
 	switch {
 	case s == "too many pods" || s == "insufficient pods":
 		return ClassTooManyPods
-	case strings.HasPrefix(s, "insufficient ") || strings.HasPrefix(s, "podexceedsfree"):
+	case strings.HasPrefix(s, "insufficient ") || strings.HasPrefix(s, "podexceedsfree") || s == "podfitsresources":
+		// PodFitsResources is the pre-1.10 predicate for requests no node had room for.
 		return ClassInsufficient
 	case strings.Contains(s, "taint"):
 		return ClassTaint

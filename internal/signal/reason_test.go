@@ -15,6 +15,7 @@ func TestReasonCount(t *testing.T) {
 		{reason: "Insufficient nvidia.com/gpu", class: ClassInsufficient, resource: "nvidia.com/gpu"},
 		{reason: "Insufficient ephemeral-storage", class: ClassInsufficient, resource: "ephemeral-storage"},
 		{reason: "PodExceedsFreeCPU", class: ClassInsufficient, resource: "cpu"},
+		{reason: "PodFitsResources", class: ClassInsufficient},
 		{reason: "Too many pods", class: ClassTooManyPods, resource: "pods"},
 		{reason: "Insufficient pods", class: ClassTooManyPods, resource: "pods"},
 		{reason: "node(s) had taints that the pod didn't tolerate", class: ClassTaint},

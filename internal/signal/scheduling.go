@@ -30,7 +30,7 @@ const noNodesMsg = "no nodes available to schedule pods"
 var (
 	availableRe = regexp.MustCompile(`^(\d+)/(\d+) nodes are available(?::|\.|\s*$)`)
 	// predicatesRe starts the pre-1.11 forms, whose items are "<reason> (<count>)".
-	predicatesRe    = regexp.MustCompile(`^(?:No nodes are available that match all of the (?:following )?predicates:+|fit failure summary on nodes\s*:)`)
+	predicatesRe    = regexp.MustCompile(`^(?:No nodes are available that match all of the (?:following )?predicates:+|(?:pod \([^)]*\) failed to fit in any node\s+)?fit failure summary on nodes\s*:)`)
 	predicateItemRe = regexp.MustCompile(`\s*\((\d+)\)(?:,\s*|$)`)
 	preemptionRe    = regexp.MustCompile(`preemption: (\d+)/(\d+) nodes are available:?`)
 )

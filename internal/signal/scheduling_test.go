@@ -152,6 +152,12 @@ func TestParseFailedScheduling(t *testing.T) {
 			wantOK: true,
 		},
 		{
+			name:   "1.2-era fit failure summary",
+			msg:    "pod (web-1) failed to fit in any node\nfit failure summary on nodes : PodFitsResources (3), MatchNodeSelector (2)",
+			want:   Scheduling{Reasons: []ReasonCount{{3, "PodFitsResources"}, {2, "MatchNodeSelector"}}},
+			wantOK: true,
+		},
+		{
 			name:   "no nodes in the cluster",
 			msg:    "no nodes available to schedule pods",
 			want:   Scheduling{PreFilter: "no nodes available to schedule pods"},

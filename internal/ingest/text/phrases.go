@@ -29,7 +29,7 @@ type phrase struct {
 var phrases = []phrase{
 	{regexp.MustCompile(`The node (?:was low on resource|had condition): `), "Evicted", corev1.EventTypeWarning, false},
 	{regexp.MustCompile(`\b\d+/\d+ nodes are available: `), "FailedScheduling", corev1.EventTypeWarning, false},
-	{regexp.MustCompile(`No nodes are available that match all of the (?:following )?predicates`), "FailedScheduling", corev1.EventTypeWarning, false},
+	{regexp.MustCompile(`No nodes are available that match all of the (?:following )?predicates|fit failure summary on nodes|failed to fit in any node`), "FailedScheduling", corev1.EventTypeWarning, false},
 	{regexp.MustCompile(`System OOM encountered`), "SystemOOM", corev1.EventTypeWarning, false},
 	{regexp.MustCompile(`(?:Liveness|Readiness|Startup) probe (?:failed|errored)`), "Unhealthy", corev1.EventTypeWarning, false},
 	{regexp.MustCompile(`Back-off restarting failed container`), "BackOff", corev1.EventTypeWarning, false},
