@@ -237,8 +237,9 @@ func redactObject(o *cluster.Object) {
 		redactMeta(&o.Node.ObjectMeta)
 	case o.Event != nil:
 		redactEvent(o.Event)
-	case o.Kind == cluster.KindClaim && o.Raw != nil:
-		// A person's sentence may quote a token as readily as a kubectl message.
+	case o.Raw != nil:
+		// A claim (a person's sentence may quote a token as readily as a kubectl message), the
+		// autoscaler's status pasted as text: redacted like any object kept as JSON.
 		if red, _, err := redactRaw(o.Raw); err == nil {
 			o.Raw = red
 		}
