@@ -1,6 +1,9 @@
 package ingest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestScrubPrefilter: the cheap check never lets through text the regular expression would
 // redact, including Unicode that folds onto the secret words.
@@ -36,5 +39,18 @@ func TestSecretNamePrefilter(t *testing.T) {
 		if secretName.MatchString(s) != isSecretName(s) {
 			t.Errorf("isSecretName(%q) = %v, the regular expression says %v", s, isSecretName(s), secretName.MatchString(s))
 		}
+	}
+}
+
+// TestPastedTextRedacted: what pasted text gives as JSON (a claim, the autoscaler's status) is
+// redacted before it leaves the package, like any JSON input.
+func TestPastedTextRedacted(t *testing.T) {
+	paste := "# What happened\n\nThe pods were evicted because the disk filled up; the token=s3cr3t-value was in the logs too.\n"
+	objs, _, err := decodeAll(t, "ticket.md", []byte(paste), Options{})
+	if err != nil || len(objs) != 1 || objs[0].Kind != "Claim" {
+		t.Fatalf("objects %v, err %v: want one claim", objs, err)
+	}
+	if raw := string(objs[0].Raw); strings.Contains(raw, "s3cr3t") || !strings.Contains(raw, Redacted) {
+		t.Errorf("the claim keeps the secret: %s", raw)
 	}
 }
