@@ -18,7 +18,7 @@ var (
 	blockStartRe = regexp.MustCompile(`^(?:Name:\s+\S|(?:Events|Containers|Init Containers|Conditions|Non-terminated Pods|Allocated resources|Capacity|Allocatable|Taints):)`)
 	// fragmentRe opens a fragment of a describe pod's container section (corpus 09, 16).
 	// At column 0 when the paste lost its indentation ("State: Terminated" / "Reason: OOMKilled").
-	fragmentRe = regexp.MustCompile(`^\s+(?:State|Last State|Restart Count|Container ID):\s|^(?:State|Last State):\s+(?:Running|Waiting|Terminated)\b`)
+	fragmentRe = regexp.MustCompile(`^\s+(?:State|Last State|Last Termination State|Restart Count|Container ID):\s|^(?:State|Last State):\s+(?:Running|Waiting|Terminated)\b`)
 	// nodeCondRowRe is a describe node condition row, also met without its table (corpus 31).
 	nodeCondRowRe = regexp.MustCompile(`^\s*(Ready|MemoryPressure|DiskPressure|PIDPressure|NetworkUnavailable|OutOfDisk)\s+(True|False|Unknown)\s{2,}\S`)
 )
@@ -165,7 +165,7 @@ func (p *parser) flushBlock() error {
 		owner := &ownerRef{namespace: find(roots, "Namespace").valOr(""), name: find(roots, "Name").val}
 		p.owner = owner
 		return p.describeEvents(find(roots, "Events"), owner)
-	case keys["Containers"] || keys["State"] || keys["Last State"] || keys["Restart Count"]:
+	case keys["Containers"] || keys["State"] || keys["Last State"] || keys["Last Termination State"] || keys["Restart Count"]:
 		return p.describePodFragment(roots, b)
 	}
 	return p.describeEvents(find(roots, "Events"), b.owner)

@@ -36,7 +36,7 @@ func nestStates(fields []*node) []*node {
 	var state *node
 	for _, f := range fields {
 		switch {
-		case f.key == "State" || f.key == "Last State":
+		case f.key == "State" || f.key == "Last State" || f.key == "Last Termination State":
 			state = f
 		case state != nil && stateKeys[f.key] && len(state.kids) == 0 || state != nil && stateKeys[f.key] && f.indent == state.indent:
 			state.kids = append(state.kids, f)
@@ -67,7 +67,7 @@ func container(name string, fields []*node) (corev1.Container, corev1.ContainerS
 			c.Ports = ports(f.val)
 		case "State":
 			st.State = state(f)
-		case "Last State":
+		case "Last State", "Last Termination State": // the second is how 2015's kubectl said it
 			st.LastTerminationState = state(f)
 		case "Ready":
 			st.Ready = f.val == "True"

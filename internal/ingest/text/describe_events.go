@@ -14,7 +14,7 @@ const describeTimeExpr = `\w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d (?:[+-]\d{4}
 // FirstSeen LastSeen Count From SubObjectPath [Type] Reason Message, the first two as ages or,
 // before 1.2, as times; From in braces ("{kubelet node-1}") until 1.6, and often tab-separated.
 var oldDescribeRowRe = regexp.MustCompile(`^\s*(` + ageExpr + `|` + describeTimeExpr + `)\s+(` + ageExpr + `|` + describeTimeExpr + `)\s+(\d+)\s+` +
-	`(\{[^}]*\}|\S+,\s\S+|[a-z][\w.-]*)\s+(?:((?:spec\.|\{)\S*)\s+)?(?:(Normal|Warning)\s+)?([A-Z][\w-]*)(?:\s+(.*))?$`)
+	`(\{[^}]*\}|\S+,\s\S+|[a-z][\w.-]*)\s+(?:((?:spec\.|\{)\S*|implicitly required container \S+)\s+)?(?:(Normal|Warning)\s+)?([A-Za-z][\w-]*)(?:\s+(.*))?$`)
 
 // parseOldRow reads one describe events row of the layouts before 1.10.
 func parseOldRow(s string) (eventRow, bool) {
@@ -22,7 +22,7 @@ func parseOldRow(s string) (eventRow, bool) {
 	if m == nil {
 		return eventRow{}, false
 	}
-	r := eventRow{count: m[3], source: strings.Trim(m[4], "{} "), fieldPath: m[5], typ: m[6], reason: m[7], message: m[8]}
+	r := eventRow{count: m[3], source: strings.Trim(m[4], "{} "), fieldPath: m[5], typ: m[6], reason: oldReason(m[7]), message: m[8]}
 	if t, ok := parseTime(m[2]); ok {
 		r.lastAt = t
 		if f, ok := parseTime(m[1]); ok {
@@ -112,4 +112,18 @@ func isEventsRule(s string) bool {
 	}
 	f := strings.Fields(s)
 	return len(f) >= 4 && (f[0] == "Type" || f[0] == "FirstSeen") && strings.Contains(s, "Reason")
+}
+
+// oldReasons are the reasons of Kubernetes 1.0 and 1.1 events, written in lower case, with
+// the names later releases give them.
+var oldReasons = map[string]string{"backoff": "BackOff", "failedScheduling": "FailedScheduling", "failedSync": "FailedSync",
+	"scheduled": "Scheduled", "pulled": "Pulled", "pulling": "Pulling", "created": "Created", "started": "Started",
+	"killing": "Killing", "failed": "Failed", "unhealthy": "Unhealthy", "oomKilling": "OOMKilling"}
+
+// oldReason names an old event's reason as releases since 1.2 do.
+func oldReason(r string) string {
+	if n, ok := oldReasons[r]; ok {
+		return n
+	}
+	return r
 }

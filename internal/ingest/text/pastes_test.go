@@ -67,6 +67,14 @@ func TestParsePastes(t *testing.T) {
 			[]string{`3 Event jhub/jupyter-alice.FailedScheduling.3 Warning FailedScheduling on Pod jhub/jupyter-alice "0/12 nodes are available: 4 Insufficient memory."`}},
 		{"a container's state pasted without its indentation", "Our app crashes, describe says:\n\nState: Waiting\nReason: CrashLoopBackOff\nLast State: Terminated\nReason: OOMKilled\nExit Code: 137\nReady: False\nRestart Count: 7\n",
 			[]string{`3 Pod  phase= [ready=false waiting:CrashLoopBackOff last:OOMKilled:137 restarts=7]`}},
+		{"a 2015 describe with its lower-case reasons", "Name:\t\t\t\tsimleak-abcde\nNamespace:\t\t\tdefault\nStatus:\t\t\t\tRunning\nContainers:\n  simleak:\n" +
+			"    Last Termination State:\tTerminated\n      Reason:\t\tOOMKilled\n      Exit Code:\t\t137\n    Restart Count:\t5\nEvents:\n" +
+			"  FirstSeen\t\t\t\tLastSeen\t\t\tCount\tFrom\t\t\t\tSubobjectPath\t\t\t\tReason\t\tMessage\n" +
+			"  Tue, 07 Jul 2015 12:53:51 -0700\tTue, 07 Jul 2015 12:53:51 -0700\t1\t{scheduler }\t\t\t\t\tscheduled\tSuccessfully assigned simleak-abcde to minion-1\n" +
+			"  Tue, 07 Jul 2015 12:53:51 -0700\tTue, 07 Jul 2015 12:53:51 -0700\t1\t{kubelet minion-1}\timplicitly required container POD\tpulled\t\tPod container image already present\n",
+			[]string{`1 Pod default/simleak-abcde phase=Running [simleak ready=false last:OOMKilled:137 restarts=5]`,
+				`12 Event default/simleak-abcde.Scheduled.12  Scheduled on Pod default/simleak-abcde x1 "Successfully assigned simleak-abcde to minion-1"`,
+				`13 Event default/simleak-abcde.Pulled.13  Pulled on Pod default/simleak-abcde x1 "Pod container image already present"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
