@@ -41,6 +41,10 @@ var (
 	boxRe = regexp.MustCompile(`^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝╠╣╦╩╬]*$`)
 	// watchRe matches the header `watch` prints: "Every 2.0s: kubectl get pods    host: Sun Dec 31 13:46:45 2017".
 	watchRe = regexp.MustCompile(`^Every \d+(?:\.\d+)?s: (.*?)(?:\s{2,}(\S+?):?\s+(\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d(?: \w+)? \d{4}))?\s*$`)
+	// ansiRe matches a terminal's escape sequences (SGR colours, cursor moves).
+	ansiRe = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+	// jiraBlockRe matches a line that opens or closes a Jira or Confluence code block.
+	jiraBlockRe = regexp.MustCompile(`^\{(?:code|noformat)(?::[^}]*)?\}$`)
 	// inlineCodeRe matches a line that is only an inline code span: "`kubectl get pods -o wide`".
 	inlineCodeRe = regexp.MustCompile("^`([^`]+)`:?$")
 )
@@ -72,6 +76,9 @@ func clean(s string) (string, lineKind) {
 // become spaces at 8-column stops and markdown pipe tables become space-separated rows.
 func (c *cleaner) clean(s string) cleaned {
 	s = strings.TrimRight(s, " \t\r\n")
+	if strings.Contains(s, "\x1b[") {
+		s = ansiRe.ReplaceAllString(s, "") // colours of kubecolor, k9s, a terminal's log
+	}
 	if strings.Contains(s, "\t") {
 		s = expandTabs(s)
 	}
@@ -103,6 +110,14 @@ func (c *cleaner) clean(s string) cleaned {
 		return cleaned{kind: kindBlank, code: c.fence != ""}
 	case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
 		return c.toggleFence(t)
+	case jiraBlockRe.MatchString(t):
+		// Jira's and Confluence's {code} and {noformat}: a fence with another name.
+		if c.fence == "" {
+			c.fence = "{code}"
+		} else if c.fence == "{code}" {
+			c.fence = ""
+		}
+		return cleaned{kind: kindSep}
 	}
 	code := c.fence != ""
 	if c, ok := c.command(t, code); ok {

@@ -52,6 +52,9 @@ func TestClean(t *testing.T) {
 		{"│   Type     Reason   Age   │", "  Type     Reason   Age", kindText},
 		{"┌──────────────┐", "", kindSkip},
 		{"web-1   0/1   **Evicted**   0   5m", "web-1   0/1   Evicted   0   5m", kindText},
+		{"web-1   0/1   \x1b[31mEvicted\x1b[0m   0   5m", "web-1   0/1   Evicted   0   5m", kindText},
+		{"{code:bash}", "", kindSep},
+		{"{noformat}", "", kindSep},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -67,8 +70,8 @@ func TestClean(t *testing.T) {
 // and a fence that closes on the output's last line keeps the line.
 func TestCleanFences(t *testing.T) {
 	in := []string{"prose", "```", "NAME  READY", "```", "after", "<pre>", "inside", "</pre>", "outside",
-		"```console", "web-1  0/1  Evicted  0  5m```", "after"}
-	want := []bool{false, false, true, false, false, false, true, false, false, false, true, false}
+		"```console", "web-1  0/1  Evicted  0  5m```", "after", "{code:none}", "in Jira", "{code}", "out of it"}
+	want := []bool{false, false, true, false, false, false, true, false, false, false, true, false, false, true, false, false}
 	var c cleaner
 	for i, s := range in {
 		if got := c.clean(s).code; got != want[i] {
