@@ -285,7 +285,7 @@ func looksLikeYAML(b []byte) bool {
 }
 
 // noteLineRe is a line of notes written as "Key: a sentence": "Root cause: the disk filled up".
-var noteLineRe = regexp.MustCompile(`^[A-Z][\w ]*:\s+(?:\S+\s+){3,}\S`)
+var noteLineRe = regexp.MustCompile(`^[A-Za-z][\w ]*:\s+(?:[^\s\[{]\S*\s+){3,}\S`)
 
 // notes reports whether a sample that parses as YAML is a person's notes instead: a key of two
 // words, or a value of four words or more, at column 0. Kubernetes objects have neither.

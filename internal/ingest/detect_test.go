@@ -30,6 +30,8 @@ func TestDetectPastes(t *testing.T) {
 		{"prose without output or claims has nothing to read", "# Notes\n\nWe met on Monday and talked about the dashboards for the team.\nNobody had time for the alert rules this week.\n",
 			nil, ErrUnsupported, false},
 		{"prose with nothing to read is refused", "hello\n", nil, ErrUnsupported, false},
+		{"a report with YAML front matter is text", "---\nid: IL-0070\ntitle: Hub restart during a large node scale-up\n---\nThe hub restarted because its node ran out of memory.\n",
+			[]string{"Claim"}, nil, false},
 		{"notes written as keys and sentences are text", "## What happened\nRoot cause: the disk of node-3 filled up and caused the evictions.\nImpact: users could not start their servers for an hour.\n",
 			[]string{"Claim"}, nil, false},
 		{"pod status pasted alone, cut mid-key", "# kubectl get pod web-1 -o yaml, status only\nstatus:\n  conditions:\n  - type: DisruptionTarget\n    status: \"True\"\n    reason: TerminationByKubelet\n    message: 'The node was low on resource: memory. '\n    reaso",
