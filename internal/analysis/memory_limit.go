@@ -30,7 +30,11 @@ func (memoryLimitRule) Causes(in Input, symptoms []Symptom) []Cause {
 			}
 			c.Explains = append(c.Explains, s.ID)
 			c.Evidence = append(c.Evidence, cite(p, fmt.Sprintf("spec.containers[%s].resources.limits.memory", ctr.Name), ctr.Resources.Limits.Memory().String()))
-			parts = append(parts, fmt.Sprintf("%s/%s container %s (limit %s)", p.Namespace, p.Name, ctr.Name, memString(lim)))
+			who := "a container of " + podPhrase(p.Namespace+"/"+p.Name)
+			if ctr.Name != "" {
+				who = "container " + ctr.Name + " of " + podPhrase(p.Namespace+"/"+p.Name)
+			}
+			parts = append(parts, fmt.Sprintf("%s (limit %s)", who, memString(lim)))
 		}
 	}
 	if len(c.Explains) == 0 {

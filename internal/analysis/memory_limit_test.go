@@ -73,7 +73,7 @@ func TestMemoryLimitRule(t *testing.T) {
 		{name: "OOM-killed at its limit", docs: []string{twoContainers("OOMKilled", limited, "", small)},
 			symptoms: oom, kinds: []string{MemoryLimitTooLow},
 			want: causeWant{role: Root, confidence: 0.7, explains: oom,
-				summary:  []string{"containers were OOM-killed at their memory limit: data/trino-worker-0 container trino (limit 6Gi)"},
+				summary:  []string{"containers were OOM-killed at their memory limit: container trino of pod data/trino-worker-0 (limit 6Gi)"},
 				evidence: []string{"6Gi"}, missing: []string{"the containers' memory use before the kill"}}},
 		{name: "OOM-killed without a limit", docs: []string{twoContainers("OOMKilled", unlimited, "", unlimited)},
 			symptoms: oom, kinds: []string{}},
@@ -82,7 +82,7 @@ func TestMemoryLimitRule(t *testing.T) {
 		{name: "the limited sidecar OOM-killed", docs: []string{twoContainers("", unlimited, "OOMKilled", small)},
 			symptoms: oom, kinds: []string{MemoryLimitTooLow},
 			want: causeWant{role: Root, confidence: 0.7, explains: oom,
-				summary:  []string{"data/trino-worker-0 container log-shipper (limit 64Mi)"},
+				summary:  []string{"container log-shipper of pod data/trino-worker-0 (limit 64Mi)"},
 				evidence: []string{"64Mi"}, missing: []string{"the containers' memory use"}}},
 		{name: "a limited container that failed otherwise", docs: []string{twoContainers("Error", limited, "", small)},
 			symptoms: []string{"container_restarted data/trino-worker-0"}, kinds: []string{}},
@@ -108,7 +108,7 @@ func TestMemoryLimitRule(t *testing.T) {
     }
 }`}, symptoms: []string{"oom_killed prod/api-0"}, kinds: []string{MemoryLimitTooLow},
 			want: causeWant{role: Root, confidence: 0.7, explains: []string{"oom_killed prod/api-0"},
-				summary: []string{"prod/api-0 container api (limit 300Mi)"}, evidence: []string{"300Mi"}, missing: []string{"memory use"}}},
+				summary: []string{"container api of pod prod/api-0 (limit 300Mi)"}, evidence: []string{"300Mi"}, missing: []string{"memory use"}}},
 	}
 	runCauseCases(t, MemoryLimitTooLow, tests)
 }
