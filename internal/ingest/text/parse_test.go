@@ -51,6 +51,8 @@ func TestParseFormats(t *testing.T) {
 		{"a line a program wrote is output wherever it is", "The pods were evicted last night, all of them, and nobody knew why.\nWe looked everywhere for a reason.\n" +
 			`      "message": "The node was low on resource: ephemeral-storage. ",` + "\n",
 			[]string{`3 Event unknown.in.Evicted.3 Warning Evicted on  / loose "The node was low on resource: ephemeral-storage."`}},
+		{"a claim is the sentence of a hard-wrapped paragraph", "## Summary\n> The errors came from the main service running in one of our clusters and\n> were ultimately caused by an outage of the cluster DNS after the pods ran out of memory.\n> We raised the limit.\n",
+			[]string{`3 Claim in:3 "The errors came from the main service running in one of our clusters and were ultimately caused by an outage of the cluster DNS after the pods ran out of memory."`}},
 		{"a causal sentence is a claim", "## What went wrong\nThe EBS volume of the hub node was just 10Gb: it filled up and caused the evictions.\nWe will fix it.\n",
 			[]string{`2 Claim in:2 "The EBS volume of the hub node was just 10Gb: it filled up and caused the evictions."`}},
 		{"a list of incidents says so", "# Our incidents\n## 2019-01-07 DNS outage\nRoot cause: CoreDNS limit too low.\n## 2019-03-02 Hub down\nRoot cause: disk full.\n## 2019-05-05 Pending pods\nRoot cause: cluster full.\n",

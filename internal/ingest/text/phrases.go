@@ -74,9 +74,11 @@ const maxClaimText = 400
 // sentence, held until the end of the input: whether it is output or the author's claim
 // depends on the whole paste.
 type pendingPhrase struct {
-	ln line
-	ph int // index in phrases, or -1 for a causal sentence without a signal
-	at int // where the phrase starts in ln.text
+	ln   line
+	ph   int // index in phrases, or -1 for a causal sentence without a signal
+	at   int // where the phrase (or the causal words) starts in ln.text
+	para int // the paragraph the line is in, index in prose.paras; -1 for none
+	off  int // where the line starts in its paragraph's text
 }
 
 // prose tracks what the paste says about itself: whether it is a document people wrote
@@ -90,6 +92,54 @@ type prose struct {
 	rootCauses   int             // lines starting "Root cause"
 	pending      []pendingPhrase
 	pendingCount int
+	// paras are the paragraphs of prose, each its lines joined with spaces, so that a claim
+	// is the sentence a hard-wrapped paragraph holds, not the piece of it on one line.
+	paras    []string
+	paraLine int  // the number of the last line added to the last paragraph
+	paraRaw  int  // and its length: a short line ended where its writer ended it
+	paraItem bool // and whether it was a list item
+}
+
+// maxParagraph bounds a paragraph of prose kept for claims.
+const maxParagraph = 8 << 10
+
+// inParagraph adds a line of prose to the paragraph the line before it is in, or starts one;
+// it returns the paragraph and where the line starts in it.
+func (pr *prose) inParagraph(ln line) (para, off int) {
+	t := strings.TrimSpace(ln.text)
+	// A list item starts a paragraph, and so does the line after one unless indented under it.
+	wrapped := pr.paraLine == ln.num-1 && pr.paraRaw >= wrapWidth-10 && !ln.item &&
+		(!pr.paraItem || strings.HasPrefix(ln.text, " "))
+	pr.paraLine, pr.paraRaw, pr.paraItem = ln.num, ln.raw, ln.item
+	if len(pr.paras) > 0 && wrapped && len(pr.paras[len(pr.paras)-1])+len(t) < maxParagraph {
+		i := len(pr.paras) - 1
+		pr.paras[i] += " "
+		off = len(pr.paras[i])
+		pr.paras[i] += t
+		return i, off
+	}
+	pr.paras = append(pr.paras, t)
+	return len(pr.paras) - 1, 0
+}
+
+// sentence returns the sentence of a paragraph around byte at: from the end of the sentence
+// before it to the end of its own.
+func (pr *prose) sentence(para, at int) string {
+	text := pr.paras[para]
+	at = min(max(at, 0), len(text))
+	start := 0
+	for _, end := range []string{". ", "? ", "! "} {
+		if i := strings.LastIndex(text[:at], end); i >= 0 && i+len(end) > start {
+			start = i + len(end)
+		}
+	}
+	stop := len(text)
+	for _, end := range []string{". ", "? ", "! "} {
+		if i := strings.Index(text[at:], end); i >= 0 && at+i+1 < stop {
+			stop = at + i + 1
+		}
+	}
+	return strings.TrimSpace(text[start:stop])
 }
 
 // heading notes a Markdown heading; level is its number of "#".
@@ -117,13 +167,17 @@ func (p *parser) phrase(ln line) error {
 	if !ln.code && rootCauseLineRe.MatchString(ln.text) {
 		p.prose.rootCauses++
 	}
+	para, off := -1, 0
+	if !ln.code && !machine {
+		para, off = p.prose.inParagraph(ln)
+	}
 	for i, ph := range phrases {
 		if loc := ph.re.FindStringIndex(ln.text); loc != nil {
 			if ln.code || machine {
 				return p.looseEvent(ln, ph, loc[0]) // output, wherever it is: no need to wait
 			}
 			if p.prose.pendingCount < maxPhrases {
-				p.hold(pendingPhrase{ln: ln, ph: i, at: loc[0]})
+				p.hold(pendingPhrase{ln: ln, ph: i, at: loc[0], para: para, off: off})
 			}
 			return nil
 		}
@@ -139,8 +193,8 @@ func (p *parser) phrase(ln line) error {
 	if p.prose.pendingCount >= maxPhrases {
 		return nil
 	}
-	if !ln.code && !machine && causalRe.MatchString(ln.text) && domainRe.MatchString(ln.text) {
-		p.hold(pendingPhrase{ln: ln, ph: -1})
+	if loc := causalRe.FindStringIndex(ln.text); !ln.code && !machine && loc != nil && domainRe.MatchString(ln.text) {
+		p.hold(pendingPhrase{ln: ln, ph: -1, at: loc[0], para: para, off: off})
 	}
 	return nil
 }
@@ -174,6 +228,7 @@ func sentence(s string) bool {
 func (p *parser) finishPhrases() error {
 	doc := p.prose.lines >= 2 || p.prose.fenced || p.prose.headings > 0 || p.prose.items >= 2
 	p.res.Prose = doc
+	said := map[string]bool{} // claims already made: two lines of one sentence make one
 	for _, pp := range p.prose.pending {
 		ln := pp.ln
 		observed := !doc && pp.ph >= 0 && !phrases[pp.ph].word && words(ln.text[:pp.at]) < 4
@@ -186,7 +241,12 @@ func (p *parser) finishPhrases() error {
 		if observed {
 			continue
 		}
-		if err := p.claim(ln, pp); err != nil {
+		c := p.claimOf(pp)
+		if said[c.Text] {
+			continue
+		}
+		said[c.Text] = true
+		if err := p.emitClaim(c, ln); err != nil {
 			return err
 		}
 	}
@@ -254,15 +314,20 @@ func (p *parser) looseEvent(ln line, ph phrase, at int) error {
 	return p.emitEvent(ev, ln)
 }
 
-// claim emits what a person wrote as the author's claim, with the Kubernetes message it
+// claimOf is what a person wrote, as the author's claim: the sentence around the phrase or the
+// causal words (across the lines of a hard-wrapped paragraph), with the Kubernetes message it
 // quotes, if any.
-func (p *parser) claim(ln line, pp pendingPhrase) error {
-	c := cluster.Claim{Text: clipText(strings.TrimSpace(ln.text), maxClaimText)}
+func (p *parser) claimOf(pp pendingPhrase) cluster.Claim {
+	text := strings.TrimSpace(pp.ln.text)
+	if pp.para >= 0 {
+		text = p.prose.sentence(pp.para, pp.off+pp.at)
+	}
+	c := cluster.Claim{Text: clipText(text, maxClaimText)}
 	if pp.ph >= 0 {
 		c.Reason = phrases[pp.ph].reason
-		c.Quote = clipText(messageAt(ln.text, pp.at), maxClaimText)
+		c.Quote = clipText(messageAt(pp.ln.text, pp.at), maxClaimText)
 	}
-	return p.emitClaim(c, ln)
+	return c
 }
 
 // emitClaim emits a claim object, named by the file and line so that the claims of several
