@@ -56,6 +56,9 @@ func TestParsePastes(t *testing.T) {
 		{"a get events row wrapped onto the next line", "LAST SEEN   TYPE      REASON             OBJECT       MESSAGE\n" +
 			"3m          Warning   FailedScheduling   pod/web-1    0/6 nodes are available: 2 node(s) didn't match Pod's node affinity/selector,\n4 Insufficient cpu.\n",
 			[]string{`2 Event web-1.FailedScheduling.2 Warning FailedScheduling on Pod /web-1 "0/6 nodes are available: 2 node(s) didn't match Pod's node affinity/selector, 4 Insufficient cpu."`}},
+		{"the writer speaking after a long row is not the row's rest", "LAST SEEN   TYPE      REASON             OBJECT       MESSAGE\n" +
+			"3m          Warning   FailedScheduling   pod/web-1    0/6 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.\nAny idea why this happens?\n",
+			[]string{`2 Event web-1.FailedScheduling.2 Warning FailedScheduling on Pod /web-1 "0/6 nodes are available: 2 node(s) didn't match Pod's node affinity/selector."`}},
 		{"a wide pods row wrapped onto two lines", "NAMESPACE   NAME                     READY   STATUS    RESTARTS   AGE     IP           NODE\n" +
 			"prod        hub-7c9f8d6b5-x2x7k      0/1     Evicted   0          2d14h   <none>\n            node-a\n",
 			[]string{`2 Pod prod/hub-7c9f8d6b5-x2x7k phase=Failed reason=Evicted node=node-a PodScheduled=True [ready=false restarts=0]`}},

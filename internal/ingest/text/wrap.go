@@ -42,7 +42,7 @@ func (p *parser) flushRow() error {
 // terminal or a ticket broke onto the next line.
 func (p *parser) continueRow(ln line) bool {
 	r := p.row
-	if r == nil || r.ln.raw < wrapWidth || ln.num != r.ln.last()+1 || startsFormat(ln.text) {
+	if r == nil || r.ln.raw < wrapWidth || ln.num != r.ln.last()+1 || startsFormat(ln.text) || personRe.MatchString(ln.text) {
 		return false
 	}
 	r.ev.Message = joinWrapped(r.ev.Message, strings.TrimSpace(ln.text))
@@ -50,6 +50,10 @@ func (p *parser) continueRow(ln line) bool {
 	r.ln.end = ln.num
 	return true
 }
+
+// personRe finds a person's words, which no Kubernetes message has: a line with them after
+// a table is the writer speaking again, not the rest of a row.
+var personRe = regexp.MustCompile(`(?i)\b(?:I|I'm|we|we're|my|our|us|any idea|please|thanks|help|anyone)\b`)
 
 // rowStartRe is the start of an events row, even one cut short: its type after at most two
 // cells (namespace, age), or an age first.
