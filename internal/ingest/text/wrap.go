@@ -53,7 +53,7 @@ func (p *parser) continueRow(ln line) bool {
 
 // personRe finds a person's words, which no Kubernetes message has: a line with them after
 // a table is the writer speaking again, not the rest of a row.
-var personRe = regexp.MustCompile(`(?i)\b(?:I|I'm|we|we're|my|our|us|any idea|please|thanks|help|anyone)\b`)
+var personRe = regexp.MustCompile(`(?:^|\s)I(?:'m)?\s|(?i)\b(?:we|we're|my|our|any idea|please|thanks|help|anyone)\b`)
 
 // rowStartRe is the start of an events row, even one cut short: its type after at most two
 // cells (namespace, age), or an age first.
