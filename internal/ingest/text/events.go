@@ -111,11 +111,15 @@ func (getRows) row(p *parser, ln line) (bool, error) {
 	return true, p.rowEvent(p.event(r), ln)
 }
 
-// describeRows reads header-less describe "Events:" rows (corpus 21).
-type describeRows struct{}
+// describeRows reads header-less rows of a describe "Events:" section, by parse:
+// parseDescribeRow for the current layout (corpus 21), parseOldRow for those before 1.10
+// (corpus 61). Their object is the one the command above them describes, if it names one.
+type describeRows struct {
+	parse func(string) (eventRow, bool)
+}
 
-func (describeRows) row(p *parser, ln line) (bool, error) {
-	r, ok := parseDescribeRow(ln.text)
+func (t describeRows) row(p *parser, ln line) (bool, error) {
+	r, ok := t.parse(ln.text)
 	if !ok {
 		return false, nil
 	}
@@ -137,28 +141,15 @@ func parseDescribeRow(s string) (eventRow, bool) {
 	return eventRow{typ: m[1], reason: m[2], seen: sn, source: m[4], message: m[5]}, true
 }
 
-// oldRows reads header-less describe "Events:" rows of the layouts before 1.10 (corpus 61).
-type oldRows struct{}
-
-func (oldRows) row(p *parser, ln line) (bool, error) {
-	r, ok := parseOldRow(ln.text)
-	if !ok {
-		return false, nil
-	}
-	ref := p.cmdObject()
-	r.kind, r.namespace, r.name = ref.Kind, ref.Namespace, ref.Name
-	return true, p.rowEvent(p.event(r), ln)
-}
-
 // headerlessEvents returns a reader for the header-less event rows that s starts, or nil.
 func headerlessEvents(s string) tableParser {
 	switch {
 	case getRowRe.MatchString(s):
 		return getRows{}
 	case describeRowRe.MatchString(s):
-		return describeRows{}
+		return describeRows{parseDescribeRow}
 	case oldDescribeRowRe.MatchString(s):
-		return oldRows{}
+		return describeRows{parseOldRow}
 	}
 	return nil
 }
