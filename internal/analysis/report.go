@@ -82,6 +82,24 @@ type Symptom struct {
 	Evidence []Evidence  `json:"evidence"`
 	// Details holds what the rule parsed from the messages (resource, usage, breakdown, …).
 	Details map[string]any `json:"details,omitempty"`
+	// Reason is what the members of a group have in common beyond their kind: the resource a
+	// pod was evicted for, the scheduler's first reason, the probe's failure.
+	Reason string `json:"reason,omitempty"`
+	// Until is the time of the group's last member, when it differs from At.
+	Until *time.Time `json:"until,omitempty"`
+	// Count is how many pods or nodes the symptom stands for.
+	Count int `json:"count"`
+	// Workloads and Pools say which workloads and node pools a group's members belong to, most
+	// members first.
+	Workloads []Share `json:"workloads,omitempty"`
+	Pools     []Share `json:"pools,omitempty"`
+	// Critical is set when a member is a critical component (the hub, DNS, an ingress, …).
+	Critical bool `json:"critical,omitempty"`
+	// Severity orders symptoms worst first, the same in every view; higher is worse.
+	Severity int `json:"severity"`
+	// Members are the symptoms a group stands for, each with its own time, objects and
+	// evidence; empty when the symptom is one fact.
+	Members []Symptom `json:"members,omitempty"`
 	// pod is the pod object the symptom is about, when there is one: a pod the input does not
 	// name cannot be looked up by its name.
 	pod *cluster.Object
@@ -132,10 +150,42 @@ type Cause struct {
 	Summary    string      `json:"summary"`
 	Evidence   []Evidence  `json:"evidence"`
 	Missing    []string    `json:"missing,omitempty"`
+	// Links say why each id of Explains follows from this cause, one link per id that is a
+	// cause or that the cause reaches through a cause: the edges of the causal chain.
+	Links []Link `json:"links,omitempty"`
+	// Suggestions are the changes the evidence points to, each with the evidence it came from.
+	Suggestions []Suggestion `json:"suggestions,omitempty"`
+	// Count is how many causes of one kind this cause stands for (one per pod or node found by
+	// the rule); Members lists them when there are several.
+	Count   int     `json:"count"`
+	Members []Cause `json:"members,omitempty"`
+}
+
+// Link is an edge of the causal chain: the cause it starts from leads to To (a cause or a
+// symptom id) because of Why.
+type Link struct {
+	To  string `json:"to"`
+	Why string `json:"why"`
+}
+
+// Suggestion is a change that would have prevented or shortened the incident, computed from the
+// evidence, with the evidence it came from.
+type Suggestion struct {
+	Change   string     `json:"change"`
+	Evidence []Evidence `json:"evidence,omitempty"`
+}
+
+// Share is a name and how many members of a group it has.
+type Share struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
 }
 
 // Gap is evidence that is missing, and why.
 type Gap struct {
 	Kind    string `json:"kind,omitempty"`
 	Summary string `json:"summary"`
+	// Count is how many gaps of one kind this one stands for; Members lists them.
+	Count   int   `json:"count,omitempty"`
+	Members []Gap `json:"members,omitempty"`
 }
