@@ -91,22 +91,11 @@ func GrowsWithCluster(p *corev1.Pod) bool {
 	return strings.Contains(strings.ToLower(p.Name), "kube-state-metrics") || strings.Contains(label, "kube-state-metrics")
 }
 
-// WorkloadName names what runs a pod, as a component of an incident is best named: the
-// Deployment of a ReplicaSet's pod (the ReplicaSet's name without its pod-template-hash), the
-// StatefulSet, DaemonSet or Job that owns it, or the pod itself. Unlike pods' names, it stays
-// the same across restarts, so incidents of one cluster name their components alike.
+// WorkloadName names what runs a pod, as a component of an incident is best named
+// (Workload's name): unlike pods' names, it stays the same across restarts, so incidents of
+// one cluster name their components alike.
 func WorkloadName(p *corev1.Pod) string {
-	kind, name := Owner(p)
-	switch {
-	case kind == "":
-		return p.Name
-	case kind == "ReplicaSet":
-		if h := p.Labels["pod-template-hash"]; h != "" {
-			if base, ok := strings.CutSuffix(name, "-"+h); ok {
-				return base
-			}
-		}
-	}
+	_, name := Workload(p)
 	return name
 }
 

@@ -53,3 +53,40 @@ func TestPrometheusServerOnly(t *testing.T) {
 		t.Error("GrowsWithCluster")
 	}
 }
+
+func TestWorkload(t *testing.T) {
+	yes := true
+	pod := func(name string, labels map[string]string, kind, owner string) *corev1.Pod {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}}
+		if kind != "" {
+			p.OwnerReferences = []metav1.OwnerReference{{Kind: kind, Name: owner, Controller: &yes}}
+		}
+		return p
+	}
+	for _, tt := range []struct {
+		p          *corev1.Pod
+		kind, name string
+	}{
+		{pod("hub-8sr9zr4gx7-js2fw", map[string]string{"pod-template-hash": "8sr9zr4gx7"}, "ReplicaSet", "hub-8sr9zr4gx7"), "Deployment", "hub"},
+		{pod("hub-7d9f8b6c5-x2x9z", nil, "ReplicaSet", "hub-7d9f8b6c5"), "Deployment", "hub"}, // the hash without its label
+		{pod("web-0", nil, "StatefulSet", "web"), "StatefulSet", "web"},
+		{pod("backup-28012345-abcde", nil, "Job", "backup-28012345"), "CronJob", "backup"},
+		{pod("migrate-x7k2p", nil, "Job", "migrate"), "Job", "migrate"},
+		// Pasted pods keep no owners: the stem of the name.
+		{pod("hub-8sr9zr4gx7-js2fw", nil, "", ""), "Pod", "hub"},
+		{pod("proxy-5b8d8f7c9-wxl2m", nil, "", ""), "Pod", "proxy"},
+		{pod("dask-worker-aaafb5959c917b0ec593adf9cdcf5840-03d20", nil, "", ""), "Pod", "dask-worker"},
+		{pod("calico-node-qbrdk", nil, "", ""), "Pod", "calico-node"},
+		{pod("web-2", nil, "", ""), "Pod", "web"},
+		// Words are not generated suffixes.
+		{pod("debug", nil, "", ""), "Pod", "debug"},
+		{pod("my-nginx", nil, "", ""), "Pod", "my-nginx"},
+		{pod("jupyter-alice", nil, "", ""), "Pod", "jupyter-alice"},
+		{pod("ingress-nginx-controller", nil, "", ""), "Pod", "ingress-nginx-controller"},
+	} {
+		kind, name := Workload(tt.p)
+		if kind != tt.kind || name != tt.name {
+			t.Errorf("Workload(%s) = %s %s, want %s %s", tt.p.Name, kind, name, tt.kind, tt.name)
+		}
+	}
+}

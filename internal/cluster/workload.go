@@ -1,0 +1,112 @@
+package cluster
+
+import (
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Workload returns the kind and name of what runs a pod, as people name it: the Deployment of
+// a ReplicaSet's pod, the CronJob of a Job's pod, the StatefulSet, DaemonSet or Job that owns
+// it; for a pod without owners (a pasted table or describe rarely keeps them), the stem of its
+// name ("Pod", "hub" for hub-8sr9zr4gx7-js2fw).
+func Workload(p *corev1.Pod) (kind, name string) {
+	kind, name = Owner(p)
+	switch kind {
+	case "":
+		return KindPod, NameStem(p.Name)
+	case "ReplicaSet":
+		if h := p.Labels["pod-template-hash"]; h != "" {
+			if base, ok := strings.CutSuffix(name, "-"+h); ok {
+				return "Deployment", base
+			}
+		}
+		if base, ok := cutSegment(name, templateHash); ok {
+			return "Deployment", base
+		}
+	case "Job":
+		// A CronJob names its jobs NAME-<minutes since the epoch>.
+		if base, ok := cutSegment(name, cronSuffix); ok {
+			return "CronJob", base
+		}
+	}
+	return kind, name
+}
+
+// NameStem is a generated pod name without what the controllers added to it: the random
+// five-character suffix, the pod-template hash, a long hexadecimal id, a StatefulSet's
+// ordinal. "hub-8sr9zr4gx7-js2fw" → "hub", "web-0" → "web", "debug" → "debug".
+func NameStem(name string) string {
+	stem := name
+	if s, ok := cutSegment(stem, podSuffix); ok {
+		stem = s
+	} else if s, ok := cutSegment(stem, ordinal); ok {
+		return s
+	}
+	for _, f := range []func(string) bool{templateHash, hexID} {
+		if s, ok := cutSegment(stem, f); ok {
+			stem = s
+		}
+	}
+	return stem
+}
+
+// cutSegment removes the last dash-separated segment of name when it matches, and something is
+// left.
+func cutSegment(name string, match func(string) bool) (string, bool) {
+	i := strings.LastIndexByte(name, '-')
+	if i <= 0 || !match(name[i+1:]) {
+		return name, false
+	}
+	return name[:i], true
+}
+
+// generated reports whether s looks machine-made: Kubernetes' random strings use consonants and
+// digits only (no vowels, so no words), and a made-up name mixes letters and digits.
+func generated(s string) bool {
+	letters, digits, vowels := 0, 0, 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r >= 'a' && r <= 'z':
+			letters++
+			if strings.ContainsRune("aeiouy", r) {
+				vowels++
+			}
+		default:
+			return false
+		}
+	}
+	return vowels == 0 && letters > 0 || letters > 0 && digits > 0
+}
+
+func podSuffix(s string) bool    { return len(s) == 5 && generated(s) }
+func templateHash(s string) bool { return len(s) >= 6 && len(s) <= 10 && generated(s) }
+
+func hexID(s string) bool {
+	if len(s) < 16 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// ordinal is a StatefulSet's pod number.
+func ordinal(s string) bool { return len(s) <= 5 && allDigits(s) }
+
+// cronSuffix is the scheduled minute a CronJob appends to its jobs' names.
+func cronSuffix(s string) bool { return len(s) >= 8 && allDigits(s) }
+
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
