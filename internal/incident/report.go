@@ -61,3 +61,17 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 	_, err = fmt.Fprintf(w, "---\n%s---\n%s\n", fm, strings.TrimSpace(r.Body))
 	return err
 }
+
+// ExtraString is an unknown front-matter field that holds a string ("source"), and whether
+// the report has it.
+func (r Report) ExtraString(field string) (string, bool) {
+	raw, ok := r.Extra[field]
+	if !ok {
+		return "", false
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}

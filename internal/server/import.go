@@ -1,14 +1,17 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/templates/incidents"
 )
 
 // maxReportBytes bounds one report.
@@ -66,4 +69,32 @@ func (s *Server) importReports(c *gin.Context) error {
 	}
 	c.JSON(http.StatusCreated, out)
 	return nil
+}
+
+// reportView is the imported report of an incident for its page, nil when the incident was not
+// imported from a report (no text, no front-matter fields, no signature from a report).
+func (s *Server) reportView(ctx context.Context, id string) (*incidents.ReportView, error) {
+	r, err := s.deps.Library.Report(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	sig := incident.SignatureOf(r)
+	source, _ := r.ExtraString("source")
+	if r.Body == "" && sig.Empty() && r.Org == "" && source == "" {
+		return nil, nil
+	}
+	v := &incidents.ReportView{Org: r.Org, Date: r.Date, Source: source, Tags: r.Tags, RootCause: r.RootCause,
+		Symptoms: r.Symptoms, Overridden: r.Edited != nil && !r.Edited.Empty()}
+	for _, c := range r.Causes {
+		if c != r.RootCause {
+			v.Contributing = append(v.Contributing, c)
+		}
+	}
+	for _, c := range r.Components {
+		v.Components = append(v.Components, strings.TrimSpace(incident.ComponentWord(c.Kind)+" "+c.Name))
+	}
+	if v.HTML, err = s.markdown.HTML(r.Body); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
