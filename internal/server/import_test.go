@@ -184,3 +184,59 @@ func TestSearch(t *testing.T) {
 		}
 	})
 }
+
+// TestImportedReportPage: an incident imported from a report, with no snapshot, shows on its
+// page the report's text rendered (and sanitised), its root cause, contributing causes,
+// components, organisation, date and source, and its notes; an incident without a report has
+// no report section.
+func TestImportedReportPage(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		report := "---\nid: IL-0042\ntitle: Prometheus evicted the hub\norg: Example Org\ndate: 2024-05-06\n" +
+			"symptoms: [pod_evicted]\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion, shared_prometheus]\n" +
+			"components: [{kind: NodePool, name: core}, {kind: Prometheus, name: prometheus-server}]\n" +
+			"source: https://example.org/postmortems/42\n---\n## What happened\n\nThe hub was **evicted** <script>alert(1)</script>.\n"
+		if status, b := call(t, "POST", base+"/api/v1/incidents/import", "text/markdown", strings.NewReader(report)); status != http.StatusCreated {
+			t.Fatalf("import: %d %s", status, b)
+		}
+		call(t, "POST", base+"/api/v1/incidents/IL-0042/notes", "application/json", strings.NewReader(`{"body": "Checked the *core* pool", "author": "ana"}`))
+		createIncident(t, base, `{"id": "plain", "title": "No report"}`)
+
+		status, b := call(t, "GET", base+"/incidents/IL-0042", "", nil)
+		if status != http.StatusOK {
+			t.Fatalf("page: %d %s", status, b)
+		}
+		doc := page(t, b)
+		sec := doc.Find(`[data-testid="report"]`)
+		if sec.Length() != 1 {
+			t.Fatalf("no report section on the page of an imported incident")
+		}
+		for sel, want := range map[string]string{
+			`[data-testid="report-root-cause"]`:  "capacity exhaustion",
+			`[data-testid="report-causes"]`:      "shared prometheus",
+			`[data-testid="report-symptoms"]`:    "pod evicted",
+			`[data-testid="report-components"]`:  "Node pool core, Prometheus prometheus-server",
+			`[data-testid="report-org"]`:         "Example Org",
+			`[data-testid="report-date"]`:        "2024-05-06",
+			`[data-testid="report-text"] h2`:     "What happened",
+			`[data-testid="report-text"] strong`: "evicted",
+		} {
+			if got := strings.Join(strings.Fields(sec.Find(sel).Text()), " "); got != want {
+				t.Errorf("%s = %q, want %q", sel, got, want)
+			}
+		}
+		if href, _ := sec.Find(`[data-testid="report-source"] a`).Attr("href"); href != "https://example.org/postmortems/42" {
+			t.Errorf("source link = %q", href)
+		}
+		if doc.Find("script").Length() != 0 {
+			t.Errorf("the report's script element reached the page")
+		}
+		if got := doc.Find(`[data-testid="note"] em`).Text(); got != "core" {
+			t.Errorf("the note is not shown with the report: %q", got)
+		}
+		_, b = call(t, "GET", base+"/incidents/plain", "", nil)
+		if page(t, b).Find(`[data-testid="report"]`).Length() != 0 {
+			t.Errorf("an incident without a report has a report section")
+		}
+	})
+}

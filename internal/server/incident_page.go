@@ -108,6 +108,9 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 		p.Edit.Error = c.GetString(editErrorKey)
 	}
 	p.Pictures = pictures(m, rep, all)
+	if p.Report, err = s.reportView(c.Request.Context(), in.ID); err != nil {
+		return err
+	}
 	return render(c, status, in.Title, incidents.IncidentPage(p))
 }
 

@@ -19,6 +19,7 @@ type Page struct {
 	Form               NoteForm
 	Pictures           []Picture
 	Edit               EditForm
+	Report             *ReportView // the report it was imported from; nil for an incident without one
 }
 
 // EditForm edits an incident's title, window, cluster and tags.
