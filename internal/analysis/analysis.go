@@ -112,19 +112,14 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 		}
 	}
 	applyClaims(in, &rep)
-	sort.SliceStable(rep.Causes, func(i, j int) bool {
-		a, b := rep.Causes[i], rep.Causes[j]
-		if (a.Role == Root) != (b.Role == Root) {
-			return a.Role == Root
-		}
-		return a.Confidence > b.Confidence
-	})
-	for i := range rep.Causes {
-		rep.Causes[i].ID = fmt.Sprintf("C%d", i+1)
-	}
+	rep.Causes = mergeCauses(rep.Causes)
+	final := groupSymptoms(in, &rep)
+	orderCauses(rep.Causes, rep.Symptoms)
+	numberCauses(rep.Causes)
 	for _, rule := range r.Gaps {
 		rep.Gaps = append(rep.Gaps, rule.Gaps(in, &rep)...)
 	}
+	resolveReport(&rep, final)
 	return rep
 }
 

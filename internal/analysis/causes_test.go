@@ -148,7 +148,7 @@ func explained(rep Report, c Cause) []string {
 			out = append(out, "unknown symptom "+id)
 			continue
 		}
-		out = append(out, symptomLabel(s))
+		out = append(out, symptomLabels([]Symptom{s})...)
 	}
 	sort.Strings(out)
 	return out
@@ -164,10 +164,17 @@ func symptomLabel(s Symptom) string {
 	return strings.TrimSpace(s.Kind + " " + strings.Join(objs, ","))
 }
 
+// symptomLabels labels symptoms, a group by each of its members: the rule tables check what
+// the rules find, grouping_test.go how it is grouped.
 func symptomLabels(ss []Symptom) []string {
 	var out []string
 	for _, s := range ss {
-		out = append(out, symptomLabel(s))
+		if len(s.Members) == 0 {
+			out = append(out, symptomLabel(s))
+		}
+		for _, m := range s.Members {
+			out = append(out, symptomLabel(m))
+		}
 	}
 	return out
 }

@@ -49,7 +49,7 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 			continue
 		}
 		c := Cause{Kind: CPUStarvation, Role: Contributing, Confidence: 0.45, Explains: []string{s.ID},
-			Components: []Component{{Kind: componentOr(pod), Name: pod.Name}}}
+			Components: []Component{{Kind: componentOr(pod), Name: cluster.WorkloadName(pod.Pod)}}}
 		if s.Kind == LivenessProbeFailed {
 			c.Confidence += 0.15
 		}

@@ -59,7 +59,7 @@ func TestPastes(t *testing.T) {
 		{"a scale-up the cloud refused", "LAST SEEN   TYPE      REASON          OBJECT                               MESSAGE\n" +
 			"5m          Warning   ScaleUpFailed   configmap/cluster-autoscaler-status  Failed adding 3 nodes to group gpu-pool due to OutOfResource.QUOTA_EXCEEDED; source errors: quota\n" +
 			"5m          Warning   FailedScheduling   pod/train-1   0/4 nodes are available: 4 Insufficient nvidia.com/gpu.\n",
-			[]string{"scale_up ", "pod_pending train-1"}, []string{"scale_up_not_ready", "capacity_exhaustion"}},
+			[]string{"scale_up ", "pod_pending train-1"}, []string{"capacity_exhaustion", "scale_up_not_ready"}},
 		{"a scale-up whose nodes never came", "      Name:        pool-b\n      Health:      Healthy (ready=2 unready=0 notStarted=0 longNotStarted=0 registered=2 longUnregistered=0 cloudProviderTarget=6 (minSize=0, maxSize=10))\n" +
 			"                   LastProbeTime:      2024-03-01 10:30:00.1 +0000 UTC m=+1.0\n                   LastTransitionTime: 2024-03-01 10:00:00.1 +0000 UTC m=+1.0\n" +
 			"      ScaleUp:     InProgress (ready=2 cloudProviderTarget=6)\n                   LastProbeTime:      2024-03-01 10:30:00.1 +0000 UTC m=+1.0\n                   LastTransitionTime: 2024-03-01 10:05:00.1 +0000 UTC m=+1.0\n",

@@ -91,10 +91,10 @@ func (scaleUpNotReadyRule) Causes(in Input, symptoms []Symptom) []Cause {
 	c.Evidence = append(c.Evidence, up.Evidence[0])
 	var parts []string
 	if most > 0 {
-		parts = append(parts, fmt.Sprintf("up to %d nodes still carried not-ready taints while pods waited for them during the scale-up (%s)", most, scaleUp))
+		parts = append(parts, fmt.Sprintf("up to %d nodes still carried not-ready taints while pods waited for them during the scale-up (%s)", most, idRef(scaleUp)))
 	}
 	if len(stuck) > 0 {
-		parts = append(parts, "the nodes the scale-up ("+scaleUp+") asked for did not arrive: "+strings.Join(stuck, "; "))
+		parts = append(parts, "the nodes the scale-up ("+idRef(scaleUp)+") asked for did not arrive: "+strings.Join(stuck, "; "))
 	}
 	c.Summary = strings.Join(parts, "; ")
 	c.Components = append(c.Components, Component{Kind: "Autoscaler", Name: "cluster-autoscaler"})

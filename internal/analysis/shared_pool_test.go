@@ -49,7 +49,7 @@ func TestSharedPoolRule(t *testing.T) {
 		{name: "neighbour requests 25.25% of the CPU", docs: []string{byCPU(1010), probeEvents(hub, "Liveness")},
 			symptoms: liveness, kinds: []string{SharedNodePool}, want: shared("batch/etl-runner-0 (1.0 CPU, 256Mi)")},
 		{name: "a small Prometheus is heavy all the same", docs: []string{node("monitoring prometheus-server-0 500m (12%) 0 (0%) 1000Mi (10%) 0 (0%)"), probeEvents(hub, "Liveness")},
-			symptoms: liveness, kinds: []string{SharedNodePool}, want: shared("monitoring/prometheus-server-0 (500m CPU, 1000Mi)", "Prometheus:prometheus-server-0")},
+			symptoms: liveness, kinds: []string{SharedNodePool}, want: shared("monitoring/prometheus-server-0 (500m CPU, 1000Mi)", "Prometheus:prometheus-server")},
 		{name: "the sufferer is not critical", docs: []string{node("batch etl-runner-0 200m (5%) 0 (0%) 2600Mi (26%) 0 (0%)", "jupyter-alice"), probeEvents("jupyter-alice", "Liveness")},
 			symptoms: []string{"liveness_probe_failed jhub/jupyter-alice"}, kinds: []string{}},
 	}

@@ -63,7 +63,7 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 			prom.Namespace, prom.Name, memString(req.Memory), share*100, n.Name)
 		if scaleUp != "" {
 			c.Confidence += 0.15
-			c.Summary += fmt.Sprintf("; the scale-up (%s) multiplied its scrape targets", scaleUp)
+			c.Summary += fmt.Sprintf("; the scale-up (%s) multiplied its scrape targets", idRef(scaleUp))
 		} else {
 			c.Missing = append(c.Missing, "Prometheus's actual memory use over the incident (its own metrics), to see whether it grew")
 		}

@@ -24,7 +24,7 @@ func TestSharedPrometheusRule(t *testing.T) {
 	onNode := []string{"node_pressure core-4"}
 	crowded := func(pct int, confidence float64) causeWant {
 		return causeWant{role: Contributing, confidence: confidence, explains: onNode,
-			components: []string{"Prometheus:prometheus-server-0", "NodePool:core"},
+			components: []string{"Prometheus:prometheus-server", "NodePool:core"},
 			summary:    []string{fmt.Sprintf("Prometheus monitoring/prometheus-server-0 requested 4Gi (%d%% of the memory) of node core-4, which it shared with critical pods", pct)},
 			evidence:   []string{fmt.Sprintf("1 CPU, 4Gi memory: %d%% of node core-4's allocatable memory", pct)},
 			missing:    []string{"Prometheus's actual memory use"}}

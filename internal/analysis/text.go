@@ -8,11 +8,6 @@ import (
 	"strings"
 )
 
-// severity orders symptom kinds for people, worst first: what users felt before what only
-// explains it.
-var severity = []string{PodEvicted, OOMKilled, CrashLoopBackOff, LivenessProbeFailed, ContainerRestarted,
-	Preempted, PodPending, ImagePullFailed, NodeNotReady, NodePressure, ReadinessProbeFailed, ScaleUp, EvictedPodsLingering}
-
 // TextOptions tune WriteText.
 type TextOptions struct {
 	Color    bool // ANSI colour, for terminals only
