@@ -16,14 +16,22 @@ type Filter struct {
 	Kind      string   // event reason or symptom, cause, note kind
 	Severity  string   // the least severity shown: info, warning or critical
 	GroupBy   string   // "node" or "namespace": events of one reason there are one entry
-	Offset    int
-	Limit     int // 0 means all
+	// Collapse folds each burst of routine rows into one row (collapse.go); GroupBy, when
+	// set, folds instead.
+	Collapse bool
+	// Expand lists the members of one row instead of the timeline: a symptom or cause group
+	// (by its id) or a collapsed burst (by its Ref), the other fields still filtering them.
+	Expand string
+	Offset int
+	Limit  int // 0 means all
 }
 
 var severityRank = map[string]int{SeverityInfo: 0, SeverityWarning: 1, SeverityCritical: 2}
 
 // Match reports whether the filter selects an entry (paging aside).
-func (f Filter) Match(e Entry) bool {
+func (f Filter) Match(e Entry) bool { return f.match(&e) }
+
+func (f Filter) match(e *Entry) bool {
 	switch {
 	case !f.From.IsZero() && e.At.Before(f.From) && (e.Last == nil || e.Last.Before(f.From)):
 		return false
@@ -43,23 +51,73 @@ func (f Filter) Match(e Entry) bool {
 	return true
 }
 
-// Apply returns the page of entries the filter selects (grouped when asked), and how many it
-// selects in all.
+// Apply returns the page of rows the filter selects (grouped or collapsed when asked, or the
+// members of the row it expands), and how many it selects in all. The rows of the API and of the
+// page are the same, as both call it with the same filter.
 func Apply(entries []Entry, f Filter) (page []Entry, total int) {
-	page = []Entry{}
-	var selected []Entry
-	for _, e := range entries {
-		if f.Match(e) {
-			selected = append(selected, e)
+	rows := f.rows(entries)
+	page = make([]Entry, 0, min(len(rows), max(f.Limit, 0)))
+	for i, e := range rows {
+		if i >= f.Offset && (f.Limit == 0 || len(page) < f.Limit) {
+			page = append(page, *e)
 		}
 	}
-	for _, e := range Group(selected, f.GroupBy) {
-		if total >= f.Offset && (f.Limit == 0 || len(page) < f.Limit) {
-			page = append(page, e)
+	return page, len(rows)
+}
+
+// rows is every row the filter selects, before paging.
+func (f Filter) rows(entries []Entry) []*Entry {
+	var out []*Entry
+	if f.Expand != "" && isGroup(entries, f.Expand) {
+		for i := range entries {
+			if e := &entries[i]; e.Parent == f.Expand && f.match(e) {
+				out = append(out, e)
+			}
 		}
-		total++
+		return out
 	}
-	return page, total
+	// A group is selected when it matches, or when one of its members does: a group of pods on
+	// many nodes is on the timeline of each.
+	viaMember := map[string]bool{}
+	for i := range entries {
+		if e := &entries[i]; e.Parent != "" && !viaMember[e.Parent] && f.match(e) {
+			viaMember[e.Parent] = true
+		}
+	}
+	for i := range entries {
+		e := &entries[i]
+		if e.Parent == "" && (f.match(e) || (e.Members > 0 && viaMember[e.Ref])) {
+			out = append(out, e)
+		}
+	}
+	switch {
+	case f.Expand != "":
+		_, members := collapse(out, SpansDays(entries))
+		return members[f.Expand]
+	case f.GroupBy != "":
+		sel := make([]Entry, len(out))
+		for i, e := range out {
+			sel[i] = *e
+		}
+		grouped := Group(sel, f.GroupBy)
+		out = out[:0]
+		for i := range grouped {
+			out = append(out, &grouped[i])
+		}
+	case f.Collapse:
+		out, _ = collapse(out, SpansDays(entries))
+	}
+	return out
+}
+
+// isGroup reports whether id names a symptom or cause group of the timeline.
+func isGroup(entries []Entry, id string) bool {
+	for i := range entries {
+		if e := &entries[i]; e.Ref == id && e.Members > 0 && e.Parent == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Bucket counts the events of one interval, for the events-per-minute picture.

@@ -2,6 +2,11 @@
 // (repeats collapsed with their count), the symptoms and causes of the analysis (each linked to
 // the other), the notes people wrote, and node changes (nodes added, nodes becoming not ready).
 // It is pure: the server filters and pages what Build returns, and the pictures bucket it.
+//
+// Every entry has a real time. A symptom or cause without one of its own takes the time of
+// the evidence it came from and says so (AtFrom); what has no time at all is left out. Apply
+// collapses bursts of routine rows (nodes added, pods scheduled and started) into one row
+// each, never a symptom or a row cited as evidence (collapse.go).
 package timeline
 
 import (
@@ -36,18 +41,42 @@ const (
 // Entry is one thing on the time axis.
 type Entry struct {
 	At        time.Time  `json:"at"`
-	Last      *time.Time `json:"last,omitempty"` // last sighting, for collapsed events
+	Last      *time.Time `json:"last,omitempty"` // last sighting, for collapsed events; a group's last member
 	Type      string     `json:"type"`
 	Kind      string     `json:"kind"` // event reason, symptom or cause kind, note kind, node change
 	Severity  string     `json:"severity"`
 	Summary   string     `json:"summary"`
 	Namespace string     `json:"namespace,omitempty"`
 	Node      string     `json:"node,omitempty"`
+	Pool      string     `json:"pool,omitempty"`   // the node pool of the node
 	Object    string     `json:"object,omitempty"` // "Pod prod/hub-7c9"
-	Count     int        `json:"count,omitempty"`  // occurrences, for events
-	Ref       string     `json:"ref,omitempty"`    // S1, C2, note-7
-	Links     []string   `json:"links,omitempty"`  // a symptom's causes, a cause's symptoms
-	Source    string     `json:"source,omitempty"` // file:line of the evidence
+	Count     int        `json:"count,omitempty"`  // occurrences, for events; members, for a group
+	Ref       string     `json:"ref,omitempty"`    // S1, C2, note-7, or the key of a collapsed row
+	// Links are a symptom's causes, a cause's symptoms, a note's cause kinds, and the symptoms
+	// and causes an event or node change is evidence of.
+	Links  []string `json:"links,omitempty"`
+	Source string   `json:"source,omitempty"` // file:line of the evidence
+	// AtFrom says where the time came from when the row has none of its own: "evidence
+	// FILE:LINE OBJECT" (what a symptom came from), "symptom S3" (the first symptom a cause
+	// explains), "member S1.4" (a group's first member), "group S1" (a member's group), or what
+	// the analysis says it borrowed the symptom's time from.
+	AtFrom string `json:"at_from,omitempty"`
+	// Members is how many rows this one stands for: the members of a symptom or cause group,
+	// or the routine rows of a collapsed burst. ?expand=Ref lists them.
+	Members int `json:"members,omitempty"`
+	// Kinds counts a collapsed row's occurrences by kind (event reason, node change).
+	Kinds map[string]int `json:"kinds,omitempty"`
+	// Parent is the group a member row belongs to (a symptom or cause id): the row is listed
+	// when its group is expanded, not in the timeline itself.
+	Parent string `json:"parent,omitempty"`
+}
+
+// end is the last time an entry covers.
+func (e *Entry) end() time.Time {
+	if e.Last != nil && e.Last.After(e.At) {
+		return *e.Last
+	}
+	return e.At
 }
 
 // criticalSymptoms are the symptoms users feel directly.
@@ -62,67 +91,45 @@ type Change struct {
 	State                 string
 }
 
-// Build makes the timeline of an incident, in time order (undated entries last). changes
-// are the pod and node states the collector saw during the incident: a pod's become "event"
-// entries of kind PodState, a node's "node" entries of kind NodeState.
+// Build makes the timeline of an incident, in time order. changes are the pod and node states
+// the collector saw during the incident: a pod's become "event" entries of kind PodState, a
+// node's "node" entries of kind NodeState. A group's members follow as entries of their own
+// with Parent set. Nothing without a real time is returned: a symptom or cause without one
+// borrows it (see AtFrom), and one with nothing to borrow from is left out, as is an event
+// that carries no timestamp.
 func Build(m *cluster.Model, rep analysis.Report, notes []incident.Note, changes ...Change) []Entry {
+	cites := citationsOf(rep)
+	clock := newClock(m)
 	var out []Entry
-	out = append(out, events(m)...)
-	out = append(out, nodes(m)...)
-	out = append(out, stateEntries(changes)...)
+	out = append(out, events(m, cites, clock)...)
+	out = append(out, nodes(m, cites)...)
+	out = append(out, stateEntries(changes, clock)...)
 	causesOf := map[string][]string{}
 	for _, c := range rep.Causes {
 		for _, id := range c.Explains {
 			causesOf[id] = append(causesOf[id], c.ID)
 		}
 	}
-	when := map[string]*time.Time{}
+	when := map[string]time.Time{} // symptom id → its time on the timeline, members' too
 	for _, s := range rep.Symptoms {
-		when[s.ID] = s.At
-		e := Entry{Type: TypeSymptom, Kind: s.Kind, Severity: SeverityWarning, Summary: s.Summary, Node: s.Node, Ref: s.ID, Links: causesOf[s.ID]}
-		if criticalSymptoms[s.Kind] {
-			e.Severity = SeverityCritical
-		}
-		if s.At != nil {
-			e.At = *s.At
-		}
-		if len(s.Objects) > 0 {
-			o := s.Objects[0]
-			e.Namespace, e.Object = o.Namespace, objectName(o.Kind, o.Namespace, o.Name)
-		}
-		if len(s.Evidence) > 0 {
-			e.Source = location(s.Evidence[0])
-		}
-		out = append(out, e)
+		out = append(out, symptomEntries(s, causesOf[s.ID], clock, when)...)
 	}
 	for _, c := range rep.Causes {
-		e := Entry{Type: TypeCause, Kind: c.Kind, Severity: SeverityWarning, Summary: c.Summary, Ref: c.ID, Links: c.Explains}
-		if c.Role == analysis.Root {
-			e.Severity = SeverityCritical
-		}
-		for _, id := range c.Explains { // a cause stands where the first symptom it explains does
-			if t := when[id]; t != nil && (e.At.IsZero() || t.Before(e.At)) {
-				e.At = *t
-			}
-		}
-		if len(c.Evidence) > 0 {
-			e.Source = location(c.Evidence[0])
-		}
-		out = append(out, e)
+		out = append(out, causeEntries(c, clock, when)...)
 	}
 	for _, n := range notes {
+		if n.At.IsZero() {
+			continue
+		}
 		summary := firstLine(n.Body)
 		if n.Author != "" {
 			summary = n.Author + ": " + summary
 		}
-		out = append(out, Entry{At: n.At, Type: TypeNote, Kind: n.Kind, Severity: SeverityInfo, Summary: summary,
+		out = append(out, Entry{At: n.At.UTC(), Type: TypeNote, Kind: n.Kind, Severity: SeverityInfo, Summary: summary,
 			Ref: fmt.Sprintf("note-%d", n.ID), Links: n.Causes})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.At.IsZero() != b.At.IsZero() {
-			return !a.At.IsZero()
-		}
 		if !a.At.Equal(b.At) {
 			return a.At.Before(b.At)
 		}
@@ -134,14 +141,158 @@ func Build(m *cluster.Model, rep analysis.Report, notes []incident.Note, changes
 // typeOrder puts, at one instant, what happened before what it means.
 var typeOrder = map[string]int{TypeNode: 0, TypeEvent: 1, TypeSymptom: 2, TypeCause: 3, TypeNote: 4}
 
+// symptomEntries is a symptom's row and, for a group, its members' rows. A row without a time of
+// its own takes its evidence's; a member without one takes its group's.
+func symptomEntries(s analysis.Symptom, causes []string, clock *clock, when map[string]time.Time) []Entry {
+	sev := SeverityWarning
+	if criticalSymptoms[s.Kind] || s.Critical {
+		sev = SeverityCritical
+	}
+	row := func(s analysis.Symptom) Entry {
+		e := Entry{Type: TypeSymptom, Kind: s.Kind, Severity: sev, Summary: s.Summary, Node: s.Node, Ref: s.ID, Links: causes}
+		if len(s.Objects) > 0 {
+			o := s.Objects[0]
+			e.Namespace, e.Object = o.Namespace, objectName(o.Kind, o.Namespace, o.Name)
+		}
+		if len(s.Evidence) > 0 {
+			e.Source = location(s.Evidence[0])
+		}
+		e.Pool = clock.pool(e.Node)
+		switch {
+		case s.At != nil && !s.At.IsZero():
+			e.At = s.At.UTC()
+			if from, ok := s.Details["at_from"]; ok { // the analysis borrowed it already
+				e.AtFrom = fmt.Sprint(from)
+			}
+		default:
+			e.At, e.AtFrom = clock.evidenceTime(s.Evidence)
+		}
+		if s.Until != nil && s.Until.After(e.At) {
+			u := s.Until.UTC()
+			e.Last = &u
+		}
+		return e
+	}
+	g := row(s)
+	members := make([]Entry, 0, len(s.Members))
+	for i, ms := range s.Members {
+		e := row(ms)
+		e.Parent = g.Ref
+		if e.Ref == "" {
+			e.Ref = fmt.Sprintf("%s.%d", g.Ref, i+1)
+		}
+		if g.At.IsZero() || (!e.At.IsZero() && e.At.Before(g.At) && g.AtFrom != "") {
+			// A group without a time of its own stands where its first dated member does.
+			g.At, g.AtFrom = e.At, "member "+e.Ref
+		}
+		members = append(members, e)
+	}
+	for i := range members {
+		if members[i].At.IsZero() && !g.At.IsZero() {
+			members[i].At, members[i].AtFrom = g.At, "group "+g.Ref
+		}
+		if !members[i].At.IsZero() {
+			when[members[i].Ref] = members[i].At
+		}
+	}
+	if len(members) > 0 {
+		g.Members, g.Count = len(members), max(s.Count, len(members))
+	}
+	if g.At.IsZero() {
+		return nil // nothing to place it by: the analysis lists it, the timeline cannot
+	}
+	when[g.Ref] = g.At
+	return append([]Entry{borrowed(g)}, borrowedAll(members)...)
+}
+
+// causeEntries is a cause's row and its members'. A cause stands where the first symptom it
+// explains does (it has no time of its own), else where its first member or its evidence does.
+func causeEntries(c analysis.Cause, clock *clock, when map[string]time.Time) []Entry {
+	sev := SeverityWarning
+	if c.Role == analysis.Root {
+		sev = SeverityCritical
+	}
+	row := func(c analysis.Cause) Entry {
+		e := Entry{Type: TypeCause, Kind: c.Kind, Severity: sev, Summary: c.Summary, Ref: c.ID, Links: c.Explains}
+		for _, id := range c.Explains {
+			if t, ok := when[id]; ok && (e.At.IsZero() || t.Before(e.At)) {
+				e.At, e.AtFrom = t, "symptom "+id
+			}
+		}
+		if e.At.IsZero() {
+			e.At, e.AtFrom = clock.evidenceTime(c.Evidence)
+		}
+		if len(c.Evidence) > 0 {
+			e.Source = location(c.Evidence[0])
+		}
+		return e
+	}
+	g := row(c)
+	members := make([]Entry, 0, len(c.Members))
+	for i, mc := range c.Members {
+		e := row(mc)
+		e.Parent, e.Severity = g.Ref, g.Severity
+		if e.Ref == "" || e.Ref == g.Ref {
+			e.Ref = fmt.Sprintf("%s.%d", g.Ref, i+1)
+		}
+		if g.At.IsZero() || (!e.At.IsZero() && e.At.Before(g.At)) {
+			g.At, g.AtFrom = e.At, "member "+e.Ref
+		}
+		members = append(members, e)
+	}
+	for i := range members {
+		if members[i].At.IsZero() && !g.At.IsZero() {
+			members[i].At, members[i].AtFrom = g.At, "group "+g.Ref
+		}
+	}
+	if len(members) > 0 {
+		g.Members, g.Count = len(members), max(c.Count, len(members))
+	}
+	if g.At.IsZero() {
+		return nil
+	}
+	return append([]Entry{borrowed(g)}, borrowedAll(members)...)
+}
+
+// borrowed says in a row's summary where its time came from, when it is not its own, so that
+// people reading the page see it as the API's at_from says it.
+func borrowed(e Entry) Entry {
+	if e.AtFrom != "" {
+		e.Summary += " (time from " + e.AtFrom + ")"
+	}
+	return e
+}
+
+func borrowedAll(es []Entry) []Entry {
+	out := es[:0]
+	for _, e := range es {
+		if !e.At.IsZero() {
+			out = append(out, borrowed(e))
+		}
+	}
+	return out
+}
+
 // events collapses repeats: events about the same object with the same reason and message are
-// one entry, with their counts added and the span from the first to the last sighting.
-func events(m *cluster.Model) []Entry {
+// one entry, with their counts added and the span from the first to the last sighting. An event
+// cited as evidence links to the symptoms and causes that cite it. An event with no timestamp
+// at all is left out.
+func events(m *cluster.Model, cites citations, clock *clock) []Entry {
 	by := map[string]*Entry{}
 	var order []string
 	for _, o := range m.Events {
 		e := o.Event
 		count, first, last := cluster.EventTimes(e)
+		if first.IsZero() { // only a last sighting: that is the time it was seen
+			first = last
+		}
+		if first.IsZero() {
+			continue
+		}
+		ref := objectName("Event", e.Namespace, e.Name)
+		src := o.Source.String()
+		clock.sawEvidence(src, ref, first)
+		ids := cites.event(src, ref)
 		io := e.InvolvedObject
 		key := strings.Join([]string{io.Kind, io.Namespace, io.Name, e.Reason, e.Message}, "\x00")
 		if x, ok := by[key]; ok {
@@ -152,6 +303,7 @@ func events(m *cluster.Model) []Entry {
 			if x.Last == nil || last.After(*x.Last) {
 				x.Last = &last
 			}
+			x.Links = union(x.Links, ids)
 			continue
 		}
 		sev := SeverityInfo
@@ -165,7 +317,7 @@ func events(m *cluster.Model) []Entry {
 			node = p.Pod.Spec.NodeName
 		}
 		entry := &Entry{At: first, Type: TypeEvent, Kind: e.Reason, Severity: sev, Summary: e.Message, Namespace: io.Namespace,
-			Node: node, Object: objectName(io.Kind, io.Namespace, io.Name), Count: int(count), Source: o.Source.String()}
+			Node: node, Pool: clock.pool(node), Object: objectName(io.Kind, io.Namespace, io.Name), Count: int(count), Source: src, Links: ids}
 		if last.After(first) {
 			entry.Last = &last
 		}
@@ -179,22 +331,26 @@ func events(m *cluster.Model) []Entry {
 	return out
 }
 
-// nodes records node changes the objects show: creation, and the last change of Ready.
-func nodes(m *cluster.Model) []Entry {
+// nodes records node changes the objects show: creation, and the last change of Ready. A change
+// is evidence when the field it shows is cited (metadata.creationTimestamp, the Ready condition).
+func nodes(m *cluster.Model, cites citations) []Entry {
 	var out []Entry
 	for _, o := range m.Nodes {
 		n := o.Node
 		pool, _ := cluster.NodePool(n.Labels)
+		ref := "Node " + n.Name
 		if t := n.CreationTimestamp.Time; !t.IsZero() {
-			out = append(out, Entry{At: t.UTC(), Type: TypeNode, Kind: "NodeAdded", Severity: SeverityInfo, Node: n.Name,
-				Summary: fmt.Sprintf("node %s added to pool %s", n.Name, pool), Object: "Node " + n.Name, Source: o.Source.String()})
+			out = append(out, Entry{At: t.UTC(), Type: TypeNode, Kind: "NodeAdded", Severity: SeverityInfo, Node: n.Name, Pool: pool,
+				Summary: fmt.Sprintf("node %s added to pool %s", n.Name, pool), Object: ref, Source: o.Source.String(),
+				Links: cites.field(ref, "metadata.creationTimestamp")})
 		}
 		for _, c := range n.Status.Conditions {
 			if c.Type != corev1.NodeReady || c.Status == corev1.ConditionTrue || c.LastTransitionTime.IsZero() {
 				continue
 			}
-			out = append(out, Entry{At: c.LastTransitionTime.Time.UTC(), Type: TypeNode, Kind: "NodeNotReady", Severity: SeverityWarning, Node: n.Name,
-				Summary: fmt.Sprintf("node %s not ready: %s %s", n.Name, c.Reason, c.Message), Object: "Node " + n.Name, Source: o.Source.String()})
+			out = append(out, Entry{At: c.LastTransitionTime.Time.UTC(), Type: TypeNode, Kind: "NodeNotReady", Severity: SeverityWarning, Node: n.Name, Pool: pool,
+				Summary: fmt.Sprintf("node %s not ready: %s %s", n.Name, c.Reason, c.Message), Object: ref, Source: o.Source.String(),
+				Links: cites.field(ref, "status.conditions[Ready]")})
 		}
 	}
 	return out
@@ -223,9 +379,12 @@ func firstLine(s string) string {
 var troubleWords = []string{"Failed", "Evicted", "OOMKilled", "CrashLoopBackOff", "Error", "unschedulable", "Ready false", "Ready unknown",
 	"Pressure", "ImagePullBackOff", "ErrImagePull", "terminating", "disruption target"}
 
-func stateEntries(changes []Change) []Entry {
+func stateEntries(changes []Change, clock *clock) []Entry {
 	out := make([]Entry, 0, len(changes))
 	for _, c := range changes {
+		if c.At.IsZero() {
+			continue
+		}
 		sev := SeverityInfo
 		for _, w := range troubleWords {
 			if strings.Contains(c.State, w) {
@@ -238,7 +397,9 @@ func stateEntries(changes []Change) []Entry {
 			e.Type, e.Kind, e.Node, e.Object = TypeNode, "NodeState", c.Name, objectName(c.Kind, "", c.Name)
 		} else {
 			e.Type, e.Kind, e.Namespace, e.Object = TypeEvent, "PodState", c.Namespace, objectName(c.Kind, c.Namespace, c.Name)
+			e.Node = clock.podNode(c.Namespace, c.Name)
 		}
+		e.Pool = clock.pool(e.Node)
 		out = append(out, e)
 	}
 	return out

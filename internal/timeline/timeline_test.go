@@ -41,15 +41,20 @@ func TestBuild(t *testing.T) {
 		Body: "Evicted under memory pressure?\nmore", Causes: []string{analysis.CapacityExhaustion}}
 	entries := Build(m, rep, []incident.Note{note})
 
-	for i := 1; i < len(entries); i++ {
-		if !entries[i].At.IsZero() && entries[i].At.Before(entries[i-1].At) {
-			t.Fatalf("entry %d (%s) is before entry %d", i, entries[i].At, i-1)
+	for i, e := range entries {
+		if e.At.IsZero() {
+			t.Errorf("entry %d (%s %s %q) has no time", i, e.Type, e.Ref, e.Summary)
+		}
+		if i > 0 && e.At.Before(entries[i-1].At) {
+			t.Fatalf("entry %d (%s) is before entry %d", i, e.At, i-1)
 		}
 	}
 	count := map[string]int{}
 	var evicted, root *Entry
 	for i, e := range entries {
-		count[e.Type]++
+		if e.Parent == "" { // a group's members are rows of their own, listed when it is expanded
+			count[e.Type]++
+		}
 		if e.Type == TypeSymptom && e.Kind == analysis.PodEvicted {
 			evicted = &entries[i]
 		}

@@ -1,0 +1,222 @@
+package timeline
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Routine rows are what a cluster does all day: nodes added, pods scheduled, pulled, created,
+// started and stopped, workloads scaled. In a large incident there are tens of thousands of them
+// and they bury the rows that tell the story, so Apply folds a burst of them into one row that
+// says how many, of what, where and when ("+97 nodes in pool user-pool, 17:00–17:04"), and lists
+// them on demand (Filter.Expand). A row is routine only when it is informational, of a kind
+// below, and not cited as evidence by a symptom or cause: symptoms, causes, notes, warnings and
+// evidence are never folded.
+var routineKinds = map[string]string{ // kind → family: rows of one family and place fold together
+	"NodeAdded": famNodes, "NodeState": famNodes,
+	"Scheduled": famPods, "Pulling": famPods, "Pulled": famPods, "Created": famPods, "Started": famPods, "Killing": famPods,
+	"SuccessfulAttachVolume": famPods, "SuccessfulMountVolume": famPods, "AddedInterface": famPods, "TriggeredScaleUp": famPods,
+	"PodState":       famPods,
+	"RegisteredNode": famNodeEvents, "NodeReady": famNodeEvents, "Starting": famNodeEvents, "NodeAllocatableEnforced": famNodeEvents,
+	"NodeHasSufficientMemory": famNodeEvents, "NodeHasNoDiskPressure": famNodeEvents, "NodeHasSufficientPID": famNodeEvents,
+	"NodeHasSufficientDisk": famNodeEvents, "NodeSchedulable": famNodeEvents,
+	"SuccessfulCreate": famWorkloads, "SuccessfulDelete": famWorkloads, "ScalingReplicaSet": famWorkloads,
+	"SuccessfulRescale": famWorkloads, "Completed": famWorkloads, "SawCompletedJob": famWorkloads,
+}
+
+// Families of routine rows.
+const (
+	famNodes      = "nodes"       // node rows: added, state changes
+	famPods       = "pods"        // events and state changes of pods
+	famNodeEvents = "node-events" // the kubelet's and controllers' events about nodes
+	famWorkloads  = "workloads"   // controllers' events about workloads
+)
+
+// A burst is a run of routine rows of one family and place. While the story goes on (a row that
+// is not routine came after the burst's last row), a row more than burstGap after the burst's
+// last, or more than burstSpan after its first, starts a new burst: each stays a moment of the
+// story. Through a quiet stretch, where nothing but routine rows happen, a burst goes on however
+// long: a month of nodes added before the incident is one row per pool. Fewer than minBurst rows
+// stay as they are.
+const (
+	burstGap  = 5 * time.Minute
+	burstSpan = 15 * time.Minute
+	minBurst  = 3
+)
+
+// BurstPrefix starts the Ref of a collapsed row.
+const BurstPrefix = "burst-"
+
+// routine returns the family of a routine row and the place it folds by: its node pool, else its
+// namespace.
+func routine(e *Entry) (family string, ok bool) {
+	if e.Severity != SeverityInfo || len(e.Links) > 0 || e.Parent != "" || e.Members > 0 || (e.Type != TypeEvent && e.Type != TypeNode) {
+		return "", false
+	}
+	family = routineKinds[e.Kind]
+	if family == famNodes && e.Type != TypeNode {
+		return "", false
+	}
+	return family, family != ""
+}
+
+type burst struct {
+	family, pool, namespace string
+	first, lastAt           time.Time
+	lastIndex               int // of its last member in the rows
+	members                 []*Entry
+}
+
+// collapse folds the bursts of routine rows (in time order) into one row each, standing where
+// the burst's first row stood; rows between (a warning, a symptom, evidence) stay where they
+// are. It returns the rows and the members of each collapsed row by its Ref.
+func collapse(rows []*Entry, days bool) ([]*Entry, map[string][]*Entry) {
+	of := make([]*burst, len(rows))
+	open := map[string]*burst{}
+	story := -1 // index of the last row that is not routine
+	for i, e := range rows {
+		family, ok := routine(e)
+		if !ok {
+			story = i
+			continue
+		}
+		pool, namespace := e.Pool, ""
+		if pool == "" {
+			namespace = e.Namespace
+		}
+		key := family + "\x00" + pool + "\x00" + namespace
+		b := open[key]
+		if b == nil || (story > b.lastIndex && (e.At.Sub(b.lastAt) > burstGap || e.At.Sub(b.first) > burstSpan)) {
+			b = &burst{family: family, pool: pool, namespace: namespace, first: e.At}
+			open[key] = b
+		}
+		b.lastAt, b.lastIndex = e.At, i
+		b.members = append(b.members, e)
+		of[i] = b
+	}
+	out := make([]*Entry, 0, len(rows))
+	members := map[string][]*Entry{}
+	for i, e := range rows {
+		b := of[i]
+		switch {
+		case b == nil || len(b.members) < minBurst:
+			out = append(out, e)
+		case b.members[0] == e:
+			row := b.row(days)
+			members[row.Ref] = b.members
+			out = append(out, row)
+		}
+	}
+	return out, members
+}
+
+// row is the one row a burst becomes.
+func (b *burst) row(days bool) *Entry {
+	first := b.members[0]
+	e := &Entry{At: b.first, Type: first.Type, Severity: SeverityInfo, Pool: b.pool, Namespace: first.Namespace, Node: first.Node,
+		Members: len(b.members), Kinds: map[string]int{}}
+	last := b.first
+	objects := map[string]bool{}
+	for _, m := range b.members {
+		n := max(m.Count, 1)
+		e.Count += n
+		e.Kinds[m.Kind] += n
+		objects[m.Object] = true
+		if t := m.end(); t.After(last) {
+			last = t
+		}
+		if m.Namespace != e.Namespace {
+			e.Namespace = ""
+		}
+		if m.Node != e.Node {
+			e.Node = ""
+		}
+	}
+	if last.After(b.first) {
+		e.Last = &last
+	}
+	kinds := slices.SortedFunc(maps.Keys(e.Kinds), func(a, b string) int {
+		if d := e.Kinds[b] - e.Kinds[a]; d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	e.Kind = strings.Join(kinds, ",")
+	where := ""
+	switch {
+	case b.pool != "":
+		where = " in pool " + b.pool
+	case b.namespace != "":
+		where = " in namespace " + b.namespace
+	}
+	noun := map[string]string{famNodes: "node", famPods: "pod", famNodeEvents: "node", famWorkloads: "object"}[b.family]
+	if len(objects) != 1 {
+		noun += "s"
+	}
+	e.Object = Thousands(len(objects)) + " " + noun
+	span := Span(b.first, last, days)
+	if b.family == famNodes && e.Kind == "NodeAdded" {
+		e.Summary = fmt.Sprintf("+%s nodes%s, %s", Thousands(len(objects)), where, span)
+	} else {
+		parts := make([]string, len(kinds))
+		for i, k := range kinds {
+			parts[i] = k + " " + Thousands(e.Kinds[k])
+		}
+		what := map[string]string{famNodes: "node changes", famPods: "pod events", famNodeEvents: "node events", famWorkloads: "workload events"}[b.family]
+		e.Summary = fmt.Sprintf("%s routine %s of %s%s (%s), %s", Thousands(e.Count), what, e.Object, where, strings.Join(parts, ", "), span)
+	}
+	place := b.pool
+	if place == "" && b.namespace != "" {
+		place = "ns-" + b.namespace
+	}
+	e.Ref = BurstPrefix + b.family + "-" + place + "-" + b.first.UTC().Format("20060102T150405Z")
+	e.Ref = strings.ReplaceAll(e.Ref, "--", "-")
+	return e
+}
+
+// SpansDays reports whether a timeline (in time order) covers more than one calendar day (UTC):
+// its rows then carry their date wherever they are shown.
+func SpansDays(entries []Entry) bool {
+	if len(entries) == 0 {
+		return false
+	}
+	last := entries[len(entries)-1]
+	return !sameDay(entries[0].At, last.end())
+}
+
+// Span says when a burst happened, to the minute: "17:00–17:04", with the date when the
+// timeline spans days ("2023-02-01 17:00–17:04", "2023-02-01 23:58–2023-02-02 00:03").
+func Span(from, to time.Time, days bool) string {
+	from, to = from.UTC(), to.UTC()
+	clock := func(t time.Time) string { return t.Format("15:04") }
+	if days {
+		clock = func(t time.Time) string { return t.Format("2006-01-02 15:04") }
+	}
+	switch {
+	case from.Truncate(time.Minute).Equal(to.Truncate(time.Minute)):
+		return clock(from)
+	case days && sameDay(from, to):
+		return clock(from) + "–" + to.Format("15:04")
+	}
+	return clock(from) + "–" + clock(to)
+}
+
+// Thousands writes a count with thousands separated: 1,204.
+func Thousands(n int) string {
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func sameDay(a, b time.Time) bool {
+	return a.UTC().Truncate(24 * time.Hour).Equal(b.UTC().Truncate(24 * time.Hour))
+}

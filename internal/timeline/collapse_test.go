@@ -1,0 +1,225 @@
+package timeline
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// at is a time of the afternoon of 2023-02-01, in minutes and seconds after 17:00.
+func at(min, sec int) time.Time {
+	return time.Date(2023, 2, 1, 17, min, sec, 0, time.UTC)
+}
+
+func nodeAdded(t time.Time, name, pool string) Entry {
+	return Entry{At: t, Type: TypeNode, Kind: "NodeAdded", Severity: SeverityInfo, Node: name, Pool: pool,
+		Object: "Node " + name, Summary: "node " + name + " added to pool " + pool}
+}
+
+func podEvent(t time.Time, reason, pod, pool string) Entry {
+	return Entry{At: t, Type: TypeEvent, Kind: reason, Severity: SeverityInfo, Namespace: "prod", Pool: pool,
+		Object: "Pod prod/" + pod, Summary: reason + " " + pod, Count: 1}
+}
+
+func symptom(t time.Time, id string) Entry {
+	return Entry{At: t, Type: TypeSymptom, Kind: "pod_evicted", Severity: SeverityCritical, Ref: id, Summary: "hub evicted"}
+}
+
+// row is what a test checks of a row: its summary, or for a collapsed row its summary and size.
+func rows(es []Entry) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Summary
+		if e.Members > 0 {
+			out[i] += " [" + e.Ref + "]"
+		}
+	}
+	return out
+}
+
+// TestCollapse runs the collapse rules over small timelines: what folds, what never does, and
+// how a folded row reads.
+func TestCollapse(t *testing.T) {
+	late := func(day, h, m int) time.Time { return time.Date(2023, 2, day, h, m, 0, 0, time.UTC) }
+	evidence := podEvent(at(2, 0), "Started", "hub-1", "core")
+	evidence.Links = []string{"S1"}
+	warning := podEvent(at(2, 30), "Killing", "hub-2", "core")
+	warning.Severity = SeverityWarning
+	tests := []struct {
+		name    string
+		entries []Entry
+		want    []string
+	}{
+		{"a burst of nodes added is one row", []Entry{
+			nodeAdded(at(0, 10), "n1", "user"), nodeAdded(at(1, 0), "n2", "user"), nodeAdded(at(2, 0), "n3", "user"), nodeAdded(at(4, 5), "n4", "user"),
+		}, []string{"+4 nodes in pool user, 17:00–17:04 [burst-nodes-user-20230201T170010Z]"}},
+		{"pod events fold by pool, counting kinds and pods", []Entry{
+			podEvent(at(0, 0), "Scheduled", "a", "user"), podEvent(at(0, 1), "Pulled", "a", "user"), podEvent(at(0, 2), "Created", "a", "user"),
+			podEvent(at(0, 3), "Started", "a", "user"), podEvent(at(1, 0), "Scheduled", "b", "dask"), podEvent(at(1, 1), "Started", "b", "user"),
+		}, []string{"5 routine pod events of 2 pods in pool user (Started 2, Created 1, Pulled 1, Scheduled 1), 17:00–17:01 [burst-pods-user-20230201T170000Z]",
+			"Scheduled b"}},
+		{"a symptom, evidence and a warning inside the burst stay visible", []Entry{
+			podEvent(at(0, 0), "Scheduled", "a", "core"), podEvent(at(1, 0), "Pulled", "a", "core"), evidence, symptom(at(2, 10), "S1"),
+			warning, podEvent(at(3, 0), "Started", "a", "core"),
+		}, []string{"3 routine pod events of 1 pod in pool core (Pulled 1, Scheduled 1, Started 1), 17:00–17:03 [burst-pods-core-20230201T170000Z]",
+			"Started hub-1", "hub evicted", "Killing hub-2"}},
+		{"fewer than three routine rows stay as they are", []Entry{
+			nodeAdded(at(0, 0), "n1", "user"), nodeAdded(at(0, 30), "n2", "user"),
+		}, []string{"node n1 added to pool user", "node n2 added to pool user"}},
+		{"while the story goes on, a gap starts a new burst", []Entry{
+			nodeAdded(at(0, 0), "n1", "user"), nodeAdded(at(1, 0), "n2", "user"), nodeAdded(at(2, 0), "n3", "user"), symptom(at(5, 0), "S1"),
+			nodeAdded(at(20, 0), "n4", "user"), nodeAdded(at(21, 0), "n5", "user"), nodeAdded(at(22, 0), "n6", "user"),
+		}, []string{"+3 nodes in pool user, 17:00–17:02 [burst-nodes-user-20230201T170000Z]", "hub evicted",
+			"+3 nodes in pool user, 17:20–17:22 [burst-nodes-user-20230201T172000Z]"}},
+		{"through a quiet stretch a burst goes on", []Entry{
+			nodeAdded(late(1, 9, 0), "n1", "core"), nodeAdded(late(1, 12, 0), "n2", "core"), nodeAdded(late(1, 16, 0), "n3", "core"),
+			symptom(late(1, 17, 0), "S1"),
+		}, []string{"+3 nodes in pool core, 09:00–16:00 [burst-nodes-core-20230201T090000Z]", "hub evicted"}},
+		{"while the story goes on, a burst spans at most 15 minutes", []Entry{
+			nodeAdded(at(0, 0), "n1", "user"), symptom(at(0, 1), "S1"), nodeAdded(at(4, 0), "n2", "user"), symptom(at(4, 1), "S2"),
+			nodeAdded(at(8, 0), "n3", "user"), symptom(at(8, 1), "S3"), nodeAdded(at(12, 0), "n4", "user"), symptom(at(12, 1), "S4"),
+			nodeAdded(at(16, 0), "n5", "user"), symptom(at(16, 1), "S5"),
+		}, []string{"+4 nodes in pool user, 17:00–17:12 [burst-nodes-user-20230201T170000Z]", "hub evicted", "hub evicted", "hub evicted", "hub evicted",
+			"node n5 added to pool user", "hub evicted"}},
+		{"the date where the timeline spans days", []Entry{
+			nodeAdded(late(1, 23, 58), "n1", "user"), nodeAdded(late(1, 23, 59), "n2", "user"), nodeAdded(late(2, 0, 3), "n3", "user"),
+		}, []string{"+3 nodes in pool user, 2023-02-01 23:58–2023-02-02 00:03 [burst-nodes-user-20230201T235800Z]"}},
+		{"the date on one day of a timeline that spans days", []Entry{
+			nodeAdded(late(1, 17, 0), "n1", "user"), nodeAdded(late(1, 17, 1), "n2", "user"), nodeAdded(late(1, 17, 4), "n3", "user"),
+			symptom(late(2, 9, 0), "S1"),
+		}, []string{"+3 nodes in pool user, 2023-02-01 17:00–17:04 [burst-nodes-user-20230201T170000Z]", "hub evicted"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, total := Apply(tt.entries, Filter{Collapse: true})
+			if diff := cmp.Diff(tt.want, rows(got)); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+			if total != len(got) {
+				t.Errorf("total %d, %d rows", total, len(got))
+			}
+			// Every row folded is there when its row is expanded, and the counts add up.
+			seen := 0
+			for _, r := range got {
+				if r.At.IsZero() {
+					t.Errorf("row %q has no time", r.Summary)
+				}
+				if r.Members == 0 {
+					seen++
+					continue
+				}
+				members, n := Apply(tt.entries, Filter{Collapse: true, Expand: r.Ref})
+				if n != r.Members || len(members) != n {
+					t.Errorf("%s: %d members listed (total %d), the row says %d", r.Ref, len(members), n, r.Members)
+				}
+				sum := 0
+				for _, m := range members {
+					sum += max(m.Count, 1)
+					if len(m.Links) > 0 || m.Severity != SeverityInfo || m.Type == TypeSymptom {
+						t.Errorf("%s folded %q, which is a symptom, evidence or a warning", r.Ref, m.Summary)
+					}
+				}
+				if sum != r.Count || r.Last == nil && !members[len(members)-1].At.Equal(r.At) {
+					t.Errorf("%s: count %d, members sum to %d; last %v", r.Ref, r.Count, sum, r.Last)
+				}
+				seen += n
+			}
+			if seen != len(tt.entries) {
+				t.Errorf("%d entries shown or reachable, of %d", seen, len(tt.entries))
+			}
+		})
+	}
+}
+
+// TestCollapseFilters: filters select before folding (a burst of one kind or one node), paging
+// counts folded rows, a grouping replaces the folding, and collapse off shows every row.
+func TestCollapseFilters(t *testing.T) {
+	var es []Entry
+	for i := range 30 {
+		pool := "user"
+		if i%3 == 0 {
+			pool = "dask"
+		}
+		es = append(es, nodeAdded(at(i/10, i%10), "n"+string(rune('a'+i)), pool))
+	}
+	es = append(es, symptom(at(3, 0), "S1"))
+	tests := []struct {
+		name  string
+		f     Filter
+		want  []string
+		total int
+	}{
+		{"collapsed", Filter{Collapse: true}, []string{"+10 nodes in pool dask, 17:00–17:02 [burst-nodes-dask-20230201T170000Z]",
+			"+20 nodes in pool user, 17:00–17:02 [burst-nodes-user-20230201T170001Z]", "hub evicted"}, 3},
+		{"one node", Filter{Collapse: true, Node: "na"}, []string{"node na added to pool dask"}, 1},
+		{"paged", Filter{Collapse: true, Offset: 1, Limit: 1}, []string{"+20 nodes in pool user, 17:00–17:02 [burst-nodes-user-20230201T170001Z]"}, 3},
+		{"expanded and paged", Filter{Collapse: true, Expand: "burst-nodes-dask-20230201T170000Z", Offset: 8},
+			[]string{"node ny added to pool dask", "node n| added to pool dask"}, 10},
+		{"unknown row to expand", Filter{Collapse: true, Expand: "burst-nodes-core-20230201T170000Z"}, []string{}, 0},
+		{"symptoms only", Filter{Collapse: true, Types: []string{TypeSymptom}}, []string{"hub evicted"}, 1},
+		{"not collapsed", Filter{Limit: 2}, []string{"node na added to pool dask", "node nb added to pool user"}, 31},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, total := Apply(es, tt.f)
+			if diff := cmp.Diff(tt.want, rows(got)); diff != "" || total != tt.total {
+				t.Errorf("total %d, want %d; rows (-want +got):\n%s", total, tt.total, diff)
+			}
+		})
+	}
+}
+
+// TestExpandGroup: a symptom group's members are rows of their own, listed only when the group
+// is expanded; a filter matching a member selects its group.
+func TestExpandGroup(t *testing.T) {
+	g := symptom(at(1, 0), "S1")
+	g.Members, g.Count = 2, 2
+	m1, m2 := symptom(at(1, 0), "S1.1"), symptom(at(2, 0), "S1.2")
+	m1.Parent, m2.Parent = "S1", "S1"
+	m1.Node, m2.Node = "core-1", "core-2"
+	es := []Entry{g, m1, m2, nodeAdded(at(3, 0), "x", "user")}
+	for _, tt := range []struct {
+		name string
+		f    Filter
+		want []string
+	}{
+		{"the group alone", Filter{Collapse: true}, []string{"hub evicted [S1]", "node x added to pool user"}},
+		{"its members", Filter{Expand: "S1"}, []string{"hub evicted", "hub evicted"}},
+		{"a member on a node selects the group", Filter{Node: "core-2"}, []string{"hub evicted [S1]"}},
+		{"the member on that node", Filter{Node: "core-2", Expand: "S1"}, []string{"hub evicted"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := Apply(es, tt.f)
+			if diff := cmp.Diff(tt.want, rows(got)); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSpanAndThousands(t *testing.T) {
+	for _, tt := range []struct {
+		from, to time.Time
+		days     bool
+		want     string
+	}{
+		{at(0, 10), at(4, 59), false, "17:00–17:04"},
+		{at(0, 10), at(0, 50), false, "17:00"},
+		{at(0, 10), at(4, 0), true, "2023-02-01 17:00–17:04"},
+		{at(0, 0), at(0, 0).Add(24 * time.Hour), true, "2023-02-01 17:00–2023-02-02 17:00"},
+	} {
+		if got := Span(tt.from, tt.to, tt.days); got != tt.want {
+			t.Errorf("Span(%s, %s, %v) = %q, want %q", tt.from, tt.to, tt.days, got, tt.want)
+		}
+	}
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1204: "1,204", 1234567: "1,234,567", -1204: "-1,204"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if strings.Contains(Span(at(0, 0), at(1, 0), false), "2023") {
+		t.Error("a one-day timeline shows dates")
+	}
+}

@@ -1,0 +1,252 @@
+package timeline
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// citations says which symptoms and causes cite a piece of evidence, so that the rows showing
+// it are never collapsed away and link back to what they prove. A piece is known by its place
+// in the input (file:line), by its object (an Event's own name), or, for an object the timeline
+// shows several changes of (a node), by the object and the field cited.
+type citations map[string][]string
+
+// Keys of citations.
+func atKey(loc string) string           { return "at\x00" + loc }
+func refKey(ref string) string          { return "ref\x00" + ref }
+func fieldKey(ref, field string) string { return "field\x00" + ref + "\x00" + field }
+
+// citationsOf indexes the evidence of every symptom and cause and of their members, each piece
+// under the id of the top-level symptom or cause: the row the timeline shows.
+func citationsOf(rep analysis.Report) citations {
+	c := citations{}
+	add := func(id string, evs []analysis.Evidence) {
+		for _, ev := range evs {
+			if ev.Line > 0 {
+				c.add(atKey(location(ev)), id)
+			}
+			if ev.Ref != "" {
+				c.add(refKey(ev.Ref), id)
+				if ev.Field != "" {
+					c.add(fieldKey(ev.Ref, ev.Field), id)
+				}
+			}
+		}
+	}
+	var symptom func(id string, s analysis.Symptom)
+	symptom = func(id string, s analysis.Symptom) {
+		add(id, s.Evidence)
+		for _, m := range s.Members {
+			symptom(id, m)
+		}
+	}
+	var cause func(id string, k analysis.Cause)
+	cause = func(id string, k analysis.Cause) {
+		add(id, k.Evidence)
+		for _, m := range k.Members {
+			cause(id, m)
+		}
+	}
+	for _, s := range rep.Symptoms {
+		symptom(s.ID, s)
+	}
+	for _, k := range rep.Causes {
+		cause(k.ID, k)
+	}
+	return c
+}
+
+func (c citations) add(key, id string) {
+	ids := c[key]
+	if len(ids) > 0 && ids[len(ids)-1] == id { // a group's evidence comes in a row
+		return
+	}
+	if !slices.Contains(ids, id) {
+		c[key] = append(ids, id)
+	}
+}
+
+// event returns the ids citing an event, by its place in the input or its name.
+func (c citations) event(loc, ref string) []string {
+	return union(slices.Clone(c[atKey(loc)]), c[refKey(ref)])
+}
+
+// field returns the ids citing a field of an object.
+func (c citations) field(ref, field string) []string {
+	return slices.Clone(c[fieldKey(ref, field)])
+}
+
+// union appends to a the ids of b it lacks.
+func union(a, b []string) []string {
+	for _, id := range b {
+		if !slices.Contains(a, id) {
+			a = append(a, id)
+		}
+	}
+	return a
+}
+
+// clock knows the times of the evidence, for the symptoms and causes that have none of their own:
+// the events on the timeline, by their place in the input and their name, and the timestamps of
+// the pods and nodes of the model. It also names the pool of a node.
+type clock struct {
+	m     *cluster.Model
+	seen  map[string]time.Time // atKey or refKey of an event → its first time
+	pools map[string]string    // node → pool
+}
+
+func newClock(m *cluster.Model) *clock {
+	return &clock{m: m, seen: map[string]time.Time{}, pools: map[string]string{}}
+}
+
+// sawEvidence records an event's time under its place and its name.
+func (c *clock) sawEvidence(loc, ref string, at time.Time) {
+	for _, k := range []string{atKey(loc), refKey(ref)} {
+		if t, ok := c.seen[k]; !ok || at.Before(t) {
+			c.seen[k] = at
+		}
+	}
+}
+
+// pool returns the node pool of a node the model holds ("" when it holds none).
+func (c *clock) pool(node string) string {
+	if node == "" || c.m == nil {
+		return ""
+	}
+	p, ok := c.pools[node]
+	if !ok {
+		if n := c.m.Node(node); n != nil {
+			p, _ = cluster.NodePool(n.Node.Labels)
+		}
+		c.pools[node] = p
+	}
+	return p
+}
+
+// podNode returns the node a pod of the model is bound to.
+func (c *clock) podNode(namespace, name string) string {
+	if c.m == nil {
+		return ""
+	}
+	if p := c.m.Pod(namespace, name); p != nil {
+		return p.Pod.Spec.NodeName
+	}
+	return ""
+}
+
+// evidenceTime is the earliest time of a list of evidence, and where it came from: an event the
+// evidence points at (by place or name) first, else the timestamp of the field or object it
+// cites. The zero time means the evidence carries no time at all.
+func (c *clock) evidenceTime(evs []analysis.Evidence) (time.Time, string) {
+	var at time.Time
+	var from string
+	take := func(t time.Time, ev analysis.Evidence) {
+		if !t.IsZero() && (at.IsZero() || t.Before(at)) {
+			at, from = t, "evidence "+strings.TrimSpace(location(ev)+" "+ev.Ref)
+		}
+	}
+	for _, ev := range evs {
+		t, ok := c.seen[atKey(location(ev))]
+		if !ok || ev.Line == 0 {
+			t = c.seen[refKey(ev.Ref)]
+		}
+		take(t, ev)
+	}
+	if !at.IsZero() {
+		return at, from
+	}
+	for _, ev := range evs {
+		take(c.objectTime(ev.Ref, ev.Field), ev)
+	}
+	return at, from
+}
+
+// objectTime is the time a cited pod or node shows for the field cited: a condition's last
+// transition, else the latest change its status records, else its creation.
+func (c *clock) objectTime(ref, field string) time.Time {
+	if c.m == nil {
+		return time.Time{}
+	}
+	kind, rest, _ := strings.Cut(ref, " ")
+	namespace, name, ok := strings.Cut(rest, "/")
+	if !ok {
+		namespace, name = "", rest
+	}
+	cond := ""
+	if _, after, ok := strings.Cut(field, "conditions["); ok {
+		cond, _, _ = strings.Cut(after, "]")
+	}
+	switch kind {
+	case cluster.KindPod:
+		o := c.m.Pod(namespace, name)
+		if o == nil {
+			return time.Time{}
+		}
+		return podTime(o.Pod, cond, field)
+	case cluster.KindNode:
+		o := c.m.Node(name)
+		if o == nil {
+			return time.Time{}
+		}
+		return nodeTime(o.Node, cond, field)
+	}
+	return time.Time{}
+}
+
+func podTime(p *corev1.Pod, cond, field string) time.Time {
+	var latest time.Time
+	see := func(t time.Time) {
+		if t.After(latest) {
+			latest = t
+		}
+	}
+	for _, c := range p.Status.Conditions {
+		if cond != "" && string(c.Type) == cond && !c.LastTransitionTime.IsZero() {
+			return c.LastTransitionTime.UTC()
+		}
+		see(c.LastTransitionTime.Time)
+	}
+	if field == "metadata.creationTimestamp" {
+		return p.CreationTimestamp.UTC()
+	}
+	for _, s := range slices.Concat(p.Status.InitContainerStatuses, p.Status.ContainerStatuses) {
+		if t := s.State.Terminated; t != nil {
+			see(t.FinishedAt.Time)
+		}
+		if r := s.State.Running; r != nil {
+			see(r.StartedAt.Time)
+		}
+		if t := s.LastTerminationState.Terminated; t != nil {
+			see(t.FinishedAt.Time)
+		}
+	}
+	if p.Status.StartTime != nil {
+		see(p.Status.StartTime.Time)
+	}
+	if latest.IsZero() {
+		latest = p.CreationTimestamp.Time
+	}
+	return latest.UTC()
+}
+
+func nodeTime(n *corev1.Node, cond, field string) time.Time {
+	var latest time.Time
+	for _, c := range n.Status.Conditions {
+		if cond != "" && string(c.Type) == cond && !c.LastTransitionTime.IsZero() {
+			return c.LastTransitionTime.UTC()
+		}
+		if c.LastTransitionTime.After(latest) {
+			latest = c.LastTransitionTime.Time
+		}
+	}
+	if latest.IsZero() || field == "metadata.creationTimestamp" {
+		latest = n.CreationTimestamp.Time
+	}
+	return latest.UTC()
+}
