@@ -68,6 +68,7 @@ type GapRule interface {
 type Registry struct {
 	Symptoms []SymptomRule
 	Causes   []CauseRule
+	Links    []LinkRule
 	Gaps     []GapRule
 }
 
@@ -116,6 +117,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	final := groupSymptoms(in, &rep)
 	orderCauses(rep.Causes, rep.Symptoms)
 	numberCauses(rep.Causes)
+	linkChain(in, &rep, r.Links)
 	for _, rule := range r.Gaps {
 		rep.Gaps = append(rep.Gaps, rule.Gaps(in, &rep)...)
 	}
@@ -172,7 +174,8 @@ func DefaultRegistry() *Registry {
 			memoryOverRequestRule{}, scaleUpNotReadyRule{}, schedulingConstraintsRule{},
 			memoryLimitRule{}, requestExceedsNodeRule{}, volumeBindingRule{}, overcommitRule{}, nodeDiskRule{}, startFailureRule{},
 		},
-		Gaps: []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}},
+		Links: defaultLinks(),
+		Gaps:  []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}},
 	}
 	r.Causes = append(r.Causes, directRules()...)
 	return r

@@ -84,6 +84,7 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 		note := fmt.Sprintf("node %s had %.0f%% of its CPU and %.0f%% of its memory requested", node.Name, cpu*100, mem*100)
 		if !noted[node.Name] {
 			noted[node.Name] = true
+			c.nodes = append(c.nodes, node.Name)
 			parts = append(parts, note)
 			c.Evidence = append(c.Evidence, cite(node, "status.allocatable", fmt.Sprintf("%s; requested by %d pods: %s", note, len(l.Pods), topPods(m, l, 3))))
 		}

@@ -76,9 +76,15 @@ func mergedCause(members []Cause) Cause {
 				c.Suggestions = append(c.Suggestions, s)
 			}
 		}
+		c.follows = append(c.follows, m.follows...)
+		c.nodes = append(c.nodes, m.nodes...)
+		if c.followWhy == "" {
+			c.followWhy = m.followWhy
+		}
 		m.Members = nil
 		c.Members = append(c.Members, m)
 	}
+	c.follows, c.nodes = unique(c.follows), unique(c.nodes)
 	c.Explains = unique(c.Explains)
 	c.Evidence = uniqueEvidence(c.Evidence)
 	c.Missing = unique(c.Missing)

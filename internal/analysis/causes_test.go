@@ -141,8 +141,15 @@ func explained(rep Report, c Cause) []string {
 	for _, s := range rep.Symptoms {
 		by[s.ID] = s
 	}
+	linked := map[string]bool{}
+	for _, l := range c.Links {
+		linked[l.To] = true // the chain's, not the rule's
+	}
 	var out []string
 	for _, id := range c.Explains {
+		if linked[id] {
+			continue
+		}
 		s, ok := by[id]
 		if !ok {
 			out = append(out, "unknown symptom "+id)

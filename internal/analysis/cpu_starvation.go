@@ -60,6 +60,7 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 		c.Summary = fmt.Sprintf("%s/%s requested only %s CPU on node %s, where other pods requested %.0f%% of the CPU: under contention it gets a sliver",
 			pod.Namespace, pod.Name, cpuString(req.MilliCPU), node.Name, share*100)
 		c.Missing = []string{"CPU throttling or usage of the container during the incident (cAdvisor or Prometheus metrics)"}
+		c.nodes = []string{node.Name}
 		c.Confidence = clamp(c.Confidence)
 		byPod[pod.Namespace+"/"+pod.Name] = len(out)
 		out = append(out, c)

@@ -113,6 +113,11 @@ func groupSymptoms(in Input, rep *Report) map[string]string {
 		}
 		c.Explains = unique(c.Explains)
 		sort.SliceStable(c.Explains, func(a, b int) bool { return rank[c.Explains[a]] < rank[c.Explains[b]] })
+		for j, id := range c.follows {
+			if f, ok := final[id]; ok {
+				c.follows[j] = f
+			}
+		}
 		for j := range c.Members {
 			regroup(&c.Members[j])
 		}

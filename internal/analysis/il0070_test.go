@@ -63,12 +63,15 @@ func TestIL0070(t *testing.T) {
 		causes     []string
 		notCauses  []string
 		gaps       []string
+		chain      [][]string // kinds along a path of Explains from the root
 	}{
 		{
 			name: "evicted", variant: "evicted",
 			symptoms:  []string{PodPending, ScaleUp, NodeNotReady, NodePressure, PodEvicted, EvictedPodsLingering},
 			causes:    []string{"capacity_exhaustion", "shared_node_pool", "shared_prometheus", "memory_over_request", "scale_up_not_ready"},
 			notCauses: []string{"cpu_starvation"},
+			chain: [][]string{{CapacityExhaustion, ScaleUp}, {CapacityExhaustion, SharedPrometheus, MemoryOverRequest, PodEvicted},
+				{CapacityExhaustion, ScaleUpNotReady, NodeNotReady}, {CapacityExhaustion, EvictedPodsLingering}},
 		},
 		{
 			name: "liveness", variant: "liveness",
@@ -76,6 +79,8 @@ func TestIL0070(t *testing.T) {
 			causes:    []string{"capacity_exhaustion", "shared_node_pool", "shared_prometheus", "cpu_starvation"},
 			notCauses: []string{"memory_over_request"},
 			gaps:      []string{"competing_causes"},
+			chain: [][]string{{CapacityExhaustion, ScaleUp}, {CapacityExhaustion, SharedPrometheus, CPUStarvation, LivenessProbeFailed},
+				{CapacityExhaustion, SharedPrometheus, CPUStarvation, ContainerRestarted}},
 		},
 		{
 			name: "evicted, captured after the events expired", variant: "evicted", capturedAt: late,
@@ -148,6 +153,25 @@ func TestIL0070(t *testing.T) {
 			if len(rep.Causes) > 0 && (rep.Causes[0].Kind != "capacity_exhaustion" || rep.Causes[0].Role != Root) {
 				t.Errorf("first cause = %s (%s), want the root capacity_exhaustion", rep.Causes[0].Kind, rep.Causes[0].Role)
 			}
+			// The root reaches every symptom through the chain, each link with its reason.
+			reach := rep.Reachable(rep.Causes[0].ID)
+			for _, s := range rep.Symptoms {
+				if !reach[s.ID] {
+					t.Errorf("symptom %s %s is not reached from the root %s", s.ID, s.Kind, rep.Causes[0].ID)
+				}
+			}
+			for _, c := range rep.Causes {
+				for _, l := range c.Links {
+					if l.Why == "" || !slices.Contains(c.Explains, l.To) {
+						t.Errorf("%s: link to %s without a reason or outside explains", c.ID, l.To)
+					}
+				}
+			}
+			for _, path := range tt.chain {
+				if !chainHas(rep, path...) {
+					t.Errorf("no chain %v from the root", path)
+				}
+			}
 			for _, c := range rep.Causes {
 				var comps []string
 				for _, comp := range c.Components {
@@ -167,6 +191,35 @@ func TestIL0070(t *testing.T) {
 			}
 		})
 	}
+}
+
+// chainHas reports whether a path of the given kinds leads from the root along Explains.
+func chainHas(rep Report, kinds ...string) bool {
+	kindOf := map[string]string{}
+	for _, s := range rep.Symptoms {
+		kindOf[s.ID] = s.Kind
+	}
+	by := map[string]Cause{}
+	for _, c := range rep.Causes {
+		kindOf[c.ID] = c.Kind
+		by[c.ID] = c
+	}
+	var walk func(id string, rest []string) bool
+	walk = func(id string, rest []string) bool {
+		if kindOf[id] != rest[0] {
+			return false
+		}
+		if len(rest) == 1 {
+			return true
+		}
+		for _, next := range by[id].Explains {
+			if walk(next, rest[1:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return len(rep.Causes) > 0 && walk(rep.Causes[0].ID, kinds)
 }
 
 // TestCriticalSelector shows the critical-pod selector at work: when nothing but system

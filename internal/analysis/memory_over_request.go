@@ -37,6 +37,9 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 			}
 			if found {
 				c.Explains = append(c.Explains, s.ID)
+				if n := nodeOf(in.Model, s); n != "" {
+					c.nodes = append(c.nodes, n)
+				}
 				c.Evidence = append(c.Evidence, e)
 				break
 			}
@@ -45,6 +48,7 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 	if len(c.Explains) == 0 {
 		return nil
 	}
+	c.nodes = unique(c.nodes)
 	c.Summary = "evicted containers used more memory than they requested: " + strings.Join(unique(parts), "; ")
 	c.Components = []Component{}
 	return []Cause{c}

@@ -159,6 +159,12 @@ type Cause struct {
 	// the rule); Members lists them when there are several.
 	Count   int     `json:"count"`
 	Members []Cause `json:"members,omitempty"`
+	// follows are the symptoms the cause builds on (the scale-up that multiplied Prometheus's
+	// scrape targets), and followWhy says how: the chain links their causes to this one.
+	follows   []string
+	followWhy string
+	// nodes are the nodes the cause is about, where it is about nodes.
+	nodes []string
 }
 
 // Link is an edge of the causal chain: the cause it starts from leads to To (a cause or a

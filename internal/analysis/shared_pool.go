@@ -45,6 +45,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 			continue
 		}
 		c.Explains = append(c.Explains, s.ID)
+		c.nodes = append(c.nodes, node.Name)
 		pools[l.Pool] = true
 		part := fmt.Sprintf("%s %s/%s shared node %s (pool %s) with %s", strings.ToLower(in.component(pod)), pod.Namespace, pod.Name, node.Name, l.Pool, strings.Join(hs, ", "))
 		parts = append(parts, strings.TrimSpace(part))
@@ -61,7 +62,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 		c.Components = append(c.Components, heavies[k])
 	}
 	c.Confidence = clamp(c.Confidence)
-	c.Explains = unique(c.Explains)
+	c.Explains, c.nodes = unique(c.Explains), unique(c.nodes)
 	c.Summary = "critical and heavy pods shared a node pool: " + strings.Join(unique(parts), "; ")
 	return []Cause{c}
 }

@@ -61,7 +61,10 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 			fmt.Sprintf("%s CPU, %s memory: %.0f%% of node %s's allocatable memory", cpuString(req.MilliCPU), memString(req.Memory), share*100, n.Name)))
 		c.Summary = fmt.Sprintf("Prometheus %s/%s requested %s (%.0f%% of the memory) of node %s, which it shared with critical pods",
 			prom.Namespace, prom.Name, memString(req.Memory), share*100, n.Name)
+		c.nodes = []string{n.Name}
 		if scaleUp != "" {
+			c.follows = []string{scaleUp}
+			c.followWhy = fmt.Sprintf("Prometheus scrapes every node, so each node the scale-up added grew the memory and CPU it used on node %s", n.Name)
 			c.Confidence += 0.15
 			c.Summary += fmt.Sprintf("; the scale-up (%s) multiplied its scrape targets", idRef(scaleUp))
 		} else {

@@ -1,0 +1,41 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+)
+
+// followsLink links a cause that builds on a symptom (shared_prometheus on a scale-up that
+// multiplied Prometheus's scrape targets, scale_up_not_ready on the scale-up whose nodes were
+// not ready) to the causes of that symptom: the pods that triggered the scale-up lead, through
+// it, to Prometheus's growth.
+type followsLink struct{}
+
+func (followsLink) Name() string { return "follows" }
+
+func (followsLink) Links(_ Input, r *Report) []Edge {
+	var out []Edge
+	for _, y := range r.Causes {
+		for _, id := range y.follows {
+			s, ok := symptomByID(r, id)
+			if !ok {
+				continue
+			}
+			why := fmt.Sprintf("through the %s (%s): %s", symptomNoun(s.Kind), id, y.followWhy)
+			for _, x := range explainers(r, id) {
+				if x.ID != y.ID {
+					out = append(out, Edge{From: x.ID, To: y.ID, Why: why})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// symptomNoun names a symptom kind in a sentence.
+func symptomNoun(kind string) string {
+	if kind == ScaleUp {
+		return "scale-up"
+	}
+	return strings.ReplaceAll(kind, "_", " ")
+}
