@@ -3,12 +3,18 @@ package picture
 import (
 	"context"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -55,18 +61,48 @@ func TestPictures(t *testing.T) {
 	rep := analysis.Run(m, analysis.Options{})
 	from := time.Date(2023, 2, 1, 16, 55, 0, 0, time.UTC)
 	to := from.Add(15 * time.Minute)
+	entries := timeline.Build(m, rep, nil)
 
-	events := EventsPerMinute(timeline.Buckets(timeline.Build(m, rep, nil), from, to, time.Minute))
+	marks := SymptomMarks(entries, 12)
+	buckets := timeline.Buckets(entries, from, to, time.Minute)
+	events := EventsPerMinute(buckets, marks)
 	wellFormed(t, events)
-	if n := strings.Count(events, `class="bar-warning"`); n != 16 {
-		t.Errorf("%d warning bars, want one a minute (16)", n)
+	warned, busy := 0, 0
+	for _, b := range buckets {
+		if b.Warnings > 0 {
+			warned++
+		}
+		if b.Events > 0 {
+			busy++
+		}
+	}
+	if n := strings.Count(events, `class="bar-warning"`); n != warned || warned == 0 {
+		t.Errorf("%d warning bars, want one a minute with warnings (%d)", n, warned)
+	}
+	if n := strings.Count(events, `class="bar"`); n != busy {
+		t.Errorf("%d bars, want one a minute with events (%d)", n, busy)
+	}
+	// Every symptom group is marked: a band and its label.
+	if len(marks) == 0 || strings.Count(events, `class="mark`) != 2*len(marks)+len(marks) {
+		t.Errorf("%d marks, %d mark elements: want a band, a tick and a label each", len(marks), strings.Count(events, `class="mark`))
+	}
+	for _, s := range rep.Symptoms {
+		if !strings.Contains(events, ">"+s.ID+" "+s.Kind) {
+			t.Errorf("symptom %s %s is not marked: %.300s", s.ID, s.Kind, events)
+		}
 	}
 
-	nodes := NodesOverTime(m, from, to)
+	nodes := NodesPerPool(m, from, to)
 	wellFormed(t, nodes)
-	// The burst: the line climbs in steps within the window, from the old nodes to all 126.
-	if !strings.Contains(nodes, ">126</text>") || strings.Count(nodes, " V ") < 100 {
-		t.Errorf("nodes picture does not show the burst to 126 nodes: %.400s", nodes)
+	// The burst: dask-pool's line climbs from its 11 nodes to 113 in the window.
+	if !strings.Contains(nodes, ">dask-pool 11 → 113</text>") || !strings.Contains(nodes, ">core-pool 4</text>") {
+		t.Errorf("nodes picture lacks the pools' legend: %.600s", nodes)
+	}
+	if n := strings.Count(nodes, `class="pool-line pool-`); n != 3 {
+		t.Errorf("%d pool lines, want 3", n)
+	}
+	if n := strings.Count(nodes, " V "); n < 102 {
+		t.Errorf("%d steps, want one per node added in the window (102)", n)
 	}
 
 	var hub *cluster.Object
@@ -80,13 +116,71 @@ func TestPictures(t *testing.T) {
 	if hub == nil {
 		t.Fatal("no node with Prometheus")
 	}
-	req := NodeRequests([]cluster.NodeLoad{m.Load(hub)})
+	load := m.Load(hub)
+	req := NodeRequests(m, []cluster.NodeLoad{load}, 0.10)
 	wellFormed(t, req)
 	if !strings.Contains(req, `class="pod pod-prometheus"`) || !strings.Contains(req, "memory 9") {
 		t.Errorf("the hub's node does not show Prometheus and its memory share: %.600s", req)
 	}
+	// Every pod that requests a tenth of the node, of memory or CPU, is named with its share.
+	named := 0
+	for _, p := range load.Pods {
+		r := m.PodRequests(p)
+		for _, share := range []float64{float64(r.Memory) / float64(load.Allocatable.Memory), float64(r.MilliCPU) / float64(load.Allocatable.MilliCPU)} {
+			if share < 0.10 {
+				continue
+			}
+			named++
+			label := fmt.Sprintf("%s %.0f%%", p.Name, share*100)
+			if !strings.Contains(req, ">"+label+"</text>") && !strings.Contains(req, ">▸ "+label+"</text>") {
+				t.Errorf("pod %s requests %.0f%% of the node and is not named: %.900s", p.Name, share*100, req)
+			}
+		}
+	}
+	if named < 2 {
+		t.Errorf("%d pods above a tenth of the hub's node: the test shows little", named)
+	}
 }
 
+// TestSymptomMarks: one mark per symptom group while they are few, one per kind beyond; a
+// group's members are not marked apart.
+func TestSymptomMarks(t *testing.T) {
+	at := func(m int) time.Time { return time.Date(2023, 2, 1, 17, m, 0, 0, time.UTC) }
+	last := at(9)
+	rows := []timeline.Entry{
+		{At: at(1), Last: &last, Type: timeline.TypeSymptom, Kind: "pod_pending", Ref: "S1", Count: 1204, Members: 1204, Severity: timeline.SeverityWarning},
+		{At: at(1), Type: timeline.TypeSymptom, Kind: "pod_pending", Ref: "S1.1", Parent: "S1"},
+		{At: at(6), Type: timeline.TypeSymptom, Kind: "pod_evicted", Ref: "S2", Severity: timeline.SeverityCritical},
+		{At: at(7), Type: timeline.TypeSymptom, Kind: "pod_evicted", Ref: "S3", Count: 3, Severity: timeline.SeverityCritical},
+		{At: at(2), Type: timeline.TypeEvent, Kind: "FailedScheduling"},
+	}
+	tests := []struct {
+		limit int
+		want  []Mark
+	}{
+		{12, []Mark{{at(1), at(9), "S1 pod_pending ×1,204", false}, {at(6), at(6), "S2 pod_evicted", true}, {at(7), at(7), "S3 pod_evicted ×3", true}}},
+		{2, []Mark{{at(1), at(9), "pod_pending ×1,204", false}, {at(6), at(7), "pod_evicted ×4", true}}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, SymptomMarks(rows, tt.limit)); diff != "" {
+			t.Errorf("limit %d: marks (-want +got):\n%s", tt.limit, diff)
+		}
+	}
+}
+
+// TestMarkLanes: labels that would run into each other go to lanes of their own.
+func TestMarkLanes(t *testing.T) {
+	at := func(m int) time.Time { return time.Date(2023, 2, 1, 17, m, 0, 0, time.UTC) }
+	x := timeX(at(0), at(60))
+	marks := []Mark{{From: at(1), Label: "S1 pod_pending ×1,204"}, {From: at(2), Label: "S2 pod_evicted"}, {From: at(40), Label: "S3 oom_killed"}}
+	n, lanes := layLanes(marks, x)
+	if diff := cmp.Diff([]int{0, 1, 0}, lanes); n != 2 || diff != "" {
+		t.Errorf("%d lanes, lanes (-want +got):\n%s", n, diff)
+	}
+}
+
+// TestEscaping: whatever the input names (a pool, a pod, a symptom), the pictures draw it as
+// text, never as markup.
 func TestEscaping(t *testing.T) {
 	s := newSVG(10, 10, `<script>alert(1)</script>`)
 	s.text(0, 0, "start", "label", `"><img src=x onerror=alert(1)>`)
@@ -94,5 +188,26 @@ func TestEscaping(t *testing.T) {
 	wellFormed(t, out)
 	if strings.Contains(out, "<script>") || strings.Contains(out, "<img") {
 		t.Errorf("unescaped text: %s", out)
+	}
+
+	at := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
+	hostile := `<script>alert("x")</script>&`
+	events := EventsPerMinute([]timeline.Bucket{{At: at, Events: 3}, {At: at.Add(time.Minute), Events: 1}}, []Mark{{From: at, To: at, Label: hostile}})
+	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n<1>", CreationTimestamp: metav1.NewTime(at),
+		Labels: map[string]string{"cloud.google.com/gke-nodepool": hostile}},
+		Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi"), corev1.ResourceCPU: resource.MustParse("1")}}}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "x", Name: hostile}, Spec: corev1.PodSpec{NodeName: "n<1>",
+		Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("512Mi")}}}}}}
+	m := cluster.NewModel(nil, []*cluster.Object{{Kind: cluster.KindNode, Name: node.Name, Node: node}, {Kind: cluster.KindPod, Namespace: "x", Name: pod.Name, Pod: pod}})
+	nodes := NodesPerPool(m, at.Add(-time.Minute), at.Add(time.Hour))
+	req := NodeRequests(m, []cluster.NodeLoad{m.Load(m.Nodes[0])}, 0.1)
+	for name, svg := range map[string]string{"events": events, "nodes": nodes, "requests": req} {
+		wellFormed(t, svg)
+		if strings.Contains(svg, "<script") || strings.Contains(svg, "n<1>") {
+			t.Errorf("%s: unescaped text: %s", name, svg)
+		}
+		if !strings.Contains(svg, "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&amp;") {
+			t.Errorf("%s: the hostile name is not drawn as text: %s", name, svg)
+		}
 	}
 }

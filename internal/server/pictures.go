@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
@@ -10,47 +11,106 @@ import (
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
 
-// maxPictureNodes bounds the nodes drawn in the requests picture.
-const maxPictureNodes = 6
+// The pictures' bounds: the nodes drawn in the requests picture, the symptoms marked one by one
+// over the events (more are marked by kind), and the share of a node above which a pod is named.
+const (
+	maxPictureNodes = 6
+	maxMarks        = 12
+	labelShare      = 0.10
+)
 
-// pictures draws the incident's pictures over the span its events record, from a few minutes
-// before: events per minute, nodes over time, and the requests on the nodes where symptoms
-// happened.
+// pictures draws the incident's pictures over the span its evidence and its symptoms cover,
+// from a few minutes before: events per minute with the symptom groups marked, the nodes of
+// each pool over time, and the requests on the nodes involved (those the causes cite, then
+// those of the symptoms), every pod above a tenth of a node named.
 func pictures(m *cluster.Model, rep analysis.Report, entries []timeline.Entry) []incidents.Picture {
 	if rep.Inputs.From == nil {
 		return nil
 	}
-	from := rep.Inputs.From.Add(-5 * time.Minute).Truncate(time.Minute)
-	to := rep.Inputs.To.Add(time.Minute).Truncate(time.Minute)
+	marks := picture.SymptomMarks(entries, maxMarks)
+	first, last := *rep.Inputs.From, *rep.Inputs.To
+	for _, mk := range marks {
+		if mk.From.Before(first) {
+			first = mk.From
+		}
+		if mk.To.After(last) {
+			last = mk.To
+		}
+	}
+	from := first.Add(-5 * time.Minute).Truncate(time.Minute)
+	to := last.Add(time.Minute).Truncate(time.Minute)
 	width := time.Minute
 	if to.Sub(from) > 6*time.Hour { // keep the bars wide enough to see
-		width = to.Sub(from) / 360
+		width = (to.Sub(from) / 360).Round(time.Second)
 	}
 	out := []incidents.Picture{
-		{Title: "Events per " + per(width) + ", warnings darker", SVG: picture.EventsPerMinute(timeline.Buckets(entries, from, to, width))},
-		{Title: "Nodes over time", SVG: picture.NodesOverTime(m, from, to)},
+		{Title: "Events per " + per(width) + ", warnings darker, symptoms marked", SVG: picture.EventsPerMinute(timeline.Buckets(entries, from, to, width), marks)},
+		{Title: "Nodes of each pool over time", SVG: picture.NodesPerPool(m, from, to)},
 	}
-	var loads []cluster.NodeLoad
-	seen := map[string]bool{}
-	for _, s := range rep.Symptoms {
-		name := s.Node
-		if name == "" || seen[name] || len(loads) == maxPictureNodes {
-			continue
-		}
-		if n := m.Node(name); n != nil {
-			seen[name] = true
-			loads = append(loads, m.Load(n))
-		}
-	}
-	if len(loads) > 0 {
-		out = append(out, incidents.Picture{Title: "Requested against allocatable on the nodes involved, by pod", SVG: picture.NodeRequests(loads)})
+	if loads := involvedNodes(m, rep); len(loads) > 0 {
+		out = append(out, incidents.Picture{Title: "Requested against allocatable on the nodes involved, by pod", SVG: picture.NodeRequests(m, loads, labelShare)})
 	}
 	return out
+}
+
+// involvedNodes are the loads of the nodes the story is about, at most maxPictureNodes: the
+// first node each cause cites (a pod cited stands for its node), then the nodes of the
+// symptoms and their members, then the causes' other nodes.
+func involvedNodes(m *cluster.Model, rep analysis.Report) []cluster.NodeLoad {
+	var loads []cluster.NodeLoad
+	seen := map[string]bool{}
+	add := func(name string) bool {
+		if name == "" || seen[name] || len(loads) == maxPictureNodes {
+			return false
+		}
+		n := m.Node(name)
+		if n == nil {
+			return false
+		}
+		seen[name] = true
+		loads = append(loads, m.Load(n))
+		return true
+	}
+	nodeOf := func(ref string) string {
+		kind, rest, _ := strings.Cut(ref, " ")
+		switch kind {
+		case cluster.KindNode:
+			return rest
+		case cluster.KindPod:
+			if ns, name, ok := strings.Cut(rest, "/"); ok {
+				if p := m.Pod(ns, name); p != nil {
+					return p.Pod.Spec.NodeName
+				}
+			}
+		}
+		return ""
+	}
+	for _, c := range rep.Causes {
+		for _, e := range c.Evidence {
+			if add(nodeOf(e.Ref)) {
+				break
+			}
+		}
+	}
+	for _, s := range rep.Symptoms {
+		add(s.Node)
+		for _, ms := range s.Members {
+			if add(ms.Node) {
+				break
+			}
+		}
+	}
+	for _, c := range rep.Causes {
+		for _, e := range c.Evidence {
+			add(nodeOf(e.Ref))
+		}
+	}
+	return loads
 }
 
 func per(d time.Duration) string {
 	if d == time.Minute {
 		return "minute"
 	}
-	return d.Round(time.Second).String()
+	return d.String()
 }
