@@ -10,18 +10,22 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/timeline"
+	"github.com/rootline-dev/rootline/templates/incidents"
 )
 
-// Timeline pages: the default and largest number of entries one answer carries.
+// Timeline pages: the default and largest number of rows one answer carries. The page and the
+// API page alike, so that a 20,000-pod incident's page stays small (docs/timeline.md).
 const (
-	defaultTimelineLimit = 500
+	defaultTimelineLimit = incidents.TimelinePageSize
 	maxTimelineLimit     = 5000
+	maxExpandRef         = 200
 )
 
-// getTimeline answers GET /api/v1/incidents/{id}/timeline: entries in time order, filtered by
-// the query (from, to, namespace, node, type, kind, severity), events grouped by node or
-// namespace (group), and paged (offset, limit), with
-// the number of entries the filter selects in X-Total-Count.
+// getTimeline answers GET /api/v1/incidents/{id}/timeline: rows in time order, filtered by the
+// query (from, to, namespace, node, type, kind, severity), events grouped by node or namespace
+// (group), routine rows folded into bursts unless collapse=off, the members of one group or
+// burst instead (expand), and paged (offset, limit), with the number of rows the filter selects
+// in X-Total-Count. An expand naming nothing the view holds is a 404.
 func (s *Server) getTimeline(c *gin.Context) error {
 	f, err := timelineFilter(c)
 	if err != nil {
@@ -32,14 +36,19 @@ func (s *Server) getTimeline(c *gin.Context) error {
 		return err
 	}
 	page, total := timeline.Apply(st.timeline(), f)
+	if f.Expand != "" && total == 0 {
+		return errStatus(http.StatusNotFound, fmt.Sprintf("expand=%q: no group or collapsed row of that name in this view", f.Expand))
+	}
 	c.Header("X-Total-Count", strconv.Itoa(total))
 	c.JSON(http.StatusOK, page)
 	return nil
 }
 
 // timelineFilter reads a timeline filter from the query; bad values are 400s naming the field.
+// Routine rows are folded unless collapse=off.
 func timelineFilter(c *gin.Context) (timeline.Filter, error) {
-	f := timeline.Filter{Namespace: c.Query("namespace"), Node: c.Query("node"), Kind: c.Query("kind"), Limit: defaultTimelineLimit}
+	f := timeline.Filter{Namespace: c.Query("namespace"), Node: c.Query("node"), Kind: c.Query("kind"), Limit: defaultTimelineLimit,
+		Collapse: true, Expand: c.Query("expand")}
 	for name, dst := range map[string]*time.Time{"from": &f.From, "to": &f.To} {
 		if v := c.Query(name); v != "" {
 			t, err := time.Parse(time.RFC3339, v)
@@ -65,6 +74,16 @@ func timelineFilter(c *gin.Context) (timeline.Filter, error) {
 		}
 		f.GroupBy = v
 	}
+	switch v := c.Query("collapse"); v {
+	case "", "on":
+	case "off":
+		f.Collapse = false
+	default:
+		return f, errStatus(http.StatusBadRequest, fmt.Sprintf("collapse=%q: use on or off", v))
+	}
+	if len(f.Expand) > maxExpandRef {
+		return f, errStatus(http.StatusBadRequest, fmt.Sprintf("expand: at most %d characters", maxExpandRef))
+	}
 	if v := c.Query("severity"); v != "" {
 		if v != timeline.SeverityInfo && v != timeline.SeverityWarning && v != timeline.SeverityCritical {
 			return f, errStatus(http.StatusBadRequest, fmt.Sprintf("severity=%q: use info, warning or critical", v))
@@ -81,4 +100,25 @@ func timelineFilter(c *gin.Context) (timeline.Filter, error) {
 		}
 	}
 	return f, nil
+}
+
+// timelineRows are the page's rows for a page of the timeline (the API's rows for the same
+// filter), each with its date where the whole timeline spans days.
+func timelineRows(page, all []timeline.Entry) []incidents.Entry {
+	layout := "15:04:05"
+	if timeline.SpansDays(all) {
+		layout = "2006-01-02 15:04:05"
+	}
+	out := make([]incidents.Entry, len(page))
+	for i, e := range page {
+		out[i] = incidents.Entry{At: e.At.UTC().Format(layout), Type: e.Type, Kind: e.Kind, Severity: e.Severity, Summary: e.Summary,
+			Object: e.Object, Node: e.Node, Ref: e.Ref, Source: e.Source, Count: e.Count, Links: e.Links}
+	}
+	return out
+}
+
+// timelineView is the page's view of the filter: what its links and form carry over.
+func timelineView(c *gin.Context, f timeline.Filter) incidents.Filter {
+	return incidents.Filter{Namespace: f.Namespace, Node: f.Node, Kind: f.Kind, Severity: f.Severity, From: c.Query("from"), To: c.Query("to"),
+		Type: c.Query("type"), Group: f.GroupBy, Expand: f.Expand, All: !f.Collapse, Offset: f.Offset, Limit: f.Limit}
 }

@@ -72,6 +72,9 @@ type Entry struct {
 // Filter is the timeline's filter as the URL carries it.
 type Filter struct {
 	From, To, Namespace, Node, Kind, Severity, Type, Group string
+	Expand                                                 string // the group or folded row whose members are listed
+	All                                                    bool   // routine rows one by one (collapse=off)
+	Offset, Limit                                          int    // the page of rows; 0 for the first, of TimelinePageSize
 }
 
 // Note is a rendered note; a hypothesis carries the analysis for and against it.
