@@ -97,6 +97,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 		rep.Symptoms = append(rep.Symptoms, rule.Symptoms(in)...)
 	}
 	rep.Symptoms, rep.Context = separateBackground(rep.Symptoms)
+	borrowTimes(m, rep.Symptoms)
 	sort.SliceStable(rep.Symptoms, func(i, j int) bool { return symptomLess(rep.Symptoms[i], rep.Symptoms[j]) })
 	for i := range rep.Symptoms {
 		rep.Symptoms[i].ID = fmt.Sprintf("S%d", i+1)
@@ -118,9 +119,11 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	orderCauses(rep.Causes, rep.Symptoms)
 	numberCauses(rep.Causes)
 	linkChain(in, &rep, r.Links)
+	suggestPriority(in, &rep)
 	for _, rule := range r.Gaps {
 		rep.Gaps = append(rep.Gaps, rule.Gaps(in, &rep)...)
 	}
+	rep.Gaps = mergeGaps(rep.Gaps)
 	resolveReport(&rep, final)
 	return rep
 }

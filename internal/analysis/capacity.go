@@ -64,9 +64,16 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 		for _, sh := range lack {
 			pools[sh.pool] = true
 			parts = append(parts, sh.String())
+			if sg, ok := sh.suggestion(m, len(limits) > 0); ok {
+				c.Suggestions = append(c.Suggestions, sg)
+			}
 		}
 		if len(lack) == 0 {
-			parts = append(parts, fmt.Sprintf("%d group(s) of pods did not fit on any node", len(pending)))
+			pods := 0
+			for _, s := range pending {
+				pods += max(len(s.Objects), 1)
+			}
+			parts = append(parts, fmt.Sprintf("%s pod(s) did not fit on any node", thousands(pods)))
 		}
 	}
 
@@ -136,6 +143,27 @@ func (p poolShortfall) String() string {
 		lacks = append(lacks, memString(p.lack.Memory)+" of memory")
 	}
 	return fmt.Sprintf("pool %s lacked %s for %d pending pods", p.pool, strings.Join(lacks, " and "), p.pods)
+}
+
+// suggestion says how many nodes of the pool's usual shape would have held the pods that
+// waited for it, from that node's allocatable.
+func (p poolShortfall) suggestion(m *cluster.Model, atLimit bool) (Suggestion, bool) {
+	alloc, node := poolShape(m, p.pool)
+	n := nodesToHold(p.lack, alloc)
+	if node == nil || n == 0 {
+		return Suggestion{}, false
+	}
+	like := node.Name
+	if t := cluster.InstanceType(node.Node.Labels); t != "" {
+		like += " (" + t + ")"
+	}
+	change := fmt.Sprintf("pool %s needed %d more node(s) like %s, with %s CPU and %s allocatable each, to hold the %d pods that waited for it",
+		p.pool, n, like, cpuString(alloc.MilliCPU), memString(alloc.Memory), p.pods)
+	if atLimit {
+		change += fmt.Sprintf("; the autoscaler was at its limit, so raise the node group's maximum size by at least %d", n)
+	}
+	return Suggestion{Change: change, Evidence: []Evidence{cite(node, "status.allocatable",
+		fmt.Sprintf("%s CPU, %s memory", cpuString(alloc.MilliCPU), memString(alloc.Memory)))}}, true
 }
 
 // shortfall works out, for the pending pods the model holds, which pool they wait for (the

@@ -130,7 +130,7 @@ func TestCapacityRule(t *testing.T) {
 		{name: "pending for cpu, nodes unknown", symptoms: pending, docs: []string{pendingPod("report-0", "0/3 nodes are available: 1 Insufficient memory, 2 Insufficient cpu.")},
 			kinds: []string{CapacityExhaustion},
 			want: causeWant{role: Root, confidence: 0.65, explains: []string{"pod_pending prod/report-0"},
-				summary: []string{"1 group(s) of pods did not fit on any node"},
+				summary: []string{"1 pod(s) did not fit on any node"},
 				missing: []string{"node objects"}}},
 		{name: "pending, the autoscaler at its maximum", symptoms: []string{"pod_pending prod/report-1"}, kinds: []string{CapacityExhaustion},
 			docs: []string{"$ kubectl get pods -n prod\nNAME       READY   STATUS    RESTARTS   AGE\nreport-1   0/1     Pending   0          40m\n",

@@ -61,6 +61,20 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 			pod.Namespace, pod.Name, cpuString(req.MilliCPU), node.Name, share*100)
 		c.Missing = []string{"CPU throttling or usage of the container during the incident (cAdvisor or Prometheus metrics)"}
 		c.nodes = []string{node.Name}
+		// Its peers are the other critical pods of the node (a system daemon is not sized like
+		// the dask workers beside it); without three of them, every other pod.
+		peers := "critical pods"
+		median, n := medianCPURequest(m, l, pod, func(o *cluster.Object) bool { return critical(in, o) })
+		if n < 3 {
+			peers = "pods"
+			median, n = medianCPURequest(m, l, pod, func(*cluster.Object) bool { return true })
+		}
+		if median > req.MilliCPU {
+			c.Suggestions = []Suggestion{{
+				Change: fmt.Sprintf("raise the CPU request of %s from %s to at least %s, the median request of the %d other %s on node %s, so that under contention its share of the CPU matches theirs (the input holds no CPU usage of it to size the request from)",
+					workloadPhrase(pod), cpuString(req.MilliCPU), cpuString(median), n, peers, node.Name),
+				Evidence: c.Evidence}}
+		}
 		c.Confidence = clamp(c.Confidence)
 		byPod[pod.Namespace+"/"+pod.Name] = len(out)
 		out = append(out, c)

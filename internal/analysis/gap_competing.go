@@ -4,25 +4,26 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
-// competingGap says what would decide between explanations that compete for one symptom of a
-// critical pod: memory (an eviction or OOM kill on a crowded node) against CPU (a liveness
-// probe starved of CPU), as in IL-0070; or a restart whose reason the input does not hold.
+// competingGap says what would decide between explanations that compete for the trouble of
+// critical pods: memory (an eviction or OOM kill on a crowded node) against CPU (a liveness
+// probe starved of CPU), as in IL-0070; or a restart whose reason the input does not hold. It
+// asks only for the evidence the input lacks: a liveness failure already seen in Unhealthy
+// and Killing events is not asked for again.
 type competingGap struct{}
 
 func (competingGap) Name() string { return "competing-causes" }
 
-// decide says what evidence would decide between the explanations of a pod's trouble.
-func decide(pod string) string {
-	return "what would decide: an Evicted event or an OOMKilled termination reason for the container of " + strings.TrimPrefix(pod, "/") +
-		" (events are kept for an hour, so capture them while it lasts), Unhealthy and Killing events for its liveness probe, " +
-		"the container's last termination reason and exit code (137 after a Killing event means the probe), " +
-		"and the pod's memory use and CPU throttling over the incident"
-}
+// memoryCauses and cpuCauses are the explanations that compete.
+var (
+	memoryCauses = []string{CapacityExhaustion, SharedPrometheus, MemoryOverRequest, SharedNodePool}
+	cpuCauses    = []string{CPUStarvation}
+)
 
 func (competingGap) Gaps(in Input, r *Report) []Gap {
-	m := in.Model
 	explains := func(kinds []string, id string) bool {
 		for _, c := range r.Causes {
 			if slices.Contains(kinds, c.Kind) && slices.Contains(c.Explains, id) {
@@ -32,24 +33,96 @@ func (competingGap) Gaps(in Input, r *Report) []Gap {
 		return false
 	}
 	var gaps []Gap
-	seen := map[string]bool{}
+	seen := map[*cluster.Object]bool{}
 	for _, s := range r.Symptoms {
-		p := podOf(m, s)
-		if p == nil || !critical(in, p) || seen[p.Namespace+"/"+p.Name] {
+		memory, cpu := explains(memoryCauses, s.ID), explains(cpuCauses, s.ID)
+		restart := s.Kind == ContainerRestarted
+		if !(memory && cpu) && !restart {
 			continue
 		}
-		memory := explains([]string{CapacityExhaustion, SharedPrometheus, MemoryOverRequest, SharedNodePool}, s.ID)
-		cpu := explains([]string{CPUStarvation}, s.ID)
-		switch {
-		case memory && cpu:
-			seen[p.Namespace+"/"+p.Name] = true
-			gaps = append(gaps, Gap{Kind: "competing_causes", Summary: fmt.Sprintf("%s (%s) is explained both by memory (a crowded node) and by CPU starvation; %s", podPhrase(p.Namespace+"/"+p.Name), s.ID, decide(p.Namespace+"/"+p.Name))})
-		case s.Kind == ContainerRestarted && !hasKindFor(r, p.Namespace, p.Name, LivenessProbeFailed, OOMKilled, PodEvicted):
-			seen[p.Namespace+"/"+p.Name] = true
-			gaps = append(gaps, Gap{Kind: "restart_unexplained", Summary: fmt.Sprintf("%s restarted (%s) but the input holds no probe failure, eviction or OOM kill for it; %s", podPhrase(p.Namespace+"/"+p.Name), s.ID, decide(p.Namespace+"/"+p.Name))})
+		var pods []*cluster.Object
+		for _, p := range symptomPods(in.Model, s) {
+			if !seen[p] && critical(in, p) && (memory && cpu || !hasKindFor(r, p.Namespace, p.Name, LivenessProbeFailed, OOMKilled, PodEvicted)) {
+				seen[p] = true
+				pods = append(pods, p)
+			}
+		}
+		if len(pods) == 0 {
+			continue
+		}
+		who := podPhrase(pods[0].Namespace + "/" + pods[0].Name)
+		if len(pods) > 1 {
+			who = fmt.Sprintf("%d critical pods (%s)", len(pods), listSome(workloadsOf(pods), 3))
+		}
+		decide := wouldDecide(r, pods)
+		if memory && cpu {
+			gaps = append(gaps, Gap{Kind: "competing_causes", Summary: fmt.Sprintf("%s (%s): explained both by memory (a crowded node) and by CPU starvation; %s", who, s.ID, decide)})
+		} else {
+			gaps = append(gaps, Gap{Kind: "restart_unexplained", Summary: fmt.Sprintf("%s (%s): restarted, but the input holds no probe failure, eviction or OOM kill for it; %s", who, s.ID, decide)})
 		}
 	}
 	return gaps
+}
+
+// symptomPods are the pods of a symptom the model holds.
+func symptomPods(m *cluster.Model, s Symptom) []*cluster.Object {
+	var out []*cluster.Object
+	for _, ref := range s.Objects {
+		if ref.Kind == cluster.KindPod {
+			if p := m.Pod(ref.Namespace, ref.Name); p != nil {
+				out = append(out, p)
+			}
+		}
+	}
+	if len(out) == 0 && s.pod != nil {
+		out = append(out, s.pod)
+	}
+	return out
+}
+
+func workloadsOf(pods []*cluster.Object) []string {
+	var out []string
+	for _, p := range pods {
+		out = appendUnique(out, workloadPhrase(p))
+	}
+	return out
+}
+
+// wouldDecide says what evidence would decide between the explanations of the pods' trouble,
+// leaving out what the input holds for every one of them.
+func wouldDecide(r *Report, pods []*cluster.Object) string {
+	var evicted, oom, probe, termination int
+	for _, p := range pods {
+		if hasKindFor(r, p.Namespace, p.Name, PodEvicted) {
+			evicted++
+		}
+		if hasKindFor(r, p.Namespace, p.Name, OOMKilled) {
+			oom++
+		}
+		if hasKindFor(r, p.Namespace, p.Name, LivenessProbeFailed) {
+			probe++
+		}
+		for _, cs := range allStatuses(p.Pod) {
+			if cs.LastTerminationState.Terminated != nil || cs.State.Terminated != nil {
+				termination++
+				break
+			}
+		}
+	}
+	n := len(pods)
+	var items []string
+	if evicted < n && oom < n && termination < n {
+		// A termination reason the input holds already says whether memory killed it.
+		items = append(items, "an Evicted event or an OOMKilled termination reason (events are kept for an hour, so capture them while they last)")
+	}
+	if probe < n {
+		items = append(items, "Unhealthy and Killing events of the liveness probe")
+	}
+	if termination < n {
+		items = append(items, "the container's last termination reason and exit code (137 after a Killing event means the probe; OOMKilled means memory)")
+	}
+	items = append(items, "the pod's memory use and CPU throttling over the incident (the input holds no metrics)")
+	return "what would decide: " + strings.Join(items, ", ")
 }
 
 func hasKindFor(r *Report, namespace, name string, kinds ...string) bool {

@@ -64,6 +64,9 @@ func TestIL0070(t *testing.T) {
 		notCauses  []string
 		gaps       []string
 		chain      [][]string // kinds along a path of Explains from the root
+		// gapAsks and gapNeverAsks are what the missing-evidence items ask for, and what they
+		// must not ask for because the input holds it.
+		gapAsks, gapNeverAsks []string
 	}{
 		{
 			name: "evicted", variant: "evicted",
@@ -81,6 +84,8 @@ func TestIL0070(t *testing.T) {
 			gaps:      []string{"competing_causes"},
 			chain: [][]string{{CapacityExhaustion, ScaleUp}, {CapacityExhaustion, SharedPrometheus, CPUStarvation, LivenessProbeFailed},
 				{CapacityExhaustion, SharedPrometheus, CPUStarvation, ContainerRestarted}},
+			gapAsks:      []string{"memory use and CPU throttling"},
+			gapNeverAsks: []string{"Unhealthy and Killing events", "termination reason"},
 		},
 		{
 			name: "evicted, captured after the events expired", variant: "evicted", capturedAt: late,
@@ -93,6 +98,7 @@ func TestIL0070(t *testing.T) {
 			symptoms: []string{NodeNotReady, ContainerRestarted, PodPending, ScaleUp},
 			causes:   []string{"capacity_exhaustion", "shared_node_pool", "shared_prometheus", "cpu_starvation"},
 			gaps:     []string{"no_events", "competing_causes"},
+			gapAsks:  []string{"Unhealthy and Killing events", "memory use and CPU throttling"},
 		},
 	}
 	for _, tt := range tests {
@@ -165,6 +171,20 @@ func TestIL0070(t *testing.T) {
 					if l.Why == "" || !slices.Contains(c.Explains, l.To) {
 						t.Errorf("%s: link to %s without a reason or outside explains", c.ID, l.To)
 					}
+				}
+			}
+			var asked []string
+			for _, g := range rep.Gaps {
+				asked = append(asked, g.Summary)
+			}
+			for _, want := range tt.gapAsks {
+				if !containsSome(asked, want) {
+					t.Errorf("no missing-evidence item asks for %q: %q", want, asked)
+				}
+			}
+			for _, never := range tt.gapNeverAsks {
+				if containsSome(asked, never) {
+					t.Errorf("a missing-evidence item asks for %q, which the input holds: %q", never, asked)
 				}
 			}
 			for _, path := range tt.chain {

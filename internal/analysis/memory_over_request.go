@@ -34,6 +34,14 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 				}
 				found = true
 				parts = append(parts, fmt.Sprintf("container %s of %s used %s against a request of %s", off.Name, objectLabel(s), memString(use), memString(req)))
+				who := objectLabel(s)
+				if p := podOf(in.Model, s); p != nil {
+					who = workloadPhrase(p)
+				}
+				c.Suggestions = append(c.Suggestions, Suggestion{
+					Change: fmt.Sprintf("raise the memory request of container %s of %s from %s to at least %s, what it used when it was evicted: under memory pressure the kubelet evicts first the pods that use more than they request",
+						off.Name, who, memString(req), memString(use)),
+					Evidence: []Evidence{e}})
 			}
 			if found {
 				c.Explains = append(c.Explains, s.ID)

@@ -21,6 +21,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 	m := in.Model
 	c := Cause{Kind: SharedNodePool, Role: Contributing, Confidence: 0.5}
 	pools, heavies := map[string]bool{}, map[string]Component{}
+	mixes := map[string]*poolMix{}
 	var parts []string
 	for _, s := range symptoms {
 		if !sufferings[s.Kind] {
@@ -50,6 +51,18 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 		part := fmt.Sprintf("%s %s/%s shared node %s (pool %s) with %s", strings.ToLower(in.component(pod)), pod.Namespace, pod.Name, node.Name, l.Pool, strings.Join(hs, ", "))
 		parts = append(parts, strings.TrimSpace(part))
 		c.Evidence = append(c.Evidence, cite(pod, "spec.nodeName", node.Name), cite(node, "pods", strings.Join(hs, ", ")))
+		mix := mixes[l.Pool]
+		if mix == nil {
+			mix = &poolMix{}
+			mixes[l.Pool] = mix
+			mix.evidence = c.Evidence[len(c.Evidence)-2:]
+		}
+		mix.critical = appendUnique(mix.critical, workloadPhrase(pod))
+		for _, o := range l.Pods {
+			if o != pod && heavy(in, o, l) {
+				mix.heavy = appendUnique(mix.heavy, workloadPhrase(o))
+			}
+		}
 		c.Confidence += 0.1
 	}
 	if len(c.Explains) == 0 {
@@ -61,8 +74,19 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 	for _, k := range sortedKeys(heavies) {
 		c.Components = append(c.Components, heavies[k])
 	}
+	for _, p := range sortedKeys(mixes) {
+		mix := mixes[p]
+		c.Suggestions = append(c.Suggestions, Suggestion{Change: fmt.Sprintf("keep the heavy pods (%s) off the nodes of the critical ones (%s) in pool %s: a pool of their own, or podAntiAffinity between them",
+			listSome(mix.heavy, 4), listSome(mix.critical, 4), p), Evidence: mix.evidence})
+	}
 	c.Confidence = clamp(c.Confidence)
 	c.Explains, c.nodes = unique(c.Explains), unique(c.nodes)
 	c.Summary = "critical and heavy pods shared a node pool: " + strings.Join(unique(parts), "; ")
 	return []Cause{c}
+}
+
+// poolMix is what a pool mixes: the workloads of critical pods and of heavy pods beside them.
+type poolMix struct {
+	critical, heavy []string
+	evidence        []Evidence
 }

@@ -4,21 +4,36 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
 // TextOptions tune WriteText.
 type TextOptions struct {
 	Color    bool // ANSI colour, for terminals only
-	Evidence int  // evidence items shown per symptom or cause; 0 means 3
+	Evidence int  // evidence items shown per symptom or cause; 0 means 3 (1 for a large report)
+	// All lists every symptom group with every member, and every gap; without it a large
+	// report shows the worst groups and says how many more there are, so that it fits on a
+	// screen or two.
+	All bool
 }
 
-// WriteText writes a report for people: the causes, root first, with what they explain and
-// the evidence quoted; the symptoms, worst first; then the evidence that is missing.
+// Limits of the default text report of a large incident.
+const (
+	shownGroups   = 15 // symptom groups listed
+	shownChildren = 6  // symptoms under one cause in the chain
+	shownGaps     = 8  // missing-evidence items
+	largeReport   = 8  // symptom groups above which evidence is cut to one item
+)
+
+// WriteText writes a report for people: the causal chain from the root cause to the symptoms;
+// the causes, root first, with what they explain, the evidence quoted, what is missing and
+// what to change; the symptom groups, worst first; then the evidence that is missing.
 func WriteText(w io.Writer, rep Report, o TextOptions) error {
 	if o.Evidence == 0 {
 		o.Evidence = 3
+		if len(rep.Symptoms) > largeReport && !o.All {
+			o.Evidence = 1
+		}
 	}
 	p := &printer{w: w, o: o}
 	in := rep.Inputs
@@ -27,9 +42,13 @@ func WriteText(w io.Writer, rep Report, o TextOptions) error {
 		p.f(", from %s to %s", in.From.Format("2006-01-02 15:04:05Z"), in.To.Format("2006-01-02 15:04:05Z"))
 	}
 	p.f("\n")
+	p.chain(rep)
 	kinds := map[string]string{}
 	for _, s := range rep.Symptoms {
 		kinds[s.ID] = s.Kind
+	}
+	for _, c := range rep.Causes {
+		kinds[c.ID] = c.Kind
 	}
 	for _, role := range []string{Root, Contributing} {
 		var cs []Cause
@@ -53,47 +72,49 @@ func WriteText(w io.Writer, rep Report, o TextOptions) error {
 			} else {
 				name = p.yellow(name)
 			}
-			p.f("  %s %s (confidence %.2f): %s\n", c.ID, name, c.Confidence, c.Summary)
+			count := ""
+			if c.Count > 1 {
+				count = fmt.Sprintf(" ×%d", c.Count)
+			}
+			p.f("  %s %s%s (confidence %.2f): %s\n", c.ID, name, count, c.Confidence, clip(c.Summary, p.width(300)))
 			var ex []string
 			for _, id := range c.Explains {
 				ex = append(ex, id+" "+kinds[id])
 			}
-			p.f("     explains: %s\n", strings.Join(ex, ", "))
+			p.f("     explains: %s\n", p.list(ex, 8))
 			p.evidence(c.Evidence)
-			for _, m := range c.Missing {
+			for _, m := range p.some(c.Missing, 1) {
 				p.f("     %s %s\n", p.dim("missing:"), m)
+			}
+			for _, sg := range p.someSuggestions(c.Suggestions, 2) {
+				p.f("     %s %s\n", p.dim("change:"), sg)
 			}
 		}
 	}
-	p.f("\n%s (%d)\n", p.bold("Symptoms, worst first"), len(rep.Symptoms))
-	syms := append([]Symptom(nil), rep.Symptoms...)
-	rank := map[string]int{}
-	for i, k := range severity {
-		rank[k] = i
-	}
-	sort.SliceStable(syms, func(i, j int) bool { return rank[syms[i].Kind] < rank[syms[j].Kind] })
-	for _, s := range syms {
-		at := "        "
-		if s.At != nil {
-			at = s.At.Format("15:04:05")
-		}
-		p.f("  %-4s %s  %-22s %s\n", s.ID, at, s.Kind, s.Summary)
-		p.evidence(s.Evidence)
-	}
+	p.symptoms(rep)
 	if len(rep.Context) > 0 {
 		p.f("\n%s (%d)\n", p.bold("Context, not symptoms"), len(rep.Context))
-		for _, c := range rep.Context {
-			p.f("  - %s\n", c.Summary)
+		for _, c := range p.some(contextSummaries(rep.Context), 5) {
+			p.f("  - %s\n", c)
 		}
 	}
 	p.f("\n%s (%d)\n", p.bold("Missing evidence"), len(rep.Gaps))
-	for _, g := range rep.Gaps {
-		p.f("  - %s\n", g.Summary)
+	for i, g := range rep.Gaps {
+		if i == shownGaps && !o.All {
+			p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more (--all lists them)", len(rep.Gaps)-i)))
+			break
+		}
+		p.f("  - %s\n", clip(g.Summary, p.width(400)))
+		if o.All {
+			for _, m := range g.Members[min(len(g.Members), 1):] {
+				p.f("    - %s\n", m.Summary)
+			}
+		}
 	}
 	if len(rep.Claims) > 0 {
 		p.f("\n%s (%d)\n", p.bold("What the authors claim, not observed"), len(rep.Claims))
 		for i, c := range rep.Claims {
-			if i == 10 {
+			if i == 10 && !o.All {
 				p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more", len(rep.Claims)-i)))
 				break
 			}
@@ -111,6 +132,182 @@ func WriteText(w io.Writer, rep Report, o TextOptions) error {
 	return p.err
 }
 
+// symptoms lists the symptom groups, worst first: the worst shownGroups of a large report, or
+// every group with its members.
+func (p *printer) symptoms(rep Report) {
+	p.f("\n%s (%d)\n", p.bold("Symptoms, worst first"), len(rep.Symptoms))
+	for i, s := range rep.Symptoms {
+		if i == shownGroups && !p.o.All {
+			p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more groups (--all lists every group and member)", len(rep.Symptoms)-i)))
+			break
+		}
+		p.f("  %-4s %s  %-22s %s\n", s.ID, when(s), s.Kind+countMark(s), clip(s.Summary, p.width(300)))
+		p.evidence(s.Evidence)
+		if p.o.All {
+			for _, m := range s.Members {
+				p.f("     %-6s %s  %s\n", m.ID, when(m), m.Summary)
+			}
+		}
+	}
+}
+
+// chain draws the causal chain from each root cause: the causes it leads to and the symptom
+// groups they explain, each edge with its reason. A node reached twice is drawn once.
+func (p *printer) chain(rep Report) {
+	var roots []Cause
+	for _, c := range rep.Causes {
+		if c.Role == Root {
+			roots = append(roots, c)
+		}
+	}
+	if len(roots) == 0 {
+		return
+	}
+	causes, syms := map[string]Cause{}, map[string]Symptom{}
+	for _, c := range rep.Causes {
+		causes[c.ID] = c
+	}
+	for _, s := range rep.Symptoms {
+		syms[s.ID] = s
+	}
+	p.f("\n%s\n", p.bold("Causal chain"))
+	drawn := map[string]bool{}
+	var node func(id, why, indent string, last bool)
+	node = func(id, why, indent string, last bool) {
+		branch, next := "├─ ", "│  "
+		if last {
+			branch, next = "└─ ", "   "
+		}
+		label := id
+		if c, ok := causes[id]; ok {
+			label += " " + c.Kind
+		} else if s, ok := syms[id]; ok {
+			label += " " + s.Kind + countMark(s)
+		}
+		if why != "" {
+			label += ": " + why
+		}
+		if drawn[id] {
+			p.f("  %s%s%s %s\n", indent, branch, id, p.dim("(above)"))
+			return
+		}
+		drawn[id] = true
+		p.f("  %s%s%s\n", indent, branch, clip(label, p.width(220)))
+		p.children(causes[id], causes, indent+next, node)
+	}
+	for _, r := range roots {
+		drawn[r.ID] = true
+		p.f("  %s %s (%.2f): %s\n", r.ID, p.red(r.Kind), r.Confidence, clip(r.Summary, p.width(200)))
+		p.children(r, causes, "", node)
+	}
+}
+
+// children draws what a cause leads to: first the symptoms its links reach (the scale-up the
+// pods triggered), then the causes it leads to, then the symptom groups it explains itself that
+// none of those causes explains too (each symptom is drawn at its deepest explanation), the
+// worst shownChildren of them unless all are asked for.
+func (p *printer) children(c Cause, causes map[string]Cause, indent string, node func(id, why, indent string, last bool)) {
+	why := map[string]string{}
+	for _, l := range c.Links {
+		why[l.To] = l.Why
+	}
+	var linked, sub, direct []string
+	deeper := map[string]bool{}
+	for _, id := range c.Explains {
+		switch {
+		case strings.HasPrefix(id, "C"):
+			sub = append(sub, id)
+			for _, s := range causes[id].Explains {
+				deeper[s] = true
+			}
+		case why[id] != "":
+			linked = append(linked, id)
+		}
+	}
+	more := 0
+	for _, id := range c.Explains {
+		if !strings.HasPrefix(id, "S") || why[id] != "" || deeper[id] {
+			continue
+		}
+		if len(direct) == shownChildren && !p.o.All {
+			more++
+			continue
+		}
+		direct = append(direct, id)
+	}
+	ids := append(append(linked, sub...), direct...)
+	for i, id := range ids {
+		node(id, why[id], indent, i == len(ids)-1 && more == 0)
+	}
+	if more > 0 {
+		p.f("  %s└─ %s\n", indent, p.dim(fmt.Sprintf("… and %d more symptom groups", more)))
+	}
+}
+
+// countMark is " ×89" for a symptom standing for several pods or nodes.
+func countMark(s Symptom) string {
+	if s.Count > 1 {
+		return fmt.Sprintf(" ×%s", thousands(s.Count))
+	}
+	return ""
+}
+
+// when is a symptom's time, or its span as a group.
+func when(s Symptom) string {
+	switch {
+	case s.At == nil:
+		return "        "
+	case s.Until != nil && s.Until.Format("2006-01-02") != s.At.Format("2006-01-02"):
+		return s.At.Format("15:04:05") + "–" + s.Until.Format("Jan 2 15:04")
+	case s.Until != nil:
+		return s.At.Format("15:04:05") + "–" + s.Until.Format("15:04")
+	}
+	return s.At.Format("15:04:05")
+}
+
+func contextSummaries(cs []ContextNote) []string {
+	out := make([]string, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, c.Summary)
+	}
+	return out
+}
+
+// some is the first n items, the last saying how many more there are, unless all are asked
+// for.
+func (p *printer) some(ss []string, n int) []string {
+	if p.o.All || len(ss) <= n {
+		return ss
+	}
+	out := append([]string(nil), ss[:n]...)
+	out[n-1] += p.dim(fmt.Sprintf(" (and %d more)", len(ss)-n))
+	return out
+}
+
+func (p *printer) someSuggestions(ss []Suggestion, n int) []string {
+	out := make([]string, 0, len(ss))
+	for _, s := range ss {
+		out = append(out, s.Change)
+	}
+	return p.some(out, n)
+}
+
+// list joins items, the first n of them unless all are asked for.
+func (p *printer) list(ss []string, n int) string {
+	if p.o.All || len(ss) <= n {
+		return strings.Join(ss, ", ")
+	}
+	return strings.Join(ss[:n], ", ") + fmt.Sprintf(" and %d more", len(ss)-n)
+}
+
+// width is how much of a long text a line shows: all of it with --all.
+func (p *printer) width(n int) int {
+	if p.o.All {
+		return 1 << 20
+	}
+	return n
+}
+
 type printer struct {
 	w   io.Writer
 	o   TextOptions
@@ -123,17 +320,21 @@ func (p *printer) f(format string, args ...any) {
 	}
 }
 
+// evidence quotes the first evidence items, the last saying how many more there are.
 func (p *printer) evidence(es []Evidence) {
 	for i, e := range es {
-		if i == p.o.Evidence {
-			p.f("     %s\n", p.dim(fmt.Sprintf("… and %d more", len(es)-i)))
+		if i == p.o.Evidence && !p.o.All {
 			return
 		}
 		loc := filepath.Base(e.File)
 		if e.Line > 0 {
 			loc = fmt.Sprintf("%s:%d", loc, e.Line)
 		}
-		p.f("     %s %s %s “%s”\n", p.dim(loc), e.Ref, e.Field, clip(e.Value, 160))
+		more := ""
+		if i == p.o.Evidence-1 && len(es) > p.o.Evidence && !p.o.All {
+			more = p.dim(fmt.Sprintf(" (and %d more)", len(es)-p.o.Evidence))
+		}
+		p.f("     %s %s %s “%s”%s\n", p.dim(loc), e.Ref, e.Field, clip(e.Value, 160), more)
 	}
 }
 
