@@ -28,14 +28,19 @@ func newAnalyzeCmd() *cobra.Command {
 		now      string
 		ttl      time.Duration
 		critical []string
+		all      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "analyze PATH…",
 		Short: "Analyse kubectl output offline: symptoms, causes, evidence, gaps",
 		Long: `Analyse kubectl output without a server or a database. PATH may be files or folders
-(read recursively). Prints the symptoms found, the causes that explain them and the evidence
-that is missing, for people (--format text) or as JSON (--format json, the schema of the API's
-/analysis endpoint).
+(read recursively). Prints the causal chain from the root cause to the symptoms, the causes with
+their evidence and the changes the evidence points to, the symptoms as groups (worst first) and
+the evidence that is missing, for people (--format text) or as JSON (--format json, the schema
+of the API's /analysis endpoint, with every member of every group).
+
+The text of a large incident shows its worst symptom groups and says how many more there are;
+--all lists every group with every member, every gap and every change.
 
 Exit codes: 0 analysed, 1 unreadable input (the message names the file and position),
 2 wrong usage.`,
@@ -68,10 +73,11 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 			if f, ok := out.(*os.File); ok && os.Getenv("NO_COLOR") == "" {
 				color = term.IsTerminal(int(f.Fd()))
 			}
-			return analysis.WriteText(out, rep, analysis.TextOptions{Color: color})
+			return analysis.WriteText(out, rep, analysis.TextOptions{Color: color, All: all})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text (for people) or json")
+	cmd.Flags().BoolVar(&all, "all", false, "text: list every symptom group with every member, every gap and every change")
 	cmd.Flags().StringVar(&now, "captured-at", "", "when the output was captured (RFC 3339), to judge which events had expired; default: the latest time it records")
 	cmd.Flags().DurationVar(&ttl, "event-ttl", analysis.DefaultEventTTL, "the API server's event retention (kube-apiserver --event-ttl)")
 	cmd.Flags().StringSliceVar(&critical, "critical", nil, "component kinds whose pods are critical, besides system-priority pods (default Hub,Proxy,Ingress,DNS,Autoscaler,Scheduler)")
