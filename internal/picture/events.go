@@ -1,7 +1,6 @@
 package picture
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -9,20 +8,20 @@ import (
 	"github.com/rootline-dev/rootline/internal/timeline"
 )
 
-// Mark is a span of time marked over the events picture: a symptom group, from its first
-// member to its last.
+// Mark is a lane of the events picture under which it marks spans of time: one symptom group
+// from its first member to its last, or each group of one kind.
 type Mark struct {
-	From, To time.Time
-	Label    string // "S3 pod_pending ×1,204"
+	Label    string // "S3 pod_pending ×1,204", "pod_pending ×3,441 in 12 groups"
 	Critical bool
+	Spans    []Span
 }
 
-// maxLanes bounds the rows of mark labels above the bars; more marks share the last rows.
-const maxLanes = 6
+// Span is a stretch of time, a moment when From equals To.
+type Span struct{ From, To time.Time }
 
-// SymptomMarks are the marks of a timeline's symptoms (its top-level symptom rows): one per
-// symptom when there are at most limit, else one per kind, spanning its symptoms, so that the
-// picture stays readable however many groups the analysis found.
+// SymptomMarks are the lanes of a timeline's symptoms (its top-level symptom rows): one per
+// symptom when there are at most limit, else one per kind with a span for each of its groups,
+// so that the picture stays readable however many groups the analysis found.
 func SymptomMarks(entries []timeline.Entry, limit int) []Mark {
 	var rows []timeline.Entry
 	for _, e := range entries {
@@ -30,11 +29,11 @@ func SymptomMarks(entries []timeline.Entry, limit int) []Mark {
 			rows = append(rows, e)
 		}
 	}
-	last := func(e timeline.Entry) time.Time {
-		if e.Last != nil {
-			return *e.Last
+	span := func(e timeline.Entry) Span {
+		if e.Last != nil && e.Last.After(e.At) {
+			return Span{e.At, *e.Last}
 		}
-		return e.At
+		return Span{e.At, e.At}
 	}
 	var out []Mark
 	if len(rows) <= limit {
@@ -43,50 +42,39 @@ func SymptomMarks(entries []timeline.Entry, limit int) []Mark {
 			if e.Count > 1 {
 				label += " ×" + timeline.Thousands(e.Count)
 			}
-			out = append(out, Mark{From: e.At, To: last(e), Label: label, Critical: e.Severity == timeline.SeverityCritical})
+			out = append(out, Mark{Label: label, Critical: e.Severity == timeline.SeverityCritical, Spans: []Span{span(e)}})
 		}
 		return out
 	}
-	byKind := map[string]*Mark{}
+	byKind := map[string]int{}
 	counts := map[string]int{}
-	var kinds []string
 	for _, e := range rows {
-		m, ok := byKind[e.Kind]
+		i, ok := byKind[e.Kind]
 		if !ok {
-			m = &Mark{From: e.At, To: last(e)}
-			byKind[e.Kind] = m
-			kinds = append(kinds, e.Kind)
+			i = len(out)
+			byKind[e.Kind] = i
+			out = append(out, Mark{})
 		}
-		m.From, m.To = minTime(m.From, e.At), maxTime(m.To, last(e))
-		m.Critical = m.Critical || e.Severity == timeline.SeverityCritical
+		out[i].Spans = append(out[i].Spans, span(e))
+		out[i].Critical = out[i].Critical || e.Severity == timeline.SeverityCritical
 		counts[e.Kind] += max(e.Count, 1)
 	}
-	for _, k := range kinds {
-		m := byKind[k]
-		m.Label = k + " ×" + timeline.Thousands(counts[k])
-		out = append(out, *m)
+	for k, i := range byKind {
+		out[i].Label = k + " ×" + timeline.Thousands(counts[k])
+		if n := len(out[i].Spans); n > 1 {
+			out[i].Label += fmt.Sprintf(" in %d groups", n)
+		}
 	}
-	slices.SortStableFunc(out, func(a, b Mark) int { return a.From.Compare(b.From) })
+	slices.SortStableFunc(out, func(a, b Mark) int { return a.Spans[0].From.Compare(b.Spans[0].From) })
 	return out
 }
 
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
-}
+// laneH is the height of a mark's lane: its label, and its spans under it.
+const laneH = 20
 
-func maxTime(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
-}
-
-// EventsPerMinute draws a bar a bucket, warnings in a darker colour over the total, and the
-// marks over the bars: a band for each, labelled above the plot (labels in lanes, so that
-// they do not overlap).
+// EventsPerMinute draws a bar a bucket, warnings in a darker colour over the total, and under
+// the bars a lane for each mark, on the same time axis: its label, and a strip for each of its
+// spans (critical symptoms red).
 func EventsPerMinute(buckets []timeline.Bucket, marks []Mark) string {
 	if len(buckets) == 0 {
 		s := newSVG(width, height, "Events per minute, warnings highlighted")
@@ -98,11 +86,12 @@ func EventsPerMinute(buckets []timeline.Bucket, marks []Mark) string {
 		to = to.Add(buckets[1].At.Sub(buckets[0].At))
 	}
 	x := timeX(from, to)
-	lanes, laneOf := layLanes(marks, x)
-	top := float64(margin + 14*lanes)
-	h := int(top) + height - 2*margin + margin
-	s := newSVG(width, h, "Events per minute, warnings highlighted, symptom groups marked")
-	bottom := float64(h - margin)
+	h := height + laneH*len(marks)
+	if len(marks) > 0 {
+		h += 8
+	}
+	s := newSVG(width, h, "Events per minute, warnings highlighted, symptom groups marked under them")
+	top, bottom := float64(margin), float64(height-margin)
 	plotH := bottom - top
 	most := 1
 	for _, b := range buckets {
@@ -123,51 +112,26 @@ func EventsPerMinute(buckets []timeline.Bucket, marks []Mark) string {
 		}
 		s.b.WriteString(`</g>`)
 	}
+	axis(s, top, bottom, from, to, most, "events")
 	format := clock(from, to)
 	for i, m := range marks {
-		x1, x2 := x(m.From), x(m.To)
-		colour := "#2457c5"
-		class := "mark"
+		ly := bottom + 28 + float64(laneH*i)
+		colour, class := "#2457c5", "mark"
 		if m.Critical {
 			colour, class = "#c62828", "mark mark-critical"
 		}
-		tip := fmt.Sprintf("%s: %s to %s", m.Label, format(m.From), format(m.To))
-		s.rect(x1, top, max(x2-x1, 2), plotH, class, fmt.Sprintf(` fill="%s" fill-opacity="0.12"`, colour), tip)
-		ly := float64(margin) + 14*float64(laneOf[i]) + 10
-		s.line(x1, ly+2, x1, top, "mark-tick", fmt.Sprintf(` stroke="%s"`, colour))
-		s.textTip(x1+2, ly, "start", "mark-label label", fmt.Sprintf(` fill="%s"`, colour), m.Label, tip)
-	}
-	axis(s, top, bottom, from, to, most, "events")
-	return s.String()
-}
-
-// layLanes puts each mark's label in the first lane where it does not run into the label before
-// it, and returns how many lanes there are and each mark's.
-func layLanes(marks []Mark, x func(time.Time) float64) (int, []int) {
-	order := make([]int, len(marks))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(x(marks[a].From), x(marks[b].From)) })
-	var ends []float64 // the right end of the last label of each lane
-	lane := make([]int, len(marks))
-	for _, i := range order {
-		x1 := x(marks[i].From)
-		end := x1 + charW*float64(len([]rune(marks[i].Label))) + 8
-		l := slices.IndexFunc(ends, func(e float64) bool { return e <= x1 })
-		if l < 0 && len(ends) < maxLanes {
-			ends = append(ends, 0)
-			l = len(ends) - 1
-		}
-		if l < 0 { // every lane is taken: the one that frees first
-			l = 0
-			for j, e := range ends {
-				if e < ends[l] {
-					l = j
-				}
+		for _, sp := range m.Spans {
+			x1, x2 := x(sp.From), x(sp.To)
+			tip := fmt.Sprintf("%s: %s", m.Label, format(sp.From))
+			if sp.To.After(sp.From) {
+				tip += " to " + format(sp.To)
 			}
+			s.rect(x1, ly+2, max(x2-x1, 3), 7, class, fmt.Sprintf(` fill="%s" fill-opacity="0.6"`, colour), tip)
 		}
-		ends[l], lane[i] = end, l
+		// The label above the lane's first span, kept inside the picture.
+		tw := charW * float64(len([]rune(m.Label)))
+		lx := min(x(m.Spans[0].From), float64(width-margin)-tw)
+		s.textTip(max(lx, 2), ly, "start", "mark-label label", fmt.Sprintf(` fill="%s"`, colour), m.Label, m.Label)
 	}
-	return len(ends), lane
+	return s.String()
 }

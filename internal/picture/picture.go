@@ -17,7 +17,7 @@ const (
 	width  = 900
 	height = 180
 	margin = 40
-	charW  = 6.2 // the width of a character of an 11px label, near enough to lay labels out
+	charW  = 6.8 // the width of a character of an 11px label, near enough (a little over) to lay labels out
 )
 
 // svg accumulates the elements of one picture.

@@ -82,9 +82,9 @@ func TestPictures(t *testing.T) {
 	if n := strings.Count(events, `class="bar"`); n != busy {
 		t.Errorf("%d bars, want one a minute with events (%d)", n, busy)
 	}
-	// Every symptom group is marked: a band and its label.
-	if len(marks) == 0 || strings.Count(events, `class="mark`) != 2*len(marks)+len(marks) {
-		t.Errorf("%d marks, %d mark elements: want a band, a tick and a label each", len(marks), strings.Count(events, `class="mark`))
+	// Every symptom group is marked: a lane with its label and a strip.
+	if len(marks) == 0 || strings.Count(events, `class="mark`) != 2*len(marks) {
+		t.Errorf("%d marks, %d mark elements: want a strip and a label each", len(marks), strings.Count(events, `class="mark`))
 	}
 	for _, s := range rep.Symptoms {
 		if !strings.Contains(events, ">"+s.ID+" "+s.Kind) {
@@ -142,8 +142,8 @@ func TestPictures(t *testing.T) {
 	}
 }
 
-// TestSymptomMarks: one mark per symptom group while they are few, one per kind beyond; a
-// group's members are not marked apart.
+// TestSymptomMarks: one lane per symptom group while they are few, one per kind beyond, with a
+// span for each group; a group's members are not marked apart.
 func TestSymptomMarks(t *testing.T) {
 	at := func(m int) time.Time { return time.Date(2023, 2, 1, 17, m, 0, 0, time.UTC) }
 	last := at(9)
@@ -158,24 +158,14 @@ func TestSymptomMarks(t *testing.T) {
 		limit int
 		want  []Mark
 	}{
-		{12, []Mark{{at(1), at(9), "S1 pod_pending ×1,204", false}, {at(6), at(6), "S2 pod_evicted", true}, {at(7), at(7), "S3 pod_evicted ×3", true}}},
-		{2, []Mark{{at(1), at(9), "pod_pending ×1,204", false}, {at(6), at(7), "pod_evicted ×4", true}}},
+		{12, []Mark{{"S1 pod_pending ×1,204", false, []Span{{at(1), at(9)}}}, {"S2 pod_evicted", true, []Span{{at(6), at(6)}}},
+			{"S3 pod_evicted ×3", true, []Span{{at(7), at(7)}}}}},
+		{2, []Mark{{"pod_pending ×1,204", false, []Span{{at(1), at(9)}}}, {"pod_evicted ×4 in 2 groups", true, []Span{{at(6), at(6)}, {at(7), at(7)}}}}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, SymptomMarks(rows, tt.limit)); diff != "" {
 			t.Errorf("limit %d: marks (-want +got):\n%s", tt.limit, diff)
 		}
-	}
-}
-
-// TestMarkLanes: labels that would run into each other go to lanes of their own.
-func TestMarkLanes(t *testing.T) {
-	at := func(m int) time.Time { return time.Date(2023, 2, 1, 17, m, 0, 0, time.UTC) }
-	x := timeX(at(0), at(60))
-	marks := []Mark{{From: at(1), Label: "S1 pod_pending ×1,204"}, {From: at(2), Label: "S2 pod_evicted"}, {From: at(40), Label: "S3 oom_killed"}}
-	n, lanes := layLanes(marks, x)
-	if diff := cmp.Diff([]int{0, 1, 0}, lanes); n != 2 || diff != "" {
-		t.Errorf("%d lanes, lanes (-want +got):\n%s", n, diff)
 	}
 }
 
@@ -192,7 +182,7 @@ func TestEscaping(t *testing.T) {
 
 	at := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
 	hostile := `<script>alert("x")</script>&`
-	events := EventsPerMinute([]timeline.Bucket{{At: at, Events: 3}, {At: at.Add(time.Minute), Events: 1}}, []Mark{{From: at, To: at, Label: hostile}})
+	events := EventsPerMinute([]timeline.Bucket{{At: at, Events: 3}, {At: at.Add(time.Minute), Events: 1}}, []Mark{{Label: hostile, Spans: []Span{{at, at}}}})
 	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n<1>", CreationTimestamp: metav1.NewTime(at),
 		Labels: map[string]string{"cloud.google.com/gke-nodepool": hostile}},
 		Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi"), corev1.ResourceCPU: resource.MustParse("1")}}}

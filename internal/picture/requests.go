@@ -45,7 +45,7 @@ func NodeRequests(m *cluster.Model, loads []cluster.NodeLoad, labelShare float64
 				r.scale = plotW / (float64(b.alloc) * b.share)
 			}
 			var line []label
-			lx := left
+			lx := float64(margin) // labels under a bar use the whole width
 			for _, p := range l.Pods {
 				amount := b.amount(m.PodRequests(p))
 				a := float64(amount) * r.scale
@@ -54,8 +54,8 @@ func NodeRequests(m *cluster.Model, loads []cluster.NodeLoad, labelShare float64
 				fits := a >= charW*float64(len([]rune(text)))+6
 				if amount > 0 && share >= labelShare && !fits {
 					w := charW*float64(len([]rune(text))) + 14
-					if lx+w > float64(width) && len(line) > 0 {
-						r.below, line, lx = append(r.below, line), nil, left
+					if lx+w > float64(width-margin/2) && len(line) > 0 {
+						r.below, line, lx = append(r.below, line), nil, float64(margin)
 					}
 					line = append(line, label{text: text, x: lx, tip: fmt.Sprintf("%s/%s requests %.0f%% of the node's %s", p.Namespace, p.Name, share*100, b.name)})
 					lx += w

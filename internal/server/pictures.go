@@ -30,11 +30,13 @@ func pictures(m *cluster.Model, rep analysis.Report, entries []timeline.Entry) [
 	marks := picture.SymptomMarks(entries, maxMarks)
 	first, last := *rep.Inputs.From, *rep.Inputs.To
 	for _, mk := range marks {
-		if mk.From.Before(first) {
-			first = mk.From
-		}
-		if mk.To.After(last) {
-			last = mk.To
+		for _, sp := range mk.Spans {
+			if sp.From.Before(first) {
+				first = sp.From
+			}
+			if sp.To.After(last) {
+				last = sp.To
+			}
 		}
 	}
 	from := first.Add(-5 * time.Minute).Truncate(time.Minute)
