@@ -149,7 +149,7 @@ func symptomEntries(s analysis.Symptom, causes []string, clock *clock, when map[
 		sev = SeverityCritical
 	}
 	row := func(s analysis.Symptom) Entry {
-		e := Entry{Type: TypeSymptom, Kind: s.Kind, Severity: sev, Summary: s.Summary, Node: s.Node, Ref: s.ID, Links: causes}
+		e := Entry{Type: TypeSymptom, Kind: s.Kind, Severity: sev, Summary: clip(s.Summary), Node: s.Node, Ref: s.ID, Links: causes}
 		if len(s.Objects) > 0 {
 			o := s.Objects[0]
 			e.Namespace, e.Object = o.Namespace, objectName(o.Kind, o.Namespace, o.Name)
@@ -213,7 +213,7 @@ func causeEntries(c analysis.Cause, clock *clock, when map[string]time.Time) []E
 		sev = SeverityCritical
 	}
 	row := func(c analysis.Cause) Entry {
-		e := Entry{Type: TypeCause, Kind: c.Kind, Severity: sev, Summary: c.Summary, Ref: c.ID, Links: c.Explains}
+		e := Entry{Type: TypeCause, Kind: c.Kind, Severity: sev, Summary: clip(c.Summary), Ref: c.ID, Links: c.Explains}
 		for _, id := range c.Explains {
 			if t, ok := when[id]; ok && (e.At.IsZero() || t.Before(e.At)) {
 				e.At, e.AtFrom = t, "symptom "+id
@@ -368,6 +368,26 @@ func location(e analysis.Evidence) string {
 		return fmt.Sprintf("%s:%d", e.File, e.Line)
 	}
 	return e.File
+}
+
+// maxSummary bounds the summary of a symptom or cause on the timeline, in characters: a cause
+// merged from a hundred nodes can say a hundred things, which the analysis keeps whole (the
+// row's ref leads to it) and the timeline, a page of hundreds of rows, cannot.
+const maxSummary = 300
+
+// clip shortens a summary to maxSummary characters, at the end of a clause or a word.
+func clip(s string) string {
+	r := []rune(s)
+	if len(r) <= maxSummary {
+		return s
+	}
+	cut := string(r[:maxSummary])
+	if i := strings.LastIndex(cut, "; "); i > maxSummary/2 {
+		cut = cut[:i]
+	} else if i := strings.LastIndex(cut, " "); i > maxSummary/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + " …"
 }
 
 func firstLine(s string) string {

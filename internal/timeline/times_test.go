@@ -141,3 +141,14 @@ func TestCitedRowsStay(t *testing.T) {
 		t.Errorf("the cited node row links %v, want S1", got[1].Links)
 	}
 }
+
+func TestClip(t *testing.T) {
+	long := strings.Repeat("node n-1 had 394% of its CPU requested; ", 20)
+	got := clip(long)
+	if len([]rune(got)) > maxSummary+2 || !strings.HasSuffix(got, "requested …") || !strings.HasPrefix(long, strings.TrimSuffix(got, " …")) {
+		t.Errorf("clip = %q", got)
+	}
+	if short := "one clause"; clip(short) != short {
+		t.Errorf("clip(%q) = %q", short, clip(short))
+	}
+}
