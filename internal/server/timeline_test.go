@@ -1,0 +1,276 @@
+package server_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+	"github.com/rootline-dev/rootline/internal/synth"
+)
+
+// row is a timeline row as the API answers it.
+type row struct {
+	At      time.Time      `json:"at"`
+	Type    string         `json:"type"`
+	Kind    string         `json:"kind"`
+	Summary string         `json:"summary"`
+	Pool    string         `json:"pool"`
+	Count   int            `json:"count"`
+	Ref     string         `json:"ref"`
+	Links   []string       `json:"links"`
+	AtFrom  string         `json:"at_from"`
+	Members int            `json:"members"`
+	Kinds   map[string]int `json:"kinds"`
+	Parent  string         `json:"parent"`
+}
+
+// getRows reads a timeline answer: its status, rows and X-Total-Count.
+func getRows(t *testing.T, u string) (int, []row, int, string) {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(resp.Body); err != nil {
+		t.Fatal(err)
+	}
+	var rows []row
+	if resp.StatusCode == http.StatusOK {
+		if err := json.Unmarshal(b.Bytes(), &rows); err != nil {
+			t.Fatalf("%s: %v: %.300s", u, err, b.String())
+		}
+	}
+	total, _ := strconv.Atoi(resp.Header.Get("X-Total-Count"))
+	return resp.StatusCode, rows, total, b.String()
+}
+
+// uploadDir creates an incident and uploads the kubectl output of a folder to it.
+func uploadDir(t *testing.T, base, id string, files map[string][]byte) {
+	t.Helper()
+	createIncident(t, base, `{"id": "`+id+`", "title": "`+id+`"}`)
+	body, ct := multipartBody(t, files, "events.json", "nodes.json", "pods.json")
+	if status, b := call(t, "POST", base+"/api/v1/incidents/"+id+"/snapshots", ct, body); status != http.StatusCreated {
+		t.Fatalf("upload %s: %d %s", id, status, b)
+	}
+}
+
+// TestTimelineCollapse reads timelines through the router: routine rows folded into bursts,
+// each burst's and each symptom group's members listed and paged with expand, evidence and
+// symptoms never folded, every row with a real time, the filters still selecting, and the page
+// showing the same rows with links to expand them (its pager: TestTimelineSection).
+func TestTimelineCollapse(t *testing.T) {
+	il := map[string][]byte{}
+	for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
+		b, err := os.ReadFile(filepath.Join("..", "analysis", "testdata", "il0070", "evicted", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		il[n] = b
+	}
+	small := map[string][]byte{}
+	o := synth.Options{Pods: 300, Events: 750, Seed: 7}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"nodes.json":  func(b *bytes.Buffer) error { return synth.WriteNodeList(b, o) },
+		"pods.json":   func(b *bytes.Buffer) error { return synth.WritePodList(b, o) },
+		"events.json": func(b *bytes.Buffer) error { return synth.WriteEventList(b, o) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		small[name] = b.Bytes()
+	}
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		uploadDir(t, base, "IL-0070", il)
+		uploadDir(t, base, "S300", small)
+		api := func(id, query string) string { return base + "/api/v1/incidents/" + id + "/timeline" + query }
+
+		// The scale-up's burst of nodes, as the default view shows it.
+		_, nodes, _, _ := getRows(t, api("IL-0070", "?type=node"))
+		var burst row
+		for _, r := range nodes {
+			if strings.HasPrefix(r.Ref, "burst-nodes-dask-pool-") && r.Members > burst.Members {
+				burst = r
+			}
+		}
+		if burst.Members < 90 || !strings.HasPrefix(burst.Summary, "+"+strconv.Itoa(burst.Members)+" nodes in pool dask-pool, 2023-02-01 17:01") ||
+			burst.Kinds["NodeAdded"] != burst.Members || burst.Pool != "dask-pool" {
+			t.Fatalf("no burst of the scale-up's nodes: %+v", burst)
+		}
+		// A symptom group of the synthetic cluster.
+		_, symptoms, _, _ := getRows(t, api("S300", "?type=symptom"))
+		var group row
+		for _, r := range symptoms {
+			if r.Members > 1 {
+				group = r
+				break
+			}
+		}
+		if group.Ref == "" {
+			t.Fatalf("no symptom group among %d symptoms", len(symptoms))
+		}
+
+		scenarios := []struct {
+			name, id, query string
+			status          int
+			check           func(t *testing.T, rows []row, total int, body string)
+		}{
+			{"routine rows folded", "IL-0070", "?type=node", 200, func(t *testing.T, rows []row, total int, _ string) {
+				if total >= 126 || total != len(rows) {
+					t.Errorf("%d node rows (total %d) for 126 nodes and more changes: nothing folded", len(rows), total)
+				}
+			}},
+			{"every row", "IL-0070", "?type=node&collapse=off&limit=5000", 200, func(t *testing.T, rows []row, total int, _ string) {
+				want := 0
+				for _, r := range nodes {
+					want += max(r.Members, 1)
+				}
+				if total != want || len(rows) != total {
+					t.Errorf("%d rows (total %d), want the %d rows the %d folded rows stand for", len(rows), total, want, len(nodes))
+				}
+				for _, r := range rows {
+					if r.Members > 0 {
+						t.Errorf("a folded row with collapse=off: %+v", r)
+					}
+				}
+			}},
+			{"a burst expanded", "IL-0070", "?expand=" + burst.Ref, 200, func(t *testing.T, rows []row, total int, _ string) {
+				if total != burst.Members || len(rows) != total {
+					t.Fatalf("%d rows (total %d), want the burst's %d", len(rows), total, burst.Members)
+				}
+				for _, r := range rows {
+					if r.Kind != "NodeAdded" || r.Pool != "dask-pool" || len(r.Links) > 0 || r.At.Before(burst.At) {
+						t.Errorf("member %+v does not belong to %s", r, burst.Ref)
+					}
+				}
+			}},
+			{"a burst paged through", "IL-0070", "?expand=" + burst.Ref + "&offset=" + strconv.Itoa(burst.Members-2) + "&limit=5", 200,
+				func(t *testing.T, rows []row, total int, _ string) {
+					if total != burst.Members || len(rows) != 2 {
+						t.Errorf("%d rows of %d, want the last 2", len(rows), total)
+					}
+				}},
+			{"a symptom group expanded", "S300", "?expand=" + group.Ref, 200, func(t *testing.T, rows []row, total int, _ string) {
+				if total != group.Members || len(rows) != total {
+					t.Fatalf("%d rows (total %d), want the group's %d members", len(rows), total, group.Members)
+				}
+				for _, r := range rows {
+					if r.Parent != group.Ref || r.Type != "symptom" || r.At.IsZero() {
+						t.Errorf("member %+v of %s", r, group.Ref)
+					}
+				}
+			}},
+			{"members are not rows of the timeline", "S300", "?type=symptom&limit=5000", 200, func(t *testing.T, rows []row, _ int, _ string) {
+				for _, r := range rows {
+					if r.Parent != "" {
+						t.Errorf("member %s listed without its group expanded", r.Ref)
+					}
+				}
+			}},
+			{"evidence and symptoms stay, every row dated", "IL-0070", "?limit=5000", 200, func(t *testing.T, rows []row, _ int, _ string) {
+				cited, borrowed := 0, 0
+				for _, r := range rows {
+					if r.At.Year() < 2000 {
+						t.Errorf("row without a real time: %+v", r)
+					}
+					if r.AtFrom != "" {
+						borrowed++
+						if !strings.Contains(r.Summary, "(time from "+r.AtFrom+")") {
+							t.Errorf("%s borrows its time from %q and does not say so: %q", r.Ref, r.AtFrom, r.Summary)
+						}
+					}
+					if r.Members > 0 && r.Type != "symptom" && r.Type != "cause" {
+						_, members, _, _ := getRows(t, api("IL-0070", "?limit=5000&expand="+url.QueryEscape(r.Ref)))
+						for _, m := range members {
+							if len(m.Links) > 0 || m.Type == "symptom" || m.Type == "cause" || m.Kind == "Evicted" {
+								t.Errorf("%s folds %+v", r.Ref, m)
+							}
+						}
+					}
+					if (r.Type == "event" || r.Type == "node") && len(r.Links) > 0 {
+						cited++
+					}
+				}
+				if cited < 10 || borrowed == 0 {
+					t.Errorf("%d rows cited as evidence, %d with a borrowed time: want both", cited, borrowed)
+				}
+			}},
+			{"a filter selects before folding", "IL-0070", "?kind=Scheduled", 200, func(t *testing.T, rows []row, _ int, _ string) {
+				if len(rows) == 0 {
+					t.Fatal("no Scheduled row")
+				}
+				for _, r := range rows {
+					if r.Kind != "Scheduled" || (r.Members > 0 && r.Kinds["Scheduled"] != r.Count) {
+						t.Errorf("row %+v is not of Scheduled events only", r)
+					}
+				}
+			}},
+			{"grouping instead of folding", "IL-0070", "?type=event&group=namespace", 200, func(t *testing.T, rows []row, _ int, _ string) {
+				for _, r := range rows {
+					if r.Members > 0 {
+						t.Errorf("a folded row in a grouped view: %+v", r)
+					}
+				}
+			}},
+			{"nothing to expand", "IL-0070", "?expand=burst-nodes-nowhere-20230201T170000Z", 404, func(t *testing.T, _ []row, _ int, body string) {
+				if !strings.Contains(body, `expand=\"burst-nodes-nowhere-20230201T170000Z\"`) {
+					t.Errorf("error does not name the row: %s", body)
+				}
+			}},
+			{"bad collapse", "IL-0070", "?collapse=maybe", 400, func(t *testing.T, _ []row, _ int, body string) {
+				if !strings.Contains(body, "collapse=") {
+					t.Errorf("error does not name the field: %s", body)
+				}
+			}},
+		}
+		for _, sc := range scenarios {
+			t.Run(sc.name, func(t *testing.T) {
+				status, rows, total, body := getRows(t, api(sc.id, sc.query))
+				if status != sc.status {
+					t.Fatalf("status %d, want %d: %.300s", status, sc.status, body)
+				}
+				sc.check(t, rows, total, body)
+			})
+		}
+
+		// The page shows the same rows, the burst with a link to its members, and pages.
+		status, b := call(t, "GET", base+"/incidents/IL-0070?type=node", "", nil)
+		if status != 200 {
+			t.Fatalf("page: %d", status)
+		}
+		doc := page(t, b)
+		if n := doc.Find(`#timeline [data-testid="entry"]`).Length(); n != len(nodes) {
+			t.Errorf("the page shows %d rows, the API %d", n, len(nodes))
+		}
+		link, ok := doc.Find(`#timeline a[data-testid="expand"]`).FilterFunction(func(_ int, s *goquery.Selection) bool {
+			href, _ := s.Attr("href")
+			return strings.Contains(href, "expand="+url.QueryEscape(burst.Ref))
+		}).Attr("href")
+		if !ok || !strings.Contains(link, "type=node") {
+			t.Fatalf("no link to expand %s keeping the filter: %q", burst.Ref, link)
+		}
+		_, b = call(t, "GET", base+link, "", nil)
+		doc = page(t, b)
+		if n := doc.Find(`#timeline [data-testid="entry"]`).Length(); n != burst.Members {
+			t.Errorf("the expanded page shows %d rows, want %d", n, burst.Members)
+		}
+		want := "rows 1–" + strconv.Itoa(burst.Members) + " of " + strconv.Itoa(burst.Members)
+		if got := doc.Find(`[data-testid="timeline-count"]`).Text(); got != want {
+			t.Errorf("count %q, want %q", got, want)
+		}
+	})
+}
