@@ -71,12 +71,28 @@ type burst struct {
 	members                 []*Entry
 }
 
-// collapse folds the bursts of routine rows (in time order) into one row each, standing where
+// line is a row of a view before paging: an entry of the timeline, or a burst that one row
+// will stand for. Only the rows of the page asked for are made of their bursts.
+type line struct {
+	e *Entry
+	b *burst
+}
+
+// entry is the row a line shows.
+func (l line) entry(days bool) Entry {
+	if l.b != nil {
+		return *l.b.row(days)
+	}
+	return *l.e
+}
+
+// collapse folds the bursts of routine rows (in time order) into one line each, standing where
 // the burst's first row stood; rows between (a warning, a symptom, evidence) stay where they
-// are. It returns the rows and the members of each collapsed row by its Ref.
-func collapse(rows []*Entry, days bool) ([]*Entry, map[string][]*Entry) {
+// are.
+func collapse(rows []*Entry) []line {
+	type place struct{ family, pool, namespace string }
 	of := make([]*burst, len(rows))
-	open := map[string]*burst{}
+	open := map[place]*burst{}
 	story := -1 // index of the last row that is not routine
 	for i, e := range rows {
 		family, ok := routine(e)
@@ -84,34 +100,40 @@ func collapse(rows []*Entry, days bool) ([]*Entry, map[string][]*Entry) {
 			story = i
 			continue
 		}
-		pool, namespace := e.Pool, ""
-		if pool == "" {
-			namespace = e.Namespace
+		k := place{family, e.Pool, ""}
+		if e.Pool == "" {
+			k.namespace = e.Namespace
 		}
-		key := family + "\x00" + pool + "\x00" + namespace
-		b := open[key]
+		b := open[k]
 		if b == nil || (story > b.lastIndex && (e.At.Sub(b.lastAt) > burstGap || e.At.Sub(b.first) > burstSpan)) {
-			b = &burst{family: family, pool: pool, namespace: namespace, first: e.At}
-			open[key] = b
+			b = &burst{family: family, pool: k.pool, namespace: k.namespace, first: e.At}
+			open[k] = b
 		}
 		b.lastAt, b.lastIndex = e.At, i
 		b.members = append(b.members, e)
 		of[i] = b
 	}
-	out := make([]*Entry, 0, len(rows))
-	members := map[string][]*Entry{}
+	out := make([]line, 0, len(rows))
 	for i, e := range rows {
 		b := of[i]
 		switch {
 		case b == nil || len(b.members) < minBurst:
-			out = append(out, e)
+			out = append(out, line{e: e})
 		case b.members[0] == e:
-			row := b.row(days)
-			members[row.Ref] = b.members
-			out = append(out, row)
+			out = append(out, line{b: b})
 		}
 	}
-	return out, members
+	return out
+}
+
+// ref is the key of a burst's row: its family, place and first time, the same in every view
+// that folds the same rows.
+func (b *burst) ref() string {
+	place := b.pool
+	if place == "" && b.namespace != "" {
+		place = "ns-" + b.namespace
+	}
+	return strings.ReplaceAll(BurstPrefix+b.family+"-"+place+"-"+b.first.UTC().Format("20060102T150405Z"), "--", "-")
 }
 
 // row is the one row a burst becomes.
@@ -169,12 +191,7 @@ func (b *burst) row(days bool) *Entry {
 		what := map[string]string{famNodes: "node changes", famPods: "pod events", famNodeEvents: "node events", famWorkloads: "workload events"}[b.family]
 		e.Summary = fmt.Sprintf("%s routine %s of %s%s (%s), %s", Thousands(e.Count), what, e.Object, where, strings.Join(parts, ", "), span)
 	}
-	place := b.pool
-	if place == "" && b.namespace != "" {
-		place = "ns-" + b.namespace
-	}
-	e.Ref = BurstPrefix + b.family + "-" + place + "-" + b.first.UTC().Format("20060102T150405Z")
-	e.Ref = strings.ReplaceAll(e.Ref, "--", "-")
+	e.Ref = b.ref()
 	return e
 }
 

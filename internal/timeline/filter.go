@@ -55,23 +55,24 @@ func (f Filter) match(e *Entry) bool {
 // members of the row it expands), and how many it selects in all. The rows of the API and of the
 // page are the same, as both call it with the same filter.
 func Apply(entries []Entry, f Filter) (page []Entry, total int) {
-	rows := f.rows(entries)
-	page = make([]Entry, 0, min(len(rows), max(f.Limit, 0)))
-	for i, e := range rows {
+	lines := f.lines(entries)
+	days := SpansDays(entries)
+	page = make([]Entry, 0, min(len(lines), max(f.Limit, 0)))
+	for i, l := range lines {
 		if i >= f.Offset && (f.Limit == 0 || len(page) < f.Limit) {
-			page = append(page, *e)
+			page = append(page, l.entry(days))
 		}
 	}
-	return page, len(rows)
+	return page, len(lines)
 }
 
-// rows is every row the filter selects, before paging.
-func (f Filter) rows(entries []Entry) []*Entry {
-	var out []*Entry
+// lines is every row the filter selects, before paging.
+func (f Filter) lines(entries []Entry) []line {
+	var out []line
 	if f.Expand != "" && isGroup(entries, f.Expand) {
 		for i := range entries {
 			if e := &entries[i]; e.Parent == f.Expand && f.match(e) {
-				out = append(out, e)
+				out = append(out, line{e: e})
 			}
 		}
 		return out
@@ -84,28 +85,40 @@ func (f Filter) rows(entries []Entry) []*Entry {
 			viaMember[e.Parent] = true
 		}
 	}
+	var sel []*Entry
 	for i := range entries {
 		e := &entries[i]
 		if e.Parent == "" && (f.match(e) || (e.Members > 0 && viaMember[e.Ref])) {
-			out = append(out, e)
+			sel = append(sel, e)
 		}
 	}
 	switch {
 	case f.Expand != "":
-		_, members := collapse(out, SpansDays(entries))
-		return members[f.Expand]
+		for _, l := range collapse(sel) {
+			if l.b != nil && l.b.ref() == f.Expand {
+				for _, m := range l.b.members {
+					out = append(out, line{e: m})
+				}
+				return out
+			}
+		}
+		return nil
 	case f.GroupBy != "":
-		sel := make([]Entry, len(out))
-		for i, e := range out {
-			sel[i] = *e
+		grouped := make([]Entry, len(sel))
+		for i, e := range sel {
+			grouped[i] = *e
 		}
-		grouped := Group(sel, f.GroupBy)
-		out = out[:0]
+		grouped = Group(grouped, f.GroupBy)
 		for i := range grouped {
-			out = append(out, &grouped[i])
+			out = append(out, line{e: &grouped[i]})
 		}
+		return out
 	case f.Collapse:
-		out, _ = collapse(out, SpansDays(entries))
+		return collapse(sel)
+	}
+	out = make([]line, len(sel))
+	for i, e := range sel {
+		out[i] = line{e: e}
 	}
 	return out
 }
