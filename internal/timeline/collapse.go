@@ -209,17 +209,17 @@ func SpansDays(entries []Entry) bool {
 // timeline spans days ("2023-02-01 17:00–17:04", "2023-02-01 23:58–2023-02-02 00:03").
 func Span(from, to time.Time, days bool) string {
 	from, to = from.UTC(), to.UTC()
-	clock := func(t time.Time) string { return t.Format("15:04") }
+	format := func(t time.Time) string { return t.Format("15:04") }
 	if days {
-		clock = func(t time.Time) string { return t.Format("2006-01-02 15:04") }
+		format = func(t time.Time) string { return t.Format("2006-01-02 15:04") }
 	}
 	switch {
 	case from.Truncate(time.Minute).Equal(to.Truncate(time.Minute)):
-		return clock(from)
+		return format(from)
 	case days && sameDay(from, to):
-		return clock(from) + "–" + to.Format("15:04")
+		return format(from) + "–" + to.Format("15:04")
 	}
-	return clock(from) + "–" + clock(to)
+	return format(from) + "–" + format(to)
 }
 
 // Thousands writes a count with thousands separated: 1,204.
