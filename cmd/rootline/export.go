@@ -12,7 +12,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/incident"
-	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/server"
 )
 
 func newExportCmd() *cobra.Command {
@@ -20,26 +20,32 @@ func newExportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write the library, or one incident, as Markdown reports",
-		Long: `Write every incident of the library (or one, --incident) as a report in the Markdown format of
-CONTRACT.md, one file per incident named <id>.md, into --out. The folder imports back into the
-same library with rootline import.`,
-		Example: "  rootline export --out library/\n  rootline export --incident IL-0070 --out .",
+		Long: `Write every incident of the library (or one, --incident) as a report in the library's
+Markdown format (README, "The incident library"), one file per incident named <id>.md, into
+--out. A report holds everything the incident is: its fields, date, time window, cluster and
+tags, its text, its report's signature (and a person's, under edited), and its notes. The folder
+imports back into the same library with rootline import. With --incident and no --out, the
+report goes to standard output: the same bytes as GET /api/v1/incidents/ID/export?format=md.`,
+		Example: "  rootline export --out library/\n  rootline export --incident IL-0070 > IL-0070.md",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			database = databaseFlag(cmd, database)
-			if out == "" {
-				return usageError{fmt.Errorf("--out DIR is required")}
+			if out == "" && id == "" {
+				return usageError{fmt.Errorf("--out DIR is required (or --incident ID, to write one report to standard output)")}
 			}
 			return exportReports(cmd.Context(), database, id, out, cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().StringVar(&database, "database", config.DefaultDatabase, "SQLite file, sqlite://PATH, or postgres:// URL (env ROOTLINE_DATABASE)")
-	cmd.Flags().StringVar(&out, "out", "", "folder to write the reports into (created if missing)")
+	cmd.Flags().StringVar(&out, "out", "", "folder to write the reports into (created if missing); with --incident and without it, standard output")
 	cmd.Flags().StringVar(&id, "incident", "", "export only this incident")
 	return cmd
 }
 
-func exportReports(ctx context.Context, database, id, out string, w io.Writer) error {
+// exportReports writes the reports of the library, or of incident id, into the folder out; one
+// incident without a folder goes to stdout. Reports are made by server.ExportReport, as the
+// API's export, so that both give the same bytes.
+func exportReports(ctx context.Context, database, id, out string, stdout io.Writer) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -50,20 +56,25 @@ func exportReports(ctx context.Context, database, id, out string, w io.Writer) e
 	defer st.Close()
 	ids := []string{id}
 	if id == "" {
-		list, err := st.Incidents(ctx, store.IncidentFilter{Limit: 1000})
+		if ids, err = st.IncidentIDs(ctx); err != nil {
+			return &exitError{exitFailure, err}
+		}
+	}
+	if out == "" {
+		r, err := server.ExportReport(ctx, st, id)
 		if err != nil {
 			return &exitError{exitFailure, err}
 		}
-		ids = ids[:0]
-		for _, in := range list {
-			ids = append(ids, in.ID)
+		if err := r.WriteMarkdown(stdout); err != nil {
+			return &exitError{exitFailure, err}
 		}
+		return nil
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return &exitError{exitFailure, err}
 	}
 	for _, id := range ids {
-		r, err := st.Report(ctx, id)
+		r, err := server.ExportReport(ctx, st, id)
 		if err != nil {
 			return &exitError{exitFailure, err}
 		}
@@ -71,7 +82,7 @@ func exportReports(ctx context.Context, database, id, out string, w io.Writer) e
 			return &exitError{exitFailure, err}
 		}
 	}
-	fmt.Fprintf(w, "wrote %d report(s) to %s\n", len(ids), out)
+	fmt.Fprintf(stdout, "wrote %d report(s) to %s\n", len(ids), out)
 	return nil
 }
 

@@ -17,7 +17,8 @@ type Incident struct {
 	Title     string
 	Cluster   string // name of the cluster it happened on; "" when unknown
 	Org       string // the organisation it happened to, from its report
-	Date      string // YYYY-MM-DD: its report's date, else the day it started or was created
+	Date      string // YYYY-MM-DD: when it happened: its report's date, else the day it started, else its evidence's first day, else the day it was created
+	RootCause string // the root cause of the signature that speaks for it (a person's, its report's, its analysis'), "" when none
 	StartedAt *time.Time
 	EndedAt   *time.Time
 	Tags      []string

@@ -38,7 +38,9 @@ type Note struct {
 // ValidateNote checks a note against the cause vocabulary (known cause kinds) and normalises
 // it: kind defaults to observation, time to now, and cause kinds are trimmed and deduplicated.
 func (n *Note) Validate(now time.Time, causeKinds []string) error {
-	n.Body = strings.TrimSpace(n.Body)
+	// Browsers send a textarea's lines with CRLF: one line ending, so that a note reads and
+	// exports the same whatever wrote it.
+	n.Body = strings.TrimSpace(strings.ReplaceAll(n.Body, "\r\n", "\n"))
 	switch {
 	case n.Body == "":
 		return fmt.Errorf("%w: body is required", ErrInvalid)

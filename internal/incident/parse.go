@@ -9,13 +9,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"sigs.k8s.io/yaml"
 )
 
 // known front-matter fields; any other field is kept in Report.Extra and written back.
-var reportFields = map[string]bool{"id": true, "title": true, "org": true, "date": true, "tags": true,
-	"symptoms": true, "root_cause": true, "causes": true, "components": true, "edited": true}
+var reportFields = map[string]bool{"id": true, "title": true, "org": true, "date": true, "started_at": true, "ended_at": true,
+	"cluster": true, "tags": true, "symptoms": true, "root_cause": true, "causes": true, "components": true, "edited": true, "notes": true}
 
 // ParseError is a report that cannot be read, with the file and line at fault.
 type ParseError struct {
@@ -108,6 +109,18 @@ func (r *Report) check(front string, symptomKinds, causeKinds []string) *ParseEr
 	if r.Date != "" && !dateRe.MatchString(r.Date) {
 		return bad("date", fmt.Sprintf("date %q: use YYYY-MM-DD", r.Date))
 	}
+	r.StartedAt, r.EndedAt = utc(r.StartedAt), utc(r.EndedAt)
+	if r.StartedAt != nil && r.EndedAt != nil && r.EndedAt.Before(*r.StartedAt) {
+		return bad("ended_at", "ended_at is before started_at")
+	}
+	if r.Cluster != "" {
+		if err := ValidateClusterName(r.Cluster); err != nil {
+			return bad("cluster", err.Error())
+		}
+	}
+	if err := r.checkNotes(causeKinds); err != nil {
+		return bad("notes", err.Error())
+	}
 	for _, s := range r.Symptoms {
 		if !contains(symptomKinds, s) {
 			return bad("symptoms", fmt.Sprintf("symptom %q is not a symptom kind", s))
@@ -127,12 +140,48 @@ func (r *Report) check(front string, symptomKinds, causeKinds []string) *ParseEr
 	if r.RootCause != "" && !contains(r.Causes, r.RootCause) {
 		r.Causes = append([]string{r.RootCause}, r.Causes...)
 	}
+	r.Components = WorkloadNames(r.Components)
 	if r.Edited != nil {
 		if err := r.Edited.Check(symptomKinds, causeKinds); err != nil {
 			return bad("edited", "edited: "+err.Error())
 		}
 	}
 	return nil
+}
+
+// checkNotes validates a report's notes as notes people write are validated. A note without a
+// time is dated by the report: when it started, else its date; a report with neither must
+// give each note its time, so that importing it again finds the same notes.
+func (r *Report) checkNotes(causeKinds []string) error {
+	var at time.Time
+	switch {
+	case r.StartedAt != nil:
+		at = *r.StartedAt
+	case r.Date != "":
+		at, _ = time.Parse(time.DateOnly, r.Date)
+	}
+	for i := range r.Notes {
+		n := r.Notes[i].NoteOf(r.ID)
+		if n.At.IsZero() {
+			if at.IsZero() {
+				return fmt.Errorf("note %d: at is required (RFC 3339) when the report has no date", i+1)
+			}
+			n.At = at
+		}
+		if err := n.Validate(at, causeKinds); err != nil {
+			return fmt.Errorf("note %d: %w", i+1, err)
+		}
+		r.Notes[i] = ReportNoteOf(n)
+	}
+	return nil
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil || t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
 }
 
 // splitFrontMatter cuts "---\n<yaml>\n---\n<body>"; the closing line may also be "...".

@@ -2,9 +2,11 @@ package incident
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -84,6 +86,80 @@ func TestParseReportVariants(t *testing.T) {
 			var pe *ParseError
 			if !errors.As(err, &pe) || pe.Line != tt.line || !strings.Contains(pe.Msg, tt.msg) || pe.File != name {
 				t.Errorf("err = %v (%+v), want line %d about %q", err, pe, tt.line, tt.msg)
+			}
+		})
+	}
+}
+
+// TestReportRoundTripEverything: a report with every field an incident has (its window,
+// cluster, a person's signature, notes whose text is hostile to YAML and to the front matter's
+// fences) writes and reads back the same, and writes the same bytes twice.
+func TestReportRoundTripEverything(t *testing.T) {
+	start := time.Date(2023, 2, 1, 16, 59, 0, 0, time.UTC)
+	end := start.Add(40 * time.Minute)
+	r := Report{ID: "IL-0070", Title: "Hub restart: a title with a colon", Org: "2i2c", Date: "2023-02-01", StartedAt: &start, EndedAt: &end,
+		Cluster: "leap", Tags: []string{"kubernetes"}, Symptoms: []string{"pod_evicted"}, RootCause: "capacity_exhaustion",
+		Causes: []string{"capacity_exhaustion", "shared_prometheus"}, Components: []Component{{"NodePool", "core"}},
+		Edited: &Signature{Symptoms: []string{}, RootCause: "shared_prometheus", Causes: []string{"shared_prometheus"}},
+		Extra:  map[string]json.RawMessage{"source": json.RawMessage(`"https://example.org/x"`), "ticket": json.RawMessage(`414`), "yes": json.RawMessage(`"yes"`)},
+		Notes: []ReportNote{
+			{At: start.Add(21 * time.Minute), Author: "yuvi", Kind: Hypothesis, Causes: []string{"capacity_exhaustion"}, Body: "Evicted under **memory pressure**?\n\n---\nnot: front matter\n  indented line\n- item: x"},
+			{At: start.Add(30*time.Minute + 123456*time.Microsecond), Kind: Observation, Body: "trailing spaces   \n\ttab, \"quotes\", 'single', # hash, {braces}: ünïcode ✓"},
+			{At: start.Add(31 * time.Minute), Kind: Action, Body: "one line"},
+		},
+		Body: "## What happened\n\nText.\n\n---\n\nMore text after a rule.",
+	}
+	var first bytes.Buffer
+	if err := r.WriteMarkdown(&first); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseReport("IL-0070.md", first.Bytes(), symptomKinds, causeKinds)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, first.String())
+	}
+	if diff := cmp.Diff(r, got); diff != "" {
+		t.Errorf("round trip (-written +read):\n%s\n%s", diff, first.String())
+	}
+	var second bytes.Buffer
+	if err := got.WriteMarkdown(&second); err != nil {
+		t.Fatal(err)
+	}
+	if first.String() != second.String() {
+		t.Errorf("the same report wrote different bytes:\n%s\n---- then ----\n%s", first.String(), second.String())
+	}
+	if !strings.HasPrefix(first.String(), "---\nid: IL-0070\ntitle: ") {
+		t.Errorf("the front matter does not start with the id and title:\n%.200s", first.String())
+	}
+	if i, j := strings.Index(first.String(), "\nticket:"), strings.Index(first.String(), "\nnotes:"); i < 0 || j < i {
+		t.Errorf("unknown fields are not before the notes:\n%s", first.String())
+	}
+}
+
+func TestReportNotes(t *testing.T) {
+	doc := "---\nid: x\ntitle: t\ndate: 2023-02-01\nnotes:\n- body: dated by the report\n- at: 2023-02-01T17:20:00+01:00\n  kind: hypothesis\n  causes: [capacity_exhaustion]\n  body: |\n    two\n    lines\n---\n"
+	r, err := ParseReport("x.md", []byte(doc), symptomKinds, causeKinds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ReportNote{
+		{At: time.Date(2023, 2, 1, 0, 0, 0, 0, time.UTC), Kind: Observation, Body: "dated by the report"},
+		{At: time.Date(2023, 2, 1, 16, 20, 0, 0, time.UTC), Kind: Hypothesis, Causes: []string{"capacity_exhaustion"}, Body: "two\nlines"},
+	}
+	if diff := cmp.Diff(want, r.Notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	for name, doc := range map[string]string{
+		"no time, no date":    "---\nid: x\ntitle: t\nnotes:\n- body: when?\n---\n",
+		"unknown kind":        "---\nid: x\ntitle: t\ndate: 2023-02-01\nnotes:\n- {kind: rumour, body: b}\n---\n",
+		"cause of no kind":    "---\nid: x\ntitle: t\ndate: 2023-02-01\nnotes:\n- {kind: hypothesis, causes: [bad_luck], body: b}\n---\n",
+		"empty body":          "---\nid: x\ntitle: t\ndate: 2023-02-01\nnotes:\n- {kind: action}\n---\n",
+		"ends before starts":  "---\nid: x\ntitle: t\nstarted_at: 2023-02-01T17:00:00Z\nended_at: 2023-02-01T16:00:00Z\n---\n",
+		"a cluster of spaces": "---\nid: x\ntitle: t\ncluster: my cluster\n---\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			var pe *ParseError
+			if _, err := ParseReport("x.md", []byte(doc), symptomKinds, causeKinds); !errors.As(err, &pe) || pe.Line < 3 {
+				t.Errorf("err = %v, want a parse error with its line", err)
 			}
 		})
 	}

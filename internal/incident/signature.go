@@ -3,6 +3,7 @@ package incident
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -18,6 +19,13 @@ type Signature struct {
 // SignatureOf is a report's signature.
 func SignatureOf(r Report) Signature {
 	return Signature{Symptoms: r.Symptoms, Causes: r.Causes, RootCause: r.RootCause, Components: r.Components}
+}
+
+// Equal reports whether two signatures say the same, in the same order (an empty list and none
+// are the same).
+func (s Signature) Equal(o Signature) bool {
+	return slices.Equal(s.Symptoms, o.Symptoms) && s.RootCause == o.RootCause && slices.Equal(s.Causes, o.Causes) &&
+		slices.Equal(s.Components, o.Components)
 }
 
 // Empty reports whether the signature says nothing.
@@ -72,7 +80,7 @@ var ErrInvalidSignature = errors.New("invalid signature")
 
 // Check validates a signature people give against the vocabulary (symptom and cause kinds)
 // and normalises it: kinds trimmed and each once, the root cause among the causes (the first
-// cause when none is named), components with a kind.
+// cause when none is named), components with a kind and named by workload (WorkloadNames).
 func (s *Signature) Check(symptomKinds, causeKinds []string) error {
 	var err error
 	if s.Symptoms, err = distinctKinds(s.Symptoms, symptomKinds, "symptom"); err != nil {
@@ -106,7 +114,7 @@ func (s *Signature) Check(symptomKinds, causeKinds []string) error {
 			comps = append(comps, c)
 		}
 	}
-	s.Components = comps
+	s.Components = WorkloadNames(comps)
 	return nil
 }
 

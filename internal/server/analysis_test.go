@@ -202,8 +202,8 @@ func TestExport(t *testing.T) {
 			!strings.Contains(comps, "NodePool:core-pool") || !strings.Contains(comps, "Prometheus:support-prometheus-server") {
 			t.Errorf("front matter = %+v", fm)
 		}
-		if !strings.Contains(text, "## Causes") || !strings.Contains(text, "Grafana shows the hub's memory steady") {
-			t.Errorf("body = %.500s", text)
+		if !strings.Contains(text, "## Causes") || !strings.Contains(front, "Grafana shows the hub's memory steady") {
+			t.Errorf("body = %.500s, front matter (with the notes) = %s", text, front)
 		}
 		status, js := call(t, "GET", base+"/api/v1/incidents/IL-0070/export?format=json", "", nil)
 		if status != 200 || !strings.Contains(string(js), `"root_cause":"capacity_exhaustion"`) || !strings.Contains(string(js), `"analysis":{`) {

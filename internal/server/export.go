@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -10,49 +12,105 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/store"
 )
 
 // exportIncident answers GET /api/v1/incidents/{id}/export?format=md|json: the incident as a
-// report in the Markdown format of CONTRACT.md (front matter from the analysis, a body with
-// the causes, the symptoms, the missing evidence and the notes), or the same with the whole
-// analysis and the notes as JSON.
+// report in the library's Markdown format (ExportReport: byte for byte what `rootline export
+// --incident ID` writes), or that report with the whole analysis and the notes as JSON.
 func (s *Server) exportIncident(c *gin.Context) error {
-	st, err := s.loadIncident(c.Request.Context(), c.Param("id"))
+	ctx := c.Request.Context()
+	format := c.DefaultQuery("format", "md")
+	if format != "md" && format != "json" {
+		return errStatus(http.StatusBadRequest, "format must be md or json")
+	}
+	in, err := s.incident(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	in, rep, notes := st.incident, st.report, st.notes
-	r := reportOf(in, rep, notes)
-	switch c.DefaultQuery("format", "md") {
-	case "md":
+	r, err := ExportReport(ctx, exportSource{s.deps.Library, s.deps.Objects}, in.ID)
+	if errors.Is(err, store.ErrNotFound) { // removed since
+		return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", in.ID))
+	}
+	if err != nil {
+		return err
+	}
+	if format == "md" {
 		var b bytes.Buffer
 		if err := r.WriteMarkdown(&b); err != nil {
 			return err
 		}
 		c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.md"`, in.ID))
 		c.Data(http.StatusOK, "text/markdown; charset=utf-8", b.Bytes())
-	case "json":
-		out := make([]noteResponse, len(notes))
-		for i, n := range notes {
-			out[i] = toNoteResponse(n)
-		}
-		c.JSON(http.StatusOK, gin.H{"report": r, "body": r.Body, "analysis": rep, "notes": out})
-	default:
-		return errStatus(http.StatusBadRequest, "format must be md or json")
+		return nil
 	}
+	st, err := s.loadIncident(ctx, in.ID)
+	if err != nil {
+		return err
+	}
+	out := make([]noteResponse, len(st.notes))
+	for i, n := range st.notes {
+		out[i] = toNoteResponse(n)
+	}
+	c.JSON(http.StatusOK, gin.H{"report": r, "body": r.Body, "analysis": st.report, "notes": out})
 	return nil
 }
 
-// reportOf makes the library entry of an incident from its analysis and notes.
-func reportOf(in *incident.Incident, rep analysis.Report, notes []incident.Note) incident.Report {
-	r := incident.Report{ID: in.ID, Title: in.Title, Tags: in.Tags}
-	switch {
-	case in.StartedAt != nil:
-		r.Date = in.StartedAt.Format("2006-01-02")
-	case rep.Inputs.From != nil:
-		r.Date = rep.Inputs.From.Format("2006-01-02")
+// ReportSource is what an export reads: an incident's stored report and signatures, and the
+// objects its snapshots hold, for an incident that has no report of its own.
+type ReportSource interface {
+	Report(ctx context.Context, id string) (incident.Report, error)
+	Signatures(ctx context.Context, id string) (incident.Signatures, error)
+	IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error)
+}
+
+// exportSource is the server's collaborators as a ReportSource.
+type exportSource struct {
+	LibraryStore
+	ObjectStore
+}
+
+// ExportReport is incident id as a report of the library. GET /api/v1/incidents/{id}/export
+// and `rootline export` both write it, so that they give the same bytes. It is what the
+// incident is: its stored report (fields, date, time window, cluster, tags, text, the unknown
+// front-matter fields kept, the report's signature and a person's under edited) and its notes,
+// so that importing it gives the same incident back. An incident no report speaks for (one
+// known from its snapshots) takes the signature of their analysis as its report's; one
+// without a text of its own gets one written from that analysis. ErrNotFound (wrapped) when it
+// does not exist.
+func ExportReport(ctx context.Context, src ReportSource, id string) (incident.Report, error) {
+	r, err := src.Report(ctx, id)
+	if err != nil {
+		return r, err
 	}
+	if r.Body != "" && !incident.SignatureOf(r).Empty() {
+		return r, nil
+	}
+	files, objs, err := src.IncidentObjects(ctx, id)
+	if err != nil {
+		return r, err
+	}
+	if len(objs) == 0 {
+		return r, nil
+	}
+	rep := analysis.Run(cluster.NewModel(files, objs), analysis.Options{})
+	if incident.SignatureOf(r).Empty() {
+		sig := analysisSignature(rep)
+		r.Symptoms, r.RootCause, r.Causes, r.Components = sig.Symptoms, sig.RootCause, sig.Causes, sig.Components
+	}
+	if r.Body == "" {
+		r.Body = analysisText(r.Title, rep)
+	}
+	return r, nil
+}
+
+// frontMatterOf is the signature an analysis gives, as a report's front matter: its symptom
+// and cause kinds (each once, in the analysis' order), its first root cause, and the components
+// its causes name (by kind and name).
+func frontMatterOf(rep analysis.Report) incident.Report {
+	var r incident.Report
 	seen := map[string]bool{}
 	for _, s := range rep.Symptoms {
 		if !seen[s.Kind] {
@@ -81,8 +139,17 @@ func reportOf(in *incident.Incident, rep analysis.Report, notes []incident.Note)
 	for _, k := range keys {
 		r.Components = append(r.Components, comps[k])
 	}
+	return r
+}
+
+// analysisText is the text of a report written from an analysis: the causes, the symptoms and
+// the missing evidence. The notes are the report's own field.
+func analysisText(title string, rep analysis.Report) string {
+	if len(rep.Causes) == 0 && len(rep.Symptoms) == 0 {
+		return ""
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", in.Title)
+	fmt.Fprintf(&b, "# %s\n\nWritten by Rootline from the analysis of the incident's snapshots.\n\n", title)
 	if len(rep.Causes) > 0 {
 		b.WriteString("## Causes\n\n")
 		for _, c := range rep.Causes {
@@ -95,7 +162,7 @@ func reportOf(in *incident.Incident, rep analysis.Report, notes []incident.Note)
 		for _, s := range rep.Symptoms {
 			at := ""
 			if s.At != nil {
-				at = s.At.Format("15:04Z") + " "
+				at = s.At.UTC().Format("2006-01-02 15:04Z") + " "
 			}
 			fmt.Fprintf(&b, "- %s%s: %s\n", at, s.Kind, s.Summary)
 		}
@@ -106,18 +173,6 @@ func reportOf(in *incident.Incident, rep analysis.Report, notes []incident.Note)
 		for _, g := range rep.Gaps {
 			fmt.Fprintf(&b, "- %s\n", g.Summary)
 		}
-		b.WriteString("\n")
 	}
-	if len(notes) > 0 {
-		b.WriteString("## Notes\n\n")
-		for _, n := range notes {
-			fmt.Fprintf(&b, "### %s, %s", n.At.Format("2006-01-02 15:04Z"), n.Kind)
-			if n.Author != "" {
-				fmt.Fprintf(&b, ", %s", n.Author)
-			}
-			fmt.Fprintf(&b, "\n\n%s\n\n", n.Body)
-		}
-	}
-	r.Body = b.String()
-	return r
+	return strings.TrimSpace(b.String())
 }

@@ -12,34 +12,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
-
-// libraryPage lists the incidents, with the form that creates one.
-func (s *Server) libraryPage(c *gin.Context) error {
-	return s.renderLibrary(c, http.StatusOK, incidents.NewIncidentForm{})
-}
-
-func (s *Server) renderLibrary(c *gin.Context, status int, form incidents.NewIncidentForm) error {
-	rows, err := s.incidentRows(c)
-	if err != nil {
-		return err
-	}
-	counts, err := s.deps.Library.CauseCounts(c.Request.Context())
-	if err != nil {
-		return err
-	}
-	search := incidents.Search{Q: c.Query("q"), Symptom: c.Query("symptom"), Cause: c.Query("cause"), Tag: c.Query("tag"),
-		Component: c.Query("component"), Org: c.Query("org"), From: c.Query("from"), To: c.Query("to"),
-		Symptoms: analysis.SymptomKinds, Causes: analysis.CauseKinds, Components: componentKinds}
-	for _, cc := range counts {
-		search.Counts = append(search.Counts, incidents.CauseCount{Cause: cc.Cause, Incidents: cc.Incidents})
-	}
-	return render(c, status, "Incidents", incidents.List(rows, form, search))
-}
 
 func (s *Server) incidentRows(c *gin.Context) ([]incidents.Row, error) {
 	f, err := incidentFilter(c)

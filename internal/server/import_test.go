@@ -66,8 +66,8 @@ func TestRelated(t *testing.T) {
 		url := base + "/api/v1/incidents/import"
 		docs := map[string]string{
 			"IL-0070.md": reportIL0070,
-			"A.md":       "---\nid: A\ntitle: pool and Prometheus\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion, shared_prometheus]\ncomponents: [{kind: NodePool, name: x}, {kind: Prometheus, name: p}]\n---\n",
-			"B.md":       "---\nid: B\ntitle: pool only\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion]\ncomponents: [{kind: NodePool, name: user}]\n---\n",
+			"A.md":       "---\nid: A\ntitle: pool and Prometheus\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion, shared_prometheus]\ncomponents: [{kind: NodePool, name: core-pool}, {kind: Prometheus, name: p}]\n---\n",
+			"B.md":       "---\nid: B\ntitle: another pool\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion]\ncomponents: [{kind: NodePool, name: user}]\n---\n",
 			"C.md":       "---\nid: C\ntitle: Prometheus only\nroot_cause: memory_limit_too_low\ncauses: [memory_limit_too_low]\ncomponents: [{kind: Prometheus, name: prom}]\n---\n",
 		}
 		files := map[string][]byte{}
@@ -80,8 +80,8 @@ func TestRelated(t *testing.T) {
 		}
 		status, b := call(t, "GET", base+"/api/v1/incidents/IL-0070/related", "", nil)
 		got := string(b)
-		a := strings.Index(got, `"reason":"same root cause · shared Node pool, Prometheus"`)
-		bb := strings.Index(got, `"reason":"same root cause · shared Node pool"`)
+		a := strings.Index(got, `"reason":"same root cause · shared Node pool (same role: core), Prometheus"`)
+		bb := strings.Index(got, `"reason":"same root cause"`) // a user pool is not the core pool
 		c := strings.Index(got, `"reason":"shared Prometheus"`)
 		if status != 200 || a < 0 || bb < 0 || c < 0 || !(a < bb && bb < c) {
 			t.Errorf("related: %d %s", status, got)
@@ -91,7 +91,7 @@ func TestRelated(t *testing.T) {
 		}
 
 		status, b = call(t, "GET", base+"/incidents/IL-0070/related", "", nil)
-		if status != 200 || strings.Count(string(b), `data-testid="related-row"`) != 3 || !strings.Contains(string(b), "same root cause · shared Node pool, Prometheus") {
+		if status != 200 || strings.Count(string(b), `data-testid="related-row"`) != 3 || !strings.Contains(string(b), "same root cause · shared Node pool (same role: core), Prometheus") {
 			t.Errorf("related page: %d %.300s", status, b)
 		}
 
@@ -155,12 +155,17 @@ func TestSearch(t *testing.T) {
 			{"q=restarted+kubelet", []string{"C"}},
 			{"q=100%25", []string{"C"}},
 			{"q=10_%25", nil},
-			{"q=%22%29%28*+OR+NEAR", nil}, // query syntax of neither database gets through
-			{"cause=capacity_exhaustion&q=pool", []string{"A"}},
+			{"q=%22%29%28*+OR+NEAR", nil},                                  // query syntax of neither database gets through
+			{"cause=capacity_exhaustion&q=pool", []string{"A", "IL-0070"}}, // the title first, then a node pool of the signature
 		}
-		_, page := call(t, "GET", base+"/?cause=memory_limit_too_low", "", nil)
-		if !strings.Contains(string(page), "capacity exhaustion: 2 incidents") || !strings.Contains(string(page), `<option value="memory_limit_too_low" selected`) ||
-			strings.Count(string(page), `data-testid="incident-row"`) != 1 {
+		_, page := call(t, "GET", base+"/", "", nil)
+		if !strings.Contains(string(page), "capacity exhaustion: 2 incidents") {
+			t.Errorf("library page with counts: %.600s", page)
+		}
+		// The counts are those of what the search finds.
+		_, page = call(t, "GET", base+"/?cause=memory_limit_too_low", "", nil)
+		if !strings.Contains(string(page), "memory limit too low: 1 incident") || strings.Contains(string(page), "capacity exhaustion:") ||
+			!strings.Contains(string(page), `<option value="memory_limit_too_low" selected`) || strings.Count(string(page), `data-testid="incident-row"`) != 1 {
 			t.Errorf("library page with counts and a cause filter: %.600s", page)
 		}
 		for _, tt := range tests {

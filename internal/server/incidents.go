@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"strconv"
@@ -37,13 +38,36 @@ type incidentResponse struct {
 	StartedAt *time.Time `json:"started_at,omitempty"`
 	EndedAt   *time.Time `json:"ended_at,omitempty"`
 	Tags      []string   `json:"tags"`
+	RootCause string     `json:"root_cause,omitempty"` // of the signature that speaks for it
 	CreatedAt time.Time  `json:"created_at"`
 	UpdatedAt time.Time  `json:"updated_at"`
+	// Match says, in a search by words, why the incident matched.
+	Match *matchResponse `json:"match,omitempty"`
+}
+
+// matchResponse is why an incident matched a search: the part of it that holds the words
+// (title, report, note or signature) and a snippet of it as HTML, the text escaped and the
+// words that matched in <mark>.
+type matchResponse struct {
+	In      string `json:"in"`
+	Snippet string `json:"snippet"`
+}
+
+func toMatchResponse(m store.Match) *matchResponse {
+	var b strings.Builder
+	for _, p := range m.Parts {
+		if p.Mark {
+			b.WriteString("<mark>" + html.EscapeString(p.Text) + "</mark>")
+		} else {
+			b.WriteString(html.EscapeString(p.Text))
+		}
+	}
+	return &matchResponse{In: m.In, Snippet: b.String()}
 }
 
 func toIncidentResponse(in *incident.Incident) incidentResponse {
 	return incidentResponse{ID: in.ID, Title: in.Title, Cluster: in.Cluster, Org: in.Org, Date: in.Date, StartedAt: in.StartedAt, EndedAt: in.EndedAt,
-		Tags: in.Tags, CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
+		Tags: in.Tags, RootCause: in.RootCause, CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
 }
 
 // maxJSONBody bounds small JSON request bodies.
@@ -89,11 +113,11 @@ func (s *Server) createIncident(c *gin.Context) error {
 	return nil
 }
 
-// incidentFilter reads a library search from the query: q (words), symptom, cause, component,
-// tag, org, from and to (YYYY-MM-DD), limit.
+// incidentFilter reads a library search from the query: q (words), symptom, cause, root,
+// component, tag, org, from and to (YYYY-MM-DD), limit.
 func incidentFilter(c *gin.Context) (store.IncidentFilter, error) {
-	f := store.IncidentFilter{Tag: c.Query("tag"), Symptom: c.Query("symptom"), Cause: c.Query("cause"), Component: c.Query("component"),
-		Org: strings.TrimSpace(c.Query("org")), From: c.Query("from"), To: c.Query("to"), Query: c.Query("q")}
+	f := store.IncidentFilter{Tag: c.Query("tag"), Symptom: c.Query("symptom"), Cause: c.Query("cause"), Root: c.Query("root"),
+		Component: c.Query("component"), Org: strings.TrimSpace(c.Query("org")), From: c.Query("from"), To: c.Query("to"), Query: c.Query("q")}
 	for name, v := range map[string]string{"from": f.From, "to": f.To} {
 		if _, err := time.Parse(time.DateOnly, v); v != "" && err != nil {
 			return f, errStatus(http.StatusBadRequest, fmt.Sprintf("%s %q: use a date as YYYY-MM-DD", name, v))
@@ -109,19 +133,35 @@ func incidentFilter(c *gin.Context) (store.IncidentFilter, error) {
 	return f, nil
 }
 
+// listIncidents answers GET /api/v1/incidents: the incidents the search selects, the best
+// matches first for words, else by the day they happened, newest first. X-Total-Count says
+// how many it selects beyond the limit; a search by words says why each matched.
 func (s *Server) listIncidents(c *gin.Context) error {
+	ctx := c.Request.Context()
 	f, err := incidentFilter(c)
 	if err != nil {
 		return err
 	}
-	list, err := s.deps.Incidents.Incidents(c.Request.Context(), f)
+	list, err := s.deps.Incidents.Incidents(ctx, f)
+	if err != nil {
+		return err
+	}
+	counts, err := s.deps.Library.LibraryCounts(ctx, f)
+	if err != nil {
+		return err
+	}
+	matches, err := s.matches(ctx, list, f.Query)
 	if err != nil {
 		return err
 	}
 	out := make([]incidentResponse, len(list))
 	for i, in := range list {
 		out[i] = toIncidentResponse(in)
+		if m, ok := matches[in.ID]; ok {
+			out[i].Match = toMatchResponse(m)
+		}
 	}
+	c.Header("X-Total-Count", strconv.Itoa(counts.Total))
 	c.JSON(http.StatusOK, out)
 	return nil
 }

@@ -9,19 +9,21 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
 
-// relatedResponse is a related incident as the API shows it.
+// relatedResponse is a related incident as the API shows it: the contract's fields, the
+// parts of its score, how node pools are shared, and the reason in words.
 type relatedResponse struct {
 	incident.Relation
 	Reason string `json:"reason"`
 }
 
-// getRelated answers GET /api/v1/incidents/{id}/related: the incidents that share the root
-// cause, ranked by what else they share, then those that share only components. The
-// incident's signature is its report's, or, for an incident known only from snapshots, its
-// analysis.
+// getRelated answers GET /api/v1/incidents/{id}/related: every incident that shares the root
+// cause, ranked by what else it shares, then the best of those that share only components.
+// The incident's signature is the one that speaks for it (a person's, its report's, its
+// analysis').
 func (s *Server) getRelated(c *gin.Context) error {
 	_, _, rel, err := s.related(c)
 	if err != nil {
@@ -36,30 +38,38 @@ func (s *Server) getRelated(c *gin.Context) error {
 }
 
 // analysisSignature is the signature an analysis gives: its symptom and cause kinds, its root
-// cause and the components its causes name.
+// cause and the components its causes name, by workload.
 func analysisSignature(rep analysis.Report) incident.Signature {
-	r := reportOf(&incident.Incident{}, rep, nil)
-	return incident.SignatureOf(r)
+	sig := incident.SignatureOf(frontMatterOf(rep))
+	sig.Components = incident.WorkloadNames(sig.Components)
+	return sig
 }
 
 // refreshSignature records the signature of an incident's analysis after its snapshots
-// changed, so that it takes part in related-incident search. A failure is logged, not
-// returned: the upload that triggered it has been stored.
+// changed, so that it takes part in related-incident search, and the first time of its
+// evidence, which dates it. A failure is logged, not returned: the upload that triggered it
+// has been stored.
 func (s *Server) refreshSignature(ctx context.Context, id string) {
 	st, err := s.loadIncident(ctx, id)
 	if err == nil {
 		err = s.deps.Library.SetAnalysisSignature(ctx, id, analysisSignature(st.report))
+	}
+	if err == nil {
+		err = s.deps.Library.SetEvidenceTime(ctx, id, st.report.Inputs.From)
 	}
 	if err != nil {
 		s.log.WarnContext(ctx, "analysis signature not updated", "incident_id", id, "error", err)
 	}
 }
 
-// relatedLimit is how many related incidents of each relation a lookup returns by default.
+// relatedLimit is how many incidents that share only components a lookup returns by default;
+// every incident that shares the root cause is returned.
 const relatedLimit = 50
 
 // related finds the incidents related to the one of the request, by the signature that speaks
-// for it; for an incident whose analysis signature is not stored, by its analysis now.
+// for it. When that is its analysis' (or it has none), the analysis is made now, and stored
+// when it says something else than the stored one (evidence the collector streamed changes the
+// analysis without an upload), so that the incident is found by the others too.
 func (s *Server) related(c *gin.Context) (*incident.Incident, incident.Signatures, []incident.Relation, error) {
 	ctx := c.Request.Context()
 	var sigs incident.Signatures
@@ -77,18 +87,27 @@ func (s *Server) related(c *gin.Context) (*incident.Incident, incident.Signature
 		return nil, sigs, nil, err
 	}
 	sig := sigs.Effective
-	if sig.Empty() {
+	if sigs.Origin == "" || sigs.Origin == incident.OriginAnalysis {
 		st, err := s.loadIncident(ctx, in.ID)
 		if err != nil {
 			return nil, sigs, nil, err
 		}
-		sig = analysisSignature(st.report)
+		if now := analysisSignature(st.report); !now.Equal(sigs.ByOrigin[incident.OriginAnalysis]) {
+			if err := s.deps.Library.SetAnalysisSignature(ctx, in.ID, now); err != nil {
+				return nil, sigs, nil, err
+			}
+			if sigs, err = s.deps.Library.Signatures(ctx, in.ID); err != nil {
+				return nil, sigs, nil, err
+			}
+			sig = now
+		}
 	}
-	candidates, err := s.deps.Library.RelatedCandidates(ctx, in.ID, sig, limit)
+	target := incident.Candidate{ID: in.ID, Title: in.Title, Cluster: in.Cluster, Signature: sig}
+	candidates, err := s.deps.Library.RelatedCandidates(ctx, target, store.RelatedLimits{SameRoot: 0, Shared: limit})
 	if err != nil {
 		return nil, sigs, nil, err
 	}
-	return in, sigs, incident.Related(in.ID, sig, candidates), nil
+	return in, sigs, incident.Related(target, candidates), nil
 }
 
 // relatedPage renders /incidents/{id}/related: the incident's signature, where it comes from,
@@ -104,7 +123,9 @@ func (s *Server) renderRelated(c *gin.Context, status int, form *incidents.Signa
 	}
 	rows := make([]incidents.RelatedRow, len(rel))
 	for i, r := range rel {
-		rows[i] = incidents.RelatedRow{ID: r.ID, Title: r.Title, Reason: r.Reason(), Why: r.Why, Score: r.Score}
+		p := r.Parts
+		rows[i] = incidents.RelatedRow{ID: r.ID, Title: r.Title, Relation: r.Relation, Reason: r.Reason(), Why: r.Why, Score: r.Score,
+			Parts: incidents.ScoreParts{Base: p.Base, Weight: p.Weight, Causes: p.Causes, Symptoms: p.Symptoms, Components: p.Components}}
 	}
 	view := signatureView(sigs)
 	if form != nil {

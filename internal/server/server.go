@@ -61,11 +61,13 @@ type NoteStore interface {
 type LibraryStore interface {
 	ImportReports(ctx context.Context, reports []incident.Report, progress func(done int)) ([]bool, error)
 	Report(ctx context.Context, id string) (incident.Report, error)
-	RelatedCandidates(ctx context.Context, id string, sig incident.Signature, limit int) ([]incident.Candidate, error)
+	RelatedCandidates(ctx context.Context, target incident.Candidate, limits store.RelatedLimits) ([]incident.Candidate, error)
 	Signatures(ctx context.Context, id string) (incident.Signatures, error)
 	SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error
+	SetEvidenceTime(ctx context.Context, id string, from *time.Time) error
 	SetPersonSignature(ctx context.Context, id string, sig *incident.Signature) error
-	CauseCounts(ctx context.Context) ([]store.CauseCount, error)
+	LibraryCounts(ctx context.Context, f store.IncidentFilter) (store.Counts, error)
+	SearchMatches(ctx context.Context, ids []string, query string) (map[string]store.Match, error)
 }
 
 // CollectStore keeps what `rootline collect` streams from live clusters.

@@ -21,14 +21,18 @@ func (s *Store) ExplainIncidents(ctx context.Context, f IncidentFilter) (string,
 	return s.explain(ctx, sql)
 }
 
-// ExplainRelated returns the plans of the two queries RelatedCandidates runs for incident id
-// of signature sig: those sharing its root cause, then those sharing only a component.
-func (s *Store) ExplainRelated(ctx context.Context, id string, sig incident.Signature) (string, error) {
+// ExplainRelated returns the plans of the two queries RelatedCandidates runs for the target
+// with limits: those sharing its root cause, then those sharing only a component.
+func (s *Store) ExplainRelated(ctx context.Context, target incident.Candidate, limits RelatedLimits) (string, error) {
 	var b strings.Builder
-	for _, q := range s.relatedQueries(id, sig, 50) {
+	for _, q := range s.relatedQueries(target, limits) {
 		sql := s.db.ToSQL(func(tx *gorm.DB) *gorm.DB {
 			var rows []map[string]any
-			return tx.Raw(q.sql, q.args).Scan(&rows)
+			raw := q.sql
+			if s.dialect == Postgres && q.limit > 0 {
+				raw += fmt.Sprintf(" LIMIT %d", q.limit)
+			}
+			return tx.Raw(raw, q.args).Scan(&rows)
 		})
 		plan, err := s.explain(ctx, sql)
 		if err != nil {

@@ -121,18 +121,20 @@ func BenchmarkLibraryRelated(b *testing.B) {
 	st := libraryOnPostgres(b)
 	ctx := context.Background()
 	sig := incident.SignatureOf(libraryTarget)
-	plan, err := st.ExplainRelated(ctx, libraryTarget.ID, sig)
+	target := incident.Candidate{ID: libraryTarget.ID, Signature: sig}
+	limits := store.RelatedLimits{SameRoot: 50, Shared: 50}
+	plan, err := st.ExplainRelated(ctx, target, limits)
 	if err != nil {
 		b.Fatal(err)
 	}
 	writePlan(b, "related", fmt.Sprintf("related lookup for %s (%+v)\n%s", libraryTarget.ID, sig, plan))
 	var n int
 	for b.Loop() {
-		cands, err := st.RelatedCandidates(ctx, libraryTarget.ID, sig, 50)
+		cands, err := st.RelatedCandidates(ctx, target, limits)
 		if err != nil {
 			b.Fatal(err)
 		}
-		n = len(incident.Related(libraryTarget.ID, sig, cands))
+		n = len(incident.Related(target, cands))
 	}
 	b.ReportMetric(float64(n), "related")
 }

@@ -25,7 +25,8 @@ func TestSignatureBits(t *testing.T) {
 	}{
 		{"symptom", symptoms, analysis.SymptomKinds},
 		{"cause", causes, analysis.CauseKinds},
-		{"component", components, []string{"NodePool", "Prometheus", "Hub", "Proxy", "Ingress", "DNS", "Autoscaler", "Scheduler", "Database"}},
+		{"component", components, []string{"NodePool", "Prometheus", "Hub", "Proxy", "Ingress", "DNS", "Autoscaler", "Scheduler", "Database",
+			"NodePool:" + incident.RoleCore, "NodePool:" + incident.RoleUser, "NodePool:" + incident.RoleWorker, "NodePool:" + incident.RoleGPU}},
 	} {
 		for i, k := range c.kinds {
 			if b, ok := c.bits[k]; !ok || b != uint(i) {
@@ -54,10 +55,10 @@ func TestFacetsAfterUpgrade(t *testing.T) {
 		db := st.DB()
 		for _, q := range []string{
 			"INSERT INTO incidents (id, title, created_at, updated_at, report) VALUES ('A', 'a', '2023-02-01 00:00:00', '2023-02-01 00:00:00', 'pool full'), ('B', 'b', '2023-02-01 00:00:00', '2023-02-01 00:00:00', '')",
-			"INSERT INTO incident_signatures (incident_id, facet, value, role, origin, position) VALUES " +
-				"('A', 'cause', 'capacity_exhaustion', 'root', 'report', 0), ('A', 'component', 'NodePool', '', 'report', 1), " +
-				"('B', 'cause', 'capacity_exhaustion', 'root', 'analysis', 0), ('B', 'component', 'NodePool', '', 'analysis', 1), " +
-				"('B', 'cause', 'preemption', 'root', 'person', 0)",
+			"INSERT INTO incident_signatures (incident_id, facet, value, name, role, origin, position) VALUES " +
+				"('A', 'cause', 'capacity_exhaustion', '', 'root', 'report', 0), ('A', 'component', 'NodePool', 'core-pool', '', 'report', 1), " +
+				"('B', 'cause', 'capacity_exhaustion', '', 'root', 'analysis', 0), ('B', 'component', 'NodePool', 'core-pool', '', 'analysis', 1), " +
+				"('B', 'cause', 'preemption', '', 'root', 'person', 0)",
 		} {
 			if err := db.Exec(q).Error; err != nil {
 				t.Fatal(err)
@@ -70,17 +71,18 @@ func TestFacetsAfterUpgrade(t *testing.T) {
 		if err != nil || len(list) != 1 || list[0].ID != "A" {
 			t.Fatalf("capacity_exhaustion after the upgrade: %v, %v (B's person signature says preemption)", list, err)
 		}
-		sig := incident.Signature{RootCause: "capacity_exhaustion", Causes: []string{"capacity_exhaustion"}, Components: []incident.Component{{Kind: "NodePool"}}}
-		cands, err := st.RelatedCandidates(ctx, "X", sig, 10)
+		sig := incident.Signature{RootCause: "capacity_exhaustion", Causes: []string{"capacity_exhaustion"}, Components: []incident.Component{{Kind: "NodePool", Name: "core"}}}
+		target := incident.Candidate{ID: "X", Cluster: "leap", Signature: sig}
+		cands, err := st.RelatedCandidates(ctx, target, store.RelatedLimits{SameRoot: 10, Shared: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel := incident.Related("X", sig, cands)
+		rel := incident.Related(target, cands)
 		var got []string
 		for _, r := range rel {
 			got = append(got, r.ID+": "+r.Reason())
 		}
-		if diff := cmp.Diff([]string{"A: same root cause · shared Node pool"}, got); diff != "" {
+		if diff := cmp.Diff([]string{"A: same root cause · shared Node pool (same role: core)"}, got); diff != "" {
 			t.Errorf("related after the upgrade (-want +got):\n%s", diff)
 		}
 		found, err := st.Incidents(ctx, store.IncidentFilter{Query: "full pool"})
@@ -107,22 +109,21 @@ func TestRelatedCandidatesMatchBruteForce(t *testing.T) {
 		}
 		const limit = 20
 		for _, i := range []int{0, 1, 7, 42, 999, 2999} {
-			target := reports[i]
-			sig := incident.SignatureOf(target)
-			cands, err := st.RelatedCandidates(ctx, target.ID, sig, limit)
+			target := all[i]
+			cands, err := st.RelatedCandidates(ctx, target, store.RelatedLimits{SameRoot: limit, Shared: limit})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := relationIDs(incident.Related(target.ID, sig, cands))
+			got := relationIDs(incident.Related(target, cands))
 			per := map[string]int{}
 			var want []string
-			for _, r := range incident.Related(target.ID, sig, all) {
+			for _, r := range incident.Related(target, all) {
 				if per[r.Relation]++; per[r.Relation] <= limit {
 					want = append(want, r.ID+" "+r.Relation)
 				}
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s (root %s, components %v): related (-brute force +indexed):\n%s", target.ID, sig.RootCause, sig.Components, diff)
+				t.Errorf("%s (root %s, components %v): related (-brute force +indexed):\n%s", target.ID, target.Signature.RootCause, target.Signature.Components, diff)
 			}
 		}
 	})

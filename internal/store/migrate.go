@@ -106,8 +106,18 @@ func (s *Store) migrateTo(ctx context.Context, upTo int) error {
 
 // migrationSteps are Go steps that run after a migration's SQL, in its transaction: data that
 // only the store's code can derive.
-var migrationSteps = map[int]func(tx *gorm.DB) error{
-	4: rebuildFacets, // the facets and bit sets of every incident's effective signature
+var migrationSteps = map[int]func(s *Store, tx *gorm.DB) error{
+	4: func(_ *Store, tx *gorm.DB) error { return rebuildFacets(tx) }, // the facets and bit sets of every incident's effective signature
+	// Node pools keyed, every incident dated, search documents with signatures and concepts.
+	11: func(s *Store, tx *gorm.DB) error {
+		if err := rebuildFacets(tx); err != nil {
+			return err
+		}
+		if err := refreshDates(tx); err != nil {
+			return err
+		}
+		return s.rebuildSearch(tx)
+	},
 }
 
 // apply runs one migration in its own transaction unless it is already recorded, and reports
@@ -136,7 +146,7 @@ func (s *Store) apply(ctx context.Context, conn *sql.Conn, m Migration) (bool, e
 	if step := migrationSteps[m.Version]; step != nil {
 		g := s.db.Session(&gorm.Session{NewDB: true, Context: ctx})
 		g.Statement.ConnPool = tx // the step runs in the migration's transaction
-		if err := step(g); err != nil {
+		if err := step(s, g); err != nil {
 			return false, fmt.Errorf("store: migration %d (%s): %w", m.Version, m.Name, err)
 		}
 	}

@@ -28,13 +28,8 @@ func (s *Store) CreateNote(ctx context.Context, n *incident.Note) error {
 	if err := incidentExists(ctx, s.db, n.IncidentID); err != nil {
 		return wrap(err, "create note")
 	}
-	causes, _ := json.Marshal(n.Causes)
-	if n.Causes == nil {
-		causes = []byte("[]")
-	}
-	n.CreatedAt = time.Now().UTC().Truncate(time.Microsecond)
-	n.At = n.At.UTC().Truncate(time.Microsecond)
-	row := noteRow{IncidentID: n.IncidentID, At: n.At, Author: n.Author, Kind: n.Kind, Body: n.Body, Causes: string(causes), CreatedAt: n.CreatedAt}
+	row := newNoteRow(*n, time.Now().UTC())
+	n.At, n.CreatedAt = row.At, row.CreatedAt
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(&row).Error; err != nil {
 			return err
@@ -59,10 +54,27 @@ func (s *Store) Notes(ctx context.Context, incidentID string) ([]incident.Note, 
 	}
 	out := make([]incident.Note, len(rows))
 	for i, r := range rows {
-		out[i] = incident.Note{ID: r.ID, IncidentID: r.IncidentID, At: r.At.UTC(), Author: r.Author, Kind: r.Kind, Body: r.Body, CreatedAt: r.CreatedAt.UTC()}
-		if r.Causes != "[]" {
-			_ = json.Unmarshal([]byte(r.Causes), &out[i].Causes) // written by CreateNote as a JSON list
-		}
+		out[i] = r.note()
 	}
 	return out, nil
+}
+
+// newNoteRow is the row of a validated note, written at now. PostgreSQL keeps microseconds:
+// the times are truncated, so that what is read back is what was written.
+func newNoteRow(n incident.Note, now time.Time) noteRow {
+	causes, _ := json.Marshal(n.Causes) // a list of strings always marshals
+	if len(n.Causes) == 0 {
+		causes = []byte("[]")
+	}
+	return noteRow{IncidentID: n.IncidentID, At: n.At.UTC().Truncate(time.Microsecond), Author: n.Author, Kind: n.Kind, Body: n.Body,
+		Causes: string(causes), CreatedAt: now.UTC().Truncate(time.Microsecond)}
+}
+
+// note is the note of a row.
+func (r noteRow) note() incident.Note {
+	n := incident.Note{ID: r.ID, IncidentID: r.IncidentID, At: r.At.UTC(), Author: r.Author, Kind: r.Kind, Body: r.Body, CreatedAt: r.CreatedAt.UTC()}
+	if r.Causes != "[]" && r.Causes != "" {
+		_ = json.Unmarshal([]byte(r.Causes), &n.Causes) // written by newNoteRow as a JSON list
+	}
+	return n
 }

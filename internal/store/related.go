@@ -10,26 +10,26 @@ import (
 	"github.com/rootline-dev/rootline/internal/incident"
 )
 
-// Related-incident lookup reads one index range of incident_facets per relation: the rows of
-// the target's root cause, then the rows of its component kinds (on PostgreSQL an index-only
-// scan: the key includes the rest). Each row carries the candidate's signature as bit sets, so
+// Related-incident lookup reads index ranges of incident_facets: the rows of the target's root
+// cause, then the rows of its component kinds and node pool keys (on PostgreSQL index-only
+// scans: the key includes the rest). Each row carries the candidate's signature as bit sets, so
 // the overlap is scored without reading more: by PostgreSQL itself (bit_count), which returns
-// only the best; on SQLite, which has no bit count, here (best). The best few are then loaded
+// only the best; on SQLite, which has no bit count, here (best). The candidates are then loaded
 // whole for incident.Related, which ranks them in the end.
 const (
-	sameRootWhere        = `facet = 'root' AND value = @root AND incident_id <> @id`
-	sharedComponentWhere = `facet = 'component' AND value IN @comps AND incident_id <> @id AND root <> @root`
-	bitsColumns          = `incident_id, symptom_bits, cause_bits, component_bits`
+	sameRootWhere = `facet = 'root' AND value = @root AND incident_id <> @id`
+	sharedWhere   = `incident_id <> @id AND root <> @root`
+	bitsColumns   = `incident_id, symptom_bits, cause_bits, component_bits`
 
 	// pgScore is sigBits.overlap in SQL, with the same operations in the same order, so that
 	// both give the same float64 and the same ranking. @c, @s, @k: the target's bit sets.
 	pgScore = `(` + pgJaccard + ` + ` + `%s` + ` + ` + `%s` + `) / 3`
-	// pgScoredQuery ranks the candidates of a condition and keeps the best @limit. An incident
-	// has one row per facet value: DISTINCT (%s) is needed only when the condition names
-	// several component kinds.
+	// pgScoredQuery ranks the candidates of a condition over a source of facet rows, best
+	// first. An incident has one row per facet value: DISTINCT (%s) is needed only when the
+	// source names several component kinds or pool keys.
 	pgScoredQuery = `SELECT incident_id FROM (
-		SELECT %s incident_id, %s AS score FROM incident_facets WHERE %s
-	) AS candidates ORDER BY score DESC, incident_id LIMIT @limit`
+		SELECT %s incident_id, %s AS score FROM %s WHERE %s
+	) AS candidates ORDER BY score DESC, incident_id`
 )
 
 // pgJaccard is the shared fraction of two bit sets: |x & y| / |x | y|, 0 when both are empty.
@@ -40,16 +40,24 @@ var pgOverlap = fmt.Sprintf(pgScore,
 	strings.NewReplacer("cause_bits", "symptom_bits", "@c", "@s").Replace(pgJaccard),
 	strings.NewReplacer("cause_bits", "component_bits", "@c", "@k").Replace(pgJaccard))
 
-// RelatedCandidates returns the incidents of the library that may be related to incident id
-// of signature sig, with the signatures that speak for them: the best limit of those that
-// share its root cause, and the best limit of those that share a component kind without it,
-// by the score incident.Related gives (which ranks them in the end).
-func (s *Store) RelatedCandidates(ctx context.Context, id string, sig incident.Signature, limit int) ([]incident.Candidate, error) {
+// RelatedLimits bound a related lookup: how many incidents of each relation it returns, the
+// best first; 0 returns all of them.
+type RelatedLimits struct {
+	SameRoot int // incidents that share the root cause
+	Shared   int // incidents that share a component without it
+}
+
+// RelatedCandidates returns the incidents of the library that may be related to the target
+// (its id, cluster and signature), with their clusters and the signatures that speak for
+// them: the best of those that share its root cause, and the best of those that share a
+// component kind or node pool without it (incident.ComponentKeys), by the score
+// incident.Related gives (which ranks them in the end).
+func (s *Store) RelatedCandidates(ctx context.Context, target incident.Candidate, limits RelatedLimits) ([]incident.Candidate, error) {
 	var ids []string
-	for _, q := range s.relatedQueries(id, sig, limit) {
+	for _, q := range s.relatedQueries(target, limits) {
 		found, err := s.relatedIDs(ctx, q)
 		if err != nil {
-			return nil, wrap(err, "related to %s: %s", id, q.name)
+			return nil, wrap(err, "related to %s: %s", target.ID, q.name)
 		}
 		ids = append(ids, found...)
 	}
@@ -60,7 +68,11 @@ func (s *Store) RelatedCandidates(ctx context.Context, id string, sig incident.S
 func (s *Store) relatedIDs(ctx context.Context, q namedQuery) ([]string, error) {
 	if s.dialect == Postgres {
 		var ids []string
-		return ids, s.db.WithContext(ctx).Raw(q.sql, q.args).Scan(&ids).Error
+		sql := q.sql
+		if q.limit > 0 {
+			sql += fmt.Sprintf(" LIMIT %d", q.limit)
+		}
+		return ids, s.db.WithContext(ctx).Raw(sql, q.args).Scan(&ids).Error
 	}
 	rows, err := s.scoredRows(ctx, q)
 	if err != nil {
@@ -95,9 +107,13 @@ func (s *Store) scoredRows(ctx context.Context, q namedQuery) ([]scoredRow, erro
 }
 
 // best returns the ids of the limit rows whose signatures overlap want most (ties by the
-// smaller id), keeping only a heap of limit candidates. dedupe drops an incident's repeated
-// rows: a component query returns one row per shared kind.
+// smaller id), keeping only a heap of limit candidates; all of them, best first, when limit is
+// 0. dedupe drops an incident's repeated rows: a component query returns one row per shared
+// kind or pool.
 func best(rows []scoredRow, want sigBits, limit int, dedupe bool) []string {
+	if limit <= 0 {
+		limit = len(rows)
+	}
 	var seen map[string]bool
 	if dedupe {
 		seen = make(map[string]bool, len(rows))
@@ -164,45 +180,74 @@ type namedQuery struct {
 }
 
 // relatedQueries are the queries RelatedCandidates runs: for incidents sharing the root cause
-// (when there is one), and for those sharing a component kind without it (when it has any).
-func (s *Store) relatedQueries(id string, sig incident.Signature, limit int) []namedQuery {
-	if limit <= 0 {
-		limit = 50
-	}
+// (when there is one), and for those sharing a component kind or node pool key without it
+// (when it has any).
+func (s *Store) relatedQueries(target incident.Candidate, limits RelatedLimits) []namedQuery {
+	sig := target.Signature
 	var want sigBits
-	if target, _ := facetsOf(id, incident.Signatures{Effective: sig}); len(target) > 0 {
-		want = target[0].Bits
+	if facets, _ := facetsOf(target.ID, target.Cluster, incident.Signatures{Effective: sig}); len(facets) > 0 {
+		want = facets[0].Bits
 	}
-	comps := distinct(kindsOf(sig.Components))
-	args := map[string]any{"id": id, "root": sig.RootCause, "comps": comps, "limit": limit,
+	var comps, pools []string
+	for _, k := range incident.ComponentKeys(sig.Components, target.Cluster) {
+		if strings.HasPrefix(k, incident.NodePool+":") || strings.HasPrefix(k, incident.NodePool+"@") {
+			pools = append(pools, k)
+		} else {
+			comps = append(comps, k)
+		}
+	}
+	args := map[string]any{"id": target.ID, "root": sig.RootCause, "comps": comps, "pools": pools,
 		"s": want.SymptomBits, "c": want.CauseBits, "k": want.ComponentBits}
-	query := func(where string, repeats bool) string {
+	query := func(source, where string, repeats bool) string {
 		if s.dialect != Postgres {
-			return "SELECT " + bitsColumns + " FROM incident_facets WHERE " + where
+			return "SELECT " + bitsColumns + " FROM " + source + " WHERE " + where
 		}
 		distinct := ""
 		if repeats {
 			distinct = "DISTINCT"
 		}
-		return fmt.Sprintf(pgScoredQuery, distinct, pgOverlap, where)
+		return fmt.Sprintf(pgScoredQuery, distinct, pgOverlap, source, where)
 	}
 	var out []namedQuery
 	if sig.RootCause != "" {
-		out = append(out, namedQuery{"same root cause", query(sameRootWhere, false), args, want, limit})
+		out = append(out, namedQuery{"same root cause", query("incident_facets", sameRootWhere, false), args, want, limits.SameRoot})
 	}
+	// The rows of the target's component kinds and of its pool keys: each branch one range of
+	// the key, which the databases read before the condition on the rest.
+	var branches []string
 	if len(comps) > 0 {
-		out = append(out, namedQuery{sharedComponentName, query(sharedComponentWhere, len(comps) > 1), args, want, limit})
+		branches = append(branches, "SELECT * FROM incident_facets WHERE facet = 'component' AND value IN @comps")
+	}
+	if len(pools) > 0 {
+		branches = append(branches, "SELECT * FROM incident_facets WHERE facet = 'pool' AND value IN @pools")
+	}
+	if len(branches) > 0 {
+		source := "(" + strings.Join(branches, " UNION ALL ") + ") AS incident_facets"
+		out = append(out, namedQuery{sharedComponentName, query(source, sharedWhere, len(comps)+len(pools) > 1), args, want, limits.Shared})
 	}
 	return out
 }
 
-// candidates loads incidents with the signatures that speak for them, in id order.
+// candidates loads incidents with their clusters and the signatures that speak for them, in
+// id order, a batch of ids at a time.
 func (s *Store) candidates(ctx context.Context, ids []string) ([]incident.Candidate, error) {
-	if len(ids) == 0 {
-		return nil, nil
+	var out []incident.Candidate
+	for start := 0; start < len(ids); start += importBatch {
+		batch, err := s.candidateBatch(ctx, ids[start:min(start+importBatch, len(ids))])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, batch...)
 	}
-	var incs []incidentRow
-	if err := s.db.WithContext(ctx).Select("id, title").Where("id IN ?", ids).Order("id").Find(&incs).Error; err != nil {
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+func (s *Store) candidateBatch(ctx context.Context, ids []string) ([]incident.Candidate, error) {
+	var incs []struct{ ID, Title, ClusterName string }
+	if err := s.db.WithContext(ctx).Table("incidents").Select("incidents.id, incidents.title, coalesce(clusters.name, '') AS cluster_name").
+		Joins("LEFT JOIN clusters ON clusters.id = incidents.cluster_id").
+		Where("incidents.id IN ?", ids).Order("incidents.id").Scan(&incs).Error; err != nil {
 		return nil, wrap(err, "candidates")
 	}
 	var rows []signatureRow
@@ -222,7 +267,7 @@ func (s *Store) candidates(ctx context.Context, ids []string) ([]incident.Candid
 	}
 	out := make([]incident.Candidate, len(incs))
 	for i, in := range incs {
-		out[i] = incident.Candidate{ID: in.ID, Title: in.Title}
+		out[i] = incident.Candidate{ID: in.ID, Title: in.Title, Cluster: in.ClusterName}
 		if x := by[in.ID]; x != nil {
 			out[i].Signature = *x
 		}

@@ -17,6 +17,7 @@ const (
 	facetCause     = "cause"
 	facetComponent = "component"
 	facetRoot      = "root"
+	facetPool      = "pool" // a node pool's key: its role, or its cluster and name
 	originReport   = incident.OriginReport
 	originAnalysis = incident.OriginAnalysis
 	originPerson   = incident.OriginPerson
@@ -36,11 +37,13 @@ func (signatureRow) TableName() string { return "incident_signatures" }
 
 // ImportReport stores a report of the library: a new incident, or the incident of the same id
 // updated (title, org, date, tags, text, the signature the report gives, and the one a person
-// set when the report carries it). Importing the same report again changes nothing. It
-// returns whether the incident was created.
+// set when the report carries it). A time window and a cluster the report gives replace the
+// incident's, and its notes are added to the incident's unless it has them already: an import
+// never clears a window, a cluster or a note. Importing the same report again changes
+// nothing. It returns whether the incident was created.
 func (s *Store) ImportReport(ctx context.Context, r incident.Report) (created bool, err error) {
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		created, err = s.importOne(tx, r, time.Now().UTC().Truncate(time.Microsecond))
+		created, err = s.importOne(ctx, tx, r, time.Now().UTC().Truncate(time.Microsecond))
 		return err
 	})
 	return created, wrap(err, "import report %s", r.ID)
@@ -81,11 +84,11 @@ func (s *Store) ImportReports(ctx context.Context, reports []incident.Report, pr
 				seen[r.ID], created[start+i] = true, true
 				fresh = append(fresh, r)
 			}
-			if err := s.insertReports(tx, fresh, now); err != nil {
+			if err := s.insertReports(ctx, tx, fresh, now); err != nil {
 				return err
 			}
 			for _, i := range again {
-				if _, err := s.importOne(tx, reports[i], now); err != nil {
+				if _, err := s.importOne(ctx, tx, reports[i], now); err != nil {
 					return fmt.Errorf("report %s: %w", reports[i].ID, err)
 				}
 			}
@@ -100,16 +103,18 @@ func (s *Store) ImportReports(ctx context.Context, reports []incident.Report, pr
 
 // reportRow is an incident as a report creates it: every column ImportReports writes at once.
 type reportRow struct {
-	ID, Title, Org, ReportDate, Report, ReportExtra string
-	SigOrigin, SigRoot                              string
-	CreatedAt, UpdatedAt                            time.Time
+	ID, Title, Org, ReportDate, OwnDate, Report, ReportExtra string
+	ClusterID                                                *int64
+	StartedAt, EndedAt, OccurredAt                           *time.Time
+	SigOrigin, SigRoot                                       string
+	CreatedAt, UpdatedAt                                     time.Time
 }
 
 func (reportRow) TableName() string { return "incidents" }
 
-// insertReports writes the reports of new incidents: their rows, tags, signatures, facets and
-// search documents, a statement per table.
-func (s *Store) insertReports(tx *gorm.DB, reports []incident.Report, now time.Time) error {
+// insertReports writes the reports of new incidents: their rows, tags, signatures, facets,
+// notes and search documents, a statement per table.
+func (s *Store) insertReports(ctx context.Context, tx *gorm.DB, reports []incident.Report, now time.Time) error {
 	if len(reports) == 0 {
 		return nil
 	}
@@ -118,24 +123,47 @@ func (s *Store) insertReports(tx *gorm.DB, reports []incident.Report, now time.T
 		tags  []incidentTagRow
 		sigs  []signatureRow
 		facts []facetRow
+		notes []noteRow
 		ids   []string
 	)
+	clusters := map[string]int64{}
+	for _, r := range reports {
+		if _, ok := clusters[r.Cluster]; !ok && r.Cluster != "" {
+			id, err := clusterID(ctx, tx, r.Cluster)
+			if err != nil {
+				return err
+			}
+			clusters[r.Cluster] = id
+		}
+	}
 	for _, r := range reports {
 		rows := signatureRows(r.ID, originReport, incident.SignatureOf(r))
 		if r.Edited != nil {
 			rows = append(rows, signatureRows(r.ID, originPerson, *r.Edited)...)
 		}
-		f, shape := facetsOf(r.ID, signaturesOf(rows))
-		incs = append(incs, reportRow{ID: r.ID, Title: r.Title, Org: r.Org, ReportDate: r.Date, Report: r.Body, ReportExtra: extraJSON(r),
-			SigOrigin: shape.Origin, SigRoot: shape.Root,
-			CreatedAt: now, UpdatedAt: now})
+		f, shape := facetsOf(r.ID, r.Cluster, signaturesOf(rows))
+		inc := reportRow{ID: r.ID, Title: r.Title, Org: r.Org, OwnDate: r.Date, Report: r.Body, ReportExtra: extraJSON(r),
+			StartedAt: utcPtr(r.StartedAt), EndedAt: utcPtr(r.EndedAt), SigOrigin: shape.Origin, SigRoot: shape.Root, CreatedAt: now, UpdatedAt: now}
+		if id, ok := clusters[r.Cluster]; ok {
+			inc.ClusterID = &id
+		}
+		inc.ReportDate, inc.OccurredAt = dating(incidentRow{OwnDate: inc.OwnDate, StartedAt: inc.StartedAt, CreatedAt: now})
+		incs = append(incs, inc)
 		for _, t := range r.Tags {
 			tags = append(tags, incidentTagRow{IncidentID: r.ID, Tag: t})
+		}
+		for _, n := range r.Notes {
+			notes = append(notes, newNoteRow(n.NoteOf(r.ID), now))
 		}
 		sigs, facts, ids = append(sigs, rows...), append(facts, f...), append(ids, r.ID)
 	}
 	for _, rows := range []any{&incs, &tags, &sigs, &facts} {
 		if err := tx.CreateInBatches(rows, 1000).Error; err != nil {
+			return err
+		}
+	}
+	if len(notes) > 0 {
+		if err := tx.CreateInBatches(&notes, 1000).Error; err != nil {
 			return err
 		}
 	}
@@ -151,8 +179,18 @@ func extraJSON(r incident.Report) string {
 }
 
 // importOne stores one report inside the caller's transaction.
-func (s *Store) importOne(tx *gorm.DB, r incident.Report, now time.Time) (created bool, err error) {
-	fields := map[string]any{"title": r.Title, "org": r.Org, "report_date": r.Date, "report": r.Body, "report_extra": extraJSON(r), "updated_at": now}
+func (s *Store) importOne(ctx context.Context, tx *gorm.DB, r incident.Report, now time.Time) (created bool, err error) {
+	fields := map[string]any{"title": r.Title, "org": r.Org, "own_date": r.Date, "report": r.Body, "report_extra": extraJSON(r), "updated_at": now}
+	if r.StartedAt != nil {
+		fields["started_at"], fields["ended_at"] = utcPtr(r.StartedAt), utcPtr(r.EndedAt)
+	}
+	if r.Cluster != "" {
+		id, err := clusterID(ctx, tx, r.Cluster)
+		if err != nil {
+			return false, err
+		}
+		fields["cluster_id"] = id
+	}
 	res := tx.Model(&incidentRow{}).Where("id = ?", r.ID).Updates(fields)
 	if res.Error != nil {
 		return false, res.Error
@@ -166,6 +204,9 @@ func (s *Store) importOne(tx *gorm.DB, r incident.Report, now time.Time) (create
 			return created, err
 		}
 	}
+	if err := refreshDates(tx, r.ID); err != nil {
+		return created, err
+	}
 	if err := tx.Where("incident_id = ?", r.ID).Delete(&incidentTagRow{}).Error; err != nil {
 		return created, err
 	}
@@ -174,7 +215,7 @@ func (s *Store) importOne(tx *gorm.DB, r incident.Report, now time.Time) (create
 			return created, err
 		}
 	}
-	if err := s.refreshSearch(tx, r.ID); err != nil {
+	if err := addNotes(tx, r, now); err != nil {
 		return created, err
 	}
 	if r.Edited != nil {
@@ -185,7 +226,37 @@ func (s *Store) importOne(tx *gorm.DB, r incident.Report, now time.Time) (create
 	if err := replaceSignature(tx, r.ID, originReport, incident.SignatureOf(r)); err != nil {
 		return created, err
 	}
-	return created, refreshFacets(tx, r.ID) // once, over both
+	if err := refreshFacets(tx, r.ID); err != nil { // once, over both
+		return created, err
+	}
+	return created, s.refreshSearch(tx, r.ID) // after the facets, whose words it holds
+}
+
+// addNotes adds the notes of a report that its incident does not have yet: a note it has (the
+// same time, author, kind and text) counts once for each time the report holds it.
+func addNotes(tx *gorm.DB, r incident.Report, now time.Time) error {
+	if len(r.Notes) == 0 {
+		return nil
+	}
+	var have []noteRow
+	if err := tx.Where("incident_id = ?", r.ID).Find(&have).Error; err != nil {
+		return err
+	}
+	count := map[string]int{}
+	for _, h := range have {
+		count[incident.ReportNoteOf(h.note()).Key()]++
+	}
+	for _, n := range r.Notes {
+		if k := n.Key(); count[k] > 0 {
+			count[k]--
+			continue
+		}
+		row := newNoteRow(n.NoteOf(r.ID), now)
+		if err := tx.Create(&row).Error; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func signatureRows(id, origin string, sig incident.Signature) []signatureRow {
@@ -227,28 +298,28 @@ func fold(sig *incident.Signature, g signatureRow) {
 // SetAnalysisSignature replaces the signature the analysis of an incident's snapshots gives.
 func (s *Store) SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error {
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return writeSignature(tx, id, originAnalysis, sig)
+		return s.writeSignature(tx, id, originAnalysis, sig)
 	})
 	return wrap(err, "analysis signature of %s", id)
 }
 
-// Report returns an incident as a report of the library: its fields, its text, and the
-// signature its report gave. ErrNotFound when it does not exist.
+// Report returns an incident as a report of the library: its fields (its date is the day it
+// happened), time window, cluster and tags, its text and kept unknown fields, the signature
+// its report gave and a person's, and its notes. ErrNotFound when it does not exist.
 func (s *Store) Report(ctx context.Context, id string) (incident.Report, error) {
 	in, err := s.Incident(ctx, id)
 	if err != nil {
 		return incident.Report{}, err
 	}
 	var row struct {
-		Org         string
-		ReportDate  string
 		Report      string
 		ReportExtra string
 	}
-	if err := s.db.WithContext(ctx).Model(&incidentRow{}).Select("org, report_date, report, report_extra").Where("id = ?", id).Scan(&row).Error; err != nil {
+	if err := s.db.WithContext(ctx).Model(&incidentRow{}).Select("report, report_extra").Where("id = ?", id).Scan(&row).Error; err != nil {
 		return incident.Report{}, wrap(err, "report %s", id)
 	}
-	r := incident.Report{ID: in.ID, Title: in.Title, Org: row.Org, Date: row.ReportDate, Body: row.Report}
+	r := incident.Report{ID: in.ID, Title: in.Title, Org: in.Org, Date: in.Date, StartedAt: in.StartedAt, EndedAt: in.EndedAt,
+		Cluster: in.Cluster, Body: row.Report}
 	if len(in.Tags) > 0 {
 		r.Tags = in.Tags
 	}
@@ -266,20 +337,12 @@ func (s *Store) Report(ctx context.Context, id string) (incident.Report, error) 
 	if p, ok := sigs.ByOrigin[originPerson]; ok {
 		r.Edited = &p
 	}
+	notes, err := s.Notes(ctx, id)
+	if err != nil {
+		return r, err
+	}
+	for _, n := range notes {
+		r.Notes = append(r.Notes, incident.ReportNoteOf(n))
+	}
 	return r, nil
-}
-
-// CauseCount is how many incidents of the library name a cause.
-type CauseCount struct {
-	Cause     string
-	Incidents int
-}
-
-// CauseCounts counts the incidents per cause kind of the signatures that speak for them, most
-// frequent first.
-func (s *Store) CauseCounts(ctx context.Context) ([]CauseCount, error) {
-	var out []CauseCount
-	err := s.db.WithContext(ctx).Table("incident_facets").Select("value AS cause, count(*) AS incidents").
-		Where("facet = ?", facetCause).Group("value").Order("incidents DESC, cause").Scan(&out).Error
-	return out, wrap(err, "cause counts")
 }

@@ -24,12 +24,16 @@ type facetRow struct {
 func (facetRow) TableName() string { return "incident_facets" }
 
 // writeSignature replaces an incident's signature of one origin, then the facets derived from
-// its signatures. It runs inside the caller's transaction.
-func writeSignature(tx *gorm.DB, id, origin string, sig incident.Signature) error {
+// its signatures and its search document (which holds the words of its signature). It runs
+// inside the caller's transaction.
+func (s *Store) writeSignature(tx *gorm.DB, id, origin string, sig incident.Signature) error {
 	if err := replaceSignature(tx, id, origin, sig); err != nil {
 		return err
 	}
-	return refreshFacets(tx, id)
+	if err := refreshFacets(tx, id); err != nil {
+		return err
+	}
+	return s.refreshSearch(tx, id)
 }
 
 // replaceSignature replaces an incident's signature of one origin, leaving the facets to the
@@ -55,12 +59,17 @@ func replaceSignature(tx *gorm.DB, id, origin string, sig incident.Signature) er
 
 // refreshFacets rewrites the facets of an incident, and the origin and root cause its row
 // keeps, from its signature rows: the person's if any, else the report's, else the analysis'.
+// Its node pools are keyed with its cluster (incident.ComponentKeys).
 func refreshFacets(tx *gorm.DB, id string) error {
 	var rows []signatureRow
 	if err := tx.Where("incident_id = ?", id).Order("position").Find(&rows).Error; err != nil {
 		return err
 	}
-	list, shape := facetsOf(id, signaturesOf(rows))
+	clusters, err := clusterNames(tx, id)
+	if err != nil {
+		return err
+	}
+	list, shape := facetsOf(id, clusters[id], signaturesOf(rows))
 	if err := tx.Where("incident_id = ?", id).Delete(&facetRow{}).Error; err != nil {
 		return err
 	}
@@ -73,6 +82,24 @@ func refreshFacets(tx *gorm.DB, id string) error {
 	return tx.Model(&incidentRow{}).Where("id = ?", id).UpdateColumns(shape.fields()).Error
 }
 
+// clusterNames are the names of the clusters of incidents (all of them when no id is given),
+// by incident; an incident without a cluster has none.
+func clusterNames(tx *gorm.DB, ids ...string) (map[string]string, error) {
+	var rows []struct{ ID, Name string }
+	q := tx.Table("incidents").Select("incidents.id, clusters.name").Joins("JOIN clusters ON clusters.id = incidents.cluster_id")
+	if len(ids) > 0 {
+		q = q.Where("incidents.id IN ?", ids)
+	}
+	if err := q.Scan(&rows).Error; err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(rows))
+	for _, r := range rows {
+		out[r.ID] = r.Name
+	}
+	return out, nil
+}
+
 // sigShape is what an incident's row keeps of the signature that speaks for it.
 type sigShape struct {
 	Origin, Root string
@@ -83,12 +110,15 @@ func (h sigShape) fields() map[string]any {
 }
 
 // facetsOf derives an incident's facets, sorted, and the shape of its effective signature.
-func facetsOf(id string, sigs incident.Signatures) ([]facetRow, sigShape) {
+// Besides the values of its signature, a node pool gives a facet 'pool' of its key, and the
+// component bit set holds the component keys (incident.ComponentKeys): what related-incident
+// lookup compares.
+func facetsOf(id, clusterName string, sigs incident.Signatures) ([]facetRow, sigShape) {
 	eff := sigs.Effective
 	set := sigBits{
 		SymptomBits:   bitSet(eff.Symptoms, symptomBit, false),
 		CauseBits:     bitSet(eff.Causes, causeBit, false),
-		ComponentBits: bitSet(kindsOf(eff.Components), componentBit, true),
+		ComponentBits: bitSet(incident.ComponentKeys(eff.Components, clusterName), componentBit, true),
 	}
 	seen := map[[2]string]bool{}
 	var list []facetRow
@@ -109,6 +139,11 @@ func facetsOf(id string, sigs incident.Signatures) ([]facetRow, sigShape) {
 	}
 	for _, c := range eff.Components {
 		add(facetComponent, c.Kind)
+		if c.Kind == incident.NodePool {
+			if k := incident.PoolKey(c.Name, clusterName); k != "" {
+				add(facetPool, k)
+			}
+		}
 	}
 	sort.Slice(list, func(i, j int) bool {
 		if list[i].Facet != list[j].Facet {
@@ -156,16 +191,20 @@ func (s *Store) SetPersonSignature(ctx context.Context, id string, sig *incident
 		if sig != nil {
 			g = *sig
 		}
-		return writeSignature(tx, id, originPerson, g)
+		return s.writeSignature(tx, id, originPerson, g)
 	})
 	return wrap(err, "signature of %s", id)
 }
 
 // rebuildFacets derives the facets of every incident from its signature rows, as refreshFacets
-// does for one: after the migration that made incident_facets.
+// does for one: after the migrations that made incident_facets and that keyed node pools.
 func rebuildFacets(tx *gorm.DB) error {
 	var rows []signatureRow
 	if err := tx.Order("incident_id, origin, position").Find(&rows).Error; err != nil {
+		return err
+	}
+	clusters, err := clusterNames(tx)
+	if err != nil {
 		return err
 	}
 	if err := tx.Exec("DELETE FROM incident_facets").Error; err != nil {
@@ -178,7 +217,7 @@ func rebuildFacets(tx *gorm.DB) error {
 			end++
 		}
 		id := rows[start].IncidentID
-		list, shape := facetsOf(id, signaturesOf(rows[start:end]))
+		list, shape := facetsOf(id, clusters[id], signaturesOf(rows[start:end]))
 		all = append(all, list...)
 		if err := tx.Model(&incidentRow{}).Where("id = ?", id).UpdateColumns(shape.fields()).Error; err != nil {
 			return err
