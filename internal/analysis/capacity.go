@@ -112,7 +112,7 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 			c.Components = append(c.Components, Component{Kind: cluster.ComponentNodePool, Name: p})
 		}
 	}
-	c.Summary = "the cluster ran out of requestable capacity: " + strings.Join(parts, "; ")
+	c.Summary = "the cluster ran out of requestable capacity: " + summaryParts(parts, "; ")
 	return []Cause{c}
 }
 

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/signal"
@@ -159,7 +158,7 @@ func applyClaims(in Input, rep *Report) {
 				quotes = append(quotes, "“"+clip(e.Value, 140)+"”")
 			}
 		}
-		c.Summary = fmt.Sprintf("the author says so, and the %d symptom(s) it would explain show nothing against it: %s", len(c.Explains), strings.Join(quotes, "; "))
+		c.Summary = fmt.Sprintf("the author says so, and the %d symptom(s) it would explain show nothing against it: %s", len(c.Explains), summaryParts(quotes, "; "))
 		rep.Causes = append(rep.Causes, *c)
 	}
 	for file, n := range mixed {

@@ -65,7 +65,7 @@ func (nodeDiskRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	if len(pending) > 0 {
 		parts = append(parts, "kept off nodes under disk pressure: "+listed(pending))
 	}
-	c.Summary = "nodes ran out of disk: " + strings.Join(parts, "; ")
+	c.Summary = "nodes ran out of disk: " + summaryParts(parts, "; ")
 	if len(evicted) == 0 && len(pressured) == 0 {
 		c.Missing = []string{"the node's DiskPressure condition and what filled its disk (kubectl describe node; the kubelet's eviction log)"}
 	}

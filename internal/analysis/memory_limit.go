@@ -3,7 +3,6 @@ package analysis
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -41,7 +40,7 @@ func (memoryLimitRule) Causes(in Input, symptoms []Symptom) []Cause {
 		return nil
 	}
 	c.Explains = unique(c.Explains)
-	c.Summary = "containers were OOM-killed at their memory limit: " + strings.Join(parts, ", ")
+	c.Summary = "containers were OOM-killed at their memory limit: " + summaryParts(parts, ", ")
 	c.Missing = []string{"the containers' memory use before the kill (metrics), to size the limit"}
 	return []Cause{c}
 }

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/rootline-dev/rootline/internal/signal"
 )
@@ -57,7 +56,7 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 		return nil
 	}
 	c.nodes = unique(c.nodes)
-	c.Summary = "evicted containers used more memory than they requested: " + strings.Join(unique(parts), "; ")
+	c.Summary = "evicted containers used more memory than they requested: " + summaryParts(unique(parts), "; ")
 	c.Components = []Component{}
 	return []Cause{c}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -77,7 +76,7 @@ func (overcommitRule) Causes(in Input, symptoms []Symptom) []Cause {
 		return nil
 	}
 	c.Explains = unique(c.Explains)
-	c.Summary = strings.Join(parts, "; ")
+	c.Summary = summaryParts(parts, "; ")
 	return []Cause{c}
 }
 

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/signal"
@@ -54,7 +53,7 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 		c.Missing = []string{"node objects (kubectl get nodes -o json), to compare the request with the largest node's allocatable"}
 	}
 	c.Explains = unique(c.Explains)
-	c.Summary = "pods request more than a node allocates: " + strings.Join(parts, "; ")
+	c.Summary = "pods request more than a node allocates: " + summaryParts(parts, "; ")
 	return []Cause{c}
 }
 

@@ -151,6 +151,6 @@ func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.Summary = "pods could not be placed because of where they are allowed to run, not for lack of capacity: " + strings.Join(parts, "; ")
+	c.Summary = "pods could not be placed because of where they are allowed to run, not for lack of capacity: " + summaryParts(parts, "; ")
 	return []Cause{c}
 }

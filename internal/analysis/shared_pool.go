@@ -81,7 +81,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 	}
 	c.Confidence = clamp(c.Confidence)
 	c.Explains, c.nodes = unique(c.Explains), unique(c.nodes)
-	c.Summary = "critical and heavy pods shared a node pool: " + strings.Join(unique(parts), "; ")
+	c.Summary = "critical and heavy pods shared a node pool: " + summaryParts(unique(parts), "; ")
 	return []Cause{c}
 }
 

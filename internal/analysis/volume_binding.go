@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"strings"
-
 	"github.com/rootline-dev/rootline/internal/signal"
 )
 
@@ -34,6 +32,6 @@ func (volumeBindingRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.Summary = "pods waited for their volumes: " + strings.Join(msgs, "; ")
+	c.Summary = "pods waited for their volumes: " + summaryParts(msgs, "; ")
 	return []Cause{c}
 }
