@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/ingest"
 )
 
@@ -47,7 +47,8 @@ cannot read (a README, a binary) is skipped, and a truncated one is stored as fa
 both are printed on stderr with the reason. A file sent alone must be readable (a truncated one
 is stored as far as it goes).
 
-Without --incident a new incident is created (titled by --title) and its id printed.
+Without --incident a new incident is created with the snapshot (titled by --title) and its id
+printed; an upload the server refuses creates none.
 Sending the same files again is harmless: the server answers with the stored snapshot.
 
 Exit codes: 0 stored (or already stored), 1 a local problem (unreadable file),
@@ -136,19 +137,17 @@ func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr 
 		return &exitError{exitFailure, err}
 	}
 	c := &apiClient{base: base.String(), token: o.token, http: &http.Client{Timeout: 30 * time.Minute}}
+	q := url.Values{}
 	if o.incident == "" {
+		// The server creates the incident with the snapshot, in one transaction: an upload it
+		// refuses leaves no empty incident behind.
 		title := o.title
 		if title == "" {
 			title = "Upload of " + files[0].name + " at " + time.Now().UTC().Format("2006-01-02 15:04 UTC")
 		}
-		var created struct {
-			ID string `json:"id"`
-		}
-		if err := c.do(ctx, http.MethodPost, "/api/v1/incidents", "application/json", jsonBody(map[string]any{"title": title, "cluster": o.cluster}), &created); err != nil {
-			return err
-		}
-		o.incident = created.ID
-		fmt.Fprintf(stderr, "created incident %s\n", created.ID)
+		o.incident = incident.NewID(time.Now())
+		q.Set("create", "true")
+		q.Set("title", title)
 	}
 	var total int64
 	for _, f := range files {
@@ -159,7 +158,6 @@ func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr 
 		bar = progressbar.DefaultBytes(total, "uploading")
 	}
 	body, contentType := uploadBody(files, bar)
-	q := url.Values{}
 	if o.cluster != "" {
 		q.Set("cluster", o.cluster)
 	}
@@ -178,6 +176,12 @@ func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr 
 	}
 	if err != nil {
 		return err
+	}
+	var answer struct {
+		Created bool `json:"created"`
+	}
+	if json.Unmarshal(raw, &answer) == nil && answer.Created {
+		fmt.Fprintf(stderr, "created incident %s\n", o.incident)
 	}
 	if o.asJSON {
 		if _, err := fmt.Fprintln(stdout, string(raw)); err != nil {
@@ -313,11 +317,6 @@ func short(id string) string {
 		return id[:12]
 	}
 	return id
-}
-
-func jsonBody(v any) io.Reader {
-	b, _ := json.Marshal(v) // maps of strings always marshal
-	return bytes.NewReader(b)
 }
 
 // apiClient calls the Rootline API and maps failures to exit codes.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,8 @@ import (
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/server"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
 
 // strayFolder writes a folder as people keep one after an incident: evidence (a pods list, a
@@ -165,4 +168,60 @@ func TestCollectFiles(t *testing.T) {
 	if want := "skipped " + filepath.Join(dir, "link.json") + ": " + notFollowed + "\n"; stderr.String() != want {
 		t.Errorf("stderr = %q, want %q", stderr.String(), want)
 	}
+}
+
+// TestUploadCreatesNoEmptyIncident: `rootline upload` without --incident creates its incident
+// with the snapshot, on both databases. An upload the server refuses (a file it cannot read, a
+// folder of which it can read nothing, a body over the limit) exits 4 and leaves no incident;
+// an accepted one creates the incident, titled by --title, and says its id.
+func TestUploadCreatesNoEmptyIncident(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bad := write("bad.json", `{"kind": "Pod", "metadata": {"name": `)
+	write("junk/README.md", "# notes\n\nnothing Kubernetes wrote\n")
+	write("junk/truth.json", `{"answer": 42}`)
+	big := write("big.json", `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "x"}, "spec": {}, "status": {"message": "`+strings.Repeat("x", 4096)+`"}}`)
+	good := write("pods.json", `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-0", "namespace": "prod", "uid": "u1"}, "spec": {"nodeName": "n1"}, "status": {"phase": "Running"}}`)
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		cfg, _ := config.Default(func(string) string { return "" })
+		cfg.Auth, cfg.MaxUploadBytes = "off", 2048
+		ts := httptest.NewServer(server.New(cfg, server.StoreDeps(st, nil)).Handler())
+		defer ts.Close()
+		count := func() int {
+			list, err := st.Incidents(context.Background(), store.IncidentFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(list)
+		}
+		for _, args := range [][]string{{bad}, {filepath.Join(dir, "junk")}, {big}} {
+			var stdout, stderr bytes.Buffer
+			err := upload(context.Background(), uploadOptions{server: ts.URL, title: "refused"}, args, &stdout, &stderr)
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.code != exitRejected {
+				t.Errorf("upload %v: %v, want exit %d", args, err, exitRejected)
+			}
+			if n := count(); n != 0 || strings.Contains(stderr.String(), "created incident") {
+				t.Errorf("upload %v was refused, yet %d incident(s) exist; stderr %q", args, n, stderr.String())
+			}
+		}
+		var stdout, stderr bytes.Buffer
+		if err := upload(context.Background(), uploadOptions{server: ts.URL, title: "Hub down", cluster: "leap"}, []string{good}, &stdout, &stderr); err != nil {
+			t.Fatalf("upload: %v\n%s", err, stderr.String())
+		}
+		list, err := st.Incidents(context.Background(), store.IncidentFilter{})
+		if err != nil || len(list) != 1 || list[0].Title != "Hub down" || list[0].Cluster != "leap" ||
+			!strings.Contains(stderr.String(), "created incident "+list[0].ID) {
+			t.Errorf("the accepted upload: incidents %v (%v), stderr %q", list, err, stderr.String())
+		}
+	})
 }

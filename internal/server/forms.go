@@ -103,7 +103,7 @@ func (s *Server) uploadForm(c *gin.Context) error {
 	status := http.StatusOK
 	for _, f := range sp.files {
 		one := &spool{files: []spooledFile{f}}
-		resp, code, err := s.storeSnapshot(ctx, u.Selected, u.Cluster, one)
+		resp, code, err := s.storeSnapshot(ctx, u.Selected, u.Cluster, nil, one)
 		r := incidents.FileResult{Name: f.name}
 		switch {
 		case err != nil:

@@ -31,6 +31,8 @@ type snapshotResponse struct {
 	// go; each also has an entry in Skipped (kind File) saying what was kept.
 	Truncated []string `json:"truncated,omitempty"`
 	Existing  bool     `json:"existing"`
+	// Created says that the upload created its incident (create=true).
+	Created bool `json:"created,omitempty"`
 }
 
 // uploadSnapshot takes kubectl output for an incident: received whole, then identified by
@@ -39,14 +41,21 @@ type snapshotResponse struct {
 // `rootline analyze`: the only file of an upload must be readable; of several files, one that
 // cannot be read (a README, a binary) is skipped and listed with its reason, and a truncated
 // one is stored as far as it goes and flagged.
+//
+// With create=true (a query parameter or a multipart field), the incident is created with the
+// snapshot, titled by title= (else after the first file), in the snapshot's transaction: an
+// upload that is refused leaves no incident behind. The id must be new (409 otherwise).
 func (s *Server) uploadSnapshot(c *gin.Context) error {
 	ctx := c.Request.Context()
 	id := c.Param("id")
-	if _, err := s.deps.Incidents.Incident(ctx, id); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
+	create := c.Query("create") == "true"
+	if !create {
+		if _, err := s.deps.Incidents.Incident(ctx, id); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
+			}
+			return err
 		}
-		return err
 	}
 	sp, err := receive(c.Writer, c.Request, s.cfg.MaxUploadBytes, csrfLater(c))
 	if err != nil {
@@ -68,7 +77,14 @@ func (s *Server) uploadSnapshot(c *gin.Context) error {
 			return errStatus(http.StatusUnprocessableEntity, err.Error())
 		}
 	}
-	resp, status, err := s.storeSnapshot(ctx, id, clusterName, sp)
+	var fresh *incident.Incident
+	if create = create || sp.fields["create"] == "true"; create {
+		if fresh, err = s.newUploadIncident(ctx, c, id, clusterName, sp); err != nil {
+			s.metrics.uploadResults.WithLabelValues("rejected").Inc()
+			return err
+		}
+	}
+	resp, status, err := s.storeSnapshot(ctx, id, clusterName, fresh, sp)
 	if err != nil {
 		result := "rejected"
 		if s.classify(err).Status >= 500 {
@@ -82,22 +98,50 @@ func (s *Server) uploadSnapshot(c *gin.Context) error {
 		for kind, n := range resp.Objects {
 			s.metrics.objects.WithLabelValues(kind).Add(float64(n))
 		}
-		s.log.InfoContext(ctx, "snapshot stored", "incident_id", id, "snapshot", resp.Snapshot, "bytes", resp.Bytes, "objects", resp.Objects)
+		s.log.InfoContext(ctx, "snapshot stored", "incident_id", id, "snapshot", resp.Snapshot, "bytes", resp.Bytes, "objects", resp.Objects,
+			"incident_created", resp.Created)
 		s.refreshSignature(ctx, id)
 	} else {
 		s.metrics.uploadResults.WithLabelValues("existing").Inc()
+		if resp.Created {
+			s.refreshSignature(ctx, id)
+		}
 	}
 	c.JSON(status, resp)
 	return nil
+}
+
+// newUploadIncident is the incident an upload with create=true creates: id, titled by the
+// title= query parameter or multipart field, else after its first file.
+func (s *Server) newUploadIncident(ctx context.Context, c *gin.Context, id, clusterName string, sp *spool) (*incident.Incident, error) {
+	title := c.Query("title")
+	if v := sp.fields["title"]; title == "" {
+		title = v
+	}
+	if strings.TrimSpace(title) == "" {
+		title = "Upload of " + sp.files[0].name + " at " + time.Now().UTC().Format("2006-01-02 15:04 UTC")
+	}
+	in := &incident.Incident{ID: id, Title: title, Cluster: clusterName}
+	if err := in.Validate(); err != nil {
+		return nil, errStatus(http.StatusUnprocessableEntity, err.Error())
+	}
+	if _, err := s.deps.Incidents.Incident(ctx, id); err == nil {
+		return nil, errStatus(http.StatusConflict, fmt.Sprintf("incident %s already exists", id))
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	return in, nil
 }
 
 // storeAttempts is how often an upload is tried when it collides with a concurrent one
 // (deadlock, busy database); the spooled files make a retry cheap and exact.
 const storeAttempts = 3
 
-func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName string, sp *spool) (snapshotResponse, int, error) {
+// storeSnapshot stores an upload for an incident; fresh, when not nil, is the incident to
+// create with it.
+func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName string, fresh *incident.Incident, sp *spool) (snapshotResponse, int, error) {
 	for attempt := 1; ; attempt++ {
-		resp, status, err := s.storeSnapshotOnce(ctx, incidentID, clusterName, sp)
+		resp, status, err := s.storeSnapshotOnce(ctx, incidentID, clusterName, fresh, sp)
 		if !store.IsRetryable(err) || attempt == storeAttempts {
 			return resp, status, err
 		}
@@ -110,24 +154,45 @@ func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName stri
 	}
 }
 
-func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName string, sp *spool) (snapshotResponse, int, error) {
+func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName string, fresh *incident.Incident, sp *spool) (snapshotResponse, int, error) {
 	digest := sp.digest()
-	if snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, incidentID); err == nil {
-		return response(incidentID, snap, true), http.StatusOK, nil
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return snapshotResponse{}, 0, err
+	if fresh == nil {
+		if snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, incidentID); err == nil {
+			return response(incidentID, snap, true), http.StatusOK, nil
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return snapshotResponse{}, 0, err
+		}
 	}
 	files := make([]store.SnapshotFile, len(sp.files))
 	for i, f := range sp.files {
 		files[i] = store.SnapshotFile{Name: f.name, SHA256: f.sha256, Bytes: f.size}
 	}
-	w, err := s.deps.Snapshots.BeginSnapshot(ctx, store.SnapshotMeta{Digest: digest, Incident: incidentID, Cluster: clusterName, Bytes: sp.total(), Files: files})
-	if errors.Is(err, store.ErrExists) { // the same upload, stored by a concurrent request
+	var create *incident.Incident
+	if fresh != nil {
+		in := *fresh // each attempt creates it anew
+		create = &in
+	}
+	w, err := s.deps.Snapshots.BeginSnapshot(ctx, store.SnapshotMeta{Digest: digest, Incident: incidentID, Create: create, Cluster: clusterName, Bytes: sp.total(), Files: files})
+	if errors.Is(err, store.ErrIncidentExists) {
+		return snapshotResponse{}, 0, errStatus(http.StatusConflict, fmt.Sprintf("incident %s already exists", incidentID))
+	}
+	if errors.Is(err, store.ErrExists) { // the same bytes, stored before or by a concurrent request
+		if fresh != nil {
+			// Stored bytes were accepted before: the incident is created and they are attached.
+			in := *fresh
+			if err := s.deps.Incidents.CreateIncident(ctx, &in); errors.Is(err, store.ErrExists) {
+				return snapshotResponse{}, 0, errStatus(http.StatusConflict, fmt.Sprintf("incident %s already exists", incidentID))
+			} else if err != nil {
+				return snapshotResponse{}, 0, err
+			}
+		}
 		snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, incidentID)
 		if err != nil {
 			return snapshotResponse{}, 0, err
 		}
-		return response(incidentID, snap, true), http.StatusOK, nil
+		resp := response(incidentID, snap, true)
+		resp.Created = fresh != nil
+		return resp, http.StatusOK, nil
 	}
 	if err != nil {
 		return snapshotResponse{}, 0, err
@@ -183,7 +248,9 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 	if err != nil {
 		return snapshotResponse{}, 0, err
 	}
-	return response(incidentID, snap, false), http.StatusCreated, nil
+	resp := response(incidentID, snap, false)
+	resp.Created = fresh != nil
+	return resp, http.StatusCreated, nil
 }
 
 // maxHeld bounds the decompressed bytes of a file of a multipart upload whose objects are held

@@ -443,3 +443,55 @@ func TestUploadStrayFiles(t *testing.T) {
 		}
 	})
 }
+
+// TestUploadCreatingIncident: an upload with create=true creates its incident with the
+// snapshot, in one transaction. A refused upload (it does not parse, nothing in it is kept, it
+// is too large, its title or cluster is wrong) creates nothing; an id that is taken is a 409;
+// the same bytes again, for a new incident, create it and attach what is stored.
+func TestUploadCreatingIncident(t *testing.T) {
+	pod := `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-0", "namespace": "prod", "uid": "u1"}, "spec": {"nodeName": "n1"}, "status": {"phase": "Running"}}`
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		cfg := testConfig()
+		cfg.MaxUploadBytes = 4096
+		base := newServer(t, st, cfg)
+		tests := []struct {
+			name, id, query, body string
+			want                  int
+			says                  string
+			exists                bool // the incident exists afterwards
+		}{
+			{"does not parse", "N1", "create=true&title=T&name=bad.json", `{"kind": "Pod", "metadata": {`, 422, "bad.json", false},
+			{"nothing kept", "N2", "create=true&title=T&name=notes.md", "# just prose\n\nno objects here\n", 422, "", false},
+			{"too large", "N3", "create=true&title=T", `{"kind": "Pod", "x": "` + strings.Repeat("x", 5000) + `"}`, 413, "", false},
+			{"bad cluster", "N4", "create=true&title=T&cluster=a%20b", pod, 422, "cluster", false},
+			{"bad id", "bad%20id", "create=true&title=T", pod, 422, "id", false},
+			{"created", "N5", "create=true&title=Hub+down&cluster=leap&name=pods.json", pod, 201, `"created":true`, true},
+			{"id taken", "N5", "create=true&title=again&name=pods.json", pod, 409, "already exists", true},
+			{"same bytes, new incident", "N6", "create=true&name=pods.json", pod, 200, `"existing":true`, true},
+			{"without create, unknown id", "N7", "name=pods.json", pod, 404, "not found", false},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				status, b := call(t, "POST", base+"/api/v1/incidents/"+tt.id+"/snapshots?"+tt.query, "application/octet-stream", strings.NewReader(tt.body))
+				if status != tt.want || !strings.Contains(string(b), tt.says) {
+					t.Errorf("status %d, want %d saying %q: %s", status, tt.want, tt.says, b)
+				}
+				got, _ := call(t, "GET", base+"/api/v1/incidents/"+tt.id, "", nil)
+				if (got == http.StatusOK) != tt.exists {
+					t.Errorf("incident %s: %d, want it to exist: %v", tt.id, got, tt.exists)
+				}
+			})
+		}
+		_, b := call(t, "GET", base+"/api/v1/incidents/N5", "", nil)
+		if !strings.Contains(string(b), `"title":"Hub down"`) || !strings.Contains(string(b), `"cluster":"leap"`) {
+			t.Errorf("N5: %s", b)
+		}
+		_, b = call(t, "GET", base+"/api/v1/incidents/N6", "", nil)
+		if !strings.Contains(string(b), `"title":"Upload of pods.json at `) {
+			t.Errorf("N6 without a title: %s", b)
+		}
+		if status, b := call(t, "GET", base+"/api/v1/incidents/N6/analysis", "", nil); status != 200 || !strings.Contains(string(b), `"pods":1`) {
+			t.Errorf("N6 has the stored snapshot attached: %d %.200s", status, b)
+		}
+	})
+}

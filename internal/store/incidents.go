@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -13,6 +14,10 @@ import (
 
 // ErrExists is returned when creating something whose id is taken.
 var ErrExists = errors.New("already exists")
+
+// ErrIncidentExists is returned when an upload would create an incident whose id is taken; it
+// is an ErrExists too.
+var ErrIncidentExists = fmt.Errorf("the incident %w", ErrExists)
 
 type incidentRow struct {
 	ID         string

@@ -11,6 +11,7 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/incident"
 )
 
 // DefaultCluster names the cluster of uploads that neither name one nor belong to an incident
@@ -56,9 +57,13 @@ type SnapshotFile struct {
 type SnapshotMeta struct {
 	Digest   string
 	Incident string
-	Cluster  string // "" for the incident's cluster, or DefaultCluster
-	Bytes    int64
-	Files    []SnapshotFile
+	// Create, when set, is a new incident (of id Incident) created with the snapshot, in its
+	// transaction: when the upload fails or is abandoned, the incident is not left behind.
+	// BeginSnapshot fails with ErrIncidentExists when the id is taken.
+	Create  *incident.Incident
+	Cluster string // "" for the incident's cluster, or DefaultCluster
+	Bytes   int64
+	Files   []SnapshotFile
 }
 
 // Snapshot is a stored snapshot.
@@ -159,8 +164,9 @@ func (b *rowBatch) size() int {
 var ErrDuplicate = errors.New("duplicate object")
 
 // BeginSnapshot starts storing a snapshot. It returns ErrExists when a snapshot with the same
-// digest is stored already (then use AttachSnapshot), and ErrNotFound when the incident does
-// not exist. The caller must Commit or Rollback the writer.
+// digest is stored already (then use AttachSnapshot), ErrNotFound when the incident does not
+// exist, and ErrIncidentExists when it is to be created (m.Create) and exists. The caller must
+// Commit or Rollback the writer.
 func (s *Store) BeginSnapshot(ctx context.Context, m SnapshotMeta) (*SnapshotWriter, error) {
 	now := s.now()
 	if err := s.ensureEventDays(ctx, storageDays(now)...); err != nil {
@@ -183,6 +189,23 @@ func (s *Store) BeginSnapshot(ctx context.Context, m SnapshotMeta) (*SnapshotWri
 }
 
 func (s *Store) beginSnapshot(ctx context.Context, tx *gorm.DB, m SnapshotMeta) (*SnapshotWriter, error) {
+	var old []snapshotRow
+	if err := tx.Where("digest = ?", m.Digest).Limit(1).Find(&old).Error; err != nil {
+		return nil, err
+	}
+	if len(old) > 0 && old[0].ExpiredAt == nil {
+		return nil, gorm.ErrDuplicatedKey
+	}
+	if m.Create != nil {
+		// In the snapshot's transaction: a refused upload leaves no incident behind.
+		m.Create.ID = m.Incident
+		if err := s.insertIncident(ctx, tx, m.Create); err != nil {
+			if errors.Is(err, ErrExists) {
+				return nil, fmt.Errorf("incident %s: %w", m.Incident, ErrIncidentExists)
+			}
+			return nil, err
+		}
+	}
 	var inc incidentRow
 	if err := tx.Where("id = ?", m.Incident).Take(&inc).Error; err != nil {
 		return nil, fmt.Errorf("incident %s: %w", m.Incident, err)
@@ -204,13 +227,7 @@ func (s *Store) beginSnapshot(ctx context.Context, tx *gorm.DB, m SnapshotMeta) 
 	// PostgreSQL keeps microseconds: truncate, so that the caller gets what is read back later.
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	row := snapshotRow{Digest: m.Digest, ClusterID: cid, Bytes: m.Bytes, Files: string(files), Objects: "{}", Skipped: "[]", CreatedAt: now}
-	var old []snapshotRow
-	if err := tx.Where("digest = ?", m.Digest).Limit(1).Find(&old).Error; err != nil {
-		return nil, err
-	}
 	switch {
-	case len(old) > 0 && old[0].ExpiredAt == nil:
-		return nil, gorm.ErrDuplicatedKey
 	case len(old) > 0:
 		// The same files again after their objects expired: the snapshot is stored anew, under
 		// its row, so that the incidents it was attached to get their evidence back.
