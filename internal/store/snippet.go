@@ -158,9 +158,10 @@ func snippet(text string, words []string, wanted []int) ([]Fragment, bool) {
 			pos = t.end
 		}
 	}
-	add(text[pos:toks[to-1].end], false)
 	if to < len(toks) {
-		add(" …", false)
+		add(text[pos:toks[to-1].end]+" …", false)
+	} else {
+		add(strings.TrimRightFunc(text[pos:], unicode.IsSpace), false) // to the end, its punctuation too
 	}
 	return out, true
 }
