@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/picture"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/timeline"
 	"github.com/rootline-dev/rootline/templates/incidents"
@@ -60,26 +62,8 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 	for _, ca := range rep.Causes {
 		kinds[ca.ID] = ca.Kind
 	}
-	causesOf := map[string][]incidents.Link{}
-	for _, ca := range rep.Causes {
-		v := incidents.Cause{ID: ca.ID, Kind: ca.Kind, Role: ca.Role, Confidence: fmt.Sprintf("%.2f", ca.Confidence), Summary: ca.Summary,
-			Evidence: evidenceViews(ca.Evidence), Missing: ca.Missing}
-		for _, sid := range ca.Explains {
-			v.Explains = append(v.Explains, incidents.Link{ID: sid, Kind: kinds[sid]})
-			causesOf[sid] = append(causesOf[sid], incidents.Link{ID: ca.ID, Kind: ca.Kind})
-		}
-		p.Causes = append(p.Causes, v)
-	}
-	for _, sy := range rep.Symptoms {
-		at := ""
-		if sy.At != nil {
-			at = sy.At.Format("2006-01-02 15:04:05Z")
-		}
-		p.Symptoms = append(p.Symptoms, incidents.Symptom{ID: sy.ID, Kind: sy.Kind, At: at, Summary: sy.Summary, Causes: causesOf[sy.ID], Evidence: evidenceViews(sy.Evidence)})
-	}
-	for _, g := range rep.Gaps {
-		p.Gaps = append(p.Gaps, g.Summary)
-	}
+	p.Causes, p.Symptoms, p.Gaps = analysisViews(in.ID, rep)
+	p.Chain = picture.Chain(rep)
 	for _, c := range rep.Context {
 		p.Context = append(p.Context, c.Summary)
 	}
@@ -90,10 +74,7 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 		}
 		p.Claims = append(p.Claims, incidents.Claim{Loc: loc, Text: c.Text, Causes: strings.Join(c.Causes, ", ")})
 	}
-	for _, e := range entries {
-		p.Entries = append(p.Entries, incidents.Entry{At: e.At.Format("15:04:05"), Type: e.Type, Kind: e.Kind, Severity: e.Severity, Summary: e.Summary,
-			Object: e.Object, Node: e.Node, Ref: e.Ref, Source: e.Source, Count: e.Count, Links: e.Links})
-	}
+	p.Entries, p.Filter = timelineRows(entries, all), timelineView(c, f)
 	for _, n := range notes {
 		html, err := s.markdown.HTML(n.Body)
 		if err != nil {
@@ -186,6 +167,111 @@ func (s *Server) createNoteForm(c *gin.Context) error {
 	}
 	c.Redirect(http.StatusSeeOther, "/incidents/"+n.IncidentID+"#notes")
 	return nil
+}
+
+// shownMembers is how many members a symptom card lists; the group's page lists them all.
+const shownMembers = 5
+
+// analysisViews are the cards of the analysis, in its order (worst first): the causes with
+// the links of the chain and the changes to make, the symptom groups with their first
+// members, the missing evidence.
+func analysisViews(id string, rep analysis.Report) ([]incidents.Cause, []incidents.Symptom, []incidents.Gap) {
+	kinds := map[string]string{}
+	for _, sy := range rep.Symptoms {
+		kinds[sy.ID] = sy.Kind
+	}
+	for _, ca := range rep.Causes {
+		kinds[ca.ID] = ca.Kind
+	}
+	base := "/incidents/" + url.PathEscape(id)
+	var causes []incidents.Cause
+	causesOf := map[string][]incidents.Link{}
+	for _, ca := range rep.Causes {
+		v := incidents.Cause{ID: ca.ID, Kind: ca.Kind, Role: ca.Role, Confidence: fmt.Sprintf("%.2f", ca.Confidence), Summary: ca.Summary,
+			Count: ca.Count, Evidence: evidenceViews(ca.Evidence), Missing: ca.Missing}
+		for _, l := range ca.Links {
+			v.Links = append(v.Links, incidents.Why{ID: l.To, Kind: kinds[l.To], Why: l.Why})
+		}
+		for _, sid := range ca.Explains {
+			v.Explains = append(v.Explains, incidents.Link{ID: sid, Kind: kinds[sid]})
+			causesOf[sid] = append(causesOf[sid], incidents.Link{ID: ca.ID, Kind: ca.Kind})
+		}
+		for _, sg := range ca.Suggestions {
+			v.Suggestions = append(v.Suggestions, incidents.Suggestion{Change: sg.Change, Evidence: evidenceViews(sg.Evidence)})
+		}
+		if len(ca.Members) > 1 {
+			v.MembersURL = base + "/causes/" + ca.ID
+		}
+		causes = append(causes, v)
+	}
+	var symptoms []incidents.Symptom
+	for _, sy := range rep.Symptoms {
+		v := incidents.Symptom{ID: sy.ID, Kind: sy.Kind, At: span(sy), Summary: sy.Summary, Count: sy.Count, Critical: sy.Critical,
+			Where: where(sy), Causes: causesOf[sy.ID], Evidence: evidenceViews(sy.Evidence)}
+		if from, ok := sy.Details["at_from"].(string); ok {
+			v.AtFrom = from
+		}
+		if n := len(sy.Members); n > 0 || len(sy.Objects) > 1 {
+			v.MembersTotal, v.MembersURL = max(n, len(sy.Objects)), base+"/symptoms/"+sy.ID
+			for i, m := range sy.Members {
+				if i == shownMembers {
+					break
+				}
+				v.Members = append(v.Members, incidents.Member{ID: m.ID, At: span(m), Summary: m.Summary})
+			}
+		}
+		symptoms = append(symptoms, v)
+	}
+	var gaps []incidents.Gap
+	for _, g := range rep.Gaps {
+		v := incidents.Gap{Summary: g.Summary}
+		for _, m := range g.Members {
+			v.Members = append(v.Members, m.Summary)
+		}
+		gaps = append(gaps, v)
+	}
+	return causes, symptoms, gaps
+}
+
+// span is a symptom's time, or the span of a group's members, dated.
+func span(s analysis.Symptom) string {
+	switch {
+	case s.At == nil:
+		return ""
+	case s.Until == nil:
+		return s.At.UTC().Format("2006-01-02 15:04:05Z")
+	case s.Until.UTC().Format(time.DateOnly) == s.At.UTC().Format(time.DateOnly):
+		return s.At.UTC().Format("2006-01-02 15:04:05") + "–" + s.Until.UTC().Format("15:04:05Z")
+	}
+	return s.At.UTC().Format("2006-01-02 15:04:05Z") + " – " + s.Until.UTC().Format("2006-01-02 15:04:05Z")
+}
+
+// where says which workloads and pools a group's members belong to.
+func where(s analysis.Symptom) string {
+	shares := func(noun string, ss []analysis.Share) string {
+		switch len(ss) {
+		case 0:
+			return ""
+		case 1:
+			return noun + " " + ss[0].Name
+		}
+		var parts []string
+		for i, sh := range ss {
+			if i == 3 {
+				parts = append(parts, fmt.Sprintf("%d more", len(ss)-i))
+				break
+			}
+			parts = append(parts, fmt.Sprintf("%s ×%d", sh.Name, sh.Count))
+		}
+		return fmt.Sprintf("%d %ss: %s", len(ss), noun, strings.Join(parts, ", "))
+	}
+	var out []string
+	for _, part := range []string{shares("workload", s.Workloads), shares("pool", s.Pools)} {
+		if part != "" {
+			out = append(out, part)
+		}
+	}
+	return strings.Join(out, " · ")
 }
 
 // shownEvidence is how many evidence items a card shows; the API has them all.

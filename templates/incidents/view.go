@@ -6,7 +6,7 @@ type Page struct {
 	Inputs             string // "3 files: 126 nodes, 306 pods, 53 events, 16:59–17:07 UTC"
 	Causes             []Cause
 	Symptoms           []Symptom
-	Gaps               []string
+	Gaps               []Gap
 	Context            []string // what the input shows that is not a symptom, and why
 	Claims             []Claim  // what the input's authors claim, never observed evidence
 	Entries            []Entry
@@ -20,6 +20,13 @@ type Page struct {
 	Pictures           []Picture
 	Edit               EditForm
 	Report             *ReportView // the report it was imported from; nil for an incident without one
+	Chain              string      // the causal chain as SVG (internal/picture.Chain, escaped there); "" without causes
+}
+
+// Gap is missing evidence, with the like items it stands for.
+type Gap struct {
+	Summary string
+	Members []string
 }
 
 // EditForm edits an incident's title, window, cluster and tags.
@@ -47,19 +54,63 @@ type Evidence struct {
 	Loc, Ref, Field, Value string
 }
 
-// Cause is a cause with what it explains.
+// Cause is a cause with what it explains, the links of the chain that start from it, and the
+// changes its evidence points to.
 type Cause struct {
 	ID, Kind, Role, Confidence, Summary string
+	Count                               int // the causes of one kind it stands for
 	Explains                            []Link
+	Links                               []Why
 	Evidence                            []Evidence
 	Missing                             []string
+	Suggestions                         []Suggestion
+	MembersURL                          string // the page of its members, when it has several
 }
 
-// Symptom is a symptom with the causes that explain it.
+// Why is a link of the causal chain: to a cause or symptom of the page, and the reason.
+type Why struct {
+	ID, Kind, Why string
+}
+
+// Suggestion is a change computed from the evidence, with where it came from.
+type Suggestion struct {
+	Change   string
+	Evidence []Evidence
+}
+
+// Symptom is a symptom group with the causes that explain it and its first members.
 type Symptom struct {
 	ID, Kind, At, Summary string
+	Count                 int
+	Critical              bool
+	Where                 string // workloads and pools: "8 workloads (most users/nb0) · pool user"
+	AtFrom                string // where a borrowed time came from
 	Causes                []Link
 	Evidence              []Evidence
+	Members               []Member // the first few
+	MembersTotal          int
+	MembersURL            string
+}
+
+// Member is one fact of a group: its id, time and summary.
+type Member struct {
+	ID, At, Summary string
+}
+
+// GroupPage lists the members of a symptom group or a merged cause, a page at a time.
+type GroupPage struct {
+	IncidentID, IncidentTitle string
+	ID, Kind, Summary         string
+	Total, Offset, Limit      int
+	Members                   []GroupMember
+	Objects                   []string // a group of one fact pages through its objects instead
+	PrevURL, NextURL          string
+}
+
+// GroupMember is a member with its evidence.
+type GroupMember struct {
+	ID, At, Summary string
+	Evidence        []Evidence
 }
 
 // Entry is one line of the timeline.
