@@ -180,7 +180,11 @@ func (s *Server) causePage(c *gin.Context) error {
 		Total: len(members), Offset: offset, Limit: limit}
 	from, to := window(p.Total, offset, limit)
 	for _, m := range members[from:to] {
-		p.Members = append(p.Members, incidents.GroupMember{ID: m.ID, Summary: m.Summary, Evidence: evidenceViews(m.Evidence)})
+		v := incidents.GroupMember{ID: m.ID, Summary: m.Summary, Evidence: evidenceViews(m.Evidence)}
+		for _, sg := range m.Suggestions {
+			v.Suggestions = append(v.Suggestions, incidents.Suggestion{Change: sg.Change, Evidence: evidenceViews(sg.Evidence)})
+		}
+		p.Members = append(p.Members, v)
 	}
 	pager(c, &p)
 	return render(c, http.StatusOK, ca.ID+" "+ca.Kind+" · "+st.incident.Title, incidents.GroupMembers(p))

@@ -169,8 +169,12 @@ func (s *Server) createNoteForm(c *gin.Context) error {
 	return nil
 }
 
-// shownMembers is how many members a symptom card lists; the group's page lists them all.
-const shownMembers = 5
+// shownMembers is how many members a symptom card lists, and shownSuggestions how many changes
+// a cause card lists; their pages list them all.
+const (
+	shownMembers     = 5
+	shownSuggestions = 3
+)
 
 // analysisViews are the cards of the analysis, in its order (worst first): the causes with
 // the links of the chain and the changes to make, the symptom groups with their first
@@ -196,12 +200,14 @@ func analysisViews(id string, rep analysis.Report) ([]incidents.Cause, []inciden
 			v.Explains = append(v.Explains, incidents.Link{ID: sid, Kind: kinds[sid]})
 			causesOf[sid] = append(causesOf[sid], incidents.Link{ID: ca.ID, Kind: ca.Kind})
 		}
-		for _, sg := range ca.Suggestions {
+		for i, sg := range ca.Suggestions {
+			if i == shownSuggestions {
+				v.MoreSuggestions = len(ca.Suggestions) - i
+				break
+			}
 			v.Suggestions = append(v.Suggestions, incidents.Suggestion{Change: sg.Change, Evidence: evidenceViews(sg.Evidence)})
 		}
-		if len(ca.Members) > 1 {
-			v.MembersURL = base + "/causes/" + ca.ID
-		}
+		v.MembersURL = base + "/causes/" + ca.ID
 		causes = append(causes, v)
 	}
 	var symptoms []incidents.Symptom

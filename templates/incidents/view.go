@@ -63,8 +63,9 @@ type Cause struct {
 	Links                               []Why
 	Evidence                            []Evidence
 	Missing                             []string
-	Suggestions                         []Suggestion
-	MembersURL                          string // the page of its members, when it has several
+	Suggestions                         []Suggestion // the first few
+	MoreSuggestions                     int          // how many more its page lists
+	MembersURL                          string       // the page of its members and all its changes
 }
 
 // Why is a link of the causal chain: to a cause or symptom of the page, and the reason.
@@ -107,10 +108,11 @@ type GroupPage struct {
 	PrevURL, NextURL          string
 }
 
-// GroupMember is a member with its evidence.
+// GroupMember is a member with its evidence and, for a cause, the changes it points to.
 type GroupMember struct {
 	ID, At, Summary string
 	Evidence        []Evidence
+	Suggestions     []Suggestion
 }
 
 // Entry is one line of the timeline.
