@@ -25,11 +25,13 @@ func newImportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import PATH…",
 		Short: "Import incident reports (Markdown with YAML front matter) into the database",
-		Long: `Import incident reports in the Markdown format of CONTRACT.md into the library. PATH may be
-files or folders (read recursively for .md files; README.md is skipped). Every report is read
-first: one that does not parse stops the import before anything is stored, naming the file and
-line. The reports are then stored in one transaction: all of them, or none. Importing a report
-again updates its incident; nothing is duplicated.
+		Long: `Import incident reports in the library's Markdown format (README, "The incident library")
+into the library. PATH may be files or folders (read recursively for .md files; README.md is
+skipped). Every report is read first: one that does not parse stops the import before anything
+is stored, naming the file and line. The reports are then stored in one transaction: all of
+them, or none. Importing a report again updates its incident; its notes are added once, and no
+note is removed; nothing is duplicated. An export (rootline export) imports back to the same
+incidents.
 
 Exit codes: 0 imported, 1 a report that does not parse or a database error, 2 wrong usage.`,
 		Example: "  rootline import examples/incidents\n  rootline import --database postgres://postgres@127.0.0.1/rootline IL-0070.md",

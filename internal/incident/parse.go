@@ -32,7 +32,7 @@ var (
 	dateRe   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 )
 
-// ParseReport reads an incident report in the Markdown format of CONTRACT.md: YAML front
+// ParseReport reads an incident report in the library's Markdown format (README): YAML front
 // matter between --- lines, then free text. A report without front matter is taken whole as
 // its text, with the id from the file name and the title from its first heading. Unknown
 // front-matter fields are kept. The kinds are checked against the vocabulary given (symptom
@@ -135,7 +135,7 @@ func (r *Report) check(front string, symptomKinds, causeKinds []string) *ParseEr
 		return bad("root_cause", fmt.Sprintf("root_cause %q is not a cause kind", r.RootCause))
 	}
 	if r.RootCause == "" && len(r.Causes) > 0 {
-		r.RootCause = r.Causes[0] // CONTRACT.md: without root_cause, the first cause is the root
+		r.RootCause = r.Causes[0] // the report format: without root_cause, the first cause is the root
 	}
 	if r.RootCause != "" && !contains(r.Causes, r.RootCause) {
 		r.Causes = append([]string{r.RootCause}, r.Causes...)

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
@@ -309,6 +310,55 @@ func TestRelatedRefreshesAnalysis(t *testing.T) {
 		}
 		if _, b := call(t, "GET", base+"/api/v1/incidents/R/related", "", nil); !strings.Contains(string(b), `"id":"S"`) {
 			t.Errorf("R does not find S once S's analysis is stored again: %s", b)
+		}
+	})
+}
+
+// TestRelatedEverySameRoot: every incident with the same root cause is related, however many
+// (the API lists all of them; the page pages through them), and the best 50 (limit=) of those
+// that share only a component follow.
+func TestRelatedEverySameRoot(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		docs := map[string]string{"T.md": "---\nid: T\ntitle: target\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion]\n" +
+			"components: [{kind: Prometheus, name: prom}]\n---\n"}
+		for i := range 130 { // nothing shared but the root cause
+			docs[fmt.Sprintf("R%03d.md", i)] = fmt.Sprintf("---\nid: R%03d\ntitle: r\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion, preemption]\n---\n", i)
+		}
+		for i := range 60 {
+			docs[fmt.Sprintf("P%03d.md", i)] = fmt.Sprintf("---\nid: P%03d\ntitle: p\nroot_cause: preemption\ncauses: [preemption]\ncomponents: [{kind: Prometheus, name: p}]\n---\n", i)
+		}
+		importDocs(t, base, docs)
+		var rel []struct{ ID, Relation string }
+		_, b := call(t, "GET", base+"/api/v1/incidents/T/related", "", nil)
+		if err := json.Unmarshal(b, &rel); err != nil {
+			t.Fatal(err)
+		}
+		per := map[string]int{}
+		for _, r := range rel {
+			per[r.Relation]++
+		}
+		if per["same root cause"] != 130 || per["shared component"] != 50 {
+			t.Errorf("related: %v, want all 130 of the same root cause and the best 50 of the others", per)
+		}
+		_, b = call(t, "GET", base+"/api/v1/incidents/T/related?limit=5", "", nil)
+		rel = nil
+		if err := json.Unmarshal(b, &rel); err != nil || len(rel) != 135 {
+			t.Errorf("limit=5: %d related, want 130 + 5 (%v)", len(rel), err)
+		}
+		seen := 0
+		for path := "/incidents/T/related"; path != ""; {
+			status, b := call(t, "GET", base+path, "", nil)
+			doc := page(t, b)
+			n := doc.Find(`[data-testid="related-row"]`).Length()
+			if status != 200 || n == 0 || n > 100 {
+				t.Fatalf("%s: %d, %d rows", path, status, n)
+			}
+			seen += n
+			path, _ = doc.Find(`[data-testid="related-next"]`).Attr("href")
+		}
+		if seen != 180 {
+			t.Errorf("the pages show %d related incidents, want 180", seen)
 		}
 	})
 }

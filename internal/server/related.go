@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
@@ -116,13 +117,29 @@ func (s *Server) relatedPage(c *gin.Context) error {
 	return s.renderRelated(c, http.StatusOK, nil, "")
 }
 
+// relatedPageRows is how many related incidents a page of /incidents/{id}/related shows; the
+// others are on the next pages (?offset=), so that a root cause shared by thousands of
+// incidents makes no page of megabytes.
+const relatedPageRows = 100
+
 func (s *Server) renderRelated(c *gin.Context, status int, form *incidents.SignatureForm, formErr string) error {
 	in, sigs, rel, err := s.related(c)
 	if err != nil {
 		return err
 	}
-	rows := make([]incidents.RelatedRow, len(rel))
-	for i, r := range rel {
+	offset, _ := strconv.Atoi(c.Query("offset"))
+	offset = max(0, min(offset, len(rel)))
+	pager := incidents.RelatedPager{Offset: offset, Total: len(rel), SameRoot: countRelation(rel, incident.SameRootCause),
+		Shared: countRelation(rel, incident.SharedComponent)}
+	if offset > 0 {
+		pager.Prev = relatedURL(in.ID, max(0, offset-relatedPageRows))
+	}
+	if offset+relatedPageRows < len(rel) {
+		pager.Next = relatedURL(in.ID, offset+relatedPageRows)
+	}
+	page := rel[offset:min(len(rel), offset+relatedPageRows)]
+	rows := make([]incidents.RelatedRow, len(page))
+	for i, r := range page {
 		p := r.Parts
 		rows[i] = incidents.RelatedRow{ID: r.ID, Title: r.Title, Relation: r.Relation, Reason: r.Reason(), Why: r.Why, Score: r.Score,
 			Parts: incidents.ScoreParts{Base: p.Base, Weight: p.Weight, Causes: p.Causes, Symptoms: p.Symptoms, Components: p.Components}}
@@ -132,5 +149,19 @@ func (s *Server) renderRelated(c *gin.Context, status int, form *incidents.Signa
 		view.Form = *form
 	}
 	view.Error = formErr
-	return render(c, status, "Related to "+in.Title, incidents.RelatedPage(in.ID, in.Title, view, rows))
+	return render(c, status, "Related to "+in.Title, incidents.RelatedPage(in.ID, in.Title, view, rows, pager))
+}
+
+func countRelation(rel []incident.Relation, relation string) int {
+	n := 0
+	for _, r := range rel {
+		if r.Relation == relation {
+			n++
+		}
+	}
+	return n
+}
+
+func relatedURL(id string, offset int) string {
+	return "/incidents/" + url.PathEscape(id) + "/related?offset=" + strconv.Itoa(offset) + "#related"
 }

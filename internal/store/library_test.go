@@ -110,20 +110,29 @@ func TestRelatedCandidatesMatchBruteForce(t *testing.T) {
 		const limit = 20
 		for _, i := range []int{0, 1, 7, 42, 999, 2999} {
 			target := all[i]
-			cands, err := st.RelatedCandidates(ctx, target, store.RelatedLimits{SameRoot: limit, Shared: limit})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := relationIDs(incident.Related(target, cands))
-			per := map[string]int{}
-			var want []string
-			for _, r := range incident.Related(target, all) {
-				if per[r.Relation]++; per[r.Relation] <= limit {
-					want = append(want, r.ID+" "+r.Relation)
+			// The best of each relation, and every incident of the same root cause with the best
+			// of the others (what the related page and API ask).
+			for _, limits := range []store.RelatedLimits{{SameRoot: limit, Shared: limit}, {SameRoot: 0, Shared: limit}} {
+				cands, err := st.RelatedCandidates(ctx, target, limits)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s (root %s, components %v): related (-brute force +indexed):\n%s", target.ID, target.Signature.RootCause, target.Signature.Components, diff)
+				got := relationIDs(incident.Related(target, cands))
+				per := map[string]int{}
+				var want []string
+				for _, r := range incident.Related(target, all) {
+					max := limits.Shared
+					if r.Relation == incident.SameRootCause {
+						max = limits.SameRoot
+					}
+					if per[r.Relation]++; max == 0 || per[r.Relation] <= max {
+						want = append(want, r.ID+" "+r.Relation)
+					}
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s (root %s, components %v), %+v: related (-brute force +indexed):\n%s", target.ID, target.Signature.RootCause,
+						target.Signature.Components, limits, diff)
+				}
 			}
 		}
 	})

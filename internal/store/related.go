@@ -54,14 +54,63 @@ type RelatedLimits struct {
 // incident.Related gives (which ranks them in the end).
 func (s *Store) RelatedCandidates(ctx context.Context, target incident.Candidate, limits RelatedLimits) ([]incident.Candidate, error) {
 	var ids []string
+	var all []incident.Candidate
 	for _, q := range s.relatedQueries(target, limits) {
+		if q.name == sameRootName && q.limit <= 0 {
+			// Every incident of the root cause: loaded with one query, not by their ids.
+			found, err := s.sameRootCandidates(ctx, target)
+			if err != nil {
+				return nil, wrap(err, "related to %s: %s", target.ID, q.name)
+			}
+			all = append(all, found...)
+			continue
+		}
 		found, err := s.relatedIDs(ctx, q)
 		if err != nil {
 			return nil, wrap(err, "related to %s: %s", target.ID, q.name)
 		}
 		ids = append(ids, found...)
 	}
-	return s.candidates(ctx, ids)
+	more, err := s.candidates(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, more...)
+	sort.Slice(all, func(i, j int) bool { return all[i].ID < all[j].ID })
+	return all, nil
+}
+
+// sameRootCandidates loads every incident that shares the target's root cause, with its
+// cluster and the signature that speaks for it, in one query over the root's range of
+// incident_facets, its rows scanned by hand (a root cause may have tens of thousands).
+func (s *Store) sameRootCandidates(ctx context.Context, target incident.Candidate) ([]incident.Candidate, error) {
+	rows, err := s.db.WithContext(ctx).Raw(`SELECT i.id, i.title, coalesce(c.name, ''), coalesce(s.facet, ''), coalesce(s.value, ''),
+			coalesce(s.name, ''), coalesce(s.role, '')
+		FROM incident_facets f
+		JOIN incidents i ON i.id = f.incident_id
+		LEFT JOIN clusters c ON c.id = i.cluster_id
+		LEFT JOIN incident_signatures s ON s.incident_id = i.id AND s.origin = i.sig_origin
+		WHERE f.facet = 'root' AND f.value = ? AND f.incident_id <> ?
+		ORDER BY i.id, s.position`, target.Signature.RootCause, target.ID).Rows()
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []incident.Candidate
+	for rows.Next() {
+		var id, title, cluster string
+		var g signatureRow
+		if err := rows.Scan(&id, &title, &cluster, &g.Facet, &g.Value, &g.Name, &g.Role); err != nil {
+			return nil, err
+		}
+		if n := len(out); n == 0 || out[n-1].ID != id {
+			out = append(out, incident.Candidate{ID: id, Title: title, Cluster: cluster})
+		}
+		if g.Facet != "" {
+			fold(&out[len(out)-1].Signature, g)
+		}
+	}
+	return out, rows.Err()
 }
 
 // relatedIDs runs one related query: the best ids, scored by PostgreSQL, or here on SQLite.
@@ -169,7 +218,10 @@ func (h *topK) Pop() any {
 	return x
 }
 
-const sharedComponentName = "shared component"
+const (
+	sameRootName        = "same root cause"
+	sharedComponentName = "shared component"
+)
 
 // namedQuery is a related query: its SQL and arguments, and what scoring it here needs.
 type namedQuery struct {
@@ -210,7 +262,7 @@ func (s *Store) relatedQueries(target incident.Candidate, limits RelatedLimits) 
 	}
 	var out []namedQuery
 	if sig.RootCause != "" {
-		out = append(out, namedQuery{"same root cause", query("incident_facets", sameRootWhere, false), args, want, limits.SameRoot})
+		out = append(out, namedQuery{sameRootName, query("incident_facets", sameRootWhere, false), args, want, limits.SameRoot})
 	}
 	// The rows of the target's component kinds and of its pool keys: each branch one range of
 	// the key, which the databases read before the condition on the rest.

@@ -124,7 +124,7 @@ func (s *Store) insertReports(ctx context.Context, tx *gorm.DB, reports []incide
 		sigs  []signatureRow
 		facts []facetRow
 		notes []noteRow
-		ids   []string
+		docs  []searchDoc
 	)
 	clusters := map[string]int64{}
 	for _, r := range reports {
@@ -152,10 +152,12 @@ func (s *Store) insertReports(ctx context.Context, tx *gorm.DB, reports []incide
 		for _, t := range r.Tags {
 			tags = append(tags, incidentTagRow{IncidentID: r.ID, Tag: t})
 		}
+		doc := searchDoc{ID: r.ID, Title: r.Title, Report: r.Body, Terms: termsOf(rows, shape.Origin)}
 		for _, n := range r.Notes {
 			notes = append(notes, newNoteRow(n.NoteOf(r.ID), now))
+			doc.Notes = joinText(doc.Notes, n.Body)
 		}
-		sigs, facts, ids = append(sigs, rows...), append(facts, f...), append(ids, r.ID)
+		sigs, facts, docs = append(sigs, rows...), append(facts, f...), append(docs, doc)
 	}
 	for _, rows := range []any{&incs, &tags, &sigs, &facts} {
 		if err := tx.CreateInBatches(rows, 1000).Error; err != nil {
@@ -167,7 +169,8 @@ func (s *Store) insertReports(ctx context.Context, tx *gorm.DB, reports []incide
 			return err
 		}
 	}
-	return s.refreshSearch(tx, ids...)
+	// The documents are made of what is at hand, as refreshSearch reads them back.
+	return s.writeDocs(tx, docs)
 }
 
 func extraJSON(r incident.Report) string {

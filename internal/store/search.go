@@ -85,26 +85,38 @@ type searchDoc struct {
 }
 
 // refreshSearch rewrites incidents' search documents from their titles, reports, notes and
-// signatures, inside the caller's transaction. The documents go to the database as one JSON
-// parameter, so that a batch of incidents is one statement on either database.
+// signatures, inside the caller's transaction.
 func (s *Store) refreshSearch(tx *gorm.DB, ids ...string) error {
 	for start := 0; start < len(ids); start += importBatch {
 		docs, err := searchDocs(tx, ids[start:min(start+importBatch, len(ids))])
 		if err != nil {
 			return err
 		}
-		for i, d := range docs {
-			docs[i] = searchDoc{ID: d.ID, Title: withConcepts(d.Title), Report: withConcepts(d.Report), Notes: withConcepts(d.Notes), Terms: withConcepts(d.Terms)}
-		}
-		js, err := json.Marshal(docs)
-		if err != nil {
-			return err
-		}
-		if err := s.writeSearch(tx, ids[start:min(start+importBatch, len(ids))], string(js)); err != nil {
+		if err := s.writeDocs(tx, docs); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeDocs writes search documents, with the words of the concepts they name. The documents
+// go to the database as one JSON parameter, so that a batch is one statement on either
+// database.
+func (s *Store) writeDocs(tx *gorm.DB, docs []searchDoc) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	ids := make([]string, len(docs))
+	with := make([]searchDoc, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+		with[i] = searchDoc{ID: d.ID, Title: withConcepts(d.Title), Report: withConcepts(d.Report), Notes: withConcepts(d.Notes), Terms: withConcepts(d.Terms)}
+	}
+	js, err := json.Marshal(with)
+	if err != nil {
+		return err
+	}
+	return s.writeSearch(tx, ids, string(js))
 }
 
 func (s *Store) writeSearch(tx *gorm.DB, ids []string, docs string) error {
@@ -159,6 +171,18 @@ func searchDocs(tx *gorm.DB, ids []string) ([]searchDoc, error) {
 		}
 	}
 	return docs, nil
+}
+
+// termsOf is the signature part of a search document: the words of an incident's signature
+// rows of one origin, in their order (as searchDocs reads them).
+func termsOf(rows []signatureRow, origin string) string {
+	var terms string
+	for _, g := range rows {
+		if g.Origin == origin {
+			terms = joinText(terms, signatureWords(g))
+		}
+	}
+	return terms
 }
 
 // signatureWords is a signature row in words: "oom killed", "Node pool core".

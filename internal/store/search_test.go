@@ -18,7 +18,7 @@ import (
 
 // searchLibrary is a library whose incidents write the same causes in different ways: in a
 // title, a report's text, a note, or only in the signature.
-func searchLibrary(t *testing.T, st *store.Store) {
+func searchLibrary(t *testing.T, st *store.Store) []incident.Report {
 	t.Helper()
 	ctx := context.Background()
 	reports := []incident.Report{
@@ -47,6 +47,7 @@ func searchLibrary(t *testing.T, st *store.Store) {
 	if err := st.CreateNote(ctx, note); err != nil {
 		t.Fatal(err)
 	}
+	return reports
 }
 
 func ids(list []*incident.Incident) []string {
@@ -67,36 +68,14 @@ func TestSearchConcepts(t *testing.T) {
 	notReady := []string{"notready-camel", "notready-signature", "notready-words"}
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
-		searchLibrary(t, st)
-		for _, tt := range []struct {
-			queries []string
-			want    []string
-		}{
-			{[]string{"OOMKilled", "oom", "OOM killed", "oom-killed", "oom_killed", "out of memory", "Oomkilling"}, oom},
-			{[]string{"NotReady", "not ready", "not-ready", "node_not_ready", "NOT READY"}, notReady},
-			{[]string{"oom hub", "OOMKilled hub", "hub oom killed"}, []string{"oom-camel", "ready"}},
-			{[]string{"ready"}, []string{"notready-signature", "notready-words", "ready"}}, // "NotReady" is one word
-		} {
-			for _, q := range tt.queries {
-				list, err := st.Incidents(ctx, store.IncidentFilter{Query: q})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(tt.want, ids(list)); diff != "" {
-					t.Errorf("%q (-want +got):\n%s", q, diff)
-				}
-				matches, err := st.SearchMatches(ctx, ids(list), q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, id := range ids(list) {
-					m, ok := matches[id]
-					if !ok || !slices.ContainsFunc(m.Parts, func(f store.Fragment) bool { return f.Mark }) {
-						t.Errorf("%q: %s matched, but not why: %+v", q, id, m)
-					}
-				}
-			}
+		reports := searchLibrary(t, st)
+		// The documents written with new incidents (in batches) and those written again with
+		// an update (incident by incident) are alike: the searches run on both.
+		searchVariants(t, st, oom, notReady)
+		if _, err := st.ImportReports(ctx, reports, nil); err != nil {
+			t.Fatal(err)
 		}
+		searchVariants(t, st, oom, notReady)
 		// Why each matched: where, and the words marked.
 		matches, err := st.SearchMatches(ctx, oom, "OOM killed")
 		if err != nil {
@@ -152,6 +131,42 @@ func TestSearchConcepts(t *testing.T) {
 			}
 		}
 	})
+}
+
+// searchVariants runs the searches of TestSearchConcepts: each way of writing a cause finds the
+// same incidents, and each says why it matched.
+func searchVariants(t *testing.T, st *store.Store, oom, notReady []string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, tt := range []struct {
+		queries []string
+		want    []string
+	}{
+		{[]string{"OOMKilled", "oom", "OOM killed", "oom-killed", "oom_killed", "out of memory", "Oomkilling"}, oom},
+		{[]string{"NotReady", "not ready", "not-ready", "node_not_ready", "NOT READY"}, notReady},
+		{[]string{"oom hub", "OOMKilled hub", "hub oom killed"}, []string{"oom-camel", "ready"}},
+		{[]string{"ready"}, []string{"notready-signature", "notready-words", "ready"}}, // "NotReady" is one word
+	} {
+		for _, q := range tt.queries {
+			list, err := st.Incidents(ctx, store.IncidentFilter{Query: q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, ids(list)); diff != "" {
+				t.Errorf("%q (-want +got):\n%s", q, diff)
+			}
+			matches, err := st.SearchMatches(ctx, ids(list), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range ids(list) {
+				m, ok := matches[id]
+				if !ok || !slices.ContainsFunc(m.Parts, func(f store.Fragment) bool { return f.Mark }) {
+					t.Errorf("%q: %s matched, but not why: %+v", q, id, m)
+				}
+			}
+		}
+	}
 }
 
 // marked writes a match as "in: text with [marked] words".
