@@ -31,6 +31,13 @@ type Input struct {
 	// components remembers cluster.PodComponent for the run: several rules ask it of every
 	// pod, and it was a third of the rules' time on 20,000 pods. Nil (in tests) computes it.
 	components map[*cluster.Object]string
+	// cache holds what rules ask of the whole model again and again; nil computes it each time.
+	cache *runCache
+}
+
+// runCache is what an analysis works out once for all its rules.
+type runCache struct {
+	podEvents map[string][]*cluster.Object // events about pods, by the pod's name
 }
 
 // component is cluster.PodComponent of a pod object.
@@ -87,7 +94,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	if opts.Now.IsZero() {
 		opts.Now = to
 	}
-	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}}
+	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, cache: &runCache{}}
 	rep := Report{Inputs: Inputs{Files: len(m.Files), Nodes: len(m.Nodes), Pods: len(m.Pods), Events: len(m.Events)},
 		Symptoms: []Symptom{}, Causes: []Cause{}, Gaps: []Gap{}}
 	if !from.IsZero() {

@@ -35,7 +35,7 @@ func (startFailureRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if s.Kind != CrashLoopBackOff && s.Kind != ContainerRestarted {
 			continue
 		}
-		ev, why, ok := startFailure(in.Model, s)
+		ev, why, ok := startFailure(in, s)
 		if !ok {
 			continue
 		}
@@ -53,8 +53,9 @@ func (startFailureRule) Causes(in Input, symptoms []Symptom) []Cause {
 // startFailure finds the evidence that a crashing container cannot start: a Failed event with
 // the runtime's error, a start-failure reason, exit codes 126 and 127 (the shell's "cannot
 // execute" and "not found"), or a run shorter than startWindow that did not end for memory.
-func startFailure(m *cluster.Model, s Symptom) (Evidence, string, bool) {
-	for _, o := range eventsFor(m, s) {
+func startFailure(in Input, s Symptom) (Evidence, string, bool) {
+	m := in.Model
+	for _, o := range in.eventsFor(s) {
 		e := o.Event
 		if (e.Reason == "Failed" || startFailureReasons[e.Reason]) && startFailureRe.MatchString(e.Message) {
 			return citeEvent(o), firstLine(e.Message), true
@@ -91,26 +92,47 @@ func startFailure(m *cluster.Model, s Symptom) (Evidence, string, bool) {
 }
 
 // eventsFor lists the events about a symptom's pod: by its name, or, for a pod the input does
-// not name, the events of the same file that name none.
-func eventsFor(m *cluster.Model, s Symptom) []*cluster.Object {
+// not name, the events of the same file that name none. The events are indexed by the name of
+// the pod they are about, once per analysis.
+func (in Input) eventsFor(s Symptom) []*cluster.Object {
+	byName := in.podEvents()
 	var out []*cluster.Object
-	files := map[string]bool{}
-	for _, e := range s.Evidence {
-		files[e.File] = true
-	}
-	for _, o := range m.Events {
-		io := o.Event.InvolvedObject
-		if io.Kind != cluster.KindPod && io.Kind != "" {
-			continue
-		}
-		for _, ref := range s.Objects {
-			if io.Name == ref.Name && (io.Namespace == ref.Namespace || io.Namespace == "" || ref.Namespace == "") {
+	for _, ref := range s.Objects {
+		for _, o := range byName[ref.Name] {
+			io := o.Event.InvolvedObject
+			if io.Namespace == ref.Namespace || io.Namespace == "" || ref.Namespace == "" {
 				out = append(out, o)
 			}
 		}
-		if len(s.Objects) == 0 && io.Name == "" && files[o.Source.File] {
-			out = append(out, o)
+	}
+	if len(s.Objects) == 0 {
+		files := map[string]bool{}
+		for _, e := range s.Evidence {
+			files[e.File] = true
+		}
+		for _, o := range byName[""] {
+			if files[o.Source.File] {
+				out = append(out, o)
+			}
 		}
 	}
 	return out
+}
+
+// podEvents indexes the events about pods (or about nothing named) by the pod's name.
+func (in Input) podEvents() map[string][]*cluster.Object {
+	if in.cache != nil && in.cache.podEvents != nil {
+		return in.cache.podEvents
+	}
+	byName := map[string][]*cluster.Object{}
+	for _, o := range in.Model.Events {
+		io := o.Event.InvolvedObject
+		if io.Kind == cluster.KindPod || io.Kind == "" {
+			byName[io.Name] = append(byName[io.Name], o)
+		}
+	}
+	if in.cache != nil {
+		in.cache.podEvents = byName
+	}
+	return byName
 }
