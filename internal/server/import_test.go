@@ -239,6 +239,9 @@ func TestImportedReportPage(t *testing.T) {
 		if got := doc.Find(`[data-testid="note"] em`).Text(); got != "core" {
 			t.Errorf("the note is not shown with the report: %q", got)
 		}
+		if doc.Find(`[data-testid="no-analysis"]`).Length() != 1 || strings.Contains(doc.Find(`[data-testid="causes"]`).Text(), "No cause found") {
+			t.Errorf("the causes section of an incident known only from its report: %q", doc.Find(`[data-testid="causes"]`).Text())
+		}
 		_, b = call(t, "GET", base+"/incidents/plain", "", nil)
 		if page(t, b).Find(`[data-testid="report"]`).Length() != 0 {
 			t.Errorf("an incident without a report has a report section")

@@ -64,6 +64,7 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 	}
 	p.Causes, p.Symptoms, p.Gaps = analysisViews(in.ID, rep)
 	p.Chain = picture.Chain(rep)
+	p.Analysed = rep.Inputs.Pods+rep.Inputs.Nodes+rep.Inputs.Events > 0
 	for _, c := range rep.Context {
 		p.Context = append(p.Context, c.Summary)
 	}

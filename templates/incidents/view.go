@@ -21,6 +21,7 @@ type Page struct {
 	Edit               EditForm
 	Report             *ReportView // the report it was imported from; nil for an incident without one
 	Chain              string      // the causal chain as SVG (internal/picture.Chain, escaped there); "" without causes
+	Analysed           bool        // a snapshot or collected evidence was analysed
 }
 
 // Gap is missing evidence, with the like items it stands for.
