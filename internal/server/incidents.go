@@ -137,20 +137,7 @@ func incidentFilter(c *gin.Context) (store.IncidentFilter, error) {
 // matches first for words, else by the day they happened, newest first. X-Total-Count says
 // how many it selects beyond the limit; a search by words says why each matched.
 func (s *Server) listIncidents(c *gin.Context) error {
-	ctx := c.Request.Context()
-	f, err := incidentFilter(c)
-	if err != nil {
-		return err
-	}
-	list, err := s.deps.Incidents.Incidents(ctx, f)
-	if err != nil {
-		return err
-	}
-	counts, err := s.deps.Library.LibraryCounts(ctx, f)
-	if err != nil {
-		return err
-	}
-	matches, err := s.matches(ctx, list, f.Query)
+	_, list, counts, matches, err := s.searchLibrary(c)
 	if err != nil {
 		return err
 	}

@@ -34,20 +34,7 @@ func (s *Server) libraryPage(c *gin.Context) error {
 // among them (each a link that narrows the search to that cause, and finds as many), and the
 // incidents, each with its root cause and, for a search by words, why it matched.
 func (s *Server) renderLibrary(c *gin.Context, status int, form incidents.NewIncidentForm) error {
-	ctx := c.Request.Context()
-	f, err := incidentFilter(c)
-	if err != nil {
-		return err
-	}
-	list, err := s.deps.Incidents.Incidents(ctx, f)
-	if err != nil {
-		return err
-	}
-	counts, err := s.deps.Library.LibraryCounts(ctx, f)
-	if err != nil {
-		return err
-	}
-	matches, err := s.matches(ctx, list, f.Query)
+	f, list, counts, matches, err := s.searchLibrary(c)
 	if err != nil {
 		return err
 	}
@@ -72,6 +59,26 @@ func (s *Server) renderLibrary(c *gin.Context, status int, form incidents.NewInc
 			Active: cc.Cause == f.Cause})
 	}
 	return render(c, status, "Incidents", incidents.List(rows, form, search))
+}
+
+// searchLibrary runs the library search of a request (the page's and the API's): the
+// incidents it selects, the counts per cause among all it finds, and why each matched.
+func (s *Server) searchLibrary(c *gin.Context) (store.IncidentFilter, []*incident.Incident, store.Counts, map[string]store.Match, error) {
+	ctx := c.Request.Context()
+	f, err := incidentFilter(c)
+	if err != nil {
+		return f, nil, store.Counts{}, nil, err
+	}
+	list, err := s.deps.Incidents.Incidents(ctx, f)
+	if err != nil {
+		return f, nil, store.Counts{}, nil, err
+	}
+	counts, err := s.deps.Library.LibraryCounts(ctx, f)
+	if err != nil {
+		return f, nil, store.Counts{}, nil, err
+	}
+	matches, err := s.matches(ctx, list, f.Query)
+	return f, list, counts, matches, err
 }
 
 // matches says why each incident of a search by words matched; nothing without words.
