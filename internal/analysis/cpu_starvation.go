@@ -62,12 +62,13 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 		c.Missing = []string{"CPU throttling or usage of the container during the incident (cAdvisor or Prometheus metrics)"}
 		c.nodes = []string{node.Name}
 		// Its peers are the other critical pods of the node (a system daemon is not sized like
-		// the dask workers beside it); without three of them, every other pod.
+		// the dask workers beside it); when fewer than three of them ask for more than it does,
+		// the other pods that are not heavy (Prometheus is what it competes with, not a peer).
 		peers := "critical pods"
 		median, n := medianCPURequest(m, l, pod, func(o *cluster.Object) bool { return critical(in, o) })
-		if n < 3 {
-			peers = "pods"
-			median, n = medianCPURequest(m, l, pod, func(*cluster.Object) bool { return true })
+		if n < 3 || median <= req.MilliCPU {
+			peers = "pods that are not heavy"
+			median, n = medianCPURequest(m, l, pod, func(o *cluster.Object) bool { return !heavy(in, o, l) })
 		}
 		if median > req.MilliCPU {
 			c.Suggestions = []Suggestion{{

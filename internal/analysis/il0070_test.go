@@ -67,6 +67,8 @@ func TestIL0070(t *testing.T) {
 		// gapAsks and gapNeverAsks are what the missing-evidence items ask for, and what they
 		// must not ask for because the input holds it.
 		gapAsks, gapNeverAsks []string
+		// suggests are "kind: substring" of the changes the causes suggest.
+		suggests []string
 	}{
 		{
 			name: "evicted", variant: "evicted",
@@ -75,6 +77,11 @@ func TestIL0070(t *testing.T) {
 			notCauses: []string{"cpu_starvation"},
 			chain: [][]string{{CapacityExhaustion, ScaleUp}, {CapacityExhaustion, SharedPrometheus, MemoryOverRequest, PodEvicted},
 				{CapacityExhaustion, ScaleUpNotReady, NodeNotReady}, {CapacityExhaustion, EvictedPodsLingering}},
+			suggests: []string{"capacity_exhaustion: pool dask-pool needed 38 more node(s) like",
+				"capacity_exhaustion: give Deployment prod/hub a PriorityClass",
+				"memory_over_request: raise the memory request of container hub of Deployment prod/hub from 512Mi to at least 1018Mi",
+				"shared_prometheus: give Deployment support/support-prometheus-server a node pool of its own",
+				"shared_node_pool: keep the heavy pods (Deployment support/support-prometheus-server"},
 		},
 		{
 			name: "liveness", variant: "liveness",
@@ -86,6 +93,8 @@ func TestIL0070(t *testing.T) {
 				{CapacityExhaustion, SharedPrometheus, CPUStarvation, ContainerRestarted}},
 			gapAsks:      []string{"memory use and CPU throttling"},
 			gapNeverAsks: []string{"Unhealthy and Killing events", "termination reason"},
+			suggests: []string{"cpu_starvation: raise the CPU request of Deployment prod/hub from 10m to at least",
+				"shared_prometheus: give Deployment support/support-prometheus-server a node pool of its own"},
 		},
 		{
 			name: "evicted, captured after the events expired", variant: "evicted", capturedAt: late,
@@ -185,6 +194,20 @@ func TestIL0070(t *testing.T) {
 			for _, never := range tt.gapNeverAsks {
 				if containsSome(asked, never) {
 					t.Errorf("a missing-evidence item asks for %q, which the input holds: %q", never, asked)
+				}
+			}
+			var suggested []string
+			for _, c := range rep.Causes {
+				for _, sg := range c.Suggestions {
+					suggested = append(suggested, c.Kind+": "+sg.Change)
+					if len(sg.Evidence) == 0 {
+						t.Errorf("%s: the change %q names no evidence", c.ID, sg.Change)
+					}
+				}
+			}
+			for _, want := range tt.suggests {
+				if !containsSome(suggested, want) {
+					t.Errorf("no change %q; the changes are %q", want, suggested)
 				}
 			}
 			for _, path := range tt.chain {
