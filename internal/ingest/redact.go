@@ -1,11 +1,9 @@
 package ingest
 
 import (
-	"bytes"
 	"encoding/json"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,20 +20,9 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 // secretName matches names (of annotations, variables, headers, flags) that usually hold secrets.
 var secretName = regexp.MustCompile(`(?i)(secret|token|passw(or)?d|pwd|credential|api[-_.]?key|access[-_.]?key|private[-_.]?key|auth|bearer|cookie|session|signature|cert)`)
 
-// secretAssignment matches NAME=value and NAME: value in free text (commands, messages) when
-// NAME looks secret, and bearer tokens; the value is replaced, the name kept.
-var secretAssignment = regexp.MustCompile(`(?i)(\b[\w.-]*(?:secret|token|passw(?:or)?d|pwd|credential|api[-_.]?key|access[-_.]?key|private[-_.]?key)[\w.-]*\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)|(\bbearer\s+)([\w.~+/=-]+)`)
-
-// secretWords are what every match of secretAssignment holds, in lower case: text without
-// any of them (and all ASCII, so that no Unicode case folding can make one) cannot match, and
-// is not handed to the regular expression, which costs a tenth of an analysis otherwise.
-var secretWords = [][]byte{[]byte("secret"), []byte("token"), []byte("passw"), []byte("pwd"), []byte("credential"), []byte("key"), []byte("bearer")}
-
-// secretNameWords are, likewise, what every match of secretName holds.
+// secretNameWords are what every match of secretName holds, in lower case (see credentialWords).
 var secretNameWords = [][]byte{[]byte("secret"), []byte("token"), []byte("passw"), []byte("pwd"), []byte("credential"),
 	[]byte("key"), []byte("auth"), []byte("bearer"), []byte("cookie"), []byte("session"), []byte("signature"), []byte("cert")}
-
-func mayHoldSecret(s string) bool { return mayHold(s, secretWords) }
 
 // isSecretName reports whether secretName matches s, asking the regular expression only when
 // s may: annotation names were a tenth of decoding nodes and events.
@@ -46,40 +33,8 @@ func isSecretName(s string) bool {
 // mayHold reports whether s, lowered, contains one of the words; non-ASCII text always may.
 func mayHold(s string, words [][]byte) bool {
 	var buf [256]byte
-	lower := buf[:0]
-	if len(s) > len(buf) {
-		lower = make([]byte, 0, len(s))
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			return true
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		lower = append(lower, c)
-	}
-	for _, w := range words {
-		if bytes.Contains(lower, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// scrub redacts secret assignments in free text.
-func scrub(s string) string {
-	if !mayHoldSecret(s) || !secretAssignment.MatchString(s) {
-		return s
-	}
-	return secretAssignment.ReplaceAllStringFunc(s, func(m string) string {
-		sub := secretAssignment.FindStringSubmatch(m)
-		if sub[1] != "" {
-			return sub[1] + Redacted
-		}
-		return sub[3] + Redacted
-	})
+	lower, ascii := lowerASCII(s, buf[:0])
+	return !ascii || hasAny(lower, words)
 }
 
 // redactMeta drops managed fields (bulky, and of no use as evidence) and redacts annotations
@@ -87,7 +42,7 @@ func scrub(s string) string {
 func redactMeta(m *metav1.ObjectMeta) {
 	m.ManagedFields = nil
 	for k, v := range m.Annotations {
-		if k == lastApplied || isSecretName(k) {
+		if k == lastApplied || isSecretKey(k) {
 			m.Annotations[k] = Redacted
 			continue
 		}
@@ -98,7 +53,7 @@ func redactMeta(m *metav1.ObjectMeta) {
 func redactPod(p *corev1.Pod) {
 	redactMeta(&p.ObjectMeta)
 	redactPodSpec(&p.Spec)
-	p.Status.Message = scrub(p.Status.Message)
+	redactPodStatus(&p.Status)
 }
 
 func redactPodSpec(s *corev1.PodSpec) {
@@ -111,6 +66,14 @@ func redactPodSpec(s *corev1.PodSpec) {
 	for i := range s.EphemeralContainers {
 		redactContainer((*corev1.Container)(&s.EphemeralContainers[i].EphemeralContainerCommon))
 	}
+	for i := range s.Volumes {
+		if v := s.Volumes[i].FlexVolume; v != nil {
+			redactKeyed(v.Options)
+		}
+		if v := s.Volumes[i].CSI; v != nil {
+			redactKeyed(v.VolumeAttributes)
+		}
+	}
 }
 
 func redactContainer(c *corev1.Container) {
@@ -119,32 +82,79 @@ func redactContainer(c *corev1.Container) {
 			c.Env[i].Value = Redacted
 		}
 	}
-	for i := range c.Command {
-		c.Command[i] = scrub(c.Command[i])
-	}
-	for i := range c.Args {
-		c.Args[i] = scrub(c.Args[i])
-	}
+	redactArgs(c.Command)
+	redactArgs(c.Args)
 	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-		redactProbe(p)
+		if p != nil {
+			redactExec(p.Exec)
+			redactHTTPGet(p.HTTPGet)
+		}
 	}
-}
-
-func redactProbe(p *corev1.Probe) {
-	if p == nil {
-		return
-	}
-	if p.HTTPGet != nil {
-		for i, h := range p.HTTPGet.HTTPHeaders {
-			if isSecretName(h.Name) {
-				p.HTTPGet.HTTPHeaders[i].Value = Redacted
+	if l := c.Lifecycle; l != nil {
+		for _, h := range []*corev1.LifecycleHandler{l.PostStart, l.PreStop} {
+			if h != nil {
+				redactExec(h.Exec)
+				redactHTTPGet(h.HTTPGet)
 			}
 		}
 	}
-	if p.Exec != nil {
-		for i := range p.Exec.Command {
-			p.Exec.Command[i] = scrub(p.Exec.Command[i])
+}
+
+func redactExec(e *corev1.ExecAction) {
+	if e != nil {
+		redactArgs(e.Command)
+	}
+}
+
+// redactHTTPGet redacts the values of headers with secret names, credentials in the others,
+// and credentials in the path's query ("/health?token=…").
+func redactHTTPGet(g *corev1.HTTPGetAction) {
+	if g == nil {
+		return
+	}
+	g.Path = scrub(g.Path)
+	for i, h := range g.HTTPHeaders {
+		if isSecretKey(h.Name) {
+			g.HTTPHeaders[i].Value = redactHeader(h.Value)
+		} else {
+			g.HTTPHeaders[i].Value = scrub(h.Value)
 		}
+	}
+}
+
+// redactKeyed redacts a map of options (a ConfigMap's data, a volume's options): the values
+// of credential-named keys whole, credentials in the others.
+func redactKeyed(m map[string]string) {
+	for k, v := range m {
+		if isCredentialName(k) {
+			m[k] = Redacted
+		} else {
+			m[k] = scrub(v)
+		}
+	}
+}
+
+// redactPodStatus redacts the messages of the pod, its conditions and its containers' states:
+// a container that failed prints its error, connection strings and all.
+func redactPodStatus(s *corev1.PodStatus) {
+	s.Message = scrub(s.Message)
+	for i := range s.Conditions {
+		s.Conditions[i].Message = scrub(s.Conditions[i].Message)
+	}
+	for _, list := range [][]corev1.ContainerStatus{s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses} {
+		for i := range list {
+			redactState(&list[i].State)
+			redactState(&list[i].LastTerminationState)
+		}
+	}
+}
+
+func redactState(s *corev1.ContainerState) {
+	if s.Waiting != nil {
+		s.Waiting.Message = scrub(s.Waiting.Message)
+	}
+	if s.Terminated != nil {
+		s.Terminated.Message = scrub(s.Terminated.Message)
 	}
 }
 
@@ -169,28 +179,31 @@ func redactRaw(raw []byte) (json.RawMessage, string, error) {
 	return out, uid, err
 }
 
+// keyedMaps are the maps, by the key that holds them, whose keys are chosen by people and
+// whose values are redacted whole when a key names a credential: a ConfigMap's data ("dbpw",
+// "db_password", "apiKey"), a volume's options and attributes.
+var keyedMaps = map[string]bool{"data": true, "binaryData": true, "stringData": true, "options": true, "volumeAttributes": true}
+
+// redactTree applies the rules to a generic JSON tree, in place: every string is scrubbed as
+// text, every list of strings as a command line, and the maps whose keys say what is secret
+// (annotations, env, httpHeaders, keyedMaps) by their keys.
 func redactTree(v any) {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, child := range t {
-			switch k {
-			case "managedFields":
+			switch {
+			case k == "managedFields":
 				delete(t, k)
 				continue
-			case "annotations":
-				if ann, ok := child.(map[string]any); ok {
-					for name, val := range ann {
-						if s, ok := val.(string); ok {
-							if name == lastApplied || isSecretName(name) {
-								ann[name] = Redacted
-							} else {
-								ann[name] = scrub(s)
-							}
-						}
-					}
+			case k == "annotations":
+				if redactKeyedTree(child, func(name string) bool { return name == lastApplied || isSecretKey(name) }) {
 					continue
 				}
-			case "env":
+			case keyedMaps[k]:
+				if redactKeyedTree(child, isCredentialName) {
+					continue
+				}
+			case k == "env":
 				if list, ok := child.([]any); ok {
 					for _, e := range list {
 						if m, ok := e.(map[string]any); ok {
@@ -200,12 +213,13 @@ func redactTree(v any) {
 						}
 					}
 				}
-			case "httpHeaders":
+			case k == "httpHeaders":
 				if list, ok := child.([]any); ok {
 					for _, e := range list {
 						if m, ok := e.(map[string]any); ok {
-							if n, _ := m["name"].(string); isSecretName(n) {
-								m["value"] = Redacted
+							n, _ := m["name"].(string)
+							if v, ok := m["value"].(string); ok && isSecretKey(n) {
+								m["value"] = redactHeader(v)
 							}
 						}
 					}
@@ -220,12 +234,45 @@ func redactTree(v any) {
 	case []any:
 		for i, child := range t {
 			if s, ok := child.(string); ok {
-				t[i] = scrub(s)
+				if prev, ok := at(t, i-1).(string); ok && isCredentialFlag(prev) && !strings.HasPrefix(s, "-") {
+					t[i] = Redacted // "--password", "hunter2"
+				} else {
+					t[i] = scrub(s)
+				}
 				continue
 			}
 			redactTree(child)
 		}
 	}
+}
+
+// at is list[i], or nil out of range.
+func at(list []any, i int) any {
+	if i < 0 || i >= len(list) {
+		return nil
+	}
+	return list[i]
+}
+
+// redactKeyedTree redacts a map of strings: whole values whose keys secret reports, and the
+// others as text. It reports whether child was such a map.
+func redactKeyedTree(child any, secret func(string) bool) bool {
+	m, ok := child.(map[string]any)
+	if !ok {
+		return false
+	}
+	for name, val := range m {
+		if s, ok := val.(string); ok {
+			if secret(name) {
+				m[name] = Redacted
+			} else {
+				m[name] = scrub(s)
+			}
+		} else {
+			redactTree(val)
+		}
+	}
+	return true
 }
 
 // redactObject applies the rules to whichever typed object o holds.

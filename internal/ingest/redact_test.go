@@ -5,21 +5,22 @@ import (
 	"testing"
 )
 
-// TestScrubPrefilter: the cheap check never lets through text the regular expression would
+// TestScrubPrefilter: the cheap checks never let through text the regular expressions would
 // redact, including Unicode that folds onto the secret words.
 func TestScrubPrefilter(t *testing.T) {
 	texts := []string{"", "0/126 nodes are available", "TOKEN=abc", "my Api-Key: x", "ſecret=1", "apiKey=x", "Bearer abc.def",
-		"PASSWD='x y'", "pwd:hunter2", "credentials = a", "no secrets here", "kEy=1"}
+		"PASSWD='x y'", "pwd:hunter2", "credentials = a", "no secrets here", "kEy=1", "dbpw=x", "--pass x", "a://b:c@d",
+		"BASIC dXNlcjpodW50ZXIy", "Cookie: a=b", "-----BEGIN RSA PRIVATE KEY-----\nMII\n-----END RSA PRIVATE KEY-----", "ſecret=1 http://a:b@c"}
 	for i := range 2000 {
 		b := make([]byte, i%40)
 		for j := range b {
-			b[j] = "sekrtonpawdbyc=: ſK\u212a"[(i*7+j*13)%23]
+			b[j] = "sekrtonpawdbycui=:/@- ſK\u212a"[(i*7+j*13)%28]
 		}
 		texts = append(texts, string(b))
 	}
 	for _, s := range texts {
-		if secretAssignment.MatchString(s) && !mayHoldSecret(s) {
-			t.Errorf("%q matches but the prefilter lets it through", s)
+		if got, want := scrub(s), scrubText(s, true); got != want {
+			t.Errorf("scrub(%q) = %q, but the rules give %q: the prefilter lets it through", s, got, want)
 		}
 	}
 }
@@ -31,13 +32,16 @@ func TestSecretNamePrefilter(t *testing.T) {
 	for i := range 3000 {
 		b := make([]byte, i%40)
 		for j := range b {
-			b[j] = "sekrtonpawdbycuhil-_.: ſK\u212a"[(i*7+j*13)%29]
+			b[j] = "sekrtonpawdbycuhil-_.: ſK\u212a"[(i*7+j*13)%28]
 		}
 		names = append(names, string(b))
 	}
 	for _, s := range names {
 		if secretName.MatchString(s) != isSecretName(s) {
 			t.Errorf("isSecretName(%q) = %v, the regular expression says %v", s, isSecretName(s), secretName.MatchString(s))
+		}
+		if credentialName.MatchString(s) != isCredentialName(s) {
+			t.Errorf("isCredentialName(%q) = %v, the regular expression says %v", s, isCredentialName(s), credentialName.MatchString(s))
 		}
 	}
 }
