@@ -1,0 +1,330 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+)
+
+// podSpecWithSecrets is a pod spec, indented for a Pod (4) or a template (8), whose containers,
+// init containers and ephemeral containers carry secrets in every place a command line, a
+// header or a URL can: command, args (a flag's value given as the next argument, a URL with a
+// password), lifecycle hooks (an exec command, an httpGet header), env and probes.
+const podSpecWithSecrets = `
+  containers:
+  - name: app
+    image: example/app:1.2@sha256:0123abcd
+    command: ["sh", "-c", "PASSWORD=hunter2-cmd ./init --listen :8080"]
+    args: ["--password", "hunter2-arg", "--db-url=postgres://app:s3cret-url@db:5432/app", "--port", "8080", "--log-level=debug"]
+    env:
+    - {name: DB_PASSWORD, value: hunter2-env}
+    - {name: PLAIN, value: not-secret-but-still-redacted}
+    resources:
+      requests: {cpu: 250m, memory: 128Mi}
+    lifecycle:
+      postStart:
+        exec:
+          command: ["sh", "-c", "PASSWORD=hunter2-poststart ./warm --user admin"]
+      preStop:
+        httpGet:
+          path: /shutdown
+          port: 8080
+          httpHeaders:
+          - {name: Authorization, value: "Bearer hunter2-prestop"}
+          - {name: X-Request-Source, value: kubelet-prestop}
+    livenessProbe:
+      httpGet:
+        path: /health
+        port: 8080
+        httpHeaders:
+        - {name: Authorization, value: "Bearer hunter2-probe"}
+  initContainers:
+  - name: migrate
+    image: example/migrate:3
+    command: ["/migrate", "--db-password", "hunter2-init", "--dsn", "mysql://root:s3cret-init@mysql:3306/app"]
+    args: ["--api-key=hunter2-initarg", "--timeout=30s"]
+  ephemeralContainers:
+  - name: debugger
+    image: busybox:1.36
+    command: ["sh", "-c", "curl -H 'Authorization: Basic dXNlcjpodW50ZXIy' -H 'X-Api-Key: hunter2-curl' http://api:8080/ --password hunter2-eph"]
+    args: ["--token", "hunter2-ephtoken", "--verbose"]
+`
+
+// podSpecKeeps are the parts of podSpecWithSecrets that are evidence, not secrets.
+var podSpecKeeps = []string{
+	`"--password"`, `"--db-url=postgres://app:[redacted]@db:5432/app"`, `"--port"`, `"8080"`, `"--log-level=debug"`,
+	"./init --listen :8080", "PASSWORD=[redacted]", "./warm --user admin", "example/app:1.2@sha256:0123abcd",
+	`"DB_PASSWORD"`, `"Authorization"`, "kubelet-prestop", "Bearer [redacted]", "/shutdown", "/health",
+	`"--db-password"`, `"--dsn"`, "mysql://root:[redacted]@mysql:3306/app", "--api-key=[redacted]", "--timeout=30s",
+	"Basic [redacted]", "X-Api-Key: [redacted]", "http://api:8080/", `"--token"`, `"--verbose"`,
+	`"250m"`, `"128Mi"`, "busybox:1.36",
+}
+
+// indent indents every line of s by n spaces.
+func indent(s string, n int) string {
+	pad := strings.Repeat(" ", n)
+	lines := strings.Split(strings.Trim(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pad + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// template is a workload of kind whose pod template (under path, the keys leading to it) holds
+// podSpecWithSecrets.
+func template(kind, apiVersion string, path ...string) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: " + apiVersion + "\nkind: " + kind + "\nmetadata: {name: app, namespace: prod, uid: u-" + kind + "}\n")
+	n := 0
+	for _, p := range path {
+		b.WriteString(strings.Repeat(" ", n) + p + ":\n")
+		n += 2
+	}
+	b.WriteString(strings.Repeat(" ", n) + "spec:\n")
+	b.WriteString(indent(podSpecWithSecrets, n+2))
+	return b.String()
+}
+
+const podWithSecrets = `apiVersion: v1
+kind: Pod
+metadata:
+  name: app-0
+  namespace: prod
+  uid: u-pod
+  annotations:
+    example.com/api-token: hunter2-annotation
+    example.com/note: "rotated; password=hunter2-annotext"
+    kubectl.kubernetes.io/last-applied-configuration: '{"env":[{"name":"X","value":"hunter2-lastapplied"}]}'
+spec:
+  nodeName: node-a
+` + "%SPEC%" + `status:
+  phase: Running
+  message: "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't match Pod's node affinity/selector."
+  conditions:
+  - type: PodScheduled
+    status: "False"
+    reason: Unschedulable
+    message: "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't match Pod's node affinity/selector."
+  initContainerStatuses:
+  - name: migrate
+    image: example/migrate:3
+    imageID: docker-pullable://example/migrate@sha256:0123abcd
+    ready: false
+    restartCount: 4
+    state:
+      terminated: {exitCode: 1, reason: Error, message: "error: password=hunter2-initmsg rejected by server"}
+  containerStatuses:
+  - name: app
+    image: example/app:1.2
+    ready: false
+    restartCount: 3
+    state:
+      terminated: {exitCode: 1, reason: Error, message: "connect postgres://app:s3cret-state@db:5432 failed: timeout"}
+    lastState:
+      terminated: {exitCode: 1, reason: Error, message: "error: password=hunter2-last rejected"}
+  ephemeralContainerStatuses:
+  - name: debugger
+    image: busybox:1.36
+    ready: false
+    restartCount: 0
+    state:
+      waiting: {reason: CrashLoopBackOff, message: "back-off: login failed, Authorization: Bearer hunter2-waiting"}
+`
+
+// podKeeps are the parts of podWithSecrets that are evidence, not secrets.
+var podKeeps = []string{
+	"rejected by server", "connect postgres://app:[redacted]@db:5432 failed: timeout", "error: password=[redacted] rejected",
+	"0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't match Pod's node affinity/selector.",
+	"CrashLoopBackOff", `"Unschedulable"`, "docker-pullable://example/migrate@sha256:0123abcd", "node-a", "rotated; password=[redacted]",
+}
+
+const configMapWithSecrets = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cluster-autoscaler-status
+  namespace: kube-system
+  uid: u-cm
+data:
+  status: |
+    Cluster-autoscaler status at 2024-01-04 17:00:00 +0000 UTC:
+    Cluster-wide:
+      Health:      Healthy (ready=5 unready=0 notStarted=0 longNotStarted=0 registered=5 longUnregistered=0)
+      ScaleUp:     NoActivity (ready=5 registered=5)
+  dbpw: hunter2-dbpw
+  db_password: hunter2-dbpassword
+  apiKey: hunter2-apikey
+  secret_token: hunter2-secrettoken
+  DB_PASS: hunter2-dbpass
+  config.yaml: |
+    database:
+      host: db
+      password: hunter2-inconfig
+      pool: 5
+  max-node-provision-time: 15m
+`
+
+// describeWithSecrets is kubectl describe pod output: its Command, Args and Environment
+// carry secrets, and so does the message of its last termination.
+const describeWithSecrets = `Name:             app-0
+Namespace:        prod
+Node:             node-b/10.1.0.7
+Status:           Running
+IP:               10.0.0.14
+Containers:
+  app:
+    Container ID:   containerd://abc
+    Image:          example/app:1.2
+    Command:
+      sh
+      -c
+      PASSWORD=hunter2-dcmd ./init
+    Args:
+      --password
+      hunter2-darg
+      --db-url=postgres://app:s3cret-durl@db
+    State:          Waiting
+      Reason:       CrashLoopBackOff
+    Last State:     Terminated
+      Reason:       Error
+      Message:      connect postgres://app:s3cret-dmsg@db:5432 failed; password=hunter2-dmsg rejected
+      Exit Code:    1
+      Started:      Thu, 04 Jan 2024 17:50:00 +0000
+      Finished:     Thu, 04 Jan 2024 17:51:00 +0000
+    Ready:          False
+    Restart Count:  2
+    Limits:
+      cpu:     500m
+      memory:  256Mi
+    Requests:
+      cpu:      250m
+      memory:   128Mi
+    Environment:
+      DB_PASSWORD:  hunter2-denv
+      API_KEY:      hunter2-dkey
+    Mounts:         <none>
+Events:
+  Type     Reason     Age   From     Message
+  ----     ------     ----  ----     -------
+  Warning  BackOff    2m    kubelet  Back-off restarting failed container app in pod app-0_prod(0b1c)
+`
+
+// TestRedactFields: every field that may carry a secret (a command line, a flag's value, a
+// header, a URL's password, a container's termination message, a credential-named ConfigMap
+// key) is redacted wherever it appears (a Pod, each workload's pod template, a describe paste),
+// and what is evidence around it is kept.
+func TestRedactFields(t *testing.T) {
+	tests := []struct {
+		name, file, doc string
+		keep            []string
+	}{
+		{"Pod", "pod.yaml", strings.Replace(podWithSecrets, "%SPEC%", indent(podSpecWithSecrets, 0), 1), append(podKeeps, podSpecKeeps...)},
+		{"Deployment", "deploy.yaml", template("Deployment", "apps/v1", "spec", "template"), podSpecKeeps},
+		{"StatefulSet", "sts.yaml", template("StatefulSet", "apps/v1", "spec", "template"), podSpecKeeps},
+		{"DaemonSet", "ds.yaml", template("DaemonSet", "apps/v1", "spec", "template"), podSpecKeeps},
+		{"ReplicaSet", "rs.yaml", template("ReplicaSet", "apps/v1", "spec", "template"), podSpecKeeps},
+		{"Job", "job.yaml", template("Job", "batch/v1", "spec", "template"), podSpecKeeps},
+		{"CronJob", "cronjob.yaml", template("CronJob", "batch/v1", "spec", "jobTemplate", "spec", "template"), podSpecKeeps},
+		{"ConfigMap", "cm.yaml", configMapWithSecrets, []string{`"dbpw"`, `"db_password"`, `"apiKey"`, `"secret_token"`, `"DB_PASS"`,
+			"ScaleUp:     NoActivity (ready=5 registered=5)", "host: db", "password: [redacted]", "pool: 5", `"15m"`}},
+		{"describe", "describe.txt", describeWithSecrets, []string{"CrashLoopBackOff", "example/app:1.2", "250m",
+			"connect postgres://app:[redacted]@db:5432 failed; password=[redacted] rejected"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs, skipped, err := decodeAll(t, tt.file, []byte(tt.doc), Options{})
+			if err != nil || len(objs) == 0 {
+				t.Fatalf("decoded %d objects (skipped %v), err %v", len(objs), skipped, err)
+			}
+			var b strings.Builder
+			for _, o := range objs {
+				raw, err := o.JSON()
+				if err != nil {
+					t.Fatal(err)
+				}
+				b.Write(raw)
+			}
+			got := b.String()
+			for _, secret := range []string{"hunter2", "s3cret", "dXNlcjpodW50ZXIy"} {
+				if i := strings.Index(got, secret); i >= 0 {
+					t.Errorf("%s survives redaction: …%s…", secret, got[max(0, i-80):min(len(got), i+40)])
+				}
+			}
+			for _, k := range tt.keep {
+				if !strings.Contains(got, k) {
+					t.Errorf("redaction removed evidence %q:\n%s", k, got)
+				}
+			}
+		})
+	}
+}
+
+// TestScrubText: free text (a message, a shell command) loses the values of credential-named
+// assignments and flags, URL passwords, authorization headers and credentials, and keeps the
+// rest, prose that names a password without giving one included.
+func TestScrubText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		// Assignments and flags.
+		{"PASSWORD=hunter2 ./init", "PASSWORD=[redacted] ./init"},
+		{"export DB_PW=hunter2; ./run", "export DB_PW=[redacted]; ./run"},
+		{"dbpw=hunter2", "dbpw=[redacted]"},
+		{"DB_PASS=hunter2 PORT=5432", "DB_PASS=[redacted] PORT=5432"},
+		{"mysql --password hunter2 -h db", "mysql --password [redacted] -h db"},
+		{"app --api-key hunter2", "app --api-key [redacted]"},
+		{"--secret_token='a b c' --port 80", "--secret_token=[redacted] --port 80"},
+		{"--basic-auth=user:hunter2", "--basic-auth=[redacted]"},
+		{`{"level":"error","password":"hunter2","user":"app"}`, `{"level":"error","password":[redacted],"user":"app"}`},
+		{`{\"password\":\"hunter2\"}`, `{\"password\":[redacted]}`},
+		{"jdbc:mysql://db/app?user=app&password=hunter2&ssl=true", "jdbc:mysql://db/app?user=app&password=[redacted]&ssl=true"},
+		{"host=db user=app password=hunter2 dbname=app", "host=db user=app password=[redacted] dbname=app"},
+		// URLs with a password.
+		{"connect postgres://app:s3cret@db:5432 failed", "connect postgres://app:[redacted]@db:5432 failed"},
+		{"--db-url=postgres://u:pass@db", "--db-url=postgres://u:[redacted]@db"},
+		{"redis://:s3cret@redis:6379/0", "redis://:[redacted]@redis:6379/0"},
+		// Headers and authorization schemes.
+		{"Authorization: Bearer eyJhbGciOi.x.y", "Authorization: Bearer [redacted]"},
+		{"Proxy-Authorization: Basic dXNlcjpodW50ZXIy", "Proxy-Authorization: Basic [redacted]"},
+		{"curl -H 'Authorization: Basic dXNlcjpodW50ZXIy' http://x", "curl -H 'Authorization: Basic [redacted]' http://x"},
+		{"Authorization: hunter2", "Authorization: [redacted]"},
+		{"X-Api-Key: hunter2", "X-Api-Key: [redacted]"},
+		{"Cookie: session=abc123; theme=dark", "Cookie: [redacted]"},
+		{"got 401 with bearer eyJhbGciOiJIUzI1NiJ9.e30.x", "got 401 with bearer [redacted]"},
+		{"sent Basic dXNlcjpodW50ZXIy to the proxy", "sent Basic [redacted] to the proxy"},
+		// Evidence, prose and look-alikes are kept.
+		{"0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint {node.kubernetes.io/unreachable: }.", ""},
+		{"Back-off restarting failed container app in pod app-0_prod(0b1c)", ""},
+		{`FATAL: password authentication failed for user "app"`, ""},
+		{"the password was rotated yesterday; Basic authentication is required", ""},
+		{"the bearer token expired", ""},
+		{"docker-pullable://example/app@sha256:0123abcd", ""},
+		{"image example/app:1.2@sha256:0123abcd", ""},
+		{"http://10.0.0.5:8081/hub/health", ""},
+		{"The node was low on resource: memory. Container x was using 2Gi, which exceeds its request of 0. ", ""},
+		{`MountVolume.SetUp failed for volume "hub-secret" : secret "hub-secret" not found`, ""},
+		{"bypass=true --passes 3", ""},
+		{"--authorization-mode=Node,RBAC", ""},
+		{"use --password\nnext line", ""},
+	}
+	for _, tt := range tests {
+		want := tt.want
+		if want == "" {
+			want = tt.in
+		}
+		if got := scrub(tt.in); got != want {
+			t.Errorf("scrub(%q)\n got %q\nwant %q", tt.in, got, want)
+		}
+	}
+}
+
+// TestCredentialName: the names whose values are redacted (ConfigMap keys, flags).
+func TestCredentialName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"dbpw": true, "db_password": true, "apiKey": true, "secret_token": true, "DB_PASS": true, "pass": true, "PW": true,
+		"--password": true, "--db-password": true, "--api-key": true, "--token": true, "private_key": true, "accessKey": true,
+		"credentials": true, "client-secret": true, "passwd": true, "basic-auth": true, "Authorization": true, "Cookie": true,
+		"status": false, "max-node-provision-time": false, "--port": false, "--verbose": false, "bypass": false,
+		"compass": false, "--authorization-mode": false, "config.yaml": false, "keyspace": false, "--dsn": false,
+	} {
+		if got := isCredentialName(name); got != want {
+			t.Errorf("isCredentialName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
