@@ -207,6 +207,36 @@ Events:
   Warning  BackOff    2m    kubelet  Back-off restarting failed container app in pod app-0_prod(0b1c)
 `
 
+// describeDeploymentWithSecrets is kubectl describe deployment output: its pod template's
+// Command, Args and Environment carry secrets; an event line pasted after it, too.
+const describeDeploymentWithSecrets = `Name:                   app
+Namespace:              prod
+Selector:               app=app
+Replicas:               3 desired | 3 updated | 3 total | 0 available | 3 unavailable
+Pod Template:
+  Labels:  app=app
+  Containers:
+   app:
+    Image:      example/app:1.2
+    Command:
+      sh
+      -c
+      PASSWORD=hunter2-ddcmd ./init
+    Args:
+      --password
+      hunter2-ddarg
+      --db-url=postgres://app:s3cret-ddurl@db
+    Environment:
+      DB_PASSWORD:  hunter2-ddenv
+    Mounts:         <none>
+Events:
+  Type    Reason             Age   From                   Message
+  ----    ------             ----  ----                   -------
+  Normal  ScalingReplicaSet  10m   deployment-controller  Scaled up replica set app-7c9 to 3
+
+Warning  BackOff  2m  kubelet  Back-off restarting failed container app: connect postgres://app:s3cret-ev@db failed, password=hunter2-ev
+`
+
 // TestRedactFields: every field that may carry a secret (a command line, a flag's value, a
 // header, a URL's password, a container's termination message, a credential-named ConfigMap
 // key) is redacted wherever it appears (a Pod, each workload's pod template, a describe paste),
@@ -227,6 +257,8 @@ func TestRedactFields(t *testing.T) {
 			"ScaleUp:     NoActivity (ready=5 registered=5)", "host: db", "password: [redacted]", "pool: 5", `"15m"`}},
 		{"describe", "describe.txt", describeWithSecrets, []string{"CrashLoopBackOff", "example/app:1.2", "250m",
 			"connect postgres://app:[redacted]@db:5432 failed; password=[redacted] rejected"}},
+		{"describe Deployment", "describe-deploy.txt", describeDeploymentWithSecrets, []string{"Scaled up replica set app-7c9 to 3",
+			"Back-off restarting failed container app: connect postgres://app:[redacted]@db failed, password=[redacted]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -302,6 +334,12 @@ func TestScrubText(t *testing.T) {
 		{"bypass=true --passes 3", ""},
 		{"--authorization-mode=Node,RBAC", ""},
 		{"use --password\nnext line", ""},
+		{"pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed", ""},
+		{`MountVolume.SetUp failed for volume "kube-api-access-x" : failed to fetch token: pod "app-0" not found`, ""},
+		{"failed to authorize: failed to fetch oauth token: unexpected status: 401 Unauthorized", ""},
+		{"token: eyJhbGciOiJIUzI1NiJ9", "token: [redacted]"},
+		{"token=pod", "token=[redacted]"},
+		{"password: letmein", "password: [redacted]"},
 	}
 	for _, tt := range tests {
 		want := tt.want

@@ -108,7 +108,12 @@ func scrubText(s string, all bool) string {
 			return sub[1] + sub[2] + Redacted
 		}
 		s = replaceSubmatch(secretQuoted, s, assign)
-		s = replaceSubmatch(secretAssignment, s, assign)
+		s = replaceSubmatch(secretAssignment, s, func(sub []string) string {
+			if isProse(sub) {
+				return sub[0]
+			}
+			return assign(sub)
+		})
 		if !ascii || bytes.IndexByte(lower, '-') >= 0 {
 			s = replaceSubmatch(secretFlag, s, func(sub []string) string {
 				if sub[3] == Redacted {
@@ -133,6 +138,21 @@ func scrubText(s string, all bool) string {
 		})
 	}
 	return s
+}
+
+// proseNames are names that kubelet's and registries' messages use as words before a colon:
+// "failed to fetch token: pod "x" not found", "may require authorization: server message".
+var proseNames = map[string]bool{"token": true, "authorization": true}
+
+// isProse reports whether a match of secretAssignment is one of those words followed by more
+// prose rather than by a credential: "token: pod", not "token: eyJhbGciOi…" nor "token=pod".
+func isProse(sub []string) bool {
+	name, sep := strings.TrimRight(sub[1], " \t"), ""
+	if name != "" {
+		name, sep = strings.TrimRight(name[:len(name)-1], " \t"), name[len(name)-1:]
+	}
+	return sep == ":" && sub[2] == "" && proseNames[strings.ToLower(name)] && !looksLikeCredential(sub[3]) &&
+		!strings.ContainsAny(sub[3][:1], `"'`)
 }
 
 // replaceSubmatch replaces every match of re in s by repl of its submatches; s itself when
