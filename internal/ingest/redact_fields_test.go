@@ -320,6 +320,8 @@ func TestScrubText(t *testing.T) {
 		{"Cookie: session=abc123; theme=dark", "Cookie: [redacted]"},
 		{"got 401 with bearer eyJhbGciOiJIUzI1NiJ9.e30.x", "got 401 with bearer [redacted]"},
 		{"sent Basic dXNlcjpodW50ZXIy to the proxy", "sent Basic [redacted] to the proxy"},
+		{"key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nhunter2\n-----END RSA PRIVATE KEY-----\n",
+			"key:\n-----BEGIN RSA PRIVATE KEY-----\n[redacted]\n-----END RSA PRIVATE KEY-----\n"},
 		// Evidence, prose and look-alikes are kept.
 		{"0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint {node.kubernetes.io/unreachable: }.", ""},
 		{"Back-off restarting failed container app in pod app-0_prod(0b1c)", ""},
