@@ -33,6 +33,27 @@ const (
 	// 10 at once.
 	DefaultUploadRate  = 30
 	DefaultUploadBurst = 10
+
+	// DefaultEventsRate and DefaultEventsBurst bound the batches of one collector's token
+	// (POST /api/v1/events): `rootline collect` sends at most one batch of 500 objects every
+	// 2 s (30 a minute) once it runs, and up to a few hundred at once when it lists a large
+	// cluster first or delivers its backlog after an outage; it waits on 429 and sends again.
+	DefaultEventsRate  = 120
+	DefaultEventsBurst = 300
+
+	// DefaultMemoryBudget bounds the memory of the uploads and batches being decoded and
+	// stored at once (their estimated cost; the rest wait in the spool): 1 GiB.
+	DefaultMemoryBudget = 1 << 30
+	// DefaultUploadWait is how long an upload waits in the spool for its share of the budget
+	// before it is answered 503 with Retry-After.
+	DefaultUploadWait = time.Minute
+	// DefaultUploadTimeout bounds the decoding and storing of one upload, once it runs.
+	DefaultUploadTimeout = 10 * time.Minute
+	// DefaultBodyIdle and DefaultBodyRate bound a slow client: a request body that sends
+	// nothing for 30 s, or less than 16 KiB/s on average once its first 30 s are over, is cut
+	// with 408.
+	DefaultBodyIdle = 30 * time.Second
+	DefaultBodyRate = 16 << 10
 )
 
 // Age is a duration that may also be written in days ("90d"); "0" or "off" means never.
@@ -86,6 +107,14 @@ type Config struct {
 	LogFormat       string        // "text" or "json"
 	UploadRate      float64       // uploads a minute per token (auth on); 0: no limit
 	UploadBurst     int           // uploads at once beyond the rate
+	EventsRate      float64       // collector batches a minute per token (auth on); 0: no limit
+	EventsBurst     int           // batches at once beyond the rate
+	MemoryBudget    int64         // bytes the uploads in flight may cost together (ROOTLINE_MEMORY_BUDGET)
+	UploadWait      time.Duration // longest wait in the spool for the budget before 503
+	UploadTimeout   time.Duration // longest decoding and storing of one upload
+	BodyIdle        time.Duration // a request body silent this long is cut (408)
+	BodyRate        int64         // bytes a second a body must average after BodyIdle (408 otherwise)
+	SpoolDir        string        // where uploads are received; "" is rootline-spool in the temporary folder
 	Retention       Age           // raw evidence older than this is deleted; 0 keeps it
 	RetentionEvery  time.Duration // how often to look for what expired
 	SessionTTL      time.Duration // how long a person stays signed in
@@ -127,6 +156,8 @@ func Default(getenv func(string) string) (Config, error) {
 		ShutdownTimeout: 20 * time.Second, LogLevel: slog.LevelInfo, LogFormat: "text",
 		Retention: DefaultRetention, RetentionEvery: DefaultRetentionEvery,
 		UploadRate: DefaultUploadRate, UploadBurst: DefaultUploadBurst, SessionTTL: DefaultSessionTTL,
+		EventsRate: DefaultEventsRate, EventsBurst: DefaultEventsBurst, MemoryBudget: DefaultMemoryBudget,
+		UploadWait: DefaultUploadWait, UploadTimeout: DefaultUploadTimeout, BodyIdle: DefaultBodyIdle, BodyRate: DefaultBodyRate,
 		OIDC: OIDC{Scope: "write"},
 	}
 	if v := getenv("ROOTLINE_ADDR"); v != "" {
@@ -177,6 +208,21 @@ func Default(getenv func(string) string) (Config, error) {
 		}
 		c.UploadRate = r
 	}
+	if v := getenv("ROOTLINE_EVENTS_RATE"); v != "" {
+		r, err := strconv.ParseFloat(v, 64)
+		if err != nil || r < 0 {
+			return c, fmt.Errorf("config: ROOTLINE_EVENTS_RATE=%q: not a number of batches a minute", v)
+		}
+		c.EventsRate = r
+	}
+	if v := getenv("ROOTLINE_MEMORY_BUDGET"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("config: ROOTLINE_MEMORY_BUDGET=%q: not a positive number of bytes", v)
+		}
+		c.MemoryBudget = n
+	}
+	c.SpoolDir = getenv("ROOTLINE_SPOOL_DIR")
 	if v := getenv("ROOTLINE_RETENTION"); v != "" {
 		if err := c.Retention.Set(v); err != nil {
 			return c, fmt.Errorf("config: ROOTLINE_RETENTION: %w", err)
@@ -255,6 +301,15 @@ func (c *Config) Validate() error {
 	if c.UploadRate < 0 || c.UploadBurst < 1 {
 		return errors.New("config: --upload-rate must be 0 (no limit) or more, --upload-burst 1 or more")
 	}
+	if c.EventsRate < 0 || c.EventsBurst < 1 {
+		return errors.New("config: --events-rate must be 0 (no limit) or more, --events-burst 1 or more")
+	}
+	if c.MemoryBudget < 16<<20 {
+		return fmt.Errorf("config: --memory-budget %d: 16 MiB at least", c.MemoryBudget)
+	}
+	if c.UploadWait < 0 || c.UploadTimeout < time.Second || c.BodyIdle < time.Second || c.BodyRate < 0 {
+		return errors.New("config: --upload-wait must not be negative, --upload-timeout and --body-idle a second at least, --body-rate not negative")
+	}
 	if c.RetentionEvery < time.Minute {
 		return fmt.Errorf("config: --retention-every %s: a minute at least", c.RetentionEvery)
 	}
@@ -294,12 +349,13 @@ func isLoopback(host string) bool {
 
 // Dump returns the configuration for the start-up log, with the database password removed.
 func (c Config) Dump() []any {
-	db := c.Database
+	db := store.RedactDatabase(c.Database)
 	if t, err := store.ParseTarget(c.Database); err == nil {
 		db = t.Display
 	}
 	return []any{"addr", c.Addr, "database", db, "auth", c.Auth, "api_token_set", c.APIToken != "", "max_upload_bytes", c.MaxUploadBytes,
 		"max_decoded_bytes", c.MaxDecodedBytes, "shutdown_timeout", c.ShutdownTimeout.String(), "log_level", c.LogLevel.String(),
 		"retention", c.Retention.String(), "retention_every", c.RetentionEvery.String(),
-		"session_ttl", c.SessionTTL.String(), "oidc_issuer", c.OIDC.Issuer}
+		"session_ttl", c.SessionTTL.String(), "oidc_issuer", c.OIDC.Issuer, "memory_budget", c.MemoryBudget,
+		"upload_wait", c.UploadWait.String(), "events_rate", c.EventsRate}
 }

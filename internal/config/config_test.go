@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -116,5 +117,21 @@ func TestUploadRate(t *testing.T) {
 	c.UploadBurst = 0
 	if err := c.Validate(); err == nil {
 		t.Error("a burst of 0 was accepted")
+	}
+}
+
+// TestDumpHidesPasswords: the start log names the database without its password, whether or
+// not the string parses.
+func TestDumpHidesPasswords(t *testing.T) {
+	for _, db := range []string{"postgres://u:hun%zzter2@db/x", "postgres://u:hunter2@db/x", "host=db password=hunter2 user=u"} {
+		c, _ := Default(func(string) string { return "" })
+		c.Database = db
+		if err := c.Validate(); err != nil && strings.Contains(err.Error(), "zzter2") {
+			t.Errorf("%s: Validate shows the password: %v", db, err)
+		}
+		got := fmt.Sprint(c.Dump()...)
+		if strings.Contains(got, "hunter2") || strings.Contains(got, "zzter2") {
+			t.Errorf("%s: Dump shows the password: %s", db, got)
+		}
 	}
 }

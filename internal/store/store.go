@@ -58,15 +58,22 @@ func ParseTarget(database string) (Target, error) {
 	case strings.HasPrefix(database, "postgres://"), strings.HasPrefix(database, "postgresql://"):
 		u, err := url.Parse(database)
 		if err != nil {
-			return Target{}, fmt.Errorf("store: database URL: %w", err)
+			// url.Error quotes the whole URL, password and all: only its reason is kept.
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err
+			}
+			return Target{}, fmt.Errorf("store: database URL %s: %s", RedactDatabase(database), RedactDatabase(err.Error()))
 		}
 		if q := u.Query(); q.Has("password") { // libpq and pgx also take the password here
 			q.Set("password", "xxxxx")
 			u.RawQuery = q.Encode()
 		}
 		return Target{Dialect: Postgres, DSN: database, Display: u.Redacted()}, nil
+	case isKeywordDSN(database): // host=… user=… password=…, as libpq takes it
+		return Target{Dialect: Postgres, DSN: database, Display: RedactDatabase(database)}, nil
 	case strings.Contains(database, "://") && !strings.HasPrefix(database, "sqlite://"):
-		return Target{}, fmt.Errorf("store: database %q: use postgres://… or a SQLite file path", database)
+		return Target{}, fmt.Errorf("store: database %q: use postgres://… or a SQLite file path", RedactDatabase(database))
 	}
 	path := strings.TrimPrefix(database, "sqlite://")
 	if path == "" {
@@ -111,11 +118,11 @@ func Open(ctx context.Context, t Target, log *slog.Logger) (*Store, error) {
 		NowFunc:                func() time.Time { return time.Now().UTC() },
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", t.Display, err)
+		return nil, fmt.Errorf("store: open %s: %w", t.Display, redactedError{err})
 	}
 	sqlDB, err := db.DB()
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", t.Display, err)
+		return nil, fmt.Errorf("store: open %s: %w", t.Display, redactedError{err})
 	}
 	if t.Dialect == SQLite {
 		sqlDB.SetMaxOpenConns(8)
@@ -126,7 +133,7 @@ func Open(ctx context.Context, t Target, log *slog.Logger) (*Store, error) {
 	s := &Store{db: db, dialect: t.Dialect, log: log, gz: newCompressor(), now: time.Now}
 	if err := s.Ping(ctx); err != nil {
 		_ = sqlDB.Close()
-		return nil, fmt.Errorf("store: open %s: %w", t.Display, err)
+		return nil, fmt.Errorf("store: open %s: %w", t.Display, redactedError{err})
 	}
 	return s, nil
 }
