@@ -110,47 +110,53 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 	lim := &budgetReader{r: r, d: d}
 	u := &utf8Check{r: lim}
 	br := bufio.NewReaderSize(u, 64<<10)
+	var bom int64
+	if head, _ := br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) { // as Windows editors write: skipped
+		bom = int64(len(utf8BOM))
+		_, _ = br.Discard(len(utf8BOM))
+	}
+	lead, err := skipBlankLines(br)
+	if err != nil {
+		return d.readError(name, err)
+	}
 	head, err := br.Peek(sniffLen)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return d.readError(name, err)
 	}
 	start := skipSpace(head)
-	var bom int64
-	if bytes.HasPrefix(head, utf8BOM) { // a byte order mark, as Windows editors write: skipped
-		bom = int64(len(utf8BOM))
-		_, _ = br.Discard(len(utf8BOM))
-	}
 	var perr error
 	switch {
-	case start == len(head) && len(head) < sniffLen:
+	case start == len(head): // only whitespace: skipBlankLines leaves less than sniffLen of it
 		perr = &Error{File: name, Msg: "empty input: no Kubernetes objects", Err: ErrMalformed}
 	case !isText(head) && badUTF8(head) > 2 && badUTF8(head)*100 > len(head):
 		// Before the JSON case: binary data may begin with '{' by chance. (A NUL alone in
 		// JSON is left to the JSON decoder, which names its position.)
 		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
 	case head[start] == '{' || (head[start] == '[' && jsonArray(head[start:])):
-		perr = d.decodeJSON(ctx, name, br, emit, depth, 0, bom)
+		perr = d.decodeJSON(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
 	case promptBeforeJSON(head[start:]):
 		// "$ kubectl get pod -o json x" pasted above its output: skip the command line.
+		blank := strings.Count(string(head[:start]), "\n")
+		_, _ = br.Discard(start)
 		prompt, _ := br.ReadString('\n')
-		perr = d.decodeJSON(ctx, name, br, emit, depth, 1+strings.Count(string(head[:start]), "\n"), int64(start+len(prompt)))
+		perr = d.decodeJSON(ctx, name, br, emit, depth, lead.lines+blank+1, bom+lead.bytes+int64(start+len(prompt)))
 	case !isText(head) && !mostlyText(head):
 		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
 	case !isText(head):
 		// Text with a few bytes that are not UTF-8: read on, and say where (below).
 		_, _ = io.Copy(io.Discard, br)
 	case kubeYAML(head[start:]):
-		perr = d.decodeYAML(ctx, name, br, emit, depth)
+		perr = d.decodeYAML(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
 	case htmlPage(head[start:]):
 		perr = &Error{File: name, Msg: "an HTML page: text that is neither JSON, YAML nor kubectl output Rootline reads", Err: ErrUnsupported}
 	case text.Sniff(head[start:]):
-		perr = d.decodeText(ctx, name, br, emit)
+		perr = d.decodeText(ctx, name, lead.replay(br), emit)
 	case looksLikeYAML(head[start:]):
-		perr = d.decodeYAML(ctx, name, br, emit, depth)
+		perr = d.decodeYAML(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
 	default:
 		// Prose, a postmortem, a ticket: the text parser reads what output it holds, and the
 		// claims its author makes; text with neither is refused there.
-		perr = d.decodeText(ctx, name, br, emit)
+		perr = d.decodeText(ctx, name, lead.replay(br), emit)
 	}
 	if errors.Is(perr, ErrTooLarge) {
 		return d.tooLarge(name)

@@ -57,8 +57,11 @@ var (
 	yamlErrPos = regexp.MustCompile(`^(?:error converting YAML to JSON: )?yaml: line (\d+): `)
 )
 
-func (d *Decoder) decodeYAML(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth int) error {
-	s := &yamlStream{d: d, ctx: ctx, name: name, br: bufio.NewReaderSize(r, 64<<10), emit: emit, depth: depth}
+// decodeYAML decodes YAML that starts after skipLines lines and skipBytes bytes of the file
+// (blank ones), so that positions still count from the file's start.
+func (d *Decoder) decodeYAML(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth, skipLines int, skipBytes int64) error {
+	s := &yamlStream{d: d, ctx: ctx, name: name, br: bufio.NewReaderSize(r, 64<<10), emit: emit, depth: depth,
+		lineNo: skipLines, offset: skipBytes}
 	s.resetDoc()
 	for {
 		line, err := s.readLine()
@@ -179,6 +182,11 @@ func (s *yamlStream) add(line string) error {
 			return nil
 		}
 		if len(s.header) == 0 {
+			if strings.TrimLeft(line, " \t\r") == "" {
+				// Blank lines before a document are no part of it: it starts at its first
+				// line of text. (A line of tabs there would be a YAML error, too.)
+				return nil
+			}
 			s.headerLine, s.headerOff = s.lineNo, s.lineOff
 		}
 		s.header = append(s.header, line)
