@@ -107,7 +107,7 @@ func checkEntryName(n string) error {
 // decodeLeaf parses an uncompressed, unarchived document. Bytes count against the budget here,
 // so that compressed and plain inputs are measured alike.
 func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, emit func(*cluster.Object) error, depth int, compressed bool) error {
-	lim := &budgetReader{r: r, d: d}
+	lim := &budgetReader{ctx: ctx, r: r, d: d}
 	u := &utf8Check{r: lim}
 	br := bufio.NewReaderSize(u, 64<<10)
 	var bom int64
@@ -192,13 +192,19 @@ func (d *Decoder) readError(name string, err error) error {
 	return fmt.Errorf("read %s: %w", name, err)
 }
 
-// budgetReader counts decompressed bytes against the decoder's limit.
+// budgetReader counts decompressed bytes against the decoder's limit, and stops the read
+// once ctx is done: every parser reads through it a buffer at a time, so that a long run of
+// whitespace, a long token or a long line is given up promptly when the client has gone.
 type budgetReader struct {
-	r io.Reader
-	d *Decoder
+	ctx context.Context
+	r   io.Reader
+	d   *Decoder
 }
 
 func (b *budgetReader) Read(p []byte) (int, error) {
+	if err := b.ctx.Err(); err != nil {
+		return 0, err
+	}
 	if b.d.read >= b.d.opts.MaxBytes {
 		// Allow reading one more byte to tell "exactly at the limit" from "over it".
 		p = p[:min(len(p), 1)]

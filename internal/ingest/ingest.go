@@ -94,6 +94,9 @@ type Decoder struct {
 	// typedItem; tests compare the two.
 	rawItems bool
 	strs     *interner // shares what repeats between the objects; made on first use
+	// handed counts the bytes handed to encoding/json over all inputs: runs of whitespace
+	// are cut short before it (see maxBlankRun), which tests check here.
+	handed int64
 }
 
 // NewDecoder returns a Decoder with the given options.

@@ -286,10 +286,11 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add([]byte("items:\n- a\n -b\n\t- c"))
 	f.Add([]byte(`{"items": [{"kind": "List", "items": [{"kind": "Pod"}]}]}`))
-	// Whitespace as long as a sniff window and more before an input (issue 15).
+	// Whitespace as long as a sniff window and more, before and inside an input (issue 15).
 	f.Add([]byte(strings.Repeat(" ", sniffLen) + `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}`))
 	f.Add([]byte(strings.Repeat("\n", sniffLen+1) + "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"))
 	f.Add([]byte(strings.Repeat("\t", sniffLen) + "\nNAME READY STATUS RESTARTS AGE\nweb-1 1/1 Running 0 5m\n"))
+	f.Add([]byte(`{"kind":"List","items":[` + strings.Repeat(" ", 2*maxBlankRun) + `{"kind":"Pod","metadata":{"name":"` + strings.Repeat(" ", 2*maxBlankRun) + `"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		start := time.Now()
 		_, _, err := decodeAll(t, "fuzz", data, Options{MaxBytes: 1 << 20})

@@ -35,6 +35,7 @@ func (d *Decoder) decodeJSON(ctx context.Context, name string, r io.Reader, emit
 	lr := newLineReader(r)
 	lr.baseLine += skipLines
 	s := &jsonStream{d: d, ctx: ctx, name: name, lr: lr, dec: json.NewDecoder(lr), emit: emit, depth: depth, shift: skipBytes}
+	defer func() { d.handed += lr.passed }()
 	for {
 		start := s.dec.InputOffset()
 		tok, err := s.dec.Token()
@@ -254,7 +255,8 @@ func nextTarget(raw []byte, kind, version string) target {
 }
 
 func (s *jsonStream) source(off int64) cluster.Source {
-	return cluster.Source{File: s.name, Line: s.lr.lineAt(off), Offset: s.shift + off}
+	line := s.lr.lineAt(off)
+	return cluster.Source{File: s.name, Line: line, Offset: s.shift + s.lr.fileOffset(off)}
 }
 
 // syntax turns a decoder error into an Error at the byte where the JSON went wrong. The json
@@ -263,6 +265,9 @@ func (s *jsonStream) source(off int64) cluster.Source {
 func (s *jsonStream) syntax(err error, valueStart int64) error {
 	if errors.Is(err, ErrTooLarge) {
 		return err
+	}
+	if cerr := s.ctx.Err(); cerr != nil && errors.Is(err, cerr) { // the read was stopped
+		return cerr
 	}
 	var rerr *Error
 	if errors.As(err, &rerr) {
@@ -293,7 +298,8 @@ func (s *jsonStream) syntax(err error, valueStart int64) error {
 }
 
 func (s *jsonStream) fail(off int64, msg string) error {
-	return &Error{File: s.name, Line: s.lr.lineAt(off), Offset: s.shift + off, Msg: msg, Err: ErrMalformed}
+	line := s.lr.lineAt(off)
+	return &Error{File: s.name, Line: line, Offset: s.shift + s.lr.fileOffset(off), Msg: msg, Err: ErrMalformed}
 }
 
 // isTruncated reports an error that says the input ended mid-value.

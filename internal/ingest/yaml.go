@@ -38,15 +38,17 @@ type yamlStream struct {
 	cut     bool  // the last line read ended without a newline: the input may stop mid-object
 
 	// the document being read
-	header     []string // its lines outside items
-	headerLine int      // line number of header[0]
+	header     docLines // its lines outside items
+	headerLine int      // line number of its first line
 	headerOff  int64
+	headerKind string // the kind its lines so far give, when they give one
 	listKind   string
 
 	// the list items of the document being read
 	inItems    bool
 	itemIndent int // column of the items' "- "; -1 before the first item
-	item       []string
+	inItem     bool
+	item       docLines
 	itemLine   int
 	itemOff    int64
 }
@@ -101,10 +103,10 @@ func (s *yamlStream) flushLast() error {
 		return s.flushDoc()
 	}
 	lines, item := &s.header, false
-	if s.item != nil {
+	if s.inItem {
 		lines, item = &s.item, true
 	}
-	all := append([]string(nil), (*lines)...)
+	all := docLines{buf: bytes.Clone(lines.buf), n: lines.n, starts: lines.starts}
 	src := cluster.Source{File: s.name, Line: s.headerLine, Offset: s.headerOff}
 	if item {
 		src = cluster.Source{File: s.name, Line: s.itemLine, Offset: s.itemOff}
@@ -118,13 +120,13 @@ func (s *yamlStream) flushLast() error {
 	if item {
 		kind = itemKind(s.listKind)
 	}
-	for drop := 1; drop <= maxCutLines && drop < len(all); drop++ {
-		raw, err := yaml.YAMLToJSON([]byte(strings.Join(all[:len(all)-drop], "\n")))
+	for drop := 1; drop <= maxCutLines && drop < all.n; drop++ {
+		raw, err := yaml.YAMLToJSON(all.withoutLast(drop))
 		if err != nil || bytes.Equal(raw, []byte("null")) {
 			continue
 		}
 		s.objects++
-		if err := s.d.object(s.ctx, raw, src, kind, "", s.namer(strings.Join(all, "\n")), s.depth); err != nil {
+		if err := s.d.object(s.ctx, raw, src, kind, "", s.namer(all.text()), s.depth); err != nil {
 			return err
 		}
 		return &Error{File: s.name, Line: s.lineNo, Offset: s.lineOff, Err: ErrMalformed, Truncated: true,
@@ -138,7 +140,11 @@ func (s *yamlStream) readLine() (string, error) {
 	var buf []byte
 	for {
 		chunk, err := s.br.ReadSlice('\n')
-		buf = append(buf, chunk...)
+		if buf == nil && err == nil {
+			buf = chunk // a whole line at once, as nearly always: not copied twice
+		} else {
+			buf = append(buf, chunk...)
+		}
 		if len(buf) > maxYAMLLine {
 			return "", &Error{File: s.name, Line: s.lineNo + 1, Offset: s.offset, Err: ErrMalformed,
 				Msg: fmt.Sprintf("line longer than %d bytes", maxYAMLLine)}
@@ -166,22 +172,19 @@ func isDocEnd(line string) bool {
 }
 
 func (s *yamlStream) resetDoc() {
-	s.header, s.listKind, s.inItems, s.itemIndent, s.item = s.header[:0], "", false, -1, nil
+	s.header.reset()
+	s.item.reset()
+	s.headerKind, s.listKind, s.inItems, s.itemIndent, s.inItem = "", "", false, -1, false
 	s.headerLine, s.headerOff = s.lineNo+1, s.offset
 }
 
 func (s *yamlStream) add(line string) error {
 	if !s.inItems {
 		if itemsKey.MatchString(line) {
-			s.inItems, s.itemIndent = true, -1
-			for _, h := range s.header {
-				if m := kindKey.FindStringSubmatch(h); m != nil {
-					s.listKind = m[1]
-				}
-			}
+			s.inItems, s.itemIndent, s.listKind = true, -1, s.headerKind
 			return nil
 		}
-		if len(s.header) == 0 {
+		if s.header.n == 0 {
 			if strings.TrimLeft(line, " \t\r") == "" {
 				// Blank lines before a document are no part of it: it starts at its first
 				// line of text. (A line of tabs there would be a YAML error, too.)
@@ -189,7 +192,12 @@ func (s *yamlStream) add(line string) error {
 			}
 			s.headerLine, s.headerOff = s.lineNo, s.lineOff
 		}
-		s.header = append(s.header, line)
+		if strings.HasPrefix(line, "kind:") {
+			if m := kindKey.FindStringSubmatch(line); m != nil {
+				s.headerKind = m[1]
+			}
+		}
+		s.header.add(line)
 		return nil
 	}
 	trimmed := strings.TrimLeft(line, " ")
@@ -197,19 +205,20 @@ func (s *yamlStream) add(line string) error {
 	isItem := trimmed == "-" || strings.HasPrefix(trimmed, "- ")
 	switch {
 	case trimmed == "" || strings.HasPrefix(trimmed, "#"):
-		if s.item != nil {
-			s.item = append(s.item, "")
+		if s.inItem {
+			s.item.add("")
 		}
 		return nil
 	case isItem && (s.itemIndent < 0 || indent == s.itemIndent):
 		if err := s.flushItem(); err != nil {
 			return err
 		}
-		s.itemIndent, s.itemLine, s.itemOff = indent, s.lineNo, s.lineOff
-		s.item = append(s.item, strings.TrimPrefix(trimmed[1:], " "))
+		s.itemIndent, s.itemLine, s.itemOff, s.inItem = indent, s.lineNo, s.lineOff, true
+		s.item.add(strings.TrimPrefix(trimmed[1:], " "))
 		return nil
 	case s.itemIndent >= 0 && indent > s.itemIndent:
-		s.item = append(s.item, line[min(indent, s.itemIndent+2):])
+		s.inItem = true
+		s.item.add(line[min(indent, s.itemIndent+2):])
 		return nil
 	}
 	// A line back at the items' own level or left of it ends the list.
@@ -221,13 +230,13 @@ func (s *yamlStream) add(line string) error {
 }
 
 func (s *yamlStream) flushItem() error {
-	if s.item == nil {
+	if !s.inItem {
 		return nil
 	}
-	text := strings.Join(s.item, "\n")
-	s.item = nil
+	defer s.item.reset()
+	s.inItem = false
 	src := cluster.Source{File: s.name, Line: s.itemLine, Offset: s.itemOff}
-	return s.decodeDoc(text, src, itemKind(s.listKind))
+	return s.decodeDoc(s.item.text(), src, itemKind(s.listKind))
 }
 
 func (s *yamlStream) flushDoc() error {
@@ -235,17 +244,18 @@ func (s *yamlStream) flushDoc() error {
 		return err
 	}
 	hadItems := s.itemIndent >= 0 || s.inItems
-	text := strings.Join(s.header, "\n")
+	text := s.header.text()
 	src := cluster.Source{File: s.name, Line: s.headerLine, Offset: s.headerOff}
-	s.resetDoc()
-	if hadItems || strings.TrimSpace(text) == "" {
+	defer s.resetDoc()
+	if hadItems || len(bytes.TrimSpace(text)) == 0 {
 		return nil // the list's own fields (apiVersion, kind, metadata) carry nothing to keep
 	}
 	return s.decodeDoc(text, src, "")
 }
 
-func (s *yamlStream) decodeDoc(text string, src cluster.Source, defaultKind string) error {
-	raw, err := yaml.YAMLToJSON([]byte(text))
+// decodeDoc decodes a document or an item; text is valid only for the call.
+func (s *yamlStream) decodeDoc(text []byte, src cluster.Source, defaultKind string) error {
+	raw, err := yaml.YAMLToJSON(text)
 	if err != nil {
 		return s.yamlErr(src, err)
 	}
@@ -263,12 +273,12 @@ var generatedPodRe = regexp.MustCompile(`\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?-[a-z0
 // namer names a pod that a document pasted without its metadata (`status:` alone) after the
 // one generated pod name its comments mention ("# the istiod-b7c9f6f6d-q8zdb pod has no
 // status.reason"), as a person reading it would.
-func (s *yamlStream) namer(text string) func(*cluster.Object) error {
-	if !strings.Contains(text, "#") {
+func (s *yamlStream) namer(text []byte) func(*cluster.Object) error {
+	if bytes.IndexByte(text, '#') < 0 {
 		return s.emit
 	}
 	var names []string
-	for _, l := range strings.Split(text, "\n") {
+	for _, l := range strings.Split(string(text), "\n") {
 		if c, ok := strings.CutPrefix(strings.TrimSpace(l), "#"); ok {
 			for _, n := range generatedPodRe.FindAllString(c, -1) {
 				if !slices.Contains(names, n) {
