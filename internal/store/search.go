@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 
@@ -60,10 +61,48 @@ func withConcepts(text string) string {
 	return text + "\n" + strings.Join(words, " ")
 }
 
+// Bounds of a search by words. Each distinct word is a term each database matches and ranks
+// against every document it finds, and SearchMatches marks in each part of them: a query of
+// thousands of words (issue 15: 400 repeats of one word took 6 s on SQLite, 5,000 took
+// 2.5 GB) costs thousands of times one word. People search by a few words; the API refuses
+// more (CheckQuery), and the store searches only the first MaxQueryTerms distinct words of
+// the first MaxQueryBytes of any query it is given.
+const (
+	MaxQueryBytes = 512
+	MaxQueryTerms = 32
+)
+
+// CheckQuery refuses a search query beyond the bounds the store searches: longer than
+// MaxQueryBytes, or of more than MaxQueryTerms distinct words (a word repeated counts once).
+func CheckQuery(q string) error {
+	if len(q) > MaxQueryBytes {
+		return fmt.Errorf("q is longer than %d bytes", MaxQueryBytes)
+	}
+	if n := len(distinctTerms(q)); n > MaxQueryTerms {
+		return fmt.Errorf("q has %d different words: a search takes at most %d", n, MaxQueryTerms)
+	}
+	return nil
+}
+
 // searchTerms cuts a query into the words full-text search looks for: each concept it names
-// as the concept's word, and the other runs of letters and digits, lower case. Everything else
-// separates words, so nothing a person types reaches the query syntax of either database.
+// as the concept's word, and the other runs of letters and digits, lower case, each once.
+// Everything else separates words, so nothing a person types reaches the query syntax of
+// either database. It reads at most MaxQueryBytes of the query and keeps at most
+// MaxQueryTerms words.
 func searchTerms(q string) []string {
+	if len(q) > MaxQueryBytes {
+		cut := MaxQueryBytes
+		for cut > 0 && !utf8.RuneStart(q[cut]) {
+			cut--
+		}
+		q = q[:cut]
+	}
+	words := distinctTerms(q)
+	return words[:min(len(words), MaxQueryTerms)]
+}
+
+// distinctTerms is every term of a query (see searchTerms), each once, in their order.
+func distinctTerms(q string) []string {
 	n := normalized(q)
 	var words []string
 	for _, c := range concepts {
@@ -72,7 +111,17 @@ func searchTerms(q string) []string {
 			n = c.re.ReplaceAllString(n, " ")
 		}
 	}
-	return append(words, strings.FieldsFunc(n, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })...)
+	seen := map[string]bool{}
+	for _, w := range words {
+		seen[w] = true
+	}
+	for _, w := range strings.FieldsFunc(n, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
+	return words
 }
 
 // searchDoc is the text of an incident's search document, by part.

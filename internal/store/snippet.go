@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -40,21 +41,13 @@ const (
 // of writing a concept it names, with a snippet around it. The databases decide what matches;
 // this marks the words again, by a plainer stemming, so that both databases show the same.
 // An incident none of whose parts shows a word (the database's stemming went further) has no
-// entry.
+// entry. The work is bounded by the query's bounds (searchTerms) times the documents' words,
+// and stops with ctx.
 func (s *Store) SearchMatches(ctx context.Context, ids []string, query string) (map[string]Match, error) {
 	out := map[string]Match{}
-	terms := searchTerms(query)
-	if len(ids) == 0 || len(terms) == 0 {
+	m := newMatcher(searchTerms(query))
+	if len(ids) == 0 || m.empty() {
 		return out, nil
-	}
-	var words []string
-	var wanted []int // indexes of the concepts the query names
-	for _, t := range terms {
-		if i := conceptIndex(t); i >= 0 {
-			wanted = append(wanted, i)
-		} else {
-			words = append(words, t)
-		}
 	}
 	for start := 0; start < len(ids); start += importBatch {
 		docs, err := searchDocs(s.db.WithContext(ctx), ids[start:min(start+importBatch, len(ids))])
@@ -63,7 +56,11 @@ func (s *Store) SearchMatches(ctx context.Context, ids []string, query string) (
 		}
 		for _, d := range docs {
 			for _, part := range []struct{ in, text string }{{"title", d.Title}, {"report", d.Report}, {"note", d.Notes}, {"signature", d.Terms}} {
-				if parts, ok := snippet(part.text, words, wanted); ok {
+				parts, ok, err := m.snippet(ctx, part.text)
+				if err != nil {
+					return nil, wrap(err, "search matches")
+				}
+				if ok {
 					out[d.ID] = Match{In: part.in, Parts: parts}
 					break
 				}
@@ -85,52 +82,107 @@ func conceptIndex(word string) int {
 // token is a word of a text: its byte span.
 type token struct{ start, end int }
 
+// matcher marks a query's words in texts: its words stemmed once, and the concepts it names.
+type matcher struct {
+	stems    []string // the query's words (not concepts), stemmed
+	wanted   []int    // indexes of the concepts the query names
+	compared int      // comparisons of a text's word with a query's word so far
+}
+
+func newMatcher(terms []string) *matcher {
+	m := &matcher{}
+	for _, t := range terms {
+		if i := conceptIndex(t); i >= 0 {
+			m.wanted = append(m.wanted, i)
+		} else {
+			m.stems = append(m.stems, stem(t))
+		}
+	}
+	return m
+}
+
+func (m *matcher) empty() bool { return len(m.stems) == 0 && len(m.wanted) == 0 }
+
+// checkEvery is how many words of a text the matcher reads between looks at its context.
+const checkEvery = 4096
+
 // snippet marks in text the words of the query and the ways of writing the concepts it names,
-// and cuts the text to a window around the first of them; false when none is there.
-func snippet(text string, words []string, wanted []int) ([]Fragment, bool) {
-	var toks []token
+// and cuts the text to a window around the first of them; false when none is there. It reads
+// the text once, each word compared with each of the query's words, and stops at the end of
+// the window.
+func (m *matcher) snippet(ctx context.Context, text string) ([]Fragment, bool, error) {
+	// The ways of writing the concepts, by start. The offsets in normalized text hold in the
+	// text only when both have as many bytes.
+	var spans [][]int
+	if len(m.wanted) > 0 {
+		if n := normalized(text); len(n) == len(text) {
+			for _, ci := range m.wanted {
+				spans = append(spans, concepts[ci].re.FindAllStringIndex(n, -1)...)
+			}
+			sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+		}
+	}
+	var (
+		toks    []token // the words read and kept: the last snippetBefore before a match, then the window
+		marked  []bool
+		dropped int // words read before toks[0]
+		first   = -1
+		next    int // spans[next:] may touch the next word
+		read    int
+	)
+	add := func(t token) {
+		mark := m.isWord(text[t.start:t.end])
+		for next < len(spans) && spans[next][1] <= t.start {
+			next++
+		}
+		if next < len(spans) && spans[next][0] < t.end {
+			mark = true
+		}
+		if first < 0 && len(toks) == 2*snippetBefore { // keep only the words a snippet may show
+			copy(toks, toks[snippetBefore:])
+			copy(marked, marked[snippetBefore:])
+			toks, marked = toks[:snippetBefore], marked[:snippetBefore]
+			dropped += snippetBefore
+		}
+		toks, marked = append(toks, t), append(marked, mark)
+		if mark && first < 0 {
+			first = len(toks) - 1
+		}
+	}
+	done := func() bool { return first >= 0 && len(toks) > max(0, first-snippetBefore)+snippetWords }
 	start := -1
 	for i, r := range text {
 		word := unicode.IsLetter(r) || unicode.IsDigit(r)
-		switch {
-		case word && start < 0:
+		if word && start < 0 {
 			start = i
-		case !word && start >= 0:
-			toks = append(toks, token{start, i})
-			start = -1
 		}
-	}
-	if start >= 0 {
-		toks = append(toks, token{start, len(text)})
-	}
-	marked := make([]bool, len(toks))
-	any := false
-	for i, t := range toks {
-		w := strings.ToLower(text[t.start:t.end])
-		for _, q := range words {
-			if sameWord(w, q) {
-				marked[i], any = true, true
+		if word || start < 0 {
+			continue
+		}
+		add(token{start, i})
+		start = -1
+		if done() {
+			break
+		}
+		if read++; read%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, false, err
 			}
 		}
 	}
-	if n := normalized(text); len(wanted) > 0 && len(n) == len(text) { // offsets hold only then
-		for _, ci := range wanted {
-			for _, span := range concepts[ci].re.FindAllStringIndex(n, -1) {
-				for i, t := range toks {
-					if t.start < span[1] && t.end > span[0] {
-						marked[i], any = true, true
-					}
-				}
-			}
-		}
+	if start >= 0 && !done() {
+		add(token{start, len(text)})
 	}
-	if !any {
-		return nil, false
+	if first < 0 {
+		return nil, false, nil
 	}
-	first := 0
-	for !marked[first] {
-		first++
-	}
+	return cut(text, toks, marked, first, dropped > 0), true, nil
+}
+
+// cut is the snippet of text: the words toks (marked where they matched) from snippetBefore
+// before the first match, toks[first], up to snippetWords of them; earlier says that words of
+// the text come before toks.
+func cut(text string, toks []token, marked []bool, first int, earlier bool) []Fragment {
 	from := max(0, first-snippetBefore)
 	to := min(len(toks), from+snippetWords)
 	var out []Fragment
@@ -147,7 +199,7 @@ func snippet(text string, words []string, wanted []int) ([]Fragment, bool) {
 		}
 		out = append(out, Fragment{Text: s, Mark: mark})
 	}
-	if from > 0 {
+	if from > 0 || earlier {
 		add("… ", false)
 	}
 	pos := toks[from].start
@@ -163,7 +215,7 @@ func snippet(text string, words []string, wanted []int) ([]Fragment, bool) {
 	} else {
 		add(strings.TrimRightFunc(text[pos:], unicode.IsSpace), false) // to the end, its punctuation too
 	}
-	return out, true
+	return out
 }
 
 var spaces = regexp.MustCompile(`\s+`)
@@ -179,9 +231,24 @@ func stem(w string) string {
 	return w
 }
 
-// sameWord reports whether a word of a text is a query word, stemmed.
-func sameWord(text, query string) bool {
-	a, b := stem(text), stem(query)
+// isWord reports whether a word of a text is one of the query's words, stemmed.
+func (m *matcher) isWord(w string) bool {
+	if len(m.stems) == 0 {
+		return false
+	}
+	a := stem(strings.ToLower(w))
+	for _, b := range m.stems {
+		m.compared++
+		if sameStem(a, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameStem reports whether two stemmed words are one: the same, or one the other with at
+// most two more letters, when the shorter has four or more.
+func sameStem(a, b string) bool {
 	if a == b {
 		return true
 	}
