@@ -36,15 +36,15 @@ var ErrInvalid = errors.New("invalid incident")
 
 // Validate checks the fields people give, and normalises tags (lower case, each once, in the order given).
 func (in *Incident) Validate() error {
-	if !idPattern.MatchString(in.ID) {
-		return fmt.Errorf("%w: id %q: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", ErrInvalid, in.ID)
+	if !ValidID(in.ID) {
+		return fmt.Errorf("%w: id %s: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", ErrInvalid, quote(in.ID))
 	}
 	in.Title = strings.TrimSpace(in.Title)
 	if in.Title == "" {
 		return fmt.Errorf("%w: title is required", ErrInvalid)
 	}
-	if len(in.Title) > 300 {
-		return fmt.Errorf("%w: title is longer than 300 characters", ErrInvalid)
+	if err := CheckLine("title", in.Title, MaxTitle); err != nil {
+		return err
 	}
 	if in.StartedAt != nil && in.EndedAt != nil && in.EndedAt.Before(*in.StartedAt) {
 		return fmt.Errorf("%w: ended_at is before started_at", ErrInvalid)
@@ -57,7 +57,7 @@ func (in *Incident) Validate() error {
 	for _, t := range in.Tags {
 		t = strings.ToLower(strings.TrimSpace(t))
 		if !tagPattern.MatchString(t) {
-			return fmt.Errorf("%w: tag %q: use lower-case letters, digits, '.', '_', '/' or '-'", ErrInvalid, t)
+			return fmt.Errorf("%w: tag %s: use 1 to 63 lower-case letters, digits, '.', '_', '/' or '-'", ErrInvalid, quote(t))
 		}
 		if !seen[t] {
 			seen[t] = true
@@ -68,12 +68,16 @@ func (in *Incident) Validate() error {
 	return nil
 }
 
+// ValidID reports whether id is an incident id. An id that is not names no incident: lookups
+// may answer "not found" without asking the database.
+func ValidID(id string) bool { return idPattern.MatchString(id) }
+
 var clusterPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$`)
 
 // ValidateClusterName checks a cluster name as people and kubeconfig contexts write them.
 func ValidateClusterName(name string) error {
 	if !clusterPattern.MatchString(name) {
-		return fmt.Errorf("%w: cluster %q: use up to 128 letters, digits and . _ : / @ -", ErrInvalid, name)
+		return fmt.Errorf("%w: cluster %s: use up to 128 letters, digits and . _ : / @ -", ErrInvalid, quote(name))
 	}
 	return nil
 }

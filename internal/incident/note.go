@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Note kinds.
@@ -41,23 +40,21 @@ func (n *Note) Validate(now time.Time, causeKinds []string) error {
 	// Browsers send a textarea's lines with CRLF: one line ending, so that a note reads and
 	// exports the same whatever wrote it.
 	n.Body = strings.TrimSpace(strings.ReplaceAll(n.Body, "\r\n", "\n"))
-	switch {
-	case n.Body == "":
+	if n.Body == "" {
 		return fmt.Errorf("%w: body is required", ErrInvalid)
-	case len(n.Body) > maxNoteBody:
-		return fmt.Errorf("%w: body is longer than %d bytes", ErrInvalid, maxNoteBody)
-	case !utf8.ValidString(n.Body):
-		return fmt.Errorf("%w: body is not valid UTF-8", ErrInvalid)
+	}
+	if err := CheckMultiline("body", n.Body, maxNoteBody); err != nil {
+		return err
 	}
 	if n.Kind == "" {
 		n.Kind = Observation
 	}
 	if !slices.Contains(NoteKinds, n.Kind) {
-		return fmt.Errorf("%w: kind %q: use one of %s", ErrInvalid, n.Kind, strings.Join(NoteKinds, ", "))
+		return fmt.Errorf("%w: kind %s: use one of %s", ErrInvalid, quote(n.Kind), strings.Join(NoteKinds, ", "))
 	}
 	n.Author = strings.TrimSpace(n.Author)
-	if len(n.Author) > 200 {
-		return fmt.Errorf("%w: author is longer than 200 characters", ErrInvalid)
+	if err := CheckLine("author", n.Author, MaxAuthor); err != nil {
+		return err
 	}
 	if n.At.IsZero() {
 		n.At = now
@@ -67,7 +64,7 @@ func (n *Note) Validate(now time.Time, causeKinds []string) error {
 	for _, c := range n.Causes {
 		c = strings.TrimSpace(c)
 		if !slices.Contains(causeKinds, c) {
-			return fmt.Errorf("%w: cause %q is not a cause kind (%s)", ErrInvalid, c, strings.Join(causeKinds, ", "))
+			return fmt.Errorf("%w: cause %s is not a cause kind (%s)", ErrInvalid, quote(c), strings.Join(causeKinds, ", "))
 		}
 		if !slices.Contains(causes, c) {
 			causes = append(causes, c)

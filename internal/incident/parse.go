@@ -42,6 +42,13 @@ func ParseReport(name string, data []byte, symptomKinds, causeKinds []string) (R
 	if strings.TrimSpace(text) == "" {
 		return Report{}, &ParseError{File: name, Line: 1, Msg: "empty report"}
 	}
+	if i := controlAt(text, true); i >= 0 {
+		// PostgreSQL keeps no NUL in text, and no control character belongs in a report:
+		// refused here, with its line, whether it is in the front matter or the text.
+		line := 1 + strings.Count(text[:i], "\n")
+		col := 1 + i - (strings.LastIndexByte(text[:i], '\n') + 1)
+		return Report{}, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("%s at column %d: a report holds text, tabs and line ends only", badChar(text, i), col)}
+	}
 	front, body, hasFront := splitFrontMatter(text)
 	var r Report
 	if !hasFront {
@@ -106,8 +113,11 @@ func (r *Report) check(front string, symptomKinds, causeKinds []string) *ParseEr
 	if len(in.Tags) > 0 {
 		r.Tags = in.Tags
 	}
+	if err := CheckLine("org", r.Org, MaxName); err != nil {
+		return bad("org", err.Error())
+	}
 	if r.Date != "" && !dateRe.MatchString(r.Date) {
-		return bad("date", fmt.Sprintf("date %q: use YYYY-MM-DD", r.Date))
+		return bad("date", fmt.Sprintf("date %s: use YYYY-MM-DD", quote(r.Date)))
 	}
 	r.StartedAt, r.EndedAt = utc(r.StartedAt), utc(r.EndedAt)
 	if r.StartedAt != nil && r.EndedAt != nil && r.EndedAt.Before(*r.StartedAt) {
@@ -123,22 +133,27 @@ func (r *Report) check(front string, symptomKinds, causeKinds []string) *ParseEr
 	}
 	for _, s := range r.Symptoms {
 		if !contains(symptomKinds, s) {
-			return bad("symptoms", fmt.Sprintf("symptom %q is not a symptom kind", s))
+			return bad("symptoms", fmt.Sprintf("symptom %s is not a symptom kind", quote(s)))
 		}
 	}
 	for _, c := range r.Causes {
 		if !contains(causeKinds, c) {
-			return bad("causes", fmt.Sprintf("cause %q is not a cause kind", c))
+			return bad("causes", fmt.Sprintf("cause %s is not a cause kind", quote(c)))
 		}
 	}
 	if r.RootCause != "" && !contains(causeKinds, r.RootCause) {
-		return bad("root_cause", fmt.Sprintf("root_cause %q is not a cause kind", r.RootCause))
+		return bad("root_cause", fmt.Sprintf("root_cause %s is not a cause kind", quote(r.RootCause)))
 	}
 	if r.RootCause == "" && len(r.Causes) > 0 {
 		r.RootCause = r.Causes[0] // the report format: without root_cause, the first cause is the root
 	}
 	if r.RootCause != "" && !contains(r.Causes, r.RootCause) {
 		r.Causes = append([]string{r.RootCause}, r.Causes...)
+	}
+	for _, c := range r.Components {
+		if p := componentProblem(c); p != "" {
+			return bad("components", p)
+		}
 	}
 	r.Components = WorkloadNames(r.Components)
 	if r.Edited != nil {

@@ -91,7 +91,7 @@ func (s *Signature) Check(symptomKinds, causeKinds []string) error {
 	}
 	s.RootCause = strings.TrimSpace(s.RootCause)
 	if s.RootCause != "" && !contains(causeKinds, s.RootCause) {
-		return fmt.Errorf("%w: root cause %q is not a cause kind", ErrInvalidSignature, s.RootCause)
+		return fmt.Errorf("%w: root cause %s is not a cause kind", ErrInvalidSignature, quote(s.RootCause))
 	}
 	if s.RootCause == "" && len(s.Causes) > 0 {
 		s.RootCause = s.Causes[0]
@@ -106,8 +106,8 @@ func (s *Signature) Check(symptomKinds, causeKinds []string) error {
 		if c.Kind == "" {
 			return fmt.Errorf("%w: a component needs a kind", ErrInvalidSignature)
 		}
-		if len(c.Kind) > 64 || len(c.Name) > 253 || strings.ContainsAny(c.Kind, " \t\n") {
-			return fmt.Errorf("%w: component %q %q: a kind is one word of at most 64 characters, a name at most 253", ErrInvalidSignature, c.Kind, c.Name)
+		if p := componentProblem(c); p != "" {
+			return fmt.Errorf("%w: %s", ErrInvalidSignature, p)
 		}
 		if !seen[c] {
 			seen[c] = true
@@ -118,6 +118,18 @@ func (s *Signature) Check(symptomKinds, causeKinds []string) error {
 	return nil
 }
 
+// componentProblem says what is wrong with a component's kind or name as texts, "" when
+// nothing is: a kind is one word of at most 64 bytes, a name one line of at most MaxName.
+func componentProblem(c Component) string {
+	if p := textProblem("component kind", c.Kind, 64, false); p != "" {
+		return p
+	}
+	if strings.Contains(c.Kind, " ") {
+		return fmt.Sprintf("component kind %s is not one word", quote(c.Kind))
+	}
+	return textProblem("component name", c.Name, MaxName, false)
+}
+
 func distinctKinds(in, vocabulary []string, what string) ([]string, error) {
 	out := []string{}
 	for _, k := range in {
@@ -126,7 +138,7 @@ func distinctKinds(in, vocabulary []string, what string) ([]string, error) {
 			continue
 		}
 		if !contains(vocabulary, k) {
-			return nil, fmt.Errorf("%w: %s %q is not a %s kind", ErrInvalidSignature, what, k, what)
+			return nil, fmt.Errorf("%w: %s %s is not a %s kind", ErrInvalidSignature, what, quote(k), what)
 		}
 		out = append(out, k)
 	}
