@@ -116,6 +116,9 @@ func (s *Server) createIncident(c *gin.Context) error {
 // incidentFilter reads a library search from the query: q (words), symptom, cause, root,
 // component, tag, org, from and to (YYYY-MM-DD), limit.
 func incidentFilter(c *gin.Context) (store.IncidentFilter, error) {
+	if err := checkFilterParams(c); err != nil {
+		return store.IncidentFilter{}, err
+	}
 	f := store.IncidentFilter{Tag: c.Query("tag"), Symptom: c.Query("symptom"), Cause: c.Query("cause"), Root: c.Query("root"),
 		Component: c.Query("component"), Org: strings.TrimSpace(c.Query("org")), From: c.Query("from"), To: c.Query("to"), Query: c.Query("q")}
 	for name, v := range map[string]string{"from": f.From, "to": f.To} {
@@ -154,10 +157,7 @@ func (s *Server) listIncidents(c *gin.Context) error {
 }
 
 func (s *Server) getIncident(c *gin.Context) error {
-	in, err := s.deps.Incidents.Incident(c.Request.Context(), c.Param("id"))
-	if errors.Is(err, store.ErrNotFound) {
-		return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", c.Param("id")))
-	}
+	in, err := s.incident(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}

@@ -47,6 +47,9 @@ func (s *Server) createNote(c *gin.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
+	if err := notAnID(c.Param("id")); err != nil {
+		return err
+	}
 	n := incident.Note{IncidentID: c.Param("id"), Author: req.Author, Kind: req.Kind, Body: req.Body, Causes: req.Causes}
 	if n.Author == "" {
 		n.Author = signedIn(c)
@@ -68,6 +71,9 @@ func (s *Server) createNote(c *gin.Context) error {
 }
 
 func (s *Server) listNotes(c *gin.Context) error {
+	if err := notAnID(c.Param("id")); err != nil {
+		return err
+	}
 	notes, err := s.deps.Notes.Notes(c.Request.Context(), c.Param("id"))
 	if errors.Is(err, store.ErrNotFound) {
 		return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", c.Param("id")))

@@ -37,6 +37,9 @@ func (st *incidentState) timeline() []timeline.Entry {
 
 // incident returns an incident; a missing one is a 404 naming it.
 func (s *Server) incident(ctx context.Context, id string) (*incident.Incident, error) {
+	if err := notAnID(id); err != nil {
+		return nil, err
+	}
 	in, err := s.deps.Incidents.Incident(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
@@ -48,6 +51,9 @@ func (s *Server) incident(ctx context.Context, id string) (*incident.Incident, e
 // changed since it was made (its version says), else made anew. A missing incident is a 404
 // naming it.
 func (s *Server) loadIncident(ctx context.Context, id string) (*incidentState, error) {
+	if err := notAnID(id); err != nil {
+		return nil, err
+	}
 	version, err := s.deps.Objects.IncidentVersion(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", id))
