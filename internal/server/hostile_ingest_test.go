@@ -1,0 +1,143 @@
+package server_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+)
+
+// Hostile inputs of issue 15 that ingest must answer: a whitespace bomb, long leading
+// whitespace, duplicate keys, and names and values the API server would refuse. Each goes
+// through both doors, an upload and a collector's batch, on both databases.
+
+// ingestDoors are the two ways objects come in; name is the upload's file name.
+func ingestDoors(base, name string) []string {
+	return []string{base + "/api/v1/incidents/h/snapshots?name=" + name, base + "/api/v1/events?cluster=c"}
+}
+
+// errorOf is the error message of a JSON answer.
+func errorOf(b []byte) string {
+	var e struct {
+		Error string `json:"error"`
+	}
+	_ = json.Unmarshal(b, &e)
+	return e.Error
+}
+
+// postWithin posts body to url and returns the status and the body of the answer, failing the
+// test when none comes within d: a hang detector, far above any real time.
+func postWithin(t *testing.T, d time.Duration, url string, body []byte) (int, []byte) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), d)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/octet-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: no answer within %s: %v", url, d, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	return resp.StatusCode, b
+}
+
+// whitespaceBomb is a gzipped List whose items are 1 GiB of spaces: a body of 1.3 MB, made
+// once, as it streams (never whole in memory).
+var whitespaceBomb = sync.OnceValues(func() ([]byte, error) {
+	var b bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	spaces := bytes.Repeat([]byte(" "), 1<<20)
+	if _, err := zw.Write([]byte(`{"apiVersion":"v1","kind":"List","items":[`)); err != nil {
+		return nil, err
+	}
+	for range 1 << 10 {
+		if _, err := zw.Write(spaces); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := zw.Write([]byte(`]}`)); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+})
+
+// TestWhitespaceBomb: 1 GiB of whitespace once unpacked is refused with 413, as a gzip bomb of
+// zeros is, through an upload and a collector's batch; it never answered before (encoding/json
+// took time quadratic in the run). Nothing is stored.
+func TestWhitespaceBomb(t *testing.T) {
+	bomb, err := whitespaceBomb()
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "h", "title": "hostile"}`)
+		before := rowCounts(t, st)
+		for _, url := range ingestDoors(base, "ws.json.gz") {
+			status, b := postWithin(t, time.Minute, url, bomb)
+			if status != http.StatusRequestEntityTooLarge || !strings.Contains(errorOf(b), "larger than the limit") {
+				t.Errorf("%s: %d %s, want 413 saying larger than the limit", url, status, b)
+			}
+		}
+		assertCounts(t, st, before)
+	})
+}
+
+// TestLeadingWhitespaceUpload: JSON, YAML and text after 8,191 bytes of whitespace and more are
+// stored (8,192 gave a 500, index out of range), through both doors, on both databases.
+func TestLeadingWhitespaceUpload(t *testing.T) {
+	const (
+		podJSON = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p%d","namespace":"ns"}}`
+		podYAML = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p%d\n  namespace: ns\n"
+		podText = "NAME    READY   STATUS    RESTARTS   AGE\np%d   1/1     Running   0          5m\n"
+	)
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "h", "title": "hostile"}`)
+		i := 0
+		for _, n := range []int{8191, 8192, 8193, 65536, 1 << 20} {
+			for _, fill := range []string{" ", "\n", "\t"} {
+				for _, f := range []struct{ name, doc string }{{"pod.json", podJSON}, {"pod.yaml", podYAML}, {"pods.txt", podText}} {
+					lead := strings.Repeat(fill, n)
+					if f.name != "pod.json" {
+						lead += "\n" // the first line keeps its indentation
+					}
+					for d, url := range ingestDoors(base, f.name) {
+						if d == 1 && f.name == "pods.txt" {
+							continue // a collector sends JSON
+						}
+						i++
+						body := lead + fmt.Sprintf(f.doc, i)
+						want := []int{http.StatusCreated, http.StatusOK}[d]
+						if status, b := call(t, "POST", url, "application/octet-stream", strings.NewReader(body)); status != want {
+							t.Errorf("%s after %d × %q: %d %s, want %d", f.name, n, fill, status, b, want)
+						}
+					}
+				}
+			}
+		}
+	})
+}
