@@ -1,9 +1,14 @@
 package server_test
 
 import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -46,6 +51,44 @@ func TestNoteScenarios(t *testing.T) {
 		_, list := call(t, "GET", base+"/api/v1/incidents/IL-0070/notes", "", nil)
 		if i, j := strings.Index(string(list), "Grafana"), strings.Index(string(list), "Evicted under"); i < 0 || j < 0 || i > j {
 			t.Errorf("notes not in time order: %s", list)
+		}
+	})
+}
+
+// TestNotesRenderedOnce (issue 15, item 5): five notes of 60 KB of nested list markers (once
+// 10 s and 3.6 MB of HTML for the incident page) make a page of bounded size, and a second
+// view renders no Markdown: the notes' HTML is kept.
+func TestNotesRenderedOnce(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		srv := server.New(testConfig(), server.StoreDeps(st, slog.New(slog.DiscardHandler)))
+		ts := httptest.NewServer(srv.Handler())
+		t.Cleanup(ts.Close)
+		createIncident(t, ts.URL, `{"id": "IL-0070", "title": "Hub restart"}`)
+		body, _ := json.Marshal(map[string]string{"body": strings.Repeat("- ", 30_000) + "x"})
+		for range 5 {
+			if status, b := call(t, "POST", ts.URL+"/api/v1/incidents/IL-0070/notes", "application/json", strings.NewReader(string(body))); status != http.StatusCreated {
+				t.Fatalf("note: %d %.200s", status, b)
+			}
+		}
+		status, page := call(t, "GET", ts.URL+"/incidents/IL-0070", "", nil)
+		if status != http.StatusOK {
+			t.Fatalf("page: %d", status)
+		}
+		first := srv.MarkdownRenders()
+		if first == 0 {
+			t.Fatal("the first view rendered no Markdown")
+		}
+		if len(page) > 1<<20 {
+			t.Errorf("a page of %d bytes", len(page))
+		}
+		if n := strings.Count(string(page), "<ul>"); n > 5*16+10 {
+			t.Errorf("%d lists on the page", n)
+		}
+		if status, _ := call(t, "GET", ts.URL+"/incidents/IL-0070", "", nil); status != http.StatusOK {
+			t.Fatalf("second view: %d", status)
+		}
+		if n := srv.MarkdownRenders() - first; n != 0 {
+			t.Errorf("the second view rendered Markdown %d times, want 0", n)
 		}
 	})
 }
