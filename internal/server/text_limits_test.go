@@ -112,3 +112,19 @@ func noisyText(n int) string {
 	}
 	return string(b)
 }
+
+// TestSignInNameText: a name no account can have (a NUL, on PostgreSQL once a 500) is a wrong
+// name, as any unknown name is.
+func TestSignInNameText(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		cfg := testConfig()
+		cfg.Auth = "on"
+		b := newBrowser(t, newServer(t, st, cfg))
+		for _, name := range []string{"a\x00", noisyText(4096)} {
+			a := b.form("/login", url.Values{"csrf": {b.token("/login")}, "name": {name}, "password": {"a password"}})
+			if a.status != http.StatusUnauthorized || !strings.Contains(a.body, "wrong name or password") {
+				t.Errorf("sign in as %.20q: %d %.200s", name, a.status, a.body)
+			}
+		}
+	})
+}

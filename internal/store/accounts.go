@@ -123,6 +123,10 @@ func (s *Store) SetAccountDisabled(ctx context.Context, name string, disabled bo
 // unknown name or a wrong password, ErrAccountDisabled for a disabled account (only once the
 // password is right, so that it tells nothing to someone who does not know it).
 func (s *Store) CheckAccount(ctx context.Context, name, password string) (Account, error) {
+	if access.ValidName(name) != nil { // no account has it (and PostgreSQL refuses a NUL in text)
+		access.WasteTime(password)
+		return Account{}, ErrWrongPassword
+	}
 	var rows []accountRow
 	if err := s.db.WithContext(ctx).Where("name = ?", name).Limit(1).Find(&rows).Error; err != nil {
 		return Account{}, wrap(err, "find account")
