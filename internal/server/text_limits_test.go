@@ -75,6 +75,7 @@ func TestTextLimits(t *testing.T) {
 			{"incident page NUL", "GET", "/incidents/a%00", "", "", 404, "not found"},
 			{"notes of NUL", "GET", "/api/v1/incidents/a%00/notes", "", "", 404, "not found"},
 			{"note to NUL", "POST", "/api/v1/incidents/a%00/notes", "", `{"body": "b"}`, 404, "not found"},
+			{"snapshot to NUL", "POST", "/api/v1/incidents/a%00/snapshots", "", `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "n"}}`, 404, "not found"},
 		}
 		for _, sc := range scenarios {
 			t.Run(sc.name, func(t *testing.T) {

@@ -157,6 +157,9 @@ func incidentQuery(db *gorm.DB) *gorm.DB {
 
 // Incident returns one incident, or ErrNotFound.
 func (s *Store) Incident(ctx context.Context, id string) (*incident.Incident, error) {
+	if !incident.ValidID(id) { // no incident has it (and PostgreSQL refuses a NUL in text)
+		return nil, wrap(ErrNotFound, "get incident %.64q", id)
+	}
 	var v incidentView
 	res := incidentQuery(s.db.WithContext(ctx)).Where("incidents.id = ?", id).Limit(1).Scan(&v)
 	if res.Error != nil {

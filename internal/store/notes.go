@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"gorm.io/gorm"
@@ -26,7 +25,7 @@ func (noteRow) TableName() string { return "notes" }
 
 // CreateNote stores a validated note; ErrNotFound when its incident does not exist.
 func (s *Store) CreateNote(ctx context.Context, n *incident.Note) error {
-	if err := noteIncident(ctx, s.db, n.IncidentID); err != nil {
+	if err := incidentExists(ctx, s.db, n.IncidentID); err != nil {
 		return wrap(err, "create note")
 	}
 	row := newNoteRow(*n, time.Now().UTC())
@@ -46,7 +45,7 @@ func (s *Store) CreateNote(ctx context.Context, n *incident.Note) error {
 
 // Notes lists an incident's notes in the order of their times.
 func (s *Store) Notes(ctx context.Context, incidentID string) ([]incident.Note, error) {
-	if err := noteIncident(ctx, s.db, incidentID); err != nil {
+	if err := incidentExists(ctx, s.db, incidentID); err != nil {
 		return nil, wrap(err, "notes of %s", incidentID)
 	}
 	var rows []noteRow
@@ -58,15 +57,6 @@ func (s *Store) Notes(ctx context.Context, incidentID string) ([]incident.Note, 
 		out[i] = r.note()
 	}
 	return out, nil
-}
-
-// noteIncident checks that the incident of notes exists: ErrNotFound when it does not, and
-// when no incident can have the id (PostgreSQL refuses a NUL in text with an error).
-func noteIncident(ctx context.Context, db *gorm.DB, id string) error {
-	if !incident.ValidID(id) {
-		return fmt.Errorf("incident %.64q: %w", id, ErrNotFound)
-	}
-	return incidentExists(ctx, db, id)
 }
 
 // newNoteRow is the row of a validated note, written at now. PostgreSQL keeps microseconds:

@@ -103,6 +103,9 @@ func (s *Store) AttachSnapshot(ctx context.Context, digest, incidentID string) (
 }
 
 func incidentExists(ctx context.Context, db *gorm.DB, id string) error {
+	if !incident.ValidID(id) { // no incident has it (and PostgreSQL refuses a NUL in text)
+		return fmt.Errorf("incident %.64q: %w", id, ErrNotFound)
+	}
 	var n int64
 	if err := db.WithContext(ctx).Model(&incidentRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
 		return err
