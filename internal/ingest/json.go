@@ -73,6 +73,7 @@ func (s *jsonStream) object(start int64) error {
 	// that a type error found later in the rebuilt bytes maps back to the right line.
 	bufLine := src.Line
 	buf.WriteByte('{')
+	var keys keySet // a List's, whose items are streamed: an object's are checked by d.object
 	for s.dec.More() {
 		keyOff := s.dec.InputOffset()
 		tok, err := s.dec.Token()
@@ -80,6 +81,11 @@ func (s *jsonStream) object(start int64) error {
 			return s.syntax(err, keyOff)
 		}
 		key, _ := tok.(string)
+		if keys.add([]byte(key)) {
+			e := s.fail(s.dec.InputOffset(), repeatedKey{Key: key}.String()).(*Error)
+			e.Err = errRepeatedKey
+			return e
+		}
 		if key == "items" && !sawItems {
 			sawItems = true
 			if err := s.listItems(kind, version); err != nil {
@@ -229,6 +235,9 @@ func (s *jsonStream) typedItem(guess target, kind, version string) (target, erro
 			if targetOf(tm.Kind, tm.APIVersion) == guess {
 				if err := s.ctx.Err(); err != nil {
 					return guess, err
+				}
+				if r, ok := duplicateKey(raw); ok {
+					return guess, repeatErr(src, raw, r)
 				}
 				o := &cluster.Object{APIVersion: tm.APIVersion, Kind: tm.Kind, Namespace: tm.Namespace, Name: tm.Name, Source: src}
 				s.d.adopt(o, v)

@@ -99,6 +99,9 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 	if len(raw) == 0 || raw[0] != '{' {
 		return d.objErr(src, nil, errors.New("expected a Kubernetes object, found "+describeJSON(raw)))
 	}
+	if r, ok := duplicateKey(raw); ok {
+		return repeatErr(src, raw, r)
+	}
 	tm, err := typeMetaOf(raw, typeMeta{})
 	if err != nil {
 		return d.objErr(src, raw, err)

@@ -226,6 +226,12 @@ func skipValue(raw []byte, i int) (int, bool) {
 	case '{', '[':
 		depth := 0
 		for i < len(raw) {
+			for i < len(raw) && !structural[raw[i]] { // most bytes: one look-up each
+				i++
+			}
+			if i == len(raw) {
+				break
+			}
 			switch raw[i] {
 			case '"':
 				var ok bool
@@ -257,6 +263,9 @@ func skipValue(raw []byte, i int) (int, bool) {
 	}
 	return i, false
 }
+
+// structural marks the bytes skipValue looks at inside an object or an array.
+var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
 
 // skipString steps over the string starting at raw[i], a '"'.
 func skipString(raw []byte, i int) (int, bool) {

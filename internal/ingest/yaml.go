@@ -121,7 +121,10 @@ func (s *yamlStream) flushLast() error {
 		kind = itemKind(s.listKind)
 	}
 	for drop := 1; drop <= maxCutLines && drop < all.n; drop++ {
-		raw, err := yaml.YAMLToJSON(all.withoutLast(drop))
+		raw, err := s.toJSON(all.withoutLast(drop), src)
+		if errors.Is(err, errRepeatedKey) {
+			return err
+		}
 		if err != nil || bytes.Equal(raw, []byte("null")) {
 			continue
 		}
@@ -255,9 +258,9 @@ func (s *yamlStream) flushDoc() error {
 
 // decodeDoc decodes a document or an item; text is valid only for the call.
 func (s *yamlStream) decodeDoc(text []byte, src cluster.Source, defaultKind string) error {
-	raw, err := yaml.YAMLToJSON(text)
+	raw, err := s.toJSON(text, src)
 	if err != nil {
-		return s.yamlErr(src, err)
+		return err
 	}
 	if bytes.Equal(raw, []byte("null")) {
 		return nil // a document of comments only
@@ -296,6 +299,24 @@ func (s *yamlStream) namer(text []byte) func(*cluster.Object) error {
 		}
 		return s.emit(o)
 	}
+}
+
+// yamlRepeat is how YAML's strict mode reports a key said twice.
+var yamlRepeat = regexp.MustCompile(`line (\d+): key (.+) already set in map`)
+
+// toJSON converts a document or an item, found at src, to JSON. Keys said twice are refused
+// (see dupkeys.go) at any depth: YAML's strict mode finds them all, as kubectl's does, where
+// the plain conversion keeps the last.
+func (s *yamlStream) toJSON(text []byte, src cluster.Source) ([]byte, error) {
+	raw, err := yaml.YAMLToJSONStrict(text)
+	if err == nil {
+		return raw, nil
+	}
+	if m := yamlRepeat.FindStringSubmatch(err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return nil, &Error{File: s.name, Line: src.Line + n - 1, Offset: src.Offset, Msg: "duplicate key " + m[2], Err: errRepeatedKey}
+	}
+	return nil, s.yamlErr(src, err)
 }
 
 // yamlErr reports a YAML error at its line in the file rather than in the document.
