@@ -141,3 +141,63 @@ func TestLeadingWhitespaceUpload(t *testing.T) {
 		}
 	})
 }
+
+// storedValues is every value of every table, one a line: to look for what must not be kept.
+func storedValues(t *testing.T, st *store.Store) string {
+	t.Helper()
+	var all strings.Builder
+	err := st.EachValue(context.Background(), func(_, _ string, v []byte) error {
+		all.Write(v)
+		all.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all.String()
+}
+
+// TestDuplicateKeysUpload: an object that says "kind" twice (a Deployment, then a Secret with
+// its data) is refused with 422 naming the key and its line, through both doors, in JSON and
+// YAML; nothing of the upload is stored. In an upload of several files it is skipped like any
+// file that cannot be read, listed with its reason, and the Secret's data reaches no table.
+func TestDuplicateKeysUpload(t *testing.T) {
+	const (
+		dupJSON = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"x","namespace":"y"},"spec":{},"kind":"Secret","stringData":{"config.ini":"hunter2"}}`
+		dupYAML = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n  namespace: yy\nspec: {}\nkind: Secret\nstringData:\n  config.ini: hunter2\n"
+		pod     = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"y"}}`
+	)
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "h", "title": "hostile"}`)
+		before := rowCounts(t, st)
+		for _, tc := range []struct{ name, body, says string }{
+			{"d.json", dupJSON, `d.json:1: duplicate key "kind"`},
+			{"d.yaml", dupYAML, `d.yaml:7: duplicate key "kind"`},
+			{"list.json", `{"apiVersion":"v1","kind":"List","items":[` + pod + ",\n" + dupJSON + `]}`, `list.json:2: duplicate key "kind"`},
+		} {
+			for _, url := range ingestDoors(base, tc.name) {
+				status, b := call(t, "POST", url, "application/octet-stream", strings.NewReader(tc.body))
+				says := tc.says
+				if strings.Contains(url, "/events") {
+					says = "batch" + strings.TrimPrefix(says, tc.name)
+				}
+				if status != http.StatusUnprocessableEntity || !strings.Contains(errorOf(b), says) || strings.Contains(string(b), "hunter2") {
+					t.Errorf("%s to %s: %d %s, want 422 saying %s", tc.name, url, status, b, says)
+				}
+			}
+		}
+		assertCounts(t, st, before)
+
+		body, ct := multipartBody(t, map[string][]byte{"pod.json": []byte(pod), "d.json": []byte(dupJSON)}, "pod.json", "d.json")
+		status, b := call(t, "POST", base+"/api/v1/incidents/h/snapshots", ct, body)
+		if status != http.StatusCreated || !strings.Contains(string(b), `duplicate key \"kind\"`) {
+			t.Errorf("an upload of a pod and a repeated kind: %d %s, want 201 listing d.json as skipped", status, b)
+		}
+		if all := storedValues(t, st); strings.Contains(all, "hunter2") {
+			t.Errorf("the Secret's data was stored")
+		} else if !strings.Contains(all, "duplicate key") {
+			t.Errorf("the snapshot does not say why d.json was skipped")
+		}
+	})
+}
