@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -20,6 +21,10 @@ import (
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
 )
+
+// memoryHeadroom is the memory beyond the upload budget that the soft memory limit of
+// `rootline serve` allows: the pages, their analysis cache, the runtime.
+const memoryHeadroom = 512 << 20
 
 func newServeCmd() *cobra.Command {
 	var (
@@ -75,6 +80,15 @@ ROOTLINE_OIDC_ALLOWED_DOMAINS and ROOTLINE_OIDC_SCOPE.`,
 			if !flags.Changed("upload-rate") {
 				cfg.UploadRate = base.UploadRate
 			}
+			for name, set := range map[string]func(){
+				"events-rate":   func() { cfg.EventsRate = base.EventsRate },
+				"memory-budget": func() { cfg.MemoryBudget = base.MemoryBudget },
+				"spool-dir":     func() { cfg.SpoolDir = base.SpoolDir },
+			} {
+				if !flags.Changed(name) {
+					set()
+				}
+			}
 			if !flags.Changed("session-ttl") {
 				cfg.SessionTTL = base.SessionTTL
 			}
@@ -109,6 +123,14 @@ ROOTLINE_OIDC_ALLOWED_DOMAINS and ROOTLINE_OIDC_SCOPE.`,
 	f.DurationVar(&cfg.RetentionEvery, "retention-every", config.DefaultRetentionEvery, "how often to look for expired evidence")
 	f.Float64Var(&cfg.UploadRate, "upload-rate", config.DefaultUploadRate, "uploads a minute per token when auth is on; 0 for no limit (env ROOTLINE_UPLOAD_RATE)")
 	f.IntVar(&cfg.UploadBurst, "upload-burst", config.DefaultUploadBurst, "uploads at once beyond the rate")
+	f.Float64Var(&cfg.EventsRate, "events-rate", config.DefaultEventsRate, "collector batches (POST /api/v1/events) a minute per token when auth is on; 0 for no limit (env ROOTLINE_EVENTS_RATE)")
+	f.IntVar(&cfg.EventsBurst, "events-burst", config.DefaultEventsBurst, "collector batches at once beyond the rate")
+	f.Int64Var(&cfg.MemoryBudget, "memory-budget", config.DefaultMemoryBudget, "bytes the uploads and batches decoded at once may cost together; the rest wait (env ROOTLINE_MEMORY_BUDGET)")
+	f.DurationVar(&cfg.UploadWait, "upload-wait", config.DefaultUploadWait, "how long an upload waits for room in the memory budget before 503")
+	f.DurationVar(&cfg.UploadTimeout, "upload-timeout", config.DefaultUploadTimeout, "longest decoding and storing of one upload")
+	f.DurationVar(&cfg.BodyIdle, "body-idle", config.DefaultBodyIdle, "a request body silent this long is cut with 408")
+	f.Int64Var(&cfg.BodyRate, "body-rate", config.DefaultBodyRate, "bytes a second a request body must average once --body-idle has passed (408 otherwise); 0: no rate")
+	f.StringVar(&cfg.SpoolDir, "spool-dir", "", "folder uploads are received into (default rootline-spool in the temporary folder; env ROOTLINE_SPOOL_DIR)")
 	f.DurationVar(&cfg.SessionTTL, "session-ttl", config.DefaultSessionTTL, "how long a person stays signed in to the pages (env ROOTLINE_SESSION_TTL)")
 	f.BoolVar(&cfg.InsecureCookies, "insecure-cookies", false, "with --auth on, send cookies over plain HTTP too: for tests, never in production (env ROOTLINE_INSECURE_COOKIES)")
 	return cmd
@@ -168,6 +190,11 @@ func serve(parent context.Context, cfg config.Config) error {
 		}
 		deps.OIDC = p
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// The uploads in flight stay within the budget by admission; the soft limit makes the
+		// collector work harder before the heap's garbage doubles it.
+		debug.SetMemoryLimit(cfg.MemoryBudget + memoryHeadroom)
+	}
 	srv := server.New(cfg, deps)
 	go retention.Loop{Expirer: st, Age: time.Duration(cfg.Retention), Every: cfg.RetentionEvery, Log: log}.Run(ctx)
 
@@ -175,8 +202,13 @@ func serve(parent context.Context, cfg config.Config) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
+	// Requests run under a context of the server's: cancelled when the shutdown's grace runs
+	// out, so that work still in flight (a long decode, a query) stops and the process ends.
+	reqCtx, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelRequests()
 	hs := &http.Server{
 		Handler:           srv.Handler(),
+		BaseContext:       func(net.Listener) context.Context { return reqCtx },
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -194,6 +226,9 @@ func serve(parent context.Context, cfg config.Config) error {
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
+		log.Warn("requests still running when the shutdown's grace ran out are cancelled", "error", err)
+		cancelRequests()
+		_ = hs.Close()
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -17,7 +19,8 @@ import (
 // List (or JSON Lines) of Events, Pods and Nodes as the API server gave them. It goes through
 // ingestion like any upload (limits, redaction, Secrets refused), then is stored at once:
 // events upserted, pod and node states kept once per version, so that a batch delivered again
-// changes nothing. 200 with the counts.
+// changes nothing. 200 with the counts. Like an upload, it is received whole into the spool
+// first, then waits for its share of the memory budget.
 func (s *Server) postEvents(c *gin.Context) error {
 	ctx := c.Request.Context()
 	clusterName := c.Query("cluster")
@@ -27,10 +30,29 @@ func (s *Server) postEvents(c *gin.Context) error {
 	if err := incident.ValidateClusterName(clusterName); err != nil {
 		return errStatus(http.StatusUnprocessableEntity, err.Error())
 	}
-	body := http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxUploadBytes)
+	sp, err := receive(c.Writer, c.Request, s.spoolDir(), s.cfg.MaxUploadBytes, nil)
+	if err != nil {
+		return err
+	}
+	defer sp.remove()
+	if len(sp.files) != 1 {
+		return errStatus(http.StatusUnprocessableEntity, "empty batch: send a List or JSON Lines of Events, Pods and Nodes")
+	}
+	release, err := s.budget.acquire(ctx, sp.cost(s.cfg.MaxDecodedBytes))
+	if err != nil {
+		return err
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
+	defer cancel()
+	f, err := os.Open(sp.files[0].path)
+	if err != nil {
+		return fmt.Errorf("open spooled batch: %w", err)
+	}
+	defer f.Close()
 	var objs []*cluster.Object
 	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes})
-	err := dec.Decode(ctx, "batch", body, func(o *cluster.Object) error {
+	err = dec.Decode(ctx, "batch", f, func(o *cluster.Object) error {
 		objs = append(objs, o)
 		return nil
 	})

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -30,6 +31,9 @@ func (e *httpError) Error() string {
 
 func (e *httpError) Unwrap() error { return e.Err }
 
+// statusClientClosed answers a request whose client went before the answer was ready.
+const statusClientClosed = 499
+
 func errStatus(status int, msg string) error { return &httpError{Status: status, Msg: msg} }
 
 // handlerFunc is a gin handler that returns its error instead of writing it.
@@ -44,6 +48,7 @@ func (s *Server) handle(h handlerFunc) gin.HandlerFunc {
 			return
 		}
 		he := s.classify(err)
+		closeUnread(c)
 		if he.Status >= 500 {
 			s.log.ErrorContext(c.Request.Context(), "request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "status", he.Status, "error", err)
 		}
@@ -101,6 +106,12 @@ func (s *Server) classify(err error) *httpError {
 		return &httpError{Status: http.StatusRequestEntityTooLarge, Msg: "request body larger than the limit of " + formatBytes(mbe.Limit)}
 	}
 	switch {
+	case errors.Is(err, context.Canceled):
+		// The client went (or the server is stopping): no one reads the answer, and it is not
+		// the server's failure. nginx's 499 says so in the metrics.
+		return &httpError{Status: statusClientClosed, Msg: "the request was cancelled", Err: err}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &httpError{Status: http.StatusServiceUnavailable, Msg: "the request took longer than the server allows (--upload-timeout): nothing was stored", Err: err}
 	case store.IsFull(err):
 		// 507: the request was fine and nothing of it was stored; it succeeds once the
 		// database (or the spool) has room again, which an operator must make.

@@ -82,7 +82,7 @@ func (s *Server) uploadForm(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	sp, err := receive(c.Writer, c.Request, s.cfg.MaxUploadBytes, csrfLater(c))
+	sp, err := receive(c.Writer, c.Request, s.spoolDir(), s.cfg.MaxUploadBytes, csrfLater(c))
 	if err != nil {
 		he := s.classify(err)
 		return render(c, he.Status, "Upload", incidents.UploadPage(incidents.Upload{Incidents: rows, Error: he.Msg}))

@@ -28,7 +28,7 @@ type importResponse struct {
 // multipart. Every report is read first; one that does not parse refuses the whole request
 // with its file and line, so that nothing is half imported.
 func (s *Server) importReports(c *gin.Context) error {
-	sp, err := receive(c.Writer, c.Request, s.cfg.MaxUploadBytes, csrfLater(c))
+	sp, err := receive(c.Writer, c.Request, s.spoolDir(), s.cfg.MaxUploadBytes, csrfLater(c))
 	if err != nil {
 		return err
 	}
@@ -36,6 +36,16 @@ func (s *Server) importReports(c *gin.Context) error {
 	if len(sp.files) == 0 {
 		return errStatus(http.StatusUnprocessableEntity, "no report in the request")
 	}
+	for _, f := range sp.files {
+		if f.size > maxReportBytes {
+			return errStatus(http.StatusRequestEntityTooLarge, f.name+": a report larger than 1 MiB")
+		}
+	}
+	release, err := s.budget.acquire(c.Request.Context(), sp.cost(maxReportBytes))
+	if err != nil {
+		return err
+	}
+	defer release()
 	reports := make([]incident.Report, 0, len(sp.files))
 	for _, f := range sp.files {
 		if f.size > maxReportBytes {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/http"
 	"strconv"
 	"time"
 
@@ -49,8 +50,10 @@ func NewMetrics() *Metrics {
 	return m
 }
 
-// middleware counts and times every request by its route pattern, never its raw path, so that
-// ids in paths cannot blow up the number of series.
+// middleware counts and times every request by its route pattern, never its raw path, and by
+// its method when it is one of HTTP's, so that neither ids in paths nor made-up methods can
+// blow up the number of series. The status is a number of three digits (net/http refuses
+// others), so it adds at most a bounded set.
 func (m *Metrics) middleware() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
@@ -59,7 +62,19 @@ func (m *Metrics) middleware() gin.HandlerFunc {
 		if route == "" {
 			route = "unmatched"
 		}
-		m.requests.WithLabelValues(c.Request.Method, route, strconv.Itoa(c.Writer.Status())).Inc()
-		m.latency.WithLabelValues(c.Request.Method, route).Observe(time.Since(start).Seconds())
+		method := metricMethod(c.Request.Method)
+		m.requests.WithLabelValues(method, route, strconv.Itoa(c.Writer.Status())).Inc()
+		m.latency.WithLabelValues(method, route).Observe(time.Since(start).Seconds())
 	}
+}
+
+// metricMethod is the method's label: one of HTTP's own methods, else "other", so that a client
+// making up methods cannot add series to the scrape (a method may be any token, of any length).
+func metricMethod(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "other"
 }

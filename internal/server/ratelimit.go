@@ -90,8 +90,17 @@ func (u *keyedLimiter) forgetIdlest(now time.Time) {
 }
 
 // limitUploads refuses an upload beyond the caller's budget with 429 and Retry-After.
-func (s *Server) limitUploads() gin.HandlerFunc {
-	if s.uploads == nil {
+func (s *Server) limitUploads() gin.HandlerFunc { return limitBy(s.uploads, "uploads") }
+
+// limitEvents refuses a collector's batch beyond its token's budget (--events-rate, sized for
+// `rootline collect`: a batch of up to 500 objects every 2 s, and the bursts of a first listing
+// or of a backlog delivered after an outage); the collector waits and sends it again.
+func (s *Server) limitEvents() gin.HandlerFunc { return limitBy(s.events, "event batches") }
+
+// limitBy refuses a request beyond its caller's budget in l with 429 and Retry-After. Callers
+// are tokens (and people signed in): with authentication off there is no one to count.
+func limitBy(l *keyedLimiter, what string) gin.HandlerFunc {
+	if l == nil {
 		return func(c *gin.Context) { c.Next() }
 	}
 	return func(c *gin.Context) {
@@ -101,14 +110,24 @@ func (s *Server) limitUploads() gin.HandlerFunc {
 			return
 		}
 		caller := v.(string)
-		ok, wait := s.uploads.allow(caller, time.Now())
+		ok, wait := l.allow(caller, time.Now())
 		if !ok {
 			secs := int(math.Ceil(wait.Seconds()))
 			c.Header("Retry-After", strconv.Itoa(secs))
+			closeUnread(c)
 			c.AbortWithStatusJSON(http.StatusTooManyRequests, gin.H{"error": fmt.Sprintf(
-				"too many uploads from %s: %g a minute, %d at once; try again in %d s", caller, s.uploads.perMinute, s.uploads.burst, secs)})
+				"too many %s from %s: %g a minute, %d at once; try again in %d s", what, caller, l.perMinute, l.burst, secs)})
 			return
 		}
 		c.Next()
+	}
+}
+
+// closeUnread marks the answer to a request refused before its body was read to close the
+// connection: otherwise net/http reads what is left of the body first, to keep the connection,
+// at whatever pace the client sends it.
+func closeUnread(c *gin.Context) {
+	if c.Request.Body != nil && c.Request.Body != http.NoBody && c.Request.ContentLength != 0 {
+		c.Header("Connection", "close")
 	}
 }

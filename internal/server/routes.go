@@ -33,7 +33,7 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(s.metrics.Registry, promhttp.HandlerOpts{})))
 	r.StaticFS("/static", http.FS(web.Static()))
 
-	site := r.Group("/", s.crossOrigin(), s.identify())
+	site := r.Group("/", s.crossOrigin(), s.bodyDeadline(), s.identify())
 	site.GET("/login", s.handle(s.loginPage))
 	site.POST("/login", s.checkCSRF(), s.handle(s.login))
 	site.POST("/logout", s.checkCSRF(), s.handle(s.logout))
@@ -56,7 +56,7 @@ func (s *Server) Handler() http.Handler {
 	api := authed.Group("/api/v1")
 	api.POST("/incidents", s.handle(s.createIncident))
 	api.POST("/incidents/import", s.limitUploads(), s.handle(s.importReports))
-	api.POST("/events", s.handle(s.postEvents))
+	api.POST("/events", s.limitEvents(), s.handle(s.postEvents))
 	api.GET("/incidents", s.handle(s.listIncidents))
 	api.GET("/incidents/:id", s.handle(s.getIncident))
 	api.PUT("/incidents/:id", s.handle(s.updateIncident))
@@ -72,7 +72,7 @@ func (s *Server) Handler() http.Handler {
 	api.GET("/incidents/:id/signature", s.handle(s.getSignature))
 	api.PUT("/incidents/:id/signature", s.handle(s.putSignature))
 	api.DELETE("/incidents/:id/signature", s.handle(s.deleteSignature))
-	return r
+	return headAsGet(r)
 }
 
 // requireAuth demands, when authentication is on, a person signed in (see identify) or a

@@ -110,8 +110,11 @@ type Server struct {
 	markdown *markdown.Renderer
 	states   *stateCache
 	uploads  *keyedLimiter // nil: no limit
+	events   *keyedLimiter // collectors' batches; nil: no limit
 	logins   *keyedLimiter // sign-in attempts by address and name
 	hashing  chan struct{} // a slot for each password check that may run at once
+	budget   *budget       // the memory of the uploads decoded and stored at once
+	spool    *spoolRoot    // nil: the system's temporary folder (the spool folder could not be made)
 }
 
 // New builds the server; Handler returns its routes.
@@ -127,5 +130,35 @@ func New(cfg config.Config, deps Deps) *Server {
 	if cfg.UploadRate > 0 {
 		srv.uploads = newKeyedLimiter(cfg.UploadRate, cfg.UploadBurst)
 	}
+	if cfg.MemoryBudget <= 0 {
+		cfg.MemoryBudget = config.DefaultMemoryBudget
+	}
+	if cfg.UploadWait <= 0 {
+		cfg.UploadWait = config.DefaultUploadWait
+	}
+	if cfg.UploadTimeout <= 0 {
+		cfg.UploadTimeout = config.DefaultUploadTimeout
+	}
+	if cfg.BodyIdle <= 0 {
+		cfg.BodyIdle = config.DefaultBodyIdle
+	}
+	srv.cfg = cfg
+	srv.budget = newBudget(cfg.MemoryBudget, 0, cfg.UploadWait)
+	if root, err := openSpool(cfg.SpoolDir, srv.log); err != nil {
+		srv.log.Error("uploads are spooled in the temporary folder, and what a killed server leaves there is not removed", "error", err)
+	} else {
+		srv.spool = root
+	}
+	if cfg.EventsRate > 0 {
+		srv.events = newKeyedLimiter(cfg.EventsRate, cfg.EventsBurst)
+	}
 	return srv
+}
+
+// spoolDir is the folder uploads are received into.
+func (s *Server) spoolDir() string {
+	if s.spool == nil {
+		return ""
+	}
+	return s.spool.dir
 }

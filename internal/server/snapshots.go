@@ -57,7 +57,7 @@ func (s *Server) uploadSnapshot(c *gin.Context) error {
 			return err
 		}
 	}
-	sp, err := receive(c.Writer, c.Request, s.cfg.MaxUploadBytes, csrfLater(c))
+	sp, err := receive(c.Writer, c.Request, s.spoolDir(), s.cfg.MaxUploadBytes, csrfLater(c))
 	if err != nil {
 		s.metrics.uploadResults.WithLabelValues("rejected").Inc()
 		return err
@@ -139,7 +139,17 @@ const storeAttempts = 3
 
 // storeSnapshot stores an upload for an incident; fresh, when not nil, is the incident to
 // create with it.
+//
+// It first waits for its share of the server's memory budget (503 when none comes in time),
+// and then has --upload-timeout to finish.
 func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName string, fresh *incident.Incident, sp *spool) (snapshotResponse, int, error) {
+	release, err := s.budget.acquire(ctx, sp.cost(s.cfg.MaxDecodedBytes))
+	if err != nil {
+		return snapshotResponse{}, 0, err
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
+	defer cancel()
 	for attempt := 1; ; attempt++ {
 		resp, status, err := s.storeSnapshotOnce(ctx, incidentID, clusterName, fresh, sp)
 		if !store.IsRetryable(err) || attempt == storeAttempts {

@@ -66,14 +66,15 @@ func (sp *spool) digest() string {
 // maxParts bounds the number of files in one multipart upload.
 const maxParts = 1000
 
-// receive spools the request body: a multipart form with file parts (and small text fields),
-// or a single body named by ?name=, Content-Disposition, or "upload". The body is limited to
-// limit bytes; exceeding it fails with *http.MaxBytesError.
+// receive spools the request body into a new folder under dir (the server's spool; "" is the
+// system's temporary folder): a multipart form with file parts (and small text fields), or a
+// single body named by ?name=, Content-Disposition, or "upload". The body is limited to limit
+// bytes; exceeding it fails with *http.MaxBytesError.
 //
 // check, if not nil, is run on the form's fields before its first file is read (and at the
 // end, for a form without files): the form token of the upload page.
-func receive(w http.ResponseWriter, r *http.Request, limit int64, check func(fields map[string]string) error) (*spool, error) {
-	dir, err := os.MkdirTemp("", "rootline-upload-")
+func receive(w http.ResponseWriter, r *http.Request, dir string, limit int64, check func(fields map[string]string) error) (*spool, error) {
+	dir, err := os.MkdirTemp(dir, "upload-")
 	if err != nil {
 		return nil, fmt.Errorf("spool: %w", err)
 	}
@@ -124,8 +125,12 @@ func (sp *spool) receiveMultipart(mr *multipart.Reader, check func(map[string]st
 		}
 		if err != nil {
 			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
+			var he *httpError
+			switch {
+			case errors.As(err, &mbe):
 				return err
+			case errors.As(err, &he):
+				return he
 			}
 			return &httpError{Status: http.StatusUnprocessableEntity, Msg: "malformed multipart body: " + err.Error()}
 		}
@@ -173,8 +178,12 @@ func (sp *spool) add(name string, r io.Reader) error {
 	}
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		var he *httpError
+		switch {
+		case errors.As(err, &mbe):
 			return err
+		case errors.As(err, &he): // the body came too slowly (408)
+			return he
 		}
 		return &httpError{Status: http.StatusBadRequest, Msg: "reading the upload failed: " + err.Error(), Err: err}
 	}

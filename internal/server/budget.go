@@ -1,0 +1,147 @@
+package server
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// Memory per decoded byte. Decoding and storing an upload holds its objects (the decoded form
+// of a byte of kubectl JSON) and the rows of the current batch: measured at about 3 bytes per
+// byte of input for a 34 MiB pod list and 5 for a 5 MiB one (RSS of `rootline serve` above
+// idle, one upload at a time, scripts/loadtest --burst). The budget counts 4, plus a fixed
+// part for the decoder's buffers and the transaction.
+const (
+	costPerByte = 4
+	costBase    = 16 << 20
+)
+
+// budget admits the uploads and collector batches that are decoded and stored at once, so that
+// the memory they take together stays within the configured budget whatever the number of
+// requests: each takes its estimated cost from a weighted semaphore (first come, first served)
+// and one of a few worker slots, after it has been received whole into the spool (which costs
+// disk, not memory). One that cannot start within the wait is answered 503 with Retry-After,
+// having stored nothing; so is one that arrives while too many wait already. When the last
+// request in flight ends, the memory the burst used is handed back to the system.
+type budget struct {
+	total   int64
+	sem     *semaphore.Weighted
+	slots   chan struct{}
+	wait    time.Duration
+	waiting atomic.Int64
+	maxWait int64 // requests that may wait at once
+	running atomic.Int64
+
+	freeMu   sync.Mutex
+	lastFree time.Time
+	freeGap  time.Duration
+	freeOS   func() // debug.FreeOSMemory; replaced in tests
+}
+
+func newBudget(total int64, workers int, wait time.Duration) *budget {
+	if workers < 1 {
+		workers = max(2, runtime.GOMAXPROCS(0))
+	}
+	return &budget{
+		total: total, sem: semaphore.NewWeighted(total), slots: make(chan struct{}, workers), wait: wait,
+		maxWait: 256, freeGap: 5 * time.Second, freeOS: debug.FreeOSMemory,
+	}
+}
+
+// errBusy answers a request that found no room in the budget in time.
+func errBusy(why string) error {
+	return &httpError{Status: http.StatusServiceUnavailable, Msg: "the server is busy with other uploads (" + why + "); nothing was stored: send it again later"}
+}
+
+// acquire waits for a worker slot and cost bytes of the budget (the whole budget at most: a
+// request larger than it runs alone). It gives up with 503 after the wait, or with the
+// context's error when the client goes. release must be called once it is done.
+func (b *budget) acquire(ctx context.Context, cost int64) (release func(), err error) {
+	cost = min(max(cost, 1), b.total)
+	if b.waiting.Add(1) > b.maxWait {
+		b.waiting.Add(-1)
+		return nil, errBusy(fmt.Sprintf("%d requests wait already", b.maxWait))
+	}
+	defer b.waiting.Add(-1)
+	wctx, cancel := context.WithTimeout(ctx, b.wait)
+	defer cancel()
+	select {
+	case b.slots <- struct{}{}:
+	case <-wctx.Done():
+		return nil, b.waitErr(ctx)
+	}
+	if err := b.sem.Acquire(wctx, cost); err != nil {
+		<-b.slots
+		return nil, b.waitErr(ctx)
+	}
+	b.running.Add(1)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			b.sem.Release(cost)
+			<-b.slots
+			if b.running.Add(-1) == 0 {
+				b.giveBack()
+			}
+		})
+	}, nil
+}
+
+func (b *budget) waitErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err // the client went: no one to answer
+	}
+	return errBusy(fmt.Sprintf("no room within %s", b.wait))
+}
+
+// giveBack returns the heap freed by a burst to the system at once, instead of over the
+// minutes the runtime's scavenger would take; at most once every freeGap, since it costs a
+// collection.
+func (b *budget) giveBack() {
+	b.freeMu.Lock()
+	defer b.freeMu.Unlock()
+	if now := time.Now(); now.Sub(b.lastFree) >= b.freeGap {
+		b.lastFree = now
+		go b.freeOS()
+	}
+}
+
+// decodedSize estimates the bytes a spooled file decodes to: a gzip file's own record of its
+// uncompressed size (its last four bytes, modulo 4 GiB), else the file's size; at most limit,
+// where decoding stops anyway.
+func decodedSize(path string, size, limit int64) int64 {
+	est := size
+	if size >= 18 {
+		if f, err := os.Open(path); err == nil {
+			var head [2]byte
+			var tail [4]byte
+			if _, err := io.ReadFull(f, head[:]); err == nil && head == [2]byte{0x1f, 0x8b} {
+				if _, err := f.ReadAt(tail[:], size-4); err == nil || errors.Is(err, io.EOF) {
+					est = max(est, int64(binary.LittleEndian.Uint32(tail[:])))
+				}
+			}
+			f.Close()
+		}
+	}
+	return min(est, limit)
+}
+
+// cost is the budget a spooled upload takes while it is decoded and stored.
+func (sp *spool) cost(limit int64) int64 {
+	n := int64(costBase)
+	for _, f := range sp.files {
+		n += costPerByte * decodedSize(f.path, f.size, limit)
+	}
+	return n
+}
