@@ -44,6 +44,8 @@ type options struct {
 	timeout      time.Duration
 	seed         int64
 	out          string
+	burst        bool
+	b            burstOptions
 }
 
 func main() {
@@ -72,6 +74,13 @@ func run() error {
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "longest wait for one answer (beyond it: a transport error)")
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the generated events (default: from the clock, so that a second run against the same server stores new snapshots)")
 	fs.StringVar(&o.out, "out", "", "also write the markdown to this file")
+	fs.BoolVar(&o.burst, "burst", false, "run the burst test instead: concurrent large uploads and decompression bombs, all at once")
+	fs.IntVar(&o.b.uploads, "burst-uploads", 50, "with --burst: concurrent uploads, each a different pod list")
+	fs.IntVar(&o.b.pods, "burst-pods", 6500, "with --burst: pods in each list (6,500 is about 5 MiB)")
+	fs.IntVar(&o.b.hostile, "burst-hostile", 20, "with --burst: concurrent decompression bombs (1 GiB unpacked each)")
+	fs.IntVar(&o.b.serverPID, "server-pid", 0, "with --burst: the server's process id, to sample its resident memory from /proc")
+	fs.Int64Var(&o.b.budget, "budget", 1<<30, "with --burst and --server-pid: the server's memory budget in bytes, which peak RSS above idle must stay within")
+	fs.DurationVar(&o.b.settle, "settle", time.Minute, "with --burst and --server-pid: how long RSS gets to come back near idle")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -110,6 +119,9 @@ func run() error {
 			IdleConnTimeout:     time.Minute,
 		}},
 	}
+	if o.burst {
+		return runBurst(ctx, c, o)
+	}
 	res, err := loadTest(ctx, c, o)
 	if err != nil {
 		return err
@@ -127,6 +139,29 @@ func run() error {
 	if n := res.errorCount(); n > 0 {
 		res.printErrors(os.Stderr)
 		return fmt.Errorf("%d requests failed", n)
+	}
+	return nil
+}
+
+// runBurst runs the burst test and prints its table; any broken promise exits 1.
+func runBurst(ctx context.Context, c *client, o options) error {
+	if o.b.uploads < 0 || o.b.hostile < 0 || o.b.pods < 1 {
+		return usageError{errors.New("--burst-uploads and --burst-hostile must not be negative, --burst-pods at least 1")}
+	}
+	c.http.Transport.(*http.Transport).MaxIdleConnsPerHost = o.b.uploads + o.b.hostile
+	res, err := burstTest(ctx, c, o.b)
+	if err != nil {
+		return err
+	}
+	md := res.markdown()
+	fmt.Print(md)
+	if o.out != "" {
+		if err := os.WriteFile(o.out, []byte(md), 0o644); err != nil {
+			return err
+		}
+	}
+	if f := res.failures(); len(f) > 0 {
+		return fmt.Errorf("the burst broke %d promises", len(f))
 	}
 	return nil
 }
