@@ -388,6 +388,9 @@ func jsonArray(b []byte) bool {
 // reported through Options.OnTruncated.
 func (d *Decoder) decodeText(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error) error {
 	res, err := text.Parse(ctx, name, r, d.opts.Now, func(o *cluster.Object) error {
+		if err := textFault(o); err != nil {
+			return err
+		}
 		redactObject(o)
 		return emit(o)
 	})

@@ -209,6 +209,9 @@ func (s *jsonStream) typedItem(guess target, kind, version string) (target, erro
 	off := s.dec.InputOffset() // before the ',' that separates this item from the one before
 	v := guess.new()
 	derr := s.dec.Decode(v)
+	if _, ok := errors.AsType[*digitRunError](derr); ok {
+		return guess, s.syntax(derr, off)
+	}
 	end := s.dec.InputOffset()
 	lead := s.lr.bytesFrom(off, end)
 	n := 0
@@ -238,6 +241,15 @@ func (s *jsonStream) typedItem(guess target, kind, version string) (target, erro
 				}
 				if r, ok := duplicateKey(raw); ok {
 					return guess, repeatErr(src, raw, r)
+				}
+				if f, ok := valueFault(raw); ok {
+					return guess, f.err(src, raw)
+				}
+				if f, ok := metaFault(tm); ok {
+					return guess, f.err(src, raw)
+				}
+				if f, ok := typedFault(v); ok {
+					return guess, f.err(src, raw)
 				}
 				o := &cluster.Object{APIVersion: tm.APIVersion, Kind: tm.Kind, Namespace: tm.Namespace, Name: tm.Name, Source: src}
 				s.d.adopt(o, v)
@@ -277,6 +289,9 @@ func (s *jsonStream) syntax(err error, valueStart int64) error {
 	}
 	if cerr := s.ctx.Err(); cerr != nil && errors.Is(err, cerr) { // the read was stopped
 		return cerr
+	}
+	if dr, ok := errors.AsType[*digitRunError](err); ok {
+		return s.fail(dr.off, dr.Error())
 	}
 	var rerr *Error
 	if errors.As(err, &rerr) {

@@ -27,6 +27,7 @@ type lineReader struct {
 	blank             int
 	gaps              []gap // whitespace dropped at or after offset base, in order
 	dropped           int64 // bytes of whitespace dropped before offset base
+	digits            int   // the digits in a row at the end of what was passed on
 }
 
 // maxBlankRun is how much of a run of whitespace between JSON tokens is passed on to
@@ -59,6 +60,9 @@ func (l *lineReader) Read(p []byte) (int, error) {
 			// the parser's whole look-ahead every time.
 			rest := copy(l.buf, l.buf[l.head:])
 			l.buf, l.head = l.buf[:rest], 0
+		}
+		if derr := l.countDigits(p[:n]); derr != nil {
+			return 0, derr
 		}
 		l.buf = append(l.buf, p[:n]...)
 		l.passed += int64(n)

@@ -102,6 +102,9 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 	if r, ok := duplicateKey(raw); ok {
 		return repeatErr(src, raw, r)
 	}
+	if f, ok := valueFault(raw); ok { // before a typed decode parses a number too long
+		return f.err(src, raw)
+	}
 	tm, err := typeMetaOf(raw, typeMeta{})
 	if err != nil {
 		return d.objErr(src, raw, err)
@@ -114,6 +117,9 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 	}
 	if tm.Kind == "" {
 		tm.Kind = guessKind(raw)
+	}
+	if f, ok := metaFault(tm); ok {
+		return f.err(src, raw)
 	}
 	if (tm.Kind == "" && tm.HasItems) || strings.HasSuffix(tm.Kind, "List") {
 		return d.nestedList(ctx, raw, tm, src, emit, depth)
@@ -134,6 +140,9 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 		if err := json.Unmarshal(raw, t); err != nil {
 			return d.objErr(src, raw, err)
 		}
+		if f, ok := typedFault(t); ok {
+			return f.err(src, raw)
+		}
 		d.adopt(o, t)
 	default:
 		if tm.Kind == "ConfigMap" && tm.Name != autoscalerStatus {
@@ -143,6 +152,9 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 		if !contextKinds[tm.Kind] {
 			d.skip(skipped(o, fmt.Sprintf("kind %s is not used by Rootline", tm.Kind)))
 			return nil
+		}
+		if f, ok := rawMetaFault(raw); ok {
+			return f.err(src, raw)
 		}
 		red, uid, err := redactRaw(raw)
 		if err != nil {
