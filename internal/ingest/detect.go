@@ -78,7 +78,13 @@ func (d *Decoder) decodeTar(ctx context.Context, name string, r io.Reader, emit 
 		}
 		base := path.Base(hdr.Name)
 		if strings.HasPrefix(base, ".") || hdr.Size == 0 {
-			continue // editor and OS litter (._foo, .DS_Store) and empty files carry no objects
+			// Editor and OS litter (._foo, .DS_Store) and empty files carry no objects. Their
+			// bytes are read here rather than by the tar reader stepping over them, so that
+			// they count against the budget and stop with ctx like the rest.
+			if _, err := io.Copy(io.Discard, &budgetReader{ctx: ctx, r: tr, d: d}); err != nil {
+				return d.readError(name, err)
+			}
+			continue
 		}
 		files++
 		if err := d.decodeIn(ctx, name+":"+hdr.Name, tr, emit, depth+1, compressed); err != nil {
