@@ -1,6 +1,7 @@
 package server
 
 import (
+	"sync"
 	"context"
 	"net/http"
 	"net/url"
@@ -50,8 +51,36 @@ func analysisSignature(rep analysis.Report) incident.Signature {
 // changed, so that it takes part in related-incident search, and the first time of its
 // evidence, which dates it. A failure is logged, not returned: the upload that triggered it
 // has been stored.
+//
+// Refreshes of one incident are coalesced: while one runs, the uploads that end ask it to run
+// once more rather than analyse the incident at once themselves, so that a burst of uploads to
+// an incident costs two analyses, not one each. The state made is kept in the cache only when
+// the incident is there already (someone is looking at it): a burst of uploads nobody views
+// leaves no state behind.
 func (s *Server) refreshSignature(ctx context.Context, id string) {
-	st, err := s.loadIncident(ctx, id)
+	if !s.refreshes.start(id) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.UploadTimeout)
+	defer cancel()
+	for {
+		s.refreshOnce(ctx, id)
+		if !s.refreshes.again(id) {
+			return
+		}
+	}
+}
+
+func (s *Server) refreshOnce(ctx context.Context, id string) {
+	var (
+		st  *incidentState
+		err error
+	)
+	if s.states.has(id) {
+		st, err = s.loadIncident(ctx, id)
+	} else {
+		st, err = s.makeIncidentState(ctx, id, nil)
+	}
 	if err == nil {
 		err = s.deps.Library.SetAnalysisSignature(ctx, id, analysisSignature(st.report))
 	}
@@ -61,6 +90,41 @@ func (s *Server) refreshSignature(ctx context.Context, id string) {
 	if err != nil {
 		s.log.WarnContext(ctx, "analysis signature not updated", "incident_id", id, "error", err)
 	}
+}
+
+// refreshes are the incidents whose signature is being refreshed, and whether it must be
+// refreshed once more when that ends.
+type refreshes struct {
+	mu      sync.Mutex
+	running map[string]bool // id → asked again while running
+}
+
+// start reports whether the caller is to refresh id: false when a refresh runs already, which
+// is then asked to run once more.
+func (r *refreshes) start(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.running == nil {
+		r.running = map[string]bool{}
+	}
+	if _, ok := r.running[id]; ok {
+		r.running[id] = true
+		return false
+	}
+	r.running[id] = false
+	return true
+}
+
+// again reports whether the refresh of id must run once more, and ends it when not.
+func (r *refreshes) again(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.running[id] {
+		r.running[id] = false
+		return true
+	}
+	delete(r.running, id)
+	return false
 }
 
 // relatedLimit is how many incidents that share only components a lookup returns by default;

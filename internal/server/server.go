@@ -103,18 +103,19 @@ func StoreDeps(st *store.Store, log *slog.Logger) Deps {
 
 // Server holds the handlers' shared state.
 type Server struct {
-	cfg      config.Config
-	deps     Deps
-	log      *slog.Logger
-	metrics  *Metrics
-	markdown *markdown.Renderer
-	states   *stateCache
-	uploads  *keyedLimiter // nil: no limit
-	events   *keyedLimiter // collectors' batches; nil: no limit
-	logins   *keyedLimiter // sign-in attempts by address and name
-	hashing  chan struct{} // a slot for each password check that may run at once
-	budget   *budget       // the memory of the uploads decoded and stored at once
-	spool    *spoolRoot    // nil: the system's temporary folder (the spool folder could not be made)
+	cfg       config.Config
+	deps      Deps
+	log       *slog.Logger
+	metrics   *Metrics
+	markdown  *markdown.Renderer
+	states    *stateCache
+	uploads   *keyedLimiter // nil: no limit
+	events    *keyedLimiter // collectors' batches; nil: no limit
+	logins    *keyedLimiter // sign-in attempts by address and name
+	hashing   chan struct{} // a slot for each password check that may run at once
+	budget    *budget       // the memory of the uploads decoded and stored, and the incidents analysed, at once
+	refreshes refreshes     // the signature refreshes running
+	spool     *spoolRoot    // nil: the system's temporary folder (the spool folder could not be made)
 }
 
 // New builds the server; Handler returns its routes.

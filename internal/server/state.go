@@ -78,6 +78,13 @@ func (s *Server) makeIncidentState(ctx context.Context, id string, prev *inciden
 		}
 		return &incidentState{incident: in, model: prev.model, report: prev.report, notes: notes, changes: prev.changes}, nil
 	}
+	// Loading and analysing an incident costs memory by its objects: it takes its share of
+	// the budget, as uploads do, by the size the incident had when it was last made.
+	release, err := s.budget.acquire(ctx, costBase+costPerObject*int64(s.states.lastWeight(id)))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	files, objs, err := s.deps.Objects.IncidentObjects(ctx, id)
 	if err != nil {
 		return nil, err
@@ -95,6 +102,7 @@ func (s *Server) makeIncidentState(ctx context.Context, id string, prev *inciden
 		changes[i] = timeline.Change{At: c.At, Kind: c.Kind, Namespace: c.Namespace, Name: c.Name, State: c.State}
 	}
 	m := cluster.NewModel(files, objs)
+	s.states.note(id, len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others))
 	return &incidentState{incident: in, model: m, report: analysis.Run(m, analysis.Options{}), notes: notes, changes: changes}, nil
 }
 
@@ -115,6 +123,40 @@ type stateCache struct {
 	size, objs int                    // the bounds
 	entries    map[string]*cacheEntry // incident id → the entry of its last version
 	order      []string               // incident ids, least recently used first
+	weights    map[string]int         // incident id → objects when last made, cached or not
+}
+
+// maxWeights bounds the incidents whose size the cache remembers.
+const maxWeights = 4096
+
+// remember notes the objects of an incident's state, made now; c.mu is held.
+func (c *stateCache) remember(id string, objects int) {
+	if c.weights == nil || len(c.weights) >= maxWeights {
+		c.weights = map[string]int{} // forgetting costs a guess, not a fault
+	}
+	c.weights[id] = objects
+}
+
+// lastWeight is the objects of the incident's state when last made; 0 when unknown.
+func (c *stateCache) lastWeight(id string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.weights[id]
+}
+
+// has reports whether the cache holds a state of the incident, of any version.
+func (c *stateCache) has(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.entries[id]
+	return ok
+}
+
+// note remembers the objects of an incident's state, made now, in the cache or not.
+func (c *stateCache) note(id string, objects int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.remember(id, objects)
 }
 
 type cacheEntry struct {

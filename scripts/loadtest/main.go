@@ -76,7 +76,7 @@ func run() error {
 	fs.StringVar(&o.out, "out", "", "also write the markdown to this file")
 	fs.BoolVar(&o.burst, "burst", false, "run the burst test instead: concurrent large uploads and decompression bombs, all at once")
 	fs.IntVar(&o.b.uploads, "burst-uploads", 50, "with --burst: concurrent uploads, each a different pod list")
-	fs.IntVar(&o.b.pods, "burst-pods", 6500, "with --burst: pods in each list (6,500 is about 5 MiB)")
+	fs.IntVar(&o.b.pods, "burst-pods", 1000, "with --burst: pods in each list (1,000 generated pods are about 5 MiB)")
 	fs.IntVar(&o.b.hostile, "burst-hostile", 20, "with --burst: concurrent decompression bombs (1 GiB unpacked each)")
 	fs.IntVar(&o.b.serverPID, "server-pid", 0, "with --burst: the server's process id, to sample its resident memory from /proc")
 	fs.Int64Var(&o.b.budget, "budget", 1<<30, "with --burst and --server-pid: the server's memory budget in bytes, which peak RSS above idle must stay within")
