@@ -1,11 +1,11 @@
 package server
 
 import (
-	"sync"
 	"context"
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 
 	"github.com/gin-gonic/gin"
 
