@@ -54,24 +54,34 @@ func analysisSignature(rep analysis.Report) incident.Signature {
 //
 // Refreshes of one incident are coalesced: while one runs, the uploads that end ask it to run
 // once more rather than analyse the incident at once themselves, so that a burst of uploads to
-// an incident costs two analyses, not one each. The state made is kept in the cache only when
+// an incident costs two analyses, not one each. The request that starts a refresh waits for
+// its first round only; the rounds asked for meanwhile run in the background, so that no
+// request waits on uploads that keep coming. The state made is kept in the cache only when
 // the incident is there already (someone is looking at it): a burst of uploads nobody views
 // leaves no state behind.
 func (s *Server) refreshSignature(ctx context.Context, id string) {
 	if !s.refreshes.start(id) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.UploadTimeout)
-	defer cancel()
-	for {
-		s.refreshOnce(ctx, id)
-		if !s.refreshes.again(id) {
-			return
-		}
+	base := context.WithoutCancel(ctx)
+	s.refreshOnce(base, id)
+	if !s.refreshes.again(id) {
+		return
 	}
+	go func() {
+		for {
+			s.refreshOnce(base, id)
+			if !s.refreshes.again(id) {
+				return
+			}
+		}
+	}()
 }
 
+// refreshOnce refreshes the signature of an incident once, within --upload-timeout.
 func (s *Server) refreshOnce(ctx context.Context, id string) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
+	defer cancel()
 	var (
 		st  *incidentState
 		err error
