@@ -120,7 +120,9 @@ func (b *budget) giveBack() {
 		return
 	}
 	b.pending = true
-	time.AfterFunc(max(b.freeGap-time.Since(b.lastFree), 0), func() {
+	// A second at least: the handler that released its share may still hold what it made
+	// (an answer being written, a state being read) for a moment.
+	time.AfterFunc(max(b.freeGap-time.Since(b.lastFree), time.Second), func() {
 		b.freeMu.Lock()
 		b.pending, b.lastFree = false, time.Now()
 		b.freeMu.Unlock()

@@ -89,7 +89,18 @@ func (s *Server) refreshOnce(ctx context.Context, id string) {
 	if s.states.has(id) {
 		st, err = s.loadIncident(ctx, id)
 	} else {
-		st, err = s.makeIncidentState(ctx, id, nil)
+		// Made outside the cache: the budget is held until the state is dropped, so that the
+		// memory handed back when nothing runs includes it.
+		var release func()
+		if release, err = s.acquireAnalysis(ctx, id); err != nil {
+			s.log.WarnContext(ctx, "analysis signature not updated", "incident_id", id, "error", err)
+			return
+		}
+		defer release()
+		var in *incident.Incident
+		if in, err = s.incident(ctx, id); err == nil {
+			st, err = s.buildIncidentState(ctx, in, id)
+		}
 	}
 	if err == nil {
 		err = s.deps.Library.SetAnalysisSignature(ctx, id, analysisSignature(st.report))

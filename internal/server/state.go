@@ -78,13 +78,22 @@ func (s *Server) makeIncidentState(ctx context.Context, id string, prev *inciden
 		}
 		return &incidentState{incident: in, model: prev.model, report: prev.report, notes: notes, changes: prev.changes}, nil
 	}
-	// Loading and analysing an incident costs memory by its objects: it takes its share of
-	// the budget, as uploads do, by the size the incident had when it was last made.
-	release, err := s.budget.acquire(ctx, costBase+costPerObject*int64(s.states.lastWeight(id)))
+	release, err := s.acquireAnalysis(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	return s.buildIncidentState(ctx, in, id)
+}
+
+// acquireAnalysis takes the budget share of loading and analysing an incident: memory by its
+// objects, as uploads take theirs, by the size the incident had when it was last made.
+func (s *Server) acquireAnalysis(ctx context.Context, id string) (release func(), err error) {
+	return s.budget.acquire(ctx, costBase+costPerObject*int64(s.states.lastWeight(id)))
+}
+
+// buildIncidentState loads and analyses an incident, within a budget share its caller holds.
+func (s *Server) buildIncidentState(ctx context.Context, in *incident.Incident, id string) (*incidentState, error) {
 	files, objs, err := s.deps.Objects.IncidentObjects(ctx, id)
 	if err != nil {
 		return nil, err
