@@ -8,6 +8,10 @@
 #   --postgres   a new database on the PostgreSQL of 127.0.0.1:5432 (user postgres, no password;
 #                ROOTLINE_LOAD_POSTGRES sets another admin URL), created and dropped by the script
 # Both can be given; docs/load.md is then written with a table for each, else with the one run.
+# After the steady load, each database also gets the burst (issue 15): a fresh server, then 50
+# concurrent uploads of different 5 MiB pod lists and 20 decompression bombs all at once, with
+# the server's RSS sampled from /proc against its memory budget (--memory-budget, 1 GiB).
+#   --no-steady  only the burst          --no-burst  only the steady load
 # Other options go to the load program: --duration (3m), --readers (8), --uploaders (2),
 # --upload-events (10), --timeout (2m); --doc FILE writes elsewhere than docs/load.md.
 # The server runs with auth off (the default on loopback), so its upload rate limit, which
@@ -23,9 +27,12 @@ dbs=()
 load_args=()
 duration=3m readers=8 uploaders=2 upload_events=10
 repeat="bash scripts/load.sh"
+steady=1 burst=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--sqlite | --postgres) dbs+=("${1#--}"); repeat+=" $1"; shift ;;
+	--no-steady) steady=""; repeat+=" $1"; shift ;;
+	--no-burst) burst=""; repeat+=" $1"; shift ;;
 	--duration | --readers | --uploaders | --upload-events | --timeout | --doc)
 		[ $# -ge 2 ] || { echo "load.sh: $1 needs a value" >&2; exit 2; }
 		case $1 in
@@ -139,6 +146,7 @@ for db in "${dbs[@]}"; do
 		title="PostgreSQL $(psql "$pg_admin" -Atc 'SHOW server_version')"
 		what="a new database on the local PostgreSQL (127.0.0.1:5432)" ;;
 	esac
+	if [ -n "$steady" ]; then
 	log "$title: server starting"
 	start_server "$database" "$work/server-$db.log"
 	log "$title: $duration of load on $server_url"
@@ -163,6 +171,38 @@ The server on $what; $usage over the run (the server's own, not the load program
 $(cat "$work/table-$db.md")
 
 "
+	fi
+	if [ -n "$burst" ]; then
+		case $db in
+		sqlite) database="$work/burst.db" ;;
+		postgres)
+			pg_db="rootline_burst_$$"
+			psql "$pg_admin" -qc "CREATE DATABASE $pg_db" >/dev/null
+			database=$(sed "s#/postgres?#/$pg_db?#" <<<"$pg_admin") ;;
+		esac
+		log "$title: the burst, on a fresh server"
+		start_server "$database" "$work/burst-$db.log"
+		rc=0
+		"$work/loadtest" --url "$server_url" --burst --server-pid "$server_pid" --budget $((1 << 30)) --settle 60s --timeout 5m \
+			--out "$work/burst-$db.md" || rc=$?
+		stop_server
+		if [ -n "$pg_db" ]; then
+			psql "$pg_admin" -qc "DROP DATABASE $pg_db WITH (FORCE)" >/dev/null
+			pg_db=""
+		fi
+		if [ "$rc" -ne 0 ]; then
+			failed=1 keep=1
+			echo "load.sh: $title: the burst broke its promises (status $rc)" >&2
+		fi
+		[ -s "$work/burst-$db.md" ] || { echo "load.sh: $title: no burst figures" >&2; exit 1; }
+		sections+="## $title: the burst
+
+A fresh server on $what, default settings (memory budget 1 GiB). Its log: $(log_summary "$work/burst-$db.log")
+
+$(cat "$work/burst-$db.md")
+
+"
+	fi
 done
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
@@ -204,6 +244,16 @@ alone, against a server of your own on loopback: \`go run ./scripts/loadtest --u
 http://127.0.0.1:8080 ${load_args[*]}\`; it refuses any host that is not loopback.
 
 Parameters: \`${load_args[*]}\`.
+
+The burst (issue 15) is another test, on a fresh server for each database: \`scripts/loadtest
+--burst\` sends, all at once, 50 uploads of different pod lists (1,000 generated pods, about
+5 MiB each) to one incident and 20 decompression bombs (1 GiB of whitespace inside a List, or of
+zeros, each gzipped to about a megabyte; half to the snapshot endpoint, half to the collector's).
+It samples the server's resident memory every 50 ms from /proc, and then requires: no answer 5xx
+other than 503 with Retry-After; every upload answered 201 stored all its pods; a few uploads
+refused with 503 (if any) stored when sent again alone, since a refusal keeps nothing; peak RSS
+no more than the memory budget (1 GiB) above the idle server's; and RSS back within a quarter of
+the budget above idle within 60 s of the burst's end.
 
 ${sections}
 EOF

@@ -37,7 +37,8 @@ func newServeCmd() *cobra.Command {
 		Long: `Run Rootline's web server and API.
 
 The database is an embedded SQLite file (rootline.db in the working directory) unless
---database or ROOTLINE_DATABASE names another file, sqlite://PATH, or postgres://USER@HOST/DB.
+--database or ROOTLINE_DATABASE names another file, sqlite://PATH, postgres://USER@HOST/DB, or a
+libpq keyword string (host=… user=… dbname=…).
 Migrations are applied at start. The server listens on 127.0.0.1:8080; beyond loopback it
 requires --auth on, and a token: ROOTLINE_API_TOKEN (which may do anything), or tokens made
 with rootline token create (read, write or admin). SIGTERM or Ctrl-C stop it gracefully.
@@ -46,9 +47,16 @@ Raw evidence (events, the objects of snapshots, what the collector sent) is dele
 background once older than --retention (90 days; "off" keeps it): incidents, reports, notes
 and signatures stay; the same files uploaded again after their objects expired are stored anew.
 
+Uploads are received into the spool (--spool-dir) and then wait for their share of the memory
+budget (--memory-budget, 1 GiB): the server's memory stays within it above idle whatever the
+number of uploads at once; one that waits longer than --upload-wait is answered 503 with
+Retry-After, having stored nothing. Request bodies that stall (--body-idle) or trickle
+(--body-rate) are cut with 408.
+
 Environment: ROOTLINE_DATABASE, ROOTLINE_ADDR, ROOTLINE_API_TOKEN(_FILE),
 ROOTLINE_MAX_UPLOAD_BYTES, ROOTLINE_MAX_DECODED_BYTES, ROOTLINE_LOG_LEVEL, ROOTLINE_LOG_FORMAT,
-ROOTLINE_RETENTION, ROOTLINE_UPLOAD_RATE, ROOTLINE_SESSION_TTL, ROOTLINE_INSECURE_COOKIES, and
+ROOTLINE_RETENTION, ROOTLINE_UPLOAD_RATE, ROOTLINE_EVENTS_RATE, ROOTLINE_MEMORY_BUDGET,
+ROOTLINE_SPOOL_DIR, ROOTLINE_SESSION_TTL, ROOTLINE_INSECURE_COOKIES, and
 for sign-in through an OpenID Connect provider ROOTLINE_OIDC_ISSUER, ROOTLINE_OIDC_CLIENT_ID,
 ROOTLINE_OIDC_CLIENT_SECRET(_FILE), ROOTLINE_OIDC_REDIRECT_URL, ROOTLINE_OIDC_ALLOWED_EMAILS,
 ROOTLINE_OIDC_ALLOWED_DOMAINS and ROOTLINE_OIDC_SCOPE.`,
