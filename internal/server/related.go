@@ -52,30 +52,67 @@ func analysisSignature(rep analysis.Report) incident.Signature {
 // evidence, which dates it. A failure is logged, not returned: the upload that triggered it
 // has been stored.
 //
-// Refreshes of one incident are coalesced: while one runs, the uploads that end ask it to run
-// once more rather than analyse the incident at once themselves, so that a burst of uploads to
-// an incident costs two analyses, not one each. The request that starts a refresh waits for
-// its first round only; the rounds asked for meanwhile run in the background, so that no
-// request waits on uploads that keep coming. The state made is kept in the cache only when
-// the incident is there already (someone is looking at it): a burst of uploads nobody views
-// leaves no state behind.
+// Refreshes of one incident run one round at a time, and a round covers every upload stored
+// before it started: an upload that ends while a round runs waits for the next round, which
+// one of the uploads waiting runs for all of them. So a burst of uploads to an incident costs
+// a few analyses, not one each, no upload waits for more than two rounds however many keep
+// coming, and nothing runs once the requests have ended. The state made is kept in the cache
+// only when the incident is there already (someone is looking at it): a burst of uploads
+// nobody views leaves no state behind.
 func (s *Server) refreshSignature(ctx context.Context, id string) {
-	if !s.refreshes.start(id) {
-		return
+	ctx = context.WithoutCancel(ctx) // the upload is stored: its signature is refreshed even if its client went
+	s.refreshes.wait(id, func() { s.refreshOnce(ctx, id) })
+}
+
+// refreshes are the rounds of signature refreshes, by incident.
+type refreshes struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	rounds map[string]*refreshRounds
+}
+
+// refreshRounds are an incident's: the round started last, the round finished last, and
+// whether one runs.
+type refreshRounds struct {
+	started, done int
+	running       bool
+	waiting       int
+}
+
+// wait returns once a round of run has finished that started after wait was called, running it
+// itself when no round is running.
+func (r *refreshes) wait(id string, run func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.rounds == nil {
+		r.rounds, r.cond = map[string]*refreshRounds{}, sync.NewCond(&r.mu)
 	}
-	base := context.WithoutCancel(ctx)
-	s.refreshOnce(base, id)
-	if !s.refreshes.again(id) {
-		return
+	st := r.rounds[id]
+	if st == nil {
+		st = &refreshRounds{}
+		r.rounds[id] = st
 	}
-	go func() {
-		for {
-			s.refreshOnce(base, id)
-			if !s.refreshes.again(id) {
-				return
-			}
+	need := st.started + 1 // the next round to start: the running one began before this call
+	st.waiting++
+	defer func() {
+		if st.waiting--; st.waiting == 0 && !st.running {
+			delete(r.rounds, id)
 		}
 	}()
+	for st.done < need {
+		if st.running {
+			r.cond.Wait()
+			continue
+		}
+		st.running = true
+		st.started++
+		round := st.started
+		r.mu.Unlock()
+		run()
+		r.mu.Lock()
+		st.running, st.done = false, round
+		r.cond.Broadcast()
+	}
 }
 
 // refreshOnce refreshes the signature of an incident once, within --upload-timeout.
@@ -111,41 +148,6 @@ func (s *Server) refreshOnce(ctx context.Context, id string) {
 	if err != nil {
 		s.log.WarnContext(ctx, "analysis signature not updated", "incident_id", id, "error", err)
 	}
-}
-
-// refreshes are the incidents whose signature is being refreshed, and whether it must be
-// refreshed once more when that ends.
-type refreshes struct {
-	mu      sync.Mutex
-	running map[string]bool // id → asked again while running
-}
-
-// start reports whether the caller is to refresh id: false when a refresh runs already, which
-// is then asked to run once more.
-func (r *refreshes) start(id string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.running == nil {
-		r.running = map[string]bool{}
-	}
-	if _, ok := r.running[id]; ok {
-		r.running[id] = true
-		return false
-	}
-	r.running[id] = false
-	return true
-}
-
-// again reports whether the refresh of id must run once more, and ends it when not.
-func (r *refreshes) again(id string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.running[id] {
-		r.running[id] = false
-		return true
-	}
-	delete(r.running, id)
-	return false
 }
 
 // relatedLimit is how many incidents that share only components a lookup returns by default;
