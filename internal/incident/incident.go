@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/rootline-dev/rootline/internal/textcheck"
 )
 
 // Incident is one incident under investigation or in the library.
@@ -37,7 +39,7 @@ var ErrInvalid = errors.New("invalid incident")
 // Validate checks the fields people give, and normalises tags (lower case, each once, in the order given).
 func (in *Incident) Validate() error {
 	if !ValidID(in.ID) {
-		return fmt.Errorf("%w: id %s: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", ErrInvalid, quote(in.ID))
+		return fmt.Errorf("%w: id %s: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", ErrInvalid, textcheck.Quote(in.ID))
 	}
 	in.Title = strings.TrimSpace(in.Title)
 	if in.Title == "" {
@@ -57,7 +59,7 @@ func (in *Incident) Validate() error {
 	for _, t := range in.Tags {
 		t = strings.ToLower(strings.TrimSpace(t))
 		if !tagPattern.MatchString(t) {
-			return fmt.Errorf("%w: tag %s: use 1 to 63 lower-case letters, digits, '.', '_', '/' or '-'", ErrInvalid, quote(t))
+			return fmt.Errorf("%w: tag %s: use 1 to 63 lower-case letters, digits, '.', '_', '/' or '-'", ErrInvalid, textcheck.Quote(t))
 		}
 		if !seen[t] {
 			seen[t] = true
@@ -77,7 +79,7 @@ var clusterPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$`)
 // ValidateClusterName checks a cluster name as people and kubeconfig contexts write them.
 func ValidateClusterName(name string) error {
 	if !clusterPattern.MatchString(name) {
-		return fmt.Errorf("%w: cluster %s: use up to 128 letters, digits and . _ : / @ -", ErrInvalid, quote(name))
+		return fmt.Errorf("%w: cluster %s: use up to 128 letters, digits and . _ : / @ -", ErrInvalid, textcheck.Quote(name))
 	}
 	return nil
 }

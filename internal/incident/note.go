@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rootline-dev/rootline/internal/textcheck"
 )
 
 // Note kinds.
@@ -50,7 +52,7 @@ func (n *Note) Validate(now time.Time, causeKinds []string) error {
 		n.Kind = Observation
 	}
 	if !slices.Contains(NoteKinds, n.Kind) {
-		return fmt.Errorf("%w: kind %s: use one of %s", ErrInvalid, quote(n.Kind), strings.Join(NoteKinds, ", "))
+		return fmt.Errorf("%w: kind %s: use one of %s", ErrInvalid, textcheck.Quote(n.Kind), strings.Join(NoteKinds, ", "))
 	}
 	n.Author = strings.TrimSpace(n.Author)
 	if err := CheckLine("author", n.Author, MaxAuthor); err != nil {
@@ -64,7 +66,7 @@ func (n *Note) Validate(now time.Time, causeKinds []string) error {
 	for _, c := range n.Causes {
 		c = strings.TrimSpace(c)
 		if !slices.Contains(causeKinds, c) {
-			return fmt.Errorf("%w: cause %s is not a cause kind (%s)", ErrInvalid, quote(c), strings.Join(causeKinds, ", "))
+			return fmt.Errorf("%w: cause %s is not a cause kind (%s)", ErrInvalid, textcheck.Quote(c), strings.Join(causeKinds, ", "))
 		}
 		if !slices.Contains(causes, c) {
 			causes = append(causes, c)

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/rootline-dev/rootline/internal/textcheck"
 )
 
 // known front-matter fields; any other field is kept in Report.Extra and written back.
@@ -42,7 +44,7 @@ func ParseReport(name string, data []byte, symptomKinds, causeKinds []string) (R
 	if strings.TrimSpace(text) == "" {
 		return Report{}, &ParseError{File: name, Line: 1, Msg: "empty report"}
 	}
-	if i := controlAt(text, true); i >= 0 {
+	if i := textcheck.ControlAt(text, true); i >= 0 {
 		// PostgreSQL keeps no NUL in text, and no control character belongs in a report:
 		// refused here, with its line, whether it is in the front matter or the text.
 		line := 1 + strings.Count(text[:i], "\n")
@@ -117,7 +119,7 @@ func (r *Report) check(front string, symptomKinds, causeKinds []string) *ParseEr
 		return bad("org", err.Error())
 	}
 	if r.Date != "" && !dateRe.MatchString(r.Date) {
-		return bad("date", fmt.Sprintf("date %s: use YYYY-MM-DD", quote(r.Date)))
+		return bad("date", fmt.Sprintf("date %s: use YYYY-MM-DD", textcheck.Quote(r.Date)))
 	}
 	r.StartedAt, r.EndedAt = utc(r.StartedAt), utc(r.EndedAt)
 	if r.StartedAt != nil && r.EndedAt != nil && r.EndedAt.Before(*r.StartedAt) {
@@ -133,16 +135,16 @@ func (r *Report) check(front string, symptomKinds, causeKinds []string) *ParseEr
 	}
 	for _, s := range r.Symptoms {
 		if !contains(symptomKinds, s) {
-			return bad("symptoms", fmt.Sprintf("symptom %s is not a symptom kind", quote(s)))
+			return bad("symptoms", fmt.Sprintf("symptom %s is not a symptom kind", textcheck.Quote(s)))
 		}
 	}
 	for _, c := range r.Causes {
 		if !contains(causeKinds, c) {
-			return bad("causes", fmt.Sprintf("cause %s is not a cause kind", quote(c)))
+			return bad("causes", fmt.Sprintf("cause %s is not a cause kind", textcheck.Quote(c)))
 		}
 	}
 	if r.RootCause != "" && !contains(causeKinds, r.RootCause) {
-		return bad("root_cause", fmt.Sprintf("root_cause %s is not a cause kind", quote(r.RootCause)))
+		return bad("root_cause", fmt.Sprintf("root_cause %s is not a cause kind", textcheck.Quote(r.RootCause)))
 	}
 	if r.RootCause == "" && len(r.Causes) > 0 {
 		r.RootCause = r.Causes[0] // the report format: without root_cause, the first cause is the root

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rootline-dev/rootline/internal/textcheck"
 )
 
 // Signature is what related-incident search compares: the symptom and cause kinds, the root
@@ -91,7 +93,7 @@ func (s *Signature) Check(symptomKinds, causeKinds []string) error {
 	}
 	s.RootCause = strings.TrimSpace(s.RootCause)
 	if s.RootCause != "" && !contains(causeKinds, s.RootCause) {
-		return fmt.Errorf("%w: root cause %s is not a cause kind", ErrInvalidSignature, quote(s.RootCause))
+		return fmt.Errorf("%w: root cause %s is not a cause kind", ErrInvalidSignature, textcheck.Quote(s.RootCause))
 	}
 	if s.RootCause == "" && len(s.Causes) > 0 {
 		s.RootCause = s.Causes[0]
@@ -125,7 +127,7 @@ func componentProblem(c Component) string {
 		return p
 	}
 	if strings.Contains(c.Kind, " ") {
-		return fmt.Sprintf("component kind %s is not one word", quote(c.Kind))
+		return fmt.Sprintf("component kind %s is not one word", textcheck.Quote(c.Kind))
 	}
 	return textProblem("component name", c.Name, MaxName, false)
 }
@@ -138,7 +140,7 @@ func distinctKinds(in, vocabulary []string, what string) ([]string, error) {
 			continue
 		}
 		if !contains(vocabulary, k) {
-			return nil, fmt.Errorf("%w: %s %s is not a %s kind", ErrInvalidSignature, what, quote(k), what)
+			return nil, fmt.Errorf("%w: %s %s is not a %s kind", ErrInvalidSignature, what, textcheck.Quote(k), what)
 		}
 		out = append(out, k)
 	}

@@ -3,6 +3,8 @@ package incident
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/rootline-dev/rootline/internal/textcheck"
 )
 
 // Bounds of the text people give. PostgreSQL refuses a NUL in text and an index entry larger
@@ -38,7 +40,7 @@ func textProblem(field, s string, max int, multiline bool) string {
 	if len(s) > max {
 		return fmt.Sprintf("%s is longer than %d bytes", field, max)
 	}
-	if i := controlAt(s, multiline); i >= 0 {
+	if i := textcheck.ControlAt(s, multiline); i >= 0 {
 		return fmt.Sprintf("%s holds %s at byte %d", field, badChar(s, i), i)
 	}
 	return ""
@@ -50,39 +52,4 @@ func badChar(s string, i int) string {
 		return "invalid UTF-8"
 	}
 	return fmt.Sprintf("the control character U+%04X", s[i])
-}
-
-// controlAt is the offset of the first byte of s that is a control character (C0 or DEL;
-// tabs and line ends allowed in multi-line text) or starts invalid UTF-8; -1 when none.
-func controlAt(s string, multiline bool) int {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				return i
-			}
-			i += n
-			continue
-		}
-		if (c < 0x20 || c == 0x7f) && !(multiline && (c == '\t' || c == '\n' || c == '\r')) {
-			return i
-		}
-		i++
-	}
-	return -1
-}
-
-// quote is a value for an error message: quoted, and cut to its first 64 bytes, so that a
-// refused value of kilobytes is not echoed back whole.
-func quote(s string) string {
-	const shown = 64
-	if len(s) <= shown {
-		return fmt.Sprintf("%q", s)
-	}
-	cut := shown
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%q… (%d bytes)", s[:cut], len(s))
 }

@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/textcheck"
 )
 
 // Rootline refuses the names and values the API server refuses, by their length rather than
@@ -91,19 +92,10 @@ func stringFault(path, v string, max int) (fault, bool) {
 	switch {
 	case len(v) > max:
 		return fault{path: path, msg: fmt.Sprintf("is %d bytes, longer than %d", len(v), max), off: -1}, true
-	case hasControlString(v):
+	case textcheck.ControlAt(v, false) >= 0:
 		return fault{path: path, msg: "holds a control character", off: -1}, true
 	}
 	return fault{}, false
-}
-
-func hasControlString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
-			return true
-		}
-	}
-	return false
 }
 
 // objectMetaFault checks an object's metadata as the API server would.
@@ -153,10 +145,10 @@ func labelFault(k, v string) (fault, bool) {
 	case len(name) > maxLabelName:
 		return fault{path: fieldPath("metadata.labels", k), msg: fmt.Sprintf("has a name of %d bytes, longer than %d", len(name), maxLabelName), off: -1}, true
 	}
-	if hasControlString(k) {
+	if textcheck.ControlAt(k, false) >= 0 {
 		return fault{path: "metadata.labels", msg: "has a key with a control character", off: -1}, true
 	}
-	if len(v) > maxLabelValue || hasControlString(v) {
+	if len(v) > maxLabelValue || textcheck.ControlAt(v, false) >= 0 {
 		return stringFault(fieldPath("metadata.labels", k), v, maxLabelValue)
 	}
 	return fault{}, false
@@ -195,7 +187,7 @@ func refFault(parent string, r *corev1.ObjectReference) (fault, bool) {
 		key, v string
 		max    int
 	}{{"kind", r.Kind, maxKind}, {"namespace", r.Namespace, maxNamespace}, {"name", r.Name, maxName}, {"uid", string(r.UID), maxName}} {
-		if len(c.v) > c.max || hasControlString(c.v) { // the path is made only for a fault
+		if len(c.v) > c.max || textcheck.ControlAt(c.v, false) >= 0 { // the path is made only for a fault
 			f, _ := stringFault(parent+"."+c.key, c.v, c.max)
 			return f.at(parent, c.key), true
 		}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/rootline-dev/rootline/internal/textcheck"
 )
 
 // Values no Kubernetes object holds, refused wherever they are (issue 15): a NUL, which
@@ -169,7 +171,7 @@ func fieldPath(path, key string) string {
 		}
 		return path + "." + key
 	}
-	return path + "[" + quoteCut(key) + "]"
+	return path + "[" + textcheck.Quote(key) + "]"
 }
 
 func isIdent(s string) bool {
@@ -180,19 +182,6 @@ func isIdent(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// quoteCut quotes s, cut to its first 64 bytes: errors name what they refuse without
-// repeating a megabyte of it.
-func quoteCut(s string) string {
-	if len(s) <= 64 {
-		return strconv.Quote(s)
-	}
-	cut := 64
-	for cut > 0 && s[cut]&0xc0 == 0x80 { // not inside a character
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "…"
 }
 
 // digitRunError is a run of more than maxDigitRun digits found in JSON as it streams, at

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/textcheck"
 )
 
 // filterParams are the library search's query parameters that reach the database as text.
@@ -39,8 +40,5 @@ func notAnID(id string) error {
 	if incident.ValidID(id) {
 		return nil
 	}
-	if len(id) > 64 {
-		id = id[:64] + "…"
-	}
-	return errStatus(http.StatusNotFound, fmt.Sprintf("incident %q not found: not an incident id", id))
+	return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found: not an incident id", textcheck.Quote(id)))
 }
