@@ -27,7 +27,9 @@ func (s *Server) bodyDeadline() gin.HandlerFunc {
 			return
 		}
 		rc := http.NewResponseController(c.Writer)
-		r.Body = &slowBody{ReadCloser: r.Body, rc: rc, idle: s.cfg.BodyIdle, rate: s.cfg.BodyRate, start: time.Now()}
+		b := &slowBody{ReadCloser: r.Body, rc: rc, idle: s.cfg.BodyIdle, rate: s.cfg.BodyRate, start: time.Now()}
+		r.Body = b
+		c.Set(slowBodyKey, b)
 		c.Next()
 		_ = rc.SetReadDeadline(time.Time{}) // the connection may serve another request
 	}
@@ -42,7 +44,14 @@ type slowBody struct {
 	start time.Time
 	n     int64
 	err   error
+	eof   bool
 }
+
+// slowBodyKey holds a request's slowBody in its gin context, for drainRefused.
+const slowBodyKey = "rootline.body"
+
+// maxDrain is how much of a refused body drainRefused reads before it gives up and closes.
+const maxDrain = 64 << 20
 
 func (b *slowBody) Read(p []byte) (int, error) {
 	if b.err != nil {
@@ -60,7 +69,33 @@ func (b *slowBody) Read(p []byte) (int, error) {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return n, b.fail()
 	}
+	if err == io.EOF {
+		b.eof = true
+	}
 	return n, err
+}
+
+// drainRefused reads what is left of the body of a request refused part way through it (a
+// full spool, a database error), under the same idle and rate rules, so that the client,
+// still sending, gets the answer rather than a connection reset: a server that closes while
+// the client writes makes the client's kernel drop the answer it had received. It reads at
+// most maxDrain bytes, and nothing for a body not begun (refused before it was read: it is
+// cut at once) or too large (413) or too slow (408). It reports whether the body was read
+// to its end, so that the connection may stay open.
+func drainRefused(c *gin.Context, status int) bool {
+	v, ok := c.Get(slowBodyKey)
+	if !ok {
+		return true
+	}
+	b := v.(*slowBody)
+	if b.eof {
+		return true
+	}
+	if b.n == 0 || b.err != nil || status == http.StatusRequestEntityTooLarge || status == http.StatusRequestTimeout {
+		return false
+	}
+	n, err := io.Copy(io.Discard, io.LimitReader(b, maxDrain))
+	return err == nil && n < maxDrain && b.eof
 }
 
 func (b *slowBody) fail() error {

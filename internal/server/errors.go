@@ -48,7 +48,9 @@ func (s *Server) handle(h handlerFunc) gin.HandlerFunc {
 			return
 		}
 		he := s.classify(err)
-		closeUnread(c)
+		if !drainRefused(c, he.Status) {
+			closeUnread(c)
+		}
 		if he.Status >= 500 {
 			s.log.ErrorContext(c.Request.Context(), "request failed", "method", c.Request.Method, "path", c.Request.URL.Path, "status", he.Status, "error", err)
 		}
