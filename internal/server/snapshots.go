@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"strings"
@@ -228,7 +229,7 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 		firstBad error // the first file of which nothing could be read
 	)
 	for _, f := range sp.files {
-		res, err := decodeFile(ctx, dec, f, len(sp.files) == 1, emit)
+		res, err := decodeFile(ctx, dec, w, sk, f, len(sp.files) == 1, emit)
 		if err != nil {
 			return snapshotResponse{}, 0, err
 		}
@@ -263,19 +264,55 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 	return resp, http.StatusCreated, nil
 }
 
-// maxHeld bounds the decompressed bytes of a file of a multipart upload whose objects are held
-// in memory until the file has been read to its end (it may yet be skipped); a larger one is
-// decoded twice instead, so that the server's memory does not grow with the upload.
-const maxHeld = 16 << 20
-
-// decodeFile decodes a spooled file; explicit when it is the only file of the upload.
-func decodeFile(ctx context.Context, dec *ingest.Decoder, f spooledFile, explicit bool, emit func(*cluster.Object) error) (ingest.FileResult, error) {
+// decodeFile decodes a spooled file, its objects going to emit as they are decoded; explicit
+// when it is the only file of the upload. A file of several may turn out unreadable part way,
+// and is then skipped whole, as ingest's file policy says: it is stored as a part of the
+// snapshot (w.Mark), dropped with what it added to sk should it be skipped. (Holding its
+// objects back until its end, as ingest.DecodeFile does for a file that may be skipped, made
+// every file above 16 MiB be decoded twice, to keep the memory bounded.)
+func decodeFile(ctx context.Context, dec *ingest.Decoder, w *store.SnapshotWriter, sk *skipList, f spooledFile, explicit bool,
+	emit func(*cluster.Object) error) (ingest.FileResult, error) {
 	r, err := os.Open(f.path)
 	if err != nil {
 		return ingest.FileResult{}, fmt.Errorf("open spooled %s: %w", f.name, err)
 	}
 	defer r.Close()
-	return dec.DecodeFile(ctx, ingest.File{Name: f.name, Content: r, Explicit: explicit, MaxHeld: maxHeld}, emit)
+	if explicit {
+		return dec.DecodeFile(ctx, ingest.File{Name: f.name, Content: r, Explicit: true}, emit)
+	}
+	if err := w.Mark(ctx); err != nil {
+		return ingest.FileResult{}, err
+	}
+	mark := sk.mark()
+	var emitErr error // emit's own failure fails the upload, whatever the decoder makes of it
+	res, err := dec.DecodeFile(ctx, ingest.File{Name: f.name, Content: r, Explicit: true}, func(o *cluster.Object) error {
+		if err := emit(o); err != nil {
+			emitErr = err
+			return err
+		}
+		return nil
+	})
+	switch {
+	case emitErr != nil:
+		return res, emitErr
+	case err != nil:
+		// Read as explicit, an unreadable file returns its *ingest.Error; one of several is
+		// skipped instead. Too large, a cancelled ctx or a failing read fail the upload.
+		var ie *ingest.Error
+		if !errors.As(err, &ie) || errors.Is(err, ingest.ErrTooLarge) {
+			return res, err
+		}
+		res = ingest.FileResult{Name: f.name, Outcome: ingest.FileSkipped, Err: ie}
+	case res.Outcome == ingest.FileRead && res.Err != nil:
+		// A document of prose, which an explicit file is read as with nothing kept: one of
+		// several is skipped.
+		res = ingest.FileResult{Name: f.name, Outcome: ingest.FileSkipped, Err: res.Err}
+	}
+	if res.Outcome == ingest.FileSkipped {
+		sk.reset(mark)
+		return res, w.Drop(ctx)
+	}
+	return res, w.Keep(ctx)
 }
 
 func response(incidentID string, snap *store.Snapshot, existing bool) snapshotResponse {
@@ -333,10 +370,27 @@ func (l *skipList) addFile(r ingest.FileResult) {
 	l.list = append(l.list, skipEntry{Skipped: r.Skipped(), Truncated: truncated})
 }
 
+// skipMark is how far a skipList went, to go back to (reset).
+type skipMark struct {
+	entries, objs, kinds int
+	byKind               map[string]int
+}
+
+func (l *skipList) mark() skipMark {
+	return skipMark{entries: len(l.list), objs: l.objs, kinds: len(l.kinds), byKind: maps.Clone(l.byKind)}
+}
+
+// reset forgets what was added since m was taken.
+func (l *skipList) reset(m skipMark) {
+	l.list, l.objs, l.kinds, l.byKind = l.list[:m.entries], m.objs, l.kinds[:m.kinds], m.byKind
+}
+
 func (l *skipList) count(kind string) {
 	if l.byKind == nil {
 		l.byKind = map[string]int{}
-		l.list = []skipEntry{}
+	}
+	if l.list == nil {
+		l.list = []skipEntry{} // [] in the answer, not null; a truncated file may be listed already
 	}
 	if l.byKind[kind] == 0 {
 		l.kinds = append(l.kinds, kind)

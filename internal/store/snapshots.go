@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"gorm.io/gorm"
@@ -144,7 +145,15 @@ type SnapshotWriter struct {
 	day     string                    // the day events are stored on
 	writing chan error                // the batch being written, when one is
 	err     error                     // the first error writing a batch
+	part    *partUndo                 // what to undo should the part begun by Mark be dropped
 	done    bool
+}
+
+// partUndo is what a part of a snapshot (see Mark) added to the writer's own bookkeeping.
+type partUndo struct {
+	counts map[string]int // the counts before the part
+	seen   []string       // keys the part added to seen
+	events []string       // event ids the part added to evSeen
 }
 
 // rowBatch is the rows of a snapshot written together.
@@ -266,6 +275,9 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 			return fmt.Errorf("%s is already in this snapshot (from %s): %w", o.Ref(), first, ErrDuplicate)
 		}
 		w.seen[key] = o.Source
+		if w.part != nil {
+			w.part.seen = append(w.part.seen, key)
+		}
 	}
 	js, err := o.JSON()
 	if err != nil {
@@ -289,6 +301,9 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 		r := newEventRow(w.row.ClusterID, o, raw, w.day)
 		if !w.evSeen[r.ID] { // an event met twice in one snapshot is one event, sighted twice
 			w.evSeen[r.ID] = true
+			if w.part != nil {
+				w.part.events = append(w.part.events, r.ID)
+			}
 			w.counts[o.Kind]++
 			w.batch.links = append(w.batch.links, snapshotEventRow{SnapshotID: w.row.ID, EventID: r.ID, SourceFile: o.Source.File, SourceLine: o.Source.Line})
 		}
@@ -378,6 +393,90 @@ func (w *SnapshotWriter) copyBatch(ctx context.Context, b *rowBatch) error {
 		}
 	}
 	return copyAll(ctx, w.c, "snapshot_events", linkColumns, &b.links)
+}
+
+// partSavepoint marks the start of a part of a snapshot in its transaction.
+const partSavepoint = "rootline_part"
+
+// Mark begins a part of the snapshot that may yet be dropped: a file of several, which an
+// upload stores as it decodes it but skips, nothing of it kept, should it turn out unreadable
+// part way. Drop abandons what was added since, Keep keeps it; parts do not nest. Marking
+// writes what is buffered, so that the part starts on a batch of its own.
+func (w *SnapshotWriter) Mark(ctx context.Context) error {
+	if w.part != nil {
+		return errors.New("store: a part of the snapshot is open already")
+	}
+	if err := w.settle(ctx); err != nil {
+		return err
+	}
+	if err := w.tx.WithContext(ctx).SavePoint(partSavepoint).Error; err != nil {
+		return w.fail(wrap(err, "begin part of snapshot"))
+	}
+	w.part = &partUndo{counts: maps.Clone(w.counts)}
+	return nil
+}
+
+// Keep ends the part begun by Mark, keeping what it added.
+func (w *SnapshotWriter) Keep(ctx context.Context) error {
+	if w.part == nil {
+		return errors.New("store: no part of the snapshot is open")
+	}
+	w.part = nil
+	if err := w.wait(); err != nil {
+		return err
+	}
+	if err := w.tx.WithContext(ctx).Exec("RELEASE SAVEPOINT " + partSavepoint).Error; err != nil {
+		return w.fail(wrap(err, "keep part of snapshot"))
+	}
+	return nil
+}
+
+// Drop abandons what was added since Mark: its rows, the counts and the objects it made
+// known (an object of a dropped part may come again). An error writing a batch of the part
+// is returned, not dropped: it fails the snapshot.
+func (w *SnapshotWriter) Drop(ctx context.Context) error {
+	p := w.part
+	if p == nil {
+		return errors.New("store: no part of the snapshot is open")
+	}
+	w.part = nil
+	if err := w.wait(); err != nil {
+		return err
+	}
+	w.batch = newRowBatch()
+	tx := w.tx.WithContext(ctx)
+	if err := tx.RollbackTo(partSavepoint).Error; err != nil {
+		return w.fail(wrap(err, "drop part of snapshot"))
+	}
+	if err := tx.Exec("RELEASE SAVEPOINT " + partSavepoint).Error; err != nil {
+		return w.fail(wrap(err, "drop part of snapshot"))
+	}
+	w.counts = p.counts
+	for _, k := range p.seen {
+		delete(w.seen, k)
+	}
+	for _, id := range p.events {
+		delete(w.evSeen, id)
+	}
+	return nil
+}
+
+// settle writes what is buffered and waits until it is written.
+func (w *SnapshotWriter) settle(ctx context.Context) error {
+	if err := w.wait(); err != nil {
+		return err
+	}
+	b := w.batch
+	w.batch = newRowBatch()
+	return w.fail(w.write(ctx, b))
+}
+
+// fail records the first error of the writer, which fails every later call, and returns it.
+func (w *SnapshotWriter) fail(err error) error {
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return w.err
 }
 
 // insertAll inserts the buffered rows in one statement and empties the buffer.
