@@ -3,9 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -159,13 +162,18 @@ type StateChange struct {
 // [from, to], oldest first: each a change of the object (the collector sends a pod or node
 // only when its state line changes).
 func (s *Store) ClusterStates(ctx context.Context, clusterName string, from, to time.Time) ([]StateChange, error) {
+	out, err := s.clusterStates(s.db.WithContext(ctx).Joins("JOIN clusters ON clusters.id = object_states.cluster_id").Where("clusters.name = ?", clusterName), from, to)
+	return out, wrap(err, "states of cluster %s", clusterName)
+}
+
+// clusterStates returns the states q selects (by cluster) observed within [from, to], oldest first.
+func (s *Store) clusterStates(q *gorm.DB, from, to time.Time) ([]StateChange, error) {
 	var rows []stateRow
-	err := s.db.WithContext(ctx).Select("object_states.kind, object_states.namespace, object_states.name, object_states.observed_at, object_states.state").
-		Joins("JOIN clusters ON clusters.id = object_states.cluster_id").
-		Where("clusters.name = ? AND object_states.observed_at BETWEEN ? AND ?", clusterName, from.UTC(), to.UTC()).
+	err := q.Select("object_states.kind, object_states.namespace, object_states.name, object_states.observed_at, object_states.state").
+		Where("object_states.observed_at BETWEEN ? AND ?", from.UTC(), to.UTC()).
 		Order("object_states.observed_at, object_states.id").Find(&rows).Error
 	if err != nil {
-		return nil, wrap(err, "states of cluster %s", clusterName)
+		return nil, err
 	}
 	out := make([]StateChange, len(rows))
 	for i, r := range rows {
@@ -174,54 +182,147 @@ func (s *Store) ClusterStates(ctx context.Context, clusterName string, from, to 
 	return out, nil
 }
 
-// clusterObjects returns what is stored of a cluster for the window [from, to] beyond the
+// collectedObjects returns what is stored of a cluster for the window [from, to] beyond the
 // snapshots given (whose objects the caller has): the last state of each pod and node the
 // collector observed up to the window's end, and the events whose time span meets the window.
-// Objects come with "collected" as their file.
-func (s *Store) clusterObjects(ctx context.Context, clusterID int64, from, to time.Time, snapshots []int64) ([]*cluster.Object, error) {
+// Objects come with "collected" as their file. The states and events prev decoded from the
+// same rows are taken from it; ev remembers them all for the next load.
+func (s *Store) collectedObjects(ctx context.Context, clusterID int64, from, to time.Time, snapshots []int64, prev, ev *Evidence) ([]*cluster.Object, error) {
 	db := s.db.WithContext(ctx)
-	var rows []stateRow
+	var ids []int64
 	last := db.Model(&stateRow{}).Select("max(id)").Where("cluster_id = ? AND observed_at <= ?", clusterID, to.UTC()).Group("uid")
-	if err := db.Where("id IN (?)", last).Order("id").Find(&rows).Error; err != nil {
+	if err := db.Model(&stateRow{}).Where("id IN (?)", last).Order("id").Pluck("id", &ids).Error; err != nil {
 		return nil, wrap(err, "collected states")
 	}
-	var out []*cluster.Object
-	for _, r := range rows {
-		src := cluster.Source{File: CollectedFile}
-		switch r.Kind {
-		case cluster.KindPod:
-			p := new(corev1.Pod)
-			if err := s.unpack(r.Raw, p); err != nil {
-				return nil, fmt.Errorf("collected pod %s/%s: %w", r.Namespace, r.Name, err)
-			}
-			out = append(out, &cluster.Object{APIVersion: "v1", Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID, Source: src, Pod: p})
-		case cluster.KindNode:
-			n := new(corev1.Node)
-			if err := s.unpack(r.Raw, n); err != nil {
-				return nil, fmt.Errorf("collected node %s: %w", r.Name, err)
-			}
-			out = append(out, &cluster.Object{APIVersion: "v1", Kind: r.Kind, Name: r.Name, UID: r.UID, Source: src, Node: n})
+	// A state's row never changes: only those not read before are.
+	ev.states = make(map[int64]*cluster.Object, len(ids))
+	var missing []int64
+	for _, id := range ids {
+		if o, ok := prev.states[id]; ok {
+			ev.states[id] = o
+		} else {
+			missing = append(missing, id)
 		}
 	}
-	var evs []eventRow
-	q := db.Where("cluster_id = ? AND (last_at IS NULL OR last_at >= ?) AND (first_at IS NULL OR first_at <= ?)", clusterID, from.UTC(), to.UTC())
-	if len(snapshots) > 0 {
-		q = q.Where("id NOT IN (SELECT event_id FROM snapshot_events WHERE snapshot_id IN ?)", snapshots)
+	for start := 0; start < len(missing); start += staleChunk {
+		var rows []stateRow
+		if err := db.Where("id IN ?", missing[start:min(start+staleChunk, len(missing))]).Find(&rows).Error; err != nil {
+			return nil, wrap(err, "collected states")
+		}
+		for _, r := range rows {
+			o, err := s.decodeState(r)
+			if err != nil {
+				return nil, err
+			}
+			ev.states[r.ID] = o
+		}
 	}
-	err := q.Order("first_at, id").Find(&evs).Error
+	var out []*cluster.Object
+	for _, id := range ids {
+		if o := ev.states[id]; o != nil {
+			out = append(out, o)
+		}
+	}
+	window := "FROM events WHERE events.cluster_id = ? AND (events.last_at IS NULL OR events.last_at >= ?) AND (events.first_at IS NULL OR events.first_at <= ?)"
+	args := []any{clusterID, from.UTC(), to.UTC()}
+	if len(snapshots) > 0 {
+		window += " AND events.id NOT IN (SELECT event_id FROM snapshot_events WHERE snapshot_id IN ?)"
+		args = append(args, snapshots)
+	}
+	const order = " ORDER BY events.first_at, events.id"
+	p, err := s.eventPrints(ctx, "0", window+order, prev.collected, args...)
 	if err != nil {
 		return nil, wrap(err, "collected events")
 	}
-	evs, _ = mergeEventRows(evs, nil)
-	for _, r := range evs {
-		e, err := s.storedEvent(r.Raw, r.Count, r.FirstAt, r.LastAt)
-		if err != nil {
-			return nil, fmt.Errorf("collected event %s: %w", r.ID, err)
-		}
-		out = append(out, &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: e.Namespace, Name: e.Name,
-			UID: string(e.UID), Source: cluster.Source{File: CollectedFile}, Event: e})
+	if p.same {
+		ev.collected = prev.collected
+		return append(out, prev.collected.list...), nil
 	}
-	return out, nil
+	only, all := stale(p.prints, prev.collected)
+	fetched := map[string]decodedEvent{}
+	for start := 0; all || start < len(only); start += staleChunk {
+		q, qargs := window, args
+		if !all {
+			q += " AND events.id IN ?"
+			qargs = append(slices.Clip(args), only[start:min(start+staleChunk, len(only))])
+		}
+		if err := s.collectedRows(ctx, q+order, qargs, fetched); err != nil {
+			return nil, err
+		}
+		if all {
+			break
+		}
+	}
+	byID := make(map[string]decodedEvent, len(p.prints))
+	for id, print := range p.prints {
+		if d, ok := fetched[id]; ok {
+			d.print = print // read before the rows: the next load reads them again if they changed between
+			byID[id] = d
+		} else if d, ok := prev.collected.byID[id]; ok && d.print == print {
+			byID[id] = d
+		}
+	}
+	// In the order of the rows, which is the order of the events but when an event came in
+	// several rows (see mergeEventRows).
+	evIDs := p.order
+	if p.merged {
+		slices.SortStableFunc(evIDs, func(a, b string) int {
+			if c := compareTimes(byID[a].first, byID[b].first); c != 0 {
+				return c
+			}
+			return strings.Compare(a, b)
+		})
+	}
+	ev.collected = eventSet{byID: byID}
+	for _, id := range evIDs {
+		if d, ok := byID[id]; ok {
+			ev.collected.list = append(ev.collected.list, d.obj)
+		}
+	}
+	return append(out, ev.collected.list...), nil
+}
+
+// collectedRows reads collected events (the query's FROM, WHERE and ORDER BY, naming the
+// events table "events", with its arguments), merges each event's rows, decodes it and adds
+// it to out by id.
+func (s *Store) collectedRows(ctx context.Context, query string, args []any, out map[string]decodedEvent) error {
+	var evs []eventRow
+	if err := s.db.WithContext(ctx).Raw("SELECT events.* "+query, args...).Scan(&evs).Error; err != nil {
+		return wrap(err, "collected events")
+	}
+	rows := map[string]int{}
+	for _, r := range evs {
+		rows[r.ID]++
+	}
+	evs, _ = mergeEventRows(evs, nil)
+	objs, err := s.decodeEvents(evs, func(int) cluster.Source { return cluster.Source{File: CollectedFile} }, true)
+	if err != nil {
+		return fmt.Errorf("collected %w", err)
+	}
+	for i, r := range evs {
+		out[r.ID] = decodedEvent{rows: rows[r.ID], first: r.FirstAt, obj: objs[i]}
+	}
+	return nil
+}
+
+// decodeState decodes a collected pod or node state; nil for another kind.
+func (s *Store) decodeState(r stateRow) (*cluster.Object, error) {
+	src := cluster.Source{File: CollectedFile}
+	switch r.Kind {
+	case cluster.KindPod:
+		p := new(corev1.Pod)
+		if err := s.unpack(r.Raw, p); err != nil {
+			return nil, fmt.Errorf("collected pod %s/%s: %w", r.Namespace, r.Name, err)
+		}
+		return &cluster.Object{APIVersion: "v1", Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID, Source: src, Pod: p}, nil
+	case cluster.KindNode:
+		n := new(corev1.Node)
+		if err := s.unpack(r.Raw, n); err != nil {
+			return nil, fmt.Errorf("collected node %s: %w", r.Name, err)
+		}
+		return &cluster.Object{APIVersion: "v1", Kind: r.Kind, Name: r.Name, UID: r.UID, Source: src, Node: n}, nil
+	}
+	return nil, nil
 }
 
 // CollectedFile names what the collector streamed, where evidence names a file.

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,58 +25,11 @@ import (
 // object keeps the file and line it came from. It returns the names of the files too.
 // ErrNotFound when the incident does not exist.
 func (s *Store) IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error) {
-	db := s.db.WithContext(ctx)
-	if err := incidentExists(ctx, db, incidentID); err != nil {
-		return nil, nil, wrap(err, "objects of incident %s", incidentID)
-	}
-	var snaps []snapshotRow
-	err := db.Joins("JOIN incident_snapshots ON incident_snapshots.snapshot_id = snapshots.id").
-		Where("incident_snapshots.incident_id = ?", incidentID).Order("snapshots.created_at, snapshots.id").Find(&snaps).Error
+	ev, err := s.IncidentEvidence(ctx, incidentID, nil)
 	if err != nil {
-		return nil, nil, wrap(err, "snapshots of incident %s", incidentID)
+		return nil, nil, err
 	}
-	var files []string
-	var objs []*cluster.Object
-	for _, snap := range snaps {
-		for _, f := range filesOf(snap.Files) {
-			files = append(files, f.Name)
-		}
-		got, err := s.snapshotObjects(ctx, snap.ID)
-		if err != nil {
-			return nil, nil, wrap(err, "objects of snapshot %s", snap.Digest)
-		}
-		objs = append(objs, got...)
-	}
-	ids := make([]int64, len(snaps))
-	for i, sn := range snaps {
-		ids[i] = sn.ID
-	}
-	evs, err := s.snapshotEvents(ctx, ids)
-	if err != nil {
-		return nil, nil, wrap(err, "events of incident %s", incidentID)
-	}
-	objs = append(objs, evs...)
-	// What the collector streamed of the incident's cluster during its time window comes
-	// first, so that an uploaded snapshot of the same pod or node, read later, has the last say.
-	var in incidentRow
-	if err := db.Select("cluster_id, started_at, ended_at").Where("id = ?", incidentID).Take(&in).Error; err != nil {
-		return nil, nil, wrap(err, "incident %s", incidentID)
-	}
-	if in.ClusterID != nil && in.StartedAt != nil {
-		to := time.Now().UTC()
-		if in.EndedAt != nil {
-			to = *in.EndedAt
-		}
-		collected, err := s.clusterObjects(ctx, *in.ClusterID, *in.StartedAt, to, ids)
-		if err != nil {
-			return nil, nil, wrap(err, "collected objects of incident %s", incidentID)
-		}
-		if len(collected) > 0 {
-			files = append([]string{CollectedFile}, files...)
-			objs = append(collected, objs...)
-		}
-	}
-	return files, objs, nil
+	return ev.Files, ev.Objects, nil
 }
 
 func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Object, error) {
@@ -119,28 +74,101 @@ func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 	return out, nil
 }
 
-// snapshotEvents loads the events the snapshots carried, each once, with the provenance of
-// its first sighting and the merged count and times.
-func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.Object, error) {
+// carriedEvents returns the events the snapshots carried, each once, with the provenance of
+// its first sighting and the merged count and times, in time order. The events prev holds from
+// the same rows are taken from it, not read again.
+func (s *Store) carriedEvents(ctx context.Context, snaps []int64, prev eventSet) (eventSet, error) {
 	if len(snaps) == 0 {
-		return nil, nil
+		return eventSet{}, nil
 	}
+	var (
+		p    printSet
+		only []string
+		all  = true
+	)
+	if len(prev.byID) > 0 {
+		var err error
+		p, err = s.eventPrints(ctx, "se.snapshot_id", "FROM snapshot_events se JOIN events ON events.id = se.event_id WHERE se.snapshot_id IN ?", prev, snaps)
+		if err != nil || p.same {
+			return prev, err
+		}
+		only, all = stale(p.prints, prev)
+	}
+	fetched := map[string]decodedEvent{}
+	for start := 0; all || start < len(only); start += staleChunk {
+		var chunk []string // all of them
+		if !all {
+			chunk = only[start:min(start+staleChunk, len(only))]
+		}
+		if err := s.carriedRows(ctx, snaps, chunk, fetched); err != nil {
+			return eventSet{}, err
+		}
+		if all {
+			break
+		}
+	}
+	byID := fetched
+	if !all {
+		byID = make(map[string]decodedEvent, len(p.prints))
+		for id, print := range p.prints {
+			if d, ok := fetched[id]; ok {
+				byID[id] = d
+			} else if d, ok := prev.byID[id]; ok && d.print == print {
+				byID[id] = d
+			}
+		}
+	}
+	return eventSet{byID: byID, list: inTimeOrder(byID)}, nil
+}
+
+// inTimeOrder lists decoded events by their first sighting (undated last), then id: the order
+// of the events of a model made from the rows in one go (see mergeEventRows).
+func inTimeOrder(byID map[string]decodedEvent) []*cluster.Object {
+	type entry struct {
+		id    string
+		first *time.Time
+		obj   *cluster.Object
+	}
+	es := make([]entry, 0, len(byID))
+	for id, d := range byID {
+		es = append(es, entry{id, d.first, d.obj})
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		if c := compareTimes(a.first, b.first); c != 0 {
+			return c
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	out := make([]*cluster.Object, len(es))
+	for i, e := range es {
+		out[i] = e.obj
+	}
+	return out
+}
+
+// carriedRows reads the rows of the events the snapshots carried (only those of the ids given,
+// unless nil), merges each event's rows, decodes it and adds it to out by id.
+func (s *Store) carriedRows(ctx context.Context, snaps []int64, only []string, out map[string]decodedEvent) error {
 	// An incident can carry 100,000 events: the columns it needs, scanned by hand (gorm's
 	// reflection per row cost more than the query).
-	rows, err := s.db.WithContext(ctx).Table("events").
+	q := s.db.WithContext(ctx).Table("events").
 		Select("events.id, events.api_version, events.namespace, events.name, events.uid, events.count, events.first_at, events.last_at, events.raw, "+
-			"snapshot_events.source_file, snapshot_events.source_line, snapshot_events.snapshot_id").
+			"snapshot_events.source_file, snapshot_events.source_line, snapshot_events.snapshot_id, "+s.rowPrint("snapshot_events.snapshot_id")).
 		Joins("JOIN snapshot_events ON snapshot_events.event_id = events.id").
-		Where("snapshot_events.snapshot_id IN ?", snaps).Rows() // sorted below: a database sorting the rows with their raw bytes took seconds
-
+		Where("snapshot_events.snapshot_id IN ?", snaps)
+	if only != nil {
+		q = q.Where("events.id IN ?", only)
+	}
+	rows, err := q.Rows() // sorted below: a database sorting the rows with their raw bytes took seconds
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
 	var (
-		evs  []eventRow
-		srcs []cluster.Source
-		from []int64 // the snapshot of each row
+		evs    []eventRow
+		srcs   []cluster.Source
+		from   []int64 // the snapshot of each row
+		prints = map[string][]string{}
 	)
 	for rows.Next() {
 		var (
@@ -148,15 +176,17 @@ func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.O
 			src         cluster.Source
 			first, last sql.NullTime
 			snap        int64
+			print       string
 		)
-		if err := rows.Scan(&r.ID, &r.APIVersion, &r.Namespace, &r.Name, &r.UID, &r.Count, &first, &last, &r.Raw, &src.File, &src.Line, &snap); err != nil {
-			return nil, err
+		if err := rows.Scan(&r.ID, &r.APIVersion, &r.Namespace, &r.Name, &r.UID, &r.Count, &first, &last, &r.Raw, &src.File, &src.Line, &snap, &print); err != nil {
+			return err
 		}
 		r.FirstAt, r.LastAt = nullTime(first), nullTime(last)
 		evs, srcs, from = append(evs, r), append(srcs, src), append(from, snap)
+		prints[r.ID] = append(prints[r.ID], print)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	// In time order, and each event's rows by snapshot, so that its first sighting is the one
 	// of the first snapshot that carried it.
@@ -181,7 +211,20 @@ func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.O
 	evs, srcs = sortedEvs, sortedSrcs
 	// An event carried by several snapshots, or stored on several days, comes in several rows.
 	evs, srcs = mergeEventRows(evs, srcs)
-	// Decompressing and decoding is most of the time: spread over the processors.
+	objs, err := s.decodeEvents(evs, func(i int) cluster.Source { return srcs[i] }, false)
+	if err != nil {
+		return err
+	}
+	for i, r := range evs {
+		out[r.ID] = decodedEvent{print: printOf(prints[r.ID]), rows: len(prints[r.ID]), first: r.FirstAt, obj: objs[i]}
+	}
+	return nil
+}
+
+// decodeEvents decodes merged event rows, each with the source src gives it, named as its row
+// says or, for what the collector sent (collected), as the event says. Decompressing and
+// decoding is most of the time: spread over the processors.
+func (s *Store) decodeEvents(evs []eventRow, src func(i int) cluster.Source, collected bool) ([]*cluster.Object, error) {
 	out := make([]*cluster.Object, len(evs))
 	errs := make([]error, len(evs))
 	var wg sync.WaitGroup
@@ -196,7 +239,10 @@ func (s *Store) snapshotEvents(ctx context.Context, snaps []int64) ([]*cluster.O
 					continue
 				}
 				out[i] = &cluster.Object{APIVersion: r.APIVersion, Kind: cluster.KindEvent, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
-					Source: srcs[i], Event: e}
+					Source: src(i), Event: e}
+				if collected {
+					out[i].APIVersion, out[i].Namespace, out[i].Name, out[i].UID = "v1", e.Namespace, e.Name, string(e.UID)
+				}
 			}
 		})
 	}

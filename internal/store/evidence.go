@@ -1,0 +1,248 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// Evidence is what an incident's analysis is made of, as IncidentEvidence loads it: the files
+// and objects IncidentObjects returns and the state changes IncidentStates returns. It also
+// remembers which stored rows each decoded object came from, so that the next load of the
+// incident decodes only what changed since. It is not changed once returned: any number of
+// requests may read it, and a later load may take objects from it.
+type Evidence struct {
+	Files   []string
+	Objects []*cluster.Object
+	States  []StateChange
+
+	snaps     map[int64]snapshotObjects // snapshot id → its pods, nodes and others
+	carried   eventSet                  // the events the snapshots carried
+	collected eventSet                  // the events collected in the window
+	states    map[int64]*cluster.Object // collected state row id → the pod or node (nil: neither)
+}
+
+// eventSet is a set of decoded events: by id, and in the order of the model.
+type eventSet struct {
+	byID map[string]decodedEvent
+	list []*cluster.Object
+}
+
+// snapshotObjects are the decoded objects of one snapshot, and the key of the snapshot's row
+// they were read under: a snapshot's objects are only ever written with it, and deleted when it
+// expires (which changes the key), or written again when the same files come back after that.
+type snapshotObjects struct {
+	key  string
+	objs []*cluster.Object
+}
+
+// decodedEvent is one event as decoded, and the print of the rows it was decoded from.
+type decodedEvent struct {
+	print string     // see eventPrints
+	rows  int        // how many rows it came from
+	first *time.Time // the merged first sighting, which orders the events
+	obj   *cluster.Object
+}
+
+// Same reports whether e holds what prev holds: the same files, the very same objects in the
+// same order (which the load takes from prev only when their rows are unchanged) and the same
+// state changes. An analysis of prev is then one of e.
+func (e *Evidence) Same(prev *Evidence) bool {
+	if prev == nil || !slices.Equal(e.Files, prev.Files) || !slices.Equal(e.Objects, prev.Objects) || len(e.States) != len(prev.States) {
+		return false
+	}
+	for i, c := range e.States {
+		p := prev.States[i]
+		if !c.At.Equal(p.At) || c.Kind != p.Kind || c.Namespace != p.Namespace || c.Name != p.Name || c.State != p.State {
+			return false
+		}
+	}
+	return true
+}
+
+// IncidentEvidence loads what IncidentObjects and IncidentStates return, in one go. Given the
+// evidence of an earlier load (prev, may be nil), it reads again only the keys of what is
+// stored, and decodes only the objects whose rows changed since or are new: a snapshot's
+// objects unless its row is the same, an event unless its rows' counts and times are (a stored
+// event only changes by a sighting that raises its count or widens its time span, which is
+// when its JSON is replaced too), a collected pod or node state unless the row was read
+// before (such rows never change). ErrNotFound when the incident does not exist.
+func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *Evidence) (*Evidence, error) {
+	if prev == nil {
+		prev = &Evidence{}
+	}
+	db := s.db.WithContext(ctx)
+	if err := incidentExists(ctx, db, incidentID); err != nil {
+		return nil, wrap(err, "objects of incident %s", incidentID)
+	}
+	var snaps []snapshotRow
+	err := db.Joins("JOIN incident_snapshots ON incident_snapshots.snapshot_id = snapshots.id").
+		Where("incident_snapshots.incident_id = ?", incidentID).Order("snapshots.created_at, snapshots.id").Find(&snaps).Error
+	if err != nil {
+		return nil, wrap(err, "snapshots of incident %s", incidentID)
+	}
+	ev := &Evidence{snaps: make(map[int64]snapshotObjects, len(snaps))}
+	ids := make([]int64, len(snaps))
+	for i, snap := range snaps {
+		ids[i] = snap.ID
+		for _, f := range filesOf(snap.Files) {
+			ev.Files = append(ev.Files, f.Name)
+		}
+		key := snapshotKey(snap)
+		got, ok := prev.snaps[snap.ID]
+		if !ok || got.key != key {
+			objs, err := s.snapshotObjects(ctx, snap.ID)
+			if err != nil {
+				return nil, wrap(err, "objects of snapshot %s", snap.Digest)
+			}
+			got = snapshotObjects{key: key, objs: objs}
+		}
+		ev.snaps[snap.ID] = got
+		ev.Objects = append(ev.Objects, got.objs...)
+	}
+	if ev.carried, err = s.carriedEvents(ctx, ids, prev.carried); err != nil {
+		return nil, wrap(err, "events of incident %s", incidentID)
+	}
+	ev.Objects = append(ev.Objects, ev.carried.list...)
+	// What the collector streamed of the incident's cluster during its time window comes
+	// first, so that an uploaded snapshot of the same pod or node, read later, has the last say.
+	var in incidentRow
+	if err := db.Select("cluster_id, started_at, ended_at").Where("id = ?", incidentID).Take(&in).Error; err != nil {
+		return nil, wrap(err, "incident %s", incidentID)
+	}
+	if in.ClusterID == nil || in.StartedAt == nil {
+		return ev, nil
+	}
+	to := time.Now().UTC()
+	if in.EndedAt != nil {
+		to = *in.EndedAt
+	}
+	collected, err := s.collectedObjects(ctx, *in.ClusterID, *in.StartedAt, to, ids, prev, ev)
+	if err != nil {
+		return nil, wrap(err, "collected objects of incident %s", incidentID)
+	}
+	if len(collected) > 0 {
+		ev.Files = append([]string{CollectedFile}, ev.Files...)
+		ev.Objects = append(collected, ev.Objects...)
+	}
+	if ev.States, err = s.clusterStates(db.Where("object_states.cluster_id = ?", *in.ClusterID), *in.StartedAt, to); err != nil {
+		return nil, wrap(err, "states of incident %s", incidentID)
+	}
+	return ev, nil
+}
+
+// snapshotKey names the version of a snapshot's objects: see snapshotObjects.
+func snapshotKey(r snapshotRow) string {
+	expired := int64(0)
+	if r.ExpiredAt != nil {
+		expired = r.ExpiredAt.UnixNano()
+	}
+	return fmt.Sprintf("%d/%d/%d/%s", r.ID, r.CreatedAt.UnixNano(), expired, r.Objects)
+}
+
+// rowPrint is the SQL of the print of one row of the events table ("events"), carried by
+// snapshot snap ("0" when none): its count and times (and, on PostgreSQL, its day: a row there
+// is one day's sightings of the event, see onEventConflict), as text, so that reading it
+// decodes nothing.
+func (s *Store) rowPrint(snap string) string {
+	stored := "''"
+	if s.dialect == Postgres {
+		stored = "CAST(events.stored_on AS TEXT)"
+	}
+	return "CAST(" + snap + " AS TEXT) || ' ' || CAST(events.count AS TEXT) || ' ' || coalesce(CAST(events.first_at AS TEXT), '') || ' ' || " +
+		"coalesce(CAST(events.last_at AS TEXT), '') || ' ' || " + stored
+}
+
+// printSet is the prints of a set of events, as eventPrints reads them.
+type printSet struct {
+	same   bool              // every event as prev holds it, from the same rows: the rest is not filled
+	prints map[string]string // event id → its print
+	order  []string          // the ids in the order of their first row
+	merged bool              // an event came in several rows
+}
+
+// eventPrints reads the print of each event the query selects (its FROM, WHERE and ORDER BY,
+// naming the events table "events", with its arguments; snap as for rowPrint), comparing them
+// with the events of prev.
+func (s *Store) eventPrints(ctx context.Context, snap, query string, prev eventSet, args ...any) (printSet, error) {
+	var out printSet
+	rows, err := s.db.WithContext(ctx).Raw("SELECT events.id || ' ' || "+s.rowPrint(snap)+" "+query, args...).Rows()
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	// An incident can carry 100,000 events, most often all as before: each row is looked up
+	// in prev as read, and kept, without a string of its own, in case one is not.
+	var (
+		buf  []byte
+		ends []int
+		row  sql.RawBytes
+	)
+	same := true
+	for rows.Next() {
+		if err := rows.Scan(&row); err != nil {
+			return out, err
+		}
+		if same {
+			id, print, _ := bytes.Cut(row, []byte{' '})
+			d, ok := prev.byID[string(id)]
+			same = ok && d.rows == 1 && d.print == string(print)
+		}
+		buf = append(buf, row...)
+		ends = append(ends, len(buf))
+	}
+	if err := rows.Err(); err != nil {
+		return out, err
+	}
+	if same && len(ends) == len(prev.byID) { // each row matched a different event of prev
+		out.same = true
+		return out, nil
+	}
+	parts := map[string][]string{}
+	start := 0
+	for _, end := range ends {
+		id, print, _ := strings.Cut(string(buf[start:end]), " ")
+		start = end
+		had, seen := parts[id]
+		if !seen {
+			out.order = append(out.order, id)
+		}
+		out.merged = out.merged || seen
+		parts[id] = append(had, print)
+	}
+	out.prints = make(map[string]string, len(parts))
+	for id, ps := range parts {
+		out.prints[id] = printOf(ps)
+	}
+	return out, nil
+}
+
+// printOf is the print of an event from the prints of its rows, whatever order they came in.
+func printOf(rows []string) string {
+	if len(rows) == 1 {
+		return rows[0]
+	}
+	slices.Sort(rows)
+	return strings.Join(rows, ";")
+}
+
+// stale returns the ids of prints whose event prev lacks or holds from other rows, and
+// whether they are so many that loading everything again is cheaper.
+func stale(prints map[string]string, prev eventSet) (ids []string, all bool) {
+	for id, p := range prints {
+		if d, ok := prev.byID[id]; !ok || d.print != p {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids, len(prev.byID) == 0 || len(ids) > max(staleChunk, len(prints)/2)
+}
+
+// staleChunk bounds the ids one query of the events to decode again names.
+const staleChunk = 500

@@ -1,0 +1,154 @@
+package store_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+)
+
+// evidenceInputs are the files of a snapshot of cluster leap at t0: two pods, a node and
+// three events (ev-a, ev-b, ev-c), one minute apart.
+func evidenceInputs(t0 time.Time, pods ...string) []input {
+	var items []string
+	for _, p := range pods {
+		items = append(items, fmt.Sprintf(`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": %q, "namespace": "prod", "uid": "uid-%[1]s"},
+			"spec": {"nodeName": "core-1", "containers": [{"name": "app", "resources": {"requests": {"memory": "1Gi"}}}]}, "status": {"phase": "Running"}}`, p))
+	}
+	var evs []string
+	for i, uid := range []string{"ev-a", "ev-b", "ev-c"} {
+		at := t0.Add(time.Duration(i) * time.Minute).Format(time.RFC3339)
+		evs = append(evs, fmt.Sprintf(`{"apiVersion": "v1", "kind": "Event", "metadata": {"name": "%[1]s", "namespace": "prod", "uid": "%[1]s"}, `+
+			`"involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub"}, "reason": "BackOff", "type": "Warning", "message": "back-off %[1]s", `+
+			`"count": 1, "firstTimestamp": %[2]q, "lastTimestamp": %[2]q}`, uid, at)) // JSON Lines: one a line
+	}
+	return []input{
+		{name: "pods.json", data: []byte(`{"apiVersion": "v1", "kind": "List", "items": [` + strings.Join(items, ",") + `]}`)},
+		{name: "nodes.json", data: []byte(`{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "core-1", "uid": "node-1"}, "status": {"allocatable": {"memory": "8Gi"}}}`)},
+		{name: "events.jsonl", data: []byte(strings.Join(evs, "\n"))},
+	}
+}
+
+// TestIncidentEvidence: a load that starts from the one before holds what a load from nothing
+// holds, after every kind of change to what an incident is made of, and decodes again only what
+// changed: a batch outside the incident's window changes nothing; an event within it, a new
+// sighting of an event a snapshot carried, a new pod state, another snapshot, a snapshot that
+// expired and the same files stored again are each seen.
+func TestIncidentEvidence(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
+		ctx := t.Context()
+		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
+		start, end := t0.Add(-time.Hour), t0.Add(time.Hour)
+		if err := st.CreateIncident(ctx, &incident.Incident{ID: "w", Title: "Window", Cluster: "leap", StartedAt: &start, EndedAt: &end}); err != nil {
+			t.Fatal(err)
+		}
+		ins := evidenceInputs(t0, "hub", "db")
+		m := metaFor("w", "leap", ins)
+		storeSnapshot(t, st, m, ins)
+		collect := func(objs ...*cluster.Object) {
+			t.Helper()
+			if _, err := st.StoreCollected(ctx, "leap", objs, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		event := func(uid string, count int32, first, last time.Time) *cluster.Object {
+			o := collectedEvent(count, first, last)
+			o.UID, o.Name, o.Event.UID, o.Event.Name = uid, uid, types.UID(uid), uid
+			return o
+		}
+		collect(collectedPod("10", "Running", "", t0), event("ev-x", 1, t0.Add(5*time.Minute), t0.Add(5*time.Minute)))
+
+		prev, err := st.IncidentEvidence(ctx, "w", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(prev.Objects) != 8 { // 2 pods, a node, 3 events, and collected: the pod and ev-x
+			t.Errorf("first load: %d objects, want 8:\n%s", len(prev.Objects), render(prev))
+		}
+		steps := []struct {
+			name   string
+			change func()
+			same   bool   // nothing the analysis is made of changed
+			kept   int    // objects taken from the load before, at least
+			shows  string // what the objects show now
+		}{
+			{"nothing", func() {}, true, 8, "ev-x"},
+			{"an event outside the window", func() { collect(event("ev-out", 1, t0.Add(3*time.Hour), t0.Add(3*time.Hour))) }, true, 8, ""},
+			{"an event within the window", func() { collect(event("ev-y", 1, t0.Add(10*time.Minute), t0.Add(10*time.Minute))) }, false, 8, "ev-y"},
+			{"a new sighting of an event the snapshot carried", func() {
+				o := event("ev-b", 4, t0.Add(time.Minute), t0.Add(20*time.Minute))
+				o.Event.Message = "back-off ev-b, again"
+				collect(o)
+			}, false, 8, "back-off ev-b, again"},
+			{"a new state of the collected pod", func() { collect(collectedPod("11", "Failed", "Evicted", t0.Add(30*time.Minute))) }, false, 8, `"reason":"Evicted"`},
+			{"another snapshot", func() {
+				more := evidenceInputs(t0.Add(2*time.Minute), "cache")
+				storeSnapshot(t, st, metaFor("w", "leap", more), more)
+			}, false, 6, "uid-cache"}, // its events are new sightings of ev-a, ev-b and ev-c
+			// Everything is older than the age: the snapshots' objects, the events and the states
+			// that are not the newest of their object go.
+			{"the snapshots expired", func() {
+				if _, err := st.Expire(ctx, time.Now().Add(100*24*time.Hour), 90*24*time.Hour); err != nil {
+					t.Fatal(err)
+				}
+			}, false, 0, ""},
+			{"the same files stored again", func() { storeSnapshot(t, st, m, ins) }, false, 0, "uid-hub"},
+		}
+		for _, s := range steps {
+			s.change()
+			got, err := st.IncidentEvidence(ctx, "w", prev)
+			if err != nil {
+				t.Fatalf("%s: %v", s.name, err)
+			}
+			whole, err := st.IncidentEvidence(ctx, "w", nil)
+			if err != nil {
+				t.Fatalf("%s: %v", s.name, err)
+			}
+			if diff := cmp.Diff(render(whole), render(got)); diff != "" {
+				t.Errorf("%s: the load from the one before differs from a load from nothing (-whole +got):\n%s", s.name, diff)
+			}
+			if got.Same(prev) != s.same {
+				t.Errorf("%s: Same = %v, want %v", s.name, got.Same(prev), s.same)
+			}
+			old := map[*cluster.Object]bool{}
+			for _, o := range prev.Objects {
+				old[o] = true
+			}
+			kept := 0
+			for _, o := range got.Objects {
+				if old[o] {
+					kept++
+				}
+			}
+			if kept < s.kept {
+				t.Errorf("%s: %d objects taken from the load before, want %d at least", s.name, kept, s.kept)
+			}
+			if r := render(got); !strings.Contains(r, s.shows) || strings.Contains(r, "ev-out") {
+				t.Errorf("%s: the objects lack %q or show ev-out:\n%s", s.name, s.shows, r)
+			}
+			prev = got
+		}
+	})
+}
+
+// render lists evidence one object a line: what it is, where it came from and its JSON.
+func render(ev *store.Evidence) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "files %q\n", ev.Files)
+	for _, o := range ev.Objects {
+		js, err := o.JSON()
+		fmt.Fprintf(&b, "%s %s %s/%s %s %s %s %v\n", o.APIVersion, o.Kind, o.Namespace, o.Name, o.UID, o.Source, js, err)
+	}
+	for _, c := range ev.States {
+		fmt.Fprintf(&b, "state %s %s %s/%s %s\n", c.At.Format(time.RFC3339Nano), c.Kind, c.Namespace, c.Name, c.State)
+	}
+	return b.String()
+}
