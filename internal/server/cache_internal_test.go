@@ -11,8 +11,8 @@ import (
 // TestStateCacheBounds: the cache keeps at most its number of incidents and of objects,
 // dropping the least recently used first, and always keeps the state used last.
 func TestStateCacheBounds(t *testing.T) {
-	state := func(events int) func(*incidentState) (*incidentState, error) {
-		return func(*incidentState) (*incidentState, error) {
+	state := func(events int) func(*incidentState, bool) (*incidentState, error) {
+		return func(*incidentState, bool) (*incidentState, error) {
 			m := cluster.NewModel(nil, nil)
 			for i := range events {
 				m.Events = append(m.Events, &cluster.Object{Name: fmt.Sprint(i)})
@@ -39,18 +39,22 @@ func TestStateCacheBounds(t *testing.T) {
 	if got := fmt.Sprint(c.order); got != "[f]" {
 		t.Errorf("a state over the bound: %s, want [f]", got)
 	}
-	made, reused := 0, 0
-	build := func(prev *incidentState) (*incidentState, error) {
+	made, reused, from := 0, 0, 0
+	build := func(prev *incidentState, same bool) (*incidentState, error) {
 		made++
-		if prev != nil {
+		if prev != nil && same {
 			reused++
 		}
-		return state(1)(prev)
+		if prev != nil && !same {
+			from++
+		}
+		return state(1)(prev, same)
 	}
 	c.get("f", v1, build)
 	c.get("f", store.Version{Evidence: "e1", Record: "r2"}, build) // a note: the evidence is the same
-	c.get("f", store.Version{Evidence: "e2", Record: "r2"}, build) // a snapshot
-	if made != 2 || reused != 1 {
-		t.Errorf("made %d states (%d from the one before) for one cached version, a new record and new evidence; want 2 (1)", made, reused)
+	c.get("f", store.Version{Evidence: "e2", Record: "r2"}, build) // a snapshot: a load that starts from the state before
+	if made != 2 || reused != 1 || from != 1 {
+		t.Errorf("made %d states (%d of the same evidence, %d of other evidence, from the one before) for one cached version, a new record and new evidence; want 2 (1, 1)",
+			made, reused, from)
 	}
 }

@@ -27,6 +27,11 @@ func (c *countingObjects) IncidentObjects(ctx context.Context, id string) ([]str
 	return c.Store.IncidentObjects(ctx, id)
 }
 
+func (c *countingObjects) IncidentEvidence(ctx context.Context, id string, prev *store.Evidence) (*store.Evidence, error) {
+	c.loads.Add(1)
+	return c.Store.IncidentEvidence(ctx, id, prev)
+}
+
 // TestStateCache: an unchanged incident is loaded and analysed once, however many pages and
 // API calls read it, concurrent ones included; a new note, a new snapshot, an edit or a batch
 // from the collector makes it anew.

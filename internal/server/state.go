@@ -23,16 +23,23 @@ type incidentState struct {
 	report   analysis.Report
 	notes    []incident.Note
 	changes  []timeline.Change // pod and node states the collector saw during the incident
+	evidence *store.Evidence   // what the model was made of, for the next load to start from (nil: none)
 
-	entries     []timeline.Entry // the whole timeline, made on first use
-	entriesOnce sync.Once
+	tl *madeTimeline // shared by the states of one model, analysis, notes and changes
 }
 
-// timeline returns the incident's whole timeline, made once per state. A state may be shared
-// by concurrent requests (the cache): nothing in it is changed after it is made.
+// madeTimeline is an incident's whole timeline, made on first use.
+type madeTimeline struct {
+	once    sync.Once
+	entries []timeline.Entry
+}
+
+// timeline returns the incident's whole timeline, made once per state (or once for the states
+// that share it). A state may be shared by concurrent requests (the cache): nothing in it is
+// changed after it is made.
 func (st *incidentState) timeline() []timeline.Entry {
-	st.entriesOnce.Do(func() { st.entries = timeline.Build(st.model, st.report, st.notes, st.changes...) })
-	return st.entries
+	st.tl.once.Do(func() { st.tl.entries = timeline.Build(st.model, st.report, st.notes, st.changes...) })
+	return st.tl.entries
 }
 
 // incident returns an incident; a missing one is a 404 naming it.
@@ -61,29 +68,32 @@ func (s *Server) loadIncident(ctx context.Context, id string) (*incidentState, e
 	if err != nil {
 		return nil, err
 	}
-	return s.states.get(id, version, func(prev *incidentState) (*incidentState, error) { return s.makeIncidentState(ctx, id, prev) })
+	return s.states.get(id, version, func(prev *incidentState, same bool) (*incidentState, error) {
+		return s.makeIncidentState(ctx, id, prev, same)
+	})
 }
 
-// makeIncidentState loads and analyses an incident. prev, when not nil, is a state made of the
-// same evidence (only the incident's row or notes changed): its model and analysis are kept.
-func (s *Server) makeIncidentState(ctx context.Context, id string, prev *incidentState) (*incidentState, error) {
+// makeIncidentState loads and analyses an incident. prev, when not nil, is the state made last:
+// when it was made of the same evidence (same: only the incident's row or notes changed) its
+// model and analysis are kept; else the load starts from what it was made of (reanalyse).
+func (s *Server) makeIncidentState(ctx context.Context, id string, prev *incidentState, same bool) (*incidentState, error) {
 	in, err := s.incident(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if prev != nil {
-		notes, err := s.deps.Notes.Notes(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		return &incidentState{incident: in, model: prev.model, report: prev.report, notes: notes, changes: prev.changes}, nil
+	notes, err := s.deps.Notes.Notes(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if prev != nil && same {
+		return prev.with(in, notes, prev.evidence), nil
 	}
 	release, err := s.acquireAnalysis(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	return s.buildIncidentState(ctx, in, id)
+	return s.reanalyse(ctx, in, notes, prev)
 }
 
 // acquireAnalysis takes the budget share of loading and analysing an incident: memory by its
@@ -94,25 +104,11 @@ func (s *Server) acquireAnalysis(ctx context.Context, id string) (release func()
 
 // buildIncidentState loads and analyses an incident, within a budget share its caller holds.
 func (s *Server) buildIncidentState(ctx context.Context, in *incident.Incident, id string) (*incidentState, error) {
-	files, objs, err := s.deps.Objects.IncidentObjects(ctx, id)
-	if err != nil {
-		return nil, err
-	}
 	notes, err := s.deps.Notes.Notes(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	states, err := s.deps.Objects.IncidentStates(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	changes := make([]timeline.Change, len(states))
-	for i, c := range states {
-		changes[i] = timeline.Change{At: c.At, Kind: c.Kind, Namespace: c.Namespace, Name: c.Name, State: c.State}
-	}
-	m := cluster.NewModel(files, objs)
-	s.states.note(id, len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others))
-	return &incidentState{incident: in, model: m, report: analysis.Run(m, analysis.Options{}), notes: notes, changes: changes}, nil
+	return s.reanalyse(ctx, in, notes, nil)
 }
 
 // The state cache's bounds: at most stateCacheSize incidents, holding at most
@@ -181,21 +177,25 @@ func newStateCache(size, objs int) *stateCache {
 }
 
 // get returns the state of an incident at a version, made by build when the cache has none.
-// build is given the state of an earlier version made of the same evidence, when the cache
-// has one ready, so that a note or a new title does not cost a new analysis.
-func (c *stateCache) get(id string, version store.Version, build func(prev *incidentState) (*incidentState, error)) (*incidentState, error) {
+// build is given the state of an earlier version when the cache has one ready, and whether it
+// was made of the same evidence (same), so that a note or a new title does not cost a new
+// analysis, and new evidence costs only what changed.
+func (c *stateCache) get(id string, version store.Version, build func(prev *incidentState, same bool) (*incidentState, error)) (*incidentState, error) {
 	c.mu.Lock()
 	e, ok := c.entries[id]
 	if !ok || e.version != version {
-		var prev *incidentState
-		if ok && e.version.Evidence == version.Evidence && isReady(e) && e.err == nil {
-			prev = e.st
+		var (
+			prev *incidentState
+			same bool
+		)
+		if ok && isReady(e) && e.err == nil {
+			prev, same = e.st, e.version.Evidence == version.Evidence
 		}
 		e = &cacheEntry{version: version, ready: make(chan struct{})}
 		c.entries[id] = e
 		c.touch(id)
 		c.mu.Unlock()
-		e.st, e.err = build(prev)
+		e.st, e.err = build(prev, same)
 		close(e.ready)
 		c.mu.Lock()
 		if e.err != nil {
