@@ -34,26 +34,45 @@ func benchEvents() int {
 	return 100000
 }
 
+// benchPostgres reports whether the timeline benchmarks run on PostgreSQL
+// (ROOTLINE_BENCH_DB=postgres, the test database on ROOTLINE_TEST_POSTGRES), not SQLite.
+func benchPostgres() bool { return os.Getenv("ROOTLINE_BENCH_DB") == "postgres" }
+
 type benchIncident struct {
-	st   *store.Store
-	path string // the SQLite file
-	url  string
-	err  error
+	st     *store.Store
+	driver string // database/sql's, for the bare query
+	dsn    string
+	url    string
+	err    error
 }
 
+// The benchmarks' incidents: big, its snapshot's objects; live, the same snapshot and the
+// window of its events on the snapshot's cluster, so that what is collected of the cluster in
+// that window is part of it.
+var benchWindow = [2]time.Time{time.Date(2023, 2, 1, 0, 0, 0, 0, time.UTC), time.Date(2023, 2, 5, 0, 0, 0, 0, time.UTC)}
+
 // timelineBench stores one incident of benchEvents events (and the pods and nodes they are about)
-// in a SQLite file, once per test binary.
+// in a SQLite file (or PostgreSQL: benchPostgres), once per test binary.
 var timelineBench = sync.OnceValue(func() *benchIncident {
 	b := &benchIncident{}
-	dir, err := os.MkdirTemp("", "rootline-bench-")
-	if err != nil {
-		b.err = err
-		return b
-	}
 	ctx := context.Background()
-	b.path = filepath.Join(dir, "bench.db")
-	tg, _ := store.ParseTarget(b.path)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var tg store.Target
+	if benchPostgres() {
+		if b.err = pg.Available(); b.err != nil {
+			return b
+		}
+		tg, b.driver, b.dsn = store.Target{Dialect: store.Postgres, DSN: pg.URL, Display: "bench"}, "pgx", pg.URL
+	} else {
+		dir, err := os.MkdirTemp("", "rootline-bench-")
+		if err != nil {
+			b.err = err
+			return b
+		}
+		path := filepath.Join(dir, "bench.db")
+		tg, _ = store.ParseTarget(path)
+		b.driver, b.dsn = "sqlite", path // the driver the store registers
+	}
 	if b.st, b.err = store.Open(ctx, tg, log); b.err != nil {
 		return b
 	}
@@ -80,6 +99,13 @@ var timelineBench = sync.OnceValue(func() *benchIncident {
 		}
 	}
 	if _, b.err = w.Commit(ctx, nil); b.err != nil {
+		return b
+	}
+	live := &incident.Incident{ID: "live", Title: "big, live", Cluster: store.DefaultCluster, StartedAt: &benchWindow[0], EndedAt: &benchWindow[1]}
+	if b.err = b.st.CreateIncident(ctx, live); b.err != nil {
+		return b
+	}
+	if _, b.err = b.st.AttachSnapshot(ctx, "bench", "live"); b.err != nil {
 		return b
 	}
 	srv := server.New(testConfig(), server.StoreDeps(b.st, log))
@@ -115,12 +141,13 @@ func BenchmarkTimelineAPI(b *testing.B) {
 	}
 }
 
-// BenchmarkTimelineAPIAfterChange is the first timeline page after what the incident is made
-// of changed (before each request, untimed, a collected event for its cluster bumps the
-// cluster's generation): load its objects, analyse, build the timeline, filter, encode.
+// BenchmarkTimelineAPIAfterChange is the first timeline page after the cluster of what the
+// incident is made of changed (before each request, untimed, a collected event for its
+// cluster bumps the cluster's generation; the incident has no window, and none of its
+// snapshots carries the event): check what it is made of, keep the analysis, filter, encode.
 func BenchmarkTimelineAPIAfterChange(b *testing.B) {
 	// Seen later each time, in every run of the benchmark (-count), so that each is a change.
-	timelineAfter(b, func(int) (string, string) {
+	timelineAfter(b, "big", func(int) (string, string) {
 		return "/api/v1/events?cluster=" + store.DefaultCluster, fmt.Sprintf(`{"apiVersion": "v1", "kind": "Event",
 			"metadata": {"name": "bench", "namespace": "prod", "uid": "bench-1"}, "reason": "Evicted",
 			"involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub"}, "count": 1, "lastTimestamp": %q}`,
@@ -128,16 +155,38 @@ func BenchmarkTimelineAPIAfterChange(b *testing.B) {
 	})
 }
 
+// BenchmarkTimelineAPIAfterEvidence is the first timeline page after new evidence of the
+// incident: before each request, untimed, the collector sends an event of the incident's
+// cluster within its window (a new one each time), so that the timeline changes. Load what
+// changed, analyse, build the timeline, filter, encode.
+func BenchmarkTimelineAPIAfterEvidence(b *testing.B) {
+	seq := time.Now().UnixNano() // a new event in every run of the benchmark (-count)
+	timelineAfter(b, "live", func(i int) (string, string) {
+		at := benchWindow[0].Add(36*time.Hour + time.Duration(i)*time.Second)
+		return "/api/v1/events?cluster=" + store.DefaultCluster, fmt.Sprintf(`{"apiVersion": "v1", "kind": "Event",
+			"metadata": {"name": "bench-%[1]d-%[2]d", "namespace": "prod", "uid": "bench-%[1]d-%[2]d"}, "reason": "BackOff", "type": "Warning",
+			"message": "Back-off restarting failed container", "involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub"},
+			"count": 1, "firstTimestamp": %[3]q, "lastTimestamp": %[3]q}`, seq, i, at.Format(time.RFC3339))
+	})
+}
+
 // BenchmarkTimelineAPIAfterNote is the first timeline page after a note was added (untimed):
 // the analysis is kept, the notes read again and the timeline built again.
 func BenchmarkTimelineAPIAfterNote(b *testing.B) {
-	timelineAfter(b, func(int) (string, string) { return "/api/v1/incidents/big/notes", `{"body": "one more note"}` })
+	timelineAfter(b, "big", func(int) (string, string) { return "/api/v1/incidents/big/notes", `{"body": "one more note"}` })
 }
 
-func timelineAfter(b *testing.B, change func(i int) (path, body string)) {
+// timelineAfter times the first page of an incident's timeline after each change, the page
+// having been viewed before the first.
+func timelineAfter(b *testing.B, id string, change func(i int) (path, body string)) {
 	bi := timelineBench()
 	if bi.err != nil {
 		b.Fatal(bi.err)
+	}
+	page := bi.url + "/api/v1/incidents/" + id + "/timeline?limit=500"
+	if resp, err := http.Get(page); err == nil {
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
 	}
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
@@ -151,14 +200,14 @@ func timelineAfter(b *testing.B, change func(i int) (path, body string)) {
 			b.Fatalf("%s: status %d", path, resp.StatusCode)
 		}
 		b.StartTimer()
-		resp, err = http.Get(bi.url + "/api/v1/incidents/big/timeline?limit=500")
+		resp, err = http.Get(page)
 		if err != nil {
 			b.Fatal(err)
 		}
-		page, _ := io.ReadAll(resp.Body)
+		got, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != 200 {
-			b.Fatalf("timeline: status %d: %s", resp.StatusCode, page)
+			b.Fatalf("timeline: status %d: %s", resp.StatusCode, got)
 		}
 	}
 }
@@ -170,15 +219,18 @@ func BenchmarkTimelineBareQuery(b *testing.B) {
 	if bi.err != nil {
 		b.Fatal(bi.err)
 	}
-	db, err := sql.Open("sqlite", bi.path) // the driver the store registers
+	db, err := sql.Open(bi.driver, bi.dsn)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	const q = `SELECT e.first_at, e.reason, e.message, e.involved_name FROM events e
+	q := `SELECT e.first_at, e.reason, e.message, e.involved_name FROM events e
 		JOIN snapshot_events se ON se.event_id = e.id
 		JOIN incident_snapshots i ON i.snapshot_id = se.snapshot_id
 		WHERE i.incident_id = ? ORDER BY e.first_at LIMIT 500`
+	if benchPostgres() {
+		q = strings.Replace(q, "?", "$1", 1)
+	}
 	for b.Loop() {
 		rows, err := db.Query(q, "big")
 		if err != nil {
