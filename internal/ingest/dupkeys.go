@@ -34,11 +34,15 @@ func (r repeatedKey) String() string {
 
 // duplicateKey finds the first key repeated at the top level of the JSON object raw or in its
 // metadata. raw is one JSON value (a type error is left to the decode).
-func duplicateKey(raw []byte) (repeatedKey, bool) {
-	if r, meta, ok := firstRepeat(raw); ok {
+func duplicateKey(raw []byte) (repeatedKey, bool) { return duplicateKeyIn(raw, nil) }
+
+// duplicateKeyIn is duplicateKey for a value whose nested objects and arrays at the top are
+// known already (a valueScan's tops, in order): they are stepped over, not scanned again.
+func duplicateKeyIn(raw []byte, tops []span) (repeatedKey, bool) {
+	if r, meta, ok := firstRepeat(raw, tops); ok {
 		return repeatedKey{Key: r.Key, Off: r.Off}, true
 	} else if meta.Off >= 0 {
-		if r, _, ok := firstRepeat(raw[meta.Off:meta.End]); ok {
+		if r, _, ok := firstRepeat(raw[meta.Off:meta.End], nil); ok {
 			return repeatedKey{Key: r.Key, Meta: true, Off: meta.Off + r.Off}, true
 		}
 	}
@@ -51,7 +55,7 @@ type span struct{ Off, End int }
 // firstRepeat returns the first key of the JSON object raw that repeats an earlier one, and
 // where its "metadata" value is. It reads keys and skips values with the scanner of peek.go,
 // which gives up on escapes: keys are compared as decoded then, by encoding/json.
-func firstRepeat(raw []byte) (repeatedKey, span, bool) {
+func firstRepeat(raw []byte, tops []span) (repeatedKey, span, bool) {
 	meta := span{Off: -1}
 	i := skipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
@@ -70,7 +74,15 @@ func firstRepeat(raw []byte) (repeatedKey, span, bool) {
 		if seen.add(key) {
 			return repeatedKey{Key: string(key), Off: i}, meta, true
 		}
-		end, ok := skipValue(raw, j)
+		for len(tops) > 0 && tops[0].Off < j {
+			tops = tops[1:]
+		}
+		var end int
+		if len(tops) > 0 && tops[0].Off == j {
+			end, ok = tops[0].End, true
+		} else {
+			end, ok = skipValue(raw, j)
+		}
 		if !ok {
 			return firstRepeatDecoded(raw)
 		}

@@ -93,6 +93,9 @@ type Decoder struct {
 	// rawItems sends every list item through object, the way items were decoded before
 	// typedItem; tests compare the two.
 	rawItems bool
+	// stdJSON decodes typed objects with encoding/json alone, as before decodeTyped used sonic;
+	// the differential tests compare the two.
+	stdJSON bool
 	strs     *interner // shares what repeats between the objects; made on first use
 	// handed counts the bytes handed to encoding/json over all inputs: runs of whitespace
 	// are cut short before it (see maxBlankRun), which tests check here.

@@ -7,21 +7,32 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // jsonStream decodes a JSON input: one object, a List (kind List, PodList, …) whose items are
 // decoded one at a time, a top-level array of objects, or JSON Lines (any sequence of those).
+//
+// It reads the bytes itself, from the line reader's buffer, rather than through encoding/json's
+// Decoder: it finds the extent of each item by a byte scan (skipValue, a memchr per string)
+// and hands the item's bytes to the typed decode (decodeTyped), so that an item is scanned by a
+// fast loop once and decoded once, not scanned by encoding/json's byte-at-a-time state machine
+// and then decoded by it again. The structure around the items (the top-level object's keys,
+// the commas and brackets) is parsed here, strictly: what encoding/json refuses is refused,
+// with its message, at the byte at fault.
 type jsonStream struct {
 	d     *Decoder
 	ctx   context.Context
 	name  string
 	lr    *lineReader
-	dec   *json.Decoder
 	emit  func(*cluster.Object) error
 	depth int
-	shift int64 // bytes before the JSON (a pasted command line), added to reported offsets
+	shift int64     // bytes before the JSON (a pasted command line), added to reported offsets
+	pos   int64     // the offset of the next byte to read, in the line reader's offsets
+	eof   bool      // the input has ended: nothing is left beyond lr.passed
+	scan  valueScan // of the last value valueEnd found
 	// cut is what was read of a value the input cut short, and where it starts.
 	cut struct {
 		bytes []byte
@@ -34,29 +45,175 @@ type jsonStream struct {
 func (d *Decoder) decodeJSON(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth, skipLines int, skipBytes int64) error {
 	lr := newLineReader(r)
 	lr.baseLine += skipLines
-	s := &jsonStream{d: d, ctx: ctx, name: name, lr: lr, dec: json.NewDecoder(lr), emit: emit, depth: depth, shift: skipBytes}
+	s := &jsonStream{d: d, ctx: ctx, name: name, lr: lr, emit: emit, depth: depth, shift: skipBytes}
 	defer func() { d.handed += lr.passed }()
 	for {
-		start := s.dec.InputOffset()
-		tok, err := s.dec.Token()
+		c, err := s.next()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
-			return s.syntax(err, start)
+			return s.syntax(err, s.pos)
 		}
-		switch tok {
-		case json.Delim('{'):
-			err = s.object(s.dec.InputOffset() - 1)
-		case json.Delim('['):
+		switch c {
+		case '{':
+			s.pos++
+			err = s.object(s.pos - 1)
+		case '[':
+			s.pos++
 			err = s.items("", "")
 		default:
-			return s.fail(start, fmt.Sprintf("expected a JSON object or array, found %v", tok))
+			err = s.scalar()
 		}
 		if err != nil {
 			return err
 		}
 	}
+}
+
+// scalar refuses a top-level value that is not an object or an array, naming it.
+func (s *jsonStream) scalar() error {
+	start := s.pos
+	end, err := s.valueEnd()
+	if err != nil {
+		return s.syntax(err, start)
+	}
+	var v any
+	if err := json.Unmarshal(s.lr.bytesFrom(start, end), &v); err != nil {
+		return s.invalid(start, end)
+	}
+	return s.fail(start, fmt.Sprintf("expected a JSON object or array, found %v", v))
+}
+
+// more reads more of the input into the line reader; at its end it sets eof.
+func (s *jsonStream) more() error {
+	if s.eof {
+		return nil
+	}
+	_, err := s.lr.fill()
+	if errors.Is(err, io.EOF) {
+		s.eof = true
+		return nil
+	}
+	return err
+}
+
+// next skips whitespace and returns the byte at s.pos, not consumed; io.EOF when the input
+// ends first.
+func (s *jsonStream) next() (byte, error) {
+	for {
+		buf := s.lr.buf[s.lr.head+int(s.pos-s.lr.base):]
+		for i, c := range buf {
+			switch c {
+			case ' ', '\t', '\n', '\r':
+				continue
+			}
+			s.pos += int64(i)
+			return c, nil
+		}
+		s.pos += int64(len(buf))
+		if s.eof {
+			return 0, io.EOF
+		}
+		if err := s.more(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// errBadValue is a value whose bytes are not JSON, found while looking for its end.
+var errBadValue = errors.New("invalid JSON value")
+
+// valueEnd returns the offset just past the JSON value that starts at s.pos (a byte other
+// than whitespace), reading more of the input as needed: io.ErrUnexpectedEOF when the input
+// ends first, errBadValue when the bytes cannot start or continue a value. It checks only the
+// structure it needs to find the end: the bytes are checked whole by whoever decodes them.
+// The scan goes on where it stopped after each read, so a value that comes in many reads is
+// scanned once.
+func (s *jsonStream) valueEnd() (int64, error) {
+	start := s.pos
+	s.scan.reset()
+	for {
+		avail := s.lr.bytesFrom(start, s.lr.passed)
+		end, done, bad := s.scan.scan(avail)
+		if done {
+			return start + int64(end), nil
+		}
+		if bad {
+			return start + int64(end), errBadValue
+		}
+		if s.eof {
+			if len(avail) > 0 && isScalarStart(avail[0]) {
+				return start + int64(len(avail)), nil // a scalar the input ends with
+			}
+			return 0, io.ErrUnexpectedEOF
+		}
+		if err := s.more(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+func isScalarStart(c byte) bool { return c != '{' && c != '[' && c != '"' }
+
+// expect consumes the byte c after whitespace, or fails with encoding/json's message for what
+// stands there instead, in the context it names ("after object key", …).
+func (s *jsonStream) expect(c byte, context string) error {
+	got, err := s.next()
+	if err != nil {
+		return s.syntax(err, s.pos)
+	}
+	if got != c {
+		return s.fail(s.pos, "invalid JSON: invalid character "+quoteChar(got)+" "+context)
+	}
+	s.pos++
+	return nil
+}
+
+// key reads an object key (a JSON string) at s.pos, after whitespace, and the ':' after it.
+// It returns the key decoded and the offset where it starts.
+func (s *jsonStream) key() (string, int64, error) {
+	c, err := s.next()
+	if err != nil {
+		return "", s.pos, s.syntax(err, s.pos)
+	}
+	at := s.pos
+	if c != '"' {
+		return "", at, s.fail(at, "invalid JSON: invalid character "+quoteChar(c)+" looking for beginning of object key string")
+	}
+	end, err := s.valueEnd()
+	if err != nil {
+		return "", at, s.syntax(err, at)
+	}
+	raw := s.lr.bytesFrom(at, end)
+	var key string
+	if bytes.IndexByte(raw, '\\') < 0 && !hasControl(raw) {
+		key = string(raw[1 : len(raw)-1])
+	} else if err := json.Unmarshal(raw, &key); err != nil {
+		return "", at, s.invalid(at, end)
+	}
+	s.pos = end
+	if err := s.expect(':', "after object key"); err != nil {
+		return "", at, err
+	}
+	return key, at, nil
+}
+
+// comma reads what follows a member or an element: ',' (true) or the closer (false).
+func (s *jsonStream) comma(closer byte, context string) (bool, error) {
+	c, err := s.next()
+	if err != nil {
+		return false, s.syntax(err, s.pos)
+	}
+	switch c {
+	case ',':
+		s.pos++
+		return true, nil
+	case closer:
+		s.pos++
+		return false, nil
+	}
+	return false, s.fail(s.pos, "invalid JSON: invalid character "+quoteChar(c)+" "+context)
 }
 
 // object reads a top-level object whose '{' has been consumed. A List has its items streamed;
@@ -74,15 +231,21 @@ func (s *jsonStream) object(start int64) error {
 	bufLine := src.Line
 	buf.WriteByte('{')
 	var keys keySet // a List's, whose items are streamed: an object's are checked by d.object
-	for s.dec.More() {
-		keyOff := s.dec.InputOffset()
-		tok, err := s.dec.Token()
+	c, err := s.next()
+	if err != nil {
+		return s.syntax(err, start)
+	}
+	if c == '}' {
+		s.pos++
+		return s.d.object(s.ctx, []byte("{}"), src, "", "", s.emit, s.depth)
+	}
+	for {
+		key, keyOff, err := s.key()
 		if err != nil {
-			return s.syntax(err, keyOff)
+			return err
 		}
-		key, _ := tok.(string)
 		if keys.add([]byte(key)) {
-			e := s.fail(s.dec.InputOffset(), repeatedKey{Key: key}.String()).(*Error)
+			e := s.fail(s.pos, repeatedKey{Key: key}.String()).(*Error)
 			e.Err = errRepeatedKey
 			return e
 		}
@@ -91,48 +254,59 @@ func (s *jsonStream) object(start int64) error {
 			if err := s.listItems(kind, version); err != nil {
 				return err
 			}
-			continue
-		}
-		keyLine := s.lr.lineAt(s.dec.InputOffset())
-		valOff := s.dec.InputOffset()
-		var raw json.RawMessage
-		if err := s.dec.Decode(&raw); err != nil {
-			serr := s.syntax(err, valOff)
-			if isTruncated(serr) && !sawItems {
-				// Read the object as far as it goes: its keys so far, and the value cut short.
-				if buf.Len() > 1 {
-					buf.WriteByte(',')
-				}
-				kb, _ := json.Marshal(key)
-				buf.Write(kb)
-				buf.WriteByte(':')
-				// The decoder reads the ':' after a key with the value: it may lead the bytes.
-				s.cut.bytes = append(buf.Bytes(), bytes.TrimLeft(s.cut.bytes, " \t\r\n:")...)
-				s.cut.src = src
-				return s.salvage(serr, "", "")
+		} else {
+			keyLine := s.lr.lineAt(keyOff)
+			if _, err := s.next(); err != nil {
+				return s.syntax(err, s.pos)
 			}
-			return serr
+			valOff := s.pos
+			end, err := s.valueEnd()
+			if err != nil {
+				serr := s.syntax(err, valOff)
+				if isTruncated(serr) && !sawItems {
+					// Read the object as far as it goes: its keys so far, and the value cut short.
+					if buf.Len() > 1 {
+						buf.WriteByte(',')
+					}
+					kb, _ := json.Marshal(key)
+					buf.Write(kb)
+					buf.WriteByte(':')
+					s.cut.bytes = append(buf.Bytes(), s.cut.bytes...)
+					s.cut.src = src
+					return s.salvage(serr, "", "")
+				}
+				return serr
+			}
+			raw := s.lr.bytesFrom(valOff, end)
+			if !validJSON(raw) {
+				return s.invalid(valOff, end)
+			}
+			s.pos = end
+			switch key {
+			case "kind":
+				_ = json.Unmarshal(raw, &kind) // a non-string kind is reported when the object is built
+			case "apiVersion":
+				_ = json.Unmarshal(raw, &version)
+			}
+			if buf.Len() > 1 {
+				buf.WriteByte(',')
+			}
+			for ; bufLine < keyLine; bufLine++ {
+				buf.WriteByte('\n')
+			}
+			kb, _ := json.Marshal(key)
+			buf.Write(kb)
+			buf.WriteByte(':')
+			buf.Write(raw)
+			bufLine += bytes.Count(raw, []byte{'\n'})
 		}
-		switch key {
-		case "kind":
-			_ = json.Unmarshal(raw, &kind) // a non-string kind is reported when the object is built
-		case "apiVersion":
-			_ = json.Unmarshal(raw, &version)
+		more, err := s.comma('}', "after object key:value pair")
+		if err != nil {
+			return err
 		}
-		if buf.Len() > 1 {
-			buf.WriteByte(',')
+		if !more {
+			break
 		}
-		for ; bufLine < keyLine; bufLine++ {
-			buf.WriteByte('\n')
-		}
-		kb, _ := json.Marshal(key)
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.Write(raw)
-		bufLine += bytes.Count(raw, []byte{'\n'})
-	}
-	if _, err := s.dec.Token(); err != nil { // the closing '}'
-		return s.syntax(err, s.dec.InputOffset())
 	}
 	if sawItems {
 		return nil
@@ -143,90 +317,112 @@ func (s *jsonStream) object(start int64) error {
 
 // listItems streams the value of an "items" key: null or an array of objects.
 func (s *jsonStream) listItems(listKind, listVersion string) error {
-	off := s.dec.InputOffset()
-	tok, err := s.dec.Token()
+	c, err := s.next()
+	if err != nil {
+		return s.syntax(err, s.pos)
+	}
+	off := s.pos
+	switch c {
+	case '[':
+		s.pos++
+		return s.items(itemKind(listKind), listVersion)
+	case 'n':
+		end, err := s.valueEnd()
+		if err != nil {
+			return s.syntax(err, off)
+		}
+		if string(s.lr.bytesFrom(off, end)) != "null" {
+			return s.invalid(off, end)
+		}
+		s.pos = end
+		return nil // "items": null, as kubectl writes for an empty list
+	}
+	end, err := s.valueEnd()
 	if err != nil {
 		return s.syntax(err, off)
 	}
-	if tok == nil {
-		return nil // "items": null, as kubectl writes for an empty list
+	if !validJSON(s.lr.bytesFrom(off, end)) {
+		return s.invalid(off, end)
 	}
-	if tok != json.Delim('[') {
-		return s.fail(off, "items is not an array")
-	}
-	return s.items(itemKind(listKind), listVersion)
+	return s.fail(off, "items is not an array")
 }
 
 // items streams array elements whose '[' has been consumed, up to and including the ']'.
 // kind and version are what the enclosing list gives its items ("" for a List).
 func (s *jsonStream) items(kind, version string) error {
 	// The items of a list are nearly always of one kind, so each is decoded straight into the
-	// type of the item before it (or of the list's item kind): scanned once, as a bare decode
-	// of the list would. See typedItem for how a wrong guess is caught.
+	// type of the item before it (or of the list's item kind). See typedItem for how a wrong
+	// guess is caught.
 	guess := targetOf(kind, version)
-	for s.dec.More() {
+	c, err := s.next()
+	if err != nil {
+		return s.cutItem(s.syntax(err, s.pos), kind, version)
+	}
+	if c == ']' {
+		s.pos++
+		return nil
+	}
+	for {
 		if err := s.ctx.Err(); err != nil {
 			return err
 		}
-		var err error
-		if guess != noTarget && !s.d.rawItems {
-			guess, err = s.typedItem(guess, kind, version)
-		} else {
-			guess, err = s.rawItem(kind, version)
+		if _, err := s.next(); err != nil {
+			return s.cutItem(s.syntax(err, s.pos), kind, version)
 		}
-		if isTruncated(err) {
-			return s.salvage(err, kind, version)
+		start := s.pos
+		end, err := s.valueEnd()
+		if err != nil {
+			return s.cutItem(s.syntax(err, start), kind, version)
+		}
+		raw := s.lr.bytesFrom(start, end)
+		if guess != noTarget && !s.d.rawItems {
+			guess, err = s.typedItem(guess, raw, start, end, kind, version)
+		} else {
+			guess, err = s.rawItem(raw, start, end, kind, version)
 		}
 		if err != nil {
 			return err
 		}
+		s.pos = end
+		more, err := s.comma(']', "after array element")
+		if err != nil {
+			return s.cutItem(err, kind, version)
+		}
+		if !more {
+			return nil
+		}
 	}
-	off := s.dec.InputOffset()
-	if _, err := s.dec.Token(); err != nil {
-		return s.syntax(err, off)
-	}
-	return nil
 }
 
-// rawItem reads the next item as raw JSON and builds it; it returns the type to try for the
-// next item.
-func (s *jsonStream) rawItem(kind, version string) (target, error) {
-	off := s.dec.InputOffset()
-	var raw json.RawMessage
-	if err := s.dec.Decode(&raw); err != nil {
-		return noTarget, s.syntax(err, off)
+// cutItem salvages the item the input cut short, when err says it was.
+func (s *jsonStream) cutItem(err error, kind, version string) error {
+	if isTruncated(err) {
+		return s.salvage(err, kind, version)
 	}
-	start := s.dec.InputOffset() - int64(len(raw))
+	return err
+}
+
+// rawItem builds the item raw, which lies from start to end; it returns the type to try for
+// the next item.
+func (s *jsonStream) rawItem(raw []byte, start, end int64, kind, version string) (target, error) {
+	if !validJSON(raw) {
+		return noTarget, s.invalid(start, end)
+	}
 	return nextTarget(raw, kind, version), s.d.object(s.ctx, raw, s.source(start), kind, version, s.emit, s.depth)
 }
 
-// typedItem decodes the next item into the type guessed for it, then reads the item's kind
-// and apiVersion from its bytes, still held by the line reader, exactly as object does. When
+// typedItem decodes the item raw, which lies from start to end, into the type guessed for
+// it, then reads the item's kind and apiVersion from its bytes exactly as object does. When
 // they call for the guessed type, the object is built from what was decoded; otherwise, or
-// when the decode failed, the bytes go through object, which decodes them again and answers
-// as it always does. It returns the type to try for the next item.
-func (s *jsonStream) typedItem(guess target, kind, version string) (target, error) {
-	off := s.dec.InputOffset() // before the ',' that separates this item from the one before
+// when the decode failed on a type, the bytes go through object, which decodes them again and
+// answers as it always does. It returns the type to try for the next item.
+func (s *jsonStream) typedItem(guess target, raw []byte, start, end int64, kind, version string) (target, error) {
 	v := guess.new()
-	derr := s.dec.Decode(v)
-	if _, ok := errors.AsType[*digitRunError](derr); ok {
-		return guess, s.syntax(derr, off)
+	derr := s.d.decodeTyped(raw, v)
+	if _, ok := errors.AsType[*json.SyntaxError](derr); ok {
+		return guess, s.invalid(start, end)
 	}
-	end := s.dec.InputOffset()
-	lead := s.lr.bytesFrom(off, end)
-	n := 0
-	for n < len(lead) && (lead[n] == ',' || lead[n] == ' ' || lead[n] == '\t' || lead[n] == '\n' || lead[n] == '\r') {
-		n++
-	}
-	if n == len(lead) { // the value was not read: bad syntax, or the input ended
-		if derr == nil {
-			derr = io.ErrUnexpectedEOF
-		}
-		return guess, s.syntax(derr, off)
-	}
-	start := off + int64(n)
 	src := s.source(start)
-	raw := s.lr.bytesFrom(start, end)
 	if derr == nil && raw[0] == '{' {
 		if tm, err := typeMetaOf(raw, typeMetaIn(v)); err == nil {
 			if tm.Kind == "" {
@@ -239,7 +435,7 @@ func (s *jsonStream) typedItem(guess target, kind, version string) (target, erro
 				if err := s.ctx.Err(); err != nil {
 					return guess, err
 				}
-				if r, ok := duplicateKey(raw); ok {
+				if r, ok := duplicateKeyIn(raw, s.scan.tops); ok {
 					return guess, repeatErr(src, raw, r)
 				}
 				if f, ok := valueFault(raw); ok {
@@ -280,9 +476,8 @@ func (s *jsonStream) source(off int64) cluster.Source {
 	return cluster.Source{File: s.name, Line: line, Offset: s.shift + s.lr.fileOffset(off)}
 }
 
-// syntax turns a decoder error into an Error at the byte where the JSON went wrong. The json
-// Decoder reports offsets only roughly, so the value that failed is scanned again from the
-// decoder's buffer, which holds it from its first byte up to the fault.
+// syntax turns an error met while reading the value that starts at valueStart into an Error
+// at the byte where the JSON went wrong.
 func (s *jsonStream) syntax(err error, valueStart int64) error {
 	if errors.Is(err, ErrTooLarge) {
 		return err
@@ -297,28 +492,62 @@ func (s *jsonStream) syntax(err error, valueStart int64) error {
 	if errors.As(err, &rerr) {
 		return err
 	}
-	buffered, _ := io.ReadAll(s.dec.Buffered())
-	at := s.dec.InputOffset()
-	if at < valueStart {
-		at = valueStart
+	if errors.Is(err, errBadValue) {
+		return s.invalid(valueStart, s.lr.passed)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		tail := s.lr.tail(valueStart)
+		// Bytes that could never become JSON are that fault, not a cut.
+		var v any
+		if se, ok := errors.AsType[*json.SyntaxError](json.Unmarshal(tail, &v)); ok && !isEndOfInput(se) {
+			return s.fail(valueStart+se.Offset-1, "invalid JSON: "+se.Error())
+		}
 		// What was read of the value cut short, for salvage: before fail drops it.
-		s.cut.bytes = append([]byte(nil), s.lr.tail(valueStart)...)
+		s.cut.bytes = append([]byte(nil), tail...)
 		s.cut.src = s.source(valueStart)
-		e := s.fail(at+int64(len(buffered)), "unexpected end of JSON: the input is truncated").(*Error)
+		e := s.fail(s.lr.passed, "unexpected end of JSON: the input is truncated").(*Error)
 		e.Truncated = true
 		return e
 	}
+	return s.fail(valueStart, "invalid JSON: "+err.Error())
+}
+
+// invalid reports the JSON from start to end, which is not valid, at its first fault as
+// encoding/json finds it, with its message.
+func (s *jsonStream) invalid(start, end int64) error {
 	var v any
-	var se *json.SyntaxError
-	if uerr := json.Unmarshal(buffered, &v); errors.As(uerr, &se) && se.Offset > 0 {
-		return s.fail(s.dec.InputOffset()+se.Offset-1, "invalid JSON: "+se.Error())
+	err := json.Unmarshal(s.lr.bytesFrom(start, end), &v)
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
+		if isEndOfInput(se) { // the value stops short: its end was the byte after it
+			next := s.lr.bytesFrom(end, s.lr.passed)
+			if len(next) > 0 {
+				return s.fail(end, "invalid JSON: invalid character "+quoteChar(next[0])+" in literal")
+			}
+			if s.eof {
+				return s.syntax(io.ErrUnexpectedEOF, start)
+			}
+		}
+		return s.fail(start+max(se.Offset-1, 0), "invalid JSON: "+se.Error())
 	}
-	if errors.As(err, &se) {
-		return s.fail(at, "invalid JSON: "+se.Error())
+	if err != nil {
+		return s.fail(start, "invalid JSON: "+err.Error())
 	}
-	return s.fail(at, "invalid JSON: "+err.Error())
+	return s.fail(start, "invalid JSON")
+}
+
+// isEndOfInput reports encoding/json's error for a value that stops before it is whole.
+func isEndOfInput(se *json.SyntaxError) bool { return se.Error() == "unexpected end of JSON input" }
+
+// quoteChar formats c as encoding/json's messages do.
+func quoteChar(c byte) string {
+	if c == '\'' {
+		return `'\''`
+	}
+	if c == '"' {
+		return `'"'`
+	}
+	q := strconv.Quote(string(c))
+	return "'" + q[1:len(q)-1] + "'"
 }
 
 func (s *jsonStream) fail(off int64, msg string) error {

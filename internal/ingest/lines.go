@@ -70,6 +70,41 @@ func (l *lineReader) Read(p []byte) (int, error) {
 	}
 }
 
+// minFill is the least room fill makes for a read.
+const minFill = 64 << 10
+
+// fill reads more of the input into buf, for the JSON stream that reads buf itself: what one
+// read of the reader below gives (a stream's items are decoded as they come). The room it
+// makes is at least as large as what is pending already, so that a long value costs copies
+// linear in its length. Bytes answered for (before head) are dropped first once they are
+// half of buf.
+func (l *lineReader) fill() (int, error) {
+	if l.head > 0 && l.head >= len(l.buf)/2 {
+		rest := copy(l.buf, l.buf[l.head:])
+		l.buf, l.head = l.buf[:rest], 0
+	}
+	if room := max(minFill, len(l.buf)-l.head); cap(l.buf)-len(l.buf) < room/2 {
+		grown := make([]byte, len(l.buf), len(l.buf)+room)
+		copy(grown, l.buf)
+		l.buf = grown
+	}
+	for {
+		p := l.buf[len(l.buf):cap(l.buf)]
+		n, err := l.r.Read(p)
+		n = l.squeeze(p[:n])
+		if n == 0 && err == nil {
+			continue // all of it dropped: read on (the reader below stops once ctx is done)
+		}
+		derr := l.countDigits(p[:n])
+		l.buf = l.buf[:len(l.buf)+n] // kept on a fault too: its line is counted in them
+		l.passed += int64(n)
+		if derr != nil {
+			return n, derr
+		}
+		return n, err
+	}
+}
+
 // squeeze drops, in place, the whitespace of b that lies beyond maxBlankRun bytes into a run
 // between tokens, and returns how many bytes are left. Invalid JSON may fool it about where
 // strings are; encoding/json then reports the fault all the same.

@@ -137,7 +137,7 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 		return d.objErr(src, nil, errors.New("object without kind: not a Kubernetes object"))
 	case cluster.KindPod, cluster.KindNode, cluster.KindEvent:
 		t := targetOf(tm.Kind, tm.APIVersion).new()
-		if err := json.Unmarshal(raw, t); err != nil {
+		if err := d.decodeTyped(raw, t); err != nil {
 			return d.objErr(src, raw, err)
 		}
 		if f, ok := typedFault(t); ok {

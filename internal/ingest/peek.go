@@ -286,3 +286,97 @@ func skipString(raw []byte, i int) (int, bool) {
 		}
 	}
 }
+
+// valueScan is skipValue that can stop at the end of what has been read and go on from there
+// once more has come: b, given to each call, is the value's bytes so far, growing.
+type valueScan struct {
+	i       int  // b[:i] has been scanned
+	depth   int  // brackets open
+	inStr   bool // b[i-1] is inside a string
+	started bool
+	// tops are where the objects and arrays directly inside the value start and end, for
+	// duplicateKey to step over them without scanning them again.
+	tops     []span
+	topStart int
+}
+
+// reset makes v ready for another value, keeping its memory.
+func (v *valueScan) reset() { *v = valueScan{tops: v.tops[:0]} }
+
+// scan goes on over b. done: the value ends at end. bad: b[end] cannot be where it is.
+// Neither: the value goes on past b.
+func (v *valueScan) scan(b []byte) (end int, done, bad bool) {
+	i := v.i
+	defer func() { v.i = i }()
+	if !v.started {
+		if len(b) == 0 {
+			return 0, false, false
+		}
+		v.started = true
+		switch b[0] {
+		case '"':
+			v.inStr, i = true, 1
+		case '{', '[':
+			v.depth, i = 1, 1
+		default: // a scalar: short, scanned from its start each time
+			v.started = false
+			for k, c := range b {
+				switch c {
+				case ',', '}', ']', ' ', '\t', '\n', '\r':
+					return k, k > 0, k == 0
+				case '"', '{', '[', ':':
+					return k, false, true
+				}
+			}
+			return len(b), false, false
+		}
+	}
+	for i < len(b) {
+		if v.inStr {
+			q := bytes.IndexByte(b[i:], '"')
+			if q < 0 {
+				i = len(b)
+				return i, false, false
+			}
+			i += q
+			backslashes := 0
+			for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
+				backslashes++
+			}
+			i++
+			if backslashes%2 == 0 {
+				v.inStr = false
+				if v.depth == 0 {
+					return i, true, false
+				}
+			}
+			continue
+		}
+		for i < len(b) && !structural[b[i]] {
+			i++
+		}
+		if i == len(b) {
+			break
+		}
+		switch b[i] {
+		case '"':
+			v.inStr = true
+		case '{', '[':
+			if v.depth == 1 {
+				v.topStart = i
+			}
+			v.depth++
+		case '}', ']':
+			v.depth--
+			switch v.depth {
+			case 0:
+				i++
+				return i, true, false
+			case 1:
+				v.tops = append(v.tops, span{v.topStart, i + 1})
+			}
+		}
+		i++
+	}
+	return i, false, false
+}
