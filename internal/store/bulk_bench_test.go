@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,6 +136,51 @@ func BenchmarkStoreBulk(b *testing.B) {
 					if err := st.BareCopy(ctx, rows); err != nil {
 						b.Fatal(err)
 					}
+				}
+				b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			})
+		}
+	}
+}
+
+// BenchmarkStoreBulkSQLite stores n pods, or n events, in a new SQLite file the way an upload
+// does. rows/s counts pods or events.
+//
+//	go test ./internal/store -run '^$' -bench StoreBulkSQLite -benchtime 3x
+func BenchmarkStoreBulkSQLite(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range bulkSizes(b) {
+		for _, kind := range []string{"pods", "events"} {
+			objs := bulkObjects(kind, n)
+			b.Run(fmt.Sprintf("%s=%d", kind, n), func(b *testing.B) {
+				for i := 0; b.Loop(); i++ {
+					b.StopTimer()
+					st, err := store.Open(ctx, mustTarget(b, filepath.Join(b.TempDir(), fmt.Sprintf("bulk-%d.db", i))), nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := st.Migrate(ctx); err != nil {
+						b.Fatal(err)
+					}
+					if err := st.CreateIncident(ctx, &incident.Incident{ID: "bulk", Title: "Bulk", Cluster: "bulk"}); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					w, err := st.BeginSnapshot(ctx, store.SnapshotMeta{Digest: "bulk", Incident: "bulk"})
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, o := range objs {
+						if err := w.Add(ctx, o); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if _, err := w.Commit(ctx, nil); err != nil {
+						b.Fatal(err)
+					}
+					b.StopTimer()
+					st.Close()
+					b.StartTimer()
 				}
 				b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 			})

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strings"
@@ -25,6 +26,10 @@ const copyBatch = 4000
 type connTx struct {
 	tx   *gorm.DB
 	conn *sql.Conn // nil on SQLite, which has no COPY
+	// own is the connection of a bulk transaction on SQLite (beginBulkTx), and restore the
+	// statements that set it back as it was before it is given back.
+	own     *sql.Conn
+	restore []string
 }
 
 // beginConnTx starts a transaction; on PostgreSQL, on a connection of its own, so that
@@ -55,6 +60,56 @@ func (s *Store) beginConnTx(ctx context.Context) (*connTx, error) {
 	return &connTx{tx: tx, conn: conn}, nil
 }
 
+// sqliteBulkCacheKiB is the page cache of a SQLite connection that stores a snapshot. The
+// default, 2 MiB, is less than the indexes an upload writes into (events alone have five, keyed
+// by hashes, so written all over): pages were spilled to the file in the middle of the
+// transaction and read back (2 of 18 s storing 20,000 pods and 50,000 events). Pages are
+// taken as they are needed, and handed back when the connection's cache is set back.
+const sqliteBulkCacheKiB = 256 << 10
+
+// beginBulkTx is beginConnTx for a transaction that writes many rows. On SQLite it runs on a
+// connection of its own whose page cache is large (sqliteBulkCacheKiB) and whose statement
+// journals are kept in memory (a multi-row INSERT journals each page it changes, in case it
+// fails part way: 3 s of writes to a temporary file for the same upload); the connection is
+// set back as it was when the transaction ends.
+func (s *Store) beginBulkTx(ctx context.Context) (*connTx, error) {
+	if s.dialect == Postgres {
+		return s.beginConnTx(ctx)
+	}
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := sqlDB.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var cache, temp int64
+	if err := conn.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&cache); err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	if err := conn.QueryRowContext(ctx, "PRAGMA temp_store").Scan(&temp); err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	c := &connTx{own: conn, restore: []string{fmt.Sprintf("PRAGMA cache_size = %d", cache), fmt.Sprintf("PRAGMA temp_store = %d", temp)}}
+	for _, p := range []string{fmt.Sprintf("PRAGMA cache_size = -%d", sqliteBulkCacheKiB), "PRAGMA temp_store = MEMORY"} {
+		if _, err := conn.ExecContext(ctx, p); err != nil {
+			c.release()
+			return nil, err
+		}
+	}
+	db := s.db.WithContext(ctx) // a fresh statement, so that setting its pool touches no other
+	db.Statement.ConnPool = conn
+	if c.tx = db.Begin(); c.tx.Error != nil {
+		err := c.tx.Error
+		c.release()
+		return nil, err
+	}
+	return c, nil
+}
+
 // commit commits the transaction and gives its connection back.
 func (c *connTx) commit() error {
 	err := c.tx.Commit().Error
@@ -72,6 +127,21 @@ func (c *connTx) release() {
 	if c.conn != nil {
 		_ = c.conn.Close()
 		c.conn = nil
+	}
+	if c.own != nil {
+		// Set back even when the transaction's context has ended; should that fail, the
+		// connection is dropped rather than pooled as it is.
+		var err error
+		for _, q := range c.restore {
+			if _, e := c.own.ExecContext(context.Background(), q); e != nil {
+				err = e
+			}
+		}
+		if err != nil {
+			_ = c.own.Raw(func(any) error { return driver.ErrBadConn })
+		}
+		_ = c.own.Close()
+		c.own = nil
 	}
 }
 
@@ -116,6 +186,81 @@ func (c *connTx) copyRows(ctx context.Context, table string, columns []string, r
 		}
 		return nil
 	})
+}
+
+// sqliteParams bounds the parameters of one INSERT on SQLite. The driver binds each
+// parameter by looking for it among all the statement's arguments, so a statement's binding
+// grows with the square of its parameters (100 events a statement, 2,600 parameters, spent
+// 6 of 18 s storing 20,000 pods and 50,000 events); and it parses every statement it runs, so
+// statements of one row each parse the same text over and over. A few hundred parameters a
+// statement costs least.
+const sqliteParams = 250
+
+// rowsPerInsert is how many rows of columns go into one INSERT on SQLite.
+func rowsPerInsert(columns []string) int { return max(1, sqliteParams/len(columns)) }
+
+// insertRows inserts rows into table in multi-row INSERTs ending with onConflict (an ON
+// CONFLICT clause, or ""), inside the transaction, and returns the rows affected. With
+// mostlyNew, each statement is run without onConflict first, and again with it only should it
+// fail on a unique constraint (a statement that fails changes nothing): SQLite parses every
+// statement, and a long clause cost more than the rows themselves (the events' upsert: 4.6 s
+// of parsing for 50,000 events).
+func (c *connTx) insertRows(ctx context.Context, table string, columns []string, rows [][]any, onConflict string, mostlyNew bool) (int64, error) {
+	per := rowsPerInsert(columns)
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(columns)), ", ") + ")"
+	head := "INSERT INTO " + table + " (" + columnList(columns) + ") VALUES "
+	stmt := func(n int, suffix string) string {
+		var b strings.Builder
+		b.Grow(len(head) + n*(len(row)+2) + len(suffix))
+		b.WriteString(head)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(row)
+		}
+		b.WriteString(suffix)
+		return b.String()
+	}
+	first := onConflict
+	if mostlyNew {
+		first = ""
+	}
+	full := stmt(per, first)
+	pool := c.tx.Statement.ConnPool // the *sql.Tx: gorm's statement building is not needed here
+	exec := func(q string, args []any) (sql.Result, error) {
+		res, err := pool.ExecContext(ctx, q, args...)
+		if t, ok := c.tx.Dialector.(gorm.ErrorTranslator); ok && err != nil {
+			err = t.Translate(err)
+		}
+		return res, err
+	}
+	var affected int64
+	args := make([]any, 0, per*len(columns))
+	for start := 0; start < len(rows); start += per {
+		chunk := rows[start:min(start+per, len(rows))]
+		q := full
+		if len(chunk) < per {
+			q = stmt(len(chunk), first)
+		}
+		args = args[:0]
+		for _, r := range chunk {
+			args = append(args, r...)
+		}
+		res, err := exec(q, args)
+		if first != onConflict && errors.Is(err, gorm.ErrDuplicatedKey) {
+			res, err = exec(stmt(len(chunk), onConflict), args)
+		}
+		if err != nil {
+			return affected, fmt.Errorf("insert %d rows into %s: %w", len(chunk), table, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return affected, err
+		}
+		affected += n
+	}
+	return affected, nil
 }
 
 // columnList is columns joined for SQL.
@@ -169,6 +314,25 @@ var linkColumns = []string{"snapshot_id", "event_id", "source_file", "source_lin
 
 func (r *snapshotEventRow) values() []any {
 	return []any{r.SnapshotID, r.EventID, r.SourceFile, int32(r.SourceLine)}
+}
+
+// insertAll inserts the buffered rows into table (SQLite) and empties the buffer.
+func insertAll[T any, P interface {
+	*T
+	values() []any
+}](ctx context.Context, c *connTx, table string, columns []string, rows *[]T) error {
+	if len(*rows) == 0 {
+		return nil
+	}
+	vals := make([][]any, len(*rows))
+	for i := range *rows {
+		vals[i] = P(&(*rows)[i]).values()
+	}
+	if _, err := c.insertRows(ctx, table, columns, vals, "", false); err != nil {
+		return wrap(err, "store %s", table)
+	}
+	*rows = (*rows)[:0]
+	return nil
 }
 
 // copyAll copies the buffered rows into table and empties the buffer.

@@ -153,21 +153,6 @@ var eventColumns = []string{"id", "cluster_id", "identity", "api_version", "uid"
 var replacedWhenNewer = []string{"api_version", "reason", "message", "type", "event_time",
 	"source_component", "source_host", "reporting_controller", "reporting_instance", "action", "raw"}
 
-// upsertSQL builds the INSERT … ON CONFLICT for n events given as parameters.
-func (s *Store) upsertSQL(n int) string {
-	var b strings.Builder
-	b.WriteString("INSERT INTO events (" + columnList(eventColumns) + ") VALUES ")
-	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(eventColumns)), ", ") + ")"
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(row)
-	}
-	b.WriteString(s.onEventConflict())
-	return b.String()
-}
-
 // onEventConflict is how a sighting meets the row of the same event: the count only grows,
 // the time span only widens, and the other fields come from whichever sighting is newer.
 //
@@ -212,7 +197,7 @@ func (s *Store) onEventConflict() string {
 // upsertEvents writes events in id order, so that concurrent writers lock rows in the same
 // order and do not deadlock each other. It returns how many were new or changed. On
 // PostgreSQL the rows are copied into a temporary table and upserted from there in one
-// statement; on SQLite they go in multi-row INSERTs.
+// statement; on SQLite they go in multi-row INSERTs (insertRows).
 func (s *Store) upsertEvents(ctx context.Context, c *connTx, events map[string]eventRow, mostlyNew bool) (int, error) {
 	if len(events) == 0 {
 		return 0, nil
@@ -225,21 +210,16 @@ func (s *Store) upsertEvents(ctx context.Context, c *connTx, events map[string]e
 	if c.conn != nil {
 		return s.copyEvents(ctx, c, ids, events, mostlyNew)
 	}
-	changed := 0
-	for start := 0; start < len(ids); start += batchSize {
-		chunk := ids[start:min(start+batchSize, len(ids))]
-		args := make([]any, 0, len(chunk)*len(eventColumns))
-		for _, id := range chunk {
-			r := events[id]
-			args = append(args, r.values()...)
-		}
-		res := c.tx.WithContext(ctx).Exec(s.upsertSQL(len(chunk)), args...)
-		if res.Error != nil {
-			return 0, wrap(res.Error, "upsert %d events", len(chunk))
-		}
-		changed += int(res.RowsAffected)
+	rows := make([][]any, len(ids))
+	for i, id := range ids {
+		r := events[id]
+		rows[i] = r.values()
 	}
-	return changed, nil
+	changed, err := c.insertRows(ctx, "events", eventColumns, rows, s.onEventConflict(), mostlyNew)
+	if err != nil {
+		return 0, wrap(err, "upsert %d events", len(ids))
+	}
+	return int(changed), nil
 }
 
 // values are the row's columns in the order of eventColumns.
