@@ -72,11 +72,6 @@ func (c citations) add(key, id string) {
 	}
 }
 
-// event returns the ids citing an event, by its place in the input or its name.
-func (c citations) event(loc, ref string) []string {
-	return union(slices.Clone(c[atKey(loc)]), c[refKey(ref)])
-}
-
 // field returns the ids citing a field of an object.
 func (c citations) field(ref, field string) []string {
 	return slices.Clone(c[fieldKey(ref, field)])
@@ -97,7 +92,7 @@ func union(a, b []string) []string {
 // the pods and nodes of the model. It also names the pool of a node.
 type clock struct {
 	m     *cluster.Model
-	seen  map[string]time.Time // atKey or refKey of an event → its first time
+	seen  map[string]time.Time // atKey or refKey of a cited event → its first time
 	pools map[string]string    // node → pool
 }
 
@@ -105,12 +100,11 @@ func newClock(m *cluster.Model) *clock {
 	return &clock{m: m, seen: map[string]time.Time{}, pools: map[string]string{}}
 }
 
-// sawEvidence records an event's time under its place and its name.
-func (c *clock) sawEvidence(loc, ref string, at time.Time) {
-	for _, k := range []string{atKey(loc), refKey(ref)} {
-		if t, ok := c.seen[k]; !ok || at.Before(t) {
-			c.seen[k] = at
-		}
+// sawCited records an event's time under one of its keys (atKey of its place, refKey of its
+// name) that a symptom or cause cites: evidenceTime looks up nothing else.
+func (c *clock) sawCited(key []byte, at time.Time) {
+	if t, ok := c.seen[string(key)]; !ok || at.Before(t) {
+		c.seen[string(key)] = at
 	}
 }
 

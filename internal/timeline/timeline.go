@@ -11,7 +11,9 @@ package timeline
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -280,6 +282,9 @@ func borrowedAll(es []Entry) []Entry {
 func events(m *cluster.Model, cites citations, clock *clock) []Entry {
 	by := map[string]*Entry{}
 	var order []string
+	// An incident has up to some 100,000 events, most of them repeats and cited by nothing: the
+	// keys of each are built in buffers, and made strings only for a new row or a citation.
+	var at, ref, key []byte
 	for _, o := range m.Events {
 		e := o.Event
 		count, first, last := cluster.EventTimes(e)
@@ -289,13 +294,23 @@ func events(m *cluster.Model, cites citations, clock *clock) []Entry {
 		if first.IsZero() {
 			continue
 		}
-		ref := objectName("Event", e.Namespace, e.Name)
-		src := o.Source.String()
-		clock.sawEvidence(src, ref, first)
-		ids := cites.event(src, ref)
+		at = appendSource(append(at[:0], "at\x00"...), o.Source)
+		ref = appendObjectName(append(ref[:0], "ref\x00"...), "Event", e.Namespace, e.Name)
+		atIDs, atCited := cites[string(at)]
+		refIDs, refCited := cites[string(ref)]
+		if atCited {
+			clock.sawCited(at, first)
+		}
+		if refCited {
+			clock.sawCited(ref, first)
+		}
+		ids := union(slices.Clone(atIDs), refIDs)
 		io := e.InvolvedObject
-		key := strings.Join([]string{io.Kind, io.Namespace, io.Name, e.Reason, e.Message}, "\x00")
-		if x, ok := by[key]; ok {
+		key = append(key[:0], io.Kind...)
+		for _, f := range []string{io.Namespace, io.Name, e.Reason, e.Message} {
+			key = append(append(key, 0), f...)
+		}
+		if x, ok := by[string(key)]; ok {
 			x.Count += int(count)
 			if first.Before(x.At) {
 				x.At = first
@@ -317,18 +332,37 @@ func events(m *cluster.Model, cites citations, clock *clock) []Entry {
 			node = p.Pod.Spec.NodeName
 		}
 		entry := &Entry{At: first, Type: TypeEvent, Kind: e.Reason, Severity: sev, Summary: e.Message, Namespace: io.Namespace,
-			Node: node, Pool: clock.pool(node), Object: objectName(io.Kind, io.Namespace, io.Name), Count: int(count), Source: src, Links: ids}
+			Node: node, Pool: clock.pool(node), Object: objectName(io.Kind, io.Namespace, io.Name), Count: int(count), Source: o.Source.String(), Links: ids}
 		if last.After(first) {
 			entry.Last = &last
 		}
-		by[key] = entry
-		order = append(order, key)
+		k := string(key)
+		by[k] = entry
+		order = append(order, k)
 	}
 	out := make([]Entry, 0, len(order))
 	for _, k := range order {
 		out = append(out, *by[k])
 	}
 	return out
+}
+
+// appendSource appends what cluster.Source.String returns, without formatting.
+func appendSource(b []byte, s cluster.Source) []byte {
+	b = append(b, s.File...)
+	if s.Line > 0 {
+		return strconv.AppendInt(append(b, ':'), int64(s.Line), 10)
+	}
+	return strconv.AppendInt(append(b, '@'), s.Offset, 10)
+}
+
+// appendObjectName appends what objectName returns.
+func appendObjectName(b []byte, kind, namespace, name string) []byte {
+	if namespace == "" {
+		return append(b, objectName(kind, namespace, name)...)
+	}
+	b = append(append(append(b, kind...), ' '), namespace...)
+	return append(append(b, '/'), name...)
 }
 
 // nodes records node changes the objects show: creation, and the last change of Ready. A change
@@ -365,7 +399,7 @@ func objectName(kind, namespace, name string) string {
 
 func location(e analysis.Evidence) string {
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d", e.File, e.Line)
+		return e.File + ":" + strconv.Itoa(e.Line)
 	}
 	return e.File
 }
