@@ -38,6 +38,7 @@ type Input struct {
 // runCache is what an analysis works out once for all its rules.
 type runCache struct {
 	podEvents map[string][]*cluster.Object // events about pods, by the pod's name
+	parsed    map[string]parsedScheduling  // scheduler messages, parsed (see better)
 }
 
 // component is cluster.PodComponent of a pod object.

@@ -31,7 +31,7 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 			groups[key] = s
 			order = append(order, key)
 		}
-		if better(msg, s.Details["message"]) {
+		if in.cache.better(msg, s.Details["message"]) {
 			s.Details["message"] = msg // the fullest diagnosis read; rules that need all of them read the evidence
 		}
 		pod := namespace + "/" + name
@@ -177,8 +177,9 @@ func breakdown(sch signal.Scheduling) map[string]int {
 }
 
 // better reports whether a scheduler message tells more than the one kept: it parses where the
-// kept one does not, or it parses with more reasons and is not cut where the kept one is.
-func better(msg string, kept any) bool {
+// kept one does not, or it parses with more reasons and is not cut where the kept one is. A
+// pending pod's events repeat the same few messages thousands of times: each is parsed once a run.
+func (c *runCache) better(msg string, kept any) bool {
 	if msg == "" {
 		return false
 	}
@@ -186,17 +187,41 @@ func better(msg string, kept any) bool {
 	if old == "" {
 		return true
 	}
-	a, okA := signal.ParseFailedScheduling(msg)
-	b, okB := signal.ParseFailedScheduling(old)
+	a, b := c.scheduling(msg), c.scheduling(old)
 	switch {
-	case okA != okB:
-		return okA
-	case !okA:
+	case a.ok != b.ok:
+		return a.ok
+	case !a.ok:
 		return len(msg) > len(old)
-	case a.Truncated != b.Truncated:
-		return !a.Truncated
+	case a.truncated != b.truncated:
+		return !a.truncated
 	}
-	return len(a.Reasons) > len(b.Reasons)
+	return a.reasons > b.reasons
+}
+
+// parsedScheduling is what better reads of signal.ParseFailedScheduling.
+type parsedScheduling struct {
+	ok, truncated bool
+	reasons       int
+}
+
+// scheduling parses a scheduler message once a run (each time without a cache: nil).
+func (c *runCache) scheduling(msg string) parsedScheduling {
+	if c != nil {
+		if p, ok := c.parsed[msg]; ok {
+			return p
+		}
+	}
+	sch, ok := signal.ParseFailedScheduling(msg)
+	p := parsedScheduling{ok: ok, truncated: sch.Truncated, reasons: len(sch.Reasons)}
+	if c == nil {
+		return p
+	}
+	if c.parsed == nil {
+		c.parsed = map[string]parsedScheduling{}
+	}
+	c.parsed[msg] = p
+	return p
 }
 
 // refused reports a failed pod the kubelet of its node would not run: refused at admission for
