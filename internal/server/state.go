@@ -113,7 +113,9 @@ func (s *Server) buildIncidentState(ctx context.Context, in *incident.Incident, 
 
 // The state cache's bounds: at most stateCacheSize incidents, holding at most
 // stateCacheObjects objects (pods, nodes, events, others) in all, about 1 KiB each once
-// modelled. The state used last is always kept, however large.
+// modelled, and some 200 bytes more for what the next load starts from (the keys of the
+// stored rows each object was decoded from: store.Evidence), which goes with the state. The
+// state used last is always kept, however large.
 const (
 	stateCacheSize    = 16
 	stateCacheObjects = 300_000
