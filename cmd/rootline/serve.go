@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/ingest"
 	"github.com/rootline-dev/rootline/internal/oidc"
 	"github.com/rootline-dev/rootline/internal/retention"
 	"github.com/rootline-dev/rootline/internal/server"
@@ -204,6 +205,7 @@ func serve(parent context.Context, cfg config.Config) error {
 		debug.SetMemoryLimit(cfg.MemoryBudget + memoryHeadroom)
 	}
 	srv := server.New(cfg, deps)
+	go func() { _ = ingest.WarmUp(ctx) }() // the fast JSON decoders, compiled before the first upload
 	go retention.Loop{Expirer: st, Age: time.Duration(cfg.Retention), Every: cfg.RetentionEvery, Log: log}.Run(ctx)
 
 	ln, err := net.Listen("tcp", cfg.Addr)

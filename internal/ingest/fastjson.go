@@ -2,11 +2,17 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"reflect"
+	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/bytedance/sonic"
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
 )
 
 // The typed decode of pods, nodes and events is bytedance/sonic's where it answers exactly as
@@ -28,10 +34,43 @@ var fastJSON = sonic.Config{CopyString: true, ValidateString: true}.Froze()
 // foldTraps are the bytes that may make encoding/json match a key that sonic would not.
 var foldTraps = [][]byte{[]byte("\u017f"), []byte("\u212a"), []byte(`\u017f`), []byte(`\u017F`), []byte(`\u212a`), []byte(`\u212A`)}
 
+// fastReady says whether sonic's decoders for the typed kinds are compiled. The first call
+// starts compiling them, once per process, in the background: about 0.3 s of one core, which
+// a one-shot `rootline analyze` would otherwise wait for before its first pod. Until they are
+// ready, encoding/json decodes. (sonic's compiled decoders are process-wide; so is this.)
+var fastReady = sync.OnceValue(func() *atomic.Bool {
+	ready := new(atomic.Bool)
+	go func() {
+		// A decode compiles the decoder of its type; sonic.Pretouch was seen to compile
+		// decoders that wrote broken strings (TestDecodeTypedMatchesStd).
+		for _, v := range []any{new(corev1.Pod), new(corev1.Node), new(corev1.Event), new(eventsv1.Event)} {
+			_ = fastJSON.UnmarshalFromString(`{}`, v)
+		}
+		ready.Store(true)
+	}()
+	return ready
+})
+
+// WarmUp compiles the fast decoders now and waits for them, or for ctx: for servers, before
+// their first upload, and benchmarks, before they time.
+func WarmUp(ctx context.Context) error {
+	ready := fastReady()
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for !ready.Load() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
 // decodeTyped decodes the JSON value raw into v, a pointer to a zero value, as json.Unmarshal
 // does: with the same result, and on failure the same error.
 func (d *Decoder) decodeTyped(raw []byte, v any) error {
-	if !d.stdJSON && !hasFoldTrap(raw) {
+	if !d.stdJSON && fastReady().Load() && !hasFoldTrap(raw) {
 		if len(raw) == 0 {
 			return json.Unmarshal(raw, v)
 		}
@@ -54,5 +93,61 @@ func hasFoldTrap(raw []byte) bool {
 	return false
 }
 
-// validJSON reports whether raw is one valid JSON value, as json.Valid does.
-func validJSON(raw []byte) bool { return sonic.ConfigDefault.Valid(raw) }
+// validJSON reports whether raw is one valid JSON value, as json.Valid does. sonic checks the
+// structure, numbers and literals, but not what strings hold: control characters and escapes
+// are checked here.
+func validJSON(raw []byte) bool { return sonic.ConfigDefault.Valid(raw) && stringsValid(raw) }
+
+// stringsValid reports whether every string in raw, a JSON value of valid structure, holds
+// no control character and only escapes JSON allows.
+func stringsValid(raw []byte) bool {
+	for i := 0; i < len(raw); {
+		q := bytes.IndexByte(raw[i:], '"')
+		if q < 0 {
+			return true
+		}
+		i += q + 1
+		for {
+			if i >= len(raw) {
+				return false
+			}
+			c := raw[i]
+			switch {
+			case c == '"':
+				i++
+			case c < 0x20:
+				return false
+			case c == '\\':
+				if i+1 >= len(raw) {
+					return false
+				}
+				switch raw[i+1] {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+					i += 2
+				case 'u':
+					if i+6 > len(raw) || !isHex4(raw[i+2:i+6]) {
+						return false
+					}
+					i += 6
+				default:
+					return false
+				}
+				continue
+			default:
+				i++
+				continue
+			}
+			break
+		}
+	}
+	return true
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}

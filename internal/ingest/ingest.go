@@ -96,7 +96,10 @@ type Decoder struct {
 	// stdJSON decodes typed objects with encoding/json alone, as before decodeTyped used sonic;
 	// the differential tests compare the two.
 	stdJSON bool
-	strs     *interner // shares what repeats between the objects; made on first use
+	// jsonRef, when set, decodes JSON in place of the stream of json.go: the differential
+	// tests set it to the stream as it was before, over encoding/json.
+	jsonRef func(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth, skipLines int, skipBytes int64) error
+	strs    *interner // shares what repeats between the objects; made on first use
 	// handed counts the bytes handed to encoding/json over all inputs: runs of whitespace
 	// are cut short before it (see maxBlankRun), which tests check here.
 	handed int64

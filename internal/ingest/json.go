@@ -43,6 +43,9 @@ type jsonStream struct {
 // decodeJSON decodes JSON that starts after skipLines lines and skipBytes bytes of the file
 // (a command line pasted above it), so that positions still count from the file's start.
 func (d *Decoder) decodeJSON(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth, skipLines int, skipBytes int64) error {
+	if d.jsonRef != nil {
+		return d.jsonRef(ctx, name, r, emit, depth, skipLines, skipBytes)
+	}
 	lr := newLineReader(r)
 	lr.baseLine += skipLines
 	s := &jsonStream{d: d, ctx: ctx, name: name, lr: lr, emit: emit, depth: depth, shift: skipBytes}
