@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bytedance/sonic"
 	"github.com/klauspost/compress/zstd"
 
 	corev1 "k8s.io/api/core/v1"
@@ -155,6 +156,29 @@ func newPodRows(snap int64, o *cluster.Object, raw []byte) (podRow, []containerR
 		add(c, false)
 	}
 	return row, rows
+}
+
+// objectJSON is how a typed object is stored: cluster.Object.JSON's bytes, made by sonic in its
+// configuration compatible with encoding/json (keys sorted, HTML escaped, the output of
+// MarshalJSON methods compacted: the same bytes), which takes half the time; marshalling was
+// three quarters of the time an upload spent making rows on PostgreSQL.
+func objectJSON(o *cluster.Object) ([]byte, error) {
+	var v any
+	switch {
+	case o.Pod != nil:
+		v = o.Pod
+	case o.Node != nil:
+		v = o.Node
+	case o.Event != nil:
+		v = o.Event
+	default:
+		return o.Raw, nil
+	}
+	b, err := sonic.ConfigStd.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("marshal %s: %w", o.Ref(), err)
+	}
+	return b, nil
 }
 
 // containerState names a container state ("running", "waiting", "terminated") with its reason.

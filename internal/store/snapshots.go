@@ -277,7 +277,7 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 			w.part.seen = append(w.part.seen, key)
 		}
 	}
-	js, err := o.JSON()
+	js, err := objectJSON(o)
 	if err != nil {
 		return err
 	}
