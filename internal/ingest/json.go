@@ -173,8 +173,8 @@ func (s *jsonStream) expect(c byte, context string) error {
 	return nil
 }
 
-// key reads an object key (a JSON string) at s.pos, after whitespace, and the ':' after it.
-// It returns the key decoded and the offset where it starts.
+// key reads an object key (a JSON string) at s.pos, after whitespace; the ':' after it is
+// left to the caller. It returns the key decoded and the offset where it starts.
 func (s *jsonStream) key() (string, int64, error) {
 	c, err := s.next()
 	if err != nil {
@@ -196,9 +196,6 @@ func (s *jsonStream) key() (string, int64, error) {
 		return "", at, s.invalid(at, end)
 	}
 	s.pos = end
-	if err := s.expect(':', "after object key"); err != nil {
-		return "", at, err
-	}
 	return key, at, nil
 }
 
@@ -251,6 +248,9 @@ func (s *jsonStream) object(start int64) error {
 			e := s.fail(s.pos, repeatedKey{Key: key}.String()).(*Error)
 			e.Err = errRepeatedKey
 			return e
+		}
+		if err := s.expect(':', "after object key"); err != nil {
+			return err
 		}
 		if key == "items" && !sawItems {
 			sawItems = true
