@@ -250,6 +250,11 @@ func (s *jsonStream) object(start int64) error {
 			return e
 		}
 		if err := s.expect(':', "after object key"); err != nil {
+			if isTruncated(err) && !sawItems { // cut after a key: the object as far as it goes
+				kb, _ := json.Marshal(key)
+				s.cut.bytes, s.cut.src = append(append(buf.Bytes(), ','), kb...), src
+				return s.salvage(err, "", "")
+			}
 			return err
 		}
 		if key == "items" && !sawItems {
