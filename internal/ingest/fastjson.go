@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,13 +29,15 @@ import (
 //     folding, in which the long s (U+017F) folds to s and the Kelvin sign (U+212A) to k:
 //     an item holding either, raw or escaped, is left to encoding/json.
 //   - sonic does not always check the escapes of the strings it skips (a bad escape in a
-//     key of an unknown object went through, FuzzDecodeTyped found): escapesValid does.
+//     key of an unknown object went through, FuzzDecodeTyped found): escapesPlain does, and
+//     finds the escaped long s and Kelvin sign on the way.
 //   - On any error sonic's result is dropped and encoding/json decodes the item again: errors
 //     keep encoding/json's text and offsets, which the messages with file and line are made of.
 var fastJSON = sonic.Config{CopyString: true, ValidateString: true}.Froze()
 
-// foldTraps are the bytes that may make encoding/json match a key that sonic would not.
-var foldTraps = [][]byte{[]byte("\u017f"), []byte("\u212a"), []byte(`\u017f`), []byte(`\u017F`), []byte(`\u212a`), []byte(`\u212A`)}
+// The long s and the Kelvin sign in UTF-8: the bytes that may make encoding/json match a key
+// that sonic would not, unescaped.
+var longS, kelvin = []byte("\u017f"), []byte("\u212a")
 
 // fastReady says whether sonic's decoders for the typed kinds are compiled. The first call
 // starts compiling them, once per process, in the background: about 0.3 s of one core, which
@@ -72,27 +75,18 @@ func WarmUp(ctx context.Context) error {
 // decodeTyped decodes the JSON value raw into v, a pointer to a zero value, as json.Unmarshal
 // does: with the same result, and on failure the same error.
 func (d *Decoder) decodeTyped(raw []byte, v any) error {
-	if !d.stdJSON && fastReady().Load() && !hasFoldTrap(raw) {
+	if !d.stdJSON && fastReady().Load() && !bytes.Contains(raw, longS) && !bytes.Contains(raw, kelvin) {
 		if len(raw) == 0 {
 			return json.Unmarshal(raw, v)
 		}
 		// sonic reads a string; raw is not changed while it runs, and nothing it returns
 		// points into it (CopyString).
-		if err := fastJSON.UnmarshalFromString(unsafe.String(unsafe.SliceData(raw), len(raw)), v); err == nil && escapesValid(raw) {
+		if err := fastJSON.UnmarshalFromString(unsafe.String(unsafe.SliceData(raw), len(raw)), v); err == nil && escapesPlain(raw) {
 			return nil
 		}
 		reflect.ValueOf(v).Elem().SetZero() // what sonic filled in before it failed
 	}
 	return json.Unmarshal(raw, v)
-}
-
-func hasFoldTrap(raw []byte) bool {
-	for _, t := range foldTraps {
-		if bytes.Contains(raw, t) {
-			return true
-		}
-	}
-	return false
 }
 
 // validJSON reports whether raw is one valid JSON value, as json.Valid does. sonic checks the
@@ -145,10 +139,11 @@ func stringsValid(raw []byte) bool {
 	return true
 }
 
-// escapesValid reports whether every backslash in raw, JSON of valid structure, starts an
-// escape JSON allows: a backslash can only be in a string there, and escapes are read left to
-// right, so the next backslash is found by a byte search, not by parsing.
-func escapesValid(raw []byte) bool {
+// escapesPlain reports whether every backslash in raw, JSON of valid structure, starts an
+// escape JSON allows and none spells the long s or the Kelvin sign. A backslash can only be
+// in a string there, and escapes are read left to right, so the next backslash is found by a
+// byte search, not by parsing.
+func escapesPlain(raw []byte) bool {
 	for i := 0; ; {
 		k := bytes.IndexByte(raw[i:], '\\')
 		if k < 0 {
@@ -163,6 +158,9 @@ func escapesValid(raw []byte) bool {
 			i += 2
 		case 'u':
 			if i+6 > len(raw) || !isHex4(raw[i+2:i+6]) {
+				return false
+			}
+			if code := string(raw[i+2 : i+6]); strings.EqualFold(code, "017f") || strings.EqualFold(code, "212a") {
 				return false
 			}
 			i += 6
