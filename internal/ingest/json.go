@@ -33,6 +33,9 @@ type jsonStream struct {
 	pos   int64     // the offset of the next byte to read, in the line reader's offsets
 	eof   bool      // the input has ended: nothing is left beyond lr.passed
 	scan  valueScan // of the last value valueEnd found
+	// noFill makes more refuse to read (errNeedFill): a batch of items (items.go) is collected
+	// from what the buffer holds, so that their offsets stay where they are.
+	noFill bool
 	// cut is what was read of a value the input cut short, and where it starts.
 	cut struct {
 		bytes []byte
@@ -92,6 +95,9 @@ func (s *jsonStream) scalar() error {
 func (s *jsonStream) more() error {
 	if s.eof {
 		return nil
+	}
+	if s.noFill {
+		return errNeedFill
 	}
 	_, err := s.lr.fill()
 	if errors.Is(err, io.EOF) {
@@ -355,53 +361,6 @@ func (s *jsonStream) listItems(listKind, listVersion string) error {
 	return s.fail(off, "items is not an array")
 }
 
-// items streams array elements whose '[' has been consumed, up to and including the ']'.
-// kind and version are what the enclosing list gives its items ("" for a List).
-func (s *jsonStream) items(kind, version string) error {
-	// The items of a list are nearly always of one kind, so each is decoded straight into the
-	// type of the item before it (or of the list's item kind). See typedItem for how a wrong
-	// guess is caught.
-	guess := targetOf(kind, version)
-	c, err := s.next()
-	if err != nil {
-		return s.cutItem(s.syntax(err, s.pos), kind, version)
-	}
-	if c == ']' {
-		s.pos++
-		return nil
-	}
-	for {
-		if err := s.ctx.Err(); err != nil {
-			return err
-		}
-		if _, err := s.next(); err != nil {
-			return s.cutItem(s.syntax(err, s.pos), kind, version)
-		}
-		start := s.pos
-		end, err := s.valueEnd()
-		if err != nil {
-			return s.cutItem(s.syntax(err, start), kind, version)
-		}
-		raw := s.lr.bytesFrom(start, end)
-		if guess != noTarget && !s.d.rawItems {
-			guess, err = s.typedItem(guess, raw, start, end, kind, version)
-		} else {
-			guess, err = s.rawItem(raw, start, end, kind, version)
-		}
-		if err != nil {
-			return err
-		}
-		s.pos = end
-		more, err := s.comma(']', "after array element")
-		if err != nil {
-			return s.cutItem(err, kind, version)
-		}
-		if !more {
-			return nil
-		}
-	}
-}
-
 // cutItem salvages the item the input cut short, when err says it was.
 func (s *jsonStream) cutItem(err error, kind, version string) error {
 	if isTruncated(err) {
@@ -424,9 +383,14 @@ func (s *jsonStream) rawItem(raw []byte, start, end int64, kind, version string)
 // they call for the guessed type, the object is built from what was decoded; otherwise, or
 // when the decode failed on a type, the bytes go through object, which decodes them again and
 // answers as it always does. It returns the type to try for the next item.
-func (s *jsonStream) typedItem(guess target, raw []byte, start, end int64, kind, version string) (target, error) {
+func (s *jsonStream) typedItem(guess target, raw []byte, start, end int64, kind, version string, tops []span) (target, error) {
 	v := guess.new()
-	derr := s.d.decodeTyped(raw, v)
+	return s.typedDone(guess, v, s.d.decodeTyped(raw, v), raw, start, end, kind, version, tops)
+}
+
+// typedDone is typedItem once the item raw has been decoded into v, a guess's new, with the
+// error derr. tops are where the objects and arrays at the item's top are (valueScan's).
+func (s *jsonStream) typedDone(guess target, v any, derr error, raw []byte, start, end int64, kind, version string, tops []span) (target, error) {
 	if _, ok := errors.AsType[*json.SyntaxError](derr); ok {
 		return guess, s.invalid(start, end)
 	}
@@ -443,7 +407,7 @@ func (s *jsonStream) typedItem(guess target, raw []byte, start, end int64, kind,
 				if err := s.ctx.Err(); err != nil {
 					return guess, err
 				}
-				if r, ok := duplicateKeyIn(raw, s.scan.tops); ok {
+				if r, ok := duplicateKeyIn(raw, tops); ok {
 					return guess, repeatErr(src, raw, r)
 				}
 				if f, ok := valueFault(raw); ok {
@@ -487,7 +451,7 @@ func (s *jsonStream) source(off int64) cluster.Source {
 // syntax turns an error met while reading the value that starts at valueStart into an Error
 // at the byte where the JSON went wrong.
 func (s *jsonStream) syntax(err error, valueStart int64) error {
-	if errors.Is(err, ErrTooLarge) {
+	if errors.Is(err, ErrTooLarge) || errors.Is(err, errNeedFill) {
 		return err
 	}
 	if cerr := s.ctx.Err(); cerr != nil && errors.Is(err, cerr) { // the read was stopped
