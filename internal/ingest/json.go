@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -471,7 +472,7 @@ func (s *jsonStream) syntax(err error, valueStart int64) error {
 		tail := s.lr.tail(valueStart)
 		// Bytes that could never become JSON are that fault, not a cut.
 		var v any
-		if se, ok := errors.AsType[*json.SyntaxError](json.Unmarshal(tail, &v)); ok && !isEndOfInput(se) {
+		if se, ok := errors.AsType[*json.SyntaxError](json.Unmarshal(tail, &v)); ok && !isEndOfInput(se, tail) {
 			return s.fail(valueStart+se.Offset-1, "invalid JSON: "+se.Error())
 		}
 		// What was read of the value cut short, for salvage: before fail drops it.
@@ -488,9 +489,10 @@ func (s *jsonStream) syntax(err error, valueStart int64) error {
 // encoding/json finds it, with its message.
 func (s *jsonStream) invalid(start, end int64) error {
 	var v any
-	err := json.Unmarshal(s.lr.bytesFrom(start, end), &v)
+	raw := s.lr.bytesFrom(start, end)
+	err := json.Unmarshal(raw, &v)
 	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-		if isEndOfInput(se) { // the value stops short: its end was the byte after it
+		if isEndOfInput(se, raw) { // the value stops short: its end was the byte after it
 			next := s.lr.bytesFrom(end, s.lr.passed)
 			if len(next) > 0 {
 				return s.fail(end, "invalid JSON: invalid character "+quoteChar(next[0])+" in literal")
@@ -507,8 +509,17 @@ func (s *jsonStream) invalid(start, end int64) error {
 	return s.fail(start, "invalid JSON")
 }
 
-// isEndOfInput reports encoding/json's error for a value that stops before it is whole.
-func isEndOfInput(se *json.SyntaxError) bool { return se.Error() == "unexpected end of JSON input" }
+// isEndOfInput reports encoding/json's error for data, a value that stops before it is whole.
+// At the end, its scanner reads a space, which some states refuse ("invalid character ' ' in
+// string escape code" for data that ends after a backslash): an error at the end about a
+// space the data does not end with is the end's.
+func isEndOfInput(se *json.SyntaxError, data []byte) bool {
+	if se.Error() == "unexpected end of JSON input" {
+		return true
+	}
+	return se.Offset == int64(len(data)) && strings.Contains(se.Error(), "invalid character ' '") &&
+		(len(data) == 0 || data[len(data)-1] != ' ')
+}
 
 // quoteChar formats c as encoding/json's messages do.
 func quoteChar(c byte) string {
