@@ -93,6 +93,9 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// The fast JSON decoders compile in the background while the files are found and opened;
+	// the first items are decoded by encoding/json until they are ready.
+	ingest.StartWarmUp()
 	files, links, err := expandPaths(paths)
 	if err != nil {
 		return analysis.Report{}, err

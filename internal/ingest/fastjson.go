@@ -56,6 +56,9 @@ var fastReady = sync.OnceValue(func() *atomic.Bool {
 	return ready
 })
 
+// StartWarmUp starts compiling the fast decoders, in the background, and returns.
+func StartWarmUp() { fastReady() }
+
 // WarmUp compiles the fast decoders now and waits for them, or for ctx: for servers, before
 // their first upload, and benchmarks, before they time.
 func WarmUp(ctx context.Context) error {
