@@ -341,6 +341,8 @@ func (s *jsonStream) listItems(listKind, listVersion string) error {
 	case '[':
 		s.pos++
 		return s.items(itemKind(listKind), listVersion)
+	case '{':
+		return s.fail(off, "items is not an array") // known at its first byte
 	case 'n':
 		end, err := s.valueEnd()
 		if err != nil {
