@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bytedance/sonic"
 	"github.com/jackc/pgx/v5"
@@ -115,7 +116,7 @@ func uploadBenchConfig(size int64) config.Config {
 // BenchmarkUploadSnapshot is issue 16's upload: the three files of a generated snapshot
 // (ROOTLINE_BENCH_PODS pods, default 20,000, 500 nodes, 2.5 events a pod) posted as one
 // multipart request to a real server, on a fresh incident in an empty database each time,
-// timed to the 201, on each database. bare-sonic is the yardstick: bytedance/sonic decoding
+// timed to the 201, on each database; cpu-ms/op is this process's processor time. bare-sonic is the yardstick: bytedance/sonic decoding
 // the same three files into the Kubernetes list types, warmed up (cmd/rootline's
 // BenchmarkBareDecodeSonic, in this process).
 //
@@ -140,12 +141,15 @@ func BenchmarkUploadSnapshot(b *testing.B) {
 		}
 		decode() // sonic compiles its decoders on first use
 		b.SetBytes(size)
+		cpu := processCPU()
 		for b.Loop() {
 			decode()
 		}
+		reportCPU(b, processCPU()-cpu)
 	})
 	b.Run("sqlite", func(b *testing.B) {
 		b.SetBytes(size)
+		var cpu time.Duration
 		for i := 0; b.Loop(); i++ {
 			b.StopTimer()
 			path := filepath.Join(b.TempDir(), fmt.Sprintf("upload-%d.db", i))
@@ -156,13 +160,16 @@ func BenchmarkUploadSnapshot(b *testing.B) {
 			st := openBenchStore(b, tg)
 			base, stop := uploadBenchServer(b, st, size)
 			b.StartTimer()
+			cpu -= processCPU()
 			postSnapshot(b, base, body, contentType)
+			cpu += processCPU()
 			b.StopTimer()
 			stop()
 			st.Close()
 			os.Remove(path)
 			b.StartTimer()
 		}
+		reportCPU(b, cpu)
 	})
 	b.Run("postgres", func(b *testing.B) {
 		if err := pg.Available(); err != nil {
@@ -178,17 +185,28 @@ func BenchmarkUploadSnapshot(b *testing.B) {
 		st := openBenchStore(b, tg)
 		defer st.Close()
 		b.SetBytes(size)
+		var cpu time.Duration
 		for b.Loop() {
 			b.StopTimer()
 			emptyUploadTables(b)
 			base, stop := uploadBenchServer(b, st, size)
 			b.StartTimer()
+			cpu -= processCPU()
 			postSnapshot(b, base, body, contentType)
+			cpu += processCPU()
 			b.StopTimer()
 			stop()
 			b.StartTimer()
 		}
+		reportCPU(b, cpu)
 	})
+}
+
+// reportCPU reports the processor time of this process per operation (cpu-ms/op: the
+// server's, the client's and the garbage collector's; not PostgreSQL's), steadier than the
+// wall time on a machine shared with other work.
+func reportCPU(b *testing.B, cpu time.Duration) {
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 }
 
 func openBenchStore(b *testing.B, tg store.Target) *store.Store {
