@@ -101,10 +101,12 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 		return analysis.Report{}, err
 	}
 	// Every object decoded is kept for the analysis, and decoding leaves about as much garbage
-	// behind, so with the collector's default pacing the heap grew to twice what was live,
-	// half as much again as the input (issue 7). A soft limit of the input's size has the
-	// collector run more often once the heap comes near it, and only then.
-	if limit := max(inputSize(files), minMemoryLimit); limit < debug.SetMemoryLimit(-1) {
+	// behind, so with the collector's default pacing the heap grew to twice what was live
+	// (issue 7). A soft limit has the collector run more often once the heap comes near it.
+	// At the input's size it ran without pause: what is live (the typed objects, about 0.85
+	// of the input for 20,000 pods, and the model) is above it, and the run took twice the
+	// CPU for 4% less peak RSS (issue 16); at twice the input it only stops the doubling.
+	if limit := max(2*inputSize(files), minMemoryLimit); limit < debug.SetMemoryLimit(-1) {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
 	var (
