@@ -78,9 +78,16 @@ func firstRepeat(raw []byte, tops []span) (repeatedKey, span, bool) {
 			tops = tops[1:]
 		}
 		var end int
-		if len(tops) > 0 && tops[0].Off == j {
+		switch {
+		case len(tops) > 0 && tops[0].Off == j:
 			end, ok = tops[0].End, true
-		} else {
+		case raw[j] == '{' || raw[j] == '[':
+			if e, fast := skipFast(raw[j:]); fast {
+				end, ok = j+e, true
+				break
+			}
+			fallthrough
+		default:
 			end, ok = skipValue(raw, j)
 		}
 		if !ok {

@@ -143,6 +143,13 @@ var errBadValue = errors.New("invalid JSON value")
 func (s *jsonStream) valueEnd() (int64, error) {
 	start := s.pos
 	s.scan.reset()
+	// Most values are whole in the buffer: sonic's native skip finds their end several times
+	// faster than the scan below, which goes on across reads.
+	if avail := s.lr.bytesFrom(start, s.lr.passed); len(avail) > 0 && (avail[0] == '{' || avail[0] == '[') {
+		if end, ok := skipFast(avail); ok {
+			return start + int64(end), nil
+		}
+	}
 	for {
 		avail := s.lr.bytesFrom(start, s.lr.passed)
 		end, done, bad := s.scan.scan(avail)
@@ -271,11 +278,12 @@ func (s *jsonStream) object(start int64) error {
 			}
 		} else {
 			keyLine := s.lr.lineAt(keyOff)
-			if _, err := s.next(); err != nil {
-				return s.syntax(err, s.pos)
-			}
+			_, err := s.next()
 			valOff := s.pos
-			end, err := s.valueEnd()
+			var end int64
+			if err == nil {
+				end, err = s.valueEnd()
+			}
 			if err != nil {
 				serr := s.syntax(err, valOff)
 				if isTruncated(serr) && !sawItems {
