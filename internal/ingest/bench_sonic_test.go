@@ -19,6 +19,7 @@ func BenchmarkSonicDecodePodList(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	defer reportCPU(b, cpuTime())
 	for b.Loop() {
 		var list corev1.PodList
 		if err := sonic.Unmarshal(data, &list); err != nil {

@@ -98,9 +98,9 @@ var typedTargets = []func() any{
 	func() any { return new(eventsv1.Event) },
 }
 
-// checkTyped decodes raw into each target both ways and fails on any difference. The fast
+// checkTypedDecode decodes raw into each target both ways and fails on any difference. The fast
 // decode's input is then overwritten: what it returned must not point into it.
-func checkTyped(t *testing.T, raw []byte) {
+func checkTypedDecode(t *testing.T, raw []byte) {
 	t.Helper()
 	warm(t)
 	d := &Decoder{}
@@ -135,10 +135,10 @@ func warm(t testing.TB) {
 
 func TestDecodeTypedMatchesStd(t *testing.T) {
 	for _, raw := range typedEdges {
-		checkTyped(t, []byte(raw))
+		checkTypedDecode(t, []byte(raw))
 	}
 	for _, item := range syntheticItems(t) {
-		checkTyped(t, item)
+		checkTypedDecode(t, item)
 	}
 }
 
@@ -173,7 +173,7 @@ func FuzzDecodeTyped(f *testing.F) {
 	for _, item := range syntheticItems(f)[:20] {
 		f.Add(item)
 	}
-	f.Fuzz(func(t *testing.T, raw []byte) { checkTyped(t, raw) })
+	f.Fuzz(func(t *testing.T, raw []byte) { checkTypedDecode(t, raw) })
 }
 
 func FuzzValidJSON(f *testing.F) {

@@ -7,11 +7,10 @@ import (
 )
 
 // The items of a list are read in batches: the items the buffer holds whole after a read are
-// scanned (their extent, the commas and brackets between them), then decoded into their types
-// at once, one share on each core, then built and emitted one by one, in order, exactly as
-// one at a time would (typedDone and rawItem, which alone report errors, count lines and
-// emit). The typed decode is most of a list's time; the rest (scan, redaction, interning,
-// emit) stays on one goroutine, in input order.
+// scanned (their extent, the commas and brackets between them), then decoded into their types,
+// checked and redacted at once, one share on each core (checkTyped touches nothing but its
+// item), then built and emitted one by one, in order, exactly as one at a time would
+// (typedChecked and rawItem, which alone report errors, count lines, share strings and emit).
 
 // errNeedFill is more's answer while a batch is collected: the next value is not in the
 // buffer whole; the batch ends before it.
@@ -29,7 +28,7 @@ type batchItem struct {
 	tops       []span
 	target     target
 	v          any
-	derr       error
+	check      typedCheck
 }
 
 // batch is the items collected from the buffer, decoded together.
@@ -141,7 +140,7 @@ func (s *jsonStream) process(b *batch, kind, version string) error {
 	decode := func(k, step int) {
 		for i := k; i < len(b.items); i += step {
 			it := &b.items[i]
-			it.target, it.v, it.derr = noTarget, nil, nil
+			it.target, it.v, it.check = noTarget, nil, typedCheck{}
 			if s.d.rawItems {
 				continue
 			}
@@ -156,7 +155,7 @@ func (s *jsonStream) process(b *batch, kind, version string) error {
 				continue
 			}
 			it.target, it.v = t, t.new()
-			it.derr = s.d.decodeTyped(raw, it.v)
+			it.check = checkTyped(t, it.v, s.d.decodeTyped(raw, it.v), raw, kind, version, it.tops)
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), 4, len(b.items))
@@ -174,11 +173,11 @@ func (s *jsonStream) process(b *batch, kind, version string) error {
 		raw := s.lr.bytesFrom(it.start, it.end)
 		var err error
 		if it.target != noTarget {
-			_, err = s.typedDone(it.target, it.v, it.derr, raw, it.start, it.end, kind, version, it.tops)
+			_, err = s.typedChecked(it.target, it.check, it.v, raw, it.start, kind, version)
 		} else {
 			_, err = s.rawItem(raw, it.start, it.end, kind, version)
 		}
-		it.v = nil // the object is the emitted one's now
+		it.v, it.check = nil, typedCheck{} // the object is the emitted one's now
 		if err != nil {
 			return err
 		}

@@ -143,13 +143,6 @@ var errBadValue = errors.New("invalid JSON value")
 func (s *jsonStream) valueEnd() (int64, error) {
 	start := s.pos
 	s.scan.reset()
-	// Most values are whole in the buffer: sonic's native skip finds their end several times
-	// faster than the scan below, which goes on across reads.
-	if avail := s.lr.bytesFrom(start, s.lr.passed); len(avail) > 0 && (avail[0] == '{' || avail[0] == '[') {
-		if end, ok := skipFast(avail); ok {
-			return start + int64(end), nil
-		}
-	}
 	for {
 		avail := s.lr.bytesFrom(start, s.lr.passed)
 		end, done, bad := s.scan.scan(avail)
@@ -402,39 +395,77 @@ func (s *jsonStream) typedItem(guess target, raw []byte, start, end int64, kind,
 // typedDone is typedItem once the item raw has been decoded into v, a guess's new, with the
 // error derr. tops are where the objects and arrays at the item's top are (valueScan's).
 func (s *jsonStream) typedDone(guess target, v any, derr error, raw []byte, start, end int64, kind, version string, tops []span) (target, error) {
+	return s.typedChecked(guess, checkTyped(guess, v, derr, raw, kind, version, tops), v, raw, start, kind, version)
+}
+
+// typedCheck is what typedDone learns of a decoded item before it reports or emits anything:
+// made by checkTyped, which touches nothing but the item, so that a batch makes it on every
+// core.
+type typedCheck struct {
+	syntax bool                           // the item is not JSON: reported as such
+	fault  func(src cluster.Source) error // the item's fault, reported at its source
+	fast   bool                           // the object is built from the decoded value
+	tm     typeMeta                       // its kind, apiVersion, name and namespace, when fast
+}
+
+// checkTyped checks the item raw, decoded into v (a guess's new) with the error derr, as
+// typedDone does: it reads the item's kind and apiVersion from its bytes exactly as object
+// does; when they call for the guessed type, the item's checks run and v is redacted (fast);
+// otherwise, or when the decode failed on a type, the item is left to object.
+func checkTyped(guess target, v any, derr error, raw []byte, kind, version string, tops []span) typedCheck {
 	if _, ok := errors.AsType[*json.SyntaxError](derr); ok {
-		return guess, s.invalid(start, end)
+		return typedCheck{syntax: true}
+	}
+	if derr != nil || raw[0] != '{' {
+		return typedCheck{}
+	}
+	tm, err := typeMetaOf(raw, typeMetaIn(v))
+	if err != nil {
+		return typedCheck{}
+	}
+	if tm.Kind == "" {
+		tm.Kind = kind
+	}
+	if tm.APIVersion == "" {
+		tm.APIVersion = version
+	}
+	if targetOf(tm.Kind, tm.APIVersion) != guess {
+		return typedCheck{}
+	}
+	if r, ok := duplicateKeyIn(raw, tops); ok {
+		return typedCheck{fault: func(src cluster.Source) error { return repeatErr(src, raw, r) }}
+	}
+	if f, ok := valueFault(raw); ok {
+		return typedCheck{fault: func(src cluster.Source) error { return f.err(src, raw) }}
+	}
+	if f, ok := metaFault(tm); ok {
+		return typedCheck{fault: func(src cluster.Source) error { return f.err(src, raw) }}
+	}
+	if f, ok := typedFault(v); ok {
+		return typedCheck{fault: func(src cluster.Source) error { return f.err(src, raw) }}
+	}
+	redactTyped(v)
+	return typedCheck{fast: true, tm: tm}
+}
+
+// typedChecked reports or emits the item raw, starting at start, as its check c says.
+func (s *jsonStream) typedChecked(guess target, c typedCheck, v any, raw []byte, start int64, kind, version string) (target, error) {
+	if c.syntax {
+		return guess, s.invalid(start, start+int64(len(raw)))
 	}
 	src := s.source(start)
-	if derr == nil && raw[0] == '{' {
-		if tm, err := typeMetaOf(raw, typeMetaIn(v)); err == nil {
-			if tm.Kind == "" {
-				tm.Kind = kind
-			}
-			if tm.APIVersion == "" {
-				tm.APIVersion = version
-			}
-			if targetOf(tm.Kind, tm.APIVersion) == guess {
-				if err := s.ctx.Err(); err != nil {
-					return guess, err
-				}
-				if r, ok := duplicateKeyIn(raw, tops); ok {
-					return guess, repeatErr(src, raw, r)
-				}
-				if f, ok := valueFault(raw); ok {
-					return guess, f.err(src, raw)
-				}
-				if f, ok := metaFault(tm); ok {
-					return guess, f.err(src, raw)
-				}
-				if f, ok := typedFault(v); ok {
-					return guess, f.err(src, raw)
-				}
-				o := &cluster.Object{APIVersion: tm.APIVersion, Kind: tm.Kind, Namespace: tm.Namespace, Name: tm.Name, Source: src}
-				s.d.adopt(o, v)
-				return guess, s.emit(o)
-			}
+	if c.fault != nil || c.fast {
+		if err := s.ctx.Err(); err != nil {
+			return guess, err
 		}
+	}
+	if c.fault != nil {
+		return guess, c.fault(src)
+	}
+	if c.fast {
+		o := &cluster.Object{APIVersion: c.tm.APIVersion, Kind: c.tm.Kind, Namespace: c.tm.Namespace, Name: c.tm.Name, Source: src}
+		s.d.adoptRedacted(o, v)
+		return guess, s.emit(o)
 	}
 	return nextTarget(raw, kind, version), s.d.object(s.ctx, raw, src, kind, version, s.emit, s.depth)
 }

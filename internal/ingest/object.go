@@ -243,20 +243,37 @@ func typeMetaIn(v any) typeMeta {
 // adopt makes v, decoded from a target's new, o's typed object, redacted and sharing what
 // repeats with the decoder's other objects, and takes its uid.
 func (d *Decoder) adopt(o *cluster.Object, v any) {
+	redactTyped(v)
+	d.adoptRedacted(o, v)
+}
+
+// redactTyped redacts v, decoded from a target's new, in place; an events.k8s.io Event is
+// redacted by adoptRedacted, as the core Event it becomes. It touches nothing but v.
+func redactTyped(v any) {
+	switch t := v.(type) {
+	case *corev1.Pod:
+		redactPod(t)
+	case *corev1.Node:
+		redactMeta(&t.ObjectMeta)
+	case *corev1.Event:
+		redactEvent(t)
+	}
+}
+
+// adoptRedacted is adopt for v redacted already (redactTyped): it shares what repeats, which
+// only the decoder's one goroutine may do.
+func (d *Decoder) adoptRedacted(o *cluster.Object, v any) {
 	if d.strs == nil {
 		d.strs = newInterner()
 	}
 	switch t := v.(type) {
 	case *corev1.Pod:
-		redactPod(t)
 		d.strs.pod(t)
 		o.Pod, o.UID = t, string(t.UID)
 	case *corev1.Node:
-		redactMeta(&t.ObjectMeta)
 		d.strs.node(t)
 		o.Node, o.UID = t, string(t.UID)
 	case *corev1.Event:
-		redactEvent(t)
 		d.strs.event(t)
 		o.Event, o.UID = t, string(t.UID)
 	case *eventsv1.Event:
