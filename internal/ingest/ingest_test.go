@@ -291,6 +291,9 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(strings.Repeat("\n", sniffLen+1) + "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"))
 	f.Add([]byte(strings.Repeat("\t", sniffLen) + "\nNAME READY STATUS RESTARTS AGE\nweb-1 1/1 Running 0 5m\n"))
 	f.Add([]byte(`{"kind":"List","items":[` + strings.Repeat(" ", 2*maxBlankRun) + `{"kind":"Pod","metadata":{"name":"` + strings.Repeat(" ", 2*maxBlankRun) + `"}}]}`))
+	// sonic compiles its decoders once, before the first input: in a build instrumented
+	// for fuzzing that takes minutes, and the collector waits for it (every input stalled).
+	warm(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		start := time.Now()
 		_, _, err := decodeAll(t, "fuzz", data, Options{MaxBytes: 1 << 20})

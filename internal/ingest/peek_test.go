@@ -78,6 +78,9 @@ func FuzzTypedItems(f *testing.F) {
 	for _, name := range []string{"pods-list.json", "podlist-api.json"} {
 		f.Add(readTestdata(f, name))
 	}
+	// sonic compiles its decoders once, before the first input: in a build instrumented
+	// for fuzzing that takes minutes, and the collector waits for it (every input stalled).
+	warm(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		type result struct {
 			objs    []*cluster.Object
