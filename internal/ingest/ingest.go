@@ -90,8 +90,8 @@ type Skipped struct {
 type Decoder struct {
 	opts Options
 	read int64 // decompressed bytes consumed so far, against opts.MaxBytes
-	// rawItems sends every list item through object, the way items were decoded before
-	// typedItem; tests compare the two.
+	// rawItems sends every list item through object, not decoded straight into a guessed
+	// type (checkTyped); tests compare the two.
 	rawItems bool
 	// stdJSON decodes typed objects with encoding/json alone, as before decodeTyped used sonic;
 	// the differential tests compare the two.

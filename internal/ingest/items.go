@@ -146,7 +146,7 @@ func (s *jsonStream) process(b *batch, kind, version string) error {
 			}
 			raw := s.lr.bytesFrom(it.start, it.end)
 			// The item's own kind when a quick look tells it, else the list's: a wrong guess
-			// is caught by typedDone, as for one item at a time.
+			// is caught by checkTyped, which then leaves the item to object.
 			t := nextTarget(raw, kind, version)
 			if t == noTarget {
 				t = listTarget
@@ -173,9 +173,9 @@ func (s *jsonStream) process(b *batch, kind, version string) error {
 		raw := s.lr.bytesFrom(it.start, it.end)
 		var err error
 		if it.target != noTarget {
-			_, err = s.typedChecked(it.target, it.check, it.v, raw, it.start, kind, version)
+			err = s.typedChecked(it.check, it.v, raw, it.start, kind, version)
 		} else {
-			_, err = s.rawItem(raw, it.start, it.end, kind, version)
+			err = s.rawItem(raw, it.start, it.end, kind, version)
 		}
 		it.v, it.check = nil, typedCheck{} // the object is the emitted one's now
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 // decoded one at a time, a top-level array of objects, or JSON Lines (any sequence of those).
 //
 // It reads the bytes itself, from the line reader's buffer, rather than through encoding/json's
-// Decoder: it finds the extent of each item by a byte scan (skipValue, a memchr per string)
+// Decoder: it finds the extent of each item by a byte scan (valueScan, a memchr per string)
 // and hands the item's bytes to the typed decode (decodeTyped), so that an item is scanned by a
 // fast loop once and decoded once, not scanned by encoding/json's byte-at-a-time state machine
 // and then decoded by it again. The structure around the items (the top-level object's keys,
@@ -373,34 +373,17 @@ func (s *jsonStream) cutItem(err error, kind, version string) error {
 	return err
 }
 
-// rawItem builds the item raw, which lies from start to end; it returns the type to try for
-// the next item.
-func (s *jsonStream) rawItem(raw []byte, start, end int64, kind, version string) (target, error) {
+// rawItem builds the item raw, which lies from start to end, through object.
+func (s *jsonStream) rawItem(raw []byte, start, end int64, kind, version string) error {
 	if !validJSON(raw) {
-		return noTarget, s.invalid(start, end)
+		return s.invalid(start, end)
 	}
-	return nextTarget(raw, kind, version), s.d.object(s.ctx, raw, s.source(start), kind, version, s.emit, s.depth)
+	return s.d.object(s.ctx, raw, s.source(start), kind, version, s.emit, s.depth)
 }
 
-// typedItem decodes the item raw, which lies from start to end, into the type guessed for
-// it, then reads the item's kind and apiVersion from its bytes exactly as object does. When
-// they call for the guessed type, the object is built from what was decoded; otherwise, or
-// when the decode failed on a type, the bytes go through object, which decodes them again and
-// answers as it always does. It returns the type to try for the next item.
-func (s *jsonStream) typedItem(guess target, raw []byte, start, end int64, kind, version string, tops []span) (target, error) {
-	v := guess.new()
-	return s.typedDone(guess, v, s.d.decodeTyped(raw, v), raw, start, end, kind, version, tops)
-}
-
-// typedDone is typedItem once the item raw has been decoded into v, a guess's new, with the
-// error derr. tops are where the objects and arrays at the item's top are (valueScan's).
-func (s *jsonStream) typedDone(guess target, v any, derr error, raw []byte, start, end int64, kind, version string, tops []span) (target, error) {
-	return s.typedChecked(guess, checkTyped(guess, v, derr, raw, kind, version, tops), v, raw, start, kind, version)
-}
-
-// typedCheck is what typedDone learns of a decoded item before it reports or emits anything:
-// made by checkTyped, which touches nothing but the item, so that a batch makes it on every
-// core.
+// typedCheck is what is learnt of an item decoded into a guessed type before it is reported
+// or emitted: made by checkTyped, which touches nothing but the item, so that a batch makes it
+// on every core.
 type typedCheck struct {
 	syntax bool                           // the item is not JSON: reported as such
 	fault  func(src cluster.Source) error // the item's fault, reported at its source
@@ -408,10 +391,10 @@ type typedCheck struct {
 	tm     typeMeta                       // its kind, apiVersion, name and namespace, when fast
 }
 
-// checkTyped checks the item raw, decoded into v (a guess's new) with the error derr, as
-// typedDone does: it reads the item's kind and apiVersion from its bytes exactly as object
-// does; when they call for the guessed type, the item's checks run and v is redacted (fast);
-// otherwise, or when the decode failed on a type, the item is left to object.
+// checkTyped checks the item raw, decoded into v (a guess's new) with the error derr: it
+// reads the item's kind and apiVersion from its bytes exactly as object does; when they call
+// for the guessed type, the item's checks run and v is redacted (fast); otherwise, or when the
+// decode failed on a type, the item is left to object.
 func checkTyped(guess target, v any, derr error, raw []byte, kind, version string, tops []span) typedCheck {
 	if _, ok := errors.AsType[*json.SyntaxError](derr); ok {
 		return typedCheck{syntax: true}
@@ -449,25 +432,25 @@ func checkTyped(guess target, v any, derr error, raw []byte, kind, version strin
 }
 
 // typedChecked reports or emits the item raw, starting at start, as its check c says.
-func (s *jsonStream) typedChecked(guess target, c typedCheck, v any, raw []byte, start int64, kind, version string) (target, error) {
+func (s *jsonStream) typedChecked(c typedCheck, v any, raw []byte, start int64, kind, version string) error {
 	if c.syntax {
-		return guess, s.invalid(start, start+int64(len(raw)))
+		return s.invalid(start, start+int64(len(raw)))
 	}
 	src := s.source(start)
 	if c.fault != nil || c.fast {
 		if err := s.ctx.Err(); err != nil {
-			return guess, err
+			return err
 		}
 	}
 	if c.fault != nil {
-		return guess, c.fault(src)
+		return c.fault(src)
 	}
 	if c.fast {
 		o := &cluster.Object{APIVersion: c.tm.APIVersion, Kind: c.tm.Kind, Namespace: c.tm.Namespace, Name: c.tm.Name, Source: src}
 		s.d.adoptRedacted(o, v)
-		return guess, s.emit(o)
+		return s.emit(o)
 	}
-	return nextTarget(raw, kind, version), s.d.object(s.ctx, raw, src, kind, version, s.emit, s.depth)
+	return s.d.object(s.ctx, raw, src, kind, version, s.emit, s.depth)
 }
 
 // nextTarget is the type to try for the item after raw: raw's own, when a quick look tells it.

@@ -350,3 +350,27 @@ func (s *refStream) salvage(cut error, kind, version string) error {
 	e.ReadTo = e.Line
 	return e
 }
+
+// Read passes the input on to encoding/json's Decoder, for the reference stream: it keeps
+// what it passes in buf, as fill does for the stream of json.go.
+func (l *lineReader) Read(p []byte) (int, error) {
+	for {
+		n, err := l.r.Read(p)
+		n = l.squeeze(p[:n])
+		if n == 0 && err == nil {
+			continue // all of it dropped: read on (the reader below stops once ctx is done)
+		}
+		if l.head > 0 && l.head >= len(l.buf)/2 {
+			// Drop what was answered for once it is at least half: a copy per item would move
+			// the parser's whole look-ahead every time.
+			rest := copy(l.buf, l.buf[l.head:])
+			l.buf, l.head = l.buf[:rest], 0
+		}
+		if derr := l.countDigits(p[:n]); derr != nil {
+			return 0, derr
+		}
+		l.buf = append(l.buf, p[:n]...)
+		l.passed += int64(n)
+		return n, err
+	}
+}

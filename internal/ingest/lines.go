@@ -5,7 +5,7 @@ import (
 	"io"
 )
 
-// lineReader passes JSON through to encoding/json and answers "which line is byte offset X
+// lineReader holds the JSON the stream reads (fill) and answers "which line is byte offset X
 // on?" for offsets that only grow. It keeps just the bytes between the last answered offset and
 // the read position, so memory stays bounded by the parser's look-ahead (about one object), not
 // the file.
@@ -16,7 +16,7 @@ import (
 type lineReader struct {
 	r        io.Reader
 	buf      []byte // buf[head:] are the bytes from offset base up to the read position
-	head     int    // bytes before it were answered for, and are dropped when Read needs room
+	head     int    // bytes before it were answered for, and are dropped when fill needs room
 	base     int64  // offset of buf[head]
 	baseLine int    // 1-based line of offset base
 	passed   int64  // bytes passed on
@@ -30,13 +30,14 @@ type lineReader struct {
 	digits            int   // the digits in a row at the end of what was passed on
 }
 
-// maxBlankRun is how much of a run of whitespace between JSON tokens is passed on to
-// encoding/json; the rest is dropped. While it looks for the next token, json.Decoder scans its
-// whole buffer again after every read that brings only whitespace, and keeps it all: a run
-// cost time quadratic in its length (16 MiB of spaces in a gzipped List took seconds, 1 GiB never
-// finished) and memory as large as itself. Whitespace between tokens means nothing in JSON, and
-// kubectl indents by a few dozen bytes. The one thing a cut run changes is the line of a type
-// error inside an object that holds one (objErr counts lines in the bytes passed on).
+// maxBlankRun is how much of a run of whitespace between JSON tokens is kept; the rest is
+// dropped as it is read. encoding/json's Decoder, which the stream used before, scanned its
+// whole buffer again after every read that brought only whitespace: a run cost time quadratic
+// in its length (16 MiB of spaces in a gzipped List took seconds, 1 GiB never finished). The
+// stream's own scan is linear, but a run kept whole would be held in the buffer with the value
+// around it. Whitespace between tokens means nothing in JSON, and kubectl indents by a few
+// dozen bytes. The one thing a cut run changes is the line of a type error inside an object
+// that holds one (objErr counts lines in the bytes kept).
 const maxBlankRun = 4 << 10
 
 // gap is a run of whitespace dropped just before offset at.
@@ -47,28 +48,6 @@ type gap struct {
 }
 
 func newLineReader(r io.Reader) *lineReader { return &lineReader{r: r, baseLine: 1} }
-
-func (l *lineReader) Read(p []byte) (int, error) {
-	for {
-		n, err := l.r.Read(p)
-		n = l.squeeze(p[:n])
-		if n == 0 && err == nil {
-			continue // all of it dropped: read on (the reader below stops once ctx is done)
-		}
-		if l.head > 0 && l.head >= len(l.buf)/2 {
-			// Drop what was answered for once it is at least half: a copy per item would move
-			// the parser's whole look-ahead every time.
-			rest := copy(l.buf, l.buf[l.head:])
-			l.buf, l.head = l.buf[:rest], 0
-		}
-		if derr := l.countDigits(p[:n]); derr != nil {
-			return 0, derr
-		}
-		l.buf = append(l.buf, p[:n]...)
-		l.passed += int64(n)
-		return n, err
-	}
-}
 
 // minFill is the least room fill makes for a read.
 const minFill = 64 << 10
