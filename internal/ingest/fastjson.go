@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,10 +77,10 @@ func WarmUp(ctx context.Context) error {
 // decodeTyped decodes the JSON value raw into v, a pointer to a zero value, as json.Unmarshal
 // does: with the same result, and on failure the same error.
 func (d *Decoder) decodeTyped(raw []byte, v any) error {
-	if !d.stdJSON && fastReady().Load() && !bytes.Contains(raw, longS) && !bytes.Contains(raw, kelvin) {
-		if len(raw) == 0 {
-			return json.Unmarshal(raw, v)
-		}
+	if d.stdJSON || !fastReady().Load() {
+		return json.Unmarshal(raw, v)
+	}
+	if !bytes.Contains(raw, longS) && !bytes.Contains(raw, kelvin) {
 		// sonic reads a string; raw is not changed while it runs, and nothing it returns
 		// points into it (CopyString).
 		if err := fastJSON.UnmarshalFromString(unsafe.String(unsafe.SliceData(raw), len(raw)), v); err == nil && escapesPlain(raw) {
@@ -89,6 +88,7 @@ func (d *Decoder) decodeTyped(raw []byte, v any) error {
 		}
 		reflect.ValueOf(v).Elem().SetZero() // what sonic filled in before it failed
 	}
+	d.slowTyped.Add(1)
 	return json.Unmarshal(raw, v)
 }
 
@@ -105,38 +105,27 @@ func stringsValid(raw []byte) bool {
 		if q < 0 {
 			return true
 		}
-		i += q + 1
-		for {
+		for i += q + 1; ; {
 			if i >= len(raw) {
 				return false
 			}
 			c := raw[i]
-			switch {
-			case c == '"':
+			if c == '"' {
 				i++
-			case c < 0x20:
+				break
+			}
+			if c < 0x20 {
 				return false
-			case c == '\\':
-				if i+1 >= len(raw) {
-					return false
-				}
-				switch raw[i+1] {
-				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-					i += 2
-				case 'u':
-					if i+6 > len(raw) || !isHex4(raw[i+2:i+6]) {
-						return false
-					}
-					i += 6
-				default:
-					return false
-				}
-				continue
-			default:
+			}
+			if c != '\\' {
 				i++
 				continue
 			}
-			break
+			n := escapeLen(raw, i)
+			if n == 0 {
+				return false
+			}
+			i += n
 		}
 	}
 	return true
@@ -153,24 +142,32 @@ func escapesPlain(raw []byte) bool {
 			return true
 		}
 		i += k
-		if i+1 >= len(raw) {
+		n := escapeLen(raw, i)
+		if n == 0 {
 			return false
 		}
-		switch raw[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i += 2
-		case 'u':
-			if i+6 > len(raw) || !isHex4(raw[i+2:i+6]) {
-				return false
-			}
-			if code := string(raw[i+2 : i+6]); strings.EqualFold(code, "017f") || strings.EqualFold(code, "212a") {
-				return false
-			}
-			i += 6
-		default:
+		if code := raw[i+2 : i+n]; n == 6 && (bytes.EqualFold(code, []byte("017f")) || bytes.EqualFold(code, []byte("212a"))) {
 			return false
+		}
+		i += n
+	}
+}
+
+// escapeLen is the length of the escape that starts at raw[i], a backslash: 2, or 6 for \uXXXX;
+// 0 when JSON does not allow it.
+func escapeLen(raw []byte, i int) int {
+	if i+1 >= len(raw) {
+		return 0
+	}
+	switch raw[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if i+6 <= len(raw) && isHex4(raw[i+2:i+6]) {
+			return 6
 		}
 	}
+	return 0
 }
 
 func isHex4(b []byte) bool {

@@ -351,3 +351,38 @@ func FuzzStream(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { sameStream(t, "fuzz.json", data) })
 }
+
+// TestFastPathTaken: the differential tests would pass as well if every item fell back to
+// encoding/json; here generated pods, nodes and events, and the corpus's JSON lists, are
+// decoded by sonic, none left to encoding/json, while an item whose key folds to ASCII only
+// under Unicode's rules is.
+func TestFastPathTaken(t *testing.T) {
+	warm(t)
+	d := NewDecoder(Options{})
+	items := syntheticItems(t)
+	for i, item := range items {
+		v := typedTargets[[]int{0, 1, 2}[min(i*3/len(items), 2)]]()
+		if err := d.decodeTyped(item, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, path := range corpustest.Files(t, "1*-kubescout-get-*.json") {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		if err := d.Decode(context.Background(), filepath.Base(path), bytes.NewReader(b), func(*cluster.Object) error { n++; return nil }); err != nil || n == 0 {
+			t.Fatalf("%s: %d objects, %v", path, n, err)
+		}
+	}
+	if n := d.slowTyped.Load(); n != 0 {
+		t.Errorf("%d typed decodes fell back to encoding/json, want none", n)
+	}
+	if err := d.decodeTyped([]byte(`{"metadata":{"name":"a"},"ſpec":{}}`), new(corev1.Pod)); err != nil {
+		t.Fatal(err)
+	}
+	if n := d.slowTyped.Load(); n != 1 {
+		t.Errorf("%d fallbacks after a key with the long s, want 1", n)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -96,6 +97,9 @@ type Decoder struct {
 	// stdJSON decodes typed objects with encoding/json alone, as before decodeTyped used sonic;
 	// the differential tests compare the two.
 	stdJSON bool
+	// slowTyped counts the typed decodes left to encoding/json once sonic was ready (a fault,
+	// a key that folds to ASCII): the tests hold the fast path to being the one taken.
+	slowTyped atomic.Int64
 	// jsonRef, when set, decodes JSON in place of the stream of json.go: the differential
 	// tests set it to the stream as it was before, over encoding/json.
 	jsonRef func(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth, skipLines int, skipBytes int64) error
