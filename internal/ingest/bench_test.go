@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -17,13 +15,8 @@ import (
 	"github.com/rootline-dev/rootline/internal/synth"
 )
 
-// benchPodCount is the size of the benchmarks' pod list: ROOTLINE_BENCH_PODS, else 20,000.
-func benchPodCount() int {
-	if n, err := strconv.Atoi(os.Getenv("ROOTLINE_BENCH_PODS")); err == nil && n > 0 {
-		return n
-	}
-	return 20000
-}
+// benchPodCount is the size of the benchmarks' pod list (synth.BenchPods).
+func benchPodCount() int { return synth.BenchPods() }
 
 // benchPods is a `kubectl get pods -A -o json` of benchPodCount pods, made once per test binary.
 var benchPods = sync.OnceValue(func() []byte {

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,51 +26,16 @@ import (
 	"github.com/rootline-dev/rootline/internal/synth"
 )
 
-// uploadBenchPods is the size of the uploaded snapshot: ROOTLINE_BENCH_PODS pods, else 20,000,
-// with two and a half events a pod, as cmd/rootline's benchmarks.
-func uploadBenchPods() int {
-	if n, err := strconv.Atoi(os.Getenv("ROOTLINE_BENCH_PODS")); err == nil && n > 0 {
-		return n
-	}
-	return 20000
-}
+// uploadBenchPods is the size of the uploaded snapshot (synth.BenchPods), as cmd/rootline's
+// benchmarks.
+func uploadBenchPods() int { return synth.BenchPods() }
 
 // uploadBenchFiles are the snapshot's three files, named as they are uploaded.
 var uploadBenchFiles = []string{"nodes.json", "pods.json", "events.json"}
 
-// uploadBenchDir holds the generated files: the folder and the options of cmd/rootline's
-// benchDir, so that the bytes (and the bare decode measured there) are the same, and the
-// files made by either are used by both.
-var uploadBenchDir = sync.OnceValues(func() (string, error) {
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("rootline-bench-analyze-%d", uploadBenchPods()))
-	done := filepath.Join(dir, ".complete")
-	if _, err := os.Stat(done); err == nil {
-		return dir, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	o := synth.Options{Pods: uploadBenchPods(), Events: uploadBenchPods() * 5 / 2, Seed: 42}
-	for name, write := range map[string]func(io.Writer, synth.Options) error{
-		"nodes.json": synth.WriteNodeList, "pods.json": synth.WritePodList, "events.json": synth.WriteEventList,
-	} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return "", err
-		}
-		w := bufio.NewWriter(f)
-		if err := write(w, o); err != nil {
-			return "", err
-		}
-		if err := w.Flush(); err != nil {
-			return "", err
-		}
-		if err := f.Close(); err != nil {
-			return "", err
-		}
-	}
-	return dir, os.WriteFile(done, nil, 0o644)
-})
+// uploadBenchDir holds the generated files: cmd/rootline's (synth.BenchSnapshot), so that the
+// bytes, and the bare decode measured there, are the same.
+var uploadBenchDir = sync.OnceValues(func() (string, error) { return synth.BenchSnapshot(uploadBenchPods()) })
 
 // uploadBody is the multipart request of the three files, made once and kept in memory, so
 // that the client costs the server (on the same processors) as little as it can.
