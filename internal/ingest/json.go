@@ -572,7 +572,12 @@ func isTruncated(err error) bool {
 // last whole member, and returns the truncation error, which then says so. An object that
 // cannot be repaired, or does not build, leaves the error as it was.
 func (s *jsonStream) salvage(cut error, kind, version string) error {
-	partial, src := s.cut.bytes, s.cut.src
+	return s.d.salvage(s.ctx, cut, s.cut.bytes, s.cut.src, kind, version, s.emit, s.depth)
+}
+
+// salvage is jsonStream's (and the reference stream's): partial is what was read of the value
+// cut short, starting at src.
+func (d *Decoder) salvage(ctx context.Context, cut error, partial []byte, src cluster.Source, kind, version string, emit func(*cluster.Object) error, depth int) error {
 	raw, ok := repairJSON(partial)
 	if !ok {
 		return cut
@@ -583,18 +588,18 @@ func (s *jsonStream) salvage(cut error, kind, version string) error {
 		src.Offset += int64(start)
 	}
 	var got []*cluster.Object
-	if err := s.d.object(s.ctx, raw, src, kind, version, func(o *cluster.Object) error {
+	if err := d.object(ctx, raw, src, kind, version, func(o *cluster.Object) error {
 		// An object cut before it said what it is about tells nothing.
 		if (o.Pod != nil || o.Node != nil) && o.Name == "" || o.Event != nil && o.Event.Reason == "" {
 			return nil
 		}
 		got = append(got, o)
 		return nil
-	}, s.depth); err != nil || len(got) == 0 {
+	}, depth); err != nil || len(got) == 0 {
 		return cut
 	}
 	for _, o := range got {
-		if err := s.emit(o); err != nil {
+		if err := emit(o); err != nil {
 			return err
 		}
 	}

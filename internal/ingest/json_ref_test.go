@@ -319,36 +319,7 @@ func (s *refStream) fail(off int64, msg string) error {
 // last whole member, and returns the truncation error, which then says so. An object that
 // cannot be repaired, or does not build, leaves the error as it was.
 func (s *refStream) salvage(cut error, kind, version string) error {
-	partial, src := s.cut.bytes, s.cut.src
-	raw, ok := repairJSON(partial)
-	if !ok {
-		return cut
-	}
-	start := bytes.IndexByte(partial, '{')
-	if start > 0 {
-		src.Line += bytes.Count(partial[:start], []byte{'\n'})
-		src.Offset += int64(start)
-	}
-	var got []*cluster.Object
-	if err := s.d.object(s.ctx, raw, src, kind, version, func(o *cluster.Object) error {
-		// An object cut before it said what it is about tells nothing.
-		if (o.Pod != nil || o.Node != nil) && o.Name == "" || o.Event != nil && o.Event.Reason == "" {
-			return nil
-		}
-		got = append(got, o)
-		return nil
-	}, s.depth); err != nil || len(got) == 0 {
-		return cut
-	}
-	for _, o := range got {
-		if err := s.emit(o); err != nil {
-			return err
-		}
-	}
-	e := cut.(*Error)
-	e.Msg += "; the object at the cut was read as far as it goes"
-	e.ReadTo = e.Line
-	return e
+	return s.d.salvage(s.ctx, cut, s.cut.bytes, s.cut.src, kind, version, s.emit, s.depth)
 }
 
 // Read passes the input on to encoding/json's Decoder, for the reference stream: it keeps
