@@ -316,8 +316,9 @@ func (r *snapshotEventRow) values() []any {
 	return []any{r.SnapshotID, r.EventID, r.SourceFile, int32(r.SourceLine)}
 }
 
-// insertAll inserts the buffered rows into table (SQLite) and empties the buffer.
-func insertAll[T any, P interface {
+// putAll writes the buffered rows into table and empties the buffer: through COPY on
+// PostgreSQL, in multi-row INSERTs on SQLite.
+func putAll[T any, P interface {
 	*T
 	values() []any
 }](ctx context.Context, c *connTx, table string, columns []string, rows *[]T) error {
@@ -328,26 +329,13 @@ func insertAll[T any, P interface {
 	for i := range *rows {
 		vals[i] = P(&(*rows)[i]).values()
 	}
-	if _, err := c.insertRows(ctx, table, columns, vals, "", false); err != nil {
-		return wrap(err, "store %s", table)
+	var err error
+	if c.conn != nil {
+		err = c.copyRows(ctx, table, columns, vals)
+	} else {
+		_, err = c.insertRows(ctx, table, columns, vals, "", false)
 	}
-	*rows = (*rows)[:0]
-	return nil
-}
-
-// copyAll copies the buffered rows into table and empties the buffer.
-func copyAll[T any, P interface {
-	*T
-	values() []any
-}](ctx context.Context, c *connTx, table string, columns []string, rows *[]T) error {
-	if len(*rows) == 0 {
-		return nil
-	}
-	vals := make([][]any, len(*rows))
-	for i := range *rows {
-		vals[i] = P(&(*rows)[i]).values()
-	}
-	if err := c.copyRows(ctx, table, columns, vals); err != nil {
+	if err != nil {
 		return wrap(err, "store %s", table)
 	}
 	*rows = (*rows)[:0]

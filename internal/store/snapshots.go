@@ -346,21 +346,18 @@ func (w *SnapshotWriter) wait() error {
 	return w.err
 }
 
-// write writes a batch: through COPY on PostgreSQL, in multi-row INSERTs on SQLite.
+// write writes a batch: through COPY on PostgreSQL, in multi-row INSERTs on SQLite (putAll).
 func (w *SnapshotWriter) write(ctx context.Context, b *rowBatch) error {
-	if w.c.conn != nil {
-		return w.copyBatch(ctx, b)
-	}
-	if err := insertAll(ctx, w.c, "pods", podColumns, &b.pods); err != nil {
+	if err := putAll(ctx, w.c, "pods", podColumns, &b.pods); err != nil {
 		return err
 	}
-	if err := insertAll(ctx, w.c, "pod_containers", containerColumns, &b.conts); err != nil {
+	if err := putAll(ctx, w.c, "pod_containers", containerColumns, &b.conts); err != nil {
 		return err
 	}
-	if err := insertAll(ctx, w.c, "nodes", nodeColumns, &b.nodes); err != nil {
+	if err := putAll(ctx, w.c, "nodes", nodeColumns, &b.nodes); err != nil {
 		return err
 	}
-	if err := insertAll(ctx, w.c, "objects", objectColumns, &b.objects); err != nil {
+	if err := putAll(ctx, w.c, "objects", objectColumns, &b.objects); err != nil {
 		return err
 	}
 	if len(b.events) > 0 {
@@ -368,28 +365,7 @@ func (w *SnapshotWriter) write(ctx context.Context, b *rowBatch) error {
 			return err
 		}
 	}
-	return insertAll(ctx, w.c, "snapshot_events", linkColumns, &b.links)
-}
-
-func (w *SnapshotWriter) copyBatch(ctx context.Context, b *rowBatch) error {
-	if err := copyAll(ctx, w.c, "pods", podColumns, &b.pods); err != nil {
-		return err
-	}
-	if err := copyAll(ctx, w.c, "pod_containers", containerColumns, &b.conts); err != nil {
-		return err
-	}
-	if err := copyAll(ctx, w.c, "nodes", nodeColumns, &b.nodes); err != nil {
-		return err
-	}
-	if err := copyAll(ctx, w.c, "objects", objectColumns, &b.objects); err != nil {
-		return err
-	}
-	if len(b.events) > 0 {
-		if _, err := w.s.upsertEvents(ctx, w.c, b.events, true); err != nil {
-			return err
-		}
-	}
-	return copyAll(ctx, w.c, "snapshot_events", linkColumns, &b.links)
+	return putAll(ctx, w.c, "snapshot_events", linkColumns, &b.links)
 }
 
 // partSavepoint marks the start of a part of a snapshot in its transaction.
