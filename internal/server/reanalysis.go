@@ -11,58 +11,33 @@ import (
 	"github.com/rootline-dev/rootline/internal/timeline"
 )
 
-// evidenceStore loads an incident again after new evidence, decoding only what changed since
-// an earlier load (store.Store does). An ObjectStore without it (a test's stand-in) is loaded
-// whole each time, which is slower and as right.
-type evidenceStore interface {
-	IncidentEvidence(ctx context.Context, incidentID string, prev *store.Evidence) (*store.Evidence, error)
-}
-
 // reanalyse loads and analyses an incident, within a budget share its caller holds. prev, when
 // not nil, is the state made last: the load keeps the objects whose stored rows did not change,
 // and when nothing the analysis is made of changed (a collector's batch outside the incident's
 // window, or an event of its cluster that none of its snapshots carried), the analysis is kept
 // too, and the timeline with it when the notes are the same.
 func (s *Server) reanalyse(ctx context.Context, in *incident.Incident, notes []incident.Note, prev *incidentState) (*incidentState, error) {
-	es, ok := s.deps.Objects.(evidenceStore)
-	if !ok {
-		return s.loadWhole(ctx, in, notes)
-	}
 	var before *store.Evidence
 	if prev != nil {
 		before = prev.evidence
 	}
-	ev, err := es.IncidentEvidence(ctx, in.ID, before)
+	ev, err := s.deps.Objects.IncidentEvidence(ctx, in.ID, before)
 	if err != nil {
 		return nil, err
 	}
 	if before != nil && ev.Same(before) {
 		return prev.with(in, notes, ev), nil
 	}
-	return s.analyse(in, notes, ev.Files, ev.Objects, ev.States, ev), nil
+	return s.analyse(in, notes, ev), nil
 }
 
-// loadWhole loads and analyses an incident through the ObjectStore alone.
-func (s *Server) loadWhole(ctx context.Context, in *incident.Incident, notes []incident.Note) (*incidentState, error) {
-	files, objs, err := s.deps.Objects.IncidentObjects(ctx, in.ID)
-	if err != nil {
-		return nil, err
-	}
-	states, err := s.deps.Objects.IncidentStates(ctx, in.ID)
-	if err != nil {
-		return nil, err
-	}
-	return s.analyse(in, notes, files, objs, states, nil), nil
-}
-
-// analyse models and analyses what an incident is made of.
-func (s *Server) analyse(in *incident.Incident, notes []incident.Note, files []string, objs []*cluster.Object, states []store.StateChange,
-	ev *store.Evidence) *incidentState {
-	changes := make([]timeline.Change, len(states))
-	for i, c := range states {
+// analyse models and analyses what an incident is made of, ev.
+func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *store.Evidence) *incidentState {
+	changes := make([]timeline.Change, len(ev.States))
+	for i, c := range ev.States {
 		changes[i] = timeline.Change{At: c.At, Kind: c.Kind, Namespace: c.Namespace, Name: c.Name, State: c.State}
 	}
-	m := cluster.NewModel(files, objs)
+	m := cluster.NewModel(ev.Files, ev.Objects)
 	s.states.note(in.ID, len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others))
 	return &incidentState{incident: in, model: m, report: analysis.Run(m, analysis.Options{}), notes: notes, changes: changes,
 		evidence: ev, tl: &madeTimeline{}}

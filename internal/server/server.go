@@ -43,11 +43,13 @@ type SnapshotStore interface {
 	AttachSnapshot(ctx context.Context, digest, incidentID string) (*store.Snapshot, error)
 }
 
-// ObjectStore loads the objects of an incident, for analysis, and the pod and node states the
-// collector saw during it, for the timeline.
+// ObjectStore loads what an incident is made of: its objects, for analysis and export, with the
+// pod and node states the collector saw during it, for the timeline (IncidentEvidence, which
+// after new evidence decodes only what changed since an earlier load), and the version that
+// says whether anything did.
 type ObjectStore interface {
 	IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error)
-	IncidentStates(ctx context.Context, incidentID string) ([]store.StateChange, error)
+	IncidentEvidence(ctx context.Context, incidentID string, prev *store.Evidence) (*store.Evidence, error)
 	IncidentVersion(ctx context.Context, incidentID string) (store.Version, error)
 }
 
