@@ -239,7 +239,11 @@ func serve(parent context.Context, cfg config.Config) error {
 		log.Warn("requests still running when the shutdown's grace ran out are cancelled", "error", err)
 		cancelRequests()
 		_ = hs.Close()
+		_ = srv.Close(sctx) // cancels the signature refreshes the requests left
 		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := srv.Close(sctx); err != nil {
+		log.Warn("signature refreshes still running when the shutdown's grace ran out are cancelled", "error", err)
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)

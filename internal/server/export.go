@@ -30,6 +30,9 @@ func (s *Server) exportIncident(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := s.settle(ctx); err != nil {
+		return err
+	}
 	r, err := ExportReport(ctx, exportSource{s.deps.Library, s.deps.Objects}, in.ID)
 	if errors.Is(err, store.ErrNotFound) { // removed since
 		return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", in.ID))

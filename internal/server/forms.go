@@ -22,6 +22,9 @@ func (s *Server) incidentRows(c *gin.Context) ([]incidents.Row, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.settle(c.Request.Context()); err != nil {
+		return nil, err
+	}
 	list, err := s.deps.Incidents.Incidents(c.Request.Context(), f)
 	if err != nil {
 		return nil, err

@@ -41,7 +41,9 @@ func TestOIDCSignIn(t *testing.T) {
 		cfg.Auth, cfg.OIDC.Scope = "on", "read"
 		deps := server.StoreDeps(st, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})))
 		deps.OIDC = p
-		h = server.New(cfg, deps).Handler()
+		srv := server.New(cfg, deps)
+		closeServer(t, srv)
+		h = srv.Handler()
 
 		// provider plays the provider's part: the person is known and consents.
 		provider := func(to string) string {

@@ -69,6 +69,9 @@ func (s *Server) searchLibrary(c *gin.Context) (store.IncidentFilter, []*inciden
 	if err != nil {
 		return f, nil, store.Counts{}, nil, err
 	}
+	if err := s.settle(ctx); err != nil { // the signatures and dates the list selects and orders by
+		return f, nil, store.Counts{}, nil, err
+	}
 	list, err := s.deps.Incidents.Incidents(ctx, f)
 	if err != nil {
 		return f, nil, store.Counts{}, nil, err

@@ -297,6 +297,7 @@ func TestRelatedRefreshesAnalysis(t *testing.T) {
 		if status, b := call(t, "POST", base+"/api/v1/incidents/S/snapshots", ct, body); status != http.StatusCreated {
 			t.Fatalf("upload: %d %s", status, b)
 		}
+		settled(t, base) // the upload's signature refresh, made after its 201, is done
 		// A stale stored analysis: the lookup from R misses S.
 		stale := incident.Signature{RootCause: "preemption", Causes: []string{"preemption"}}
 		if err := st.SetAnalysisSignature(t.Context(), "S", stale); err != nil {

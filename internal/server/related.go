@@ -2,10 +2,10 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync"
 
 	"github.com/gin-gonic/gin"
 
@@ -47,74 +47,6 @@ func analysisSignature(rep analysis.Report) incident.Signature {
 	return sig
 }
 
-// refreshSignature records the signature of an incident's analysis after its snapshots
-// changed, so that it takes part in related-incident search, and the first time of its
-// evidence, which dates it. A failure is logged, not returned: the upload that triggered it
-// has been stored.
-//
-// Refreshes of one incident run one round at a time, and a round covers every upload stored
-// before it started: an upload that ends while a round runs waits for the next round, which
-// one of the uploads waiting runs for all of them. So a burst of uploads to an incident costs
-// a few analyses, not one each, no upload waits for more than two rounds however many keep
-// coming, and nothing runs once the requests have ended. The state made is kept in the cache
-// only when the incident is there already (someone is looking at it): a burst of uploads
-// nobody views leaves no state behind.
-func (s *Server) refreshSignature(ctx context.Context, id string) {
-	ctx = context.WithoutCancel(ctx) // the upload is stored: its signature is refreshed even if its client went
-	s.refreshes.wait(id, func() { s.refreshOnce(ctx, id) })
-}
-
-// refreshes are the rounds of signature refreshes, by incident.
-type refreshes struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	rounds map[string]*refreshRounds
-}
-
-// refreshRounds are an incident's: the round started last, the round finished last, and
-// whether one runs.
-type refreshRounds struct {
-	started, done int
-	running       bool
-	waiting       int
-}
-
-// wait returns once a round of run has finished that started after wait was called, running it
-// itself when no round is running.
-func (r *refreshes) wait(id string, run func()) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.rounds == nil {
-		r.rounds, r.cond = map[string]*refreshRounds{}, sync.NewCond(&r.mu)
-	}
-	st := r.rounds[id]
-	if st == nil {
-		st = &refreshRounds{}
-		r.rounds[id] = st
-	}
-	need := st.started + 1 // the next round to start: the running one began before this call
-	st.waiting++
-	defer func() {
-		if st.waiting--; st.waiting == 0 && !st.running {
-			delete(r.rounds, id)
-		}
-	}()
-	for st.done < need {
-		if st.running {
-			r.cond.Wait()
-			continue
-		}
-		st.running = true
-		st.started++
-		round := st.started
-		r.mu.Unlock()
-		run()
-		r.mu.Lock()
-		st.running, st.done = false, round
-		r.cond.Broadcast()
-	}
-}
-
 // refreshOnce refreshes the signature of an incident once, within --upload-timeout.
 func (s *Server) refreshOnce(ctx context.Context, id string) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
@@ -145,7 +77,10 @@ func (s *Server) refreshOnce(ctx context.Context, id string) {
 	if err == nil {
 		err = s.deps.Library.SetEvidenceTime(ctx, id, st.report.Inputs.From)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, store.ErrNotFound): // removed since the upload
+		s.log.DebugContext(ctx, "analysis signature not updated: the incident is gone", "incident_id", id)
+	case err != nil:
 		s.log.WarnContext(ctx, "analysis signature not updated", "incident_id", id, "error", err)
 	}
 }
@@ -163,6 +98,9 @@ func (s *Server) related(c *gin.Context) (*incident.Incident, incident.Signature
 	var sigs incident.Signatures
 	in, err := s.incident(ctx, c.Param("id"))
 	if err != nil {
+		return nil, sigs, nil, err
+	}
+	if err := s.settle(ctx); err != nil { // the candidates' signatures, as the uploads answered left them
 		return nil, sigs, nil, err
 	}
 	limit := relatedLimit

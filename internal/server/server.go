@@ -116,8 +116,11 @@ type Server struct {
 	logins    *keyedLimiter // sign-in attempts by address and name
 	hashing   chan struct{} // a slot for each password check that may run at once
 	budget    *budget       // the memory of the uploads decoded and stored, and the incidents analysed, at once
-	refreshes refreshes     // the signature refreshes running
-	spool     *spoolRoot    // nil: the system's temporary folder (the spool folder could not be made)
+	refreshes refreshes     // the signature refreshes asked for and running
+
+	background     context.Context // the work a request leaves running (signature refreshes); ended by Close
+	stopBackground context.CancelFunc
+	spool          *spoolRoot // nil: the system's temporary folder (the spool folder could not be made)
 }
 
 // New builds the server; Handler returns its routes.
@@ -146,6 +149,7 @@ func New(cfg config.Config, deps Deps) *Server {
 		cfg.BodyIdle = config.DefaultBodyIdle
 	}
 	srv.cfg = cfg
+	srv.background, srv.stopBackground = context.WithCancel(context.Background())
 	srv.budget = newBudget(cfg.MemoryBudget, 0, cfg.UploadWait)
 	if root, err := openSpool(cfg.SpoolDir, srv.log); err != nil {
 		srv.log.Error("uploads are spooled in the temporary folder, and what a killed server leaves there is not removed", "error", err)

@@ -38,9 +38,29 @@ func newServer(t *testing.T, st *store.Store, cfg config.Config) string {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv := server.New(cfg, server.StoreDeps(st, log))
+	closeServer(t, srv)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return ts.URL
+}
+
+// closeServer waits, when the test ends (after the cleanups registered later, such as the
+// test server's), for the work srv's requests left running, which logs to the test.
+func closeServer(t testing.TB, srv *server.Server) {
+	t.Cleanup(func() {
+		if err := srv.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+// settled returns once the signature refreshes the uploads so far asked for are done: the
+// library's list waits for them.
+func settled(t *testing.T, base string) {
+	t.Helper()
+	if status, out := call(t, "GET", base+"/api/v1/incidents?limit=1", "", nil); status != http.StatusOK {
+		t.Fatalf("list incidents: %d %s", status, out)
+	}
 }
 
 // call sends a request and returns the status and the body.

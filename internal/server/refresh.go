@@ -1,0 +1,149 @@
+package server
+
+import (
+	"context"
+	"runtime"
+	"sync"
+)
+
+// refreshSignature asks for the signature of an incident's analysis to be recorded after its
+// snapshots changed, so that it takes part in related-incident search, with the first time of
+// its evidence, which dates it, and returns at once: the upload that asked is stored, and its
+// client gets its answer without waiting for an analysis of the whole incident. What reads
+// signatures or evidence times (the library's lists and counts, related incidents, the
+// signature page, an export) first waits, through settle, for the refreshes asked for before
+// it, so that a client reads what its own uploads changed. A failure is logged: the upload
+// that asked has been stored.
+//
+// Refreshes of one incident run one round at a time, and a round covers every upload stored
+// before it started: uploads that end while a round runs are covered by the next round, one
+// for all of them. So a burst of uploads to an incident costs a few analyses, not one each,
+// and nothing runs once the rounds asked for are done. The state made is kept in the cache
+// only when the incident is there already (someone is looking at it): a burst of uploads
+// nobody views leaves no state behind. Close waits for the rounds running.
+func (s *Server) refreshSignature(ctx context.Context, id string) {
+	ctx = context.WithoutCancel(ctx) // the request's values (for the log), not its end
+	s.refreshes.start(id, func() {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(s.background, cancel)() // Close gave up waiting
+		s.refreshOnce(ctx, id)
+	})
+}
+
+// settle waits until every signature refresh asked for before it was called has been made,
+// or ctx ends.
+func (s *Server) settle(ctx context.Context) error {
+	return s.refreshes.settle(ctx)
+}
+
+// Close waits for the signature refreshes running to finish, and cancels them when ctx ends
+// first (returning its error). Call it once no request runs.
+func (s *Server) Close(ctx context.Context) error {
+	defer s.stopBackground()
+	done := make(chan struct{})
+	go func() { s.refreshes.running.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		s.stopBackground()
+		<-done
+		return ctx.Err()
+	}
+}
+
+// refreshes are the rounds of signature refreshes, by incident, run in the background.
+type refreshes struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	rounds  map[string]*refreshRounds
+	slots   chan struct{} // a slot for each round that may run at once, over every incident
+	running sync.WaitGroup
+}
+
+// refreshRounds are an incident's: the last round asked for, started and finished, and
+// whether a goroutine runs them. A waiter keeps the pointer after the incident's entry is
+// dropped, so it reads done from it still.
+type refreshRounds struct {
+	wanted, started, done int
+	running               bool
+}
+
+func (r *refreshes) init() {
+	if r.rounds == nil {
+		r.rounds, r.cond = map[string]*refreshRounds{}, sync.NewCond(&r.mu)
+		r.slots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	}
+}
+
+// start asks for a round of run for id that starts after start was called, and returns: a
+// goroutine runs the incident's rounds until none is wanted, one at a time.
+func (r *refreshes) start(id string, run func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.init()
+	st := r.rounds[id]
+	if st == nil {
+		st = &refreshRounds{}
+		r.rounds[id] = st
+	}
+	st.wanted = st.started + 1 // a round running began before this call: the next one covers it
+	if st.running {
+		return
+	}
+	st.running = true
+	r.running.Add(1)
+	go r.run(id, st, run)
+}
+
+// run runs the rounds of id wanted, each in a slot.
+func (r *refreshes) run(id string, st *refreshRounds, run func()) {
+	defer r.running.Done()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for st.done < st.wanted {
+		st.started++
+		round := st.started
+		r.mu.Unlock()
+		r.slots <- struct{}{}
+		run()
+		<-r.slots
+		r.mu.Lock()
+		st.done = round
+		r.cond.Broadcast()
+	}
+	st.running = false
+	delete(r.rounds, id)
+}
+
+// settle returns once every round wanted when it was called has finished, or ctx ends.
+func (r *refreshes) settle(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.rounds) == 0 {
+		return nil
+	}
+	type want struct {
+		st *refreshRounds
+		n  int
+	}
+	wants := make([]want, 0, len(r.rounds))
+	for _, st := range r.rounds {
+		wants = append(wants, want{st, st.wanted})
+	}
+	defer context.AfterFunc(ctx, func() {
+		r.mu.Lock()
+		r.cond.Broadcast()
+		r.mu.Unlock()
+	})()
+	for _, w := range wants {
+		for w.st.done < w.n {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r.cond.Wait()
+		}
+	}
+	return nil
+}
