@@ -11,6 +11,11 @@ import (
 // checked and redacted at once, one share on each core (checkTyped touches nothing but its
 // item), then built and emitted one by one, in order, exactly as one at a time would
 // (typedChecked and rawItem, which alone report errors, count lines, share strings and emit).
+//
+// With more than one core, the items the buffer holds beyond a batch are scanned while it
+// decodes, so that the scan of the next batch costs no time: nothing is read meanwhile (a
+// stream's items are emitted before the next are waited for), and a fault met there ends the
+// next batch before it, to be met again, and reported, once this batch is emitted.
 
 // errNeedFill is more's answer while a batch is collected: the next value is not in the
 // buffer whole; the batch ends before it.
@@ -25,6 +30,7 @@ const (
 // it was decoded into and what the decode gave.
 type batchItem struct {
 	start, end int64
+	raw        []byte // the item's bytes, in the line reader's buffer (pinRaw)
 	tops       []span
 	target     target
 	v          any
@@ -53,15 +59,32 @@ func (s *jsonStream) items(kind, version string) error {
 		s.pos++
 		return nil
 	}
-	var b batch
+	var batches [2]batch
+	cur, nxt := &batches[0], &batches[1]
 	afterItem := false // the next thing is the ',' or ']' after an item
+	ahead := !s.d.rawItems && runtime.GOMAXPROCS(0) > 1
+	closed, cerr := s.collect(cur, &afterItem, false)
 	for {
 		if err := s.ctx.Err(); err != nil {
 			return err
 		}
-		b.reset()
-		closed, cerr := s.collect(&b, &afterItem)
-		if err := s.process(&b, kind, version); err != nil {
+		s.pinRaw(cur)
+		if ahead && cerr == nil && !closed && len(cur.items) > 0 {
+			wait := s.decodeBatch(cur, kind, version, true)
+			nxt.reset()
+			closed, _ = s.collect(nxt, &afterItem, true) // what the buffer holds: it stays put
+			wait()
+			if err := s.emitBatch(cur, kind, version); err != nil {
+				return err
+			}
+			cur, nxt = nxt, cur
+			if len(cur.items) == 0 && !closed { // nothing more was held whole: read on
+				closed, cerr = s.collect(cur, &afterItem, false)
+			}
+			continue
+		}
+		s.decodeBatch(cur, kind, version, false)()
+		if err := s.emitBatch(cur, kind, version); err != nil {
 			return err
 		}
 		if cerr != nil {
@@ -70,18 +93,21 @@ func (s *jsonStream) items(kind, version string) error {
 		if closed {
 			return nil
 		}
+		cur.reset()
+		closed, cerr = s.collect(cur, &afterItem, false)
 	}
 }
 
-// collect adds to b the items that follow, the first reading more of the input as it needs,
-// the others only while the buffer holds them whole. closed: the ']' was read. err is a fault
-// met before any item was added. A fault met after b's first item ends b just before it: the
-// next call, b empty, meets it again and reports it, once b's items were built, so that
-// lines are counted in order (an Error's line is counted when it is made).
-func (s *jsonStream) collect(b *batch, afterItem *bool) (closed bool, err error) {
+// collect adds to b the items that follow, the first reading more of the input as it needs
+// (unless held), the others only while the buffer holds them whole. closed: the ']' was read.
+// err is a fault met before any item was added. A fault met after b's first item, or while
+// held, ends b just before it: the next call, b empty, meets it again and reports it, once b's
+// items were built, so that lines are counted in order (an Error's line is counted when it is
+// made).
+func (s *jsonStream) collect(b *batch, afterItem *bool, held bool) (closed bool, err error) {
 	defer func() { s.noFill = false }()
 	for len(b.items) < maxBatchItems && b.bytes < maxBatchBytes {
-		first := len(b.items) == 0
+		first := len(b.items) == 0 && !held
 		s.noFill = !first
 		save := s.pos
 		if *afterItem {
@@ -130,24 +156,34 @@ func (s *jsonStream) collect(b *batch, afterItem *bool) (closed bool, err error)
 	return false, nil
 }
 
-// process decodes b's items into their types, on as many cores as there are (up to four),
-// then builds and emits them in order. It stops at the first item that fails.
-func (s *jsonStream) process(b *batch, kind, version string) error {
-	if len(b.items) == 0 {
-		return nil
+// pinRaw sets the bytes of b's items, from the line reader as it holds them now: they stay
+// where they are until it reads again.
+func (s *jsonStream) pinRaw(b *batch) {
+	for i := range b.items {
+		it := &b.items[i]
+		it.raw = s.lr.bytesFrom(it.start, it.end)
+	}
+}
+
+// decodeBatch decodes b's items (their raw bytes set) into their types, on as many cores as
+// there are (up to four), and returns a function that waits for the decode to end. In the
+// background, every share runs on its own goroutine, and the caller goes on; else the caller
+// decodes a share itself before it returns.
+func (s *jsonStream) decodeBatch(b *batch, kind, version string, background bool) (wait func()) {
+	if len(b.items) == 0 || s.d.rawItems {
+		for i := range b.items {
+			b.items[i].target, b.items[i].v, b.items[i].check = noTarget, nil, typedCheck{}
+		}
+		return func() {}
 	}
 	listTarget := targetOf(kind, version)
 	decode := func(k, step int) {
 		for i := k; i < len(b.items); i += step {
 			it := &b.items[i]
 			it.target, it.v, it.check = noTarget, nil, typedCheck{}
-			if s.d.rawItems {
-				continue
-			}
-			raw := s.lr.bytesFrom(it.start, it.end)
 			// The item's own kind when a quick look tells it, else the list's: a wrong guess
 			// is caught by checkTyped, which then leaves the item to object.
-			t := nextTarget(raw, kind, version)
+			t := nextTarget(it.raw, kind, version)
 			if t == noTarget {
 				t = listTarget
 			}
@@ -155,29 +191,39 @@ func (s *jsonStream) process(b *batch, kind, version string) error {
 				continue
 			}
 			it.target, it.v = t, t.new()
-			it.check = checkTyped(t, it.v, s.d.decodeTyped(raw, it.v), raw, kind, version, it.tops)
+			it.check = checkTyped(t, it.v, s.d.decodeTyped(it.raw, it.v), it.raw, kind, version, it.tops)
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), 4, len(b.items))
 	var wg sync.WaitGroup
-	for k := 1; k < workers; k++ {
+	first := 1
+	if background {
+		first = 0
+	}
+	for k := first; k < workers; k++ {
 		wg.Go(func() { decode(k, workers) })
 	}
-	decode(0, workers)
-	wg.Wait()
+	if !background {
+		decode(0, workers)
+	}
+	return wg.Wait
+}
+
+// emitBatch builds and emits b's decoded items in order. It stops at the first item that
+// fails.
+func (s *jsonStream) emitBatch(b *batch, kind, version string) error {
 	for i := range b.items {
 		if err := s.ctx.Err(); err != nil {
 			return err
 		}
 		it := &b.items[i]
-		raw := s.lr.bytesFrom(it.start, it.end)
 		var err error
 		if it.target != noTarget {
-			err = s.typedChecked(it.check, it.v, raw, it.start, kind, version)
+			err = s.typedChecked(it.check, it.v, it.raw, it.start, kind, version)
 		} else {
-			err = s.rawItem(raw, it.start, it.end, kind, version)
+			err = s.rawItem(it.raw, it.start, it.end, kind, version)
 		}
-		it.v, it.check = nil, typedCheck{} // the object is the emitted one's now
+		it.v, it.check, it.raw = nil, typedCheck{}, nil // the object is the emitted one's now
 		if err != nil {
 			return err
 		}

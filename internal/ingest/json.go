@@ -55,6 +55,7 @@ func (d *Decoder) decodeJSON(ctx context.Context, name string, r io.Reader, emit
 	s := &jsonStream{d: d, ctx: ctx, name: name, lr: lr, emit: emit, depth: depth, shift: skipBytes}
 	defer func() { d.handed += lr.passed }()
 	for {
+		before := s.pos // where the value before ends: a scalar is refused there, as encoding/json's Decoder does
 		c, err := s.next()
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -70,7 +71,7 @@ func (d *Decoder) decodeJSON(ctx context.Context, name string, r io.Reader, emit
 			s.pos++
 			err = s.items("", "")
 		default:
-			err = s.scalar()
+			err = s.scalar(before)
 		}
 		if err != nil {
 			return err
@@ -78,18 +79,36 @@ func (d *Decoder) decodeJSON(ctx context.Context, name string, r io.Reader, emit
 	}
 }
 
-// scalar refuses a top-level value that is not an object or an array, naming it.
-func (s *jsonStream) scalar() error {
+// scalar refuses a top-level value that is not an object or an array, naming its first
+// token as encoding/json's Decoder reads it (000 is a 0), at before, where the value before
+// it ended.
+func (s *jsonStream) scalar(before int64) error {
+	tok, err := s.firstToken()
+	if err != nil {
+		return err
+	}
+	return s.fail(before, fmt.Sprintf("expected a JSON object or array, found %v", tok))
+}
+
+// firstToken reads the first token of the scalar at s.pos as encoding/json's Decoder reads it:
+// 000 is a 0, and so is 0", whatever follows; or the error of the value that is not one.
+func (s *jsonStream) firstToken() (json.Token, error) {
 	start := s.pos
 	end, err := s.valueEnd()
+	if err != nil && !errors.Is(err, errBadValue) {
+		return nil, s.syntax(err, start)
+	}
 	if err != nil {
-		return s.syntax(err, start)
+		end = s.lr.passed
 	}
-	var v any
-	if err := json.Unmarshal(s.lr.bytesFrom(start, end), &v); err != nil {
-		return s.invalid(start, end)
+	tok, terr := json.NewDecoder(bytes.NewReader(s.lr.bytesFrom(start, end))).Token()
+	switch {
+	case terr == nil:
+		return tok, nil
+	case err != nil:
+		return nil, s.syntax(err, start)
 	}
-	return s.fail(start, fmt.Sprintf("expected a JSON object or array, found %v", v))
+	return nil, s.invalid(start, end)
 }
 
 // more reads more of the input into the line reader; at its end it sets eof.
@@ -257,7 +276,9 @@ func (s *jsonStream) object(start int64) error {
 			return e
 		}
 		if err := s.expect(':', "after object key"); err != nil {
-			if isTruncated(err) && !sawItems { // cut after a key: the object as far as it goes
+			// Cut after a key: the object as far as it goes; not a List's, cut at its items
+			// (whose value is the list's, not a member of an object).
+			if isTruncated(err) && !sawItems && key != "items" {
 				kb, _ := json.Marshal(key)
 				s.cut.bytes, s.cut.src = append(append(buf.Bytes(), ','), kb...), src
 				return s.salvage(err, "", "")
@@ -277,8 +298,14 @@ func (s *jsonStream) object(start int64) error {
 			if err == nil {
 				end, err = s.valueEnd()
 			}
-			if err != nil {
-				serr := s.syntax(err, valOff)
+			var serr error
+			switch {
+			case err != nil:
+				serr = s.syntax(err, valOff)
+			case !validJSON(s.lr.bytesFrom(valOff, end)):
+				serr = s.invalid(valOff, end) // truncated, for a literal the input cuts short
+			}
+			if serr != nil {
 				if isTruncated(serr) && !sawItems {
 					// Read the object as far as it goes: its keys so far, and the value cut short.
 					if buf.Len() > 1 {
@@ -294,9 +321,6 @@ func (s *jsonStream) object(start int64) error {
 				return serr
 			}
 			raw := s.lr.bytesFrom(valOff, end)
-			if !validJSON(raw) {
-				return s.invalid(valOff, end)
-			}
 			s.pos = end
 			switch key {
 			case "kind":
@@ -333,6 +357,7 @@ func (s *jsonStream) object(start int64) error {
 
 // listItems streams the value of an "items" key: null or an array of objects.
 func (s *jsonStream) listItems(listKind, listVersion string) error {
+	at := s.pos // "items is not an array" is said where the key ends, as encoding/json's Decoder says it
 	c, err := s.next()
 	if err != nil {
 		return s.syntax(err, s.pos)
@@ -343,7 +368,7 @@ func (s *jsonStream) listItems(listKind, listVersion string) error {
 		s.pos++
 		return s.items(itemKind(listKind), listVersion)
 	case '{':
-		return s.fail(off, "items is not an array") // known at its first byte
+		return s.fail(at, "items is not an array") // known at its first byte
 	case 'n':
 		end, err := s.valueEnd()
 		if err != nil {
@@ -355,14 +380,12 @@ func (s *jsonStream) listItems(listKind, listVersion string) error {
 		s.pos = end
 		return nil // "items": null, as kubectl writes for an empty list
 	}
-	end, err := s.valueEnd()
-	if err != nil {
-		return s.syntax(err, off)
+	// Not an array once its first token is read: "items": 000 is a 0, and not an array,
+	// before it is anything else.
+	if _, err := s.firstToken(); err != nil {
+		return err
 	}
-	if !validJSON(s.lr.bytesFrom(off, end)) {
-		return s.invalid(off, end)
-	}
-	return s.fail(off, "items is not an array")
+	return s.fail(at, "items is not an array")
 }
 
 // cutItem salvages the item the input cut short, when err says it was.
