@@ -28,7 +28,7 @@ func startServer(t *testing.T, st *store.Store, cfg config.Config) (*server.Serv
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelError}))
 	srv := server.New(cfg, server.StoreDeps(st, log))
-	closeServer(t, srv)
+	closeServer(t, srv, st)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return srv, ts.URL

@@ -58,7 +58,7 @@ func newLoggedServer(t *testing.T, st *store.Store) (string, *logBuffer) {
 	logs := &logBuffer{}
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(t.Output(), logs), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv := server.New(testConfig(), server.StoreDeps(st, log))
-	closeServer(t, srv)
+	closeServer(t, srv, st)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return ts.URL, logs

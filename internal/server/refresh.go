@@ -37,6 +37,10 @@ func (s *Server) settle(ctx context.Context) error {
 	return s.refreshes.settle(ctx)
 }
 
+// Settle waits until the signature refreshes the requests answered so far asked for are made,
+// or ctx ends: then the store holds all that those requests changed.
+func (s *Server) Settle(ctx context.Context) error { return s.settle(ctx) }
+
 // Close waits for the signature refreshes running to finish, and cancels them when ctx ends
 // first (returning its error). Call it once no request runs.
 func (s *Server) Close(ctx context.Context) error {

@@ -10,7 +10,9 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -38,15 +40,32 @@ func newServer(t *testing.T, st *store.Store, cfg config.Config) string {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv := server.New(cfg, server.StoreDeps(st, log))
-	closeServer(t, srv)
+	closeServer(t, srv, st)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return ts.URL
 }
 
+// servers are the servers running on each store, which rowCounts settles first.
+var servers = struct {
+	sync.Mutex
+	on map[*store.Store][]*server.Server
+}{on: map[*store.Store][]*server.Server{}}
+
 // closeServer waits, when the test ends (after the cleanups registered later, such as the
-// test server's), for the work srv's requests left running, which logs to the test.
-func closeServer(t testing.TB, srv *server.Server) {
+// test server's), for the work srv's requests left running, which logs to the test. It
+// records srv as st's (nil: not to be settled by rowCounts).
+func closeServer(t testing.TB, srv *server.Server, st ...*store.Store) {
+	for _, st := range st {
+		servers.Lock()
+		servers.on[st] = append(servers.on[st], srv)
+		servers.Unlock()
+		t.Cleanup(func() {
+			servers.Lock()
+			delete(servers.on, st)
+			servers.Unlock()
+		})
+	}
 	t.Cleanup(func() {
 		if err := srv.Close(context.Background()); err != nil {
 			t.Error(err)
@@ -263,6 +282,14 @@ func decodeSnapshot(t *testing.T, b []byte) (id string, objects map[string]int) 
 }
 
 func rowCounts(t *testing.T, st *store.Store) map[string]int64 {
+	servers.Lock()
+	running := slices.Clone(servers.on[st])
+	servers.Unlock()
+	for _, srv := range running { // what the uploads so far changed, their signatures too
+		if err := srv.Settle(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	t.Helper()
 	c, err := st.RowCounts(context.Background())
 	if err != nil {
