@@ -17,12 +17,12 @@ import (
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
 
+// incidentRows are the incidents the upload page offers to upload to. It does not wait for
+// the signature refreshes running (settle): the list names incidents, and an upload through
+// the form must not wait for the analysis of the one before.
 func (s *Server) incidentRows(c *gin.Context) ([]incidents.Row, error) {
 	f, err := incidentFilter(c)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.settle(c.Request.Context()); err != nil {
 		return nil, err
 	}
 	list, err := s.deps.Incidents.Incidents(c.Request.Context(), f)
