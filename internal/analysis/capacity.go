@@ -29,13 +29,14 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 	// Pending pods that did not fit; and, when the autoscaler said it could add no nodes,
 	// pending pods whose scheduler message the input does not hold.
 	limits := autoscalerLimits(m)
+	largest := largestNode(m)
 	var pending []Symptom
 	short := 0 // pending symptoms the scheduler said lacked capacity
 	for _, s := range symptoms {
 		sch, _, ok := failedScheduling(s)
 		unknown := s.Kind == PodPending && !ok && len(limits) > 0
 		_, admitted := s.Details["refused_resource"] // the kubelet found its node short (OutOfcpu)
-		if !unknown && !admitted && (!ok || !insufficient(sch) || tooBig(m, s)) {
+		if !unknown && !admitted && (!ok || !insufficient(sch) || tooBig(m, largest, s)) {
 			continue // a pod no node could hold is not short of capacity
 		}
 		if !unknown {
@@ -268,14 +269,14 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // tooBig reports whether every pod of a pending symptom that the model holds asks more than a
 // node can give (requestExceedsNodeRule's case).
-func tooBig(m *cluster.Model, s Symptom) bool {
+func tooBig(m *cluster.Model, largest cluster.Resources, s Symptom) bool {
 	n := 0
 	for _, ref := range s.Objects {
 		p := m.Pod(ref.Namespace, ref.Name)
 		if p == nil {
 			return false
 		}
-		if _, ok := exceedsNode(m, p, s); !ok {
+		if _, ok := exceedsNode(m, largest, p, s); !ok {
 			return false
 		}
 		n++

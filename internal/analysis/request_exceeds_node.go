@@ -25,6 +25,7 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 	m := in.Model
 	c := Cause{Kind: RequestExceedsNode, Role: Root, Confidence: 0.85, Components: []Component{}}
 	var parts []string
+	largest := largestNode(m)
 	for _, s := range symptoms {
 		if s.Kind != PodPending {
 			continue
@@ -34,7 +35,7 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 			if p == nil {
 				continue
 			}
-			why, ok := exceedsNode(m, p, s)
+			why, ok := exceedsNode(m, largest, p, s)
 			if !ok {
 				continue
 			}
@@ -59,18 +60,13 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 
 // exceedsNode reports whether a pending pod asks more than a node can give: more than the
 // largest node's allocatable when the nodes are known; else a request no common machine type
-// holds, of a resource the scheduler found every node short of.
-func exceedsNode(m *cluster.Model, p *cluster.Object, s Symptom) (string, bool) {
+// holds, of a resource the scheduler found every node short of. largest is largestNode(m),
+// made once for all the pods a rule asks about, not once a pod (pods × nodes).
+func exceedsNode(m *cluster.Model, largest cluster.Resources, p *cluster.Object, s Symptom) (string, bool) {
 	r := m.PodRequests(p)
 	if len(m.Nodes) > 0 {
-		var biggest cluster.Resources
-		for _, n := range m.Nodes {
-			l := m.Load(n)
-			biggest.MilliCPU = max(biggest.MilliCPU, l.Allocatable.MilliCPU)
-			biggest.Memory = max(biggest.Memory, l.Allocatable.Memory)
-		}
-		if r.MilliCPU > biggest.MilliCPU || r.Memory > biggest.Memory {
-			return fmt.Sprintf("the largest node allocates %s CPU and %s", cpuString(biggest.MilliCPU), memString(biggest.Memory)), true
+		if r.MilliCPU > largest.MilliCPU || r.Memory > largest.Memory {
+			return fmt.Sprintf("the largest node allocates %s CPU and %s", cpuString(largest.MilliCPU), memString(largest.Memory)), true
 		}
 		return "", false
 	}
@@ -91,4 +87,16 @@ func exceedsNode(m *cluster.Model, p *cluster.Object, s Symptom) (string, bool) 
 		return fmt.Sprintf("all %d nodes lack the CPU, and %s CPUs fit no common machine type", sch.Total, cpuString(r.MilliCPU)), true
 	}
 	return "", false
+}
+
+// largestNode is the most CPU and the most memory a node of m allocates (each of the node
+// with the most of it).
+func largestNode(m *cluster.Model) cluster.Resources {
+	var biggest cluster.Resources
+	for _, n := range m.Nodes {
+		l := m.Load(n)
+		biggest.MilliCPU = max(biggest.MilliCPU, l.Allocatable.MilliCPU)
+		biggest.Memory = max(biggest.Memory, l.Allocatable.Memory)
+	}
+	return biggest
 }
