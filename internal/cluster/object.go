@@ -72,17 +72,24 @@ func (o *Object) Ref() string {
 	return o.Kind + " " + o.Namespace + "/" + o.Name
 }
 
-// JSON returns the redacted object as JSON: the typed object marshalled, or Raw.
-func (o *Object) JSON() ([]byte, error) {
-	var v any
+// Typed is the typed object o holds (its *corev1.Pod, Node or Event), or nil when it is kept
+// as Raw.
+func (o *Object) Typed() any {
 	switch {
 	case o.Pod != nil:
-		v = o.Pod
+		return o.Pod
 	case o.Node != nil:
-		v = o.Node
+		return o.Node
 	case o.Event != nil:
-		v = o.Event
-	default:
+		return o.Event
+	}
+	return nil
+}
+
+// JSON returns the redacted object as JSON: the typed object marshalled, or Raw.
+func (o *Object) JSON() ([]byte, error) {
+	v := o.Typed()
+	if v == nil {
 		return o.Raw, nil
 	}
 	b, err := json.Marshal(v)

@@ -249,15 +249,8 @@ func textFault(o *cluster.Object) error {
 	if !ok {
 		f, ok = metaFault(typeMeta{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace})
 	}
-	if !ok {
-		switch {
-		case o.Pod != nil:
-			f, ok = typedFault(o.Pod)
-		case o.Node != nil:
-			f, ok = typedFault(o.Node)
-		case o.Event != nil:
-			f, ok = typedFault(o.Event)
-		}
+	if v := o.Typed(); !ok && v != nil {
+		f, ok = typedFault(v)
 	}
 	if !ok {
 		return nil
