@@ -30,7 +30,7 @@ func (s *Server) exportIncident(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.settle(ctx); err != nil {
+	if err := s.Settle(ctx); err != nil {
 		return err
 	}
 	r, err := ExportReport(ctx, exportSource{s.deps.Library, s.deps.Objects}, in.ID)

@@ -18,7 +18,7 @@ import (
 )
 
 // incidentRows are the incidents the upload page offers to upload to. It does not wait for
-// the signature refreshes running (settle): the list names incidents, and an upload through
+// the signature refreshes running (Settle): the list names incidents, and an upload through
 // the form must not wait for the analysis of the one before.
 func (s *Server) incidentRows(c *gin.Context) ([]incidents.Row, error) {
 	f, err := incidentFilter(c)

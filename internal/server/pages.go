@@ -69,7 +69,7 @@ func (s *Server) searchLibrary(c *gin.Context) (store.IncidentFilter, []*inciden
 	if err != nil {
 		return f, nil, store.Counts{}, nil, err
 	}
-	if err := s.settle(ctx); err != nil { // the signatures and dates the list selects and orders by
+	if err := s.Settle(ctx); err != nil { // the signatures and dates the list selects and orders by
 		return f, nil, store.Counts{}, nil, err
 	}
 	list, err := s.deps.Incidents.Incidents(ctx, f)

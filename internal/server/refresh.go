@@ -11,7 +11,7 @@ import (
 // its evidence, which dates it, and returns at once: the upload that asked is stored, and its
 // client gets its answer without waiting for an analysis of the whole incident. What reads
 // signatures or evidence times (the library's lists and counts, related incidents, the
-// signature page, an export) first waits, through settle, for the refreshes asked for before
+// signature page, an export) first waits, through Settle, for the refreshes asked for before
 // it, so that a client reads what its own uploads changed. A failure is logged: the upload
 // that asked has been stored.
 //
@@ -31,15 +31,10 @@ func (s *Server) refreshSignature(ctx context.Context, id string) {
 	})
 }
 
-// settle waits until every signature refresh asked for before it was called has been made,
-// or ctx ends.
-func (s *Server) settle(ctx context.Context) error {
-	return s.refreshes.settle(ctx)
-}
-
-// Settle waits until the signature refreshes the requests answered so far asked for are made,
-// or ctx ends: then the store holds all that those requests changed.
-func (s *Server) Settle(ctx context.Context) error { return s.settle(ctx) }
+// Settle waits until every signature refresh asked for before it was called has been made
+// (those of the requests answered so far), or ctx ends: then the store holds all that those
+// requests changed. Handlers that read signatures or evidence dates call it first.
+func (s *Server) Settle(ctx context.Context) error { return s.refreshes.settle(ctx) }
 
 // Close waits for the signature refreshes running to finish, and cancels them when ctx ends
 // first (returning its error). Call it once no request runs.

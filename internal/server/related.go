@@ -100,7 +100,7 @@ func (s *Server) related(c *gin.Context) (*incident.Incident, incident.Signature
 	if err != nil {
 		return nil, sigs, nil, err
 	}
-	if err := s.settle(ctx); err != nil { // the candidates' signatures, as the uploads answered left them
+	if err := s.Settle(ctx); err != nil { // the candidates' signatures, as the uploads answered left them
 		return nil, sigs, nil, err
 	}
 	limit := relatedLimit

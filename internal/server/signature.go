@@ -35,7 +35,7 @@ func (s *Server) getSignature(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.settle(c.Request.Context()); err != nil {
+	if err := s.Settle(c.Request.Context()); err != nil {
 		return err
 	}
 	sigs, err := s.deps.Library.Signatures(c.Request.Context(), in.ID)
@@ -87,7 +87,7 @@ func (s *Server) setSignature(c *gin.Context, sig *incident.Signature, done func
 	if err := s.deps.Library.SetPersonSignature(ctx, in.ID, sig); err != nil {
 		return err
 	}
-	if err := s.settle(ctx); err != nil {
+	if err := s.Settle(ctx); err != nil {
 		return err
 	}
 	s.log.InfoContext(ctx, "signature set by a person", "incident_id", in.ID, "cleared", sig == nil)
