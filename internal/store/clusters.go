@@ -51,5 +51,39 @@ func (s *Store) Clusters(ctx context.Context) ([]Cluster, error) {
 // transaction (last, after its other writes, so that concurrent writers lock rows in the same
 // order).
 func bumpGeneration(tx *gorm.DB, clusterID int64) error {
-	return tx.Model(&clusterRow{}).Where("id = ?", clusterID).UpdateColumn("generation", gorm.Expr("generation + 1")).Error
+	_, err := nextGeneration(tx, clusterID)
+	return err
+}
+
+// nextGeneration bumps a cluster's generation, as bumpGeneration, and returns the new one. The
+// row stays locked until the caller's transaction ends, so that the generations of a cluster's
+// writers are handed out in the order they commit: a reader that saw generation g has seen
+// every row marked g or less, and every row it has not seen will be marked above g.
+func nextGeneration(tx *gorm.DB, clusterID int64) (int64, error) {
+	var gen int64
+	err := tx.Raw("UPDATE clusters SET generation = generation + 1 WHERE id = ? RETURNING generation", clusterID).Scan(&gen).Error
+	return gen, err
+}
+
+// pendingGen marks the rows a collector's transaction writes or changes, until it knows its
+// generation (nextGeneration, taken last) and marks them with it (markChanged): no other
+// transaction ever sees it.
+const pendingGen = -1
+
+// markChanged gives the rows of a cluster the transaction marked pendingGen its generation.
+func markChanged(tx *gorm.DB, clusterID, gen int64) error {
+	for _, table := range []string{"events", "object_states"} {
+		// changed_gen <> 0 lets PostgreSQL use the partial index of events.
+		err := tx.Exec("UPDATE "+table+" SET changed_gen = ? WHERE cluster_id = ? AND changed_gen = ? AND changed_gen <> 0", gen, clusterID, pendingGen).Error
+		if err != nil {
+			return wrap(err, "mark changed %s", table)
+		}
+	}
+	return nil
+}
+
+// resetGenerations records that rows of every cluster may have been deleted (expiry): each
+// cluster's generation grows, and loads made before it start again from scratch (reset_gen).
+func resetGenerations(db *gorm.DB) error {
+	return db.Exec("UPDATE clusters SET generation = generation + 1, reset_gen = generation + 1").Error
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -32,6 +31,7 @@ type stateRow struct {
 	ObservedAt      time.Time
 	State           string
 	Raw             []byte
+	ChangedGen      int64 // the cluster's generation that stored it (see pendingGen)
 }
 
 func (stateRow) TableName() string { return "object_states" }
@@ -79,16 +79,17 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 			switch {
 			case o.Event != nil:
 				r := newEventRow(cid, o, raw, day)
+				r.ChangedGen = pendingGen
 				if old, ok := events[r.ID]; ok {
 					r = merge(old, r)
 				}
 				events[r.ID] = r
 			case o.Pod != nil:
 				states = append(states, stateRow{ClusterID: cid, Kind: cluster.KindPod, Namespace: o.Pod.Namespace, Name: o.Pod.Name,
-					UID: string(o.Pod.UID), ResourceVersion: o.Pod.ResourceVersion, ObservedAt: at, State: cluster.PodState(o.Pod), Raw: raw})
+					UID: string(o.Pod.UID), ResourceVersion: o.Pod.ResourceVersion, ObservedAt: at, State: cluster.PodState(o.Pod), Raw: raw, ChangedGen: pendingGen})
 			case o.Node != nil:
 				states = append(states, stateRow{ClusterID: cid, Kind: cluster.KindNode, Name: o.Node.Name,
-					UID: string(o.Node.UID), ResourceVersion: o.Node.ResourceVersion, ObservedAt: at, State: cluster.NodeState(o.Node), Raw: raw})
+					UID: string(o.Node.UID), ResourceVersion: o.Node.ResourceVersion, ObservedAt: at, State: cluster.NodeState(o.Node), Raw: raw, ChangedGen: pendingGen})
 			default:
 				n.Ignored++
 			}
@@ -118,7 +119,11 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 		if n.Events == 0 && n.States == 0 {
 			return nil // nothing changed: a batch delivered again
 		}
-		return bumpGeneration(tx, cid)
+		gen, err := nextGeneration(tx, cid)
+		if err != nil {
+			return err
+		}
+		return markChanged(tx, cid, gen)
 	})
 	return n, wrap(err, "store %d collected objects of %s", len(objs), clusterName)
 }
@@ -156,6 +161,8 @@ type StateChange struct {
 	At                    time.Time
 	Kind, Namespace, Name string
 	State                 string
+
+	row int64 // the state's row, which orders states seen at the same time
 }
 
 // ClusterStates returns the collected pod and node states of a cluster observed within
@@ -169,7 +176,7 @@ func (s *Store) ClusterStates(ctx context.Context, clusterName string, from, to 
 // clusterStates returns the states q selects (by cluster) observed within [from, to], oldest first.
 func (s *Store) clusterStates(q *gorm.DB, from, to time.Time) ([]StateChange, error) {
 	var rows []stateRow
-	err := q.Select("object_states.kind, object_states.namespace, object_states.name, object_states.observed_at, object_states.state").
+	err := q.Select("object_states.id, object_states.kind, object_states.namespace, object_states.name, object_states.observed_at, object_states.state").
 		Where("object_states.observed_at BETWEEN ? AND ?", from.UTC(), to.UTC()).
 		Order("object_states.observed_at, object_states.id").Find(&rows).Error
 	if err != nil {
@@ -177,7 +184,7 @@ func (s *Store) clusterStates(q *gorm.DB, from, to time.Time) ([]StateChange, er
 	}
 	out := make([]StateChange, len(rows))
 	for i, r := range rows {
-		out[i] = StateChange{At: r.ObservedAt.UTC(), Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, State: r.State}
+		out[i] = StateChange{At: r.ObservedAt.UTC(), Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, State: r.State, row: r.ID}
 	}
 	return out, nil
 }
@@ -189,48 +196,25 @@ func (s *Store) clusterStates(q *gorm.DB, from, to time.Time) ([]StateChange, er
 // same rows are taken from it; ev remembers them all for the next load.
 func (s *Store) collectedObjects(ctx context.Context, clusterID int64, from, to time.Time, snapshots []int64, prev, ev *Evidence) ([]*cluster.Object, error) {
 	db := s.db.WithContext(ctx)
-	var ids []int64
+	var lasts []struct {
+		ID  int64
+		UID string
+	}
 	last := db.Model(&stateRow{}).Select("max(id)").Where("cluster_id = ? AND observed_at <= ?", clusterID, to.UTC()).Group("uid")
-	if err := db.Model(&stateRow{}).Where("id IN (?)", last).Order("id").Pluck("id", &ids).Error; err != nil {
+	if err := db.Model(&stateRow{}).Select("id, uid").Where("id IN (?)", last).Order("id").Find(&lasts).Error; err != nil {
 		return nil, wrap(err, "collected states")
 	}
-	// A state's row never changes: only those not read before are.
-	ev.states = make(map[int64]*cluster.Object, len(ids))
-	var missing []int64
-	for _, id := range ids {
-		if o, ok := prev.states[id]; ok {
-			ev.states[id] = o
-		} else {
-			missing = append(missing, id)
-		}
+	ev.last = make(map[string]int64, len(lasts))
+	for _, l := range lasts {
+		ev.last[l.UID] = l.ID
 	}
-	for start := 0; start < len(missing); start += staleChunk {
-		var rows []stateRow
-		if err := db.Where("id IN ?", missing[start:min(start+staleChunk, len(missing))]).Find(&rows).Error; err != nil {
-			return nil, wrap(err, "collected states")
-		}
-		for _, r := range rows {
-			o, err := s.decodeState(r)
-			if err != nil {
-				return nil, err
-			}
-			ev.states[r.ID] = o
-		}
+	out, err := s.lastStates(ctx, ev.last, prev, ev)
+	if err != nil {
+		return nil, err
 	}
-	var out []*cluster.Object
-	for _, id := range ids {
-		if o := ev.states[id]; o != nil {
-			out = append(out, o)
-		}
-	}
-	window := "FROM events WHERE events.cluster_id = ? AND (events.last_at IS NULL OR events.last_at >= ?) AND (events.first_at IS NULL OR events.first_at <= ?)"
-	args := []any{clusterID, from.UTC(), to.UTC()}
-	if len(snapshots) > 0 {
-		window += " AND events.id NOT IN (SELECT event_id FROM snapshot_events WHERE snapshot_id IN ?)"
-		args = append(args, snapshots)
-	}
+	window, args := collectedWindow(clusterID, from, to, snapshots)
 	const order = " ORDER BY events.first_at, events.id"
-	p, err := s.eventPrints(ctx, "0", window+order, prev.collected, args...)
+	p, err := s.eventPrints(ctx, "0", window, prev.collected, args...)
 	if err != nil {
 		return nil, wrap(err, "collected events")
 	}
@@ -262,24 +246,20 @@ func (s *Store) collectedObjects(ctx context.Context, clusterID int64, from, to 
 			byID[id] = d
 		}
 	}
-	// In the order of the rows, which is the order of the events but when an event came in
-	// several rows (see mergeEventRows).
-	evIDs := p.order
-	if p.merged {
-		slices.SortStableFunc(evIDs, func(a, b string) int {
-			if c := compareTimes(byID[a].first, byID[b].first); c != 0 {
-				return c
-			}
-			return strings.Compare(a, b)
-		})
-	}
-	ev.collected = eventSet{byID: byID}
-	for _, id := range evIDs {
-		if d, ok := byID[id]; ok {
-			ev.collected.list = append(ev.collected.list, d.obj)
-		}
-	}
+	ev.collected = eventSet{byID: byID, list: inTimeOrder(byID)}
 	return append(out, ev.collected.list...), nil
+}
+
+// collectedWindow is the FROM and WHERE of the events of a cluster whose time span meets the
+// window [from, to] that none of the snapshots given carried, with its arguments.
+func collectedWindow(clusterID int64, from, to time.Time, snapshots []int64) (string, []any) {
+	window := "FROM events WHERE events.cluster_id = ? AND (events.last_at IS NULL OR events.last_at >= ?) AND (events.first_at IS NULL OR events.first_at <= ?)"
+	args := []any{clusterID, from.UTC(), to.UTC()}
+	if len(snapshots) > 0 {
+		window += " AND events.id NOT IN (SELECT event_id FROM snapshot_events WHERE snapshot_id IN ?)"
+		args = append(args, snapshots)
+	}
+	return window, args
 }
 
 // collectedRows reads collected events (the query's FROM, WHERE and ORDER BY, naming the
@@ -303,6 +283,47 @@ func (s *Store) collectedRows(ctx context.Context, query string, args []any, out
 		out[r.ID] = decodedEvent{rows: rows[r.ID], first: r.FirstAt, obj: objs[i]}
 	}
 	return nil
+}
+
+// lastStates returns the pods and nodes of the collected states last gives (uid → row id), in
+// the order of the rows, taking those prev decoded from it and decoding the others; ev
+// remembers them all for the next load.
+func (s *Store) lastStates(ctx context.Context, last map[string]int64, prev, ev *Evidence) ([]*cluster.Object, error) {
+	ids := make([]int64, 0, len(last))
+	for _, id := range last {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	// A state's row never changes: only those not read before are.
+	ev.states = make(map[int64]*cluster.Object, len(ids))
+	var missing []int64
+	for _, id := range ids {
+		if o, ok := prev.states[id]; ok {
+			ev.states[id] = o
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	for start := 0; start < len(missing); start += staleChunk {
+		var rows []stateRow
+		if err := s.db.WithContext(ctx).Where("id IN ?", missing[start:min(start+staleChunk, len(missing))]).Find(&rows).Error; err != nil {
+			return nil, wrap(err, "collected states")
+		}
+		for _, r := range rows {
+			o, err := s.decodeState(r)
+			if err != nil {
+				return nil, err
+			}
+			ev.states[r.ID] = o
+		}
+	}
+	var out []*cluster.Object
+	for _, id := range ids {
+		if o := ev.states[id]; o != nil {
+			out = append(out, o)
+		}
+	}
+	return out, nil
 }
 
 // decodeState decodes a collected pod or node state; nil for another kind.

@@ -43,6 +43,7 @@ type eventRow struct {
 	ReportingInstance   string
 	Action              string
 	Raw                 []byte
+	ChangedGen          int64  // the cluster's generation that last changed it from a collector; 0 from uploads (see pendingGen)
 	StoredOn            string // the day (UTC, YYYY-MM-DD) Rootline stored the sighting: see dayOf
 }
 
@@ -147,7 +148,7 @@ func (w *SnapshotWriter) addEvent(r eventRow) {
 var eventColumns = []string{"id", "cluster_id", "identity", "api_version", "uid", "namespace", "name",
 	"involved_kind", "involved_namespace", "involved_name", "involved_uid", "involved_field_path",
 	"reason", "message", "type", "count", "first_at", "last_at", "event_time",
-	"source_component", "source_host", "reporting_controller", "reporting_instance", "action", "raw", "stored_on"}
+	"source_component", "source_host", "reporting_controller", "reporting_instance", "action", "raw", "changed_gen", "stored_on"}
 
 // replacedWhenNewer are the columns a later sighting of an event overwrites.
 var replacedWhenNewer = []string{"api_version", "reason", "message", "type", "event_time",
@@ -180,6 +181,9 @@ func (s *Store) onEventConflict() string {
 	if s.dialect == SQLite {
 		sets = append(sets, "stored_on = max(events.stored_on, excluded.stored_on)")
 	}
+	// A collector's sighting marks the row changed (pendingGen); an upload's leaves the mark as
+	// it was, its snapshot saying what it changed.
+	sets = append(sets, "changed_gen = CASE WHEN excluded.changed_gen <> 0 THEN excluded.changed_gen ELSE events.changed_gen END")
 	for _, c := range replacedWhenNewer {
 		sets = append(sets, fmt.Sprintf("%[1]s = CASE WHEN %[2]s THEN excluded.%[1]s ELSE events.%[1]s END", c, isNewer))
 	}
@@ -227,7 +231,7 @@ func (r *eventRow) values() []any {
 	return []any{r.ID, r.ClusterID, r.Identity, r.APIVersion, r.UID, r.Namespace, r.Name,
 		r.InvolvedKind, r.InvolvedNamespace, r.InvolvedName, r.InvolvedUID, r.InvolvedFieldPath,
 		r.Reason, r.Message, r.Type, r.Count, r.FirstAt, r.LastAt, r.EventTime,
-		r.SourceComponent, r.SourceHost, r.ReportingController, r.ReportingInstance, r.Action, r.Raw, r.StoredOn}
+		r.SourceComponent, r.SourceHost, r.ReportingController, r.ReportingInstance, r.Action, r.Raw, r.ChangedGen, r.StoredOn}
 }
 
 // eventsIn is the temporary table events are copied into before the upsert; it lives as long

@@ -26,6 +26,9 @@ type Evidence struct {
 	carried   eventSet                  // the events the snapshots carried
 	collected eventSet                  // the events collected in the window
 	states    map[int64]*cluster.Object // collected state row id → the pod or node (nil: neither)
+	last      map[string]int64          // collected object uid → the id of its last state row
+	at        loadPoint                 // what was loaded: the window, and the generations read
+	since     bool                      // made from the load before and what changed since (loadSince)
 }
 
 // eventSet is a set of decoded events: by id, and in the order of the model.
@@ -67,12 +70,17 @@ func (e *Evidence) Same(prev *Evidence) bool {
 }
 
 // IncidentEvidence loads what IncidentObjects and IncidentStates return, in one go. Given the
-// evidence of an earlier load (prev, may be nil), it reads again only the keys of what is
-// stored, and decodes only the objects whose rows changed since or are new: a snapshot's
+// evidence of an earlier load (prev, may be nil), it decodes only the objects whose rows
+// changed since or are new. When the incident's window and snapshots are as prev had them, it
+// finds those rows by the generations of the clusters involved (loadSince): each row a
+// collector changes and each snapshot records the generation of its cluster that its write
+// made, so that what changed since prev is read by index, not found by comparison. Otherwise
+// it reads again the keys of what is stored and compares them with prev's: a snapshot's
 // objects unless its row is the same, an event unless its rows' counts and times are (a stored
 // event only changes by a sighting that raises its count or widens its time span, which is
 // when its JSON is replaced too), a collected pod or node state unless the row was read
-// before (such rows never change). ErrNotFound when the incident does not exist.
+// before (such rows never change). Both ways give the same evidence. ErrNotFound when the
+// incident does not exist.
 func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *Evidence) (*Evidence, error) {
 	if prev == nil {
 		prev = &Evidence{}
@@ -81,13 +89,42 @@ func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *E
 	if err := incidentExists(ctx, db, incidentID); err != nil {
 		return nil, wrap(err, "objects of incident %s", incidentID)
 	}
+	// The generations first: whatever is written after them is marked with a later one, and
+	// read again by the next load.
+	var in incidentRow
+	if err := db.Select("cluster_id, started_at, ended_at").Where("id = ?", incidentID).Take(&in).Error; err != nil {
+		return nil, wrap(err, "incident %s", incidentID)
+	}
 	var snaps []snapshotRow
 	err := db.Joins("JOIN incident_snapshots ON incident_snapshots.snapshot_id = snapshots.id").
 		Where("incident_snapshots.incident_id = ?", incidentID).Order("snapshots.created_at, snapshots.id").Find(&snaps).Error
 	if err != nil {
 		return nil, wrap(err, "snapshots of incident %s", incidentID)
 	}
-	ev := &Evidence{snaps: make(map[int64]snapshotObjects, len(snaps))}
+	at := loadPoint{}
+	if in.ClusterID != nil && in.StartedAt != nil {
+		at.cluster, at.from, at.to, at.open = *in.ClusterID, *in.StartedAt, time.Now().UTC(), in.EndedAt == nil
+		if in.EndedAt != nil {
+			at.to = *in.EndedAt
+		}
+	}
+	involved := []int64{}
+	if at.cluster != 0 {
+		involved = append(involved, at.cluster)
+	}
+	for _, snap := range snaps {
+		involved = append(involved, snap.ClusterID)
+	}
+	var resets map[int64]int64
+	if at.gens, resets, err = s.generations(ctx, involved); err != nil {
+		return nil, wrap(err, "generations of incident %s", incidentID)
+	}
+	// The generations were read before the snapshots: a snapshot committed in between is read
+	// now and again by the next load, which is harmless.
+	if ev, ok, err := s.loadSince(ctx, prev, snaps, at, resets); err != nil || ok {
+		return ev, wrap(err, "evidence of incident %s", incidentID)
+	}
+	ev := &Evidence{snaps: make(map[int64]snapshotObjects, len(snaps)), at: at}
 	ids := make([]int64, len(snaps))
 	for i, snap := range snaps {
 		ids[i] = snap.ID
@@ -112,18 +149,10 @@ func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *E
 	ev.Objects = append(ev.Objects, ev.carried.list...)
 	// What the collector streamed of the incident's cluster during its time window comes
 	// first, so that an uploaded snapshot of the same pod or node, read later, has the last say.
-	var in incidentRow
-	if err := db.Select("cluster_id, started_at, ended_at").Where("id = ?", incidentID).Take(&in).Error; err != nil {
-		return nil, wrap(err, "incident %s", incidentID)
-	}
-	if in.ClusterID == nil || in.StartedAt == nil {
+	if at.cluster == 0 {
 		return ev, nil
 	}
-	to := time.Now().UTC()
-	if in.EndedAt != nil {
-		to = *in.EndedAt
-	}
-	collected, err := s.collectedObjects(ctx, *in.ClusterID, *in.StartedAt, to, ids, prev, ev)
+	collected, err := s.collectedObjects(ctx, at.cluster, at.from, at.to, ids, prev, ev)
 	if err != nil {
 		return nil, wrap(err, "collected objects of incident %s", incidentID)
 	}
@@ -131,7 +160,7 @@ func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *E
 		ev.Files = append([]string{CollectedFile}, ev.Files...)
 		ev.Objects = append(collected, ev.Objects...)
 	}
-	if ev.States, err = s.clusterStates(db.Where("object_states.cluster_id = ?", *in.ClusterID), *in.StartedAt, to); err != nil {
+	if ev.States, err = s.clusterStates(db.Where("object_states.cluster_id = ?", at.cluster), at.from, at.to); err != nil {
 		return nil, wrap(err, "states of incident %s", incidentID)
 	}
 	return ev, nil
@@ -163,12 +192,9 @@ func (s *Store) rowPrint(snap string) string {
 type printSet struct {
 	same   bool              // every event as prev holds it, from the same rows: the rest is not filled
 	prints map[string]string // event id → its print
-	order  []string          // the ids in the order of their first row
-	merged bool              // an event came in several rows
 }
 
-// eventPrints reads the print of each event the query selects (its FROM, WHERE and ORDER BY,
-// naming the events table "events", with its arguments; snap as for rowPrint), comparing them
+// eventPrints reads the print of each event the query selects (its FROM and WHERE, naming the events table "events", with its arguments; snap as for rowPrint), comparing them
 // with the events of prev.
 func (s *Store) eventPrints(ctx context.Context, snap, query string, prev eventSet, args ...any) (printSet, error) {
 	var out printSet
@@ -209,12 +235,7 @@ func (s *Store) eventPrints(ctx context.Context, snap, query string, prev eventS
 	for _, end := range ends {
 		id, print, _ := strings.Cut(string(buf[start:end]), " ")
 		start = end
-		had, seen := parts[id]
-		if !seen {
-			out.order = append(out.order, id)
-		}
-		out.merged = out.merged || seen
-		parts[id] = append(had, print)
+		parts[id] = append(parts[id], print)
 	}
 	out.prints = make(map[string]string, len(parts))
 	for id, ps := range parts {

@@ -78,3 +78,7 @@ func (s *Store) BareCopy(ctx context.Context, rows map[string][][]any) error {
 func (s *Store) EnsureEventDays(ctx context.Context, t time.Time) error {
 	return s.ensureEventDays(ctx, storageDays(t)...)
 }
+
+// Since reports whether the evidence was made from the load before it and what the
+// generations said changed since, not by comparing everything stored.
+func (e *Evidence) Since() bool { return e.since }

@@ -139,6 +139,12 @@ func (s *Store) Expire(ctx context.Context, now time.Time, age time.Duration) (E
 	if n.States, err = s.expireStates(ctx, cutoff, now.Add(-4*age).UTC()); err != nil {
 		return n, err
 	}
+	if n.EventDays > 0 || n.Events > 0 || n.States > 0 {
+		// Rows of any cluster may be gone: analyses made before are made again, from scratch.
+		if err := resetGenerations(s.db.WithContext(ctx)); err != nil {
+			return n, wrap(err, "expire")
+		}
+	}
 	return n, nil
 }
 

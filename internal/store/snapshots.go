@@ -24,15 +24,16 @@ const DefaultCluster = "unnamed"
 const batchSize = 1000
 
 type snapshotRow struct {
-	ID        int64 `gorm:"primaryKey"`
-	Digest    string
-	ClusterID int64
-	Bytes     int64
-	Files     string
-	Objects   string
-	Skipped   string
-	CreatedAt time.Time
-	ExpiredAt *time.Time // when its objects were deleted (see Expire)
+	ID         int64 `gorm:"primaryKey"`
+	Digest     string
+	ClusterID  int64
+	Bytes      int64
+	Files      string
+	Objects    string
+	Skipped    string
+	CreatedAt  time.Time
+	ExpiredAt  *time.Time // when its objects were deleted (see Expire)
+	ChangedGen int64      // the cluster's generation its commit made: its events changed then
 }
 
 func (snapshotRow) TableName() string { return "snapshots" }
@@ -473,11 +474,15 @@ func (w *SnapshotWriter) Commit(ctx context.Context, skipped any) (*Snapshot, er
 		sk = []byte("[]")
 	}
 	w.row.Objects, w.row.Skipped = string(counts), string(sk)
-	if err := w.tx.WithContext(ctx).Model(&snapshotRow{}).Where("id = ?", w.row.ID).
-		Updates(map[string]any{"objects": w.row.Objects, "skipped": w.row.Skipped}).Error; err != nil {
+	// The generation last, after the other writes, so that concurrent writers lock rows in the
+	// same order (see bumpGeneration).
+	gen, err := nextGeneration(w.tx.WithContext(ctx), w.row.ClusterID)
+	if err != nil {
 		return nil, wrap(err, "finish snapshot")
 	}
-	if err := bumpGeneration(w.tx.WithContext(ctx), w.row.ClusterID); err != nil {
+	w.row.ChangedGen = gen
+	if err := w.tx.WithContext(ctx).Model(&snapshotRow{}).Where("id = ?", w.row.ID).
+		Updates(map[string]any{"objects": w.row.Objects, "skipped": w.row.Skipped, "changed_gen": gen}).Error; err != nil {
 		return nil, wrap(err, "finish snapshot")
 	}
 	if err := w.c.commit(); err != nil {
