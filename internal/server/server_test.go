@@ -10,6 +10,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -26,7 +27,17 @@ import (
 
 var pg *storetest.Postgres
 
-func TestMain(m *testing.M) { storetest.Main(m, &pg) }
+func TestMain(m *testing.M) {
+	// The benchmarks' SQLite files last as long as the test binary (timelineBench, made once):
+	// they go in a temporary folder of its own, removed when it ends.
+	tmp, err := os.MkdirTemp("", "rootline-server-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("TMPDIR", tmp)
+	storetest.Main(m, &pg, func() { os.RemoveAll(tmp) })
+}
 
 // testConfig is the configuration of a server under test: loopback, no authentication.
 func testConfig() config.Config {

@@ -101,7 +101,7 @@ func (s *Store) loadSince(ctx context.Context, prev *Evidence, snaps []snapshotR
 	if at.cluster == 0 {
 		return ev, true, nil
 	}
-	collected, err := s.collectedSince(ctx, prev, ev, ids, changed)
+	collected, err := s.collectedSince(ctx, prev, ev, changed)
 	if err != nil {
 		return nil, false, err
 	}
@@ -165,10 +165,10 @@ func (s *Store) changedEvents(ctx context.Context, p, at loadPoint, limit int) (
 	return ids, true, nil
 }
 
-// collectedSince returns what is stored of the incident's cluster for its window beyond its
-// snapshots (ids), as collectedObjects does, from prev and the events that changed since
-// (changed) and the states stored since; ev remembers them all for the next load.
-func (s *Store) collectedSince(ctx context.Context, prev, ev *Evidence, snaps []int64, changed []string) ([]*cluster.Object, error) {
+// collectedSince returns what is stored of the incident's cluster for its window beyond the
+// events its snapshots carried (ev's), as collectedObjects does, from prev and the events that
+// changed since (changed) and the states stored since; ev remembers them all for the next load.
+func (s *Store) collectedSince(ctx context.Context, prev, ev *Evidence, changed []string) ([]*cluster.Object, error) {
 	at, p := ev.at, prev.at
 	states, err := s.statesSince(ctx, p, at)
 	if err != nil {
@@ -228,8 +228,9 @@ func (s *Store) collectedSince(ctx context.Context, prev, ev *Evidence, snaps []
 			return cmp.Or(a.At.Compare(b.At), cmp.Compare(a.row, b.row))
 		})
 	}
-	// The events: prev's, with those that changed read again.
-	window, args := collectedWindow(at.cluster, at.from, at.to, snaps)
+	// The events: prev's, with those that changed read again. Those the snapshots carried are
+	// left out here, not by the query (whose NOT IN would read every link of the snapshots).
+	window, args := collectedWindow(at.cluster, at.from, at.to, nil)
 	ev.collected = prev.collected
 	var only []string
 	for _, id := range changed {

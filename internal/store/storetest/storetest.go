@@ -95,11 +95,15 @@ func (p *Postgres) Drop() {
 }
 
 // Main runs a package's tests with a PostgreSQL test database, dropping it afterwards. Use it
-// as TestMain: func TestMain(m *testing.M) { storetest.Main(m, &pg) }.
-func Main(m *testing.M, pg **Postgres) {
+// as TestMain: func TestMain(m *testing.M) { storetest.Main(m, &pg) }. after runs once the tests
+// have run, before the process exits.
+func Main(m *testing.M, pg **Postgres, after ...func()) {
 	*pg = NewPostgres()
 	code := m.Run()
 	(*pg).Drop()
+	for _, f := range after {
+		f()
+	}
 	os.Exit(code)
 }
 
