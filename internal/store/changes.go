@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"gorm.io/gorm"
+
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -131,18 +133,14 @@ func (s *Store) changedEvents(ctx context.Context, p, at loadPoint, limit int) (
 			continue
 		}
 		var got []string
-		// changed_gen <> 0 lets PostgreSQL use the partial index of events.
-		if err := db.Model(&eventRow{}).Where("cluster_id = ? AND changed_gen > ? AND changed_gen <> 0", c, p.gens[c]).
-			Limit(limit+1).Pluck("id", &got).Error; err != nil {
+		if err := changedEventsQuery(db, c, p.gens[c]).Limit(limit + 1).Scan(&got).Error; err != nil {
 			return nil, false, wrap(err, "changed events")
 		}
 		if !add(got) {
 			return nil, false, nil
 		}
 		got = nil
-		if err := db.Table("snapshot_events").Joins("JOIN snapshots ON snapshots.id = snapshot_events.snapshot_id").
-			Where("snapshots.cluster_id = ? AND snapshots.changed_gen > ?", c, p.gens[c]).
-			Limit(limit+1).Pluck("snapshot_events.event_id", &got).Error; err != nil {
+		if err := newSnapshotEventsQuery(db, c, p.gens[c]).Limit(limit + 1).Scan(&got).Error; err != nil {
 			return nil, false, wrap(err, "events of new snapshots")
 		}
 		if !add(got) {
@@ -153,8 +151,7 @@ func (s *Store) changedEvents(ctx context.Context, p, at loadPoint, limit int) (
 		// Seen since prev's end, as its window had it, which a window that ends now takes in
 		// without any change (an event dated ahead of the clock that stored it).
 		var got []string
-		if err := db.Model(&eventRow{}).Where("cluster_id = ? AND last_at > ?", at.cluster, p.to).
-			Limit(limit+1).Pluck("id", &got).Error; err != nil {
+		if err := seenSinceQuery(db, at.cluster, p.to).Limit(limit + 1).Scan(&got).Error; err != nil {
 			return nil, false, wrap(err, "events seen since")
 		}
 		if !add(got) {
@@ -277,17 +274,15 @@ func (s *Store) collectedSince(ctx context.Context, prev, ev *Evidence, changed 
 // was made, and, for a window that ends now, those observed since its end.
 func (s *Store) statesSince(ctx context.Context, p, at loadPoint) ([]stateRow, error) {
 	db := s.db.WithContext(ctx)
-	const cols = "id, kind, namespace, name, uid, observed_at, state"
 	var rows []stateRow
 	if at.gens[at.cluster] != p.gens[at.cluster] {
-		if err := db.Select(cols).Where("cluster_id = ? AND changed_gen > ?", at.cluster, p.gens[at.cluster]).Find(&rows).Error; err != nil {
+		if err := changedStatesQuery(db, at.cluster, p.gens[at.cluster]).Find(&rows).Error; err != nil {
 			return nil, wrap(err, "collected states")
 		}
 	}
 	if at.open {
 		var more []stateRow
-		if err := db.Select(cols).Where("cluster_id = ? AND observed_at > ? AND observed_at <= ?", at.cluster, p.to.UTC(), at.to.UTC()).
-			Find(&more).Error; err != nil {
+		if err := observedSinceQuery(db, at.cluster, p.to, at.to).Find(&more).Error; err != nil {
 			return nil, wrap(err, "collected states")
 		}
 		rows = append(rows, more...)
@@ -295,4 +290,34 @@ func (s *Store) statesSince(ctx context.Context, p, at loadPoint) ([]stateRow, e
 		rows = slices.CompactFunc(rows, func(a, b stateRow) bool { return a.ID == b.ID })
 	}
 	return rows, nil
+}
+
+// The queries that find what changed since a load, each on an index of its own
+// (TestSinceQueriesUseIndexes): the events a collector changed after generation gen of a
+// cluster, the events of its snapshots committed after it, the events seen after a time, and
+// the same for collected states.
+
+func changedEventsQuery(db *gorm.DB, clusterID, gen int64) *gorm.DB {
+	// changed_gen <> 0 lets PostgreSQL use the partial index of events.
+	return db.Model(&eventRow{}).Select("id").Where("cluster_id = ? AND changed_gen > ? AND changed_gen <> 0", clusterID, gen)
+}
+
+func newSnapshotEventsQuery(db *gorm.DB, clusterID, gen int64) *gorm.DB {
+	return db.Table("snapshot_events").Select("snapshot_events.event_id").Joins("JOIN snapshots ON snapshots.id = snapshot_events.snapshot_id").
+		Where("snapshots.cluster_id = ? AND snapshots.changed_gen > ?", clusterID, gen)
+}
+
+func seenSinceQuery(db *gorm.DB, clusterID int64, since time.Time) *gorm.DB {
+	return db.Model(&eventRow{}).Select("id").Where("cluster_id = ? AND last_at > ?", clusterID, since.UTC())
+}
+
+// stateSinceColumns are the columns of a collected state that loadSince reads (not its raw object).
+const stateSinceColumns = "id, kind, namespace, name, uid, observed_at, state"
+
+func changedStatesQuery(db *gorm.DB, clusterID, gen int64) *gorm.DB {
+	return db.Model(&stateRow{}).Select(stateSinceColumns).Where("cluster_id = ? AND changed_gen > ?", clusterID, gen)
+}
+
+func observedSinceQuery(db *gorm.DB, clusterID int64, since, to time.Time) *gorm.DB {
+	return db.Model(&stateRow{}).Select(stateSinceColumns).Where("cluster_id = ? AND observed_at > ? AND observed_at <= ?", clusterID, since.UTC(), to.UTC())
 }

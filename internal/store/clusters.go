@@ -73,13 +73,17 @@ const pendingGen = -1
 // markChanged gives the rows of a cluster the transaction marked pendingGen its generation.
 func markChanged(tx *gorm.DB, clusterID, gen int64) error {
 	for _, table := range []string{"events", "object_states"} {
-		// changed_gen <> 0 lets PostgreSQL use the partial index of events.
-		err := tx.Exec("UPDATE "+table+" SET changed_gen = ? WHERE cluster_id = ? AND changed_gen = ? AND changed_gen <> 0", gen, clusterID, pendingGen).Error
-		if err != nil {
+		if err := tx.Exec(markChangedSQL(table), gen, clusterID, pendingGen).Error; err != nil {
 			return wrap(err, "mark changed %s", table)
 		}
 	}
 	return nil
+}
+
+// markChangedSQL is markChanged's statement for a table: generation, cluster, pendingGen.
+func markChangedSQL(table string) string {
+	// changed_gen <> 0 lets PostgreSQL use the partial index of events.
+	return "UPDATE " + table + " SET changed_gen = ? WHERE cluster_id = ? AND changed_gen = ? AND changed_gen <> 0"
 }
 
 // resetGenerations records that rows of every cluster may have been deleted (expiry): each

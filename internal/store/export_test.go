@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -82,3 +84,53 @@ func (s *Store) EnsureEventDays(ctx context.Context, t time.Time) error {
 // Since reports whether the evidence was made from the load before it and what the
 // generations said changed since, not by comparing everything stored.
 func (e *Evidence) Since() bool { return e.since }
+
+// SinceQueryPlans returns the plan of each query that finds what changed since a load, and of
+// the statements that mark what a collector's batch changed: EXPLAIN QUERY PLAN on SQLite;
+// EXPLAIN on PostgreSQL with sequential scans discouraged (a test's tables are small enough
+// that reading them whole costs least).
+//
+// The queries are those of a load of the named cluster made at generation gen and time since,
+// made again at time to.
+func (s *Store) SinceQueryPlans(ctx context.Context, clusterName string, gen int64, since, to time.Time) (map[string]string, error) {
+	c, err := clusterID(ctx, s.db, clusterName)
+	if err != nil {
+		return nil, err
+	}
+	queries := map[string]func(tx *gorm.DB) *gorm.DB{
+		"changed events":          func(tx *gorm.DB) *gorm.DB { var v []string; return changedEventsQuery(tx, c, gen).Scan(&v) },
+		"events of new snapshots": func(tx *gorm.DB) *gorm.DB { var v []string; return newSnapshotEventsQuery(tx, c, gen).Scan(&v) },
+		"events seen since":       func(tx *gorm.DB) *gorm.DB { var v []string; return seenSinceQuery(tx, c, since).Scan(&v) },
+		"changed states":          func(tx *gorm.DB) *gorm.DB { var v []stateRow; return changedStatesQuery(tx, c, gen).Find(&v) },
+		"states observed since":   func(tx *gorm.DB) *gorm.DB { var v []stateRow; return observedSinceQuery(tx, c, since, to).Find(&v) },
+		"mark changed events":     func(tx *gorm.DB) *gorm.DB { return tx.Exec(markChangedSQL("events"), gen+1, c, pendingGen) },
+		"mark changed states":     func(tx *gorm.DB) *gorm.DB { return tx.Exec(markChangedSQL("object_states"), gen+1, c, pendingGen) },
+	}
+	plans := map[string]string{}
+	for name, q := range queries {
+		sql := s.db.ToSQL(q)
+		if s.dialect == SQLite {
+			plan, err := s.explain(ctx, sql)
+			if err != nil {
+				return nil, err
+			}
+			plans[name] = plan
+			continue
+		}
+		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			if err := tx.Exec("SET LOCAL enable_seqscan = off").Error; err != nil {
+				return err
+			}
+			var lines []string
+			if err := tx.Raw("EXPLAIN " + sql).Scan(&lines).Error; err != nil {
+				return err
+			}
+			plans[name] = strings.Join(lines, "\n")
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return plans, nil
+}
