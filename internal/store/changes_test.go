@@ -53,8 +53,7 @@ func TestIncidentEvidenceSince(t *testing.T) {
 		event := func() *cluster.Object {
 			uid := uids[rng.IntN(len(uids))]
 			first := at()
-			o := collectedEvent(int32(1+rng.IntN(20)), first, first.Add(time.Duration(rng.IntN(90))*time.Minute))
-			o.UID, o.Name, o.Event.UID, o.Event.Name = uid, uid, types.UID(uid), uid
+			o := eventNamed(collectedEvent(int32(1+rng.IntN(20)), first, first.Add(time.Duration(rng.IntN(90))*time.Minute)), uid)
 			o.Event.Message = fmt.Sprintf("message %d", rng.IntN(1000))
 			if rng.IntN(8) == 0 { // no times at all
 				o.Event.FirstTimestamp, o.Event.LastTimestamp = metav1.Time{}, metav1.Time{}
@@ -70,9 +69,7 @@ func TestIncidentEvidenceSince(t *testing.T) {
 					Annotations: map[string]string{store.ObservedAtAnnotation: at().Format(time.RFC3339Nano)}}}
 				return &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: n.Name, UID: string(n.UID), Node: n}
 			}
-			o := collectedPod(fmt.Sprint(rv), []string{"Running", "Pending", "Failed"}[rng.IntN(3)], "", at())
-			o.Name, o.UID, o.Pod.Name, o.Pod.UID = name, "uid-"+name, name, types.UID("uid-"+name)
-			return o
+			return podNamed(collectedPod(fmt.Sprint(rv), []string{"Running", "Pending", "Failed"}[rng.IntN(3)], "", at()), name)
 		}
 		otherSnapshot := func(n int) {
 			var evs []string
@@ -135,11 +132,9 @@ func TestIncidentEvidenceSince(t *testing.T) {
 		// Dated ahead of the clock: outside the open window now, inside it a moment later,
 		// with nothing written in between.
 		ahead := time.Now().Add(time.Second)
-		future := event()
-		future.UID, future.Name, future.Event.UID, future.Event.Name = "ev-ahead", "ev-ahead", "ev-ahead", "ev-ahead"
+		future := eventNamed(event(), "ev-ahead")
 		future.Event.FirstTimestamp, future.Event.LastTimestamp = metav1.NewTime(ahead), metav1.NewTime(ahead)
-		futureState := collectedPod("1", "Running", "", ahead)
-		futureState.Name, futureState.UID, futureState.Pod.Name, futureState.Pod.UID = "ahead", "uid-ahead", "ahead", "uid-ahead"
+		futureState := podNamed(collectedPod("1", "Running", "", ahead), "ahead")
 		if _, err := st.StoreCollected(ctx, "leap", []*cluster.Object{future, futureState}, time.Now()); err != nil {
 			t.Fatal(err)
 		}
@@ -175,11 +170,8 @@ func TestSinceQueriesUseIndexes(t *testing.T) {
 		var batch []*cluster.Object
 		for i := range 24 * 60 {
 			at := t0.Add(time.Duration(i) * time.Minute)
-			p := collectedPod(fmt.Sprint(i), "Running", "", at)
-			p.Name, p.UID, p.Pod.Name, p.Pod.UID = fmt.Sprintf("p-%d", i%100), fmt.Sprintf("uid-%d", i%100), fmt.Sprintf("p-%d", i%100), types.UID(fmt.Sprintf("uid-%d", i%100))
-			e := collectedEvent(1, at, at)
-			e.UID, e.Name, e.Event.UID, e.Event.Name = fmt.Sprintf("ev-%d", i), fmt.Sprintf("ev-%d", i), types.UID(fmt.Sprintf("ev-%d", i)), fmt.Sprintf("ev-%d", i)
-			batch = append(batch, p, e)
+			batch = append(batch, podNamed(collectedPod(fmt.Sprint(i), "Running", "", at), fmt.Sprintf("p-%d", i%100)),
+				eventNamed(collectedEvent(1, at, at), fmt.Sprintf("ev-%d", i)))
 			if len(batch) == 120 { // an hour a batch, and a snapshot of the cluster: 48 generations
 				if _, err := st.StoreCollected(ctx, "leap", batch, time.Now()); err != nil {
 					t.Fatal(err)
@@ -227,12 +219,7 @@ func TestIncidentEvidenceSinceConcurrent(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
-		start, end := t0.Add(-time.Hour), t0.Add(time.Hour)
-		if err := st.CreateIncident(ctx, &incident.Incident{ID: "w", Title: "Window", Cluster: "leap", StartedAt: &start, EndedAt: &end}); err != nil {
-			t.Fatal(err)
-		}
-		ins := evidenceInputs(t0, "hub")
-		storeSnapshot(t, st, metaFor("w", "leap", ins), ins)
+		windowIncident(t, st, t0, "hub")
 		const writers, batches = 4, 25
 		var wg sync.WaitGroup
 		errs := make(chan error, writers)
@@ -240,11 +227,8 @@ func TestIncidentEvidenceSinceConcurrent(t *testing.T) {
 			wg.Go(func() {
 				for i := range batches {
 					at := t0.Add(time.Duration(i-batches/2) * time.Minute)
-					e := collectedEvent(int32(i+1), at, at.Add(time.Minute))
-					uid := fmt.Sprintf("ev-%d", (w*batches+i)%30) // writers sight the same events
-					e.UID, e.Name, e.Event.UID, e.Event.Name = uid, uid, types.UID(uid), uid
-					p := collectedPod(fmt.Sprint(w*1000+i), "Running", "", at)
-					p.Name, p.UID, p.Pod.Name, p.Pod.UID = fmt.Sprintf("p-%d", w), fmt.Sprintf("uid-%d", w), fmt.Sprintf("p-%d", w), types.UID(fmt.Sprintf("uid-%d", w))
+					e := eventNamed(collectedEvent(int32(i+1), at, at.Add(time.Minute)), fmt.Sprintf("ev-%d", (w*batches+i)%30)) // writers sight the same events
+					p := podNamed(collectedPod(fmt.Sprint(w*1000+i), "Running", "", at), fmt.Sprintf("p-%d", w))
 					if _, err := st.StoreCollected(ctx, "leap", []*cluster.Object{e, p}, time.Now()); err != nil {
 						errs <- err
 						return
@@ -288,4 +272,30 @@ func TestIncidentEvidenceSinceConcurrent(t *testing.T) {
 			t.Error("the last load compared everything instead of reading what changed")
 		}
 	})
+}
+
+// windowIncident creates incident w of cluster leap, from an hour before t0 to an hour after,
+// with a snapshot of the pods named (evidenceInputs); it returns the snapshot's meta and files.
+func windowIncident(t *testing.T, st *store.Store, t0 time.Time, pods ...string) (store.SnapshotMeta, []input) {
+	t.Helper()
+	start, end := t0.Add(-time.Hour), t0.Add(time.Hour)
+	if err := st.CreateIncident(t.Context(), &incident.Incident{ID: "w", Title: "Window", Cluster: "leap", StartedAt: &start, EndedAt: &end}); err != nil {
+		t.Fatal(err)
+	}
+	ins := evidenceInputs(t0, pods...)
+	m := metaFor("w", "leap", ins)
+	storeSnapshot(t, st, m, ins)
+	return m, ins
+}
+
+// eventNamed names a collected event (collectedEvent) uid, in its metadata and as an object.
+func eventNamed(o *cluster.Object, uid string) *cluster.Object {
+	o.UID, o.Name, o.Event.UID, o.Event.Name = uid, uid, types.UID(uid), uid
+	return o
+}
+
+// podNamed names a collected pod (collectedPod) name, of uid "uid-" and its name.
+func podNamed(o *cluster.Object, name string) *cluster.Object {
+	o.Name, o.UID, o.Pod.Name, o.Pod.UID = name, "uid-"+name, name, types.UID("uid-"+name)
+	return o
 }

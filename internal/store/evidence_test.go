@@ -7,10 +7,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
-	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -46,13 +44,7 @@ func TestIncidentEvidence(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
-		start, end := t0.Add(-time.Hour), t0.Add(time.Hour)
-		if err := st.CreateIncident(ctx, &incident.Incident{ID: "w", Title: "Window", Cluster: "leap", StartedAt: &start, EndedAt: &end}); err != nil {
-			t.Fatal(err)
-		}
-		ins := evidenceInputs(t0, "hub", "db")
-		m := metaFor("w", "leap", ins)
-		storeSnapshot(t, st, m, ins)
+		m, ins := windowIncident(t, st, t0, "hub", "db")
 		collect := func(objs ...*cluster.Object) {
 			t.Helper()
 			if _, err := st.StoreCollected(ctx, "leap", objs, time.Now()); err != nil {
@@ -60,9 +52,7 @@ func TestIncidentEvidence(t *testing.T) {
 			}
 		}
 		event := func(uid string, count int32, first, last time.Time) *cluster.Object {
-			o := collectedEvent(count, first, last)
-			o.UID, o.Name, o.Event.UID, o.Event.Name = uid, uid, types.UID(uid), uid
-			return o
+			return eventNamed(collectedEvent(count, first, last), uid)
 		}
 		collect(collectedPod("10", "Running", "", t0), event("ev-x", 1, t0.Add(5*time.Minute), t0.Add(5*time.Minute)))
 
