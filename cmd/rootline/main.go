@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -34,14 +35,17 @@ func main() {
 }
 
 // run executes the command line and returns the exit code.
-func run(args []string) int {
+func run(args []string) int { return runTo(args, os.Stderr) }
+
+// runTo is run, saying why a command failed on stderr.
+func runTo(args []string, stderr io.Writer) int {
 	root := newRootCmd()
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(os.Stderr, "rootline:", err)
+	fmt.Fprintln(stderr, "rootline:", err)
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/store"
 )
 
 // TestUploadExitCodes runs `rootline upload` against a stand-in server and checks the exit
@@ -93,10 +95,21 @@ func TestUploadExitCodes(t *testing.T) {
 	}
 }
 
+// TestServeRefusesOpenAuthBeyondLoopback: serve will not start without authentication on an
+// address beyond loopback, and says why (a usage exit code alone is what a typo also gives).
 func TestServeRefusesOpenAuthBeyondLoopback(t *testing.T) {
-	if got := run([]string{"serve", "--addr", "0.0.0.0:0", "--auth", "off"}); got != exitUsage {
-		t.Errorf("exit code = %d, want %d", got, exitUsage)
+	got, stderr := runCaptured(t, "serve", "--addr", "0.0.0.0:0", "--auth", "off", "--database", filepath.Join(t.TempDir(), "rootline.db"))
+	if got != exitUsage || !strings.Contains(stderr, "--auth off is refused on 0.0.0.0:0: beyond loopback") {
+		t.Errorf("exit code %d, stderr %q; want %d and the refusal of --auth off beyond loopback", got, stderr, exitUsage)
 	}
+}
+
+// runCaptured runs the command line and returns its exit code and what it wrote to stderr.
+func runCaptured(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var stderr strings.Builder
+	code := runTo(args, &stderr)
+	return code, stderr.String()
 }
 
 // TestServeStopsGracefully starts the server on a fresh SQLite file, waits until it is ready,
@@ -160,18 +173,49 @@ func TestImportCommand(t *testing.T) {
 	}
 	write("IL-0070.md", "---\nid: IL-0070\ntitle: Hub restart\ncauses: [capacity_exhaustion]\n---\ntext\n")
 	write("README.md", "not a report")
-	if got := run([]string{"import", "--database", db, reports}); got != exitOK {
-		t.Fatalf("import: exit %d", got)
+	// What the library holds: each incident's id, title and root cause, and its notes.
+	library := func() string {
+		t.Helper()
+		st := testStore(t, db)
+		ins, err := st.Incidents(t.Context(), store.IncidentFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, in := range ins {
+			notes, err := st.Notes(t.Context(), in.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "%s %q root %q, %d notes\n", in.ID, in.Title, in.RootCause, len(notes))
+		}
+		return b.String()
 	}
-	if got := run([]string{"import", "--database", db, reports}); got != exitOK {
-		t.Fatalf("import again: exit %d", got)
+	if got, stderr := runCaptured(t, "import", "--database", db, reports); got != exitOK {
+		t.Fatalf("import: exit %d: %s", got, stderr)
 	}
+	once := library()
+	if !strings.Contains(once, `IL-0070 "Hub restart" root "capacity_exhaustion"`) || strings.Count(once, "\n") != 1 {
+		t.Fatalf("after one import the library holds:\n%s", once)
+	}
+	if got, stderr := runCaptured(t, "import", "--database", db, reports); got != exitOK {
+		t.Fatalf("import again: exit %d: %s", got, stderr)
+	}
+	if twice := library(); twice != once {
+		t.Errorf("importing the same reports again changed the library:\n%s\nwas:\n%s", twice, once)
+	}
+	// All or nothing: one bad report, and none of the run's reports is stored.
+	write("IL-0071.md", "---\nid: IL-0071\ntitle: Another\n---\n")
 	write("bad.md", "---\nid: x\ntitle: t\ncauses: [bad_luck]\n---\n")
-	if got := run([]string{"import", "--database", db, reports}); got != exitFailure {
-		t.Errorf("bad report: exit %d, want %d", got, exitFailure)
+	if got, stderr := runCaptured(t, "import", "--database", db, reports); got != exitFailure || !strings.Contains(stderr, "bad.md") || !strings.Contains(stderr, "bad_luck") {
+		t.Errorf("bad report: exit %d, stderr %q; want %d naming the file and the unknown cause", got, stderr, exitFailure)
 	}
-	if got := run([]string{"import", "--database", db, filepath.Join(dir, "missing")}); got != exitFailure {
-		t.Errorf("missing path: exit %d", got)
+	if after := library(); after != once {
+		t.Errorf("a failed import changed the library:\n%s\nwas:\n%s", after, once)
+	}
+	missing := filepath.Join(dir, "missing")
+	if got, stderr := runCaptured(t, "import", "--database", db, missing); got != exitFailure || !strings.Contains(stderr, missing) {
+		t.Errorf("missing path: exit %d, stderr %q; want %d naming the path", got, stderr, exitFailure)
 	}
 }
 

@@ -62,7 +62,8 @@ func TestTokenCommands(t *testing.T) {
 func TestServeNeedsAToken(t *testing.T) {
 	t.Setenv("ROOTLINE_API_TOKEN", "")
 	db := filepath.Join(t.TempDir(), "rootline.db")
-	if got := run([]string{"serve", "--addr", "0.0.0.0:0", "--database", db}); got != exitUsage {
-		t.Errorf("exit code = %d, want %d", got, exitUsage)
+	got, stderr := runCaptured(t, "serve", "--addr", "0.0.0.0:0", "--database", db)
+	if got != exitUsage || !strings.Contains(stderr, "--auth on needs a way in") {
+		t.Errorf("exit code %d, stderr %q; want %d and what would let people in", got, stderr, exitUsage)
 	}
 }

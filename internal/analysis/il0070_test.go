@@ -267,12 +267,40 @@ func chainHas(rep Report, kinds ...string) bool {
 
 // TestCriticalSelector shows the critical-pod selector at work: when nothing but system
 // priority classes is critical, the hub's troubles are no longer blamed on its neighbours.
+//
+// The same inputs under the default selector show both causes (so their absence below is the
+// selector's doing), and the hub's liveness failures stay found under either.
 func TestCriticalSelector(t *testing.T) {
 	m := loadDir(t, filepath.Join("testdata", "il0070", "liveness"), time.Time{})
-	rep := Run(m, Options{CriticalComponents: []string{}})
-	for _, c := range rep.Causes {
-		if c.Kind == "shared_node_pool" || c.Kind == "cpu_starvation" {
-			t.Errorf("cause %s found although the hub is not critical under this selector", c.Kind)
+	causes := func(rep Report) map[string]bool {
+		out := map[string]bool{}
+		for _, c := range rep.Causes {
+			out[c.Kind] = true
+		}
+		return out
+	}
+	hubProbes := func(rep Report) bool {
+		for _, s := range rep.Symptoms {
+			for _, o := range s.Objects {
+				if s.Kind == LivenessProbeFailed && strings.HasPrefix(o.Name, "hub-") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	def := Run(m, Options{})
+	if got := causes(def); !got[SharedNodePool] || !got[CPUStarvation] || !hubProbes(def) {
+		t.Fatalf("default selector: causes %v, the hub's liveness failures found: %v; want shared_node_pool, cpu_starvation and the failures",
+			got, hubProbes(def))
+	}
+	none := Run(m, Options{CriticalComponents: []string{}})
+	if !hubProbes(none) {
+		t.Error("the hub's liveness failures are no longer found when nothing is critical")
+	}
+	for kind := range causes(none) {
+		if kind == SharedNodePool || kind == CPUStarvation {
+			t.Errorf("cause %s found although the hub is not critical under this selector", kind)
 		}
 	}
 }

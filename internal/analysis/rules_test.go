@@ -134,21 +134,30 @@ Events:              <none>
 	}
 	tests := []struct {
 		limits string
-		want   int
+		want   string // the cause found: its kind, the symptoms it explains, its summary and evidence
 	}{
-		{"33Gi (124%)", 1},
-		{"10Gi (37%)", 0}, // pressure that limits do not explain (corpus file 31)
+		{"33Gi (124%)", "node_overcommitted explains [S1]: node core-1 had memory limits at 124% of allocatable; " +
+			"evidence Node core-1 Allocated resources: memory limits = 33Gi (124%)"},
+		{"10Gi (37%)", ""}, // pressure that limits do not explain (corpus file 31)
 	}
 	for _, tt := range tests {
 		m := model(t, describe(tt.limits))
 		in := Input{Model: m}
 		syms := nodePressureRule{}.Symptoms(in)
-		for i := range syms {
-			syms[i].ID = fmt.Sprintf("S%d", i+1)
+		if len(syms) != 1 || syms[0].Kind != NodePressure {
+			t.Fatalf("limits %s: symptoms %v, want the node's memory pressure", tt.limits, kinds(syms))
 		}
-		got := overcommitRule{}.Causes(in, syms)
-		if len(got) != tt.want {
-			t.Errorf("limits %s: %d causes, want %d: %+v", tt.limits, len(got), tt.want, got)
+		syms[0].ID = "S1"
+		var got []string
+		for _, c := range (overcommitRule{}).Causes(in, syms) {
+			line := fmt.Sprintf("%s explains %v: %s; evidence", c.Kind, c.Explains, c.Summary)
+			for _, e := range c.Evidence {
+				line += fmt.Sprintf(" %s %s = %s", e.Ref, e.Field, e.Value)
+			}
+			got = append(got, line)
+		}
+		if strings.Join(got, "\n") != tt.want {
+			t.Errorf("limits %s:\ngot  %q\nwant %q", tt.limits, got, tt.want)
 		}
 	}
 }
