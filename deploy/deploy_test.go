@@ -98,11 +98,8 @@ func TestManifestsOnAnAPIServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a kube-apiserver")
 	}
-	kubectl, err := exec.LookPath("kubectl")
-	if err != nil {
-		t.Skip("kubectl not installed")
-	}
 	c := k8stest.Start(t)
+	kubectl := k8stest.Kubectl(t)
 	run := func(args ...string) (string, error) { // stdout, and stderr in the error
 		cmd := exec.CommandContext(context.Background(), kubectl, append([]string{"--kubeconfig", c.Kubeconfig}, args...)...)
 		var stderr bytes.Buffer

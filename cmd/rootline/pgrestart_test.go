@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rootline-dev/rootline/internal/testenv"
 )
 
 // privatePostgres is a PostgreSQL server of the test's own, so that it can be stopped and
@@ -29,13 +31,13 @@ func startPrivatePostgres(t *testing.T) *privatePostgres {
 	t.Helper()
 	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_ctl")
 	if len(bins) == 0 {
-		t.Skip("no PostgreSQL programs in /usr/lib/postgresql")
+		testenv.Missing(t, "no PostgreSQL programs in /usr/lib/postgresql")
 	}
 	sort.Strings(bins)
 	bin := filepath.Dir(bins[len(bins)-1])
 	u, err := user.Lookup("postgres")
 	if err != nil || os.Geteuid() != 0 {
-		t.Skip("runs PostgreSQL as the postgres user, which needs root")
+		testenv.Missing(t, "runs PostgreSQL as the postgres user, which needs root")
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)

@@ -24,6 +24,7 @@ const KubernetesVersion = "1.34.4"
 const (
 	apiserverName = "kube-apiserver"
 	etcdName      = "etcd"
+	kubectlName   = "kubectl" // of the same version as kube-apiserver, for the tests that use it (Kubectl)
 )
 
 // Environment variables read by Binaries.
@@ -53,7 +54,8 @@ func CacheDir() (string, error) {
 	return filepath.Join(home, ".cache", "rootline", "k8s-test", "v"+KubernetesVersion), nil
 }
 
-// Binaries returns the paths of kube-apiserver and etcd, building them into the cache folder
+// Binaries returns the paths of kube-apiserver and etcd, building them and kubectl (see
+// Kubectl) into the cache folder
 // (see CacheDir) when absent. A build takes about 3 to 4 minutes with a cold Go build cache; it
 // needs the go command and access to the Go module proxy. The binaries are built in a temporary
 // folder and renamed into place, so a half-built cache is never used, and a lock file next to
@@ -76,7 +78,7 @@ func Binaries(ctx context.Context, log func(string, ...any)) (apiserver, etcd st
 		}
 		etcd = override
 	}
-	if cached(apiserver, etcd) {
+	if cached(dir, etcd) {
 		return apiserver, etcd, nil
 	}
 
@@ -88,7 +90,7 @@ func Binaries(ctx context.Context, log func(string, ...any)) (apiserver, etcd st
 		return "", "", err
 	}
 	defer unlock()
-	if cached(apiserver, etcd) { // another process built them while we waited
+	if cached(dir, etcd) { // another process built them while we waited
 		return apiserver, etcd, nil
 	}
 
@@ -96,7 +98,7 @@ func Binaries(ctx context.Context, log func(string, ...any)) (apiserver, etcd st
 	if err != nil {
 		return "", "", err
 	}
-	log("k8stest: building kube-apiserver v%s and etcd into %s (a few minutes with a cold Go build cache)", KubernetesVersion, dir)
+	log("k8stest: building kube-apiserver and kubectl v%s and etcd into %s (a few minutes with a cold Go build cache)", KubernetesVersion, dir)
 	start := time.Now()
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".build-"+filepath.Base(dir)+"-")
 	if err != nil {
@@ -109,19 +111,21 @@ func Binaries(ctx context.Context, log func(string, ...any)) (apiserver, etcd st
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", fmt.Errorf("k8stest: cache folder: %w", err)
 	}
-	// etcd first: the unlocked fast path above wants both files, and each rename is atomic.
-	for _, name := range []string{etcdName, apiserverName} {
+	// The unlocked fast path above wants every file, and each rename is atomic.
+	for _, name := range []string{etcdName, kubectlName, apiserverName} {
 		if err := os.Rename(filepath.Join(tmp, name), filepath.Join(dir, name)); err != nil {
 			return "", "", fmt.Errorf("k8stest: install %s: %w", name, err)
 		}
 	}
-	log("k8stest: built kube-apiserver and etcd in %s", time.Since(start).Round(time.Second))
+	log("k8stest: built kube-apiserver, kubectl and etcd in %s", time.Since(start).Round(time.Second))
 	return apiserver, etcd, nil
 }
 
-// cached reports whether both binaries are present.
-func cached(apiserver, etcd string) bool {
-	return checkExecutable(apiserver) == nil && checkExecutable(etcd) == nil
+// cached reports whether the binaries are present: kube-apiserver and kubectl in the cache
+// folder dir, and etcd.
+func cached(dir, etcd string) bool {
+	return checkExecutable(filepath.Join(dir, apiserverName)) == nil && checkExecutable(filepath.Join(dir, kubectlName)) == nil &&
+		checkExecutable(etcd) == nil
 }
 
 // checkExecutable returns an error unless path is an executable regular file.
@@ -140,10 +144,10 @@ func checkExecutable(path string) error {
 // folder in the repository, e.g. "k8s.io/api => ./staging/src/k8s.io/api".
 var stagingReplace = regexp.MustCompile(`^\s*(?:replace\s+)?(\S+)\s+=>\s+\./staging/src/`)
 
-// build builds kube-apiserver and etcd into out with the go command goBin, the way scripts of
+// build builds kube-apiserver, kubectl and etcd into out with the go command goBin, the way scripts of
 // /work/shared/K8S-TEST-CLUSTER.md do: a throwaway module requires k8s.io/kubernetes, replaces
 // its staging modules by their published versions (v0.<minor>.<patch>), and builds
-// cmd/kube-apiserver; etcd is built at the version kubernetes requires.
+// cmd/kube-apiserver and cmd/kubectl; etcd is built at the version kubernetes requires.
 func build(ctx context.Context, goBin, out string, log func(string, ...any)) error {
 	work := filepath.Join(out, "module")
 	if err := os.Mkdir(work, 0o755); err != nil {
@@ -195,7 +199,7 @@ func build(ctx context.Context, goBin, out string, log func(string, ...any)) err
 	if n == 0 {
 		return fmt.Errorf("k8stest: no staging replacements in %s", info.GoMod)
 	}
-	tools := "//go:build tools\n\npackage tools\n\nimport _ \"k8s.io/kubernetes/cmd/kube-apiserver\"\n"
+	tools := "//go:build tools\n\npackage tools\n\nimport (\n\t_ \"k8s.io/kubernetes/cmd/kube-apiserver\"\n\t_ \"k8s.io/kubernetes/cmd/kubectl\"\n)\n"
 	for name, body := range map[string]string{"go.mod": mod.String(), "tools.go": tools} {
 		if err := os.WriteFile(filepath.Join(work, name), []byte(body), 0o644); err != nil {
 			return fmt.Errorf("k8stest: write %s: %w", name, err)
@@ -223,6 +227,9 @@ func build(ctx context.Context, goBin, out string, log func(string, ...any)) err
 	}, " ")
 	apiserver := filepath.Join(out, apiserverName)
 	if _, err := run("build kube-apiserver", "build", "-trimpath", "-ldflags", ldflags, "-o", apiserver, "k8s.io/kubernetes/cmd/kube-apiserver"); err != nil {
+		return err
+	}
+	if _, err := run("build kubectl", "build", "-trimpath", "-ldflags", ldflags, "-o", filepath.Join(out, kubectlName), "k8s.io/kubernetes/cmd/kubectl"); err != nil {
 		return err
 	}
 	if _, err := run("build etcd", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(out, etcdName), "go.etcd.io/etcd/server/v3"); err != nil {

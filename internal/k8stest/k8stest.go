@@ -36,6 +36,8 @@ import (
 	"time"
 
 	"k8s.io/client-go/rest"
+
+	"github.com/rootline-dev/rootline/internal/testenv"
 )
 
 // Cluster is a running etcd + kube-apiserver on loopback.
@@ -107,13 +109,28 @@ func StartWith(t testing.TB, opts StartOptions) *Cluster {
 	return c
 }
 
+// Kubectl returns the path of a kubectl of kube-apiserver's version, built with it into the
+// cache folder (see Binaries), for tests that drive a Cluster as people do. When it cannot be
+// had the test is skipped, or failed on CI; with -short it skips.
+func Kubectl(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("k8stest: -short: skipping a test that needs kubectl")
+	}
+	if _, _, err := Binaries(t.Context(), t.Logf); err != nil {
+		testenv.Missing(t, "k8stest: no kubectl: %v", err)
+	}
+	dir, err := CacheDir()
+	if err != nil {
+		testenv.Missing(t, "k8stest: no kubectl: %v", err)
+	}
+	return filepath.Join(dir, kubectlName)
+}
+
 // unavailable ends the test when the stack cannot be had: skipped, or failed on CI.
 func unavailable(t testing.TB, err error) {
 	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("k8stest: no kube-apiserver (CI is set, so this fails instead of skipping): %v", err)
-	}
-	t.Skipf("k8stest: no kube-apiserver: %v", err)
+	testenv.Missing(t, "k8stest: no kube-apiserver: %v", err)
 }
 
 // Stop stops kube-apiserver, then etcd: SIGTERM, then SIGKILL if one has not exited after a

@@ -133,10 +133,7 @@ func TestStart(t *testing.T) {
 	}
 
 	t.Run("kubectl", func(t *testing.T) {
-		kubectl, err := exec.LookPath("kubectl")
-		if err != nil {
-			t.Skip("kubectl is not installed")
-		}
+		kubectl := Kubectl(t)
 		var stdout, stderr bytes.Buffer
 		cmd := exec.CommandContext(t.Context(), kubectl, "--kubeconfig", c.Kubeconfig, "get", "pods", "-A", "-o", "json")
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr

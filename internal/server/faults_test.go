@@ -27,6 +27,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 	"github.com/rootline-dev/rootline/internal/synth"
+	"github.com/rootline-dev/rootline/internal/testenv"
 )
 
 // Issue 8, point 3: "A full disk or a database error gives a 5xx with a logged cause, never a
@@ -107,7 +108,7 @@ type smallDisk struct {
 func mountTmpfs(t *testing.T, size int64, uid, gid int) string {
 	t.Helper()
 	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
-		t.Skip("filling a disk needs a tmpfs of its own: run as root on Linux")
+		testenv.Missing(t, "filling a disk needs a tmpfs of its own: run as root on Linux")
 	}
 	dir, err := os.MkdirTemp("", "rootline-full-")
 	if err != nil {
@@ -116,7 +117,7 @@ func mountTmpfs(t *testing.T, size int64, uid, gid int) string {
 	t.Cleanup(func() { os.Remove(dir) })
 	opts := fmt.Sprintf("size=%d,mode=0700,uid=%d,gid=%d", size, uid, gid)
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", opts, "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs to fill (%v: %s)", err, bytes.TrimSpace(out))
+		testenv.Missing(t, "cannot mount a tmpfs to fill (%v: %s)", err, bytes.TrimSpace(out))
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
@@ -147,14 +148,14 @@ func newSmallDisk(t *testing.T, b storetest.Backend) *smallDisk {
 	case store.Postgres:
 		u, err := user.Lookup("postgres")
 		if err != nil {
-			t.Skipf("no postgres user to own a tablespace (%v): PostgreSQL does not run on this machine", err)
+			testenv.Missing(t, "no postgres user to own a tablespace (%v): PostgreSQL does not run on this machine", err)
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		d.dir = mountTmpfs(t, size, uid, gid)
 		space := randomName("rootline_full_")
 		if err := storetest.Exec(b.Target, "CREATE TABLESPACE "+space+" LOCATION '"+d.dir+"'"); err != nil {
-			t.Skipf("cannot make a tablespace on the tmpfs (%v): the test needs a PostgreSQL server on this machine, as a superuser", err)
+			testenv.Missing(t, "cannot make a tablespace on the tmpfs (%v): the test needs a PostgreSQL server on this machine, as a superuser", err)
 		}
 		// Registered before the schema exists, so run after it is dropped: the tablespace must
 		// be empty.

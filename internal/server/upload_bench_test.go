@@ -24,6 +24,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/synth"
+	"github.com/rootline-dev/rootline/internal/testenv"
 )
 
 // uploadBenchPods is the size of the uploaded snapshot (synth.BenchPods), as cmd/rootline's
@@ -130,10 +131,7 @@ func BenchmarkUploadSnapshot(b *testing.B) {
 	})
 	b.Run("postgres", func(b *testing.B) {
 		if err := pg.Available(); err != nil {
-			if os.Getenv("CI") != "" {
-				b.Fatalf("PostgreSQL is required when CI is set: %v", err)
-			}
-			b.Skipf("PostgreSQL: %v", err)
+			testenv.Missing(b, "PostgreSQL: %v", err)
 		}
 		tg, err := store.ParseTarget(pg.URL)
 		if err != nil {

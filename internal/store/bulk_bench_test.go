@@ -14,6 +14,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/synth"
+	"github.com/rootline-dev/rootline/internal/testenv"
 )
 
 // bulkSizes are the numbers of objects the bulk-storage benchmarks store:
@@ -78,7 +79,7 @@ func emptyBulk(b *testing.B, st *store.Store) {
 //	go test ./internal/store -run '^$' -bench StoreBulk -benchtime 3x
 func BenchmarkStoreBulk(b *testing.B) {
 	if err := pg.Available(); err != nil {
-		b.Skipf("PostgreSQL: %v", err)
+		testenv.Missing(b, "PostgreSQL: %v", err)
 	}
 	ctx := context.Background()
 	st, err := store.Open(ctx, mustTarget(b, pg.URL), nil)

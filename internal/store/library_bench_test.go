@@ -14,6 +14,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/synth"
+	"github.com/rootline-dev/rootline/internal/testenv"
 )
 
 // A generated library on PostgreSQL, built once per process for the library benchmarks.
@@ -119,7 +120,7 @@ func libraryOnPostgres(b *testing.B) *store.Store {
 		benchLibraryErr = buildLibrary(ctx, st, n, b.Logf)
 	})
 	if benchLibraryErr != nil {
-		b.Skipf("PostgreSQL library: %v", benchLibraryErr)
+		testenv.Missing(b, "PostgreSQL library: %v", benchLibraryErr)
 	}
 	return benchLibrary
 }

@@ -1,4 +1,4 @@
-// Command k8sbins builds the kube-apiserver and etcd that the integration tests run
+// Command k8sbins builds the kube-apiserver, kubectl and etcd that the integration tests run
 // (internal/k8stest) into their cache, unless they are there already. .ci/run calls it before
 // the tests, so that a cold build (minutes) is not charged to a test's timeout.
 //
@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 
 	"github.com/rootline-dev/rootline/internal/k8stest"
 )
@@ -22,6 +23,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "k8sbins:", err)
 		os.Exit(1)
 	}
+	dir, err := k8stest.CacheDir()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "k8sbins:", err)
+		os.Exit(1)
+	}
 	fmt.Println(api)
+	fmt.Println(filepath.Join(dir, "kubectl"))
 	fmt.Println(etcd)
 }

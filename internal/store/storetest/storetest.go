@@ -22,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/testenv"
 )
 
 // DefaultAdminURL is where tests look for PostgreSQL.
@@ -128,10 +129,7 @@ func Each(t *testing.T, pg *Postgres, f func(t *testing.T, st *store.Store, b Ba
 	})
 	t.Run("postgres", func(t *testing.T) {
 		if err := pg.Available(); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("PostgreSQL is required when CI is set: %v", err)
-			}
-			t.Skipf("PostgreSQL not available (%v); set ROOTLINE_TEST_POSTGRES to run these cases", err)
+			testenv.Missing(t, "PostgreSQL not available (%v); set ROOTLINE_TEST_POSTGRES to run these cases", err)
 		}
 		tg, err := store.ParseTarget(pg.URL)
 		if err != nil {
