@@ -1,11 +1,14 @@
 package analysis
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -301,6 +304,30 @@ func TestCriticalSelector(t *testing.T) {
 	for kind := range causes(none) {
 		if kind == SharedNodePool || kind == CPUStarvation {
 			t.Errorf("cause %s found although the hub is not critical under this selector", kind)
+		}
+	}
+}
+
+// TestConcurrentAnalyses: the server analyses one cached model from many requests at once, so
+// a model is read-only once made. Run under -race (as .ci/run does), this fails if the model or
+// the rules write to what the model shares; without it, the analyses still must agree.
+func TestConcurrentAnalyses(t *testing.T) {
+	m := loadDir(t, filepath.Join("testdata", "il0070", "liveness"), time.Time{})
+	want, err := json.Marshal(Run(m, Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	got := make([][]byte, 4)
+	for i := range got {
+		wg.Go(func() {
+			got[i], _ = json.Marshal(Run(m, Options{}))
+		})
+	}
+	wg.Wait()
+	for i, g := range got {
+		if !bytes.Equal(g, want) {
+			t.Errorf("analysis %d of the same model differs from the first", i)
 		}
 	}
 }

@@ -114,27 +114,20 @@ func fraction(a, b int64) float64 {
 	return float64(a) / float64(b)
 }
 
-// Load computes a node's load from the pods the model holds for it. Loads are computed once
-// per model and node: rules ask for them again and again.
+// Load is a node's load from the pods the model holds for it. NewModel works out the load of
+// every node it holds, once: rules ask for them again and again.
 func (m *Model) Load(node *Object) NodeLoad {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	if l, ok := m.loads[node.Node.Name]; ok && l.Node == node {
 		return l
 	}
-	if m.loads == nil {
-		m.loads = map[string]NodeLoad{}
-	}
-	l := m.computeLoad(node)
-	m.loads[node.Node.Name] = l
-	return l
+	return m.computeLoad(node) // a node the model does not hold as it is (one a paste did not name)
 }
 
-// computeLoad works a load out for Load, which holds mu.
+// computeLoad works a node's load out.
 func (m *Model) computeLoad(node *Object) NodeLoad {
 	pool, _ := NodePool(node.Node.Labels)
 	l := NodeLoad{Node: node, Pool: pool, Allocatable: amount(node.Node.Status.Allocatable)}
-	for _, p := range m.podsOn(node.Node.Name) {
+	for _, p := range m.PodsOn(node.Node.Name) {
 		if Terminal(p.Pod) {
 			continue
 		}

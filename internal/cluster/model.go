@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"sync"
 	"time"
 )
 
@@ -14,16 +13,14 @@ type Model struct {
 	Events []*Object // objects with Event set
 	Others []*Object // kept as raw JSON (workloads, priority classes, …)
 
-	pods    map[string]int      // namespace/name → index in Pods
-	nodes   map[string]int      // name → index in Nodes
-	events  map[string]int      // uid → index in Events, for events that have one
-	amounts map[*Object]amounts // pod → its requests and limits, computed in Add
-
-	// The server reads one model from many requests at once, and PodsOn and Load fill these
-	// on first use: mu makes them do so one at a time.
-	mu         sync.Mutex
+	// The indexes, all made by NewModel: a model never changes once made, so that the server
+	// can read one from many requests at once.
+	pods       map[string]int       // namespace/name → index in Pods
+	nodes      map[string]int       // name → index in Nodes
+	events     map[string]int       // uid → index in Events, for events that have one
+	amounts    map[*Object]amounts  // pod → its requests and limits
 	podsByNode map[string][]*Object // node name → pods bound to it
-	loads      map[string]NodeLoad  // node name → load, computed on first use
+	loads      map[string]NodeLoad  // node name → the load of the node of that name in Nodes
 }
 
 // amounts are a pod's requests and limits. Kubernetes' arithmetic costs some microseconds a
@@ -39,20 +36,26 @@ type amounts struct{ requests, limits Resources }
 func NewModel(files []string, objs []*Object) *Model {
 	m := &Model{Files: files, pods: map[string]int{}, nodes: map[string]int{}, events: map[string]int{}, amounts: map[*Object]amounts{}}
 	for _, o := range objs {
-		m.Add(o)
+		m.add(o)
+	}
+	m.podsByNode = map[string][]*Object{}
+	for _, p := range m.Pods {
+		if n := p.Pod.Spec.NodeName; n != "" {
+			m.podsByNode[n] = append(m.podsByNode[n], p)
+		}
+	}
+	m.loads = make(map[string]NodeLoad, len(m.nodes))
+	for name, i := range m.nodes {
+		m.loads[name] = m.computeLoad(m.Nodes[i])
 	}
 	return m
 }
 
-// Add puts one more object into the model.
-func (m *Model) Add(o *Object) {
-	m.loads, m.podsByNode = nil, nil // both depend on every pod and node
+// add puts one more object into the model, as NewModel builds it.
+func (m *Model) add(o *Object) {
 	switch {
 	case o.Pod != nil:
 		key := o.Pod.Namespace + "/" + o.Pod.Name
-		if m.amounts == nil {
-			m.amounts = map[*Object]amounts{}
-		}
 		m.amounts[o] = amounts{requests: PodRequests(o.Pod), limits: PodLimits(o.Pod)}
 		if o.Pod.Name == "" {
 			// A pod a paste did not name (a describe fragment): one of its own, never the
@@ -89,9 +92,6 @@ func (m *Model) Add(o *Object) {
 			return
 		}
 		if uid != "" {
-			if m.events == nil {
-				m.events = map[string]int{}
-			}
 			m.events[uid] = len(m.Events)
 		}
 		m.Events = append(m.Events, o)
@@ -118,21 +118,6 @@ func (m *Model) Node(name string) *Object {
 
 // PodsOn returns the pods bound to a node.
 func (m *Model) PodsOn(node string) []*Object {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.podsOn(node)
-}
-
-// podsOn is PodsOn for a caller that holds mu.
-func (m *Model) podsOn(node string) []*Object {
-	if m.podsByNode == nil {
-		m.podsByNode = map[string][]*Object{}
-		for _, p := range m.Pods {
-			if n := p.Pod.Spec.NodeName; n != "" {
-				m.podsByNode[n] = append(m.podsByNode[n], p)
-			}
-		}
-	}
 	return m.podsByNode[node]
 }
 

@@ -4,7 +4,11 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -102,5 +106,60 @@ func TestStateCache(t *testing.T) {
 				`{"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e", "namespace": "prod", "uid": "u1"}, "reason": "Evicted",
 				  "involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub"}, "count": 1, "lastTimestamp": "2023-02-01T17:06:00Z"}`))
 		}, 4)
+	})
+}
+
+// TestConcurrentPages: many requests read one cached incident at once, each page and API view of
+// it, and each gets what it gets alone. Run under -race (as .ci/run does), this fails if anything
+// a cached state shares (the model, the analysis, the timeline) is written after it is made.
+func TestConcurrentPages(t *testing.T) {
+	dir := filepath.Join("..", "analysis", "testdata", "il0070", "liveness")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	var names []string
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()], names = b, append(names, e.Name())
+	}
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart", "cluster": "leap"}`)
+		body, ct := multipartBody(t, files, names...)
+		if status, b := call(t, "POST", base+"/api/v1/incidents/IL-0070/snapshots", ct, body); status != http.StatusCreated {
+			t.Fatalf("upload: %d %s", status, b)
+		}
+		paths := []string{"/incidents/IL-0070", "/incidents/IL-0070?type=symptom", "/incidents/IL-0070/symptoms/S1", "/incidents/IL-0070/causes/C1",
+			"/api/v1/incidents/IL-0070/analysis", "/api/v1/incidents/IL-0070/timeline?limit=50", "/api/v1/incidents/IL-0070/timeline?collapse=off",
+			"/api/v1/incidents/IL-0070/symptoms/S1/members", "/api/v1/incidents/IL-0070/export"}
+		// A page's form token is new on every request: the rest is what is compared.
+		token := regexp.MustCompile(`name="csrf" value="[^"]*"`)
+		read := func(p string) (int, string) {
+			status, b := call(t, "GET", base+p, "", nil)
+			return status, token.ReplaceAllString(string(b), `name="csrf"`)
+		}
+		alone := map[string]string{}
+		for _, p := range paths {
+			status, b := read(p)
+			if status != http.StatusOK {
+				t.Fatalf("%s: %d %s", p, status, b)
+			}
+			alone[p] = b
+		}
+		var wg sync.WaitGroup
+		for i := range 4 * len(paths) {
+			p := paths[i%len(paths)]
+			wg.Go(func() {
+				if status, b := read(p); status != http.StatusOK || b != alone[p] {
+					t.Errorf("%s read with others: %d, and not what it was alone", p, status)
+				}
+			})
+		}
+		wg.Wait()
 	})
 }
