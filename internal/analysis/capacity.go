@@ -52,7 +52,7 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		c.Evidence = append(c.Evidence, l.ev)
 		parts = append(parts, "the autoscaler could not add nodes: "+l.what)
-		c.Components = appendComponent(c.Components, Component{Kind: "Autoscaler", Name: "cluster-autoscaler"})
+		c.Components = appendComponent(c.Components, Component{Kind: cluster.ComponentAutoscaler, Name: "cluster-autoscaler"})
 	}
 	if len(limits) > 0 && len(pending) > 0 {
 		c.Confidence += 0.1

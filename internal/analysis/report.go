@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	vocab "github.com/rootline-dev/rootline/internal/kinds"
 )
 
 // Report is the analysis, in the JSON shape of CONTRACT.md.
@@ -50,26 +51,25 @@ type Evidence struct {
 	Value string `json:"value,omitempty"`
 }
 
-// Symptom kinds (CONTRACT.md).
+// Symptom kinds: see internal/kinds, the vocabulary's one home.
 const (
-	PodEvicted           = "pod_evicted"
-	PodPending           = "pod_pending"
-	OOMKilled            = "oom_killed"
-	LivenessProbeFailed  = "liveness_probe_failed"
-	ReadinessProbeFailed = "readiness_probe_failed"
-	CrashLoopBackOff     = "crash_loop_backoff"
-	ContainerRestarted   = "container_restarted"
-	ImagePullFailed      = "image_pull_failed"
-	Preempted            = "preempted"
-	NodeNotReady         = "node_not_ready"
-	NodePressure         = "node_pressure"
-	ScaleUp              = "scale_up"
-	EvictedPodsLingering = "evicted_pods_lingering"
+	PodEvicted           = vocab.PodEvicted
+	PodPending           = vocab.PodPending
+	OOMKilled            = vocab.OOMKilled
+	LivenessProbeFailed  = vocab.LivenessProbeFailed
+	ReadinessProbeFailed = vocab.ReadinessProbeFailed
+	CrashLoopBackOff     = vocab.CrashLoopBackOff
+	ContainerRestarted   = vocab.ContainerRestarted
+	ImagePullFailed      = vocab.ImagePullFailed
+	Preempted            = vocab.Preempted
+	NodeNotReady         = vocab.NodeNotReady
+	NodePressure         = vocab.NodePressure
+	ScaleUp              = vocab.ScaleUp
+	EvictedPodsLingering = vocab.EvictedPodsLingering
 )
 
-// SymptomKinds lists every symptom kind.
-var SymptomKinds = []string{PodEvicted, PodPending, OOMKilled, LivenessProbeFailed, ReadinessProbeFailed, CrashLoopBackOff,
-	ContainerRestarted, ImagePullFailed, Preempted, NodeNotReady, NodePressure, ScaleUp, EvictedPodsLingering}
+// SymptomKinds lists every symptom kind (kinds.Symptoms).
+var SymptomKinds = vocab.Symptoms
 
 // Symptom is something users of the cluster felt, or its direct sign.
 type Symptom struct {
@@ -105,27 +105,27 @@ type Symptom struct {
 	pod *cluster.Object
 }
 
-// Cause kinds (CONTRACT.md).
+// Cause kinds: see internal/kinds.
 const (
-	CapacityExhaustion    = "capacity_exhaustion"
-	SharedNodePool        = "shared_node_pool"
-	SharedPrometheus      = "shared_prometheus"
-	CPUStarvation         = "cpu_starvation"
-	MemoryOverRequest     = "memory_over_request"
-	MemoryLimitTooLow     = "memory_limit_too_low"
-	NodeOvercommitted     = "node_overcommitted"
-	ScaleUpNotReady       = "scale_up_not_ready"
-	SchedulingConstraints = "scheduling_constraints"
-	Preemption            = "preemption"
-	NodeDiskExhaustion    = "node_disk_exhaustion"
-	RequestExceedsNode    = "request_exceeds_node"
-	VolumeBinding         = "volume_binding"
-	ImageUnavailable      = "image_unavailable"
-	ContainerStartFailure = "container_start_failure"
+	CapacityExhaustion    = vocab.CapacityExhaustion
+	SharedNodePool        = vocab.SharedNodePool
+	SharedPrometheus      = vocab.SharedPrometheus
+	CPUStarvation         = vocab.CPUStarvation
+	MemoryOverRequest     = vocab.MemoryOverRequest
+	MemoryLimitTooLow     = vocab.MemoryLimitTooLow
+	NodeOvercommitted     = vocab.NodeOvercommitted
+	ScaleUpNotReady       = vocab.ScaleUpNotReady
+	SchedulingConstraints = vocab.SchedulingConstraints
+	Preemption            = vocab.Preemption
+	NodeDiskExhaustion    = vocab.NodeDiskExhaustion
+	RequestExceedsNode    = vocab.RequestExceedsNode
+	VolumeBinding         = vocab.VolumeBinding
+	ImageUnavailable      = vocab.ImageUnavailable
+	ContainerStartFailure = vocab.ContainerStartFailure
 )
 
-// CauseKinds lists every cause kind.
-var CauseKinds = []string{CapacityExhaustion, SharedNodePool, SharedPrometheus, CPUStarvation, MemoryOverRequest, MemoryLimitTooLow, NodeOvercommitted, ScaleUpNotReady, SchedulingConstraints, Preemption, NodeDiskExhaustion, RequestExceedsNode, VolumeBinding, ImageUnavailable, ContainerStartFailure}
+// CauseKinds lists every cause kind (kinds.Causes).
+var CauseKinds = vocab.Causes
 
 // Cause roles.
 const (

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	vocab "github.com/rootline-dev/rootline/internal/kinds"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
 
@@ -102,7 +103,7 @@ func (scaleUpNotReadyRule) Causes(in Input, symptoms []Symptom) []Cause {
 	if len(stuck) > 0 {
 		c.followWhy = "the nodes the scale-up asked for did not arrive"
 	}
-	c.Components = append(c.Components, Component{Kind: "Autoscaler", Name: "cluster-autoscaler"})
+	c.Components = append(c.Components, Component{Kind: vocab.Autoscaler, Name: "cluster-autoscaler"})
 	c.Confidence = clamp(c.Confidence)
 	return []Cause{c}
 }

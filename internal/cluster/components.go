@@ -4,19 +4,21 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/kinds"
 )
 
-// Component kinds, as CONTRACT.md names them.
+// Component kinds: see internal/kinds, the vocabulary's one home.
 const (
-	ComponentNodePool   = "NodePool"
-	ComponentPrometheus = "Prometheus"
-	ComponentHub        = "Hub"
-	ComponentProxy      = "Proxy"
-	ComponentIngress    = "Ingress"
-	ComponentDNS        = "DNS"
-	ComponentAutoscaler = "Autoscaler"
-	ComponentScheduler  = "Scheduler"
-	ComponentDatabase   = "Database"
+	ComponentNodePool   = kinds.NodePool
+	ComponentPrometheus = kinds.Prometheus
+	ComponentHub        = kinds.Hub
+	ComponentProxy      = kinds.Proxy
+	ComponentIngress    = kinds.Ingress
+	ComponentDNS        = kinds.DNS
+	ComponentAutoscaler = kinds.Autoscaler
+	ComponentScheduler  = kinds.Scheduler
+	ComponentDatabase   = kinds.Database
 )
 
 // componentSigns recognise well-known components by what their pods are called and labelled:

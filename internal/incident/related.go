@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/rootline-dev/rootline/internal/kinds"
 )
 
 // Candidate is an incident of the library that may be related: its signature, and the cluster
@@ -60,17 +62,8 @@ const (
 	SharedComponent = "shared component"
 )
 
-// componentWords names component kinds for people.
-var componentWords = map[string]string{"NodePool": "Node pool", "Prometheus": "Prometheus", "Hub": "Hub", "Proxy": "Proxy",
-	"Ingress": "Ingress", "DNS": "DNS", "Autoscaler": "Autoscaler", "Scheduler": "Scheduler", "Database": "Database"}
-
-// ComponentWord names a component kind the way the related view writes it.
-func ComponentWord(kind string) string {
-	if w, ok := componentWords[kind]; ok {
-		return w
-	}
-	return kind
-}
+// ComponentWord names a component kind the way the related view writes it (kinds.ComponentWord).
+func ComponentWord(kind string) string { return kinds.ComponentWord(kind) }
 
 // Related ranks the candidates against an incident: first every one that shares its root
 // cause, by how much else they share (causes, symptoms, components); then those that share

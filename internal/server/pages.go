@@ -9,6 +9,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/kinds"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/templates"
 	"github.com/rootline-dev/rootline/templates/incidents"
@@ -51,7 +52,7 @@ func (s *Server) renderLibrary(c *gin.Context, status int, form incidents.NewInc
 	}
 	search := incidents.Search{Q: c.Query("q"), Symptom: c.Query("symptom"), Cause: c.Query("cause"), Tag: c.Query("tag"),
 		Component: c.Query("component"), Org: c.Query("org"), From: c.Query("from"), To: c.Query("to"), Root: c.Query("root"),
-		Symptoms: analysis.SymptomKinds, Causes: analysis.CauseKinds, Components: componentKinds, Total: counts.Total, Searched: f != (store.IncidentFilter{Limit: f.Limit})}
+		Symptoms: analysis.SymptomKinds, Causes: analysis.CauseKinds, Components: kinds.Components, Total: counts.Total, Searched: f != (store.IncidentFilter{Limit: f.Limit})}
 	for _, cc := range counts.Causes {
 		q := c.Request.URL.Query()
 		q.Set("cause", cc.Cause)

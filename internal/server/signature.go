@@ -9,11 +9,9 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/kinds"
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
-
-// componentKinds are the component kinds CONTRACT.md names; people may use other words.
-var componentKinds = []string{"NodePool", "Prometheus", "Hub", "Proxy", "Ingress", "DNS", "Autoscaler", "Scheduler", "Database"}
 
 // signatureResponse is an incident's signatures as the API shows them.
 type signatureResponse struct {
@@ -136,7 +134,7 @@ func signatureView(sigs incident.Signatures) incidents.SignatureView {
 	eff := sigs.Effective
 	v := incidents.SignatureView{Origin: sigs.Origin, OriginWords: incident.OriginWords(sigs.Origin), Person: sigs.Origin == incident.OriginPerson,
 		Symptoms: eff.Symptoms, RootCause: eff.RootCause, Causes: eff.Causes,
-		SymptomKinds: analysis.SymptomKinds, CauseKinds: analysis.CauseKinds, ComponentKinds: componentKinds}
+		SymptomKinds: analysis.SymptomKinds, CauseKinds: analysis.CauseKinds, ComponentKinds: kinds.Components}
 	var lines []string
 	for _, c := range eff.Components {
 		v.Components = append(v.Components, strings.TrimSpace(incident.ComponentWord(c.Kind)+" "+c.Name))

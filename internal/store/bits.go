@@ -3,26 +3,28 @@ package store
 import (
 	"hash/fnv"
 	"math/bits"
+	"slices"
+
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/kinds"
 )
 
-// The bit of each symptom and cause kind in incident_facets' bit sets. Stored rows depend on
-// these positions: the lists only ever grow at the end (TestSignatureBits pins them), and a
-// change of the hashed range needs a migration that rebuilds the facets.
+// The bit of each symptom and cause kind in incident_facets' bit sets: its position in the
+// vocabulary's lists (internal/kinds). Stored rows depend on these positions: the lists only
+// ever grow at the end (TestSignatureBits pins them), and a change of the hashed range needs a
+// migration that rebuilds the facets.
 var (
-	symptomBit = bitsOf("pod_evicted", "pod_pending", "oom_killed", "liveness_probe_failed", "readiness_probe_failed",
-		"crash_loop_backoff", "container_restarted", "image_pull_failed", "preempted", "node_not_ready", "node_pressure",
-		"scale_up", "evicted_pods_lingering")
-	causeBit = bitsOf("capacity_exhaustion", "shared_node_pool", "shared_prometheus", "cpu_starvation", "memory_over_request",
-		"memory_limit_too_low", "node_overcommitted", "scale_up_not_ready", "scheduling_constraints", "preemption",
-		"node_disk_exhaustion", "request_exceeds_node", "volume_binding", "image_unavailable", "container_start_failure")
+	symptomBit = bitsOf(kinds.Symptoms...)
+	causeBit   = bitsOf(kinds.Causes...)
 	// Component keys (incident.ComponentKeys): the component kinds of the report format have
 	// their own bits, and so have the keys of node pools of each role (migration 11 added them
 	// and rebuilt every stored set; "NodePool" itself is no key any more). Any other key (a
 	// kind of another word, a pool of unknown role by its cluster and name) shares one of the
 	// bits 13 to 62 by its hash, which can only make the first, indexed ranking of related
-	// incidents think two keys alike; the final ranking compares the keys themselves.
-	componentBit = bitsOf("NodePool", "Prometheus", "Hub", "Proxy", "Ingress", "DNS", "Autoscaler", "Scheduler", "Database",
-		"NodePool:core", "NodePool:user", "NodePool:worker", "NodePool:gpu")
+	// incidents think two keys alike; the final ranking compares the keys themselves. New
+	// component kinds cannot simply be added: the pool keys follow the kinds.
+	componentBit = bitsOf(append(slices.Clone(kinds.Components),
+		"NodePool:"+incident.RoleCore, "NodePool:"+incident.RoleUser, "NodePool:"+incident.RoleWorker, "NodePool:"+incident.RoleGPU)...)
 )
 
 const otherBit = 63 // a symptom or cause kind outside the lists (the vocabulary grew, this did not)

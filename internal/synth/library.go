@@ -3,25 +3,22 @@ package synth
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/kinds"
 )
 
-// Library vocabulary: the kinds of CONTRACT.md, listed here so that synth stays below analysis.
+// Library vocabulary: the kinds of the report format (internal/kinds), and component words
+// people use beyond them.
 var (
-	librarySymptoms = []string{"pod_evicted", "pod_pending", "oom_killed", "liveness_probe_failed", "readiness_probe_failed",
-		"crash_loop_backoff", "container_restarted", "image_pull_failed", "preempted", "node_not_ready", "node_pressure",
-		"scale_up", "evicted_pods_lingering"}
-	libraryCauses = []string{"capacity_exhaustion", "shared_node_pool", "shared_prometheus", "cpu_starvation",
-		"memory_over_request", "memory_limit_too_low", "node_overcommitted", "scale_up_not_ready", "scheduling_constraints",
-		"preemption", "node_disk_exhaustion", "request_exceeds_node", "volume_binding", "image_unavailable",
-		"container_start_failure"}
-	libraryComponents = []string{"NodePool", "Prometheus", "Hub", "Proxy", "Ingress", "DNS", "Autoscaler", "Scheduler",
-		"Database", "Kubelet", "CNI", "Etcd"}
-	libraryOrgs  = []string{"2i2c", "mybinder.org", "Pangeo", "DFDS", "Zalando", "Grafana Labs", "Moonlight", "Universe", "ACME", "Initech"}
-	libraryWords = []string{"hub", "restart", "scale-up", "burst", "eviction", "memory", "pressure", "prometheus", "scrape",
+	librarySymptoms   = kinds.Symptoms
+	libraryCauses     = kinds.Causes
+	libraryComponents = append(slices.Clone(kinds.Components), "Kubelet", "CNI", "Etcd")
+	libraryOrgs       = []string{"2i2c", "mybinder.org", "Pangeo", "DFDS", "Zalando", "Grafana Labs", "Moonlight", "Universe", "ACME", "Initech"}
+	libraryWords      = []string{"hub", "restart", "scale-up", "burst", "eviction", "memory", "pressure", "prometheus", "scrape",
 		"dask", "workers", "pending", "quota", "autoscaler", "node", "pool", "kubelet", "probe", "timeout", "dns", "coredns",
 		"ingress", "certificate", "image", "registry", "disk", "logs", "etcd", "latency", "outage", "users", "notebook"}
 )

@@ -1,0 +1,33 @@
+package kinds
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestLists: each list holds each kind once, and the kinds of the three lists are apart.
+func TestLists(t *testing.T) {
+	seen := map[string]string{}
+	for name, list := range map[string][]string{"symptom": Symptoms, "cause": Causes, "component": Components} {
+		for _, k := range list {
+			if k == "" {
+				t.Errorf("an empty %s kind", name)
+			}
+			if other, ok := seen[k]; ok {
+				t.Errorf("%s kind %q is listed again (as a %s kind)", name, k, other)
+			}
+			seen[k] = name
+		}
+	}
+	if !slices.Contains(Causes, SharedPrometheus) || !slices.Contains(Symptoms, EvictedPodsLingering) || !slices.Contains(Components, Database) {
+		t.Error("a kind is missing from its list")
+	}
+}
+
+func TestComponentWord(t *testing.T) {
+	for kind, want := range map[string]string{NodePool: "Node pool", Prometheus: "Prometheus", "Kubelet": "Kubelet"} {
+		if got := ComponentWord(kind); got != want {
+			t.Errorf("ComponentWord(%q) = %q, want %q", kind, got, want)
+		}
+	}
+}
