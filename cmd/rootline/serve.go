@@ -28,10 +28,6 @@ import (
 const memoryHeadroom = 512 << 20
 
 func newServeCmd() *cobra.Command {
-	var (
-		logLevel string
-		cfg      config.Config
-	)
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the web server",
@@ -63,54 +59,13 @@ ROOTLINE_OIDC_CLIENT_SECRET(_FILE), ROOTLINE_OIDC_REDIRECT_URL, ROOTLINE_OIDC_AL
 ROOTLINE_OIDC_ALLOWED_DOMAINS and ROOTLINE_OIDC_SCOPE.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			base, err := config.Default(os.Getenv)
-			if err != nil {
+			cfg, err := config.Load(cmd.Flags(), os.Getenv)
+			var fe *config.FlagError
+			switch {
+			case errors.As(err, &fe):
+				return usageError{err}
+			case err != nil:
 				return err
-			}
-			flags := cmd.Flags()
-			if !flags.Changed("addr") {
-				cfg.Addr = base.Addr
-			}
-			if !flags.Changed("database") {
-				cfg.Database = base.Database
-			}
-			if !flags.Changed("max-upload-bytes") {
-				cfg.MaxUploadBytes = base.MaxUploadBytes
-			}
-			if !flags.Changed("max-decoded-bytes") {
-				cfg.MaxDecodedBytes = base.MaxDecodedBytes
-			}
-			if !flags.Changed("log-format") {
-				cfg.LogFormat = base.LogFormat
-			}
-			if !flags.Changed("retention") {
-				cfg.Retention = base.Retention
-			}
-			if !flags.Changed("upload-rate") {
-				cfg.UploadRate = base.UploadRate
-			}
-			for name, set := range map[string]func(){
-				"events-rate":   func() { cfg.EventsRate = base.EventsRate },
-				"memory-budget": func() { cfg.MemoryBudget = base.MemoryBudget },
-				"spool-dir":     func() { cfg.SpoolDir = base.SpoolDir },
-			} {
-				if !flags.Changed(name) {
-					set()
-				}
-			}
-			if !flags.Changed("session-ttl") {
-				cfg.SessionTTL = base.SessionTTL
-			}
-			if !flags.Changed("insecure-cookies") {
-				cfg.InsecureCookies = base.InsecureCookies
-			}
-			cfg.APIToken = base.APIToken
-			cfg.OIDC = base.OIDC
-			cfg.LogLevel = base.LogLevel
-			if flags.Changed("log-level") {
-				if err := cfg.LogLevel.UnmarshalText([]byte(logLevel)); err != nil {
-					return usageError{fmt.Errorf("--log-level: %w", err)}
-				}
 			}
 			if err := cfg.Validate(); err != nil {
 				return usageError{err}
@@ -118,30 +73,7 @@ ROOTLINE_OIDC_ALLOWED_DOMAINS and ROOTLINE_OIDC_SCOPE.`,
 			return serve(cmd.Context(), cfg)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&cfg.Addr, "addr", config.DefaultAddr, "address to listen on")
-	f.StringVar(&cfg.Database, "database", config.DefaultDatabase, "SQLite file, sqlite://PATH, or postgres:// URL (env ROOTLINE_DATABASE)")
-	f.StringVar(&cfg.Auth, "auth", "", "on or off (default: off on loopback, on elsewhere)")
-	f.Int64Var(&cfg.MaxUploadBytes, "max-upload-bytes", config.DefaultMaxBytes, "largest upload body accepted")
-	f.Int64Var(&cfg.MaxDecodedBytes, "max-decoded-bytes", config.DefaultMaxBytes, "largest upload once decompressed")
-	f.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "how long requests in flight get to finish on SIGTERM")
-	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error")
-	f.StringVar(&cfg.LogFormat, "log-format", "text", "text or json")
-	cfg.Retention = config.DefaultRetention
-	f.Var(&cfg.Retention, "retention", "delete raw evidence older than this: days (90d), a duration (36h), or off (env ROOTLINE_RETENTION)")
-	f.DurationVar(&cfg.RetentionEvery, "retention-every", config.DefaultRetentionEvery, "how often to look for expired evidence")
-	f.Float64Var(&cfg.UploadRate, "upload-rate", config.DefaultUploadRate, "uploads a minute per token when auth is on; 0 for no limit (env ROOTLINE_UPLOAD_RATE)")
-	f.IntVar(&cfg.UploadBurst, "upload-burst", config.DefaultUploadBurst, "uploads at once beyond the rate")
-	f.Float64Var(&cfg.EventsRate, "events-rate", config.DefaultEventsRate, "collector batches (POST /api/v1/events) a minute per token when auth is on; 0 for no limit (env ROOTLINE_EVENTS_RATE)")
-	f.IntVar(&cfg.EventsBurst, "events-burst", config.DefaultEventsBurst, "collector batches at once beyond the rate")
-	f.Int64Var(&cfg.MemoryBudget, "memory-budget", config.DefaultMemoryBudget, "bytes the uploads and batches decoded at once may cost together; the rest wait (env ROOTLINE_MEMORY_BUDGET)")
-	f.DurationVar(&cfg.UploadWait, "upload-wait", config.DefaultUploadWait, "how long an upload waits for room in the memory budget before 503")
-	f.DurationVar(&cfg.UploadTimeout, "upload-timeout", config.DefaultUploadTimeout, "longest decoding and storing of one upload")
-	f.DurationVar(&cfg.BodyIdle, "body-idle", config.DefaultBodyIdle, "a request body silent this long is cut with 408")
-	f.Int64Var(&cfg.BodyRate, "body-rate", config.DefaultBodyRate, "bytes a second a request body must average once --body-idle has passed (408 otherwise); 0: no rate")
-	f.StringVar(&cfg.SpoolDir, "spool-dir", "", "folder uploads are received into (default rootline-spool in the temporary folder; env ROOTLINE_SPOOL_DIR)")
-	f.DurationVar(&cfg.SessionTTL, "session-ttl", config.DefaultSessionTTL, "how long a person stays signed in to the pages (env ROOTLINE_SESSION_TTL)")
-	f.BoolVar(&cfg.InsecureCookies, "insecure-cookies", false, "with --auth on, send cookies over plain HTTP too: for tests, never in production (env ROOTLINE_INSECURE_COOKIES)")
+	config.DefineFlags(cmd.Flags())
 	return cmd
 }
 

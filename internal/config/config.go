@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/dbtarget"
 )
 
 // Defaults.
@@ -292,7 +292,7 @@ func (c *Config) Validate() error {
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("config: log format %q: use text or json", c.LogFormat)
 	}
-	if _, err := store.ParseTarget(c.Database); err != nil {
+	if _, err := dbtarget.Parse(c.Database); err != nil {
 		return fmt.Errorf("config: --database: %w", err)
 	}
 	if c.Retention > 0 && time.Duration(c.Retention) < time.Hour {
@@ -349,8 +349,8 @@ func isLoopback(host string) bool {
 
 // Dump returns the configuration for the start-up log, with the database password removed.
 func (c Config) Dump() []any {
-	db := store.RedactDatabase(c.Database)
-	if t, err := store.ParseTarget(c.Database); err == nil {
+	db := dbtarget.Redact(c.Database)
+	if t, err := dbtarget.Parse(c.Database); err == nil {
 		db = t.Display
 	}
 	return []any{"addr", c.Addr, "database", db, "auth", c.Auth, "api_token_set", c.APIToken != "", "max_upload_bytes", c.MaxUploadBytes,

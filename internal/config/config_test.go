@@ -1,10 +1,14 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
 )
 
 func TestValidate(t *testing.T) {
@@ -133,5 +137,46 @@ func TestDumpHidesPasswords(t *testing.T) {
 		if strings.Contains(got, "hunter2") || strings.Contains(got, "zzter2") {
 			t.Errorf("%s: Dump shows the password: %s", db, got)
 		}
+	}
+}
+
+// TestLoad: each setting is its flag's value when the command line gives it, else the
+// environment's, else its default; a flag's bad value is a FlagError, the environment's not.
+func TestLoad(t *testing.T) {
+	env := map[string]string{"ROOTLINE_ADDR": "0.0.0.0:9000", "ROOTLINE_LOG_LEVEL": "warn", "ROOTLINE_RETENTION": "30d",
+		"ROOTLINE_UPLOAD_RATE": "5", "ROOTLINE_API_TOKEN": "from-the-environment-0123456789"}
+	getenv := func(k string) string { return env[k] }
+	load := func(args ...string) (Config, error) {
+		t.Helper()
+		fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+		DefineFlags(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return Load(fs, getenv)
+	}
+	c, err := load("--addr", "127.0.0.1:7000", "--log-level", "debug", "--body-idle", "5s", "--insecure-cookies")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintf("%s %s %s %v %s %v %s %d", c.Addr, c.LogLevel, c.Retention, c.UploadRate, c.BodyIdle, c.InsecureCookies, c.APIToken, c.MaxUploadBytes)
+	want := fmt.Sprintf("127.0.0.1:7000 DEBUG 30d 5 5s true from-the-environment-0123456789 %d", DefaultMaxBytes)
+	if got != want {
+		t.Errorf("flags over the environment over the defaults:\ngot  %s\nwant %s", got, want)
+	}
+	c, err = load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "0.0.0.0:9000" || c.LogLevel != slog.LevelWarn || c.BodyIdle != DefaultBodyIdle || c.ShutdownTimeout != 20*time.Second {
+		t.Errorf("no flags: %s %s %s %s; want the environment's, else the defaults", c.Addr, c.LogLevel, c.BodyIdle, c.ShutdownTimeout)
+	}
+	var fe *FlagError
+	if _, err := load("--log-level", "loud"); !errors.As(err, &fe) || !strings.Contains(err.Error(), "--log-level") {
+		t.Errorf("a bad flag: %v, want a FlagError naming it", err)
+	}
+	env["ROOTLINE_UPLOAD_RATE"] = "lots"
+	if _, err := load(); err == nil || errors.As(err, &fe) {
+		t.Errorf("a bad environment variable: %v, want an error that is not a FlagError", err)
 	}
 }

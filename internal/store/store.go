@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,18 +17,20 @@ import (
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
+
+	"github.com/rootline-dev/rootline/internal/dbtarget"
 )
 
 // ErrNotFound is returned when a requested row does not exist.
 var ErrNotFound = errors.New("not found")
 
-// Dialect names the database behind a Store.
-type Dialect string
+// Dialect names the database behind a Store (dbtarget.Dialect).
+type Dialect = dbtarget.Dialect
 
 // The two dialects Rootline runs on.
 const (
-	Postgres Dialect = "postgres"
-	SQLite   Dialect = "sqlite"
+	Postgres = dbtarget.Postgres
+	SQLite   = dbtarget.SQLite
 )
 
 // Store is Rootline's storage. It is safe for concurrent use.
@@ -42,54 +43,11 @@ type Store struct {
 	now     func() time.Time // the clock that dates what is stored
 }
 
-// Target is a parsed database location.
-type Target struct {
-	Dialect Dialect
-	DSN     string // what the driver is given
-	Display string // what logs show: the password removed
-}
+// Target is a parsed database location (dbtarget.Target).
+type Target = dbtarget.Target
 
-// ParseTarget reads a --database value: a postgres:// or postgresql:// URL, sqlite://PATH, or a
-// plain file path (SQLite).
-func ParseTarget(database string) (Target, error) {
-	switch {
-	case database == "":
-		return Target{}, errors.New("store: no database given")
-	case strings.HasPrefix(database, "postgres://"), strings.HasPrefix(database, "postgresql://"):
-		u, err := url.Parse(database)
-		if err != nil {
-			// url.Error quotes the whole URL, password and all: only its reason is kept.
-			var ue *url.Error
-			if errors.As(err, &ue) {
-				err = ue.Err
-			}
-			return Target{}, fmt.Errorf("store: database URL %s: %s", RedactDatabase(database), RedactDatabase(err.Error()))
-		}
-		if q := u.Query(); q.Has("password") { // libpq and pgx also take the password here
-			q.Set("password", "xxxxx")
-			u.RawQuery = q.Encode()
-		}
-		return Target{Dialect: Postgres, DSN: database, Display: u.Redacted()}, nil
-	case isKeywordDSN(database): // host=… user=… password=…, as libpq takes it
-		return Target{Dialect: Postgres, DSN: database, Display: RedactDatabase(database)}, nil
-	case strings.Contains(database, "://") && !strings.HasPrefix(database, "sqlite://"):
-		return Target{}, fmt.Errorf("store: database %q: use postgres://… or a SQLite file path", RedactDatabase(database))
-	}
-	path := strings.TrimPrefix(database, "sqlite://")
-	if path == "" {
-		return Target{}, errors.New("store: sqlite:// needs a file path")
-	}
-	// WAL lets pages read while an upload writes; IMMEDIATE transactions take the write lock
-	// up front, so two writers queue (busy_timeout) instead of failing on lock upgrade.
-	q := url.Values{}
-	for _, p := range []string{"busy_timeout(15000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
-		q.Add("_pragma", p)
-	}
-	// No _time_format: the driver's default is already SQLite's own format, and in this
-	// driver version setting it makes the driver ignore _txlock.
-	q.Set("_txlock", "immediate")
-	return Target{Dialect: SQLite, DSN: "file:" + path + "?" + q.Encode(), Display: path}, nil
-}
+// ParseTarget reads a --database value (dbtarget.Parse).
+func ParseTarget(database string) (Target, error) { return dbtarget.Parse(database) }
 
 // Open connects to the database. It does not change the schema: call Migrate for that. A nil
 // log discards the store's messages.
