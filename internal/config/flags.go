@@ -29,7 +29,9 @@ var serveFlags = []flagSetting{
 	durationFlag("shutdown-timeout", "how long requests in flight get to finish on SIGTERM", func(c *Config) *time.Duration { return &c.ShutdownTimeout }),
 	{
 		name: "log-level", usage: "debug, info, warn or error (env ROOTLINE_LOG_LEVEL)",
-		define: func(fs *pflag.FlagSet, usage string, def *Config) { fs.String("log-level", levelName(def.LogLevel), usage) },
+		define: func(fs *pflag.FlagSet, usage string, def *Config) {
+			fs.String("log-level", levelName(def.LogLevel), usage)
+		},
 		apply: func(fs *pflag.FlagSet, c *Config) error {
 			v, err := fs.GetString("log-level")
 			if err != nil {
