@@ -12,7 +12,6 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/ingest"
-	"github.com/rootline-dev/rootline/internal/store"
 )
 
 // postEvents answers POST /api/v1/events?cluster=NAME: a batch from `rootline collect`, a
@@ -59,7 +58,7 @@ func (s *Server) postEvents(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := s.storeCollected(ctx, clusterName, objs)
+	n, err := s.deps.Collected.StoreCollected(ctx, clusterName, objs, time.Now()) // run again by the store when it collides
 	if err != nil {
 		return err
 	}
@@ -69,19 +68,4 @@ func (s *Server) postEvents(c *gin.Context) error {
 	s.log.DebugContext(ctx, "collected batch stored", "cluster", clusterName, "events", n.Events, "states", n.States, "known", n.Known)
 	c.JSON(http.StatusOK, n)
 	return nil
-}
-
-// storeCollected stores a batch, again when it collided with a concurrent one.
-func (s *Server) storeCollected(ctx context.Context, clusterName string, objs []*cluster.Object) (store.CollectedCounts, error) {
-	for attempt := 1; ; attempt++ {
-		n, err := s.deps.Collected.StoreCollected(ctx, clusterName, objs, time.Now())
-		if !store.IsRetryable(err) || attempt == storeAttempts {
-			return n, err
-		}
-		select {
-		case <-ctx.Done():
-			return n, ctx.Err()
-		case <-time.After(time.Duration(attempt*attempt) * 100 * time.Millisecond):
-		}
-	}
 }

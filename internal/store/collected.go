@@ -48,7 +48,7 @@ type CollectedCounts struct {
 const collectedBatch = 500
 
 // StoreCollected stores a batch of the collector for a cluster (created when new), in one
-// transaction: events are upserted like any sighting (the count only grows); each pod and node
+// transaction (run again when it collides with a concurrent one): events are upserted like any sighting (the count only grows); each pod and node
 // is a state, kept once per uid and resourceVersion, so that a batch delivered twice changes
 // nothing. now dates the objects that carry no ObservedAtAnnotation.
 func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*cluster.Object, now time.Time) (CollectedCounts, error) {
@@ -57,6 +57,12 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 		return n, err
 	}
 	day := dayOf(now)
+	// When each was seen, read (and the annotation taken off) once: the transaction may run
+	// again (inConnTx).
+	seen := make([]time.Time, len(objs))
+	for i, o := range objs {
+		seen[i] = observedAt(o, now)
+	}
 	err := s.inConnTx(ctx, func(c *connTx) error {
 		tx := c.tx.WithContext(ctx)
 		n = CollectedCounts{}
@@ -66,8 +72,8 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 		}
 		events := map[string]eventRow{}
 		var states []stateRow
-		for _, o := range objs {
-			at := observedAt(o, now)
+		for i, o := range objs {
+			at := seen[i]
 			js, err := o.JSON()
 			if err != nil {
 				return err

@@ -146,7 +146,29 @@ func (c *connTx) release() {
 }
 
 // inConnTx runs fn in a transaction on a connection of its own, committing when fn returns nil.
+// A transaction that collided with a concurrent one (IsRetryable: a deadlock, a serialization
+// failure, SQLite busy past its timeout) is run again, after a short pause, up to txAttempts
+// times: fn must give the same result when run again, writing only within the transaction.
 func (s *Store) inConnTx(ctx context.Context, fn func(c *connTx) error) error {
+	for attempt := 1; ; attempt++ {
+		err := s.inConnTxOnce(ctx, fn)
+		if !IsRetryable(err) || attempt == txAttempts {
+			return err
+		}
+		s.log.WarnContext(ctx, "a transaction collided with another, running it again", "attempt", attempt, "error", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt*attempt) * 100 * time.Millisecond):
+		}
+	}
+}
+
+// txAttempts is how often inConnTx runs a transaction that collides with concurrent ones.
+const txAttempts = 3
+
+// inConnTxOnce is one attempt of inConnTx.
+func (s *Store) inConnTxOnce(ctx context.Context, fn func(c *connTx) error) error {
 	c, err := s.beginConnTx(ctx)
 	if err != nil {
 		return err
