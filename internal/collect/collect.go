@@ -23,7 +23,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
-	"github.com/rootline-dev/rootline/internal/store"
 )
 
 // Options configure a Collector.
@@ -275,7 +274,7 @@ func encode(obj any, at time.Time) (json.RawMessage, string, error) {
 		for k, v := range m {
 			out[k] = v
 		}
-		out[store.ObservedAtAnnotation] = at.UTC().Format(time.RFC3339Nano)
+		out[cluster.ObservedAtAnnotation] = at.UTC().Format(time.RFC3339Nano)
 		return out
 	}
 	var v any

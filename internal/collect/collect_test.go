@@ -8,6 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // recorder is a Sender that keeps what it was given, and fails while down is set.
@@ -71,7 +74,7 @@ func (r *recorder) objects(t *testing.T) []string {
 			if err := json.Unmarshal(it, &o); err != nil {
 				t.Fatal(err)
 			}
-			if o.Metadata.Annotations[store.ObservedAtAnnotation] == "" {
+			if o.Metadata.Annotations[cluster.ObservedAtAnnotation] == "" {
 				t.Errorf("%s %s has no observed-at", o.Kind, o.Metadata.Name)
 			}
 			detail := o.Status.Phase
@@ -300,5 +303,25 @@ func TestHTTPSender(t *testing.T) {
 	}
 	if _, err := NewHTTPSender("ftp://x", "leap", ""); err == nil {
 		t.Error("ftp:// accepted")
+	}
+}
+
+// TestNoDatabaseCode: the collector runs in the cluster and talks to the server over HTTP; it
+// imports neither the store nor any database driver.
+func TestNoDatabaseCode(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, banned := range []string{"/internal/store", "gorm.io/", "github.com/jackc/pgx", "sqlite"} {
+			if strings.Contains(dep, banned) {
+				t.Errorf("internal/collect depends on %s", dep)
+			}
+		}
 	}
 }

@@ -52,6 +52,7 @@ func (s *Server) postEvents(c *gin.Context) error {
 	var objs []*cluster.Object
 	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes})
 	err = dec.Decode(ctx, "batch", f, func(o *cluster.Object) error {
+		o.TakeObservedAt() // when the collector saw it, as provenance, not as an annotation stored
 		objs = append(objs, o)
 		return nil
 	})

@@ -66,8 +66,10 @@ func TestIncidentEvidenceSince(t *testing.T) {
 			name := fmt.Sprintf("p%d", rng.IntN(4))
 			if rng.IntN(4) == 0 {
 				n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "core-" + name, UID: types.UID("node-" + name), ResourceVersion: fmt.Sprint(rv),
-					Annotations: map[string]string{store.ObservedAtAnnotation: at().Format(time.RFC3339Nano)}}}
-				return &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: n.Name, UID: string(n.UID), Node: n}
+					Annotations: map[string]string{cluster.ObservedAtAnnotation: at().Format(time.RFC3339Nano)}}}
+				o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: n.Name, UID: string(n.UID), Node: n}
+				o.TakeObservedAt()
+				return o
 			}
 			return podNamed(collectedPod(fmt.Sprint(rv), []string{"Running", "Pending", "Failed"}[rng.IntN(3)], "", at()), name)
 		}

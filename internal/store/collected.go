@@ -10,14 +10,9 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
-
-// ObservedAtAnnotation is how the collector tells when it saw an object: an RFC 3339 time. The
-// store takes it off before keeping the object.
-const ObservedAtAnnotation = "rootline.dev/observed-at"
 
 // stateRow is one version of a pod or node as the collector saw it.
 type stateRow struct {
@@ -48,21 +43,16 @@ type CollectedCounts struct {
 const collectedBatch = 500
 
 // StoreCollected stores a batch of the collector for a cluster (created when new), in one
-// transaction (run again when it collides with a concurrent one): events are upserted like any sighting (the count only grows); each pod and node
-// is a state, kept once per uid and resourceVersion, so that a batch delivered twice changes
-// nothing. now dates the objects that carry no ObservedAtAnnotation.
+// transaction (run again when it collides with a concurrent one): events are upserted like
+// any sighting (the count only grows); each pod and node is a state, kept once per uid and
+// resourceVersion, so that a batch delivered twice changes nothing. Each object is dated by when the collector saw it (Source.ObservedAt: see
+// cluster.Object.TakeObservedAt), else by now. The objects are only read.
 func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*cluster.Object, now time.Time) (CollectedCounts, error) {
 	var n CollectedCounts
 	if err := s.ensureEventDays(ctx, storageDays(now)...); err != nil {
 		return n, err
 	}
 	day := dayOf(now)
-	// When each was seen, read (and the annotation taken off) once: the transaction may run
-	// again (inConnTx).
-	seen := make([]time.Time, len(objs))
-	for i, o := range objs {
-		seen[i] = observedAt(o, now)
-	}
 	err := s.inConnTx(ctx, func(c *connTx) error {
 		tx := c.tx.WithContext(ctx)
 		n = CollectedCounts{}
@@ -72,8 +62,11 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 		}
 		events := map[string]eventRow{}
 		var states []stateRow
-		for i, o := range objs {
-			at := seen[i]
+		for _, o := range objs {
+			at := now.UTC()
+			if !o.Source.ObservedAt.IsZero() {
+				at = o.Source.ObservedAt.UTC()
+			}
 			js, err := o.JSON()
 			if err != nil {
 				return err
@@ -132,34 +125,6 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 		return markChanged(tx, cid, gen)
 	})
 	return n, wrap(err, "store %d collected objects of %s", len(objs), clusterName)
-}
-
-// observedAt reads and removes the collector's ObservedAtAnnotation.
-func observedAt(o *cluster.Object, now time.Time) time.Time {
-	var m *metav1.ObjectMeta
-	switch {
-	case o.Pod != nil:
-		m = &o.Pod.ObjectMeta
-	case o.Node != nil:
-		m = &o.Node.ObjectMeta
-	case o.Event != nil:
-		m = &o.Event.ObjectMeta
-	default:
-		return now.UTC()
-	}
-	v, ok := m.Annotations[ObservedAtAnnotation]
-	if !ok {
-		return now.UTC()
-	}
-	delete(m.Annotations, ObservedAtAnnotation)
-	if len(m.Annotations) == 0 {
-		m.Annotations = nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, v)
-	if err != nil {
-		return now.UTC()
-	}
-	return t.UTC().Truncate(time.Microsecond)
 }
 
 // StateChange is a pod or node state the collector saw.
