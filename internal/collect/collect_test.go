@@ -325,3 +325,17 @@ func TestNoDatabaseCode(t *testing.T) {
 		}
 	}
 }
+
+// TestBackoff: the pauses after failures in a row double from half a second up to 30 s, each
+// with up to a fifth more at random, and stay there.
+func TestBackoff(t *testing.T) {
+	b := newBackoff()
+	want := firstBackoff
+	for i := range 12 {
+		got := b.Step()
+		if got < want || got > want+want/5 {
+			t.Errorf("pause %d: %v, want %v to %v", i+1, got, want, want+want/5)
+		}
+		want = min(2*want, maxBackoff)
+	}
+}

@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // Sender delivers one batch, the body of POST /api/v1/events. An error wrapping ErrRefused
@@ -26,11 +29,18 @@ const (
 	maxBackoff   = 30 * time.Second
 )
 
+// newBackoff is the pause between tries after failures in a row: from firstBackoff, doubling
+// up to maxBackoff, each with up to a fifth more at random, so that the collectors of many
+// clusters, kept away by the same outage, do not all try again at the same moment.
+func newBackoff() wait.Backoff {
+	return wait.Backoff{Duration: firstBackoff, Factor: 2, Jitter: 0.2, Steps: math.MaxInt32, Cap: maxBackoff}
+}
+
 // deliver sends the spooled batches in order, each until it is delivered or refused, waiting
 // longer between tries (up to maxBackoff) while the server is away. It returns when ctx ends,
 // or when the spool is empty after noMore is closed.
 func (c *Collector) deliver(ctx context.Context, noMore <-chan struct{}) {
-	wait := time.Duration(0)
+	backoff := newBackoff()
 	for {
 		f, body, ok, err := c.spool.oldest()
 		if err != nil {
@@ -60,7 +70,7 @@ func (c *Collector) deliver(ctx context.Context, noMore <-chan struct{}) {
 			c.m.delivered.Inc()
 			c.m.deliveredObjects.Add(float64(f.items))
 			c.m.sendSeconds.Observe(time.Since(start).Seconds())
-			wait = 0
+			backoff = newBackoff()
 		case errors.Is(err, ErrRefused):
 			c.log.Error("batch refused by the server: dropped", "objects", f.items, "error", err)
 			c.spool.remove(f)
@@ -68,10 +78,10 @@ func (c *Collector) deliver(ctx context.Context, noMore <-chan struct{}) {
 			c.m.dropped.Add(float64(f.items))
 		default:
 			c.m.failures.Inc()
-			wait = min(max(2*wait, firstBackoff), maxBackoff)
-			c.log.Warn("batch not delivered, will retry", "objects", f.items, "retry_in", wait, "error", err)
+			pause := backoff.Step()
+			c.log.Warn("batch not delivered, will retry", "objects", f.items, "retry_in", pause, "error", err)
 			select {
-			case <-time.After(wait):
+			case <-time.After(pause):
 			case <-ctx.Done():
 				return
 			}

@@ -30,7 +30,7 @@ var errRelist = errors.New("resourceVersion too old: list again")
 // sent and the watch is open.
 func (c *Collector) streamEvents(ctx context.Context, synced func()) {
 	sent := map[types.UID]string{} // uid → the resourceVersion last sent
-	wait := time.Duration(0)
+	backoff := newBackoff()
 	for ctx.Err() == nil {
 		rv, err := c.listEvents(ctx, sent)
 		if err == nil {
@@ -40,13 +40,13 @@ func (c *Collector) streamEvents(ctx context.Context, synced func()) {
 		case ctx.Err() != nil:
 			return
 		case errors.Is(err, errRelist):
-			wait = 0
+			backoff = newBackoff()
 			continue
 		case err != nil:
-			wait = min(max(2*wait, firstBackoff), maxBackoff)
-			c.log.Warn("events: list or watch failed, retrying", "retry_in", wait, "error", err)
+			pause := backoff.Step()
+			c.log.Warn("events: list or watch failed, retrying", "retry_in", pause, "error", err)
 			select {
-			case <-time.After(wait):
+			case <-time.After(pause):
 			case <-ctx.Done():
 				return
 			}
