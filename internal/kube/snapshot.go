@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -19,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/pager"
 )
 
 // The files a snapshot writes, each a List as `kubectl get -o json` writes it.
@@ -77,39 +79,48 @@ type snapshot struct {
 
 type ownerKey struct{ kind, namespace, name string }
 
-// page lists one page: the items (with their apiVersion and kind set, as kubectl shows them)
-// and the continue token of the next.
-type page func(opts metav1.ListOptions) (items []runtime.Object, next string, err error)
+// lister lists one kind a page at a time (as client-go's pager asks): each item gets its
+// apiVersion and kind (list items come without them; kubectl shows them), and is written when
+// keep says so.
+type lister struct {
+	call             func(opts metav1.ListOptions) (runtime.Object, error)
+	apiVersion, kind string
+	keep             func(runtime.Object) bool
+}
 
-// list writes every page of a list into file. Forbidden lists are skipped with a warning.
-func (s *snapshot) list(file, what string, pages ...page) error {
+// list writes every item of the listers into file, each list paged by client-go's pager, and
+// read again whole when its continue token expires part way. Forbidden lists are skipped with
+// a warning.
+func (s *snapshot) list(file, what string, listers ...lister) error {
 	w, err := newListWriter(s.dir, file)
 	if err != nil {
 		return err
 	}
 	defer w.abort()
-	for _, p := range pages {
-		cont := ""
-		for {
-			items, next, err := p(metav1.ListOptions{Limit: s.o.PageSize, Continue: cont})
-			if apierrors.IsForbidden(err) {
-				s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("%s not read: %v", what, err))
-				break
+	for _, l := range listers {
+		start, err := w.mark()
+		if err != nil {
+			return err
+		}
+		err = s.each(file, w, l, s.o.PageSize)
+		if apierrors.IsResourceExpired(err) {
+			// The continue token expired part way (the API server compacted its history):
+			// what this list wrote goes, and it is read again whole, as client-go's pager
+			// does for lists it holds in memory.
+			if err := w.rewind(start); err != nil {
+				return err
 			}
-			if err != nil {
-				return fmt.Errorf("kube: list %s: %w", what, err)
-			}
-			for _, it := range items {
-				if err := w.add(it); err != nil {
-					return err
-				}
-			}
-			if s.o.Progress != nil {
-				s.o.Progress(file, w.n)
-			}
-			if cont = next; cont == "" {
-				break
-			}
+			err = s.each(file, w, l, 0)
+		}
+		if apierrors.IsForbidden(err) {
+			s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("%s not read: %v", what, err))
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("kube: list %s: %w", what, err)
+		}
+		if s.o.Progress != nil {
+			s.o.Progress(file, w.n)
 		}
 	}
 	if err := w.commit(); err != nil {
@@ -117,6 +128,27 @@ func (s *snapshot) list(file, what string, pages ...page) error {
 	}
 	s.res.Files[file] = w.n
 	return nil
+}
+
+// each writes the items of one lister into w, pageSize at a time (0: all in one list), paged
+// by client-go's pager; Progress is reported after each page's worth of items.
+func (s *snapshot) each(file string, w *listWriter, l lister, pageSize int64) error {
+	p := pager.New(pager.SimplePageFunc(l.call))
+	p.PageSize = pageSize
+	p.PageBufferSize = 1 // a page read ahead while one is written: memory stays a page or two
+	seen := int64(0)
+	return p.EachListItem(s.ctx, metav1.ListOptions{}, func(it runtime.Object) error {
+		it.GetObjectKind().SetGroupVersionKind(gvk(l.apiVersion, l.kind))
+		if l.keep(it) {
+			if err := w.add(it); err != nil {
+				return err
+			}
+		}
+		if seen++; s.o.Progress != nil && pageSize > 0 && seen%pageSize == 0 {
+			s.o.Progress(file, w.n)
+		}
+		return nil
+	})
 }
 
 // all keeps every item of a list.
@@ -185,31 +217,17 @@ func (s *snapshot) workloads() error {
 	)
 }
 
-// typed turns a typed list call into a page, setting each item's apiVersion and kind (list
-// items come without them; kubectl shows them), and dropping the items keep refuses.
-func typed[L runtime.Object](call func(metav1.ListOptions) (L, error), apiVersion, kind string, keep func(runtime.Object) bool) page {
-	return func(opts metav1.ListOptions) ([]runtime.Object, string, error) {
-		l, err := call(opts)
-		if err != nil {
-			return nil, "", err
-		}
-		items, err := listItems(l)
-		if err != nil {
-			return nil, "", err
-		}
-		var out []runtime.Object
-		for _, it := range items {
-			it.GetObjectKind().SetGroupVersionKind(gvk(apiVersion, kind))
-			if keep(it) {
-				out = append(out, it)
+// typed makes a lister of a typed list call.
+func typed[L runtime.Object](call func(metav1.ListOptions) (L, error), apiVersion, kind string, keep func(runtime.Object) bool) lister {
+	return lister{
+		call: func(opts metav1.ListOptions) (runtime.Object, error) {
+			l, err := call(opts)
+			if err != nil {
+				return nil, err // not l: a nil list of a type is not a nil runtime.Object
 			}
-		}
-		lm, _ := any(l).(metav1.ListInterface)
-		next := ""
-		if lm != nil {
-			next = lm.GetContinue()
-		}
-		return out, next, nil
+			return l, nil
+		},
+		apiVersion: apiVersion, kind: kind, keep: keep,
 	}
 }
 
@@ -281,6 +299,41 @@ func (lw *listWriter) add(o runtime.Object) error {
 	return nil
 }
 
+// listMark is where a listWriter was: see mark and rewind.
+type listMark struct {
+	offset int64
+	n      int
+}
+
+// mark returns where the writer is, to rewind to.
+func (lw *listWriter) mark() (listMark, error) {
+	if err := lw.w.Flush(); err != nil {
+		return listMark{}, fmt.Errorf("kube: snapshot: %w", err)
+	}
+	off, err := lw.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return listMark{}, fmt.Errorf("kube: snapshot: %w", err)
+	}
+	return listMark{offset: off, n: lw.n}, nil
+}
+
+// rewind forgets what was written since m.
+func (lw *listWriter) rewind(m listMark) error {
+	err := lw.w.Flush()
+	if err == nil {
+		err = lw.f.Truncate(m.offset)
+	}
+	if err == nil {
+		_, err = lw.f.Seek(m.offset, io.SeekStart)
+	}
+	if err != nil {
+		return fmt.Errorf("kube: snapshot: %w", err)
+	}
+	lw.w.Reset(lw.f)
+	lw.n = m.n
+	return nil
+}
+
 func (lw *listWriter) commit() error {
 	tail := "\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n"
 	if lw.n == 0 {
@@ -309,8 +362,6 @@ func (lw *listWriter) abort() {
 }
 
 func metaOf(o runtime.Object) (metav1.Object, error) { return meta.Accessor(o) }
-
-func listItems(l runtime.Object) ([]runtime.Object, error) { return meta.ExtractList(l) }
 
 func gvk(apiVersion, kind string) schema.GroupVersionKind {
 	return schema.FromAPIVersionAndKind(apiVersion, kind)

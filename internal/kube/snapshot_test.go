@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -156,6 +158,58 @@ func TestSnapshotIL0070(t *testing.T) {
 	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*"))
 	if len(leftovers) > 0 {
 		t.Errorf("temporary files left: %v", leftovers)
+	}
+}
+
+// TestSnapshotContinueExpired: when the continue token of a paged list expires part way (the
+// API server compacted it away), the list is read again whole, and each pod is written once.
+func TestSnapshotContinueExpired(t *testing.T) {
+	var objs []runtime.Object
+	for i := range 25 {
+		objs = append(objs, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p-%02d", i), Namespace: "ns"}})
+	}
+	c := fake.NewClientset(objs...)
+	var calls []string
+	c.PrependReactor("list", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		opts := a.(k8stesting.ListActionImpl).GetListOptions()
+		calls = append(calls, fmt.Sprintf("limit=%d continue=%q", opts.Limit, opts.Continue))
+		if opts.Continue != "" {
+			return true, nil, apierrors.NewResourceExpired("the continue token is too old")
+		}
+		obj, err := c.Tracker().List(schema.GroupVersionResource{Version: "v1", Resource: "pods"},
+			schema.GroupVersionKind{Version: "v1", Kind: "Pod"}, a.GetNamespace())
+		if err != nil {
+			return true, nil, err
+		}
+		all := obj.(*corev1.PodList)
+		if opts.Limit > 0 && int(opts.Limit) < len(all.Items) {
+			return true, &corev1.PodList{ListMeta: metav1.ListMeta{Continue: "10"}, Items: all.Items[:opts.Limit]}, nil
+		}
+		return true, all, nil
+	})
+	dir := t.TempDir()
+	res, err := kube.Snapshot(context.Background(), c, dir, kube.SnapshotOptions{Namespace: "ns", PageSize: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`limit=10 continue=""`, `limit=10 continue="10"`, `limit=0 continue=""`}
+	if res.Files[kube.PodsFile] != 25 || !slices.Equal(calls, want) {
+		t.Errorf("%d pods written, lists %q; want 25, lists %q", res.Files[kube.PodsFile], calls, want)
+	}
+	var pods corev1.PodList
+	b, err := os.ReadFile(filepath.Join(dir, kube.PodsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &pods); err != nil {
+		t.Fatalf("the pods file: %v", err)
+	}
+	names := map[string]bool{}
+	for _, p := range pods.Items {
+		names[p.Name] = true
+	}
+	if len(pods.Items) != 25 || len(names) != 25 {
+		t.Errorf("the pods file holds %d pods, %d of them apart; want 25 once each", len(pods.Items), len(names))
 	}
 }
 
