@@ -35,6 +35,11 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// Others may pass through it: the disk-full tests mount a tmpfs in it for PostgreSQL's user.
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	os.Setenv("TMPDIR", tmp)
 	storetest.Main(m, &pg, func() { os.RemoveAll(tmp) })
 }
