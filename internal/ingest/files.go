@@ -132,7 +132,7 @@ func (r FileResult) String() string {
 
 // Skipped is the file as an entry of a skipped list (Kind FileKind), for a file skipped or cut.
 func (r FileResult) Skipped() Skipped {
-	return Skipped{File: r.Name, Line: r.line(), Kind: FileKind, Reason: r.Reason()}
+	return Skipped{File: r.Name, Line: r.line(), Kind: FileKind, Reason: r.Reason(), Truncated: r.Outcome == FileTruncated}
 }
 
 // DecodeFile decodes one file of a run or an upload and says what became of it, calling emit

@@ -84,6 +84,9 @@ type Skipped struct {
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name,omitempty"`
 	Reason    string `json:"reason"`
+	// Truncated marks a file (Kind FileKind) that ended in the middle of an object: kept as far
+	// as it goes, not skipped.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // Decoder decodes inputs. One Decoder serves one upload or one analyze run: its byte budget

@@ -1,14 +1,14 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rootline-dev/rootline/internal/ingest"
 	"net/http"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/rootline-dev/rootline/internal/ingest"
 
 	"github.com/gin-gonic/gin"
 
@@ -145,13 +145,7 @@ func countsLine(counts map[string]int) string {
 }
 
 // skippedLines describes the skipped objects of an answer.
-func skippedLines(raw json.RawMessage) []string {
-	var list []struct {
-		File                          string
-		Line                          int
-		Kind, Namespace, Name, Reason string
-	}
-	_ = json.Unmarshal(raw, &list) // the store wrote it from the same shape; nothing to show otherwise
+func skippedLines(list []ingest.Skipped) []string {
 	out := make([]string, len(list))
 	for i, s := range list {
 		switch {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -27,7 +26,7 @@ type snapshotResponse struct {
 	Bytes    int64                `json:"bytes"`
 	Files    []store.SnapshotFile `json:"files"`
 	Objects  map[string]int       `json:"objects"`
-	Skipped  json.RawMessage      `json:"skipped"`
+	Skipped  []ingest.Skipped     `json:"skipped"`
 	// Truncated names the files that ended in the middle of an object, stored as far as they
 	// go; each also has an entry in Skipped (kind File) saying what was kept.
 	Truncated []string `json:"truncated,omitempty"`
@@ -249,7 +248,7 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 	}
 	for _, name := range sp.empty {
 		sk.count(ingest.FileKind)
-		sk.list = append(sk.list, skipEntry{Skipped: ingest.Skipped{File: name, Kind: ingest.FileKind, Reason: "empty input: no Kubernetes objects"}})
+		sk.list = append(sk.list, ingest.Skipped{File: name, Kind: ingest.FileKind, Reason: "empty input: no Kubernetes objects"})
 	}
 	if stored == 0 {
 		return snapshotResponse{}, 0, &httpError{Status: http.StatusUnprocessableEntity,
@@ -321,9 +320,7 @@ func response(incidentID string, snap *store.Snapshot, existing bool) snapshotRe
 }
 
 // truncatedFiles names the files a stored skipped list flags as truncated.
-func truncatedFiles(raw json.RawMessage) []string {
-	var list []skipEntry
-	_ = json.Unmarshal(raw, &list) // written by skipList; an older or empty list flags nothing
+func truncatedFiles(list []ingest.Skipped) []string {
 	var out []string
 	for _, s := range list {
 		if s.Truncated {
@@ -339,14 +336,9 @@ const maxSkippedListed = 500
 
 // skipEntry is an entry of an upload's skipped list: an object not kept, or a file (kind
 // ingest.FileKind) skipped or, when Truncated, stored only as far as it went.
-type skipEntry struct {
-	ingest.Skipped
-	Truncated bool `json:"truncated,omitempty"`
-}
-
 // skipList collects what an upload did not keep.
 type skipList struct {
-	list   []skipEntry
+	list   []ingest.Skipped
 	byKind map[string]int
 	kinds  []string
 	objs   int // entries of list that are objects, against maxSkippedListed
@@ -356,18 +348,18 @@ func (l *skipList) add(s ingest.Skipped) {
 	l.count(s.Kind)
 	if l.objs < maxSkippedListed {
 		l.objs++
-		l.list = append(l.list, skipEntry{Skipped: s})
+		l.list = append(l.list, s)
 	}
 }
 
 // addFile lists a file skipped or truncated; files are always listed, whatever the number of
 // objects skipped.
 func (l *skipList) addFile(r ingest.FileResult) {
-	truncated := r.Outcome == ingest.FileTruncated
-	if !truncated {
+	s := r.Skipped()
+	if !s.Truncated {
 		l.count(ingest.FileKind)
 	}
-	l.list = append(l.list, skipEntry{Skipped: r.Skipped(), Truncated: truncated})
+	l.list = append(l.list, s)
 }
 
 // skipMark is how far a skipList went, to go back to (reset).
@@ -390,7 +382,7 @@ func (l *skipList) count(kind string) {
 		l.byKind = map[string]int{}
 	}
 	if l.list == nil {
-		l.list = []skipEntry{} // [] in the answer, not null; a truncated file may be listed already
+		l.list = []ingest.Skipped{} // [] in the answer, not null; a truncated file may be listed already
 	}
 	if l.byKind[kind] == 0 {
 		l.kinds = append(l.kinds, kind)

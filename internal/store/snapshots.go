@@ -13,6 +13,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/ingest"
 )
 
 // DefaultCluster names the cluster of uploads that neither name one nor belong to an incident
@@ -68,13 +69,13 @@ type SnapshotMeta struct {
 
 // Snapshot is a stored snapshot.
 type Snapshot struct {
-	ID        string          `json:"id"` // the digest
-	Cluster   string          `json:"cluster"`
-	Bytes     int64           `json:"bytes"`
-	Files     []SnapshotFile  `json:"files"`
-	Objects   map[string]int  `json:"objects"`
-	Skipped   json.RawMessage `json:"skipped"`
-	CreatedAt time.Time       `json:"created_at"`
+	ID        string           `json:"id"` // the digest
+	Cluster   string           `json:"cluster"`
+	Bytes     int64            `json:"bytes"`
+	Files     []SnapshotFile   `json:"files"`
+	Objects   map[string]int   `json:"objects"`
+	Skipped   []ingest.Skipped `json:"skipped"`
+	CreatedAt time.Time        `json:"created_at"`
 }
 
 // AttachSnapshot links an already stored snapshot to an incident (again, harmlessly) and
@@ -117,7 +118,10 @@ func incidentExists(ctx context.Context, db *gorm.DB, id string) error {
 }
 
 func snapshotFromRow(ctx context.Context, db *gorm.DB, row snapshotRow) (*Snapshot, error) {
-	snap := &Snapshot{ID: row.Digest, Bytes: row.Bytes, Skipped: json.RawMessage(row.Skipped), CreatedAt: row.CreatedAt.UTC()}
+	snap := &Snapshot{ID: row.Digest, Bytes: row.Bytes, CreatedAt: row.CreatedAt.UTC()}
+	if err := json.Unmarshal([]byte(row.Skipped), &snap.Skipped); err != nil {
+		return nil, fmt.Errorf("snapshot %s skipped list: %w", row.Digest, err)
+	}
 
 	if err := json.Unmarshal([]byte(row.Files), &snap.Files); err != nil {
 		return nil, fmt.Errorf("snapshot %s files: %w", row.Digest, err)
@@ -454,7 +458,7 @@ func (w *SnapshotWriter) fail(err error) error {
 }
 
 // Commit writes what is buffered, records the counts and the skipped list, and commits.
-func (w *SnapshotWriter) Commit(ctx context.Context, skipped any) (*Snapshot, error) {
+func (w *SnapshotWriter) Commit(ctx context.Context, skipped []ingest.Skipped) (*Snapshot, error) {
 	if w.done {
 		return nil, errors.New("store: snapshot writer already finished")
 	}
@@ -466,12 +470,12 @@ func (w *SnapshotWriter) Commit(ctx context.Context, skipped any) (*Snapshot, er
 		return nil, err
 	}
 	counts, _ := json.Marshal(w.counts)
+	if skipped == nil {
+		skipped = []ingest.Skipped{} // [] when stored and answered, not null
+	}
 	sk, err := json.Marshal(skipped)
 	if err != nil {
 		return nil, fmt.Errorf("store: skipped list: %w", err)
-	}
-	if string(sk) == "null" {
-		sk = []byte("[]")
 	}
 	w.row.Objects, w.row.Skipped = string(counts), string(sk)
 	// The generation last, after the other writes, so that concurrent writers lock rows in the
@@ -489,7 +493,7 @@ func (w *SnapshotWriter) Commit(ctx context.Context, skipped any) (*Snapshot, er
 		return nil, wrap(err, "commit snapshot")
 	}
 	w.done = true
-	return &Snapshot{ID: w.row.Digest, Cluster: w.cluster, Bytes: w.row.Bytes, Objects: w.counts, Skipped: sk, CreatedAt: w.row.CreatedAt,
+	return &Snapshot{ID: w.row.Digest, Cluster: w.cluster, Bytes: w.row.Bytes, Objects: w.counts, Skipped: skipped, CreatedAt: w.row.CreatedAt,
 		Files: filesOf(w.row.Files)}, nil
 }
 

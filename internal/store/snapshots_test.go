@@ -3,7 +3,6 @@ package store_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -29,12 +28,8 @@ func TestSnapshotStoreAndAttach(t *testing.T) {
 
 		before := time.Now()
 		snap, skipped := storeSnapshot(t, st, m, ins)
-		sk, err := json.Marshal(skipped)
-		if err != nil {
-			t.Fatal(err)
-		}
 		want := &store.Snapshot{ID: m.Digest, Cluster: "leap", Bytes: m.Bytes, Files: m.Files,
-			Objects: map[string]int{"Pod": 2, "Node": 2, "Event": 3}, Skipped: sk, CreatedAt: snap.CreatedAt}
+			Objects: map[string]int{"Pod": 2, "Node": 2, "Event": 3}, Skipped: skipped, CreatedAt: snap.CreatedAt}
 		if diff := cmp.Diff(want, snap); diff != "" {
 			t.Errorf("Commit (-want +got):\n%s", diff)
 		}
@@ -44,11 +39,7 @@ func TestSnapshotStoreAndAttach(t *testing.T) {
 		// The Secret in pods-list.json is the one object skipped.
 		wantSkipped := []ingest.Skipped{{File: "pods-list.json", Line: 64, Kind: "Secret", Namespace: "prod", Name: "hub",
 			Reason: "Secret objects are never stored"}}
-		var gotSkipped []ingest.Skipped
-		if err := json.Unmarshal(snap.Skipped, &gotSkipped); err != nil {
-			t.Fatalf("Skipped %s: %v", snap.Skipped, err)
-		}
-		if diff := cmp.Diff(wantSkipped, gotSkipped); diff != "" {
+		if diff := cmp.Diff(wantSkipped, snap.Skipped); diff != "" {
 			t.Errorf("Skipped (-want +got):\n%s", diff)
 		}
 
@@ -137,11 +128,12 @@ func TestSnapshotCluster(t *testing.T) {
 					t.Fatal(err)
 				}
 				got := struct {
-					Cluster, Skipped string
-					Objects          map[string]int
-				}{snap.Cluster, string(snap.Skipped), snap.Objects}
+					Cluster string
+					Skipped []ingest.Skipped
+					Objects map[string]int
+				}{snap.Cluster, snap.Skipped, snap.Objects}
 				want := got
-				want.Cluster, want.Skipped, want.Objects = tt.want, "[]", map[string]int{}
+				want.Cluster, want.Skipped, want.Objects = tt.want, []ingest.Skipped{}, map[string]int{}
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("Commit (-want +got):\n%s", diff)
 				}
