@@ -117,38 +117,35 @@ func levelName(l slog.Level) string {
 	return strings.ToLower(string(b))
 }
 
-func stringFlag(name, usage string, field func(*Config) *string) flagSetting {
+// typedFlag is a setting of type T: define is the FlagSet's method that defines a flag of T
+// (FlagSet.String, …), get the one that reads it (FlagSet.GetString, …).
+func typedFlag[T any](name, usage string, field func(*Config) *T,
+	define func(*pflag.FlagSet, string, T, string) *T, get func(*pflag.FlagSet, string) (T, error)) flagSetting {
 	return flagSetting{name, usage,
-		func(fs *pflag.FlagSet, usage string, def *Config) { fs.String(name, *field(def), usage) },
-		func(fs *pflag.FlagSet, c *Config) (err error) { *field(c), err = fs.GetString(name); return err }}
+		func(fs *pflag.FlagSet, usage string, def *Config) { define(fs, name, *field(def), usage) },
+		func(fs *pflag.FlagSet, c *Config) (err error) { *field(c), err = get(fs, name); return err }}
+}
+
+func stringFlag(name, usage string, field func(*Config) *string) flagSetting {
+	return typedFlag(name, usage, field, (*pflag.FlagSet).String, (*pflag.FlagSet).GetString)
 }
 
 func int64Flag(name, usage string, field func(*Config) *int64) flagSetting {
-	return flagSetting{name, usage,
-		func(fs *pflag.FlagSet, usage string, def *Config) { fs.Int64(name, *field(def), usage) },
-		func(fs *pflag.FlagSet, c *Config) (err error) { *field(c), err = fs.GetInt64(name); return err }}
+	return typedFlag(name, usage, field, (*pflag.FlagSet).Int64, (*pflag.FlagSet).GetInt64)
 }
 
 func intFlag(name, usage string, field func(*Config) *int) flagSetting {
-	return flagSetting{name, usage,
-		func(fs *pflag.FlagSet, usage string, def *Config) { fs.Int(name, *field(def), usage) },
-		func(fs *pflag.FlagSet, c *Config) (err error) { *field(c), err = fs.GetInt(name); return err }}
+	return typedFlag(name, usage, field, (*pflag.FlagSet).Int, (*pflag.FlagSet).GetInt)
 }
 
 func float64Flag(name, usage string, field func(*Config) *float64) flagSetting {
-	return flagSetting{name, usage,
-		func(fs *pflag.FlagSet, usage string, def *Config) { fs.Float64(name, *field(def), usage) },
-		func(fs *pflag.FlagSet, c *Config) (err error) { *field(c), err = fs.GetFloat64(name); return err }}
+	return typedFlag(name, usage, field, (*pflag.FlagSet).Float64, (*pflag.FlagSet).GetFloat64)
 }
 
 func durationFlag(name, usage string, field func(*Config) *time.Duration) flagSetting {
-	return flagSetting{name, usage,
-		func(fs *pflag.FlagSet, usage string, def *Config) { fs.Duration(name, *field(def), usage) },
-		func(fs *pflag.FlagSet, c *Config) (err error) { *field(c), err = fs.GetDuration(name); return err }}
+	return typedFlag(name, usage, field, (*pflag.FlagSet).Duration, (*pflag.FlagSet).GetDuration)
 }
 
 func boolFlag(name, usage string, field func(*Config) *bool) flagSetting {
-	return flagSetting{name, usage,
-		func(fs *pflag.FlagSet, usage string, def *Config) { fs.Bool(name, *field(def), usage) },
-		func(fs *pflag.FlagSet, c *Config) (err error) { *field(c), err = fs.GetBool(name); return err }}
+	return typedFlag(name, usage, field, (*pflag.FlagSet).Bool, (*pflag.FlagSet).GetBool)
 }
