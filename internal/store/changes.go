@@ -207,20 +207,20 @@ func (s *Store) collectedSince(ctx context.Context, prev, ev *Evidence, changed 
 	}
 	// The state changes in the window: prev's and the new ones.
 	ev.States = prev.States
-	had := make(map[int64]bool, len(prev.States))
-	for _, c := range prev.States {
-		had[c.row] = true
-	}
-	for _, r := range states {
-		if had[r.ID] || r.ObservedAt.Before(at.from) || r.ObservedAt.After(at.to) {
-			continue
+	var added []StateChange
+	if len(states) > 0 {
+		had := make(map[int64]bool, len(prev.States))
+		for _, c := range prev.States {
+			had[c.row] = true
 		}
-		if len(ev.States) == len(prev.States) {
-			ev.States = slices.Clone(prev.States)
+		for _, r := range states {
+			if !had[r.ID] && !r.ObservedAt.Before(at.from) && !r.ObservedAt.After(at.to) {
+				added = append(added, StateChange{At: r.ObservedAt.UTC(), Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, State: r.State, row: r.ID})
+			}
 		}
-		ev.States = append(ev.States, StateChange{At: r.ObservedAt.UTC(), Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, State: r.State, row: r.ID})
 	}
-	if len(ev.States) != len(prev.States) {
+	if len(added) > 0 {
+		ev.States = append(slices.Clone(prev.States), added...)
 		slices.SortFunc(ev.States, func(a, b StateChange) int {
 			return cmp.Or(a.At.Compare(b.At), cmp.Compare(a.row, b.row))
 		})
