@@ -89,8 +89,6 @@ func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *E
 	if err := incidentExists(ctx, db, incidentID); err != nil {
 		return nil, wrap(err, "objects of incident %s", incidentID)
 	}
-	// The generations first: whatever is written after them is marked with a later one, and
-	// read again by the next load.
 	var in incidentRow
 	if err := db.Select("cluster_id, started_at, ended_at").Where("id = ?", incidentID).Take(&in).Error; err != nil {
 		return nil, wrap(err, "incident %s", incidentID)
@@ -115,12 +113,14 @@ func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *E
 	for _, snap := range snaps {
 		involved = append(involved, snap.ClusterID)
 	}
+	// The generations before any event or state is read: whatever is written after them is
+	// marked with a later one, and read again by the next load.
 	var resets map[int64]int64
 	if at.gens, resets, err = s.generations(ctx, involved); err != nil {
 		return nil, wrap(err, "generations of incident %s", incidentID)
 	}
-	// The generations were read before the snapshots: a snapshot committed in between is read
-	// now and again by the next load, which is harmless.
+	// The incident's snapshots were read before the generations: one attached in between
+	// changes its list, and so the next load compares everything.
 	if ev, ok, err := s.loadSince(ctx, prev, snaps, at, resets); err != nil || ok {
 		return ev, wrap(err, "evidence of incident %s", incidentID)
 	}
@@ -194,7 +194,8 @@ type printSet struct {
 	prints map[string]string // event id → its print
 }
 
-// eventPrints reads the print of each event the query selects (its FROM and WHERE, naming the events table "events", with its arguments; snap as for rowPrint), comparing them
+// eventPrints reads the print of each event the query selects (its FROM and WHERE, naming the
+// events table "events", with its arguments; snap as for rowPrint), comparing them
 // with the events of prev.
 func (s *Store) eventPrints(ctx context.Context, snap, query string, prev eventSet, args ...any) (printSet, error) {
 	var out printSet
