@@ -8,11 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rootline-dev/rootline/internal/ingest"
-
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/ingest"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
