@@ -117,7 +117,7 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 	)
 	for _, l := range links {
 		fmt.Fprintf(stderr, "skipped %s: %s\n", l, notFollowed)
-		gaps = append(gaps, analysis.Gap{Kind: "file_skipped", Summary: fmt.Sprintf("not read: %s: %s", l, notFollowed)})
+		gaps = append(gaps, analysis.Gap{Kind: analysis.GapFileSkipped, Summary: fmt.Sprintf("not read: %s: %s", l, notFollowed)})
 		unread = append(unread, l+": "+notFollowed)
 	}
 	dec := ingest.NewDecoder(ingest.Options{MaxBytes: 4 << 30})
@@ -140,15 +140,15 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 		switch res.Outcome {
 		case ingest.FileSkipped:
 			fmt.Fprintf(stderr, "skipped %s\n", res)
-			gaps = append(gaps, analysis.Gap{Kind: "file_skipped", Summary: "not read: " + res.String()})
+			gaps = append(gaps, analysis.Gap{Kind: analysis.GapFileSkipped, Summary: "not read: " + res.String()})
 			unread = append(unread, res.String())
 			continue
 		case ingest.FileTruncated:
 			fmt.Fprintf(stderr, "truncated %s\n", res)
-			gaps = append(gaps, analysis.Gap{Kind: "file_truncated", Summary: res.String()})
+			gaps = append(gaps, analysis.Gap{Kind: analysis.GapFileTruncated, Summary: res.String()})
 		case ingest.FileRead:
 			if res.Err != nil { // a document of prose, named on purpose: read, nothing in it kept
-				gaps = append(gaps, analysis.Gap{Kind: "file_prose", Summary: res.String()})
+				gaps = append(gaps, analysis.Gap{Kind: analysis.GapFileProse, Summary: res.String()})
 			}
 		}
 		read = append(read, f.path)

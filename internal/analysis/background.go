@@ -92,7 +92,7 @@ func separateBackground(syms []Symptom) ([]Symptom, []ContextNote) {
 // onceAndRecovered reports whether a restart symptom is one restart of a container that now
 // runs and is ready, with no reason given for it that would make it a symptom on its own.
 func onceAndRecovered(s Symptom) bool {
-	name, _ := s.Details["container"].(string)
+	name := s.Details.Container
 	for _, cs := range allStatuses(s.pod.Pod) {
 		if cs.Name != name {
 			continue

@@ -8,7 +8,7 @@ import (
 
 // borrowTimes gives a symptom without a time of its own (an evicted pod left in phase Failed,
 // a node known only from its object) the time of the objects it came from: the latest time
-// their status records, the earliest such time over its objects. Details["at_from"] says where
+// their status records, the earliest such time over its objects. Details.AtFrom says where
 // the time came from, so that nobody takes it for the moment the trouble began.
 func borrowTimes(m *cluster.Model, syms []Symptom) {
 	for i := range syms {
@@ -46,10 +46,7 @@ func borrowTimes(m *cluster.Model, syms []Symptom) {
 		}
 		at = at.UTC()
 		s.At = &at
-		if s.Details == nil {
-			s.Details = map[string]any{}
-		}
-		s.Details["at_from"] = from
+		s.Details.AtFrom = from
 	}
 }
 

@@ -35,7 +35,7 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 	for _, s := range symptoms {
 		sch, _, ok := failedScheduling(s)
 		unknown := s.Kind == PodPending && !ok && len(limits) > 0
-		_, admitted := s.Details["refused_resource"] // the kubelet found its node short (OutOfcpu)
+		admitted := s.Details.RefusedResource != "" // the kubelet found its node short (OutOfcpu)
 		if !unknown && !admitted && (!ok || !insufficient(sch) || tooBig(m, largest, s)) {
 			continue // a pod no node could hold is not short of capacity
 		}

@@ -162,7 +162,7 @@ func applyClaims(in Input, rep *Report) {
 		rep.Causes = append(rep.Causes, *c)
 	}
 	for file, n := range mixed {
-		rep.Gaps = append(rep.Gaps, Gap{Kind: "mixed_incidents", Summary: fmt.Sprintf("%s describes %d incidents: what it says is listed as claims, but no cause is drawn from it, and causes whose evidence it holds are given little confidence", filepath.Base(file), n)})
+		rep.Gaps = append(rep.Gaps, Gap{Kind: GapMixedIncidents, Summary: fmt.Sprintf("%s describes %d incidents: what it says is listed as claims, but no cause is drawn from it, and causes whose evidence it holds are given little confidence", filepath.Base(file), n)})
 		for ci := range rep.Causes {
 			c := &rep.Causes[ci]
 			for _, e := range c.Evidence {
@@ -179,13 +179,11 @@ func applyClaims(in Input, rep *Report) {
 // claimFits reports whether a symptom's own evidence leaves room for the claimed cause: an
 // eviction whose message names memory is not a disk eviction, whatever the author thinks.
 func claimFits(kind string, s Symptom) bool {
-	res, _ := s.Details["resource"].(string)
-	cond, _ := s.Details["condition"].(string)
+	res, cond := s.Details.Resource, s.Details.Condition
 	switch kind {
 	case NodeDiskExhaustion:
 		if s.Kind == NodePressure {
-			rs, _ := s.Details["resources"].([]string)
-			return slices.Contains(rs, "disk")
+			return slices.Contains(s.Details.Resources, "disk")
 		}
 		return (res == "" && cond == "") || diskEviction(res, cond)
 	case MemoryOverRequest:

@@ -24,7 +24,7 @@ func (c *podSymptoms) get(namespace, name string) *Symptom {
 	if s, ok := c.byPod[key]; ok {
 		return s
 	}
-	s := &Symptom{Kind: c.kind, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: namespace, Name: name}}, Details: map[string]any{}}
+	s := &Symptom{Kind: c.kind, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: namespace, Name: name}}}
 	c.byPod[key] = s
 	c.order = append(c.order, key)
 	return s
@@ -48,7 +48,7 @@ func (c *podSymptoms) anon(key string) *Symptom {
 	if s, ok := c.byPod[key]; ok {
 		return s
 	}
-	s := &Symptom{Kind: c.kind, Objects: []ObjectRef{}, Details: map[string]any{"object": unnamedPod}}
+	s := &Symptom{Kind: c.kind, Objects: []ObjectRef{}, Details: Details{Object: unnamedPod}}
 	c.byPod[key] = s
 	c.order = append(c.order, key)
 	return s
@@ -66,7 +66,7 @@ func (c *podSymptoms) event(o *cluster.Object) *Symptom {
 }
 
 // list returns the symptoms, each given its summary by the rule (pod is "ns/name", or "" for a
-// pod the input does not name); empty Details are dropped.
+// pod the input does not name).
 func (c *podSymptoms) list(summary func(pod string, s *Symptom) string) []Symptom {
 	out := make([]Symptom, 0, len(c.order))
 	for _, key := range c.order {
@@ -75,9 +75,6 @@ func (c *podSymptoms) list(summary func(pod string, s *Symptom) string) []Sympto
 			key = ""
 		}
 		s.Summary = summary(key, s)
-		if len(s.Details) == 0 {
-			s.Details = nil
-		}
 		out = append(out, *s)
 	}
 	return out

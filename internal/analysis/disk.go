@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -34,13 +35,12 @@ func (nodeDiskRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	c := Cause{Kind: NodeDiskExhaustion, Role: Root, Components: []Component{}}
 	var evicted, pending, pressured []string
 	for _, s := range symptoms {
-		res, _ := s.Details["resource"].(string)
-		cond, _ := s.Details["condition"].(string)
+		res, cond := s.Details.Resource, s.Details.Condition
 		switch {
 		case s.Kind == PodEvicted && diskEviction(res, cond):
 			c.Confidence = max(c.Confidence, diskEvictionConfidence)
 			evicted = append(evicted, objectLabel(s))
-		case s.Kind == NodePressure && hasString(s.Details["resources"], "disk"):
+		case s.Kind == NodePressure && slices.Contains(s.Details.Resources, "disk"):
 			c.Confidence = max(c.Confidence, diskPressureConfidence)
 			pressured = append(pressured, objectLabel(s))
 		case s.Kind == PodPending && diskTainted(s) > 0:
@@ -85,17 +85,6 @@ func diskTainted(s Symptom) int {
 		}
 	}
 	return n
-}
-
-// hasString reports whether v, a []string, holds s.
-func hasString(v any, s string) bool {
-	ss, _ := v.([]string)
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // listed joins names for a summary, five at most.

@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"fmt"
-
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -60,7 +58,7 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 			s := syms.get(ns, name)
 			s.Evidence = append(s.Evidence, citeEvent(o))
 			s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
-			s.Details["condition"] = "a NoExecute taint (the node was not ready or unreachable)"
+			s.Details.Condition = "a NoExecute taint (the node was not ready or unreachable)"
 			continue
 		}
 		if e.Reason != "Evicted" || !aboutPod(o) {
@@ -79,10 +77,10 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 	}
 	return syms.list(func(pod string, s *Symptom) string {
 		sum := podPhrase(pod) + " was evicted"
-		if r, ok := s.Details["resource"]; ok {
-			sum += fmt.Sprintf(": the node was low on %v", r)
-		} else if c, ok := s.Details["condition"]; ok {
-			sum += fmt.Sprintf(": the node had %v", c)
+		if r := s.Details.Resource; r != "" {
+			sum += ": the node was low on " + r
+		} else if c := s.Details.Condition; c != "" {
+			sum += ": the node had " + c
 		}
 		if s.Node != "" {
 			sum += " (node " + s.Node + ")"
@@ -112,15 +110,15 @@ func noteResource(s *Symptom, msg string) {
 func noteEviction(s *Symptom, ev signal.Eviction) {
 	switch {
 	case ev.Resource != "":
-		s.Details["resource"] = ev.Resource
+		s.Details.Resource = ev.Resource
 	case ev.Condition != "":
-		s.Details["condition"] = ev.Condition
+		s.Details.Condition = ev.Condition
 	}
 	if len(ev.Offenders) > 0 {
-		var offenders []map[string]string
+		offenders := make([]Offender, 0, len(ev.Offenders))
 		for _, o := range ev.Offenders {
-			offenders = append(offenders, map[string]string{"container": o.Name, "usage": o.Usage, "request": o.Request})
+			offenders = append(offenders, Offender{Container: o.Name, Usage: o.Usage, Request: o.Request})
 		}
-		s.Details["offenders"] = offenders
+		s.Details.Offenders = offenders
 	}
 }

@@ -56,9 +56,9 @@ func (competingGap) Gaps(in Input, r *Report) []Gap {
 		}
 		decide := wouldDecide(r, pods)
 		if memory && cpu {
-			gaps = append(gaps, Gap{Kind: "competing_causes", Summary: fmt.Sprintf("%s (%s): explained both by memory (a crowded node) and by CPU starvation; %s", who, s.ID, decide)})
+			gaps = append(gaps, Gap{Kind: GapCompetingCauses, Summary: fmt.Sprintf("%s (%s): explained both by memory (a crowded node) and by CPU starvation; %s", who, s.ID, decide)})
 		} else {
-			gaps = append(gaps, Gap{Kind: "restart_unexplained", Summary: fmt.Sprintf("%s (%s): restarted, but the input holds no probe failure, eviction or OOM kill for it; %s", who, s.ID, decide)})
+			gaps = append(gaps, Gap{Kind: GapRestartUnexplained, Summary: fmt.Sprintf("%s (%s): restarted, but the input holds no probe failure, eviction or OOM kill for it; %s", who, s.ID, decide)})
 		}
 	}
 	return gaps

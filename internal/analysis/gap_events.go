@@ -42,17 +42,17 @@ func (eventsGap) Gaps(in Input, r *Report) []Gap {
 	retention := fmt.Sprintf("the API server keeps events for %s by default", ttl)
 	switch {
 	case len(m.Events) == 0 && len(m.Pods)+len(m.Nodes) > 0:
-		g := Gap{Kind: "no_events", Summary: "no events in the input: reasons for evictions, OOM kills, probe failures and scheduling failures are missing; " +
+		g := Gap{Kind: GapNoEvents, Summary: "no events in the input: reasons for evictions, OOM kills, probe failures and scheduling failures are missing; " +
 			retention + ", so collect them during the incident (kubectl get events -A -o json, or rootline collect)"}
 		if !trouble.IsZero() {
 			g.Summary += fmt.Sprintf("; the earliest trouble the status shows is at %s: %s", trouble.UTC().Format(time.RFC3339), what)
 		}
 		return []Gap{g}
 	case !trouble.IsZero() && !oldest.IsZero() && trouble.Before(oldest):
-		return []Gap{{Kind: "events_expired", Summary: fmt.Sprintf("the events start at %s, after %s at %s: earlier events had expired (%s), so whether it was evicted or OOM-killed cannot be checked from them",
+		return []Gap{{Kind: GapEventsExpired, Summary: fmt.Sprintf("the events start at %s, after %s at %s: earlier events had expired (%s), so whether it was evicted or OOM-killed cannot be checked from them",
 			oldest.UTC().Format(time.RFC3339), what, trouble.UTC().Format(time.RFC3339), retention)}}
 	case !in.Options.Now.IsZero() && !oldest.IsZero() && in.Options.Now.Sub(oldest) > ttl:
-		return []Gap{{Kind: "events_expired", Summary: fmt.Sprintf("the input spans more than %s before its capture: events older than that had expired and are not here", ttl)}}
+		return []Gap{{Kind: GapEventsExpired, Summary: fmt.Sprintf("the input spans more than %s before its capture: events older than that had expired and are not here", ttl)}}
 	}
 	return nil
 }
@@ -66,5 +66,5 @@ func (nodesGap) Gaps(in Input, _ *Report) []Gap {
 	if len(in.Model.Nodes) > 0 || len(in.Model.Pods) == 0 {
 		return nil
 	}
-	return []Gap{{Kind: "no_nodes", Summary: "no node objects (kubectl get nodes -o json): capacity, allocatable and node pools are unknown, so no capacity arithmetic was done"}}
+	return []Gap{{Kind: GapNoNodes, Summary: "no node objects (kubectl get nodes -o json): capacity, allocatable and node pools are unknown, so no capacity arithmetic was done"}}
 }

@@ -29,10 +29,10 @@ func (messagesGap) Gaps(in Input, _ *Report) []Gap {
 	}
 	var gaps []Gap
 	if combined > 0 {
-		gaps = append(gaps, Gap{Kind: "events_combined", Summary: fmt.Sprintf("%d event(s) were aggregated as \"(combined from similar events)\": the similar events' own messages are lost, and events past the spam filter's burst were dropped", combined)})
+		gaps = append(gaps, Gap{Kind: GapEventsCombined, Summary: fmt.Sprintf("%d event(s) were aggregated as \"(combined from similar events)\": the similar events' own messages are lost, and events past the spam filter's burst were dropped", combined)})
 	}
 	if cut > 0 {
-		gaps = append(gaps, Gap{Kind: "message_truncated", Summary: fmt.Sprintf("%d scheduler message(s) were cut at the event size limit (\" ...\"): the pods' PodScheduled conditions (kubectl get pods -o json) hold the full reasons", cut)})
+		gaps = append(gaps, Gap{Kind: GapMessageTruncated, Summary: fmt.Sprintf("%d scheduler message(s) were cut at the event size limit (\" ...\"): the pods' PodScheduled conditions (kubectl get pods -o json) hold the full reasons", cut)})
 	}
 	return gaps
 }

@@ -88,11 +88,8 @@ func groupSymptoms(in Input, rep *Report) map[string]string {
 		s := &out[i]
 		s.ID = fmt.Sprintf("S%d", i+1)
 		if len(s.Members) == 0 {
-			final[s.Details[formerID].(string)] = s.ID
-			delete(s.Details, formerID)
-			if len(s.Details) == 0 {
-				s.Details = nil
-			}
+			final[s.formerID] = s.ID
+			s.formerID = ""
 			continue
 		}
 		for j := range s.Members {
@@ -128,9 +125,6 @@ func groupSymptoms(in Input, rep *Report) map[string]string {
 	rep.Symptoms = out
 	return final
 }
-
-// formerID keeps a lone symptom's id in its Details until the group is numbered.
-const formerID = "\x00former-id"
 
 // episodes splits the members of one key, in time order, where they pause: at a gap longer
 // than groupWindow, than episodeGaps times their median gap and than a tenth of the span of
@@ -274,13 +268,10 @@ func (g *group) symptom() Symptom {
 	first := g.members[0]
 	s := first.s
 	if len(g.members) == 1 {
-		if s.Details == nil {
-			s.Details = map[string]any{}
-		}
-		s.Details[formerID] = s.ID
+		s.formerID = s.ID
 	} else {
 		s = Symptom{Kind: first.s.Kind, At: first.s.At, Node: first.s.Node, Objects: []ObjectRef{}, Evidence: []Evidence{},
-			Details: map[string]any{"members": len(g.members)}}
+			Details: Details{Members: len(g.members)}}
 		seen := map[ObjectRef]bool{}
 		for i, mb := range g.members {
 			if mb.s.Node != s.Node {

@@ -143,9 +143,9 @@ func TestIL0070(t *testing.T) {
 				if s.Kind != PodPending || tt.capturedAt.After(time.Time{}) {
 					continue
 				}
-				reasons, _ := s.Details["reasons"].(map[string]int)
-				if reasons["Insufficient cpu"] != 23 || reasons["node(s) had untolerated taint {node.kubernetes.io/not-ready: }"] != 96 || s.Details["nodes"] != 126 {
-					t.Errorf("scheduling breakdown = %v over %v nodes", reasons, s.Details["nodes"])
+				reasons := s.Details.Reasons
+				if reasons["Insufficient cpu"] != 23 || reasons["node(s) had untolerated taint {node.kubernetes.io/not-ready: }"] != 96 || s.Details.Nodes != 126 {
+					t.Errorf("scheduling breakdown = %v over %v nodes", reasons, s.Details.Nodes)
 				}
 			}
 			for _, k := range tt.symptoms {

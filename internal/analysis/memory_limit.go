@@ -21,7 +21,7 @@ func (memoryLimitRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if s.Kind != OOMKilled || p == nil {
 			continue
 		}
-		names, _ := s.Details["containers"].([]string)
+		names := s.Details.Containers
 		for _, ctr := range p.Pod.Spec.Containers {
 			lim, ok := cluster.MemoryBytes(ctr.Resources.Limits)
 			if !ok || !slices.Contains(names, ctr.Name) {

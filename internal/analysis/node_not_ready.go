@@ -23,7 +23,7 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 		if s, ok := byPool[pool]; ok {
 			return s
 		}
-		s := &Symptom{Kind: NodeNotReady, Details: map[string]any{"pool": pool}}
+		s := &Symptom{Kind: NodeNotReady, Details: Details{NotReadyDetails: NotReadyDetails{Pool: pool}}}
 		byPool[pool] = s
 		return s
 	}

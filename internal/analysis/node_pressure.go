@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,7 +33,7 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 		if s, ok := byNode[node]; ok {
 			return s
 		}
-		s := &Symptom{Kind: NodePressure, Node: node, Objects: []ObjectRef{{Kind: cluster.KindNode, Name: node}}, Details: map[string]any{}}
+		s := &Symptom{Kind: NodePressure, Node: node, Objects: []ObjectRef{{Kind: cluster.KindNode, Name: node}}}
 		byNode[node] = s
 		return s
 	}
@@ -40,13 +41,9 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 		if r == "" {
 			return
 		}
-		rs, _ := s.Details["resources"].([]string)
-		for _, have := range rs {
-			if have == r {
-				return
-			}
+		if !slices.Contains(s.Details.Resources, r) {
+			s.Details.Resources = append(s.Details.Resources, r)
 		}
-		s.Details["resources"] = append(rs, r)
 	}
 	for _, o := range m.Nodes {
 		for _, c := range o.Node.Status.Conditions {
@@ -86,7 +83,7 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 	out := make([]Symptom, 0, len(nodes))
 	for _, n := range nodes {
 		s := byNode[n]
-		rs, _ := s.Details["resources"].([]string)
+		rs := s.Details.Resources
 		s.Summary = fmt.Sprintf("node %s was under %s pressure", n, strings.Join(rs, " and "))
 		if len(rs) == 0 {
 			s.Summary = fmt.Sprintf("node %s was under resource pressure (the input does not say which)", n)

@@ -41,7 +41,7 @@ func (oomRule) Symptoms(in Input) []Symptom {
 		if len(s.Evidence) == 0 {
 			continue
 		}
-		s.Details = map[string]any{"containers": names}
+		s.Details.Containers = names
 		s.Summary = fmt.Sprintf("container %s of %s was OOM-killed", strings.Join(names, ", "), podPhrase(p.Namespace+"/"+p.Name))
 		if len(names) == 1 && names[0] == "" {
 			s.Summary = fmt.Sprintf("a container of %s was OOM-killed", podPhrase(p.Namespace+"/"+p.Name))

@@ -27,12 +27,12 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		key := namespace + "/" + owner
 		s, ok := groups[key]
 		if !ok {
-			s = &Symptom{Kind: PodPending, Objects: []ObjectRef{}, Details: map[string]any{}}
+			s = &Symptom{Kind: PodPending, Objects: []ObjectRef{}}
 			groups[key] = s
 			order = append(order, key)
 		}
-		if in.cache.better(msg, s.Details["message"]) {
-			s.Details["message"] = msg // the fullest diagnosis read; rules that need all of them read the evidence
+		if in.cache.better(msg, s.Details.Message) {
+			s.Details.Message = msg // the fullest diagnosis read; rules that need all of them read the evidence
 		}
 		pod := namespace + "/" + name
 		if !seen[key+pod] && name != "" {
@@ -52,10 +52,8 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 				owner = "\x00" + o.Source.String()
 			}
 			s := add(p.Namespace, p.Name, owner, "", cite(o, "status.reason", strings.TrimSpace(p.Status.Reason+": "+p.Status.Message)))
-			s.Details["refused"] = p.Status.Reason
-			if f.Resource != "" {
-				s.Details["refused_resource"] = f.Resource
-			}
+			s.Details.Refused = p.Status.Reason
+			s.Details.RefusedResource = f.Resource
 			if s.Node == "" {
 				s.Node = p.Spec.NodeName
 			}
@@ -107,13 +105,13 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 	for _, key := range order {
 		s := groups[key]
 		if sch, _, ok := failedScheduling(*s); ok && len(sch.Reasons) > 0 {
-			s.Details["nodes"] = sch.Total
-			s.Details["reasons"] = breakdown(sch)
+			s.Details.Nodes = sch.Total
+			s.Details.Reasons = breakdown(sch)
 		}
 		switch {
 		case len(s.Objects) == 0:
 			s.Summary = unnamedPod + " could not be scheduled"
-			s.Details["object"] = unnamedPod
+			s.Details.Object = unnamedPod
 		case len(s.Objects) == 1:
 			s.Summary = podPhrase(s.Objects[0].Namespace+"/"+s.Objects[0].Name) + " could not be scheduled"
 		case s.Objects[0].Namespace == "":
@@ -121,11 +119,11 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		default:
 			s.Summary = fmt.Sprintf("%d pods in %s could not be scheduled", len(s.Objects), s.Objects[0].Namespace)
 		}
-		if msg, _ := s.Details["message"].(string); msg != "" {
+		if msg := s.Details.Message; msg != "" {
 			s.Summary += ": " + firstLine(msg)
-		} else if r, ok := s.Details["refused"]; ok {
+		} else if r := s.Details.Refused; r != "" {
 			s.Summary = strings.Replace(s.Summary, "could not be scheduled", "could not run", 1) +
-				fmt.Sprintf(": the kubelet of the node it was placed on refused it (%v)", r)
+				fmt.Sprintf(": the kubelet of the node it was placed on refused it (%s)", r)
 		}
 		out = append(out, *s)
 	}
@@ -161,7 +159,7 @@ func failedScheduling(s Symptom) (sch signal.Scheduling, msg string, ok bool) {
 	if s.Kind != PodPending {
 		return sch, "", false
 	}
-	msg, _ = s.Details["message"].(string)
+	msg = s.Details.Message
 	sch, ok = signal.ParseFailedScheduling(msg)
 	return sch, msg, ok
 }
@@ -179,11 +177,10 @@ func breakdown(sch signal.Scheduling) map[string]int {
 // better reports whether a scheduler message tells more than the one kept: it parses where the
 // kept one does not, or it parses with more reasons and is not cut where the kept one is. A
 // pending pod's events repeat the same few messages thousands of times: each is parsed once a run.
-func (c *runCache) better(msg string, kept any) bool {
+func (c *runCache) better(msg, old string) bool {
 	if msg == "" {
 		return false
 	}
-	old, _ := kept.(string)
 	if old == "" {
 		return true
 	}

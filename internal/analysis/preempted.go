@@ -32,7 +32,7 @@ func (preemptedRule) Symptoms(in Input) []Symptom {
 			if f.Class == signal.FailurePreemption {
 				s := syms.pod(o)
 				s.Node = p.Spec.NodeName
-				s.Details["by"] = f.Kind
+				s.Details.By = f.Kind
 				s.Evidence = append(s.Evidence, cite(o, "status.reason", p.Status.Reason+": "+p.Status.Message))
 				continue
 			}
@@ -55,9 +55,9 @@ func (preemptedRule) Symptoms(in Input) []Symptom {
 	}
 	return syms.list(func(pod string, s *Symptom) string {
 		if e := s.Evidence; len(e) > 0 && strings.Contains(e[0].Value, "critical pod") {
-			s.Details["by"] = signal.PreemptionCriticalPod // the kubelet's event says so
+			s.Details.By = signal.PreemptionCriticalPod // the kubelet's event says so
 		}
-		switch s.Details["by"] {
+		switch s.Details.By {
 		case signal.PreemptionCriticalPod:
 			return podPhrase(pod) + " was preempted by its node's kubelet to admit a critical pod"
 		case signal.PreemptionNodeShutdown:

@@ -31,18 +31,18 @@ func (r probeRule) Symptoms(in Input) []Symptom {
 		key := io.Namespace + "/" + io.Name
 		s, ok := byPod[key]
 		if !ok {
-			s = &Symptom{Kind: r.kind, Objects: []ObjectRef{involved(o)}, Node: e.Source.Host, Details: map[string]any{"failures": 0, "restarts": 0}}
+			s = &Symptom{Kind: r.kind, Objects: []ObjectRef{involved(o)}, Node: e.Source.Host}
 			byPod[key] = s
 			order = append(order, key)
 		}
 		count, first, _ := cluster.EventTimes(e)
 		if failed {
-			s.Details["failures"] = s.Details["failures"].(int) + int(count)
-			if _, ok := s.Details["output"]; !ok {
-				s.Details["output"] = e.Message
+			s.Details.Failures += int(count)
+			if s.Details.Output == "" {
+				s.Details.Output = e.Message
 			}
 		} else {
-			s.Details["restarts"] = s.Details["restarts"].(int) + int(count)
+			s.Details.Restarts += int(count)
 		}
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(first))
@@ -50,11 +50,11 @@ func (r probeRule) Symptoms(in Input) []Symptom {
 	out := make([]Symptom, 0, len(order))
 	for _, key := range order {
 		s := byPod[key]
-		s.Summary = fmt.Sprintf("%s probe of %s failed %d time(s)", strings.ToLower(r.probe), podPhrase(key), s.Details["failures"])
+		s.Summary = fmt.Sprintf("%s probe of %s failed %d time(s)", strings.ToLower(r.probe), podPhrase(key), s.Details.Failures)
 		if len(s.Objects) == 1 && s.Objects[0].Name == "" {
 			s.Objects = []ObjectRef{}
 		}
-		if n := s.Details["restarts"].(int); n > 0 {
+		if n := s.Details.Restarts; n > 0 {
 			s.Summary += fmt.Sprintf(", and the container was restarted %d time(s) for it", n)
 		}
 		out = append(out, *s)

@@ -80,8 +80,8 @@ type Symptom struct {
 	Objects  []ObjectRef `json:"objects"`
 	Summary  string      `json:"summary"`
 	Evidence []Evidence  `json:"evidence"`
-	// Details holds what the rule parsed from the messages (resource, usage, breakdown, …).
-	Details map[string]any `json:"details,omitempty"`
+	// Details holds what the rule read from the evidence, in the part of its kind.
+	Details Details `json:"details,omitzero"`
 	// Reason is what the members of a group have in common beyond their kind: the resource a
 	// pod was evicted for, the scheduler's first reason, the probe's failure.
 	Reason string `json:"reason,omitempty"`
@@ -103,6 +103,8 @@ type Symptom struct {
 	// pod is the pod object the symptom is about, when there is one: a pod the input does not
 	// name cannot be looked up by its name.
 	pod *cluster.Object
+	// formerID is a lone symptom's id before the groups are numbered.
+	formerID string
 }
 
 // Cause kinds: see internal/kinds.
@@ -187,6 +189,21 @@ type Share struct {
 	Count int    `json:"count"`
 }
 
+// Gap kinds: see internal/kinds.
+const (
+	GapNoEvents           = vocab.GapNoEvents
+	GapEventsExpired      = vocab.GapEventsExpired
+	GapNoNodes            = vocab.GapNoNodes
+	GapEventsCombined     = vocab.GapEventsCombined
+	GapMessageTruncated   = vocab.GapMessageTruncated
+	GapCompetingCauses    = vocab.GapCompetingCauses
+	GapRestartUnexplained = vocab.GapRestartUnexplained
+	GapMixedIncidents     = vocab.GapMixedIncidents
+	GapFileSkipped        = vocab.GapFileSkipped
+	GapFileTruncated      = vocab.GapFileTruncated
+	GapFileProse          = vocab.GapFileProse
+)
+
 // Gap is evidence that is missing, and why.
 type Gap struct {
 	Kind    string `json:"kind,omitempty"`
@@ -195,3 +212,7 @@ type Gap struct {
 	Count   int   `json:"count,omitempty"`
 	Members []Gap `json:"members,omitempty"`
 }
+
+// MissingEvidence reports whether the gap is evidence that would decide between causes, had the
+// input held it, rather than a note on how the input was read.
+func (g Gap) MissingEvidence() bool { return vocab.MissingEvidence(g.Kind) }

@@ -19,11 +19,11 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 				continue
 			}
 			s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{ref(o)}, Node: o.Pod.Spec.NodeName, pod: o,
-				Details: map[string]any{"container": cs.Name, "restarts": cs.RestartCount}}
+				Details: Details{Restarts: int(cs.RestartCount), RestartDetails: RestartDetails{Container: cs.Name}}}
 			value := fmt.Sprintf("%d restart(s)", cs.RestartCount)
 			if t != nil {
 				value += fmt.Sprintf("; last terminated: %s, exit code %d", t.Reason, t.ExitCode)
-				s.Details["reason"], s.Details["exit_code"] = t.Reason, t.ExitCode
+				s.Details.Reason, s.Details.ExitCode = t.Reason, &t.ExitCode
 				s.At = timePtr(t.FinishedAt.Time)
 			}
 			s.Evidence = []Evidence{cite(o, fmt.Sprintf("status.containerStatuses[%s].restartCount", cs.Name), value)}

@@ -95,8 +95,7 @@ func memoryTrouble(m *cluster.Model, symptoms []Symptom) []troubledNode {
 func mayBeMemory(s Symptom) bool {
 	switch s.Kind {
 	case PodEvicted:
-		res, _ := s.Details["resource"].(string)
-		cond, _ := s.Details["condition"].(string)
+		res, cond := s.Details.Resource, s.Details.Condition
 		switch {
 		case res != "":
 			return res == "memory"
@@ -104,7 +103,7 @@ func mayBeMemory(s Symptom) bool {
 			return strings.Contains(cond, "MemoryPressure")
 		}
 	case NodePressure:
-		rs, _ := s.Details["resources"].([]string)
+		rs := s.Details.Resources
 		return len(rs) == 0 || slices.Contains(rs, "memory")
 	}
 	return true

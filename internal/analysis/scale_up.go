@@ -24,7 +24,7 @@ const (
 )
 
 func (scaleUpRule) Symptoms(in Input) []Symptom {
-	s := Symptom{Kind: ScaleUp, Details: map[string]any{}}
+	s := Symptom{Kind: ScaleUp}
 	groups := map[string][2]int{} // group → smallest "from", largest "to"
 	note := func(group string, from, to int) {
 		g, ok := groups[group]
@@ -81,8 +81,8 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 	if len(burst) > 0 {
 		first, last := burst[0].Node.CreationTimestamp.Time, burst[len(burst)-1].Node.CreationTimestamp.Time
 		s.At = earliest(s.At, timePtr(first))
-		s.Details["nodes_created"] = len(burst)
-		s.Details["window_seconds"] = int(last.Sub(first).Seconds())
+		s.Details.NodesCreated = len(burst)
+		s.Details.WindowSeconds = int(last.Sub(first).Seconds())
 		s.Evidence = append(s.Evidence, cite(burst[0], "metadata.creationTimestamp", first.UTC().Format(time.RFC3339)),
 			cite(burst[len(burst)-1], "metadata.creationTimestamp", last.UTC().Format(time.RFC3339)))
 	}
@@ -103,13 +103,13 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 		parts = append(parts, fmt.Sprintf("%s %d→%d", shortGroup(g), groups[g][0], groups[g][1]))
 	}
 	if len(names) > 0 {
-		s.Details["groups"] = parts
+		s.Details.Groups = parts
 	}
 	switch {
 	case len(burst) > 0 && len(parts) > 0:
-		s.Summary = fmt.Sprintf("%d nodes were added within %s (%s)", len(burst), roundDuration(s.Details["window_seconds"].(int)), strings.Join(parts, ", "))
+		s.Summary = fmt.Sprintf("%d nodes were added within %s (%s)", len(burst), roundDuration(s.Details.WindowSeconds), strings.Join(parts, ", "))
 	case len(burst) > 0:
-		s.Summary = fmt.Sprintf("%d nodes were added within %s", len(burst), roundDuration(s.Details["window_seconds"].(int)))
+		s.Summary = fmt.Sprintf("%d nodes were added within %s", len(burst), roundDuration(s.Details.WindowSeconds))
 	default:
 		s.Summary = "the cluster autoscaler scaled up " + strings.Join(parts, ", ")
 	}

@@ -118,7 +118,7 @@ func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	c := Cause{Kind: SchedulingConstraints, Role: Root, Confidence: 0.6, Components: []Component{}}
 	var parts []string
 	for _, s := range symptoms {
-		if r, _ := s.Details["refused"].(string); s.Kind == PodPending && r == "NodeAffinity" {
+		if s.Kind == PodPending && s.Details.Refused == "NodeAffinity" {
 			// The kubelet refused it: its node affinity or selector no longer matched the node.
 			c.Explains = append(c.Explains, s.ID)
 			c.Evidence = append(c.Evidence, s.Evidence[0])

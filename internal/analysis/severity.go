@@ -80,10 +80,9 @@ func orderCauses(causes []Cause, symptoms []Symptom) {
 
 // groupReason is what members of one group have in common beyond their kind.
 func groupReason(s Symptom) string {
-	str := func(k string) string { v, _ := s.Details[k].(string); return v }
 	switch s.Kind {
 	case PodPending:
-		if r := str("refused"); r != "" {
+		if r := s.Details.Refused; r != "" {
 			return "the kubelet refused it (" + r + ")"
 		}
 		sch, _, ok := failedScheduling(s)
@@ -92,29 +91,28 @@ func groupReason(s Symptom) string {
 		}
 		return schedulingReason(sch)
 	case PodEvicted:
-		if r := str("resource"); r != "" {
+		if r := s.Details.Resource; r != "" {
 			return "the node was low on " + r
 		}
-		return str("condition")
+		return s.Details.Condition
 	case OOMKilled:
 		if len(s.Objects) > 0 && s.Objects[0].Kind == "Node" {
 			return "the kernel's OOM killer"
 		}
 		return "OOMKilled"
 	case LivenessProbeFailed, ReadinessProbeFailed:
-		return probeFailure(str("output"))
+		return probeFailure(s.Details.Output)
 	case ContainerRestarted, CrashLoopBackOff:
-		if r := str("reason"); r != "" {
-			if code, ok := s.Details["exit_code"].(int32); ok {
-				return fmt.Sprintf("%s, exit code %d", r, code)
+		if r := s.Details.Reason; r != "" {
+			if code := s.Details.ExitCode; code != nil {
+				return fmt.Sprintf("%s, exit code %d", r, *code)
 			}
 			return r
 		}
 	case Preempted:
-		return str("by")
+		return s.Details.By
 	case NodePressure:
-		rs, _ := s.Details["resources"].([]string)
-		return strings.Join(rs, ", ")
+		return strings.Join(s.Details.Resources, ", ")
 	}
 	return ""
 }

@@ -52,6 +52,47 @@ var Causes = []string{CapacityExhaustion, SharedNodePool, SharedPrometheus, CPUS
 	NodeOvercommitted, ScaleUpNotReady, SchedulingConstraints, Preemption, NodeDiskExhaustion, RequestExceedsNode, VolumeBinding,
 	ImageUnavailable, ContainerStartFailure}
 
+// Gap kinds: evidence that is missing, and why. Unlike symptoms and causes, gaps are not kept
+// as bits, so this list has no order to keep.
+const (
+	// GapNoEvents: the input holds no events.
+	GapNoEvents = "no_events"
+	// GapEventsExpired: the events start after the symptoms, or the input spans more than the
+	// API server keeps events for.
+	GapEventsExpired = "events_expired"
+	// GapNoNodes: the input holds no node objects, so there is no capacity arithmetic.
+	GapNoNodes = "no_nodes"
+	// GapEventsCombined: events were aggregated and their own messages lost.
+	GapEventsCombined = "events_combined"
+	// GapMessageTruncated: scheduler messages were cut at the event size limit.
+	GapMessageTruncated = "message_truncated"
+	// GapCompetingCauses: a symptom is explained by two causes the input cannot tell apart.
+	GapCompetingCauses = "competing_causes"
+	// GapRestartUnexplained: a container restarted with nothing in the input to say why.
+	GapRestartUnexplained = "restart_unexplained"
+	// GapMixedIncidents: a document describes several incidents, so no cause is drawn from it.
+	GapMixedIncidents = "mixed_incidents"
+	// GapFileSkipped, GapFileTruncated, GapFileProse: a file given to `rootline analyze` was
+	// not read, was cut short, or held only prose.
+	GapFileSkipped   = "file_skipped"
+	GapFileTruncated = "file_truncated"
+	GapFileProse     = "file_prose"
+)
+
+// Gaps lists every gap kind.
+var Gaps = []string{GapNoEvents, GapEventsExpired, GapNoNodes, GapEventsCombined, GapMessageTruncated, GapCompetingCauses,
+	GapRestartUnexplained, GapMixedIncidents, GapFileSkipped, GapFileTruncated, GapFileProse}
+
+// MissingEvidence reports whether a gap kind is evidence that would decide between causes had
+// the input held it (as opposed to a note on how the input was read).
+func MissingEvidence(gap string) bool {
+	switch gap {
+	case GapNoEvents, GapEventsExpired, GapCompetingCauses, GapRestartUnexplained, GapFileTruncated:
+		return true
+	}
+	return false
+}
+
 // Component kinds: the parts of a platform an incident involves. People may name others.
 const (
 	NodePool   = "NodePool"

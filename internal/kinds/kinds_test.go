@@ -8,7 +8,7 @@ import (
 // TestLists: each list holds each kind once, and the kinds of the three lists are apart.
 func TestLists(t *testing.T) {
 	seen := map[string]string{}
-	for name, list := range map[string][]string{"symptom": Symptoms, "cause": Causes, "component": Components} {
+	for name, list := range map[string][]string{"symptom": Symptoms, "cause": Causes, "component": Components, "gap": Gaps} {
 		for _, k := range list {
 			if k == "" {
 				t.Errorf("an empty %s kind", name)

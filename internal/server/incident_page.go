@@ -130,8 +130,7 @@ func weigh(kinds []string, rep analysis.Report) (forIt, against, missing []strin
 		}
 	}
 	for _, g := range rep.Gaps {
-		switch g.Kind {
-		case "no_events", "events_expired", "competing_causes", "restart_unexplained", "file_truncated":
+		if g.MissingEvidence() {
 			missing = append(missing, g.Summary)
 		}
 	}
@@ -215,9 +214,7 @@ func analysisViews(id string, rep analysis.Report) ([]incidents.Cause, []inciden
 	for _, sy := range rep.Symptoms {
 		v := incidents.Symptom{ID: sy.ID, Kind: sy.Kind, At: span(sy), Summary: sy.Summary, Count: sy.Count, Critical: sy.Critical,
 			Where: where(sy), Causes: causesOf[sy.ID], Evidence: evidenceViews(sy.Evidence)}
-		if from, ok := sy.Details["at_from"].(string); ok {
-			v.AtFrom = from
-		}
+		v.AtFrom = sy.Details.AtFrom
 		if n := len(sy.Members); n > 0 || len(sy.Objects) > 1 {
 			v.MembersTotal, v.MembersURL = max(n, len(sy.Objects)), base+"/symptoms/"+sy.ID
 			for i, m := range sy.Members {

@@ -163,9 +163,7 @@ func symptomEntries(s analysis.Symptom, causes []string, clock *clock, when map[
 		switch {
 		case s.At != nil && !s.At.IsZero():
 			e.At = s.At.UTC()
-			if from, ok := s.Details["at_from"]; ok { // the analysis borrowed it already
-				e.AtFrom = fmt.Sprint(from)
-			}
+			e.AtFrom = s.Details.AtFrom // set when the analysis borrowed it already
 		default:
 			e.At, e.AtFrom = clock.evidenceTime(s.Evidence)
 		}

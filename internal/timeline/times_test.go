@@ -53,7 +53,7 @@ func TestBuildTimes(t *testing.T) {
 			{ID: "S2", Kind: analysis.PodEvicted, Summary: "from an event", Evidence: ev("events.json", 30, "Event prod/hub-1.b", "reason")},
 			{ID: "S3", Kind: analysis.EvictedPodsLingering, Summary: "from the pod", Evidence: ev("pods.json", 5, "Pod prod/hub-1", "status.conditions[DisruptionTarget]")},
 			{ID: "S4", Kind: analysis.PodPending, Summary: "nothing to go by", Evidence: ev("notes.md", 3, "Pod prod/gone", "")},
-			{ID: "S5", Kind: analysis.PodEvicted, At: ptr(at(8, 0)), Summary: "borrowed by the analysis", Details: map[string]any{"at_from": "pods.json:5 status"},
+			{ID: "S5", Kind: analysis.PodEvicted, At: ptr(at(8, 0)), Summary: "borrowed by the analysis", Details: analysis.Details{AtFrom: "pods.json:5 status"},
 				Evidence: ev("pods.json", 5, "Pod prod/hub-1", "status.reason")},
 			{ID: "S6", Kind: analysis.OOMKilled, Summary: "a group", Count: 3, Members: []analysis.Symptom{
 				{ID: "S6.1", Kind: analysis.OOMKilled, At: ptr(at(9, 0)), Summary: "first"},
