@@ -18,7 +18,10 @@ import (
 )
 
 // Handler returns the HTTP handler with every route.
-func (s *Server) Handler() http.Handler {
+func (s *Server) Handler() http.Handler { return headAsGet(s.router()) }
+
+// router is the gin engine with every route; Handler adds HEAD for every GET.
+func (s *Server) router() *gin.Engine {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
@@ -72,7 +75,7 @@ func (s *Server) Handler() http.Handler {
 	api.GET("/incidents/:id/signature", s.handle(s.getSignature))
 	api.PUT("/incidents/:id/signature", s.handle(s.putSignature))
 	api.DELETE("/incidents/:id/signature", s.handle(s.deleteSignature))
-	return headAsGet(r)
+	return r
 }
 
 // requireAuth demands, when authentication is on, a person signed in (see identify) or a
