@@ -110,38 +110,3 @@ func TestScaleUpNotReadyRule(t *testing.T) {
 	}
 	runCauseCases(t, ScaleUpNotReady, tests)
 }
-
-// TestSchedulingConstraintsRule: pods the scheduler may not place for where they are allowed
-// to run (node affinity or selector, a taint of the cluster's own, pod anti-affinity, topology
-// spread) are scheduling_constraints; the taints the node lifecycle controller puts on nodes in
-// trouble, cordoned nodes, and lack of room are not.
-func TestSchedulingConstraintsRule(t *testing.T) {
-	const preemption = " preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling."
-	pending := []string{"pod_pending prod/report-0"}
-	constrained := func(msg string) causeWant {
-		return causeWant{role: Root, confidence: 0.6, explains: pending,
-			summary: []string{"pods could not be placed because of where they are allowed to run, not for lack of capacity: pod prod/report-0: " + msg}}
-	}
-	tests := []struct {
-		name  string
-		msg   string
-		kinds []string
-	}{
-		{"node selector", "0/5 nodes are available: 5 node(s) didn't match Pod's node affinity/selector." + preemption, []string{SchedulingConstraints}},
-		{"a taint of the cluster's own", "0/5 nodes are available: 5 node(s) had untolerated taint {dedicated: gpu}." + preemption, []string{SchedulingConstraints}},
-		{"node affinity and a taint", "0/5 nodes are available: 2 node(s) had untolerated taint {dedicated: gpu}, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{SchedulingConstraints}},
-		{"pod anti-affinity and topology spread", "0/5 nodes are available: 2 node(s) didn't match pod anti-affinity rules, 3 node(s) didn't match pod topology spread constraints." + preemption, []string{SchedulingConstraints}},
-		{"the pre-1.11 predicates", "No nodes are available that match all of the following predicates:: MatchNodeSelector (5).", []string{SchedulingConstraints}},
-		{"the memory-pressure taint", "0/5 nodes are available: 5 node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }." + preemption, []string{}},
-		{"the not-ready taint", "0/5 nodes are available: 5 node(s) had untolerated taint {node.kubernetes.io/not-ready: }." + preemption, []string{}},
-		{"the unreachable taint", "0/5 nodes are available: 5 node(s) had taint {node.kubernetes.io/unreachable: }, that the pod didn't tolerate.", []string{}},
-		{"a node selector and the memory-pressure taint", "0/5 nodes are available: 2 node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{}},
-		{"cordoned nodes", "0/5 nodes are available: 5 node(s) were unschedulable." + preemption, []string{}},
-		{"a node selector and lack of cpu", "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{CapacityExhaustion}},
-	}
-	var cases []causeCase
-	for _, tt := range tests {
-		cases = append(cases, causeCase{name: tt.name, docs: []string{pendingPod("report-0", tt.msg)}, symptoms: pending, kinds: tt.kinds, want: constrained(tt.msg)})
-	}
-	runCauseCases(t, SchedulingConstraints, cases)
-}

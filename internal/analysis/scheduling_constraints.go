@@ -1,0 +1,59 @@
+package analysis
+
+import (
+	"github.com/rootline-dev/rootline/internal/signal"
+)
+
+// conditionTaints are the taints the node lifecycle controller puts on a node for a condition
+// (TaintNodesByCondition): they say the node is in trouble, not where a pod may run.
+var conditionTaints = map[string]string{"node.kubernetes.io/memory-pressure": "memory", "node.kubernetes.io/disk-pressure": "disk",
+	"node.kubernetes.io/pid-pressure": "pids", "node.kubernetes.io/not-ready": "", "node.kubernetes.io/unreachable": "",
+	"node.kubernetes.io/network-unavailable": "", "node.cloudprovider.kubernetes.io/uninitialized": ""}
+
+// schedulingConstraintsRule finds pods Pending because of where they may run (affinity, node
+// selectors, taints other than not-ready, topology spread), not because capacity ran out.
+type schedulingConstraintsRule struct{}
+
+func (schedulingConstraintsRule) Name() string { return "scheduling-constraints" }
+
+func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
+	c := Cause{Kind: SchedulingConstraints, Role: Root, Confidence: 0.6, Components: []Component{}}
+	var parts []string
+	for _, s := range symptoms {
+		if s.Kind == PodPending && s.Details.Refused == "NodeAffinity" {
+			// The kubelet refused it: its node affinity or selector no longer matched the node.
+			c.Explains = append(c.Explains, s.ID)
+			c.Evidence = append(c.Evidence, s.Evidence[0])
+			parts = append(parts, objectLabel(s)+": its node's kubelet refused it (NodeAffinity)")
+			continue
+		}
+		sch, msg, ok := failedScheduling(s)
+		if !ok || len(sch.Reasons) == 0 || insufficient(sch) {
+			continue
+		}
+		constrained := true
+		for _, r := range sch.Reasons {
+			t, isTaint := r.Taint()
+			switch r.Class() {
+			case signal.ClassAffinity, signal.ClassPodAffinity, signal.ClassTopologySpread:
+			case signal.ClassTaint:
+				if _, cond := conditionTaints[t.Key]; isTaint && cond {
+					constrained = false // a node in trouble, not a rule of placement
+				}
+			default:
+				constrained = false
+			}
+		}
+		if !constrained {
+			continue
+		}
+		c.Explains = append(c.Explains, s.ID)
+		c.Evidence = append(c.Evidence, s.Evidence[0])
+		parts = append(parts, objectLabel(s)+": "+msg)
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	c.Summary = "pods could not be placed because of where they are allowed to run, not for lack of capacity: " + summaryParts(parts, "; ")
+	return []Cause{c}
+}
