@@ -73,7 +73,7 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 			if f, ok := out.(*os.File); ok && os.Getenv("NO_COLOR") == "" {
 				color = term.IsTerminal(int(f.Fd()))
 			}
-			return analysis.WriteText(out, rep, analysis.TextOptions{Color: color, All: all})
+			return writeText(out, rep, textOptions{Color: color, All: all})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text (for people) or json")

@@ -66,7 +66,7 @@ func TestLargeIncidentReport(t *testing.T) {
 		t.Errorf("%d symptom groups, want at most 200", n)
 	}
 	var text bytes.Buffer
-	if err := analysis.WriteText(&text, rep, analysis.TextOptions{}); err != nil {
+	if err := writeText(&text, rep, textOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(text.String(), "\n"); n > 150 {
@@ -89,7 +89,7 @@ func TestLargeIncidentReport(t *testing.T) {
 		}
 	}
 	var all bytes.Buffer
-	if err := analysis.WriteText(&all, rep, analysis.TextOptions{All: true}); err != nil {
+	if err := writeText(&all, rep, textOptions{All: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range evicted {

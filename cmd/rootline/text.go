@@ -1,14 +1,17 @@
-package analysis
+package main
 
 import (
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/timeline"
 )
 
-// TextOptions tune WriteText.
-type TextOptions struct {
+// textOptions tune writeText.
+type textOptions struct {
 	Color    bool // ANSI colour, for terminals only
 	Evidence int  // evidence items shown per symptom or cause; 0 means 3 (1 for a large report)
 	// All lists every symptom group with every member, and every gap; without it a large
@@ -25,10 +28,10 @@ const (
 	largeReport   = 8  // symptom groups above which evidence is cut to one item
 )
 
-// WriteText writes a report for people: the causal chain from the root cause to the symptoms;
+// writeText writes a report for people: the causal chain from the root cause to the symptoms;
 // the causes, root first, with what they explain, the evidence quoted, what is missing and
 // what to change; the symptom groups, worst first; then the evidence that is missing.
-func WriteText(w io.Writer, rep Report, o TextOptions) error {
+func writeText(w io.Writer, rep analysis.Report, o textOptions) error {
 	if o.Evidence == 0 {
 		o.Evidence = 3
 		if len(rep.Symptoms) > largeReport && !o.All {
@@ -50,8 +53,8 @@ func WriteText(w io.Writer, rep Report, o TextOptions) error {
 	for _, c := range rep.Causes {
 		kinds[c.ID] = c.Kind
 	}
-	for _, role := range []string{Root, Contributing} {
-		var cs []Cause
+	for _, role := range []string{analysis.Root, analysis.Contributing} {
+		var cs []analysis.Cause
 		for _, c := range rep.Causes {
 			if c.Role == role {
 				cs = append(cs, c)
@@ -61,13 +64,13 @@ func WriteText(w io.Writer, rep Report, o TextOptions) error {
 			continue
 		}
 		title := "Root causes"
-		if role == Contributing {
+		if role == analysis.Contributing {
 			title = "Contributing causes"
 		}
 		p.f("\n%s\n", p.bold(title))
 		for _, c := range cs {
 			name := c.Kind
-			if role == Root {
+			if role == analysis.Root {
 				name = p.red(name)
 			} else {
 				name = p.yellow(name)
@@ -134,7 +137,7 @@ func WriteText(w io.Writer, rep Report, o TextOptions) error {
 
 // symptoms lists the symptom groups, worst first: the worst shownGroups of a large report, or
 // every group with its members.
-func (p *printer) symptoms(rep Report) {
+func (p *printer) symptoms(rep analysis.Report) {
 	p.f("\n%s (%d)\n", p.bold("Symptoms, worst first"), len(rep.Symptoms))
 	for i, s := range rep.Symptoms {
 		if i == shownGroups && !p.o.All {
@@ -153,17 +156,17 @@ func (p *printer) symptoms(rep Report) {
 
 // chain draws the causal chain from each root cause: the causes it leads to and the symptom
 // groups they explain, each edge with its reason. A node reached twice is drawn once.
-func (p *printer) chain(rep Report) {
-	var roots []Cause
+func (p *printer) chain(rep analysis.Report) {
+	var roots []analysis.Cause
 	for _, c := range rep.Causes {
-		if c.Role == Root {
+		if c.Role == analysis.Root {
 			roots = append(roots, c)
 		}
 	}
 	if len(roots) == 0 {
 		return
 	}
-	causes, syms := map[string]Cause{}, map[string]Symptom{}
+	causes, syms := map[string]analysis.Cause{}, map[string]analysis.Symptom{}
 	for _, c := range rep.Causes {
 		causes[c.ID] = c
 	}
@@ -206,7 +209,7 @@ func (p *printer) chain(rep Report) {
 // pods triggered), then the causes it leads to, then the symptom groups it explains itself that
 // none of those causes explains too (each symptom is drawn at its deepest explanation), the
 // worst shownChildren of them unless all are asked for.
-func (p *printer) children(c Cause, causes map[string]Cause, indent string, node func(id, why, indent string, last bool)) {
+func (p *printer) children(c analysis.Cause, causes map[string]analysis.Cause, indent string, node func(id, why, indent string, last bool)) {
 	why := map[string]string{}
 	for _, l := range c.Links {
 		why[l.To] = l.Why
@@ -245,15 +248,15 @@ func (p *printer) children(c Cause, causes map[string]Cause, indent string, node
 }
 
 // countMark is " ×89" for a symptom standing for several pods or nodes.
-func countMark(s Symptom) string {
+func countMark(s analysis.Symptom) string {
 	if s.Count > 1 {
-		return fmt.Sprintf(" ×%s", thousands(s.Count))
+		return fmt.Sprintf(" ×%s", timeline.Thousands(s.Count))
 	}
 	return ""
 }
 
 // when is a symptom's time, or its span as a group.
-func when(s Symptom) string {
+func when(s analysis.Symptom) string {
 	switch {
 	case s.At == nil:
 		return "        "
@@ -265,7 +268,7 @@ func when(s Symptom) string {
 	return s.At.Format("15:04:05")
 }
 
-func contextSummaries(cs []ContextNote) []string {
+func contextSummaries(cs []analysis.ContextNote) []string {
 	out := make([]string, 0, len(cs))
 	for _, c := range cs {
 		out = append(out, c.Summary)
@@ -284,7 +287,7 @@ func (p *printer) some(ss []string, n int) []string {
 	return out
 }
 
-func (p *printer) someSuggestions(ss []Suggestion, n int) []string {
+func (p *printer) someSuggestions(ss []analysis.Suggestion, n int) []string {
 	out := make([]string, 0, len(ss))
 	for _, s := range ss {
 		out = append(out, s.Change)
@@ -310,7 +313,7 @@ func (p *printer) width(n int) int {
 
 type printer struct {
 	w   io.Writer
-	o   TextOptions
+	o   textOptions
 	err error
 }
 
@@ -321,7 +324,7 @@ func (p *printer) f(format string, args ...any) {
 }
 
 // evidence quotes the first evidence items, the last saying how many more there are.
-func (p *printer) evidence(es []Evidence) {
+func (p *printer) evidence(es []analysis.Evidence) {
 	for i, e := range es {
 		if i == p.o.Evidence && !p.o.All {
 			return
@@ -350,6 +353,8 @@ func (p *printer) dim(s string) string    { return p.paint("2", s) }
 func (p *printer) red(s string) string    { return p.paint("1;31", s) }
 func (p *printer) yellow(s string) string { return p.paint("33", s) }
 
+// clip shortens s to n runes, its runs of white space made one space, marking the cut with "…".
+// The analysis has its own for the quotes in its summaries.
 func clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len([]rune(s)) > n {
@@ -357,16 +362,3 @@ func clip(s string, n int) string {
 	}
 	return s
 }
-
-// summaryParts is the parts of a cause's summary, the first summaryItems of them and how many
-// more: a cause found on a thousand pods says a few of them, and its evidence and members say
-// all.
-func summaryParts(parts []string, sep string) string {
-	if len(parts) <= summaryItems {
-		return strings.Join(parts, sep)
-	}
-	return strings.Join(parts[:summaryItems], sep) + fmt.Sprintf("%sand %s more", sep, thousands(len(parts)-summaryItems))
-}
-
-// summaryItems is how many items a cause's summary lists.
-const summaryItems = 3
