@@ -220,3 +220,17 @@ func splitList(s string) []string {
 	}
 	return parts
 }
+
+// taintEvictionRe is the message of a TaintManagerEviction event.
+var taintEvictionRe = regexp.MustCompile(`^Marking for deletion Pod ([^/\s]+)/(\S+)$`)
+
+// ParseTaintEviction parses the TaintManagerEviction event "Marking for deletion Pod
+// <ns>/<name>" (pkg/controller/tainteviction/taint_eviction.go).
+func ParseTaintEviction(msg string) (namespace, name string, ok bool) {
+	s, _ := StripCombined(strings.TrimSpace(msg))
+	m := taintEvictionRe.FindStringSubmatch(s)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}

@@ -248,3 +248,24 @@ func FuzzParseEviction(f *testing.F) {
 		}
 	})
 }
+
+func TestParseTaintEviction(t *testing.T) {
+	tests := []struct {
+		msg      string
+		wantNS   string
+		wantName string
+		wantOK   bool
+	}{
+		{msg: "Marking for deletion Pod kube-system/coredns-5dd5756b68-2zrhr", wantNS: "kube-system", wantName: "coredns-5dd5756b68-2zrhr", wantOK: true},
+		{msg: "Cancelling deletion of Pod kube-system/coredns-5dd5756b68-2zrhr"},
+		{msg: "Marking for deletion Pod coredns"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.msg, func(t *testing.T) {
+			ns, name, ok := ParseTaintEviction(tt.msg)
+			if ns != tt.wantNS || name != tt.wantName || ok != tt.wantOK {
+				t.Errorf("got %q, %q, %v; want %q, %q, %v", ns, name, ok, tt.wantNS, tt.wantName, tt.wantOK)
+			}
+		})
+	}
+}
