@@ -51,12 +51,8 @@ func earliest(a, b *time.Time) *time.Time {
 	return a
 }
 
-// looseAnnotation marks events that the text parser built from a phrase found in prose
-// (ingest/text.LoosePhraseAnnotation); analysis cannot import ingest, so the name is repeated.
-const looseAnnotation = "rootline.dev/loose-phrase"
-
-// loose reports whether an event was only a phrase in prose, with nothing around it.
-func loose(o *cluster.Object) bool { return o.Event.Annotations[looseAnnotation] == "true" }
+// loose reports whether an event was only a phrase in output, with nothing around it.
+func loose(o *cluster.Object) bool { return o.Source.Loose }
 
 // aboutPod reports whether an event is about a pod, or about an object a paste did not name
 // (an events table cut from a describe, a phrase in prose): the reasons the rules ask about

@@ -8,10 +8,6 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
-// allocatedLimits is where the text parser keeps the limits rows of describe node's
-// "Allocated resources" table (ingest/text.AllocatedAnnotationPrefix + "<resource>-limits").
-const allocatedLimits = "rootline.dev/allocated-%s-limits"
-
 var percent = regexp.MustCompile(`\((\d+)%\)`)
 
 // allocatedPercent reads the percentage of a describe table cell such as "12Gi (124%)".
@@ -93,9 +89,13 @@ func limitShare(m *cluster.Model, node *cluster.Object, res string) (float64, Ev
 	if share > 0 {
 		return share, cite(node, "status.allocatable."+res, fmt.Sprintf("%s; limits of its pods: %s (%.0f%%)", alloc, limit, share*100)), true
 	}
-	cell := node.Node.Annotations[fmt.Sprintf(allocatedLimits, res)]
-	if pct, ok := allocatedPercent(cell); ok {
-		return pct / 100, cite(node, "Allocated resources: "+res+" limits", cell), true
+	for _, a := range node.Allocated {
+		if a.Resource != res {
+			continue
+		}
+		if pct, ok := allocatedPercent(a.Limits); ok {
+			return pct / 100, cite(node, "Allocated resources: "+res+" limits", a.Limits), true
+		}
 	}
 	return 0, Evidence{}, false
 }

@@ -34,6 +34,17 @@ type Source struct {
 	// ObservedAt is when `rootline collect` saw the object (zero for any other input): see
 	// TakeObservedAt.
 	ObservedAt time.Time `json:"observed_at,omitzero"`
+	// Loose marks an event the text parser built from a phrase found in output with nothing
+	// around it (no table, no describe), so that analysis gives it less weight.
+	Loose bool `json:"loose,omitempty"`
+}
+
+// Allocation is a row of the "Allocated resources" table of kubectl describe node: the
+// resource, and the requests and limits of the node's pods as printed ("1500m (75%)").
+type Allocation struct {
+	Resource string `json:"resource"`
+	Requests string `json:"requests"`
+	Limits   string `json:"limits"`
 }
 
 // ObservedAtAnnotation is how `rootline collect` tells the server when it saw an object it
@@ -97,6 +108,10 @@ type Object struct {
 	Pod   *corev1.Pod
 	Node  *corev1.Node
 	Event *corev1.Event
+
+	// Allocated is the "Allocated resources" table of a node read from kubectl describe node:
+	// what kubectl summed of its pods, kept as printed. Empty for any other input.
+	Allocated []Allocation
 
 	// Raw is the redacted JSON of objects without a typed field. It is nil for typed objects,
 	// whose JSON is produced on demand by JSON.

@@ -214,7 +214,7 @@ func (d *Decoder) loosePhrases(ctx context.Context, f File, after int) ([]*clust
 	}
 	var out []*cluster.Object
 	_, err := text.Parse(ctx, f.Name, f.Content, d.opts.Now, func(o *cluster.Object) error {
-		if o.Event != nil && o.Event.Annotations[text.LoosePhraseAnnotation] == "true" && o.Source.Line > after {
+		if o.Event != nil && o.Source.Loose && o.Source.Line > after {
 			if err := textFault(o); err != nil {
 				return err
 			}

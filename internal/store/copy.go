@@ -318,12 +318,12 @@ func (r *containerRow) values() []any {
 
 var nodeColumns = []string{"snapshot_id", "name", "uid", "pool", "instance_type", "labels", "capacity", "allocatable",
 	"cpu_allocatable_milli", "memory_allocatable_bytes", "pods_allocatable", "conditions", "taints", "ready",
-	"unschedulable", "created_at", "source_file", "source_line", "raw"}
+	"unschedulable", "created_at", "source_file", "source_line", "raw", "describe_allocated"}
 
 func (r *nodeRow) values() []any {
 	return []any{r.SnapshotID, r.Name, r.UID, r.Pool, r.InstanceType, r.Labels, r.Capacity, r.Allocatable,
 		r.CPUAllocatableMilli, r.MemoryAllocatableBytes, r.PodsAllocatable, r.Conditions, r.Taints, r.Ready,
-		r.Unschedulable, r.CreatedAt, r.SourceFile, int32(r.SourceLine), r.Raw}
+		r.Unschedulable, r.CreatedAt, r.SourceFile, int32(r.SourceLine), r.Raw, r.DescribeAllocated}
 }
 
 var objectColumns = []string{"snapshot_id", "api_version", "kind", "namespace", "name", "uid", "source_file", "source_line", "raw"}
@@ -332,10 +332,10 @@ func (r *objectRow) values() []any {
 	return []any{r.SnapshotID, r.APIVersion, r.Kind, r.Namespace, r.Name, r.UID, r.SourceFile, int32(r.SourceLine), r.Raw}
 }
 
-var linkColumns = []string{"snapshot_id", "event_id", "source_file", "source_line"}
+var linkColumns = []string{"snapshot_id", "event_id", "source_file", "source_line", "loose"}
 
 func (r *snapshotEventRow) values() []any {
-	return []any{r.SnapshotID, r.EventID, r.SourceFile, int32(r.SourceLine)}
+	return []any{r.SnapshotID, r.EventID, r.SourceFile, int32(r.SourceLine), r.Loose}
 }
 
 // putAll writes the buffered rows into table and empties the buffer: through COPY on

@@ -54,6 +54,7 @@ type snapshotEventRow struct {
 	EventID    string
 	SourceFile string
 	SourceLine int
+	Loose      bool // the sighting was a phrase in output (cluster.Source.Loose)
 }
 
 func (snapshotEventRow) TableName() string { return "snapshot_events" }

@@ -56,8 +56,14 @@ func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 		if err := s.unpack(r.Raw, n); err != nil {
 			return nil, fmt.Errorf("node %s: %w", r.Name, err)
 		}
-		out = append(out, &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: r.Name, UID: r.UID,
-			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Node: n})
+		o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: r.Name, UID: r.UID,
+			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Node: n}
+		if r.DescribeAllocated != nil {
+			if err := json.Unmarshal([]byte(*r.DescribeAllocated), &o.Allocated); err != nil {
+				return nil, fmt.Errorf("node %s: its Allocated resources: %w", r.Name, err)
+			}
+		}
+		out = append(out, o)
 	}
 	var others []objectRow
 	if err := db.Where("snapshot_id = ?", snap).Order("id").Find(&others).Error; err != nil {
@@ -153,7 +159,7 @@ func (s *Store) carriedRows(ctx context.Context, snaps []int64, only []string, o
 	// reflection per row cost more than the query).
 	q := s.db.WithContext(ctx).Table("events").
 		Select("events.id, events.api_version, events.namespace, events.name, events.uid, events.count, events.first_at, events.last_at, events.raw, "+
-			"snapshot_events.source_file, snapshot_events.source_line, snapshot_events.snapshot_id, "+s.rowPrint("snapshot_events.snapshot_id")).
+			"snapshot_events.source_file, snapshot_events.source_line, snapshot_events.loose, snapshot_events.snapshot_id, "+s.rowPrint("snapshot_events.snapshot_id")).
 		Joins("JOIN snapshot_events ON snapshot_events.event_id = events.id").
 		Where("snapshot_events.snapshot_id IN ?", snaps)
 	if only != nil {
@@ -178,7 +184,7 @@ func (s *Store) carriedRows(ctx context.Context, snaps []int64, only []string, o
 			snap        int64
 			print       string
 		)
-		if err := rows.Scan(&r.ID, &r.APIVersion, &r.Namespace, &r.Name, &r.UID, &r.Count, &first, &last, &r.Raw, &src.File, &src.Line, &snap, &print); err != nil {
+		if err := rows.Scan(&r.ID, &r.APIVersion, &r.Namespace, &r.Name, &r.UID, &r.Count, &first, &last, &r.Raw, &src.File, &src.Line, &src.Loose, &snap, &print); err != nil {
 			return err
 		}
 		r.FirstAt, r.LastAt = nullTime(first), nullTime(last)

@@ -92,6 +92,7 @@ type nodeRow struct {
 	SourceFile             string
 	SourceLine             int
 	Raw                    []byte
+	DescribeAllocated      *string // describe node's Allocated resources table, JSON (cluster.Object.Allocated)
 }
 
 func (nodeRow) TableName() string { return "nodes" }
@@ -200,7 +201,17 @@ func newNodeRow(snap int64, o *cluster.Object, raw []byte) nodeRow {
 		Conditions:             jsonText(n.Status.Conditions), Taints: jsonText(n.Spec.Taints),
 		Ready: cluster.NodeCondition(n, corev1.NodeReady), Unschedulable: n.Spec.Unschedulable,
 		CreatedAt: timePtr(n.CreationTimestamp.Time), SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw,
+		DescribeAllocated: allocationsJSON(o.Allocated),
 	}
+}
+
+// allocationsJSON is how a node's Allocated resources table is stored: JSON, or NULL without one.
+func allocationsJSON(a []cluster.Allocation) *string {
+	if len(a) == 0 {
+		return nil
+	}
+	s := jsonText(a)
+	return &s
 }
 
 func optional(v int64, ok bool) *int64 {

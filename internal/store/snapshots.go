@@ -308,7 +308,7 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 				w.part.events = append(w.part.events, r.ID)
 			}
 			w.counts[o.Kind]++
-			w.batch.links = append(w.batch.links, snapshotEventRow{SnapshotID: w.row.ID, EventID: r.ID, SourceFile: o.Source.File, SourceLine: o.Source.Line})
+			w.batch.links = append(w.batch.links, snapshotEventRow{SnapshotID: w.row.ID, EventID: r.ID, SourceFile: o.Source.File, SourceLine: o.Source.Line, Loose: o.Source.Loose})
 		}
 		w.addEvent(r)
 	default:

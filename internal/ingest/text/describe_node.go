@@ -4,13 +4,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/rootline-dev/rootline/internal/cluster"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
-
-// AllocatedAnnotationPrefix starts the node annotations that keep describe node's "Allocated
-// resources" cells as printed: "rootline.dev/allocated-cpu-requests" = "3500m (89%)".
-const AllocatedAnnotationPrefix = "rootline.dev/allocated-"
 
 // cellsRe splits a row at runs of two or more spaces, the way kubectl's tabwriter pads cells.
 var cellsRe = regexp.MustCompile(`\s{2,}`)
@@ -18,9 +15,10 @@ var cellsRe = regexp.MustCompile(`\s{2,}`)
 // nodeFragment is a describe node without its Name line, held so that the fragments of one
 // paste (corpus 31: a condition row, then the pods and allocation tables) become one node.
 type nodeFragment struct {
-	node *corev1.Node
-	ln   line
-	pods []podAt
+	node  *corev1.Node
+	alloc []cluster.Allocation
+	ln    line
+	pods  []podAt
 }
 
 // podAt is a pod with the line it was read from.
@@ -33,7 +31,10 @@ type podAt struct {
 // pods of its Non-terminated Pods table, and its events.
 func (p *parser) describeNode(roots []*node, b *block) error {
 	nd := &corev1.Node{}
-	var pods []podAt
+	var (
+		pods  []podAt
+		alloc []cluster.Allocation
+	)
 	for _, n := range roots {
 		switch n.key {
 		case "Name":
@@ -86,7 +87,7 @@ func (p *parser) describeNode(roots []*node, b *block) error {
 		case "Non-terminated Pods":
 			pods = p.nodePods(n)
 		case "Allocated resources":
-			allocated(nd, n)
+			alloc = allocated(n)
 		case "":
 			addNodeCondition(nd, n.text) // a condition row pasted without its table
 		}
@@ -95,12 +96,12 @@ func (p *parser) describeNode(roots []*node, b *block) error {
 		pa.pod.Spec.NodeName = nd.Name
 	}
 	if nd.Name == "" {
-		return p.holdNode(nd, b.lines[0], pods)
+		return p.holdNode(nd, alloc, b.lines[0], pods)
 	}
 	if err := p.flushPendingNode(); err != nil {
 		return err
 	}
-	if err := p.emitNodeAndPods(nd, b.lines[0], pods); err != nil {
+	if err := p.emitNodeAndPods(nd, alloc, b.lines[0], pods); err != nil {
 		return err
 	}
 	owner := &ownerRef{kind: "Node", name: nd.Name}
@@ -108,8 +109,8 @@ func (p *parser) describeNode(roots []*node, b *block) error {
 	return p.describeEvents(find(roots, "Events"), owner)
 }
 
-func (p *parser) emitNodeAndPods(nd *corev1.Node, ln line, pods []podAt) error {
-	if err := p.emitNode(nd, ln); err != nil {
+func (p *parser) emitNodeAndPods(nd *corev1.Node, alloc []cluster.Allocation, ln line, pods []podAt) error {
+	if err := p.emitNode(nd, alloc, ln); err != nil {
 		return err
 	}
 	for _, pa := range pods {
@@ -121,11 +122,14 @@ func (p *parser) emitNodeAndPods(nd *corev1.Node, ln line, pods []podAt) error {
 }
 
 // holdNode merges a nameless node fragment into the one held back, if any.
-func (p *parser) holdNode(nd *corev1.Node, ln line, pods []podAt) error {
+func (p *parser) holdNode(nd *corev1.Node, alloc []cluster.Allocation, ln line, pods []podAt) error {
 	f := p.pendingNode
 	if f == nil {
-		p.pendingNode = &nodeFragment{node: nd, ln: ln, pods: pods}
+		p.pendingNode = &nodeFragment{node: nd, alloc: alloc, ln: ln, pods: pods}
 		return nil
+	}
+	if alloc != nil {
+		f.alloc = alloc
 	}
 	h := f.node
 	h.Status.Conditions = append(h.Status.Conditions, nd.Status.Conditions...)
@@ -153,7 +157,7 @@ func (p *parser) flushPendingNode() error {
 		return nil
 	}
 	p.pendingNode = nil
-	return p.emitNodeAndPods(f.node, f.ln, f.pods)
+	return p.emitNodeAndPods(f.node, f.alloc, f.ln, f.pods)
 }
 
 // addNodeCondition reads "Type Status LastHeartbeatTime LastTransitionTime Reason Message".
@@ -227,16 +231,17 @@ func addQuantity(rl corev1.ResourceList, name corev1.ResourceName, cell string) 
 	}
 }
 
-// allocated keeps the Allocated resources rows ("cpu  150m (7%)  1500m (75%)") as annotations.
-func allocated(nd *corev1.Node, sec *node) {
+// allocated reads the Allocated resources rows ("cpu  150m (7%)  1500m (75%)"), as printed.
+func allocated(sec *node) []cluster.Allocation {
+	var out []cluster.Allocation
 	for _, k := range sec.kids {
 		c := cellsRe.Split(strings.TrimSpace(k.text), -1)
 		if len(c) != 3 || c[0] == "Resource" || strings.HasPrefix(c[0], "-") {
 			continue
 		}
-		setMap(&nd.Annotations, AllocatedAnnotationPrefix+c[0]+"-requests", c[1])
-		setMap(&nd.Annotations, AllocatedAnnotationPrefix+c[0]+"-limits", c[2])
+		out = append(out, cluster.Allocation{Resource: c[0], Requests: c[1], Limits: c[2]})
 	}
+	return out
 }
 
 // systemInfo reads the System Info lines that identify versions.

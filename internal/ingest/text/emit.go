@@ -9,10 +9,6 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
-// LoosePhraseAnnotation marks an event reconstructed from prose rather than from a table, so
-// that analysis can lower its confidence in it.
-const LoosePhraseAnnotation = "rootline.dev/loose-phrase"
-
 // ownerRef is the object a describe block was about; its events point at it.
 type ownerRef struct {
 	kind, namespace, name string
@@ -36,7 +32,10 @@ func (p *parser) source(ln line) cluster.Source {
 }
 
 // emitEvent completes ev (kind, a stable name when it has none) and emits it.
-func (p *parser) emitEvent(ev *corev1.Event, ln line) error {
+func (p *parser) emitEvent(ev *corev1.Event, ln line) error { return p.emitEventFrom(ev, ln, p.source(ln)) }
+
+// emitEventFrom is emitEvent with the event's provenance given.
+func (p *parser) emitEventFrom(ev *corev1.Event, ln line, src cluster.Source) error {
 	ev.Kind, ev.APIVersion = cluster.KindEvent, "v1"
 	if ev.Namespace == "" {
 		ev.Namespace = ev.InvolvedObject.Namespace
@@ -53,7 +52,7 @@ func (p *parser) emitEvent(ev *corev1.Event, ln line) error {
 		p.notePod(io.Namespace, io.Name)
 	}
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: ev.Namespace,
-		Name: ev.Name, Source: p.source(ln), Event: ev}
+		Name: ev.Name, Source: src, Event: ev}
 	return p.send(o)
 }
 
@@ -91,10 +90,10 @@ func (p *parser) emitPod(pod *corev1.Pod, ln line) error {
 }
 
 // emitNode completes node's type meta and emits it.
-func (p *parser) emitNode(node *corev1.Node, ln line) error {
+func (p *parser) emitNode(node *corev1.Node, alloc []cluster.Allocation, ln line) error {
 	node.Kind, node.APIVersion = cluster.KindNode, "v1"
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: node.Name,
-		Source: p.source(ln), Node: node}
+		Source: p.source(ln), Node: node, Allocated: alloc}
 	if p.held.hold(o) {
 		return p.ctx.Err()
 	}

@@ -51,6 +51,9 @@ func (h *held) hold(o *cluster.Object) bool {
 		mergePod(o.Pod, prev.Pod)
 	case o.Node != nil && prev.Node != nil:
 		mergeNode(o.Node, prev.Node)
+		if o.Allocated == nil {
+			o.Allocated = prev.Allocated
+		}
 	}
 	if o.Namespace == "" {
 		o.Namespace = prev.Namespace

@@ -79,5 +79,5 @@ func (t *nodesTable) row(p *parser, ln line) (bool, error) {
 	if ip := f["INTERNAL-IP"]; !isNone(ip) && ip != "" {
 		nd.Status.Addresses = append(nd.Status.Addresses, corev1.NodeAddress{Type: corev1.NodeInternalIP, Address: ip})
 	}
-	return true, p.emitNode(nd, ln)
+	return true, p.emitNode(nd, nil, ln)
 }

@@ -300,7 +300,6 @@ func messageAt(s string, at int) string {
 // looseEvent emits the event a phrase in output stands for.
 func (p *parser) looseEvent(ln line, ph phrase, at int) error {
 	ev := &corev1.Event{Type: ph.typ, Reason: ph.reason, Message: messageAt(ln.text, at)}
-	ev.Annotations = map[string]string{LoosePhraseAnnotation: "true"}
 	if m := backOffPodRe.FindStringSubmatch(ln.text); m != nil {
 		ev.InvolvedObject = corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Name: m[1], Namespace: m[2]}
 	} else if m := forwardedRe.FindStringSubmatch(ln.text); m != nil {
@@ -311,7 +310,9 @@ func (p *parser) looseEvent(ln line, ph phrase, at int) error {
 	} else if m := looseObjectRe.FindStringSubmatch(ln.text); m != nil {
 		ev.InvolvedObject = corev1.ObjectReference{Kind: kindOf(m[1]), APIVersion: "v1", Name: m[2]}
 	}
-	return p.emitEvent(ev, ln)
+	src := p.source(ln)
+	src.Loose = true
+	return p.emitEventFrom(ev, ln, src)
 }
 
 // claimOf is what a person wrote, as the author's claim: the sentence around the phrase or the

@@ -55,7 +55,14 @@ func render(t testing.TB, objs []*cluster.Object, res Result) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "== %s at %s (byte %d)\n%s\n", o.Ref(), o.Source, o.Source.Offset, pretty)
+		loose := ""
+		if o.Source.Loose {
+			loose = " loose"
+		}
+		fmt.Fprintf(&b, "== %s at %s (byte %d)%s\n%s\n", o.Ref(), o.Source, o.Source.Offset, loose, pretty)
+		for _, a := range o.Allocated {
+			fmt.Fprintf(&b, "allocated %s: requests %q, limits %q\n", a.Resource, a.Requests, a.Limits)
+		}
 	}
 	return b.String()
 }
@@ -107,7 +114,7 @@ func summary(o *cluster.Object) string {
 		if e.Count > 0 {
 			s += fmt.Sprintf(" x%d", e.Count)
 		}
-		if e.Annotations[LoosePhraseAnnotation] != "" {
+		if o.Source.Loose {
 			s += " loose"
 		}
 		s += fmt.Sprintf(" %q", e.Message)
@@ -160,8 +167,10 @@ func summary(o *cluster.Object) string {
 		if q, ok := n.Status.Allocatable["memory"]; ok {
 			s += " alloc-mem=" + q.String()
 		}
-		if a := n.Annotations[AllocatedAnnotationPrefix+"cpu-requests"]; a != "" {
-			s += fmt.Sprintf(" cpu-requests=%q", a)
+		for _, a := range o.Allocated {
+			if a.Resource == "cpu" && a.Requests != "" {
+				s += fmt.Sprintf(" cpu-requests=%q", a.Requests)
+			}
 		}
 	}
 	return s
