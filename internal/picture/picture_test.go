@@ -1,12 +1,9 @@
 package picture
 
 import (
-	"context"
 	"encoding/xml"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,27 +15,13 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
-	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/timeline"
 )
 
 func il0070(t *testing.T) *cluster.Model {
 	t.Helper()
-	dir := filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
-	var objs []*cluster.Object
-	dec := ingest.NewDecoder(ingest.Options{})
-	for _, n := range []string{"nodes.json", "pods.json", "events.json"} {
-		f, err := os.Open(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = dec.Decode(context.Background(), n, f, func(o *cluster.Object) error { objs = append(objs, o); return nil })
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return cluster.NewModel(nil, objs)
+	return fixtures.IL0070Model(t)
 }
 
 // wellFormed parses the SVG as XML: a broken picture fails here, not in a browser.

@@ -1,37 +1,20 @@
 package timeline
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/incident"
-	"github.com/rootline-dev/rootline/internal/ingest"
 )
 
 func il0070(t *testing.T) (*cluster.Model, analysis.Report) {
 	t.Helper()
-	dir := filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
-	var objs []*cluster.Object
-	dec := ingest.NewDecoder(ingest.Options{})
-	for _, n := range []string{"nodes.json", "pods.json", "events.json"} {
-		f, err := os.Open(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = dec.Decode(context.Background(), n, f, func(o *cluster.Object) error { objs = append(objs, o); return nil })
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	m := cluster.NewModel(nil, objs)
+	m := fixtures.IL0070Model(t)
 	return m, analysis.Run(m, analysis.Options{})
 }
 
