@@ -1,11 +1,8 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,7 +13,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
-	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -25,24 +22,9 @@ import (
 // analysis from the database finds the same symptoms and causes, with the same evidence
 // locations, as the offline analysis of the same files: one pipeline, whichever door.
 func TestAnalysisMatchesOffline(t *testing.T) {
-	dir := filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
 	names := []string{"events.json", "nodes.json", "pods.json"}
-	files := map[string][]byte{}
-	var objs []*cluster.Object
-	dec := ingest.NewDecoder(ingest.Options{})
-	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[n] = b
-		f, _ := os.Open(filepath.Join(dir, n))
-		err = dec.Decode(context.Background(), n, f, func(o *cluster.Object) error { objs = append(objs, o); return nil })
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	files := fixtures.IL0070Bytes(t)
+	objs := fixtures.DecodeIL0070(t, names...)
 	offline := analysis.Run(cluster.NewModel(names, objs), analysis.Options{})
 
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
@@ -87,15 +69,7 @@ func TestAnalysisMatchesOffline(t *testing.T) {
 
 // TestTimelineScenarios reads the IL-0070 timeline through the API: filters, paging, links.
 func TestTimelineScenarios(t *testing.T) {
-	dir := filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
-	files := map[string][]byte{}
-	for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[n] = b
-	}
+	files := fixtures.IL0070Bytes(t)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart", "cluster": "leap"}`)
@@ -155,15 +129,7 @@ func TestTimelineScenarios(t *testing.T) {
 
 // TestExport writes IL-0070 as a report in the Markdown format of CONTRACT.md, and as JSON.
 func TestExport(t *testing.T) {
-	dir := filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
-	files := map[string][]byte{}
-	for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[n] = b
-	}
+	files := fixtures.IL0070Bytes(t)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart during a large node scale-up", "tags": ["kubernetes", "observability"]}`)

@@ -5,13 +5,12 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -68,7 +67,6 @@ func TestCreateIncidentForm(t *testing.T) {
 }
 
 func TestUploadPage(t *testing.T) {
-	dir := filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart"}`)
@@ -93,14 +91,8 @@ func TestUploadPage(t *testing.T) {
 			w.Close()
 			return &buf, w.FormDataContentType()
 		}
-		files := map[string][]byte{"broken.json": []byte("{\"items\": [\n{\"kind\": x}]}")}
-		for _, n := range []string{"nodes.json", "pods.json", "events.json"} {
-			data, err := os.ReadFile(filepath.Join(dir, n))
-			if err != nil {
-				t.Fatal(err)
-			}
-			files[n] = data
-		}
+		files := fixtures.IL0070Bytes(t)
+		files["broken.json"] = []byte("{\"items\": [\n{\"kind\": x}]}")
 		body, ct := form(files, "IL-0070")
 		status, b = call(t, "POST", base+"/upload", ct, body, cookie...)
 		doc, _ := goquery.NewDocumentFromReader(bytes.NewReader(b))

@@ -3,12 +3,11 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -97,14 +96,7 @@ func TestRelated(t *testing.T) {
 
 		// An incident known only from its snapshots relates through its analysis.
 		createIncident(t, base, `{"id": "S", "title": "from snapshots"}`)
-		snap := map[string][]byte{}
-		for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
-			data, err := os.ReadFile(filepath.Join("..", "analysis", "testdata", "il0070", "evicted", n))
-			if err != nil {
-				t.Fatal(err)
-			}
-			snap[n] = data
-		}
+		snap := fixtures.IL0070Bytes(t)
 		body, ct = multipartBody(t, snap, "events.json", "nodes.json", "pods.json")
 		if status, b := call(t, "POST", base+"/api/v1/incidents/S/snapshots", ct, body); status != http.StatusCreated {
 			t.Fatalf("upload: %d %s", status, b)

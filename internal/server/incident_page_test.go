@@ -3,13 +3,12 @@ package server_test
 import (
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -27,15 +26,7 @@ func page(t *testing.T, body []byte) *goquery.Document {
 // and back, the timeline, notes with the analysis beside a hypothesis, and the note form's
 // error cases. What people typed, and what the cluster wrote, is inert.
 func TestIncidentPage(t *testing.T) {
-	dir := filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
-	files := map[string][]byte{}
-	for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[n] = b
-	}
+	files := fixtures.IL0070Bytes(t)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart during a large node scale-up", "cluster": "leap"}`)

@@ -6,8 +6,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
@@ -223,14 +222,7 @@ func TestRelatedScoreParts(t *testing.T) {
 // signature and a text of their analysis and its notes; imported into another library, it
 // exports to the same bytes, and its page shows the report.
 func TestExportOfSnapshotIncident(t *testing.T) {
-	files := map[string][]byte{}
-	for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
-		b, err := os.ReadFile(filepath.Join("..", "analysis", "testdata", "il0070", "evicted", n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[n] = b
-	}
+	files := fixtures.IL0070Bytes(t)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "S", "title": "from snapshots", "cluster": "leap", "started_at": "2023-02-01T16:59:00Z"}`)
@@ -281,14 +273,7 @@ func mustTarget(t *testing.T, database string) store.Target {
 // collector streamed, or a stored signature from before) relates by its analysis now, and
 // stores it, so that the others find it under its root cause too.
 func TestRelatedRefreshesAnalysis(t *testing.T) {
-	files := map[string][]byte{}
-	for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
-		b, err := os.ReadFile(filepath.Join("..", "analysis", "testdata", "il0070", "evicted", n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[n] = b
-	}
+	files := fixtures.IL0070Bytes(t)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		importDocs(t, base, map[string]string{"R.md": "---\nid: R\ntitle: report\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion]\n---\n"})

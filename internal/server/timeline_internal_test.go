@@ -16,6 +16,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/ingest"
 	"github.com/rootline-dev/rootline/internal/synth"
 	"github.com/rootline-dev/rootline/internal/timeline"
@@ -77,7 +78,7 @@ func decodeDir(t testing.TB, dir string, names ...string) *cluster.Model {
 // page with the filter kept and the current one marked, a folded row's link to its members,
 // and the way back from them.
 func TestTimelineSection(t *testing.T) {
-	m := decodeDir(t, filepath.Join("..", "analysis", "testdata", "il0070", "evicted"), "nodes.json", "pods.json", "events.json")
+	m := fixtures.IL0070Model(t)
 	rep := analysis.Run(m, analysis.Options{})
 	html, pics := sectionPage(t, m, rep, "?type=node&limit=20&offset=20")
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 	"github.com/rootline-dev/rootline/internal/synth"
@@ -72,14 +71,7 @@ func uploadDir(t *testing.T, base, id string, files map[string][]byte) {
 // symptoms never folded, every row with a real time, the filters still selecting, and the page
 // showing the same rows with links to expand them (its pager: TestTimelineSection).
 func TestTimelineCollapse(t *testing.T) {
-	il := map[string][]byte{}
-	for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
-		b, err := os.ReadFile(filepath.Join("..", "analysis", "testdata", "il0070", "evicted", n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		il[n] = b
-	}
+	il := fixtures.IL0070Bytes(t)
 	small := map[string][]byte{}
 	o := synth.Options{Pods: 300, Events: 750, Seed: 7}
 	for name, write := range map[string]func(*bytes.Buffer) error{

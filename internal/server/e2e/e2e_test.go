@@ -25,6 +25,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -185,12 +186,9 @@ func artifacts(t *testing.T) string {
 func TestIL0070InTheBrowser(t *testing.T) {
 	base, _ := startServer(t)
 	ctx, dialogs := browser(t)
-	fixtures, err := filepath.Abs(filepath.Join("..", "..", "analysis", "testdata", "il0070", "evicted"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	il0070 := fixtures.IL0070Dir()
 	hostile := filepath.Join(t.TempDir(), "hostile-events.json")
-	err = os.WriteFile(hostile, []byte(`{"apiVersion": "v1", "kind": "Event", "metadata": {"name": "x.1", "namespace": "prod", "uid": "hostile-1"},
+	err := os.WriteFile(hostile, []byte(`{"apiVersion": "v1", "kind": "Event", "metadata": {"name": "x.1", "namespace": "prod", "uid": "hostile-1"},
 		"involvedObject": {"kind": "Pod", "namespace": "prod", "name": "x"}, "reason": "Evicted", "type": "Warning",
 		"message": "<script>alert('event')</script><img src=x onerror=alert('img')>", "lastTimestamp": "2023-02-01T17:06:30Z"}`), 0o644)
 	if err != nil {
@@ -207,7 +205,7 @@ func TestIL0070InTheBrowser(t *testing.T) {
 	step("upload the files",
 		chromedp.Navigate(base+"/upload?incident=IL-0070"),
 		chromedp.SetUploadFiles(css(`input[type="file"]`), []string{
-			filepath.Join(fixtures, "nodes.json"), filepath.Join(fixtures, "pods.json"), filepath.Join(fixtures, "events.json"), hostile,
+			filepath.Join(il0070, "nodes.json"), filepath.Join(il0070, "pods.json"), filepath.Join(il0070, "events.json"), hostile,
 		}),
 		chromedp.Submit(css(`[data-testid="upload-form"]`)),
 		chromedp.WaitVisible(css(`[data-testid="upload-results"]`)),

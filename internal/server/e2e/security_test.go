@@ -14,6 +14,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/access"
 	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 )
 
 // cspViolations returns the Content-Security-Policy violations the browser reported so far,
@@ -69,10 +70,7 @@ func TestSignInAndCSPInTheBrowser(t *testing.T) {
 	if _, err := st.CreateAccount(t.Context(), "wanda", access.Write, "a long enough password"); err != nil {
 		t.Fatal(err)
 	}
-	fixtures, err := filepath.Abs(filepath.Join("..", "..", "analysis", "testdata", "il0070", "evicted"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	il0070 := fixtures.IL0070Dir()
 	ctx, log := browser(t)
 	step, text := driver(t, ctx)
 	step("be sent to sign in",
@@ -103,7 +101,7 @@ func TestSignInAndCSPInTheBrowser(t *testing.T) {
 	step("upload",
 		chromedp.Navigate(base+"/upload?incident=IL-0070"),
 		chromedp.SetUploadFiles(css(`input[type="file"]`), []string{
-			filepath.Join(fixtures, "nodes.json"), filepath.Join(fixtures, "pods.json"), filepath.Join(fixtures, "events.json")}),
+			filepath.Join(il0070, "nodes.json"), filepath.Join(il0070, "pods.json"), filepath.Join(il0070, "events.json")}),
 		chromedp.Submit(css(`[data-testid="upload-form"]`)),
 		chromedp.WaitVisible(css(`[data-testid="upload-results"]`)),
 		chromedp.Click(css(`[data-testid="open-incident"]`)),
