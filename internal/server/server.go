@@ -39,7 +39,7 @@ type SessionStore interface {
 
 // SnapshotStore is what the upload handler needs.
 type SnapshotStore interface {
-	BeginSnapshot(ctx context.Context, m store.SnapshotMeta) (*store.SnapshotWriter, error)
+	WriteSnapshot(ctx context.Context, m store.SnapshotMeta, fill store.SnapshotFill) (*store.Snapshot, error)
 	AttachSnapshot(ctx context.Context, digest, incidentID string) (*store.Snapshot, error)
 }
 

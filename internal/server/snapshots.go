@@ -18,15 +18,22 @@ import (
 	"github.com/rootline-dev/rootline/internal/store"
 )
 
+// fileResponse is a file of an upload, as the answer names it.
+type fileResponse struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
 // snapshotResponse answers an upload.
 type snapshotResponse struct {
-	Snapshot string               `json:"snapshot"`
-	Incident string               `json:"incident"`
-	Cluster  string               `json:"cluster"`
-	Bytes    int64                `json:"bytes"`
-	Files    []store.SnapshotFile `json:"files"`
-	Objects  map[string]int       `json:"objects"`
-	Skipped  []ingest.Skipped     `json:"skipped"`
+	Snapshot string           `json:"snapshot"`
+	Incident string           `json:"incident"`
+	Cluster  string           `json:"cluster"`
+	Bytes    int64            `json:"bytes"`
+	Files    []fileResponse   `json:"files"`
+	Objects  map[string]int   `json:"objects"`
+	Skipped  []ingest.Skipped `json:"skipped"`
 	// Truncated names the files that ended in the middle of an object, stored as far as they
 	// go; each also has an entry in Skipped (kind File) saying what was kept.
 	Truncated []string `json:"truncated,omitempty"`
@@ -133,15 +140,13 @@ func (s *Server) newUploadIncident(ctx context.Context, c *gin.Context, id, clus
 	return in, nil
 }
 
-// storeAttempts is how often an upload is tried when it collides with a concurrent one
-// (deadlock, busy database); the spooled files make a retry cheap and exact.
-const storeAttempts = 3
-
 // storeSnapshot stores an upload for an incident; fresh, when not nil, is the incident to
 // create with it.
 //
 // It first waits for its share of the server's memory budget (503 when none comes in time),
-// and then has --upload-timeout to finish.
+// and then has --upload-timeout to finish. An upload that collides with a concurrent one
+// (deadlock, busy database) is written again by the store (WriteSnapshot); the spooled files
+// make that cheap and exact.
 func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName string, fresh *incident.Incident, sp *spool) (snapshotResponse, int, error) {
 	release, err := s.budget.acquire(ctx, sp.cost(s.cfg.MaxDecodedBytes))
 	if err != nil {
@@ -150,21 +155,6 @@ func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName stri
 	defer release()
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
 	defer cancel()
-	for attempt := 1; ; attempt++ {
-		resp, status, err := s.storeSnapshotOnce(ctx, incidentID, clusterName, fresh, sp)
-		if !store.IsRetryable(err) || attempt == storeAttempts {
-			return resp, status, err
-		}
-		s.log.WarnContext(ctx, "upload collided with another, retrying", "incident_id", incidentID, "attempt", attempt, "error", err)
-		select {
-		case <-ctx.Done():
-			return resp, status, ctx.Err()
-		case <-time.After(time.Duration(attempt*attempt) * 100 * time.Millisecond):
-		}
-	}
-}
-
-func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName string, fresh *incident.Incident, sp *spool) (snapshotResponse, int, error) {
 	digest := sp.digest()
 	if fresh == nil {
 		if snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, incidentID); err == nil {
@@ -177,12 +167,10 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 	for i, f := range sp.files {
 		files[i] = store.SnapshotFile{Name: f.name, SHA256: f.sha256, Bytes: f.size}
 	}
-	var create *incident.Incident
-	if fresh != nil {
-		in := *fresh // each attempt creates it anew
-		create = &in
-	}
-	w, err := s.deps.Snapshots.BeginSnapshot(ctx, store.SnapshotMeta{Digest: digest, Incident: incidentID, Create: create, Cluster: clusterName, Bytes: sp.total(), Files: files})
+	meta := store.SnapshotMeta{Digest: digest, Incident: incidentID, Create: fresh, Cluster: clusterName, Bytes: sp.total(), Files: files}
+	snap, err := s.deps.Snapshots.WriteSnapshot(ctx, meta, func(ctx context.Context, w store.SnapshotSink) ([]ingest.Skipped, error) {
+		return s.fillSnapshot(ctx, w, sp)
+	})
 	if errors.Is(err, store.ErrIncidentExists) {
 		return snapshotResponse{}, 0, errStatus(http.StatusConflict, fmt.Sprintf("incident %s already exists", incidentID))
 	}
@@ -207,8 +195,15 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 	if err != nil {
 		return snapshotResponse{}, 0, err
 	}
-	defer w.Rollback()
+	resp := response(incidentID, snap, false)
+	resp.Created = fresh != nil
+	return resp, http.StatusCreated, nil
+}
 
+// fillSnapshot decodes the spooled files into w and returns what was skipped. An upload of
+// which nothing could be read fails as its first file did (415, 422), and one with nothing
+// Rootline keeps with 422 and the skipped list.
+func (s *Server) fillSnapshot(ctx context.Context, w store.SnapshotSink, sp *spool) ([]ingest.Skipped, error) {
 	sk := &skipList{}
 	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes, OnSkip: sk.add})
 	stored := 0
@@ -230,7 +225,7 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 	for _, f := range sp.files {
 		res, err := decodeFile(ctx, dec, w, sk, f, len(sp.files) == 1, emit)
 		if err != nil {
-			return snapshotResponse{}, 0, err
+			return nil, err
 		}
 		if res.Outcome != ingest.FileRead {
 			sk.addFile(res)
@@ -244,23 +239,17 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 		kept++
 	}
 	if kept == 0 { // as for a single file: the first file's own error (415, 422)
-		return snapshotResponse{}, 0, firstBad
+		return nil, firstBad
 	}
 	for _, name := range sp.empty {
 		sk.count(ingest.FileKind)
 		sk.list = append(sk.list, ingest.Skipped{File: name, Kind: ingest.FileKind, Reason: "empty input: no Kubernetes objects"})
 	}
 	if stored == 0 {
-		return snapshotResponse{}, 0, &httpError{Status: http.StatusUnprocessableEntity,
+		return nil, &httpError{Status: http.StatusUnprocessableEntity,
 			Msg: "no objects Rootline keeps in this upload" + sk.summary(), Extra: gin.H{"skipped": sk.list}}
 	}
-	snap, err := w.Commit(ctx, sk.list)
-	if err != nil {
-		return snapshotResponse{}, 0, err
-	}
-	resp := response(incidentID, snap, false)
-	resp.Created = fresh != nil
-	return resp, http.StatusCreated, nil
+	return sk.list, nil
 }
 
 // decodeFile decodes a spooled file, its objects going to emit as they are decoded; explicit
@@ -269,7 +258,7 @@ func (s *Server) storeSnapshotOnce(ctx context.Context, incidentID, clusterName 
 // snapshot (w.Mark), dropped with what it added to sk should it be skipped. (Holding its
 // objects back until its end, as ingest.DecodeFile does for a file that may be skipped, made
 // every file above 16 MiB be decoded twice, to keep the memory bounded.)
-func decodeFile(ctx context.Context, dec *ingest.Decoder, w *store.SnapshotWriter, sk *skipList, f spooledFile, explicit bool,
+func decodeFile(ctx context.Context, dec *ingest.Decoder, w store.SnapshotSink, sk *skipList, f spooledFile, explicit bool,
 	emit func(*cluster.Object) error) (ingest.FileResult, error) {
 	r, err := os.Open(f.path)
 	if err != nil {
@@ -315,7 +304,11 @@ func decodeFile(ctx context.Context, dec *ingest.Decoder, w *store.SnapshotWrite
 }
 
 func response(incidentID string, snap *store.Snapshot, existing bool) snapshotResponse {
-	return snapshotResponse{Snapshot: snap.ID, Incident: incidentID, Cluster: snap.Cluster, Bytes: snap.Bytes, Files: snap.Files,
+	files := make([]fileResponse, len(snap.Files))
+	for i, f := range snap.Files {
+		files[i] = fileResponse{Name: f.Name, SHA256: f.SHA256, Bytes: f.Bytes}
+	}
+	return snapshotResponse{Snapshot: snap.ID, Incident: incidentID, Cluster: snap.Cluster, Bytes: snap.Bytes, Files: files,
 		Objects: snap.Objects, Skipped: snap.Skipped, Truncated: truncatedFiles(snap.Skipped), Existing: existing}
 }
 

@@ -150,22 +150,31 @@ func (c *connTx) release() {
 // failure, SQLite busy past its timeout) is run again, after a short pause, up to txAttempts
 // times: fn must give the same result when run again, writing only within the transaction.
 func (s *Store) inConnTx(ctx context.Context, fn func(c *connTx) error) error {
+	_, err := retried(ctx, s, "a transaction collided with another, running it again", func() (struct{}, error) {
+		return struct{}{}, s.inConnTxOnce(ctx, fn)
+	})
+	return err
+}
+
+// txAttempts is how often a transaction that collides with concurrent ones is run.
+const txAttempts = 3
+
+// retried runs fn, and again while it fails with a retryable error (IsRetryable), up to
+// txAttempts times in all, pausing 100 ms, 400 ms, … between tries; say is logged at each retry.
+func retried[T any](ctx context.Context, s *Store, say string, fn func() (T, error)) (T, error) {
 	for attempt := 1; ; attempt++ {
-		err := s.inConnTxOnce(ctx, fn)
+		v, err := fn()
 		if !IsRetryable(err) || attempt == txAttempts {
-			return err
+			return v, err
 		}
-		s.log.WarnContext(ctx, "a transaction collided with another, running it again", "attempt", attempt, "error", err)
+		s.log.WarnContext(ctx, say, "attempt", attempt, "error", err)
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return v, ctx.Err()
 		case <-time.After(time.Duration(attempt*attempt) * 100 * time.Millisecond):
 		}
 	}
 }
-
-// txAttempts is how often inConnTx runs a transaction that collides with concurrent ones.
-const txAttempts = 3
 
 // inConnTxOnce is one attempt of inConnTx.
 func (s *Store) inConnTxOnce(ctx context.Context, fn func(c *connTx) error) error {
