@@ -67,6 +67,14 @@ func (s *Server) postEvents(c *gin.Context) error {
 		s.metrics.collected.WithLabelValues(o.Kind).Inc()
 	}
 	s.log.DebugContext(ctx, "collected batch stored", "cluster", clusterName, "events", n.Events, "states", n.States, "known", n.Known)
-	c.JSON(http.StatusOK, n)
+	c.JSON(http.StatusOK, collectedResponse{Events: n.Events, States: n.States, Known: n.Known, Ignored: n.Ignored})
 	return nil
+}
+
+// collectedResponse answers a collector's batch: what it stored.
+type collectedResponse struct {
+	Events  int `json:"events"`  // events new or changed (a higher count, a wider time span)
+	States  int `json:"states"`  // new pod and node states
+	Known   int `json:"known"`   // pod and node states already stored (a batch delivered again)
+	Ignored int `json:"ignored"` // objects of other kinds
 }

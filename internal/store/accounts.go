@@ -12,10 +12,10 @@ import (
 
 // Account is a person who signs in to the pages with a password: never the hash itself.
 type Account struct {
-	Name       string       `json:"name"`
-	Scope      access.Scope `json:"scope"`
-	CreatedAt  time.Time    `json:"created_at"`
-	DisabledAt *time.Time   `json:"disabled_at,omitempty"`
+	Name       string
+	Scope      access.Scope
+	CreatedAt  time.Time
+	DisabledAt *time.Time
 }
 
 type accountRow struct {

@@ -18,8 +18,8 @@ func (clusterRow) TableName() string { return "clusters" }
 
 // Cluster is a cluster known to Rootline.
 type Cluster struct {
-	Name      string    `json:"name"`
-	CreatedAt time.Time `json:"created_at"`
+	Name      string
+	CreatedAt time.Time
 }
 
 // clusterID returns the id of the named cluster, creating it when it is new.

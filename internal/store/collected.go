@@ -33,10 +33,10 @@ func (stateRow) TableName() string { return "object_states" }
 
 // CollectedCounts says what a batch of the collector stored.
 type CollectedCounts struct {
-	Events  int `json:"events"`  // events new or changed (a higher count, a wider time span)
-	States  int `json:"states"`  // new pod and node states
-	Known   int `json:"known"`   // pod and node states already stored (a batch delivered again)
-	Ignored int `json:"ignored"` // objects of other kinds
+	Events  int // events new or changed (a higher count, a wider time span)
+	States  int // new pod and node states
+	Known   int // pod and node states already stored (a batch delivered again)
+	Ignored int // objects of other kinds
 }
 
 // collectedBatch is how many rows one statement writes.

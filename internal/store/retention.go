@@ -106,10 +106,10 @@ func storageDays(now time.Time) []string {
 
 // Expired counts what an expiry removed.
 type Expired struct {
-	EventDays int   `json:"event_days"` // days of events dropped (PostgreSQL: partitions)
-	Events    int64 `json:"events"`     // event rows deleted (SQLite; PostgreSQL drops whole days)
-	Snapshots int   `json:"snapshots"`  // snapshots whose objects were deleted
-	States    int64 `json:"states"`     // collected pod and node states deleted
+	EventDays int   // days of events dropped (PostgreSQL: partitions)
+	Events    int64 // event rows deleted (SQLite; PostgreSQL drops whole days)
+	Snapshots int   // snapshots whose objects were deleted
+	States    int64 // collected pod and node states deleted
 }
 
 // expireBatch is how many rows one DELETE removes, so that no statement holds locks long.

@@ -47,7 +47,8 @@ type incidentSnapshotRow struct {
 
 func (incidentSnapshotRow) TableName() string { return "incident_snapshots" }
 
-// SnapshotFile is one file of a snapshot.
+// SnapshotFile is one file of a snapshot. Its JSON is how a snapshot's files are stored (the
+// snapshots.files column), not an answer of the API.
 type SnapshotFile struct {
 	Name   string `json:"name"`
 	SHA256 string `json:"sha256"`
@@ -69,13 +70,13 @@ type SnapshotMeta struct {
 
 // Snapshot is a stored snapshot.
 type Snapshot struct {
-	ID        string           `json:"id"` // the digest
-	Cluster   string           `json:"cluster"`
-	Bytes     int64            `json:"bytes"`
-	Files     []SnapshotFile   `json:"files"`
-	Objects   map[string]int   `json:"objects"`
-	Skipped   []ingest.Skipped `json:"skipped"`
-	CreatedAt time.Time        `json:"created_at"`
+	ID        string // the digest
+	Cluster   string
+	Bytes     int64
+	Files     []SnapshotFile
+	Objects   map[string]int
+	Skipped   []ingest.Skipped
+	CreatedAt time.Time
 }
 
 // AttachSnapshot links an already stored snapshot to an incident (again, harmlessly) and

@@ -14,10 +14,10 @@ import (
 
 // Token is an API token as stored: never the secret itself.
 type Token struct {
-	Name      string       `json:"name"`
-	Scope     access.Scope `json:"scope"`
-	CreatedAt time.Time    `json:"created_at"`
-	RevokedAt *time.Time   `json:"revoked_at,omitempty"`
+	Name      string
+	Scope     access.Scope
+	CreatedAt time.Time
+	RevokedAt *time.Time
 }
 
 type tokenRow struct {
