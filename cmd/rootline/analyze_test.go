@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -23,7 +24,15 @@ func TestAnalyzeGolden(t *testing.T) {
 	for _, variant := range []string{"evicted", "liveness"} {
 		for _, format := range []string{"text", "json"} {
 			t.Run(variant+"-"+format, func(t *testing.T) {
-				dir := filepath.Join("..", "..", "internal", "analysis", "testdata", "il0070", variant)
+				// The JSON golden files quote the path as given: relative to this folder.
+				wd, err := os.Getwd()
+				if err != nil {
+					t.Fatal(err)
+				}
+				dir, err := filepath.Rel(wd, fixtures.IL0070VariantDir(variant))
+				if err != nil {
+					t.Fatal(err)
+				}
 				var out, errOut bytes.Buffer
 				root := newRootCmd()
 				root.SetArgs([]string{"analyze", "--format", format, dir})
@@ -68,7 +77,7 @@ func TestAnalyzeExitCodes(t *testing.T) {
 		args []string
 		want int
 	}{
-		{[]string{"analyze", filepath.Join("..", "..", "internal", "analysis", "testdata", "il0070", "evicted")}, exitOK},
+		{[]string{"analyze", fixtures.IL0070Dir()}, exitOK},
 		{[]string{"analyze", notes}, exitOK},
 		{[]string{"analyze", bad}, exitFailure},
 		{[]string{"analyze", cut}, exitOK},
@@ -89,7 +98,7 @@ func TestAnalyzeExitCodes(t *testing.T) {
 // their reasons (on stderr and in the gaps) and the rest is analysed; a folder where nothing
 // can be read fails, naming each file and why.
 func TestAnalyzeFolderStrays(t *testing.T) {
-	evidence := filepath.Join("..", "..", "internal", "analysis", "testdata", "il0070", "evicted", "pods.json")
+	evidence := filepath.Join(fixtures.IL0070Dir(), "pods.json")
 	pods, err := os.ReadFile(evidence)
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/k8stest"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -216,7 +217,7 @@ func TestLiveCluster(t *testing.T) {
 			t.Fatalf("snapshot: %v\n%s", err, stderr.String())
 		}
 		fromSnapshot := offlineAnalysis(t, dir)
-		fromFixture := offlineAnalysis(t, filepath.Join("..", "..", "internal", "analysis", "testdata", "il0070", "evicted"))
+		fromFixture := offlineAnalysis(t, fixtures.IL0070Dir())
 		if diff := cmp.Diff(kindSet(fromFixture), kindSet(fromSnapshot)); diff != "" {
 			t.Errorf("symptom and cause kinds (-fixture files +snapshot of the API server):\n%s", diff)
 		}

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/synth"
 )
@@ -84,7 +85,7 @@ func TestSnapshotCommand(t *testing.T) {
 		b, _ := os.ReadFile(out)
 		return b
 	}
-	want := kinds(t, analyzeJSON(filepath.Join("..", "..", "internal", "analysis", "testdata", "il0070", "evicted")))
+	want := kinds(t, analyzeJSON(fixtures.IL0070Dir()))
 	if got := kinds(t, analyzeJSON(dir)); !cmp.Equal(want, got) {
 		t.Errorf("analyze of the snapshot folder (-files +snapshot):\n%s", cmp.Diff(want, got))
 	}

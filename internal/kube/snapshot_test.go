@@ -23,12 +23,13 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/ingest"
 	"github.com/rootline-dev/rootline/internal/kube"
 	"github.com/rootline-dev/rootline/internal/synth"
 )
 
-var il0070 = filepath.Join("..", "analysis", "testdata", "il0070", "evicted")
+var il0070 = fixtures.IL0070Dir()
 
 // il0070Objects are the IL-0070 objects as the cluster held them (the fixture files' source).
 func il0070Objects(t *testing.T) []runtime.Object {
