@@ -78,7 +78,7 @@ func (s *Store) EachValue(ctx context.Context, f func(table, column string, valu
 				case []byte:
 					b = x
 					if col := cols[i]; col == "raw" {
-						if b, err = s.gz.decompress(x); err != nil {
+						if b, err = s.raw.decompress(x); err != nil {
 							rows.Close()
 							return fmt.Errorf("store: %s.%s: %w", t, col, err)
 						}

@@ -70,7 +70,7 @@ func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 		return nil, err
 	}
 	for _, r := range others {
-		raw, err := s.gz.decompress(r.Raw)
+		raw, err := s.raw.decompress(r.Raw)
 		if err != nil {
 			return nil, err
 		}
@@ -262,7 +262,7 @@ func (s *Store) decodeEvents(evs []eventRow, src func(i int) cluster.Source, col
 }
 
 func (s *Store) unpack(stored []byte, v any) error {
-	raw, err := s.gz.decompress(stored)
+	raw, err := s.raw.decompress(stored)
 	if err != nil {
 		return err
 	}

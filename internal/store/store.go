@@ -38,7 +38,7 @@ type Store struct {
 	db      *gorm.DB
 	dialect Dialect
 	log     *slog.Logger
-	gz      *compressor
+	raw     *compressor      // zstd for raw objects written, zstd or gzip for rows read
 	parts   partitionDays    // the event partitions known to exist (PostgreSQL)
 	now     func() time.Time // the clock that dates what is stored
 }
@@ -88,7 +88,7 @@ func Open(ctx context.Context, t Target, log *slog.Logger) (*Store, error) {
 		sqlDB.SetMaxOpenConns(20)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
-	s := &Store{db: db, dialect: t.Dialect, log: log, gz: newCompressor(), now: time.Now}
+	s := &Store{db: db, dialect: t.Dialect, log: log, raw: newCompressor(), now: time.Now}
 	if err := s.Ping(ctx); err != nil {
 		_ = sqlDB.Close()
 		return nil, fmt.Errorf("store: open %s: %w", t.Display, redactedError{err})

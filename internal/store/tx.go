@@ -1,0 +1,186 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// connTx is a transaction on a connection held for it alone: on PostgreSQL so that it can COPY
+// (bulk.go), on SQLite, for a transaction that writes many rows, so that its page cache can be
+// large (beginBulkTx).
+type connTx struct {
+	tx   *gorm.DB
+	conn *sql.Conn // nil on SQLite, which has no COPY
+	// own is the connection of a bulk transaction on SQLite (beginBulkTx), and restore the
+	// statements that set it back as it was before it is given back.
+	own     *sql.Conn
+	restore []string
+}
+
+// beginConnTx starts a transaction; on PostgreSQL, on a connection of its own, so that
+// copyRows can use it. The caller must call end.
+func (s *Store) beginConnTx(ctx context.Context) (*connTx, error) {
+	if s.dialect != Postgres {
+		tx := s.db.WithContext(ctx).Begin()
+		if tx.Error != nil {
+			return nil, tx.Error
+		}
+		return &connTx{tx: tx}, nil
+	}
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := sqlDB.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	db := s.db.WithContext(ctx) // a fresh statement, so that setting its pool touches no other
+	db.Statement.ConnPool = conn
+	tx := db.Begin()
+	if tx.Error != nil {
+		_ = conn.Close()
+		return nil, tx.Error
+	}
+	return &connTx{tx: tx, conn: conn}, nil
+}
+
+// sqliteBulkCacheKiB is the page cache of a SQLite connection that stores a snapshot. The
+// default, 2 MiB, is less than the indexes an upload writes into (events alone have five, keyed
+// by hashes, so written all over): pages were spilled to the file in the middle of the
+// transaction and read back (2 of 18 s storing 20,000 pods and 50,000 events). Pages are
+// taken as they are needed, and handed back when the connection's cache is set back.
+const sqliteBulkCacheKiB = 256 << 10
+
+// beginBulkTx is beginConnTx for a transaction that writes many rows. On SQLite it runs on a
+// connection of its own whose page cache is large (sqliteBulkCacheKiB) and whose statement
+// journals are kept in memory (a multi-row INSERT journals each page it changes, in case it
+// fails part way: 3 s of writes to a temporary file for the same upload); the connection is
+// set back as it was when the transaction ends.
+func (s *Store) beginBulkTx(ctx context.Context) (*connTx, error) {
+	if s.dialect == Postgres {
+		return s.beginConnTx(ctx)
+	}
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := sqlDB.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var cache, temp int64
+	if err := conn.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&cache); err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	if err := conn.QueryRowContext(ctx, "PRAGMA temp_store").Scan(&temp); err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	c := &connTx{own: conn, restore: []string{fmt.Sprintf("PRAGMA cache_size = %d", cache), fmt.Sprintf("PRAGMA temp_store = %d", temp)}}
+	for _, p := range []string{fmt.Sprintf("PRAGMA cache_size = -%d", sqliteBulkCacheKiB), "PRAGMA temp_store = MEMORY"} {
+		if _, err := conn.ExecContext(ctx, p); err != nil {
+			c.release()
+			return nil, err
+		}
+	}
+	db := s.db.WithContext(ctx) // a fresh statement, so that setting its pool touches no other
+	db.Statement.ConnPool = conn
+	if c.tx = db.Begin(); c.tx.Error != nil {
+		err := c.tx.Error
+		c.release()
+		return nil, err
+	}
+	return c, nil
+}
+
+// commit commits the transaction and gives its connection back.
+func (c *connTx) commit() error {
+	err := c.tx.Commit().Error
+	c.release()
+	return err
+}
+
+// rollback abandons the transaction and gives its connection back.
+func (c *connTx) rollback() {
+	c.tx.Rollback()
+	c.release()
+}
+
+func (c *connTx) release() {
+	if c.conn != nil {
+		_ = c.conn.Close()
+		c.conn = nil
+	}
+	if c.own != nil {
+		// Set back even when the transaction's context has ended; should that fail, the
+		// connection is dropped rather than pooled as it is.
+		var err error
+		for _, q := range c.restore {
+			if _, e := c.own.ExecContext(context.Background(), q); e != nil {
+				err = e
+			}
+		}
+		if err != nil {
+			_ = c.own.Raw(func(any) error { return driver.ErrBadConn })
+		}
+		_ = c.own.Close()
+		c.own = nil
+	}
+}
+
+// inConnTx runs fn in a transaction on a connection of its own, committing when fn returns nil.
+// A transaction that collided with a concurrent one (IsRetryable: a deadlock, a serialization
+// failure, SQLite busy past its timeout) is run again, after a short pause, up to txAttempts
+// times: fn must give the same result when run again, writing only within the transaction.
+func (s *Store) inConnTx(ctx context.Context, fn func(c *connTx) error) error {
+	_, err := retried(ctx, s, "a transaction collided with another, running it again", func() (struct{}, error) {
+		return struct{}{}, s.inConnTxOnce(ctx, fn)
+	})
+	return err
+}
+
+// txAttempts is how often a transaction that collides with concurrent ones is run.
+const txAttempts = 3
+
+// retried runs fn, and again while it fails with a retryable error (IsRetryable), up to
+// txAttempts times in all, pausing 100 ms, 400 ms, … between tries; say is logged at each retry.
+func retried[T any](ctx context.Context, s *Store, say string, fn func() (T, error)) (T, error) {
+	for attempt := 1; ; attempt++ {
+		v, err := fn()
+		if !IsRetryable(err) || attempt == txAttempts {
+			return v, err
+		}
+		s.log.WarnContext(ctx, say, "attempt", attempt, "error", err)
+		select {
+		case <-ctx.Done():
+			return v, ctx.Err()
+		case <-time.After(time.Duration(attempt*attempt) * 100 * time.Millisecond):
+		}
+	}
+}
+
+// inConnTxOnce is one attempt of inConnTx.
+func (s *Store) inConnTxOnce(ctx context.Context, fn func(c *connTx) error) error {
+	c, err := s.beginConnTx(ctx)
+	if err != nil {
+		return err
+	}
+	committed := false
+	defer func() {
+		if !committed { // fn failed, or panicked: nothing of it stays, and the connection goes back
+			c.rollback()
+		}
+	}()
+	if err := fn(c); err != nil {
+		return err
+	}
+	committed = true
+	return c.commit()
+}
