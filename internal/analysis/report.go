@@ -11,7 +11,7 @@ import (
 	vocab "github.com/rootline-dev/rootline/internal/kinds"
 )
 
-// Report is the analysis, in the JSON shape of CONTRACT.md.
+// Report is the analysis, in the JSON shape docs/report-format.md describes.
 type Report struct {
 	Inputs   Inputs    `json:"inputs"`
 	Symptoms []Symptom `json:"symptoms"`
