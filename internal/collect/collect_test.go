@@ -18,6 +18,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -122,12 +123,12 @@ func start(t *testing.T, c *Collector) (stop func() error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
-	select {
-	case <-c.Synced():
-	case <-time.After(20 * time.Second):
-		t.Fatal("informers did not sync")
-	}
-	return func() error {
+	stopped := false
+	stop = func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
 		cancel()
 		select {
 		case err := <-done:
@@ -137,6 +138,14 @@ func start(t *testing.T, c *Collector) (stop func() error) {
 			return nil
 		}
 	}
+	// A test that fails before it stops the collector leaves none running into the next tests.
+	t.Cleanup(func() { _ = stop() })
+	select {
+	case <-c.Synced():
+	case <-time.After(20 * time.Second):
+		t.Fatal("informers did not sync")
+	}
+	return stop
 }
 
 // TestCollectorStreamsChanges: what the cluster holds is sent once listed; an event's update
@@ -202,12 +211,26 @@ func TestCollectorOutage(t *testing.T) {
 	}
 	stop := start(t, c)
 	for i := range 10 {
-		if _, err := client.CoreV1().Events("prod").Create(ctx, &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("e%02d", i), Namespace: "prod"}, Count: 1},
-			metav1.CreateOptions{}); err != nil {
+		// With a UID and a resourceVersion, as the API server gives them (the fake does not,
+		// and the watch needs the resourceVersion of each event to resume from).
+		e := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("e%02d", i), Namespace: "prod",
+			UID: types.UID(fmt.Sprintf("uid-e%02d", i)), ResourceVersion: fmt.Sprint(i + 2)}, Count: 1}
+		if _, err := client.CoreV1().Events("prod").Create(ctx, e, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	waitFor(t, "batches spooled while the server is away", func() bool { n, _ := c.spool.size(); return n >= 4 })
+	// All ten spooled (not only four batches: the last events could still be on their way
+	// through the watch when the collector stops, and the next run would list them only once).
+	waitFor(t, "the events spooled while the server is away", func() bool {
+		files, _ := os.ReadDir(dir)
+		items := 0
+		for _, f := range files {
+			if _, n, ok := parseSpoolName(f.Name()); ok {
+				items += n
+			}
+		}
+		return items == 10
+	})
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}

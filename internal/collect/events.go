@@ -11,14 +11,25 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+	watchtools "k8s.io/client-go/tools/watch"
 )
 
 // Events are not watched through an informer: an informer keeps a copy of every event the API
 // server holds, which in a burst is most of the collector's memory. The collector lists them a
 // page at a time instead, sending each page on, then watches from the list's resourceVersion,
 // and keeps only the resourceVersion it last sent of each event (to send an event again only
-// when it changed). A watch that ends is resumed from the last resourceVersion seen; one that
-// is too old (410 Gone) starts a new list.
+// when it changed).
+//
+// The watch is client-go's RetryWatcher (tools/watch): when a watch closes, or fails to open,
+// it opens a new one from the last resourceVersion it saw, bookmarks included, and it hands on
+// the 410 Gone ("too old resource version") it cannot get past, after which the collector
+// lists again. A cache.Reflector feeding a store that only forwards would relist by itself
+// too, but it gathers the whole list before handing it to the store (all the pages, or all
+// the objects of a streamed list), which is the memory the collector avoids, and it backs off
+// and logs in its own way; the RetryWatcher leaves the paged list, the backoff and the slog
+// logging here. client-go's pager (tools/pager) does not serve the list either: it does not
+// give the list's resourceVersion, which the watch starts from.
 
 // eventPageSize is how many events a list page holds.
 const eventPageSize = 500
@@ -27,7 +38,7 @@ const eventPageSize = 500
 var errRelist = errors.New("resourceVersion too old: list again")
 
 // streamEvents lists and watches events until ctx ends, calling synced once the first list is
-// sent and the watch is open.
+// sent and a watch is open. It returns once every goroutine it started has ended.
 func (c *Collector) streamEvents(ctx context.Context, synced func()) {
 	sent := map[types.UID]string{} // uid → the resourceVersion last sent
 	backoff := newBackoff()
@@ -40,6 +51,7 @@ func (c *Collector) streamEvents(ctx context.Context, synced func()) {
 		case ctx.Err() != nil:
 			return
 		case errors.Is(err, errRelist):
+			c.log.Info("events: watch expired, listing again", "error", err)
 			backoff = newBackoff()
 			continue
 		case err != nil:
@@ -84,65 +96,88 @@ func (c *Collector) listEvents(ctx context.Context, sent map[types.UID]string) (
 	return rv, nil
 }
 
-// watchEvents sends events as the watch reports them, resuming the watch from the last
-// resourceVersion seen when it closes. It returns errRelist when the API server has
-// forgotten that resourceVersion.
+// watchEvents sends events as a RetryWatcher from rv reports them, until ctx ends (nil) or the
+// RetryWatcher gives up: errRelist when the API server has forgotten the resourceVersion it
+// would resume from, another error otherwise. It returns once the RetryWatcher has stopped.
 func (c *Collector) watchEvents(ctx context.Context, rv string, sent map[types.UID]string, synced func()) error {
-	for {
-		w, err := c.client.CoreV1().Events(c.o.Namespace).Watch(ctx, metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true})
-		if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
-			return errRelist
-		}
-		if err != nil {
+	rw, err := watchtools.NewRetryWatcherWithContext(ctx, rv, c.eventWatcher(synced))
+	if err != nil {
+		return fmt.Errorf("watch events from resourceVersion %q: %w", rv, err)
+	}
+	defer func() {
+		rw.Stop()
+		<-rw.Done()
+	}()
+	for ev := range rw.ResultChan() {
+		switch ev.Type {
+		case watch.Added, watch.Modified:
+			if e, ok := ev.Object.(*corev1.Event); ok {
+				c.sendEvent(e, sent)
+			}
+		case watch.Deleted:
+			if e, ok := ev.Object.(*corev1.Event); ok {
+				delete(sent, e.UID)
+			}
+		case watch.Error:
+			// The RetryWatcher passes on only the errors it stops at.
+			err := apierrors.FromObject(ev.Object)
+			if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+				return fmt.Errorf("%w: %w", errRelist, err)
+			}
 			return fmt.Errorf("watch events: %w", err)
 		}
-		synced()
-		next, err := c.readWatch(ctx, w, rv, sent)
-		w.Stop()
-		if err != nil {
-			return err
-		}
-		if ctx.Err() != nil {
-			return nil
-		}
-		rv = next
 	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	return errors.New("watch events: the watch stopped")
 }
 
-// readWatch reads a watch until it closes, and returns the last resourceVersion it saw.
-func (c *Collector) readWatch(ctx context.Context, w watch.Interface, rv string, sent map[types.UID]string) (string, error) {
-	for {
-		select {
-		case <-ctx.Done():
-			return rv, nil
-		case ev, ok := <-w.ResultChan():
-			if !ok {
-				return rv, nil
-			}
-			switch ev.Type {
-			case watch.Added, watch.Modified:
-				if e, ok := ev.Object.(*corev1.Event); ok {
-					c.sendEvent(e, sent)
-					rv = e.ResourceVersion
-				}
-			case watch.Deleted:
-				if e, ok := ev.Object.(*corev1.Event); ok {
-					delete(sent, e.UID)
-					rv = e.ResourceVersion
-				}
-			case watch.Bookmark:
-				if e, ok := ev.Object.(*corev1.Event); ok {
-					rv = e.ResourceVersion
-				}
-			case watch.Error:
-				err := apierrors.FromObject(ev.Object)
-				if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
-					return rv, errRelist
-				}
-				return rv, fmt.Errorf("watch events: %w", err)
-			}
+// eventWatcher opens the RetryWatcher's watches. It calls synced when one is open. A watch
+// that cannot be opened is logged and tried again, from the same resourceVersion, after a pause
+// from newBackoff (the RetryWatcher itself only waits a second between tries), except:
+//   - a 410 Gone, which the RetryWatcher would try again forever though it cannot succeed: it
+//     gets it as the error event a watch that opened would have sent, and stops at it;
+//   - a 401 or 403, at which the RetryWatcher stops by itself.
+//
+// Either way streamEvents takes over.
+func (c *Collector) eventWatcher(synced func()) cache.WatcherWithContext {
+	backoff := newBackoff() // the RetryWatcher opens one watch at a time, from one goroutine
+	return &cache.ListWatch{WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+		w, err := c.client.CoreV1().Events(c.o.Namespace).Watch(ctx, opts)
+		switch {
+		case err == nil:
+			backoff = newBackoff()
+			synced()
+			return w, nil
+		case apierrors.IsResourceExpired(err) || apierrors.IsGone(err):
+			return errorWatch(err), nil
+		case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
+			return nil, err // the RetryWatcher stops and hands it on: streamEvents logs it and backs off
+		case ctx.Err() != nil:
+			return nil, err
 		}
+		pause := backoff.Step()
+		c.log.Warn("events: watch failed, retrying", "resource_version", opts.ResourceVersion, "retry_in", pause, "error", err)
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+		}
+		return nil, fmt.Errorf("watch events from resourceVersion %q: %w", opts.ResourceVersion, err)
+	}}
+}
+
+// errorWatch is a watch that reports err, an API error, and closes.
+func errorWatch(err error) watch.Interface {
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) {
+		status = apierrors.NewInternalError(err)
 	}
+	s := status.Status()
+	ch := make(chan watch.Event, 1)
+	ch <- watch.Event{Type: watch.Error, Object: &s}
+	close(ch)
+	return watch.NewProxyWatcher(ch)
 }
 
 // sendEvent hands an event on unless this very version was sent already.
