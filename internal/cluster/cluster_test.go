@@ -1,9 +1,7 @@
 package cluster
 
 import (
-	"reflect"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -118,29 +116,5 @@ func TestModelReplaces(t *testing.T) {
 	}
 	if l := m.Load(node); len(l.Pods) != 1 || l.Requests.MilliCPU != 1000 {
 		t.Errorf("load = %d pods, %dm CPU; want 1 pod, 1000m", len(l.Pods), l.Requests.MilliCPU)
-	}
-}
-
-// TestTakeObservedAt: the collector's annotation becomes the object's Source.ObservedAt and
-// leaves the object, its other annotations kept; an unreadable one just leaves.
-func TestTakeObservedAt(t *testing.T) {
-	at := time.Date(2023, 2, 1, 17, 4, 5, 123456789, time.UTC)
-	for _, tc := range []struct {
-		name        string
-		annotations map[string]string
-		want        time.Time
-		left        map[string]string
-	}{
-		{"alone", map[string]string{ObservedAtAnnotation: at.Format(time.RFC3339Nano)}, at.Truncate(time.Microsecond), nil},
-		{"with others", map[string]string{ObservedAtAnnotation: at.Format(time.RFC3339Nano), "team": "hub"}, at.Truncate(time.Microsecond),
-			map[string]string{"team": "hub"}},
-		{"unreadable", map[string]string{ObservedAtAnnotation: "yesterday"}, time.Time{}, nil},
-		{"none", map[string]string{"team": "hub"}, time.Time{}, map[string]string{"team": "hub"}},
-	} {
-		o := &Object{Kind: KindPod, Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Annotations: tc.annotations}}}
-		o.TakeObservedAt()
-		if !o.Source.ObservedAt.Equal(tc.want) || !reflect.DeepEqual(o.Pod.Annotations, tc.left) {
-			t.Errorf("%s: observed at %v, annotations %v; want %v, %v", tc.name, o.Source.ObservedAt, o.Pod.Annotations, tc.want, tc.left)
-		}
 	}
 }

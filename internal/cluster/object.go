@@ -14,7 +14,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Kinds that Rootline models with typed fields. Other kinds are kept as redacted raw JSON.
@@ -31,8 +30,8 @@ type Source struct {
 	File   string `json:"file"`
 	Line   int    `json:"line,omitempty"`
 	Offset int64  `json:"offset"`
-	// ObservedAt is when `rootline collect` saw the object (zero for any other input): see
-	// TakeObservedAt.
+	// ObservedAt is when `rootline collect` saw the object (zero for any other input): the
+	// server takes it off what the collector sends (collect.TakeObservedAt).
 	ObservedAt time.Time `json:"observed_at,omitzero"`
 	// Loose marks an event the text parser built from a phrase found in output with nothing
 	// around it (no table, no describe), so that analysis gives it less weight.
@@ -45,40 +44,6 @@ type Allocation struct {
 	Resource string `json:"resource"`
 	Requests string `json:"requests"`
 	Limits   string `json:"limits"`
-}
-
-// ObservedAtAnnotation is how `rootline collect` tells the server when it saw an object it
-// sends: an RFC 3339 time in this annotation, which the server takes off into
-// Source.ObservedAt (TakeObservedAt) before it stores anything.
-const ObservedAtAnnotation = "rootline.dev/observed-at"
-
-// TakeObservedAt moves the collector's ObservedAtAnnotation, when the object carries one, into
-// Source.ObservedAt (to the microsecond, as databases keep times; an unreadable time is
-// dropped), so that what is stored of the object is what the cluster held. For an object just
-// decoded, before anything else reads it.
-func (o *Object) TakeObservedAt() {
-	var m *metav1.ObjectMeta
-	switch {
-	case o.Pod != nil:
-		m = &o.Pod.ObjectMeta
-	case o.Node != nil:
-		m = &o.Node.ObjectMeta
-	case o.Event != nil:
-		m = &o.Event.ObjectMeta
-	default:
-		return
-	}
-	v, ok := m.Annotations[ObservedAtAnnotation]
-	if !ok {
-		return
-	}
-	delete(m.Annotations, ObservedAtAnnotation)
-	if len(m.Annotations) == 0 {
-		m.Annotations = nil
-	}
-	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
-		o.Source.ObservedAt = t.UTC().Truncate(time.Microsecond)
-	}
 }
 
 // String formats the source as "file:line", or "file@offset" when the line is unknown.

@@ -274,7 +274,7 @@ func encode(obj any, at time.Time) (json.RawMessage, string, error) {
 		for k, v := range m {
 			out[k] = v
 		}
-		out[cluster.ObservedAtAnnotation] = at.UTC().Format(time.RFC3339Nano)
+		out[observedAtAnnotation] = at.UTC().Format(time.RFC3339Nano)
 		return out
 	}
 	var v any

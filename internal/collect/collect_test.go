@@ -20,8 +20,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/fake"
-
-	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // recorder is a Sender that keeps what it was given, and fails while down is set.
@@ -75,7 +73,7 @@ func (r *recorder) objects(t *testing.T) []string {
 			if err := json.Unmarshal(it, &o); err != nil {
 				t.Fatal(err)
 			}
-			if o.Metadata.Annotations[cluster.ObservedAtAnnotation] == "" {
+			if o.Metadata.Annotations[observedAtAnnotation] == "" {
 				t.Errorf("%s %s has no observed-at", o.Kind, o.Metadata.Name)
 			}
 			detail := o.Status.Phase

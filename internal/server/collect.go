@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/collect"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/ingest"
 )
@@ -52,7 +53,7 @@ func (s *Server) postEvents(c *gin.Context) error {
 	var objs []*cluster.Object
 	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes})
 	err = dec.Decode(ctx, "batch", f, func(o *cluster.Object) error {
-		o.TakeObservedAt() // when the collector saw it, as provenance, not as an annotation stored
+		collect.TakeObservedAt(o) // when the collector saw it, as provenance, not as an annotation stored
 		objs = append(objs, o)
 		return nil
 	})

@@ -65,11 +65,9 @@ func TestIncidentEvidenceSince(t *testing.T) {
 			rv++
 			name := fmt.Sprintf("p%d", rng.IntN(4))
 			if rng.IntN(4) == 0 {
-				n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "core-" + name, UID: types.UID("node-" + name), ResourceVersion: fmt.Sprint(rv),
-					Annotations: map[string]string{cluster.ObservedAtAnnotation: at().Format(time.RFC3339Nano)}}}
-				o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: n.Name, UID: string(n.UID), Node: n}
-				o.TakeObservedAt()
-				return o
+				n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "core-" + name, UID: types.UID("node-" + name), ResourceVersion: fmt.Sprint(rv)}}
+				return &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: n.Name, UID: string(n.UID), Node: n,
+					Source: cluster.Source{ObservedAt: at().Truncate(time.Microsecond)}}
 			}
 			return podNamed(collectedPod(fmt.Sprint(rv), []string{"Running", "Pending", "Failed"}[rng.IntN(3)], "", at()), name)
 		}

@@ -16,13 +16,12 @@ import (
 )
 
 func collectedPod(rv, phase, reason string, at time.Time) *cluster.Object {
-	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod", UID: "pod-1", ResourceVersion: rv,
-		Annotations: map[string]string{cluster.ObservedAtAnnotation: at.Format(time.RFC3339Nano)}},
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod", UID: "pod-1", ResourceVersion: rv},
 		Spec:   corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub", Env: []corev1.EnvVar{{Name: "X", Value: "[redacted]"}}}}},
 		Status: corev1.PodStatus{Phase: corev1.PodPhase(phase), Reason: reason}}
-	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: "hub", UID: "pod-1", Pod: p}
-	o.TakeObservedAt() // as the server does with what the collector sends
-	return o
+	// When the collector saw it, as the server takes it off what the collector sends.
+	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: "hub", UID: "pod-1", Pod: p,
+		Source: cluster.Source{ObservedAt: at.UTC().Truncate(time.Microsecond)}}
 }
 
 func collectedEvent(count int32, first, last time.Time) *cluster.Object {
@@ -78,9 +77,6 @@ func TestStoreCollected(t *testing.T) {
 		m := cluster.NewModel(files, objs)
 		if len(m.Pods) != 1 || m.Pods[0].Pod.Status.Reason != "Evicted" || m.Pods[0].Source.File != store.CollectedFile {
 			t.Errorf("pods of the window: %+v", m.Pods)
-		}
-		if _, ok := m.Pods[0].Pod.Annotations[cluster.ObservedAtAnnotation]; ok {
-			t.Error("the collector's annotation was kept")
 		}
 		if len(m.Events) != 1 || m.Events[0].Event.Count != 3 || !m.Events[0].Event.LastTimestamp.Time.Equal(t0.Add(7*time.Minute)) {
 			t.Errorf("events of the window: %+v", m.Events)

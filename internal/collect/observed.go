@@ -1,0 +1,44 @@
+package collect
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// observedAtAnnotation is how the collector tells the server when it saw an object it sends:
+// an RFC 3339 time in this annotation, written by encode and taken off by the server
+// (TakeObservedAt) before anything reads or stores the object. It is the collector's wire
+// format, read by no other package.
+const observedAtAnnotation = "rootline.dev/observed-at"
+
+// TakeObservedAt moves the time a collector saw o, when o carries one, from its annotation into
+// o.Source.ObservedAt (to the microsecond, as databases keep times; an unreadable time is
+// dropped), so that what is stored of the object is what the cluster held. The server calls it
+// on each object of a collector's batch as it decodes it, before anything else reads it.
+func TakeObservedAt(o *cluster.Object) {
+	var m *metav1.ObjectMeta
+	switch {
+	case o.Pod != nil:
+		m = &o.Pod.ObjectMeta
+	case o.Node != nil:
+		m = &o.Node.ObjectMeta
+	case o.Event != nil:
+		m = &o.Event.ObjectMeta
+	default:
+		return
+	}
+	v, ok := m.Annotations[observedAtAnnotation]
+	if !ok {
+		return
+	}
+	delete(m.Annotations, observedAtAnnotation)
+	if len(m.Annotations) == 0 {
+		m.Annotations = nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		o.Source.ObservedAt = t.UTC().Truncate(time.Microsecond)
+	}
+}

@@ -1,0 +1,84 @@
+package collect
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/ingest"
+)
+
+// TestTakeObservedAt: the collector's annotation becomes the object's Source.ObservedAt and
+// leaves the object, its other annotations kept; an unreadable one just leaves.
+func TestTakeObservedAt(t *testing.T) {
+	at := time.Date(2023, 2, 1, 17, 4, 5, 123456789, time.UTC)
+	for _, tc := range []struct {
+		name        string
+		annotations map[string]string
+		want        time.Time
+		left        map[string]string
+	}{
+		{"alone", map[string]string{observedAtAnnotation: at.Format(time.RFC3339Nano)}, at.Truncate(time.Microsecond), nil},
+		{"with others", map[string]string{observedAtAnnotation: at.Format(time.RFC3339Nano), "team": "hub"}, at.Truncate(time.Microsecond),
+			map[string]string{"team": "hub"}},
+		{"unreadable", map[string]string{observedAtAnnotation: "yesterday"}, time.Time{}, nil},
+		{"none", map[string]string{"team": "hub"}, time.Time{}, map[string]string{"team": "hub"}},
+	} {
+		o := &cluster.Object{Kind: cluster.KindPod, Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Annotations: tc.annotations}}}
+		TakeObservedAt(o)
+		if !o.Source.ObservedAt.Equal(tc.want) || !reflect.DeepEqual(o.Pod.Annotations, tc.left) {
+			t.Errorf("%s: observed at %v, annotations %v; want %v, %v", tc.name, o.Source.ObservedAt, o.Pod.Annotations, tc.want, tc.left)
+		}
+	}
+}
+
+// TestObservedAtRoundTrip: what encode writes for each kind the collector sends, decoded as the
+// server decodes a batch, gives back the time it was seen and the object as the cluster held it.
+func TestObservedAtRoundTrip(t *testing.T) {
+	at := time.Date(2023, 2, 1, 17, 4, 5, 123456000, time.UTC)
+	objs := []any{
+		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod", Annotations: map[string]string{"team": "hub"}}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "core-1"}},
+		&corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: "hub.1", Namespace: "prod"}, Reason: "Evicted"},
+	}
+	for _, obj := range objs {
+		raw, kind, err := encode(obj, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []*cluster.Object
+		err = ingest.NewDecoder(ingest.Options{}).Decode(t.Context(), "batch", bytes.NewReader(raw), func(o *cluster.Object) error {
+			TakeObservedAt(o)
+			got = append(got, o)
+			return nil
+		})
+		if err != nil || len(got) != 1 {
+			t.Fatalf("%s: decoded %d objects, err %v", kind, len(got), err)
+		}
+		o := got[0]
+		if !o.Source.ObservedAt.Equal(at) {
+			t.Errorf("%s: observed at %v, want %v", kind, o.Source.ObservedAt, at)
+		}
+		var left map[string]string
+		switch {
+		case o.Pod != nil:
+			left = o.Pod.Annotations
+			if !reflect.DeepEqual(left, map[string]string{"team": "hub"}) {
+				t.Errorf("pod annotations %v, want its own only", left)
+			}
+			continue
+		case o.Node != nil:
+			left = o.Node.Annotations
+		case o.Event != nil:
+			left = o.Event.Annotations
+		}
+		if len(left) != 0 {
+			t.Errorf("%s: annotations %v left", kind, left)
+		}
+	}
+}
