@@ -2,17 +2,13 @@ package server
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rootline-dev/rootline/internal/config"
-	"github.com/rootline-dev/rootline/internal/store"
 )
 
 // apiDoc is the file that documents every route.
@@ -75,29 +71,15 @@ var ginParam = regexp.MustCompile(`[:*]([A-Za-z0-9_]+)`)
 // docPattern writes a gin pattern as the docs do: /incidents/:id → /incidents/{id}.
 func docPattern(p string) string { return ginParam.ReplaceAllString(p, "{$1}") }
 
-// docServer is a server over an empty SQLite database, authentication off.
+// docServer is a server with nothing behind it: registering the routes reads no store.
 func docServer(t *testing.T) *Server {
 	t.Helper()
-	ctx := context.Background()
-	tg, err := store.ParseTarget(filepath.Join(t.TempDir(), "rootline.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(ctx, tg, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
 	cfg, err := config.Default(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Auth, cfg.SpoolDir = "off", t.TempDir()
-	srv := New(cfg, StoreDeps(st, log))
+	cfg.SpoolDir = t.TempDir()
+	srv := New(cfg, Deps{})
 	t.Cleanup(func() {
 		if err := srv.Close(context.Background()); err != nil {
 			t.Error(err)
