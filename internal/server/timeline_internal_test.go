@@ -55,24 +55,6 @@ func section(html, open string) string {
 	return html[i : i+j+len("</section>")]
 }
 
-func decodeDir(t testing.TB, dir string, names ...string) *cluster.Model {
-	t.Helper()
-	var objs []*cluster.Object
-	dec := ingest.NewDecoder(ingest.Options{})
-	for _, n := range names {
-		f, err := os.Open(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = dec.Decode(context.Background(), n, f, func(o *cluster.Object) error { objs = append(objs, o); return nil })
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return cluster.NewModel(nil, objs)
-}
-
 // TestTimelineSection renders the timeline section with the view the page makes of the query:
 // each row dated (IL-0070's timeline spans days, its nodes of January), the pager linking every
 // page with the filter kept and the current one marked, a folded row's link to its members,
@@ -170,7 +152,7 @@ func synthModel(t testing.TB, o synth.Options) *cluster.Model {
 	names := []string{"nodes.json", "pods.json", "events.json"}
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("rootline-bench-analyze-%d", o.Pods))
 	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil && o.Events == o.Pods*5/2 && o.Seed == 42 {
-		return decodeDir(t, dir, names...)
+		return cluster.NewModel(nil, fixtures.Decode(t, dir, names...))
 	}
 	var objs []*cluster.Object
 	dec := ingest.NewDecoder(ingest.Options{})
