@@ -1,0 +1,83 @@
+// Package change finds what changed in a cluster between two readings of it: the fields of
+// workloads, nodes and ConfigMaps that people change and that change how pods run (an image, a
+// memory limit, a probe, a node's taints, a ConfigMap's keys), each difference a Change with its
+// object, field, before and after, and the window in which it happened. Status churn (ready
+// replicas, conditions, heartbeats) is not a change.
+//
+// It is a pure function of two sets of cluster objects, as the analysis is: the snapshots of an
+// incident, or a snapshot and what the collector saw, are read by the caller.
+package change
+
+import (
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// Change is one field of one object that differs between two readings of the cluster.
+type Change struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+	// Field is where the difference is, as kubectl explain names it, with containers, keys and
+	// labels by name: "spec.template.spec.containers[hub].resources.limits.memory",
+	// "data[jupyterhub_config.py]", "metadata.labels[cloud.google.com/gke-nodepool]". An object
+	// that appeared or went is the field "" with Before or After "absent".
+	Field  string `json:"field"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+	// Since and Until bound when it happened: after the first reading was taken, no later than
+	// the second (zero when a reading's time is unknown).
+	Since time.Time `json:"since,omitzero"`
+	Until time.Time `json:"until,omitzero"`
+}
+
+// Absent is Before or After of an object that is in one reading and not in the other.
+const Absent = "absent"
+
+// Reading is the cluster as one snapshot (or the collector at one moment) saw it.
+type Reading struct {
+	Objects []*cluster.Object
+	// At is when it was taken; zero when unknown.
+	At time.Time
+}
+
+// Between compares the objects two readings share by kind, namespace and name, and those only
+// one holds, and returns the changes in the order of kind, namespace, name and field. Only the
+// kinds Rootline compares are read (see Watched); an object of such a kind whose JSON does not
+// decode is left out, as are objects that only one reading can say anything about because the
+// other holds none of their kind (a snapshot of pods alone says nothing of Deployments).
+func Between(before, after Reading) []Change {
+	b, a := index(before.Objects), index(after.Objects)
+	var out []Change
+	for _, key := range keys(b, a) {
+		if !hasKind(b, key.kind) || !hasKind(a, key.kind) {
+			continue
+		}
+		was, is := b[key], a[key]
+		switch {
+		case was == nil:
+			out = append(out, Change{Kind: key.kind, Namespace: key.namespace, Name: key.name, Before: Absent, After: is.summary})
+		case is == nil:
+			out = append(out, Change{Kind: key.kind, Namespace: key.namespace, Name: key.name, Before: was.summary, After: Absent})
+		default:
+			for _, f := range fieldNames(was.fields, is.fields) {
+				if was.fields[f] != is.fields[f] {
+					out = append(out, Change{Kind: key.kind, Namespace: key.namespace, Name: key.name, Field: f,
+						Before: orAbsent(was.fields, f), After: orAbsent(is.fields, f)})
+				}
+			}
+		}
+	}
+	for i := range out {
+		out[i].Since, out[i].Until = before.At, after.At
+	}
+	return out
+}
+
+func orAbsent(fields map[string]string, f string) string {
+	if v, ok := fields[f]; ok {
+		return v
+	}
+	return Absent
+}
