@@ -30,6 +30,12 @@ type Change struct {
 	// the second (zero when a reading's time is unknown).
 	Since time.Time `json:"since,omitzero"`
 	Until time.Time `json:"until,omitzero"`
+	// Revision is the Deployment's revision that made the change, when its ReplicaSets tell it
+	// (History).
+	Revision int `json:"revision,omitempty"`
+	// Evidence names the object that shows the change when it is not the changed one: the
+	// ReplicaSet of the revision (History).
+	Evidence string `json:"evidence,omitempty"`
 }
 
 // Absent is Before or After of an object that is in one reading and not in the other.
