@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -22,6 +23,11 @@ type Options struct {
 	// CriticalComponents are the component kinds whose pods count as critical (besides pods of
 	// the system priority classes); nil means hub, proxy, ingress, DNS, autoscaler, scheduler.
 	CriticalComponents []string
+	// Changes are what changed in the cluster that the model alone cannot tell: the
+	// differences between two snapshots of it (change.Between), found by the caller, which
+	// reads the snapshots apart. The rollouts the model's own ReplicaSets tell are added to
+	// them (change.History).
+	Changes []change.Change
 }
 
 // Input is what every rule sees: the model and the options.
@@ -31,6 +37,8 @@ type Input struct {
 	// components remembers cluster.PodComponent for the run: several rules ask it of every
 	// pod, and it was a third of the rules' time on 20,000 pods. Nil (in tests) computes it.
 	components map[*cluster.Object]string
+	// changes are Options.Changes and the model's own history, in time order.
+	changes []change.Change
 	// cache holds what rules ask of the whole model again and again; nil computes it each time.
 	cache *runCache
 }
@@ -96,6 +104,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 		opts.Now = to
 	}
 	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, cache: &runCache{}}
+	in.changes = append(append([]change.Change{}, opts.Changes...), change.History(m.Others)...)
 	rep := Report{Inputs: Inputs{Files: len(m.Files), Nodes: len(m.Nodes), Pods: len(m.Pods), Events: len(m.Events)},
 		Symptoms: []Symptom{}, Causes: []Cause{}, Gaps: []Gap{}}
 	if !from.IsZero() {
@@ -184,6 +193,7 @@ func DefaultRegistry() *Registry {
 			capacityRule{}, sharedPoolRule{}, sharedPrometheusRule{}, cpuStarvationRule{},
 			memoryOverRequestRule{}, scaleUpNotReadyRule{}, schedulingConstraintsRule{},
 			memoryLimitRule{}, requestExceedsNodeRule{}, volumeBindingRule{}, overcommitRule{}, nodeDiskRule{}, startFailureRule{},
+			changedImageRule{}, loweredMemoryLimitRule{},
 		},
 		Links: defaultLinks(),
 		Gaps:  []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}},

@@ -124,6 +124,7 @@ const (
 	VolumeBinding         = vocab.VolumeBinding
 	ImageUnavailable      = vocab.ImageUnavailable
 	ContainerStartFailure = vocab.ContainerStartFailure
+	RecentChange          = vocab.RecentChange
 )
 
 // CauseKinds lists every cause kind (kinds.Causes).

@@ -36,6 +36,12 @@ type Change struct {
 	// Evidence names the object that shows the change when it is not the changed one: the
 	// ReplicaSet of the revision (History).
 	Evidence string `json:"evidence,omitempty"`
+	// ReplicaSet is the ReplicaSet that runs the changed template (History): its pods are the
+	// new ones, the Deployment's other ReplicaSets' pods the old.
+	ReplicaSet string `json:"replica_set,omitempty"`
+	// Source is where the object that shows the change was read: the later reading's object
+	// (Between), the revision's ReplicaSet (History).
+	Source cluster.Source `json:"source"`
 }
 
 // Absent is Before or After of an object that is in one reading and not in the other.
@@ -55,6 +61,12 @@ type Reading struct {
 // other holds none of their kind (a snapshot of pods alone says nothing of Deployments).
 func Between(before, after Reading) []Change {
 	b, a := index(before.Objects), index(after.Objects)
+	src := func(k key) cluster.Source {
+		if s := a[k]; s != nil {
+			return s.source
+		}
+		return b[k].source
+	}
 	var out []Change
 	for _, key := range keys(b, a) {
 		if !hasKind(b, key.kind) || !hasKind(a, key.kind) {
@@ -76,7 +88,8 @@ func Between(before, after Reading) []Change {
 		}
 	}
 	for i := range out {
-		out[i].Since, out[i].Until = before.At, after.At
+		c := &out[i]
+		c.Since, c.Until, c.Source = before.At, after.At, src(key{c.Kind, c.Namespace, c.Name})
 	}
 	return out
 }

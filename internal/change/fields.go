@@ -27,6 +27,7 @@ type key struct{ kind, namespace, name string }
 type state struct {
 	fields  map[string]string
 	summary string
+	source  cluster.Source
 }
 
 // index reads the compared fields of the watched objects. Of an object listed twice in one
@@ -41,7 +42,7 @@ func index(objs []*cluster.Object) map[key]*state {
 		if !ok {
 			continue
 		}
-		out[key{o.Kind, o.Namespace, o.Name}] = &state{fields: fields, summary: summary}
+		out[key{o.Kind, o.Namespace, o.Name}] = &state{fields: fields, summary: summary, source: o.Source}
 	}
 	return out
 }

@@ -24,6 +24,7 @@ func History(objs []*cluster.Object) []Change {
 		n      int
 		rs     appsv1.ReplicaSet
 		fields map[string]string
+		source cluster.Source
 	}
 	byOwner := map[key][]revision{}
 	for _, o := range objs {
@@ -50,7 +51,7 @@ func History(objs []*cluster.Object) []Change {
 		fields := map[string]string{}
 		template(fields, "spec.template.spec", rs.Spec.Template.Spec)
 		k := key{"Deployment", rs.Namespace, owner}
-		byOwner[k] = append(byOwner[k], revision{n: n, rs: rs, fields: fields})
+		byOwner[k] = append(byOwner[k], revision{n: n, rs: rs, fields: fields, source: o.Source})
 	}
 	owners := make([]key, 0, len(byOwner))
 	for k := range byOwner {
@@ -75,7 +76,7 @@ func History(objs []*cluster.Object) []Change {
 				}
 				out = append(out, Change{Kind: k.kind, Namespace: k.namespace, Name: k.name, Field: f,
 					Before: orAbsent(was.fields, f), After: orAbsent(is.fields, f), Since: at, Until: at,
-					Revision: is.n, Evidence: "ReplicaSet " + is.rs.Namespace + "/" + is.rs.Name})
+					Revision: is.n, Evidence: "ReplicaSet " + is.rs.Namespace + "/" + is.rs.Name, ReplicaSet: is.rs.Name, Source: is.source})
 			}
 		}
 	}

@@ -53,9 +53,9 @@ func TestHistory(t *testing.T) {
 	const c = "spec.template.spec.containers[hub]"
 	want := []Change{
 		{Kind: "Deployment", Namespace: "prod", Name: "hub", Field: c + ".image", Before: "jupyterhub/k8s-hub:3.0.0", After: "jupyterhub/k8s-hub:3.0.1",
-			Since: t2, Until: t2, Revision: 2, Evidence: "ReplicaSet prod/hub-2"},
+			Since: t2, Until: t2, Revision: 2, Evidence: "ReplicaSet prod/hub-2", ReplicaSet: "hub-2"},
 		{Kind: "Deployment", Namespace: "prod", Name: "hub", Field: c + ".resources.limits.memory", Before: "1Gi", After: "512Mi",
-			Since: t3, Until: t3, Revision: 3, Evidence: "ReplicaSet prod/hub-3"},
+			Since: t3, Until: t3, Revision: 3, Evidence: "ReplicaSet prod/hub-3", ReplicaSet: "hub-3"},
 	}
 	if diff := cmp.Diff(want, History(objs)); diff != "" {
 		t.Errorf("History (-want +got):\n%s", diff)

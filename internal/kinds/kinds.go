@@ -45,12 +45,13 @@ const (
 	VolumeBinding         = "volume_binding"
 	ImageUnavailable      = "image_unavailable"
 	ContainerStartFailure = "container_start_failure"
+	RecentChange          = "recent_change"
 )
 
 // Causes lists every cause kind.
 var Causes = []string{CapacityExhaustion, SharedNodePool, SharedPrometheus, CPUStarvation, MemoryOverRequest, MemoryLimitTooLow,
 	NodeOvercommitted, ScaleUpNotReady, SchedulingConstraints, Preemption, NodeDiskExhaustion, RequestExceedsNode, VolumeBinding,
-	ImageUnavailable, ContainerStartFailure}
+	ImageUnavailable, ContainerStartFailure, RecentChange}
 
 // Gap kinds: evidence that is missing, and why. Unlike symptoms and causes, gaps are not kept
 // as bits, so this list has no order to keep.

@@ -29,7 +29,7 @@ func TestSignatureBits(t *testing.T) {
 			"scale_up", "evicted_pods_lingering"}},
 		{"cause", causes, []string{"capacity_exhaustion", "shared_node_pool", "shared_prometheus", "cpu_starvation", "memory_over_request",
 			"memory_limit_too_low", "node_overcommitted", "scale_up_not_ready", "scheduling_constraints", "preemption",
-			"node_disk_exhaustion", "request_exceeds_node", "volume_binding", "image_unavailable", "container_start_failure"}},
+			"node_disk_exhaustion", "request_exceeds_node", "volume_binding", "image_unavailable", "container_start_failure", "recent_change"}},
 		{"component", components, []string{"NodePool", "Prometheus", "Hub", "Proxy", "Ingress", "DNS", "Autoscaler", "Scheduler", "Database",
 			"NodePool:core", "NodePool:user", "NodePool:worker", "NodePool:gpu"}},
 	} {

@@ -1,0 +1,174 @@
+package analysis
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/change"
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// The recent_change rules (recent_change_*.go) each take one mechanism by which a change to a
+// workload hurts its own pods: a change of the right field, made before symptoms of the right
+// kind of the same workload's pods, explains them. What they share is here: which workload and
+// ReplicaSet a pod runs from, and how a change is cited.
+
+// workload is the workload a pod runs from, as a change names it ("Deployment", "prod", "hub"),
+// and the ReplicaSet between them, if any.
+type workload struct {
+	kind, namespace, name string
+	replicaSet            string
+}
+
+// workloadOf finds the workload of a pod: its controller, or, for a ReplicaSet, the Deployment
+// that owns the ReplicaSet (from the ReplicaSet itself when the input holds it, else from the
+// name the Deployment controller gives it: the Deployment's name and the pod-template-hash).
+func workloadOf(m *cluster.Model, owners map[string]string, p *cluster.Object) (workload, bool) {
+	kind, name := cluster.Owner(p.Pod)
+	if kind == "" {
+		return workload{}, false
+	}
+	if kind != "ReplicaSet" {
+		return workload{kind: kind, namespace: p.Namespace, name: name}, true
+	}
+	if d, ok := owners[p.Namespace+"/"+name]; ok {
+		return workload{kind: "Deployment", namespace: p.Namespace, name: d, replicaSet: name}, true
+	}
+	if h := p.Pod.Labels["pod-template-hash"]; h != "" && strings.HasSuffix(name, "-"+h) {
+		return workload{kind: "Deployment", namespace: p.Namespace, name: strings.TrimSuffix(name, "-"+h), replicaSet: name}, true
+	}
+	return workload{kind: kind, namespace: p.Namespace, name: name}, true
+}
+
+// replicaSetOwners maps "namespace/name" of each ReplicaSet the input holds to the Deployment
+// that controls it.
+func replicaSetOwners(m *cluster.Model) map[string]string {
+	out := map[string]string{}
+	for _, o := range m.Others {
+		if o.Kind != "ReplicaSet" || o.Raw == nil {
+			continue
+		}
+		var rs struct {
+			Metadata struct {
+				OwnerReferences []struct {
+					Kind       string
+					Name       string
+					Controller *bool
+				}
+			}
+		}
+		if json.Unmarshal(o.Raw, &rs) != nil {
+			continue
+		}
+		for _, ref := range rs.Metadata.OwnerReferences {
+			if ref.Kind == "Deployment" && ref.Controller != nil && *ref.Controller {
+				out[o.Namespace+"/"+o.Name] = ref.Name
+			}
+		}
+	}
+	return out
+}
+
+// of reports whether a change is to w.
+func (w workload) of(c change.Change) bool {
+	return c.Kind == w.kind && c.Namespace == w.namespace && c.Name == w.name
+}
+
+// when is the time a change was made by: the end of its window.
+func when(c change.Change) time.Time {
+	if !c.Until.IsZero() {
+		return c.Until
+	}
+	return c.Since
+}
+
+// before reports whether a symptom began before a change could have been made: before the
+// start of its window. A symptom without a time is not known to.
+func before(s Symptom, c change.Change) bool {
+	start := c.Since
+	if start.IsZero() {
+		start = c.Until
+	}
+	return s.At != nil && !start.IsZero() && s.At.Before(start)
+}
+
+// citeChange cites a change: the object it was read from, the field, before → after and when.
+func citeChange(c change.Change) Evidence {
+	ref := c.Kind + " " + c.Name
+	if c.Namespace != "" {
+		ref = c.Kind + " " + c.Namespace + "/" + c.Name
+	}
+	value := c.Before + " → " + c.After
+	switch {
+	case c.Revision > 0:
+		value += fmt.Sprintf(" (revision %d, %s, rolled out %s)", c.Revision, c.Evidence, when(c).Format(time.RFC3339))
+	case !c.Since.IsZero() && !c.Until.IsZero():
+		value += fmt.Sprintf(" (between %s and %s)", c.Since.Format(time.RFC3339), c.Until.Format(time.RFC3339))
+	}
+	return Evidence{File: c.Source.File, Line: c.Source.Line, Ref: ref, Field: c.Field, Value: value}
+}
+
+// changeCauses builds one recent_change cause per change that matches (a field of the
+// mechanism), explaining the symptoms of the kinds given of its workload's pods that began
+// after it: the new pods' only, when the change says which ReplicaSet runs the new template.
+// Symptoms of the same workload and kinds that began before the change, or of its old pods,
+// speak against it, and lower its confidence.
+func changeCauses(in Input, symptoms []Symptom, matches func(change.Change) bool, kinds []string, what string, confidence float64) []Cause {
+	owners := replicaSetOwners(in.Model)
+	var out []Cause
+	for _, ch := range in.changes {
+		if !matches(ch) {
+			continue
+		}
+		c := Cause{Kind: RecentChange, Role: Root, Confidence: confidence, Components: []Component{}, Evidence: []Evidence{citeChange(ch)}}
+		var against []string
+		for _, s := range symptoms {
+			if !containsKind(kinds, s.Kind) {
+				continue
+			}
+			p := podOf(in.Model, s)
+			if p == nil {
+				continue
+			}
+			w, ok := workloadOf(in.Model, owners, p)
+			if !ok || !w.of(ch) {
+				continue
+			}
+			switch {
+			case before(s, ch):
+				against = append(against, fmt.Sprintf("%s began before the change (%s)", s.ID, s.At.Format(time.RFC3339)))
+			case ch.ReplicaSet != "" && w.replicaSet != "" && w.replicaSet != ch.ReplicaSet:
+				against = append(against, fmt.Sprintf("%s is of a pod of the earlier template (ReplicaSet %s)", s.ID, w.replicaSet))
+			default:
+				c.Explains = append(c.Explains, s.ID)
+				if len(s.Evidence) > 0 {
+					c.Evidence = append(c.Evidence, s.Evidence[0])
+				}
+			}
+		}
+		if len(c.Explains) == 0 {
+			continue
+		}
+		c.Summary = fmt.Sprintf("%s %s/%s: %s changed from %s to %s, then %d of its pods' symptoms followed (%s)",
+			ch.Kind, ch.Namespace, ch.Name, ch.Field, ch.Before, ch.After, len(c.Explains), what)
+		if len(against) > 0 {
+			c.Confidence = min(c.Confidence, 0.4)
+			c.Missing = append(c.Missing, "against it: "+strings.Join(against, "; ")+": something else made those")
+		} else {
+			c.Missing = append(c.Missing, "the status of the workload's pods of the earlier template after the change: if they failed the same way, the change is not the cause")
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func containsKind(kinds []string, k string) bool {
+	for _, x := range kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,18 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/change"
+)
+
+// changedImageRule: a workload's image changed, then its new pods could not pull it or crashed
+// as they started (image_pull_failed, crash_loop_backoff): the new image is the root cause.
+type changedImageRule struct{}
+
+func (changedImageRule) Name() string { return "recent-change-image" }
+
+func (changedImageRule) Causes(in Input, symptoms []Symptom) []Cause {
+	image := func(c change.Change) bool { return strings.HasSuffix(c.Field, ".image") && c.Before != change.Absent }
+	return changeCauses(in, symptoms, image, []string{ImagePullFailed, CrashLoopBackOff}, "the new image could not be pulled or did not start", 0.8)
+}

@@ -1,0 +1,149 @@
+package analysis
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// rollout is revision n of Deployment prod/hub, rolled out at, its container running image with
+// the memory limit given: the ReplicaSet kubectl get rs -o json shows.
+func rollout(t *testing.T, n int, at time.Time, image, limit string) *cluster.Object {
+	t.Helper()
+	yes := true
+	rs := appsv1.ReplicaSet{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
+		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("hub-%d", n), Namespace: "prod", CreationTimestamp: metav1.NewTime(at),
+			Annotations:     map[string]string{"deployment.kubernetes.io/revision": fmt.Sprint(n)},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "hub", Controller: &yes}}},
+		Spec: appsv1.ReplicaSetSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{
+			Name: "hub", Image: image,
+			Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(limit)}},
+		}}}}}}
+	b, err := json.Marshal(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &cluster.Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "prod", Name: rs.Name, Raw: b,
+		Source: cluster.Source{File: "rs.json", Line: 10 * n}}
+}
+
+// hubPod is a pod of ReplicaSet rs, created at, with the container status given.
+func hubPod(name, rs string, at time.Time, image, limit string, status corev1.ContainerStatus) *cluster.Object {
+	yes := true
+	status.Name = "hub"
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "prod", CreationTimestamp: metav1.NewTime(at),
+		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs, Controller: &yes}}},
+		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub", Image: image,
+			Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(limit)}}}}},
+		Status: corev1.PodStatus{Phase: corev1.PodPending, StartTime: &metav1.Time{Time: at}, ContainerStatuses: []corev1.ContainerStatus{status}}}
+	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, Pod: p, Source: cluster.Source{File: "pods.json", Line: 1}}
+}
+
+func pulling(image string) corev1.ContainerStatus {
+	return corev1.ContainerStatus{Image: image, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ImagePullBackOff",
+		Message: fmt.Sprintf("Back-off pulling image %q", image)}}}
+}
+
+func running() corev1.ContainerStatus {
+	return corev1.ContainerStatus{Ready: true, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}
+}
+
+func oomKilled(at time.Time) corev1.ContainerStatus {
+	return corev1.ContainerStatus{RestartCount: 2, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}},
+		LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "OOMKilled", ExitCode: 137,
+			FinishedAt: metav1.NewTime(at)}}}
+}
+
+// changeCause is the recent_change cause of a report, and the symptoms it explains by kind.
+func changeCause(t *testing.T, rep Report) (Cause, []string) {
+	t.Helper()
+	kinds := map[string]string{}
+	for _, s := range rep.Symptoms {
+		kinds[s.ID] = s.Kind
+	}
+	for _, c := range rep.Causes {
+		if c.Kind == RecentChange {
+			var explained []string
+			for _, id := range c.Explains {
+				explained = append(explained, kinds[id])
+			}
+			return c, explained
+		}
+	}
+	t.Fatalf("no recent_change cause among %v", causeKinds(rep))
+	return Cause{}, nil
+}
+
+
+// TestRecentChangeFromRollouts: a Deployment's ReplicaSets in one snapshot tell that its image
+// changed, then the new pods could not pull it; and, in another, that its memory limit was
+// lowered, then its containers were OOM-killed. Each is a recent_change cause citing the
+// change; a pod of the earlier template failing the same way speaks against it.
+func TestRecentChangeFromRollouts(t *testing.T) {
+	t1, t2 := time.Date(2023, 2, 1, 10, 0, 0, 0, time.UTC), time.Date(2023, 2, 1, 16, 50, 0, 0, time.UTC)
+	const good, bad = "jupyterhub/k8s-hub:3.0.0", "jupyterhub/k8s-hub:3.0.1-typo"
+
+	t.Run("image", func(t *testing.T) {
+		m := cluster.NewModel(nil, []*cluster.Object{
+			rollout(t, 1, t1, good, "1Gi"), rollout(t, 2, t2, bad, "1Gi"),
+			hubPod("hub-1-old", "hub-1", t1, good, "1Gi", running()),
+			hubPod("hub-2-new", "hub-2", t2.Add(time.Minute), bad, "1Gi", pulling(bad)),
+		})
+		rep := Run(m, Options{})
+		c, explained := changeCause(t, rep)
+		if strings.Join(explained, ",") != ImagePullFailed || c.Role != Root || c.Confidence < 0.7 {
+			t.Errorf("recent_change explains %v as %s at %.2f; want the image pull, root, confident", explained, c.Role, c.Confidence)
+		}
+		ev := c.Evidence[0]
+		if ev.Ref != "Deployment prod/hub" || ev.Field != "spec.template.spec.containers[hub].image" || ev.File != "rs.json" ||
+			!strings.Contains(ev.Value, good+" → "+bad) || !strings.Contains(ev.Value, "revision 2") {
+			t.Errorf("the change cited as %+v", ev)
+		}
+	})
+
+	t.Run("image, the old pods failing too", func(t *testing.T) {
+		m := cluster.NewModel(nil, []*cluster.Object{
+			rollout(t, 1, t1, good, "1Gi"), rollout(t, 2, t2, bad, "1Gi"),
+			hubPod("hub-1-old", "hub-1", t1, good, "1Gi", pulling(good)),
+			hubPod("hub-2-new", "hub-2", t2.Add(time.Minute), bad, "1Gi", pulling(bad)),
+		})
+		c, explained := changeCause(t, Run(m, Options{}))
+		if len(explained) != 1 || c.Confidence > 0.4 || len(c.Missing) == 0 || !strings.HasPrefix(c.Missing[0], "against it: ") {
+			t.Errorf("with the old pod failing too: explains %v at %.2f, missing %q; want one symptom, little confidence, the old pod against it",
+				explained, c.Confidence, c.Missing)
+		}
+	})
+
+	t.Run("memory limit", func(t *testing.T) {
+		m := cluster.NewModel(nil, []*cluster.Object{
+			rollout(t, 1, t1, good, "1Gi"), rollout(t, 2, t2, good, "1Mi"),
+			hubPod("hub-2-new", "hub-2", t2.Add(time.Minute), good, "1Mi", oomKilled(t2.Add(2*time.Minute))),
+		})
+		c, explained := changeCause(t, Run(m, Options{}))
+		if strings.Join(explained, ",") != OOMKilled || c.Evidence[0].Field != "spec.template.spec.containers[hub].resources.limits.memory" ||
+			!strings.Contains(c.Evidence[0].Value, "1Gi → 1Mi") {
+			t.Errorf("recent_change explains %v citing %+v; want the OOM kill and the limit lowered", explained, c.Evidence[0])
+		}
+	})
+
+	t.Run("a memory limit raised explains nothing", func(t *testing.T) {
+		m := cluster.NewModel(nil, []*cluster.Object{
+			rollout(t, 1, t1, good, "1Mi"), rollout(t, 2, t2, good, "1Gi"),
+			hubPod("hub-2-new", "hub-2", t2.Add(time.Minute), good, "1Gi", oomKilled(t2.Add(2*time.Minute))),
+		})
+		for _, c := range Run(m, Options{}).Causes {
+			if c.Kind == RecentChange {
+				t.Errorf("a raised limit is given as the cause: %s", c.Summary)
+			}
+		}
+	})
+}
