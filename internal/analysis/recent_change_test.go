@@ -83,7 +83,6 @@ func changeCause(t *testing.T, rep Report) (Cause, []string) {
 	return Cause{}, nil
 }
 
-
 // TestRecentChangeFromRollouts: a Deployment's ReplicaSets in one snapshot tell that its image
 // changed, then the new pods could not pull it; and, in another, that its memory limit was
 // lowered, then its containers were OOM-killed. Each is a recent_change cause citing the

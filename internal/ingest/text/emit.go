@@ -32,7 +32,9 @@ func (p *parser) source(ln line) cluster.Source {
 }
 
 // emitEvent completes ev (kind, a stable name when it has none) and emits it.
-func (p *parser) emitEvent(ev *corev1.Event, ln line) error { return p.emitEventFrom(ev, ln, p.source(ln)) }
+func (p *parser) emitEvent(ev *corev1.Event, ln line) error {
+	return p.emitEventFrom(ev, ln, p.source(ln))
+}
 
 // emitEventFrom is emitEvent with the event's provenance given.
 func (p *parser) emitEventFrom(ev *corev1.Event, ln line, src cluster.Source) error {
