@@ -11,6 +11,8 @@ package change
 import (
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -99,4 +101,57 @@ func orAbsent(fields map[string]string, f string) string {
 		return v
 	}
 	return Absent
+}
+
+// Across compares each reading with the one before it, readings in the order they were taken
+// (each At an upper bound of when it was taken: a snapshot's upload). The window of a change
+// starts at the latest time the earlier reading records (it was taken no earlier: a snapshot of
+// last year's incident is uploaded today) and ends at the later reading's At.
+func Across(readings []Reading) []Change {
+	var out []Change
+	for i := 1; i < len(readings); i++ {
+		before := Reading{Objects: readings[i-1].Objects, At: recorded(readings[i-1].Objects)}
+		out = append(out, Between(before, readings[i])...)
+	}
+	return out
+}
+
+// recorded is the latest time the pods and nodes of a reading record: when they were created,
+// started, changed condition, or their containers changed state.
+func recorded(objs []*cluster.Object) time.Time {
+	var latest time.Time
+	note := func(t time.Time) {
+		if t.After(latest) {
+			latest = t
+		}
+	}
+	for _, o := range objs {
+		switch {
+		case o.Pod != nil:
+			p := o.Pod
+			note(p.CreationTimestamp.Time)
+			if p.Status.StartTime != nil {
+				note(p.Status.StartTime.Time)
+			}
+			for _, c := range p.Status.Conditions {
+				note(c.LastTransitionTime.Time)
+			}
+			for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
+				for _, st := range []corev1.ContainerState{cs.State, cs.LastTerminationState} {
+					if st.Running != nil {
+						note(st.Running.StartedAt.Time)
+					}
+					if st.Terminated != nil {
+						note(st.Terminated.FinishedAt.Time)
+					}
+				}
+			}
+		case o.Node != nil:
+			note(o.Node.CreationTimestamp.Time)
+			for _, c := range o.Node.Status.Conditions {
+				note(c.LastTransitionTime.Time)
+			}
+		}
+	}
+	return latest.UTC()
 }

@@ -61,12 +61,12 @@ func (s *Server) exportIncident(c *gin.Context) error {
 	return nil
 }
 
-// ReportSource is what an export reads: an incident's stored report and signatures, and the
-// objects its snapshots hold, for an incident that has no report of its own.
+// ReportSource is what an export reads: an incident's stored report and signatures, and what
+// its snapshots hold, for an incident that has no report of its own.
 type ReportSource interface {
 	Report(ctx context.Context, id string) (incident.Report, error)
 	Signatures(ctx context.Context, id string) (incident.Signatures, error)
-	IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error)
+	IncidentEvidence(ctx context.Context, incidentID string, prev *store.Evidence) (*store.Evidence, error)
 }
 
 // exportSource is the server's collaborators as a ReportSource.
@@ -91,14 +91,14 @@ func ExportReport(ctx context.Context, src ReportSource, id string) (incident.Re
 	if r.Body != "" && !incident.SignatureOf(r).Empty() {
 		return r, nil
 	}
-	files, objs, err := src.IncidentObjects(ctx, id)
+	ev, err := src.IncidentEvidence(ctx, id, nil)
 	if err != nil {
 		return r, err
 	}
-	if len(objs) == 0 {
+	if len(ev.Objects) == 0 {
 		return r, nil
 	}
-	rep := analysis.Run(cluster.NewModel(files, objs), analysis.Options{})
+	rep := analysis.Run(cluster.NewModel(ev.Files, ev.Objects), analysisOptions(ev)) // as the incident's pages analyse it
 	if incident.SignatureOf(r).Empty() {
 		sig := analysisSignature(rep)
 		r.Symptoms, r.RootCause, r.Causes, r.Components = sig.Symptoms, sig.RootCause, sig.Causes, sig.Components

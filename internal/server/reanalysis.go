@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -39,8 +40,18 @@ func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *store
 	}
 	m := cluster.NewModel(ev.Files, ev.Objects)
 	s.states.note(in.ID, len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others))
-	return &incidentState{incident: in, model: m, report: analysis.Run(m, analysis.Options{}), notes: notes, changes: changes,
+	return &incidentState{incident: in, model: m, report: analysis.Run(m, analysisOptions(ev)), notes: notes, changes: changes,
 		evidence: ev, tl: &madeTimeline{}}
+}
+
+// analysisOptions are the options of an incident's analysis: what changed between its
+// snapshots of each cluster.
+func analysisOptions(ev *store.Evidence) analysis.Options {
+	var opts analysis.Options
+	for _, rs := range ev.Readings {
+		opts.Changes = append(opts.Changes, change.Across(rs)...)
+	}
+	return opts
 }
 
 // with is the state of the same model and analysis for the incident's row and notes as they are

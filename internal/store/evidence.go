@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -21,6 +22,10 @@ type Evidence struct {
 	Files   []string
 	Objects []*cluster.Object
 	States  []StateChange
+	// Readings are the incident's snapshots as readings of their clusters, for what changed
+	// between them (change.Across): one list per cluster, oldest snapshot first, each with the
+	// objects it holds (not its events) and when it was stored.
+	Readings [][]change.Reading
 
 	snaps     map[int64]snapshotObjects // snapshot id → its pods, nodes and others
 	carried   eventSet                  // the events the snapshots carried
@@ -29,6 +34,22 @@ type Evidence struct {
 	last      map[string]int64          // collected object uid → the id of its last state row
 	at        loadPoint                 // what was loaded: the window, and the generations read
 	since     bool                      // made from the load before and what changed since (loadSince)
+}
+
+// readings groups the snapshots' objects by cluster, in the order of snaps (oldest first).
+func readings(snaps []snapshotRow, objs map[int64]snapshotObjects) [][]change.Reading {
+	var out [][]change.Reading
+	at := map[int64]int{} // cluster → its index in out
+	for _, snap := range snaps {
+		i, ok := at[snap.ClusterID]
+		if !ok {
+			i = len(out)
+			at[snap.ClusterID] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], change.Reading{Objects: objs[snap.ID].objs, At: snap.CreatedAt.UTC()})
+	}
+	return out
 }
 
 // eventSet is a set of decoded events: by id, and in the order of the model.
@@ -143,6 +164,7 @@ func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *E
 		ev.snaps[snap.ID] = got
 		ev.Objects = append(ev.Objects, got.objs...)
 	}
+	ev.Readings = readings(snaps, ev.snaps)
 	if ev.carried, err = s.carriedEvents(ctx, ids, prev.carried); err != nil {
 		return nil, wrap(err, "events of incident %s", incidentID)
 	}
