@@ -227,3 +227,28 @@ func TestConfigMapValuesNeverShown(t *testing.T) {
 		t.Errorf("changed fields (-want +got):\n%s", diff)
 	}
 }
+
+// TestAcross: each reading is compared with the one before; a change's window starts at the
+// latest time the earlier reading records (a snapshot is taken no earlier), not at its upload,
+// and ends at the later reading's upload.
+func TestAcross(t *testing.T) {
+	recordedAt := time.Date(2023, 2, 1, 9, 0, 10, 0, time.UTC)
+	uploaded1, uploaded2, uploaded3 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC)
+	pod := &cluster.Object{Kind: cluster.KindPod, Namespace: "prod", Name: "hub-1", Pod: &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{CreationTimestamp: metav1.NewTime(recordedAt.Add(-time.Hour))},
+		Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{State: corev1.ContainerState{
+			Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(recordedAt)}}}}}}}
+	d := func(image string) *cluster.Object {
+		return raw(t, "Deployment", "prod", "hub", hub(func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = image }))
+	}
+	got := Across([]Reading{
+		{Objects: []*cluster.Object{d("a"), pod}, At: uploaded1},
+		{Objects: []*cluster.Object{d("b")}, At: uploaded2},
+		{Objects: []*cluster.Object{d("b")}, At: uploaded3},
+	})
+	want := []Change{{Kind: "Deployment", Namespace: "prod", Name: "hub", Field: "spec.template.spec.containers[hub].image", Before: "a", After: "b",
+		Since: recordedAt, Until: uploaded2}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Across (-want +got):\n%s", diff)
+	}
+}
