@@ -193,7 +193,7 @@ func DefaultRegistry() *Registry {
 			capacityRule{}, sharedPoolRule{}, sharedPrometheusRule{}, cpuStarvationRule{},
 			memoryOverRequestRule{}, scaleUpNotReadyRule{}, schedulingConstraintsRule{},
 			memoryLimitRule{}, requestExceedsNodeRule{}, volumeBindingRule{}, overcommitRule{}, nodeDiskRule{}, startFailureRule{},
-			changedImageRule{}, loweredMemoryLimitRule{},
+			changedImageRule{}, loweredMemoryLimitRule{}, cutCPURule{}, tightenedProbeRule{}, movedPlacementRule{},
 		},
 		Links: defaultLinks(),
 		Gaps:  []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}},

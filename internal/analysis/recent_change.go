@@ -110,22 +110,33 @@ func citeChange(c change.Change) Evidence {
 	return Evidence{File: c.Source.File, Line: c.Source.Line, Ref: ref, Field: c.Field, Value: value}
 }
 
-// changeCauses builds one recent_change cause per change that matches (a field of the
-// mechanism), explaining the symptoms of the kinds given of its workload's pods that began
-// after it: the new pods' only, when the change says which ReplicaSet runs the new template.
-// Symptoms of the same workload and kinds that began before the change, or of its old pods,
-// speak against it, and lower its confidence.
-func changeCauses(in Input, symptoms []Symptom, matches func(change.Change) bool, kinds []string, what string, confidence float64) []Cause {
+// mechanism is how a change hurts a workload's pods: the changes it takes (matches), the kinds
+// of symptom they lead to, and, where a kind is too broad, which of its symptoms fit (nil: all);
+// what says it in words, and confidence is the cause's when nothing speaks against it.
+type mechanism struct {
+	matches    func(change.Change) bool
+	kinds      []string
+	fits       func(Symptom) bool
+	what       string
+	confidence float64
+}
+
+// changeCauses builds one recent_change cause per change the mechanism matches, explaining the
+// symptoms of its kinds of the workload's pods that began after it: the new pods' only, when
+// the change says which ReplicaSet runs the new template. Symptoms of the same workload and
+// kinds that began before the change, or of its old pods, speak against it, and lower its
+// confidence.
+func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 	owners := replicaSetOwners(in.Model)
 	var out []Cause
 	for _, ch := range in.changes {
-		if !matches(ch) {
+		if !mech.matches(ch) {
 			continue
 		}
-		c := Cause{Kind: RecentChange, Role: Root, Confidence: confidence, Components: []Component{}, Evidence: []Evidence{citeChange(ch)}}
+		c := Cause{Kind: RecentChange, Role: Root, Confidence: mech.confidence, Components: []Component{}, Evidence: []Evidence{citeChange(ch)}}
 		var against []string
 		for _, s := range symptoms {
-			if !containsKind(kinds, s.Kind) {
+			if !containsKind(mech.kinds, s.Kind) || mech.fits != nil && !mech.fits(s) {
 				continue
 			}
 			p := podOf(in.Model, s)
@@ -152,7 +163,7 @@ func changeCauses(in Input, symptoms []Symptom, matches func(change.Change) bool
 			continue
 		}
 		c.Summary = fmt.Sprintf("%s %s/%s: %s changed from %s to %s, then %d of its pods' symptoms followed (%s)",
-			ch.Kind, ch.Namespace, ch.Name, ch.Field, ch.Before, ch.After, len(c.Explains), what)
+			ch.Kind, ch.Namespace, ch.Name, ch.Field, ch.Before, ch.After, len(c.Explains), mech.what)
 		if len(against) > 0 {
 			c.Confidence = min(c.Confidence, 0.4)
 			c.Missing = append(c.Missing, "against it: "+strings.Join(against, "; ")+": something else made those")

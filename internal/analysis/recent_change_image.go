@@ -14,5 +14,6 @@ func (changedImageRule) Name() string { return "recent-change-image" }
 
 func (changedImageRule) Causes(in Input, symptoms []Symptom) []Cause {
 	image := func(c change.Change) bool { return strings.HasSuffix(c.Field, ".image") && c.Before != change.Absent }
-	return changeCauses(in, symptoms, image, []string{ImagePullFailed, CrashLoopBackOff}, "the new image could not be pulled or did not start", 0.8)
+	return changeCauses(in, symptoms, mechanism{matches: image, kinds: []string{ImagePullFailed, CrashLoopBackOff},
+		what: "the new image could not be pulled or did not start", confidence: 0.8})
 }

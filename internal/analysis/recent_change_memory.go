@@ -15,15 +15,18 @@ type loweredMemoryLimitRule struct{}
 func (loweredMemoryLimitRule) Name() string { return "recent-change-memory-limit" }
 
 func (loweredMemoryLimitRule) Causes(in Input, symptoms []Symptom) []Cause {
-	return changeCauses(in, symptoms, lowered, []string{OOMKilled}, "OOM-killed under the lower limit", 0.8)
+	return changeCauses(in, symptoms, mechanism{matches: lowered, kinds: []string{OOMKilled}, what: "OOM-killed under the lower limit", confidence: 0.8})
 }
 
 // lowered reports whether a change set a memory limit lower than before, or one where there was
 // none.
 func lowered(c change.Change) bool {
-	if !strings.HasSuffix(c.Field, ".resources.limits.memory") {
-		return false
-	}
+	return strings.HasSuffix(c.Field, ".resources.limits.memory") && less(c)
+}
+
+// less reports whether a change of a quantity made it smaller, or set one where there was none
+// (a limit added where there was none).
+func less(c change.Change) bool {
 	after, err := resource.ParseQuantity(c.After)
 	if err != nil {
 		return false

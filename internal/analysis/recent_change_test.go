@@ -19,15 +19,19 @@ import (
 // the memory limit given: the ReplicaSet kubectl get rs -o json shows.
 func rollout(t *testing.T, n int, at time.Time, image, limit string) *cluster.Object {
 	t.Helper()
+	return rolloutSpec(t, n, at, corev1.PodSpec{Containers: []corev1.Container{{Name: "hub", Image: image,
+		Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(limit)}}}}})
+}
+
+// rolloutSpec is revision n of Deployment prod/hub, rolled out at, running spec.
+func rolloutSpec(t *testing.T, n int, at time.Time, spec corev1.PodSpec) *cluster.Object {
+	t.Helper()
 	yes := true
 	rs := appsv1.ReplicaSet{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
 		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("hub-%d", n), Namespace: "prod", CreationTimestamp: metav1.NewTime(at),
 			Annotations:     map[string]string{"deployment.kubernetes.io/revision": fmt.Sprint(n)},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "hub", Controller: &yes}}},
-		Spec: appsv1.ReplicaSetSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{
-			Name: "hub", Image: image,
-			Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(limit)}},
-		}}}}}}
+		Spec: appsv1.ReplicaSetSpec{Template: corev1.PodTemplateSpec{Spec: spec}}}
 	b, err := json.Marshal(rs)
 	if err != nil {
 		t.Fatal(err)
@@ -145,4 +149,79 @@ func TestRecentChangeFromRollouts(t *testing.T) {
 			}
 		}
 	})
+}
+
+// unhealthy is the kubelet's event of a failed liveness probe of pod prod/name at.
+func unhealthy(name string, at time.Time) *cluster.Object {
+	e := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: name + ".1", Namespace: "prod"},
+		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "prod", Name: name, FieldPath: "spec.containers{hub}"},
+		Reason:         "Unhealthy", Type: "Warning", Message: "Liveness probe failed: Get \"http://10.0.0.5:8081/hub/health\": context deadline exceeded",
+		Count: 4, FirstTimestamp: metav1.NewTime(at), LastTimestamp: metav1.NewTime(at.Add(time.Minute)), Source: corev1.EventSource{Component: "kubelet", Host: "core-1"}}
+	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "prod", Name: e.Name, Event: e, Source: cluster.Source{File: "events.json", Line: 1}}
+}
+
+// unschedulable is pod prod/name of ReplicaSet rs, pending at with the scheduler's message.
+func unschedulable(name, rs string, at time.Time, msg string) *cluster.Object {
+	o := hubPod(name, rs, at, "jupyterhub/k8s-hub:3.0.0", "1Gi", corev1.ContainerStatus{})
+	o.Pod.Spec.NodeName = ""
+	o.Pod.Status = corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse,
+		Reason: "Unschedulable", Message: msg, LastTransitionTime: metav1.NewTime(at)}}}
+	return o
+}
+
+// TestRecentChangeMechanisms: a CPU request cut, a probe tightened and a node selector moved,
+// each before the symptoms it leads to, is the recent_change that explains them; a pod pending
+// for want of CPU is not explained by a selector's change.
+func TestRecentChangeMechanisms(t *testing.T) {
+	t1, t2 := time.Date(2023, 2, 1, 10, 0, 0, 0, time.UTC), time.Date(2023, 2, 1, 16, 50, 0, 0, time.UTC)
+	hubSpec := func(mutate func(c *corev1.Container, s *corev1.PodSpec)) corev1.PodSpec {
+		s := corev1.PodSpec{NodeSelector: map[string]string{"pool": "core"}, Containers: []corev1.Container{{Name: "hub", Image: "jupyterhub/k8s-hub:3.0.0",
+			Resources:     corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("200m")}},
+			LivenessProbe: &corev1.Probe{TimeoutSeconds: 3, PeriodSeconds: 10, FailureThreshold: 30}}}}
+		if mutate != nil {
+			mutate(&s.Containers[0], &s)
+		}
+		return s
+	}
+	running := hubPod("hub-2-new", "hub-2", t2.Add(time.Minute), "jupyterhub/k8s-hub:3.0.0", "1Gi", running())
+	for _, tt := range []struct {
+		name   string
+		mutate func(c *corev1.Container, s *corev1.PodSpec)
+		objs   []*cluster.Object
+		field  string // of the change cited; "" for no recent_change
+		kind   string // of the symptom explained
+	}{
+		{"CPU request cut", func(c *corev1.Container, _ *corev1.PodSpec) {
+			c.Resources.Requests[corev1.ResourceCPU] = resource.MustParse("10m")
+		},
+			[]*cluster.Object{running, unhealthy("hub-2-new", t2.Add(5*time.Minute))}, "spec.template.spec.containers[hub].resources.requests.cpu", LivenessProbeFailed},
+		{"CPU request raised", func(c *corev1.Container, _ *corev1.PodSpec) {
+			c.Resources.Requests[corev1.ResourceCPU] = resource.MustParse("1")
+		},
+			[]*cluster.Object{running, unhealthy("hub-2-new", t2.Add(5*time.Minute))}, "", ""},
+		{"probe tightened", func(c *corev1.Container, _ *corev1.PodSpec) { c.LivenessProbe.FailureThreshold = 1 },
+			[]*cluster.Object{running, unhealthy("hub-2-new", t2.Add(5*time.Minute))}, "spec.template.spec.containers[hub].livenessProbe", LivenessProbeFailed},
+		{"node selector moved", func(_ *corev1.Container, s *corev1.PodSpec) { s.NodeSelector = map[string]string{"pool": "gpu"} },
+			[]*cluster.Object{unschedulable("hub-2-new", "hub-2", t2.Add(time.Minute), "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.")},
+			"spec.template.spec.nodeSelector", PodPending},
+		{"node selector moved, but the pod lacks CPU", func(_ *corev1.Container, s *corev1.PodSpec) { s.NodeSelector = map[string]string{"pool": "gpu"} },
+			[]*cluster.Object{unschedulable("hub-2-new", "hub-2", t2.Add(time.Minute), "0/3 nodes are available: 3 Insufficient cpu.")}, "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			objs := append([]*cluster.Object{rolloutSpec(t, 1, t1, hubSpec(nil)), rolloutSpec(t, 2, t2, hubSpec(tt.mutate))}, tt.objs...)
+			rep := Run(cluster.NewModel(nil, objs), Options{})
+			if tt.field == "" {
+				for _, c := range rep.Causes {
+					if c.Kind == RecentChange {
+						t.Errorf("a recent_change where none fits: %s", c.Summary)
+					}
+				}
+				return
+			}
+			c, explained := changeCause(t, rep)
+			if strings.Join(explained, ",") != tt.kind || c.Evidence[0].Field != tt.field {
+				t.Errorf("recent_change explains %v citing %s; want %s citing %s", explained, c.Evidence[0].Field, tt.kind, tt.field)
+			}
+		})
+	}
 }

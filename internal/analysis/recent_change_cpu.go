@@ -1,0 +1,28 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/change"
+)
+
+// cutCPURule: a workload's CPU request was lowered, or a CPU limit added or lowered, then its
+// probes failed: a container given less CPU answers its probes late when the node is busy (its
+// CFS quota throttles it under a limit; its share shrinks with its request).
+type cutCPURule struct{}
+
+func (cutCPURule) Name() string { return "recent-change-cpu" }
+
+func (cutCPURule) Causes(in Input, symptoms []Symptom) []Cause {
+	cut := func(c change.Change) bool {
+		switch {
+		case strings.HasSuffix(c.Field, ".resources.limits.cpu"):
+			return less(c) // lowered, or added where there was none
+		case strings.HasSuffix(c.Field, ".resources.requests.cpu"):
+			return c.Before != change.Absent && less(c) // a request added is more, not less
+		}
+		return false
+	}
+	return changeCauses(in, symptoms, mechanism{matches: cut, kinds: []string{LivenessProbeFailed, ReadinessProbeFailed},
+		what: "their probes failed with less CPU", confidence: 0.6})
+}

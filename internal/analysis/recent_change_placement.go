@@ -1,0 +1,44 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/change"
+)
+
+// movedPlacementRule: a workload's node selector, affinity or tolerations changed, then its
+// new pods could not be scheduled: no node matched where they were now told to run.
+type movedPlacementRule struct{}
+
+func (movedPlacementRule) Name() string { return "recent-change-placement" }
+
+func (movedPlacementRule) Causes(in Input, symptoms []Symptom) []Cause {
+	moved := func(c change.Change) bool {
+		return strings.HasSuffix(c.Field, ".nodeSelector") || strings.HasSuffix(c.Field, ".affinity") || strings.HasSuffix(c.Field, ".tolerations")
+	}
+	return changeCauses(in, symptoms, mechanism{matches: moved, kinds: []string{PodPending}, fits: placementRefused,
+		what: "no node matched where the new pods were sent", confidence: 0.7})
+}
+
+// placementRefused reports whether the scheduler, where its message is at hand, said nodes did
+// not match the pod's selector or affinity, or had taints it did not tolerate.
+func placementRefused(s Symptom) bool {
+	sch, msg, ok := failedScheduling(s)
+	if msg == "" {
+		return true // nothing says otherwise
+	}
+	if !ok {
+		return false
+	}
+	reasons := []string{sch.PreFilter}
+	for _, rc := range sch.Reasons {
+		reasons = append(reasons, rc.Reason)
+	}
+	for _, reason := range reasons {
+		r := strings.ToLower(reason)
+		if strings.Contains(r, "affinity") || strings.Contains(r, "selector") || strings.Contains(r, "taint") {
+			return true
+		}
+	}
+	return false
+}
