@@ -29,7 +29,7 @@ const (
 	PodsFile       = "pods.json"
 	EventsFile     = "events.json"             // core/v1 Events
 	EventsV1File   = "events.k8s.io.json"      // events.k8s.io/v1 Events: the same events, with series and notes
-	WorkloadsFile  = "workloads.json"          // the ReplicaSets, Deployments, StatefulSets, DaemonSets, Jobs and CronJobs that own the pods
+	WorkloadsFile  = "workloads.json"          // the ReplicaSets, Deployments, StatefulSets, DaemonSets, Jobs and CronJobs that own the pods, and their earlier revisions
 	AutoscalerFile = "cluster-autoscaler.json" // kube-system/cluster-autoscaler-status, when there is one
 )
 
@@ -58,7 +58,7 @@ func Snapshot(ctx context.Context, c kubernetes.Interface, dir string, o Snapsho
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return SnapshotResult{}, fmt.Errorf("kube: snapshot: %w", err)
 	}
-	s := &snapshot{ctx: ctx, c: c, dir: dir, o: o, res: SnapshotResult{Files: map[string]int{}}, owners: map[ownerKey]bool{}}
+	s := &snapshot{ctx: ctx, c: c, dir: dir, o: o, res: SnapshotResult{Files: map[string]int{}}, owners: map[ownerKey]bool{}, written: map[ownerKey]bool{}}
 	steps := []func() error{s.nodes, s.pods, s.events, s.eventsV1, s.workloads, s.autoscaler}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -74,7 +74,8 @@ type snapshot struct {
 	dir    string
 	o      SnapshotOptions
 	res    SnapshotResult
-	owners map[ownerKey]bool // workloads owning what was written, to be written too
+	owners  map[ownerKey]bool // workloads owning what was written, to be written too
+	written map[ownerKey]bool // the workloads written
 }
 
 type ownerKey struct{ kind, namespace, name string }
@@ -191,6 +192,9 @@ func (s *snapshot) addOwners(namespace string, refs []metav1.OwnerReference) {
 
 // workloads writes the owners of the pods, then their owners (a ReplicaSet's Deployment, a
 // Job's CronJob): two rounds of lists, each kept to the objects that own something written.
+// A third round writes the history of what was written: the earlier ReplicaSets of each
+// Deployment and the ControllerRevisions of each StatefulSet and DaemonSet, which keep the pod
+// templates they ran before and when each was rolled out (what changed, and when).
 func (s *snapshot) workloads() error {
 	ns := s.o.Namespace
 	owned := func(kind string) func(runtime.Object) bool {
@@ -200,7 +204,23 @@ func (s *snapshot) workloads() error {
 				return false
 			}
 			s.addOwners(m.GetNamespace(), m.GetOwnerReferences())
+			s.written[ownerKey{kind, m.GetNamespace(), m.GetName()}] = true
 			return true
+		}
+	}
+	// history keeps the objects of kind, not written yet, that a written workload controls.
+	history := func(kind string) func(runtime.Object) bool {
+		return func(o runtime.Object) bool {
+			m, err := metaOf(o)
+			if err != nil || s.written[ownerKey{kind, m.GetNamespace(), m.GetName()}] {
+				return false
+			}
+			for _, r := range m.GetOwnerReferences() {
+				if r.Controller != nil && *r.Controller && s.written[ownerKey{r.Kind, m.GetNamespace(), r.Name}] {
+					return true
+				}
+			}
+			return false
 		}
 	}
 	apps, batch := s.c.AppsV1(), s.c.BatchV1()
@@ -214,6 +234,11 @@ func (s *snapshot) workloads() error {
 		// Second round: the owners of what the first round kept.
 		typed(func(o metav1.ListOptions) (*appsv1.DeploymentList, error) { return apps.Deployments(ns).List(s.ctx, o) }, "apps/v1", "Deployment", owned("Deployment")),
 		typed(func(o metav1.ListOptions) (*batchv1.CronJobList, error) { return batch.CronJobs(ns).List(s.ctx, o) }, "batch/v1", "CronJob", owned("CronJob")),
+		// Third round: the history of what was written.
+		typed(func(o metav1.ListOptions) (*appsv1.ReplicaSetList, error) { return apps.ReplicaSets(ns).List(s.ctx, o) }, "apps/v1", "ReplicaSet", history("ReplicaSet")),
+		typed(func(o metav1.ListOptions) (*appsv1.ControllerRevisionList, error) {
+			return apps.ControllerRevisions(ns).List(s.ctx, o)
+		}, "apps/v1", "ControllerRevision", history("ControllerRevision")),
 	)
 }
 

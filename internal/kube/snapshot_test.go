@@ -119,6 +119,14 @@ func TestSnapshotIL0070(t *testing.T) {
 		&appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "hub-5d8f", Namespace: pod.Namespace,
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "hub", Controller: &ctrl}}}},
 		&appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "unrelated-1", Namespace: pod.Namespace}},
+		// The hub's earlier revision, whose pods are gone: kept, as the Deployment's history.
+		&appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "hub-4c2a", Namespace: pod.Namespace,
+			Annotations:     map[string]string{"deployment.kubernetes.io/revision": "1"},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "hub", Controller: &ctrl}}}},
+		&appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "other-1", Namespace: pod.Namespace,
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "unrelated", Controller: &ctrl}}}},
+		&appsv1.ControllerRevision{ObjectMeta: metav1.ObjectMeta{Name: "db-1", Namespace: pod.Namespace,
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "db", Controller: &ctrl}}}},
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: pod.Namespace}},
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "unrelated", Namespace: pod.Namespace}},
 		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cluster-autoscaler-status", Namespace: "kube-system"},
@@ -142,8 +150,8 @@ func TestSnapshotIL0070(t *testing.T) {
 	if res.Files[kube.PodsFile] != len(pods.Items) || listCalls != (len(pods.Items)+99)/100 {
 		t.Errorf("pods: %d written in %d lists, want %d in %d pages", res.Files[kube.PodsFile], listCalls, len(pods.Items), (len(pods.Items)+99)/100)
 	}
-	if res.Files[kube.WorkloadsFile] != 2 || res.Files[kube.AutoscalerFile] != 1 || len(res.Warnings) != 0 {
-		t.Errorf("files %v, warnings %v; want the hub's ReplicaSet and Deployment, and the autoscaler status", res.Files, res.Warnings)
+	if res.Files[kube.WorkloadsFile] != 3 || res.Files[kube.AutoscalerFile] != 1 || len(res.Warnings) != 0 {
+		t.Errorf("files %v, warnings %v; want the hub's two ReplicaSets (its earlier revision too) and Deployment, and the autoscaler status", res.Files, res.Warnings)
 	}
 	if len(progress) == 0 {
 		t.Error("no progress reported")
