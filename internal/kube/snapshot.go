@@ -69,11 +69,11 @@ func Snapshot(ctx context.Context, c kubernetes.Interface, dir string, o Snapsho
 }
 
 type snapshot struct {
-	ctx    context.Context
-	c      kubernetes.Interface
-	dir    string
-	o      SnapshotOptions
-	res    SnapshotResult
+	ctx     context.Context
+	c       kubernetes.Interface
+	dir     string
+	o       SnapshotOptions
+	res     SnapshotResult
 	owners  map[ownerKey]bool // workloads owning what was written, to be written too
 	written map[ownerKey]bool // the workloads written
 }
