@@ -107,53 +107,55 @@ func read(o *cluster.Object) (fields map[string]string, summary string, ok bool)
 		return nil, "", false
 	}
 	fields = map[string]string{}
+	var (
+		spec     *corev1.PodSpec
+		at       = "spec.template.spec"
+		replicas *int32
+	)
 	switch o.Kind {
 	case "Deployment":
-		var d appsv1.Deployment
-		if json.Unmarshal(o.Raw, &d) != nil {
+		d, ok := decode[appsv1.Deployment](o.Raw)
+		if !ok {
 			return nil, "", false
 		}
-		replicas(fields, "spec.replicas", d.Spec.Replicas)
-		template(fields, "spec.template.spec", d.Spec.Template.Spec)
+		spec, replicas = &d.Spec.Template.Spec, d.Spec.Replicas
 	case "StatefulSet":
-		var s appsv1.StatefulSet
-		if json.Unmarshal(o.Raw, &s) != nil {
+		d, ok := decode[appsv1.StatefulSet](o.Raw)
+		if !ok {
 			return nil, "", false
 		}
-		replicas(fields, "spec.replicas", s.Spec.Replicas)
-		template(fields, "spec.template.spec", s.Spec.Template.Spec)
+		spec, replicas = &d.Spec.Template.Spec, d.Spec.Replicas
 	case "DaemonSet":
-		var s appsv1.DaemonSet
-		if json.Unmarshal(o.Raw, &s) != nil {
+		d, ok := decode[appsv1.DaemonSet](o.Raw)
+		if !ok {
 			return nil, "", false
 		}
-		template(fields, "spec.template.spec", s.Spec.Template.Spec)
+		spec = &d.Spec.Template.Spec
 	case "ReplicaSet":
-		var s appsv1.ReplicaSet
-		if json.Unmarshal(o.Raw, &s) != nil {
+		d, ok := decode[appsv1.ReplicaSet](o.Raw)
+		if !ok {
 			return nil, "", false
 		}
-		replicas(fields, "spec.replicas", s.Spec.Replicas)
-		template(fields, "spec.template.spec", s.Spec.Template.Spec)
+		spec, replicas = &d.Spec.Template.Spec, d.Spec.Replicas
 	case "Job":
-		var j batchv1.Job
-		if json.Unmarshal(o.Raw, &j) != nil {
+		d, ok := decode[batchv1.Job](o.Raw)
+		if !ok {
 			return nil, "", false
 		}
-		template(fields, "spec.template.spec", j.Spec.Template.Spec)
+		spec = &d.Spec.Template.Spec
 	case "CronJob":
-		var j batchv1.CronJob
-		if json.Unmarshal(o.Raw, &j) != nil {
+		d, ok := decode[batchv1.CronJob](o.Raw)
+		if !ok {
 			return nil, "", false
 		}
-		set(fields, "spec.schedule", j.Spec.Schedule)
-		if j.Spec.Suspend != nil {
-			fields["spec.suspend"] = fmt.Sprint(*j.Spec.Suspend)
+		set(fields, "spec.schedule", d.Spec.Schedule)
+		if d.Spec.Suspend != nil {
+			fields["spec.suspend"] = fmt.Sprint(*d.Spec.Suspend)
 		}
-		template(fields, "spec.jobTemplate.spec.template.spec", j.Spec.JobTemplate.Spec.Template.Spec)
+		spec, at = &d.Spec.JobTemplate.Spec.Template.Spec, "spec.jobTemplate.spec.template.spec"
 	case "ConfigMap":
-		var c corev1.ConfigMap
-		if json.Unmarshal(o.Raw, &c) != nil {
+		c, ok := decode[corev1.ConfigMap](o.Raw)
+		if !ok {
 			return nil, "", false
 		}
 		for k, v := range c.Data {
@@ -166,6 +168,10 @@ func read(o *cluster.Object) (fields map[string]string, summary string, ok bool)
 	default:
 		return nil, "", false
 	}
+	if replicas != nil {
+		fields["spec.replicas"] = fmt.Sprint(*replicas)
+	}
+	template(fields, at, *spec)
 	return fields, workloadSummary(fields), true
 }
 
@@ -182,10 +188,13 @@ func set(fields map[string]string, name, v string) {
 	}
 }
 
-func replicas(fields map[string]string, name string, n *int32) {
-	if n != nil {
-		fields[name] = fmt.Sprint(*n)
+// decode reads raw JSON as a T.
+func decode[T any](raw []byte) (*T, bool) {
+	v := new(T)
+	if json.Unmarshal(raw, v) != nil {
+		return nil, false
 	}
+	return v, true
 }
 
 // template reads what is compared of a pod template: each container's image, command,
