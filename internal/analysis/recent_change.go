@@ -25,7 +25,7 @@ type workload struct {
 // workloadOf finds the workload of a pod: its controller, or, for a ReplicaSet, the Deployment
 // that owns the ReplicaSet (from the ReplicaSet itself when the input holds it, else from the
 // name the Deployment controller gives it: the Deployment's name and the pod-template-hash).
-func workloadOf(m *cluster.Model, owners map[string]string, p *cluster.Object) (workload, bool) {
+func workloadOf(owners map[string]string, p *cluster.Object) (workload, bool) {
 	kind, name := cluster.Owner(p.Pod)
 	if kind == "" {
 		return workload{}, false
@@ -143,7 +143,7 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 			if p == nil {
 				continue
 			}
-			w, ok := workloadOf(in.Model, owners, p)
+			w, ok := workloadOf(owners, p)
 			if !ok || !w.of(ch) {
 				continue
 			}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
@@ -113,7 +114,7 @@ func TestStateCache(t *testing.T) {
 // it, and each gets what it gets alone. Run under -race (as .ci/run does), this fails if anything
 // a cached state shares (the model, the analysis, the timeline) is written after it is made.
 func TestConcurrentPages(t *testing.T) {
-	dir := filepath.Join("..", "analysis", "testdata", "il0070", "liveness")
+	dir := fixtures.IL0070VariantDir("liveness")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -35,7 +36,7 @@ func evictedUsers(n int) []byte {
 // members with a link to all of them; the members of a group or a merged cause page through
 // the API and their own pages; what the cluster wrote stays text.
 func TestGroupsAndChain(t *testing.T) {
-	dir := filepath.Join("..", "analysis", "testdata", "il0070", "liveness")
+	dir := fixtures.IL0070VariantDir("liveness")
 	files := map[string][]byte{"users.json": evictedUsers(12)}
 	for _, n := range []string{"events.json", "nodes.json", "pods.json"} {
 		b, err := os.ReadFile(filepath.Join(dir, n))
