@@ -37,8 +37,11 @@ type Input struct {
 	// components remembers cluster.PodComponent for the run: several rules ask it of every
 	// pod, and it was a third of the rules' time on 20,000 pods. Nil (in tests) computes it.
 	components map[*cluster.Object]string
-	// changes are Options.Changes and the model's own history, in time order.
-	changes []change.Change
+	// changes are Options.Changes and the model's own history; replicaSets maps each
+	// ReplicaSet ("namespace/name") to its Deployment, read once for the change rules and only
+	// when there are changes.
+	changes     []change.Change
+	replicaSets map[string]string
 	// cache holds what rules ask of the whole model again and again; nil computes it each time.
 	cache *runCache
 }
@@ -105,6 +108,9 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	}
 	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, cache: &runCache{}}
 	in.changes = append(append([]change.Change{}, opts.Changes...), change.History(m.Others)...)
+	if len(in.changes) > 0 {
+		in.replicaSets = replicaSetOwners(m)
+	}
 	rep := Report{Inputs: Inputs{Files: len(m.Files), Nodes: len(m.Nodes), Pods: len(m.Pods), Events: len(m.Events)},
 		Symptoms: []Symptom{}, Causes: []Cause{}, Gaps: []Gap{}}
 	if !from.IsZero() {

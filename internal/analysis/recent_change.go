@@ -3,6 +3,7 @@ package analysis
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -127,7 +128,13 @@ type mechanism struct {
 // kinds that began before the change, or of its old pods, speak against it, and lower its
 // confidence.
 func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
-	owners := replicaSetOwners(in.Model)
+	if len(in.changes) == 0 {
+		return nil
+	}
+	owners := in.replicaSets
+	if owners == nil { // an Input not made by Run
+		owners = replicaSetOwners(in.Model)
+	}
 	var out []Cause
 	for _, ch := range in.changes {
 		if !mech.matches(ch) {
@@ -136,7 +143,7 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 		c := Cause{Kind: RecentChange, Role: Root, Confidence: mech.confidence, Components: []Component{}, Evidence: []Evidence{citeChange(ch)}}
 		var against []string
 		for _, s := range symptoms {
-			if !containsKind(mech.kinds, s.Kind) || mech.fits != nil && !mech.fits(s) {
+			if !slices.Contains(mech.kinds, s.Kind) || mech.fits != nil && !mech.fits(s) {
 				continue
 			}
 			p := podOf(in.Model, s)
@@ -173,13 +180,4 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 		out = append(out, c)
 	}
 	return out
-}
-
-func containsKind(kinds []string, k string) bool {
-	for _, x := range kinds {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
