@@ -40,7 +40,7 @@ type Input struct {
 	// changes are Options.Changes and the model's own history; replicaSets maps each
 	// ReplicaSet ("namespace/name") to its Deployment, read once for the change rules and only
 	// when there are changes.
-	changes     []change.Change
+	changes     []Change
 	replicaSets map[string]string
 	// cache holds what rules ask of the whole model again and again; nil computes it each time.
 	cache *runCache
@@ -107,12 +107,12 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 		opts.Now = to
 	}
 	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, cache: &runCache{}}
-	in.changes = append(append([]change.Change{}, opts.Changes...), change.History(m.Others)...)
+	in.changes = numberChanges(append(append([]change.Change{}, opts.Changes...), change.History(m.Others)...))
 	if len(in.changes) > 0 {
 		in.replicaSets = replicaSetOwners(m)
 	}
 	rep := Report{Inputs: Inputs{Files: len(m.Files), Nodes: len(m.Nodes), Pods: len(m.Pods), Events: len(m.Events)},
-		Symptoms: []Symptom{}, Causes: []Cause{}, Gaps: []Gap{}}
+		Symptoms: []Symptom{}, Causes: []Cause{}, Gaps: []Gap{}, Changes: in.changes}
 	if !from.IsZero() {
 		rep.Inputs.From, rep.Inputs.To = &from, &to
 	}

@@ -71,6 +71,7 @@ func mergedCause(members []Cause) Cause {
 			c.Evidence = append(c.Evidence, m.Evidence[0])
 		}
 		c.Missing = append(c.Missing, m.Missing...)
+		c.Changes = append(c.Changes, m.Changes...)
 		for _, s := range m.Suggestions {
 			if !hasSuggestion(c.Suggestions, s.Change) {
 				c.Suggestions = append(c.Suggestions, s)
@@ -88,6 +89,7 @@ func mergedCause(members []Cause) Cause {
 	c.Explains = unique(c.Explains)
 	c.Evidence = uniqueEvidence(c.Evidence)
 	c.Missing = unique(c.Missing)
+	c.Changes = unique(c.Changes)
 	sort.SliceStable(order, func(i, j int) bool { return names[order[i]] > names[order[j]] })
 	var parts []string
 	for i, n := range order {

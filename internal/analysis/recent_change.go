@@ -137,10 +137,11 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 	}
 	var out []Cause
 	for _, ch := range in.changes {
-		if !mech.matches(ch) {
+		if !mech.matches(ch.Change) {
 			continue
 		}
-		c := Cause{Kind: RecentChange, Role: Root, Confidence: mech.confidence, Components: []Component{}, Evidence: []Evidence{citeChange(ch)}}
+		c := Cause{Kind: RecentChange, Role: Root, Confidence: mech.confidence, Components: []Component{},
+			Evidence: []Evidence{citeChange(ch.Change)}, Changes: []string{ch.ID}}
 		var against []string
 		for _, s := range symptoms {
 			if !slices.Contains(mech.kinds, s.Kind) || mech.fits != nil && !mech.fits(s) {
@@ -151,11 +152,11 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 				continue
 			}
 			w, ok := workloadOf(owners, p)
-			if !ok || !w.of(ch) {
+			if !ok || !w.of(ch.Change) {
 				continue
 			}
 			switch {
-			case before(s, ch):
+			case before(s, ch.Change):
 				against = append(against, fmt.Sprintf("%s began before the change (%s)", s.ID, s.At.Format(time.RFC3339)))
 			case ch.ReplicaSet != "" && w.replicaSet != "" && w.replicaSet != ch.ReplicaSet:
 				against = append(against, fmt.Sprintf("%s is of a pod of the earlier template (ReplicaSet %s)", s.ID, w.replicaSet))

@@ -7,6 +7,7 @@ package analysis
 import (
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	vocab "github.com/rootline-dev/rootline/internal/kinds"
 )
@@ -22,6 +23,16 @@ type Report struct {
 	Claims []ClaimRef `json:"claims,omitempty"`
 	// Context is what the input shows that is not a symptom of the incident, and why.
 	Context []ContextNote `json:"context,omitempty"`
+	// Changes are what changed in the cluster as the analysis read it (Options.Changes and the
+	// rollouts the input's ReplicaSets tell), numbered X1… in time order; a recent_change
+	// cause names those it stands on (Cause.Changes).
+	Changes []Change `json:"changes,omitempty"`
+}
+
+// Change is a change to the cluster the analysis read, with its id.
+type Change struct {
+	ID string `json:"id"`
+	change.Change
 }
 
 // Inputs summarises what was analysed.
@@ -153,6 +164,8 @@ type Cause struct {
 	Summary    string      `json:"summary"`
 	Evidence   []Evidence  `json:"evidence"`
 	Missing    []string    `json:"missing,omitempty"`
+	// Changes are the ids of the changes (Report.Changes) a recent_change cause stands on.
+	Changes []string `json:"changes,omitempty"`
 	// Links say why each id of Explains follows from this cause, one link per id that is a
 	// cause or that the cause reaches through a cause: the edges of the causal chain.
 	Links []Link `json:"links,omitempty"`
