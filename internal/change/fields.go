@@ -106,65 +106,73 @@ func read(o *cluster.Object) (fields map[string]string, summary string, ok bool)
 	if o.Raw == nil {
 		return nil, "", false
 	}
+	var typed any
+	switch o.Kind {
+	case "Deployment":
+		typed, ok = decode[appsv1.Deployment](o.Raw)
+	case "StatefulSet":
+		typed, ok = decode[appsv1.StatefulSet](o.Raw)
+	case "DaemonSet":
+		typed, ok = decode[appsv1.DaemonSet](o.Raw)
+	case "ReplicaSet":
+		typed, ok = decode[appsv1.ReplicaSet](o.Raw)
+	case "Job":
+		typed, ok = decode[batchv1.Job](o.Raw)
+	case "CronJob":
+		typed, ok = decode[batchv1.CronJob](o.Raw)
+	case "ConfigMap":
+		typed, ok = decode[corev1.ConfigMap](o.Raw)
+	}
+	if !ok {
+		return nil, "", false
+	}
+	return fieldsOf(typed)
+}
+
+// Fields returns the compared fields of an object as client-go types it (a *appsv1.Deployment,
+// *corev1.Node, *corev1.ConfigMap…): two versions of an object with the same fields differ by
+// no change Between would find, only by status churn. ok is false for a kind that is not
+// compared.
+func Fields(obj any) (fields map[string]string, ok bool) {
+	fields, _, ok = fieldsOf(obj)
+	return fields, ok
+}
+
+// fieldsOf is Fields, and what to say of the object when it is in one reading only.
+func fieldsOf(obj any) (fields map[string]string, summary string, ok bool) {
 	fields = map[string]string{}
 	var (
 		spec     *corev1.PodSpec
 		at       = "spec.template.spec"
 		replicas *int32
 	)
-	switch o.Kind {
-	case "Deployment":
-		d, ok := decode[appsv1.Deployment](o.Raw)
-		if !ok {
-			return nil, "", false
-		}
+	switch d := obj.(type) {
+	case *corev1.Node:
+		return nodeFields(d), nodeSummary(d), true
+	case *appsv1.Deployment:
 		spec, replicas = &d.Spec.Template.Spec, d.Spec.Replicas
-	case "StatefulSet":
-		d, ok := decode[appsv1.StatefulSet](o.Raw)
-		if !ok {
-			return nil, "", false
-		}
+	case *appsv1.StatefulSet:
 		spec, replicas = &d.Spec.Template.Spec, d.Spec.Replicas
-	case "DaemonSet":
-		d, ok := decode[appsv1.DaemonSet](o.Raw)
-		if !ok {
-			return nil, "", false
-		}
+	case *appsv1.DaemonSet:
 		spec = &d.Spec.Template.Spec
-	case "ReplicaSet":
-		d, ok := decode[appsv1.ReplicaSet](o.Raw)
-		if !ok {
-			return nil, "", false
-		}
+	case *appsv1.ReplicaSet:
 		spec, replicas = &d.Spec.Template.Spec, d.Spec.Replicas
-	case "Job":
-		d, ok := decode[batchv1.Job](o.Raw)
-		if !ok {
-			return nil, "", false
-		}
+	case *batchv1.Job:
 		spec = &d.Spec.Template.Spec
-	case "CronJob":
-		d, ok := decode[batchv1.CronJob](o.Raw)
-		if !ok {
-			return nil, "", false
-		}
+	case *batchv1.CronJob:
 		set(fields, "spec.schedule", d.Spec.Schedule)
 		if d.Spec.Suspend != nil {
 			fields["spec.suspend"] = fmt.Sprint(*d.Spec.Suspend)
 		}
 		spec, at = &d.Spec.JobTemplate.Spec.Template.Spec, "spec.jobTemplate.spec.template.spec"
-	case "ConfigMap":
-		c, ok := decode[corev1.ConfigMap](o.Raw)
-		if !ok {
-			return nil, "", false
-		}
-		for k, v := range c.Data {
+	case *corev1.ConfigMap:
+		for k, v := range d.Data {
 			fields["data["+k+"]"] = hash([]byte(v))
 		}
-		for k, v := range c.BinaryData {
+		for k, v := range d.BinaryData {
 			fields["binaryData["+k+"]"] = hash(v)
 		}
-		return fields, fmt.Sprintf("present, %d key(s)", len(c.Data)+len(c.BinaryData)), true
+		return fields, fmt.Sprintf("present, %d key(s)", len(d.Data)+len(d.BinaryData)), true
 	default:
 		return nil, "", false
 	}
@@ -175,11 +183,41 @@ func read(o *cluster.Object) (fields map[string]string, summary string, ok bool)
 	return fields, workloadSummary(fields), true
 }
 
+// HashValues replaces each value of a ConfigMap by its hash, as Between compares it, so that the
+// ConfigMap can be sent and stored without what it holds: whether a value changed is what
+// matters, and a value may hold what should never be stored. Hashing again changes nothing (a
+// value that is itself such a hash is taken as one).
+func HashValues(cm *corev1.ConfigMap) {
+	for k, v := range cm.Data {
+		cm.Data[k] = hash([]byte(v))
+	}
+	for k, v := range cm.BinaryData {
+		cm.BinaryData[k] = []byte(hash(v))
+	}
+}
+
 // hash stands for a ConfigMap's value, which is never kept: a value may hold what should not be
 // stored, and whether it changed is what matters.
 func hash(v []byte) string {
+	if isHash(v) {
+		return string(v)
+	}
 	h := sha256.Sum256(v)
 	return "sha256:" + hex.EncodeToString(h[:6])
+}
+
+// isHash reports whether v is a value hash already: "sha256:" and 12 lowercase hex digits.
+func isHash(v []byte) bool {
+	const prefix = "sha256:"
+	if len(v) != len(prefix)+12 || string(v[:len(prefix)]) != prefix {
+		return false
+	}
+	for _, c := range v[len(prefix):] {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func set(fields map[string]string, name, v string) {
