@@ -15,7 +15,9 @@ import (
 func TestOver(t *testing.T) {
 	t0 := time.Date(2023, 2, 1, 16, 0, 0, 0, time.UTC)
 	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
-	deploy := func(mutate func(d *appsv1.Deployment)) *cluster.Object { return raw(t, "Deployment", "prod", "hub", hub(mutate)) }
+	deploy := func(mutate func(d *appsv1.Deployment)) *cluster.Object {
+		return raw(t, "Deployment", "prod", "hub", hub(mutate))
+	}
 	churn := deploy(func(d *appsv1.Deployment) { d.Status.ReadyReplicas = 0; d.Status.UnavailableReplicas = 1 })
 	newImage := deploy(func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = "jupyterhub/k8s-hub:4.0.0" })
 	tainted := node(func(n *corev1.Node) {
