@@ -2,13 +2,16 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"time"
 
 	"github.com/gin-gonic/gin"
+	corev1 "k8s.io/api/core/v1"
 
+	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/collect"
 	"github.com/rootline-dev/rootline/internal/incident"
@@ -16,7 +19,8 @@ import (
 )
 
 // postEvents answers POST /api/v1/events?cluster=NAME: a batch from `rootline collect`, a
-// List (or JSON Lines) of Events, Pods and Nodes as the API server gave them. It goes through
+// List (or JSON Lines) of Events, Pods and Nodes, and of the workloads and ConfigMaps whose
+// compared fields changed, as the API server gave them. It goes through
 // ingestion like any upload (limits, redaction, Secrets refused), then is stored at once:
 // events upserted, pod and node states kept once per version, so that a batch delivered again
 // changes nothing. 200 with the counts. Like an upload, it is received whole into the spool
@@ -54,6 +58,15 @@ func (s *Server) postEvents(c *gin.Context) error {
 	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes})
 	err = dec.Decode(ctx, "batch", f, func(o *cluster.Object) error {
 		collect.TakeObservedAt(o) // when the collector saw it, as provenance, not as an annotation stored
+		if o.Kind == "ConfigMap" && o.Raw != nil {
+			// The collector sends a ConfigMap's values hashed; one that sends them as they are
+			// (an older or a foreign collector) has them hashed here, never stored.
+			raw, err := hashedConfigMap(o.Raw)
+			if err != nil {
+				return fmt.Errorf("ConfigMap %s/%s: %w", o.Namespace, o.Name, err)
+			}
+			o.Raw = raw
+		}
 		objs = append(objs, o)
 		return nil
 	})
@@ -72,10 +85,21 @@ func (s *Server) postEvents(c *gin.Context) error {
 	return nil
 }
 
+// hashedConfigMap is a ConfigMap's JSON with each value replaced by its hash
+// (change.HashValues).
+func hashedConfigMap(raw []byte) ([]byte, error) {
+	var cm corev1.ConfigMap
+	if err := json.Unmarshal(raw, &cm); err != nil {
+		return nil, err
+	}
+	change.HashValues(&cm)
+	return json.Marshal(&cm)
+}
+
 // collectedResponse answers a collector's batch: what it stored.
 type collectedResponse struct {
 	Events  int `json:"events"`  // events new or changed (a higher count, a wider time span)
-	States  int `json:"states"`  // new pod and node states
-	Known   int `json:"known"`   // pod and node states already stored (a batch delivered again)
+	States  int `json:"states"`  // new states of pods, nodes, workloads and ConfigMaps
+	Known   int `json:"known"`   // states already stored (a batch delivered again)
 	Ignored int `json:"ignored"` // objects of other kinds
 }

@@ -45,12 +45,14 @@ func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *store
 }
 
 // analysisOptions are the options of an incident's analysis: what changed between its
-// snapshots of each cluster.
+// snapshots of each cluster, and between the versions of workloads, ConfigMaps and nodes the
+// collector saw.
 func analysisOptions(ev *store.Evidence) analysis.Options {
 	var opts analysis.Options
 	for _, rs := range ev.Readings {
 		opts.Changes = append(opts.Changes, change.Across(rs)...)
 	}
+	opts.Changes = append(opts.Changes, change.Over(ev.Versions)...)
 	return opts
 }
 

@@ -112,6 +112,9 @@ func (s *Store) loadSince(ctx context.Context, prev *Evidence, snaps []snapshotR
 		ev.Files = append([]string{CollectedFile}, ev.Files...)
 		ev.Objects = append(collected, ev.Objects...)
 	}
+	if err := s.collectedVersions(ctx, at, prev, ev); err != nil {
+		return nil, false, wrap(err, "versions")
+	}
 	return ev, true, nil
 }
 
@@ -215,7 +218,7 @@ func (s *Store) collectedSince(ctx context.Context, prev, ev *Evidence, changed 
 			had[c.row] = true
 		}
 		for _, r := range states {
-			if !had[r.ID] && !r.ObservedAt.Before(at.from) && !r.ObservedAt.After(at.to) {
+			if !had[r.ID] && slices.Contains(stateKinds, r.Kind) && !r.ObservedAt.Before(at.from) && !r.ObservedAt.After(at.to) {
 				added = append(added, StateChange{At: r.ObservedAt.UTC(), Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, State: r.State, row: r.ID})
 			}
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"gorm.io/gorm/clause"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -34,8 +36,8 @@ func (stateRow) TableName() string { return "object_states" }
 // CollectedCounts says what a batch of the collector stored.
 type CollectedCounts struct {
 	Events  int // events new or changed (a higher count, a wider time span)
-	States  int // new pod and node states
-	Known   int // pod and node states already stored (a batch delivered again)
+	States  int // new states of pods, nodes, workloads and ConfigMaps
+	Known   int // states already stored (a batch delivered again)
 	Ignored int // objects of other kinds
 }
 
@@ -44,9 +46,10 @@ const collectedBatch = 500
 
 // StoreCollected stores a batch of the collector for a cluster (created when new), in one
 // transaction (run again when it collides with a concurrent one): events are upserted like
-// any sighting (the count only grows); each pod and node is a state, kept once per uid and
-// resourceVersion, so that a batch delivered twice changes nothing. Each object is dated by when the collector saw it (Source.ObservedAt: see
-// cluster.Object.TakeObservedAt), else by now. The objects are only read.
+// any sighting (the count only grows); each pod, node, workload and ConfigMap is a state (a
+// version of it), kept once per uid and resourceVersion, so that a batch delivered twice
+// changes nothing. Each object is dated by when the collector saw it (Source.ObservedAt), else
+// by now. The objects are only read.
 func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*cluster.Object, now time.Time) (CollectedCounts, error) {
 	var n CollectedCounts
 	if err := s.ensureEventDays(ctx, storageDays(now)...); err != nil {
@@ -89,6 +92,11 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 			case o.Node != nil:
 				states = append(states, stateRow{ClusterID: cid, Kind: cluster.KindNode, Name: o.Node.Name,
 					UID: string(o.Node.UID), ResourceVersion: o.Node.ResourceVersion, ObservedAt: at, State: cluster.NodeState(o.Node), Raw: raw, ChangedGen: pendingGen})
+			case o.Raw != nil && slices.Contains(change.Watched, o.Kind):
+				// A workload or ConfigMap whose compared fields changed (the collector sends
+				// no other): a version of it, for what changed (change.Over).
+				states = append(states, stateRow{ClusterID: cid, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
+					UID: o.UID, ResourceVersion: resourceVersion(o.Raw), ObservedAt: at, Raw: raw, ChangedGen: pendingGen})
 			default:
 				n.Ignored++
 			}
@@ -127,6 +135,10 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 	return n, wrap(err, "store %d collected objects of %s", len(objs), clusterName)
 }
 
+// stateKinds are the kinds whose states are state changes (StateChange): the versions of
+// workloads and ConfigMaps are read for what changed in them (Evidence.Versions).
+var stateKinds = []string{cluster.KindPod, cluster.KindNode}
+
 // StateChange is a pod or node state the collector saw.
 type StateChange struct {
 	At                    time.Time
@@ -148,7 +160,7 @@ func (s *Store) ClusterStates(ctx context.Context, clusterName string, from, to 
 func (s *Store) clusterStates(q *gorm.DB, from, to time.Time) ([]StateChange, error) {
 	var rows []stateRow
 	err := q.Select("object_states.id, object_states.kind, object_states.namespace, object_states.name, object_states.observed_at, object_states.state").
-		Where("object_states.observed_at BETWEEN ? AND ?", from.UTC(), to.UTC()).
+		Where("object_states.observed_at BETWEEN ? AND ?", from.UTC(), to.UTC()).Where("object_states.kind IN ?", stateKinds).
 		Order("object_states.observed_at, object_states.id").Find(&rows).Error
 	if err != nil {
 		return nil, err
@@ -297,7 +309,8 @@ func (s *Store) lastStates(ctx context.Context, last map[string]int64, prev, ev 
 	return out, nil
 }
 
-// decodeState decodes a collected pod or node state; nil for another kind.
+// decodeState decodes a collected state: a pod or node, or a workload or ConfigMap (as its
+// JSON); nil for another kind.
 func (s *Store) decodeState(r stateRow) (*cluster.Object, error) {
 	src := cluster.Source{File: CollectedFile}
 	switch r.Kind {
@@ -314,7 +327,31 @@ func (s *Store) decodeState(r stateRow) (*cluster.Object, error) {
 		}
 		return &cluster.Object{APIVersion: "v1", Kind: r.Kind, Name: r.Name, UID: r.UID, Source: src, Node: n}, nil
 	}
-	return nil, nil
+	if !slices.Contains(change.Watched, r.Kind) {
+		return nil, nil
+	}
+	raw, err := s.raw.decompress(r.Raw)
+	if err != nil {
+		return nil, fmt.Errorf("collected %s %s/%s: %w", r.Kind, r.Namespace, r.Name, err)
+	}
+	var head struct {
+		APIVersion string `json:"apiVersion"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return nil, fmt.Errorf("collected %s %s/%s: %w", r.Kind, r.Namespace, r.Name, err)
+	}
+	return &cluster.Object{APIVersion: head.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID, Source: src, Raw: raw}, nil
+}
+
+// resourceVersion reads an object's resourceVersion off its JSON ("" when it has none).
+func resourceVersion(raw []byte) string {
+	var head struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
+	}
+	_ = json.Unmarshal(raw, &head) // ingest decoded it already
+	return head.Metadata.ResourceVersion
 }
 
 // CollectedFile names what the collector streamed, where evidence names a file.

@@ -26,11 +26,18 @@ type Evidence struct {
 	// between them (change.Across): one list per cluster, oldest snapshot first, each with the
 	// objects it holds (not its events) and when it was stored.
 	Readings [][]change.Reading
+	// Versions are the versions of the workloads, ConfigMaps and nodes of the incident's
+	// cluster the collector saw, for what changed in them (change.Over): those seen from
+	// ChangeLookback before the window's start to its end, and the last seen before that of
+	// each, in the order they were seen.
+	Versions []change.Version
 
 	snaps     map[int64]snapshotObjects // snapshot id → its pods, nodes and others
 	carried   eventSet                  // the events the snapshots carried
 	collected eventSet                  // the events collected in the window
 	states    map[int64]*cluster.Object // collected state row id → the pod or node (nil: neither)
+	versions  map[int64]change.Version  // collected state row id → its version, of Versions
+	rows      []int64                   // the rows of Versions, in order
 	last      map[string]int64          // collected object uid → the id of its last state row
 	at        loadPoint                 // what was loaded: the window, and the generations read
 	since     bool                      // made from the load before and what changed since (loadSince)
@@ -78,7 +85,8 @@ type decodedEvent struct {
 // same order (which the load takes from prev only when their rows are unchanged) and the same
 // state changes. An analysis of prev is then one of e.
 func (e *Evidence) Same(prev *Evidence) bool {
-	if prev == nil || !slices.Equal(e.Files, prev.Files) || !slices.Equal(e.Objects, prev.Objects) || len(e.States) != len(prev.States) {
+	if prev == nil || !slices.Equal(e.Files, prev.Files) || !slices.Equal(e.Objects, prev.Objects) || len(e.States) != len(prev.States) ||
+		!slices.Equal(e.rows, prev.rows) {
 		return false
 	}
 	for i, c := range e.States {
@@ -185,7 +193,60 @@ func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *E
 	if ev.States, err = s.clusterStates(db.Where("object_states.cluster_id = ?", at.cluster), at.from, at.to); err != nil {
 		return nil, wrap(err, "states of incident %s", incidentID)
 	}
+	if err := s.collectedVersions(ctx, at, prev, ev); err != nil {
+		return nil, wrap(err, "versions of incident %s", incidentID)
+	}
 	return ev, nil
+}
+
+// ChangeLookback is how long before an incident's window a change the collector saw is read
+// for it: a change made in the day before the symptoms may have led to them.
+const ChangeLookback = 24 * time.Hour
+
+// collectedVersions reads ev.Versions for the window at: the rows of the versions the collector
+// saw of the cluster's workloads, ConfigMaps and nodes from ChangeLookback before the window to
+// its end, and the last row of each before that, decoding those prev did not (a state's row
+// never changes).
+func (s *Store) collectedVersions(ctx context.Context, at loadPoint, prev, ev *Evidence) error {
+	db := s.db.WithContext(ctx)
+	start := at.from.Add(-ChangeLookback).UTC()
+	var ids []int64
+	before := db.Model(&stateRow{}).Select("max(id)").Where("cluster_id = ? AND kind IN ? AND observed_at <= ?", at.cluster, change.Watched, start).Group("uid")
+	err := db.Model(&stateRow{}).Select("id").
+		Where("id IN (?) OR (cluster_id = ? AND kind IN ? AND observed_at > ? AND observed_at <= ?)", before, at.cluster, change.Watched, start, at.to.UTC()).
+		Order("observed_at, id").Scan(&ids).Error
+	if err != nil {
+		return err
+	}
+	ev.rows, ev.versions = ids, make(map[int64]change.Version, len(ids))
+	var missing []int64
+	for _, id := range ids {
+		if v, ok := prev.versions[id]; ok {
+			ev.versions[id] = v
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	for from := 0; from < len(missing); from += staleChunk {
+		var rows []stateRow
+		if err := db.Where("id IN ?", missing[from:min(from+staleChunk, len(missing))]).Find(&rows).Error; err != nil {
+			return err
+		}
+		for _, r := range rows {
+			o, err := s.decodeState(r)
+			if err != nil {
+				return err
+			}
+			ev.versions[r.ID] = change.Version{Object: o, At: r.ObservedAt.UTC()}
+		}
+	}
+	ev.Versions = make([]change.Version, 0, len(ids))
+	for _, id := range ids {
+		if v := ev.versions[id]; v.Object != nil {
+			ev.Versions = append(ev.Versions, v)
+		}
+	}
+	return nil
 }
 
 // snapshotKey names the version of a snapshot's objects: see snapshotObjects.
