@@ -139,6 +139,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	applyClaims(in, &rep)
 	rep.Causes = mergeCauses(rep.Causes)
 	final := groupSymptoms(in, &rep)
+	rootChanges(&rep)
 	orderCauses(rep.Causes, rep.Symptoms)
 	numberCauses(rep.Causes)
 	linkChain(in, &rep, r.Links)

@@ -11,13 +11,19 @@ import (
 // telling one story. Causes of one kind and role whose components are of the same kinds (the
 // hub's, a DNS pod's, any pod's) are told as one, with the others as its members.
 
-// mergeCauses folds causes of one kind, role and kinds of components into one each.
+// mergeCauses folds causes of one kind, role and kinds of components into one each. A
+// recent_change cause is its change's, and is folded only with those of the same changes: two
+// changes (an image on one Deployment, a memory limit on another) are two causes, to be undone
+// apart, and they name no components to tell them by.
 func mergeCauses(causes []Cause) []Cause {
 	type key struct{ kind, role, comps string }
 	index := map[key]int{}
 	var groups [][]Cause
 	for _, c := range causes {
 		k := key{c.Kind, c.Role, componentKinds(c)}
+		if c.Kind == RecentChange {
+			k.comps = "changes:" + strings.Join(c.Changes, ",")
+		}
 		i, ok := index[k]
 		if !ok {
 			i = len(groups)

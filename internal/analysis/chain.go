@@ -127,5 +127,5 @@ func symptomByID(r *Report, id string) (Symptom, bool) {
 
 // defaultLinks are the link rules, in the order they run.
 func defaultLinks() []LinkRule {
-	return []LinkRule{triggeredLink{}, followsLink{}, newNodesLink{}, sameNodeLink{}, lingeringLink{}}
+	return []LinkRule{changeLink{}, triggeredLink{}, followsLink{}, newNodesLink{}, sameNodeLink{}, lingeringLink{}}
 }

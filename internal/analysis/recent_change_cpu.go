@@ -14,15 +14,17 @@ type cutCPURule struct{}
 func (cutCPURule) Name() string { return "recent-change-cpu" }
 
 func (cutCPURule) Causes(in Input, symptoms []Symptom) []Cause {
-	cut := func(c change.Change) bool {
-		switch {
-		case strings.HasSuffix(c.Field, ".resources.limits.cpu"):
-			return less(c) // lowered, or added where there was none
-		case strings.HasSuffix(c.Field, ".resources.requests.cpu"):
-			return c.Before != change.Absent && less(c) // a request added is more, not less
-		}
-		return false
-	}
-	return changeCauses(in, symptoms, mechanism{matches: cut, kinds: []string{LivenessProbeFailed, ReadinessProbeFailed},
+	return changeCauses(in, symptoms, mechanism{matches: cutCPU, kinds: []string{LivenessProbeFailed, ReadinessProbeFailed},
 		what: "their probes failed with less CPU", confidence: 0.6})
+}
+
+// cutCPU reports whether a change lowered a CPU request, or lowered or added a CPU limit.
+func cutCPU(c change.Change) bool {
+	switch {
+	case strings.HasSuffix(c.Field, ".resources.limits.cpu"):
+		return less(c) // lowered, or added where there was none
+	case strings.HasSuffix(c.Field, ".resources.requests.cpu"):
+		return c.Before != change.Absent && less(c) // a request added is more, not less
+	}
+	return false
 }

@@ -7,13 +7,15 @@ import (
 )
 
 // changedImageRule: a workload's image changed, then its new pods could not pull it or crashed
-// as they started (image_pull_failed, crash_loop_backoff): the new image is the root cause.
+// as they started (image_pull_failed, crash_loop_backoff, and the restarts of the crashes but
+// for those killed for memory): the new image is the root cause.
 type changedImageRule struct{}
 
 func (changedImageRule) Name() string { return "recent-change-image" }
 
 func (changedImageRule) Causes(in Input, symptoms []Symptom) []Cause {
 	image := func(c change.Change) bool { return strings.HasSuffix(c.Field, ".image") && c.Before != change.Absent }
-	return changeCauses(in, symptoms, mechanism{matches: image, kinds: []string{ImagePullFailed, CrashLoopBackOff},
-		what: "the new image could not be pulled or did not start", confidence: 0.8})
+	crashed := func(s Symptom) bool { return s.Kind != ContainerRestarted || s.Details.Reason != "OOMKilled" }
+	return changeCauses(in, symptoms, mechanism{matches: image, kinds: []string{ImagePullFailed, CrashLoopBackOff, ContainerRestarted},
+		fits: crashed, what: "the new image could not be pulled or did not start", confidence: 0.8})
 }

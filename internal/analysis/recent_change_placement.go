@@ -13,11 +13,14 @@ type movedPlacementRule struct{}
 func (movedPlacementRule) Name() string { return "recent-change-placement" }
 
 func (movedPlacementRule) Causes(in Input, symptoms []Symptom) []Cause {
-	moved := func(c change.Change) bool {
-		return strings.HasSuffix(c.Field, ".nodeSelector") || strings.HasSuffix(c.Field, ".affinity") || strings.HasSuffix(c.Field, ".tolerations")
-	}
-	return changeCauses(in, symptoms, mechanism{matches: moved, kinds: []string{PodPending}, fits: placementRefused,
+	return changeCauses(in, symptoms, mechanism{matches: placement, kinds: []string{PodPending}, fits: placementRefused,
 		what: "no node matched where the new pods were sent", confidence: 0.7})
+}
+
+// placement reports whether a change is to where a workload's pods may run: its node
+// selector, affinity or tolerations.
+func placement(c change.Change) bool {
+	return c.Kind != "Node" && (strings.HasSuffix(c.Field, ".nodeSelector") || strings.HasSuffix(c.Field, ".affinity") || strings.HasSuffix(c.Field, ".tolerations"))
 }
 
 // placementRefused reports whether the scheduler, where its message is at hand, said nodes did

@@ -26,11 +26,18 @@ func rollout(t *testing.T, n int, at time.Time, image, limit string) *cluster.Ob
 // rolloutSpec is revision n of Deployment prod/hub, rolled out at, running spec.
 func rolloutSpec(t *testing.T, n int, at time.Time, spec corev1.PodSpec) *cluster.Object {
 	t.Helper()
+	return rolloutOf(t, "hub", n, at, spec)
+}
+
+// rolloutOf is revision n of Deployment prod/app (its ReplicaSet app-n), rolled out at, running
+// spec.
+func rolloutOf(t *testing.T, app string, n int, at time.Time, spec corev1.PodSpec) *cluster.Object {
+	t.Helper()
 	yes := true
 	rs := appsv1.ReplicaSet{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
-		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("hub-%d", n), Namespace: "prod", CreationTimestamp: metav1.NewTime(at),
+		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%d", app, n), Namespace: "prod", CreationTimestamp: metav1.NewTime(at),
 			Annotations:     map[string]string{"deployment.kubernetes.io/revision": fmt.Sprint(n)},
-			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "hub", Controller: &yes}}},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: app, Controller: &yes}}},
 		Spec: appsv1.ReplicaSetSpec{Template: corev1.PodTemplateSpec{Spec: spec}}}
 	b, err := json.Marshal(rs)
 	if err != nil {
@@ -42,11 +49,17 @@ func rolloutSpec(t *testing.T, n int, at time.Time, spec corev1.PodSpec) *cluste
 
 // hubPod is a pod of ReplicaSet rs, created at, with the container status given.
 func hubPod(name, rs string, at time.Time, image, limit string, status corev1.ContainerStatus) *cluster.Object {
+	return appPod("hub", name, rs, at, image, limit, status)
+}
+
+// appPod is a pod of ReplicaSet rs whose one container is named app, created at, with the
+// container status given.
+func appPod(app, name, rs string, at time.Time, image, limit string, status corev1.ContainerStatus) *cluster.Object {
 	yes := true
-	status.Name = "hub"
+	status.Name = app
 	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "prod", CreationTimestamp: metav1.NewTime(at),
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs, Controller: &yes}}},
-		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub", Image: image,
+		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: app, Image: image,
 			Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(limit)}}}}},
 		Status: corev1.PodStatus{Phase: corev1.PodPending, StartTime: &metav1.Time{Time: at}, ContainerStatuses: []corev1.ContainerStatus{status}}}
 	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, Pod: p, Source: cluster.Source{File: "pods.json", Line: 1}}
@@ -67,7 +80,8 @@ func oomKilled(at time.Time) corev1.ContainerStatus {
 			FinishedAt: metav1.NewTime(at)}}}
 }
 
-// changeCause is the recent_change cause of a report, and the symptoms it explains by kind.
+// changeCause is the recent_change cause of a report, and the symptoms it explains by kind
+// (not the causes the chain links it to).
 func changeCause(t *testing.T, rep Report) (Cause, []string) {
 	t.Helper()
 	kinds := map[string]string{}
@@ -78,7 +92,9 @@ func changeCause(t *testing.T, rep Report) (Cause, []string) {
 		if c.Kind == RecentChange {
 			var explained []string
 			for _, id := range c.Explains {
-				explained = append(explained, kinds[id])
+				if k, ok := kinds[id]; ok {
+					explained = append(explained, k)
+				}
 			}
 			return c, explained
 		}

@@ -1,0 +1,142 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/change"
+)
+
+// changeLink starts the chain at a change: a recent_change cause and a cause that plainly
+// shows how the same symptoms came about (the image could not be pulled, the containers were
+// killed at their limit, no node matched the selector) tell one story, in which the change came
+// first. The change links to that cause, saying how it led to it, and the cause is no longer a
+// root of its own (rootChanges).
+//
+// Preconditions, all of them, for an edge from change cause X to cause Y:
+//   - X and Y explain a symptom in common. A recent_change cause explains only symptoms of its
+//     own workload's pods (or its node's), begun after it, so they are about the same pods;
+//   - the change is of a field that leads to Y's kind (changeLeads gives a reason for it): a
+//     probe tightened does not make CPU starve, a lowered memory limit does not make an image
+//     unpullable;
+//   - Y is not a root: every symptom Y explains is explained by changes that lead to it. A
+//     cause that also explains symptoms no change does (an image no pod of any revision could
+//     pull) stays a root beside the change.
+type changeLink struct{}
+
+func (changeLink) Name() string { return "recent-change" }
+
+func (changeLink) Links(_ Input, r *Report) []Edge {
+	var out []Edge
+	for _, l := range changeLeadsIn(r) {
+		if y := r.Causes[l.led]; y.Role != Root {
+			out = append(out, Edge{From: r.Causes[l.change].ID, To: y.ID, Why: l.why})
+		}
+	}
+	return out
+}
+
+// rootChanges makes contributing each root cause whose every symptom is explained by changes
+// that lead to it (changeLink's preconditions): the change is the root, and the cause how it
+// hurt. It runs on the causes as the rules found them, before they are ordered and linked.
+func rootChanges(r *Report) {
+	covered := map[int]map[string]bool{}
+	for _, l := range changeLeadsIn(r) {
+		if covered[l.led] == nil {
+			covered[l.led] = map[string]bool{}
+		}
+		for _, id := range r.Causes[l.change].Explains {
+			covered[l.led][id] = true
+		}
+	}
+	for i, ids := range covered {
+		y := &r.Causes[i]
+		if y.Role == Root && !slices.ContainsFunc(y.Explains, func(id string) bool { return !ids[id] }) {
+			y.Role = Contributing
+		}
+	}
+}
+
+// changeLead is a recent_change cause (by index) that leads to another cause, and how.
+type changeLead struct {
+	change, led int
+	why         string
+}
+
+// changeLeadsIn finds, for each recent_change cause, the causes of other kinds that explain a
+// symptom it explains and that its change leads to.
+func changeLeadsIn(r *Report) []changeLead {
+	changes := map[string]change.Change{}
+	for _, c := range r.Changes {
+		changes[c.ID] = c.Change
+	}
+	var out []changeLead
+	for i, x := range r.Causes {
+		if x.Kind != RecentChange {
+			continue
+		}
+		for j, y := range r.Causes {
+			lead, ok := changeLeads[y.Kind]
+			if !ok || !slices.ContainsFunc(y.Explains, func(id string) bool { return slices.Contains(x.Explains, id) }) {
+				continue
+			}
+			for _, id := range x.Changes {
+				ch, ok := changes[id]
+				if !ok {
+					continue
+				}
+				if why := lead(ch); why != "" {
+					out = append(out, changeLead{change: i, led: j, why: why})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// changeLeads says, for each kind of cause a change may lead to, how a change led to it, or ""
+// when a change of that field does not lead to such a cause.
+var changeLeads = map[string]func(change.Change) string{
+	ImageUnavailable: func(c change.Change) string {
+		if strings.HasSuffix(c.Field, ".image") {
+			return fmt.Sprintf("the new image %s could not be pulled", c.After)
+		}
+		return ""
+	},
+	ContainerStartFailure: func(c change.Change) string {
+		if strings.HasSuffix(c.Field, ".image") {
+			return fmt.Sprintf("the new image %s does not start", c.After)
+		}
+		return ""
+	},
+	MemoryLimitTooLow: func(c change.Change) string {
+		if lowered(c) {
+			return fmt.Sprintf("the containers were OOM-killed at the memory limit the change set (%s, was %s)", c.After, c.Before)
+		}
+		return ""
+	},
+	CPUStarvation: func(c change.Change) string {
+		if cutCPU(c) {
+			return fmt.Sprintf("the change cut the pods' CPU (%s: %s → %s), so on a busy node they got too little to answer their probes", lastPart(c.Field), c.Before, c.After)
+		}
+		return ""
+	},
+	SchedulingConstraints: func(c change.Change) string {
+		if placement(c) {
+			return fmt.Sprintf("the new %s (%s) is matched by no node the new pods may run on", lastPart(c.Field), c.After)
+		}
+		return ""
+	},
+}
+
+// lastPart is the last part of a field's path: "nodeSelector" of
+// "spec.template.spec.nodeSelector", "requests.cpu" of "….resources.requests.cpu".
+func lastPart(field string) string {
+	parts := strings.Split(field, ".")
+	if n := len(parts); n >= 2 && (parts[n-2] == "requests" || parts[n-2] == "limits") {
+		return parts[n-2] + "." + parts[n-1]
+	}
+	return parts[len(parts)-1]
+}
