@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 
+	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -25,7 +26,8 @@ var contextKinds = map[string]bool{
 	"LimitRange": true, "PersistentVolumeClaim": true, "ConfigMap": true,
 }
 
-// autoscalerStatus is the one ConfigMap Rootline keeps: cluster-autoscaler's status report.
+// autoscalerStatus is the one ConfigMap Rootline keeps as it is: cluster-autoscaler's status
+// report. Of the others only the keys and a hash of each value are kept.
 const autoscalerStatus = "cluster-autoscaler-status"
 
 // typeMeta is what is read of an object before its kind is known.
@@ -146,8 +148,13 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 		d.adopt(o, t)
 	default:
 		if tm.Kind == "ConfigMap" && tm.Name != autoscalerStatus {
-			d.skip(skipped(o, "only the cluster-autoscaler-status ConfigMap is kept: others may hold secrets"))
-			return nil
+			// Any other ConfigMap may hold what should never be stored: it is kept with each
+			// value replaced by its hash, which is what is compared of it (change.HashValues).
+			hashed, err := hashedConfigMap(raw)
+			if err != nil {
+				return d.objErr(src, raw, err)
+			}
+			raw = hashed
 		}
 		if !contextKinds[tm.Kind] {
 			d.skip(skipped(o, fmt.Sprintf("kind %s is not used by Rootline", tm.Kind)))
@@ -456,4 +463,14 @@ func (d *Decoder) unwrap(ctx context.Context, raw []byte, src cluster.Source, em
 		}
 	}
 	return n, nil
+}
+
+// hashedConfigMap is a ConfigMap's JSON with each value replaced by its hash.
+func hashedConfigMap(raw []byte) ([]byte, error) {
+	var cm corev1.ConfigMap
+	if err := json.Unmarshal(raw, &cm); err != nil {
+		return nil, err
+	}
+	change.HashValues(&cm)
+	return json.Marshal(&cm)
 }

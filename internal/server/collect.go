@@ -2,16 +2,13 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"time"
 
 	"github.com/gin-gonic/gin"
-	corev1 "k8s.io/api/core/v1"
 
-	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/collect"
 	"github.com/rootline-dev/rootline/internal/incident"
@@ -58,15 +55,6 @@ func (s *Server) postEvents(c *gin.Context) error {
 	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes})
 	err = dec.Decode(ctx, "batch", f, func(o *cluster.Object) error {
 		collect.TakeObservedAt(o) // when the collector saw it, as provenance, not as an annotation stored
-		if o.Kind == "ConfigMap" && o.Raw != nil {
-			// The collector sends a ConfigMap's values hashed; one that sends them as they are
-			// (an older or a foreign collector) has them hashed here, never stored.
-			raw, err := hashedConfigMap(o.Raw)
-			if err != nil {
-				return fmt.Errorf("ConfigMap %s/%s: %w", o.Namespace, o.Name, err)
-			}
-			o.Raw = raw
-		}
 		objs = append(objs, o)
 		return nil
 	})
@@ -83,17 +71,6 @@ func (s *Server) postEvents(c *gin.Context) error {
 	s.log.DebugContext(ctx, "collected batch stored", "cluster", clusterName, "events", n.Events, "states", n.States, "known", n.Known)
 	c.JSON(http.StatusOK, collectedResponse{Events: n.Events, States: n.States, Known: n.Known, Ignored: n.Ignored})
 	return nil
-}
-
-// hashedConfigMap is a ConfigMap's JSON with each value replaced by its hash
-// (change.HashValues).
-func hashedConfigMap(raw []byte) ([]byte, error) {
-	var cm corev1.ConfigMap
-	if err := json.Unmarshal(raw, &cm); err != nil {
-		return nil, err
-	}
-	change.HashValues(&cm)
-	return json.Marshal(&cm)
 }
 
 // collectedResponse answers a collector's batch: what it stored.
