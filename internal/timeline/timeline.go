@@ -4,7 +4,9 @@
 // It is pure: the server filters and pages what Build returns, and the pictures bucket it.
 //
 // Every entry has a real time. A symptom or cause without one of its own takes the time of
-// the evidence it came from and says so (AtFrom); what has no time at all is left out. Apply
+// the evidence it came from and says so (AtFrom); what has no time at all is left out. The
+// changes the analysis read (to a workload, node or ConfigMap) are rows of their own with their
+// diff, linked to the causes that stand on them and the symptoms those explain (changes.go). Apply
 // collapses bursts of routine rows (nodes added, pods scheduled and started) into one row
 // each, never a symptom or a row cited as evidence (collapse.go).
 package timeline
@@ -31,6 +33,9 @@ const (
 	TypeCause   = "cause"
 	TypeNote    = "note"
 	TypeNode    = "node"
+	// TypeChange is a change to a workload, node or ConfigMap the analysis read
+	// (analysis.Report.Changes): its Diff says what changed, and its Ref is the change's id.
+	TypeChange = "change"
 )
 
 // Severities, from the least to the most alarming.
@@ -71,6 +76,8 @@ type Entry struct {
 	// Parent is the group a member row belongs to (a symptom or cause id): the row is listed
 	// when its group is expanded, not in the timeline itself.
 	Parent string `json:"parent,omitempty"`
+	// Diff is what a change row changed (TypeChange only).
+	Diff *Diff `json:"diff,omitempty"`
 }
 
 // end is the last time an entry covers.
@@ -106,6 +113,7 @@ func Build(m *cluster.Model, rep analysis.Report, notes []incident.Note, changes
 	out = append(out, events(m, cites, clock)...)
 	out = append(out, nodes(m, cites)...)
 	out = append(out, stateEntries(changes, clock)...)
+	out = append(out, changeEntries(rep)...)
 	causesOf := map[string][]string{}
 	for _, c := range rep.Causes {
 		for _, id := range c.Explains {
@@ -117,7 +125,7 @@ func Build(m *cluster.Model, rep analysis.Report, notes []incident.Note, changes
 		out = append(out, symptomEntries(s, causesOf[s.ID], clock, when)...)
 	}
 	for _, c := range rep.Causes {
-		out = append(out, causeEntries(c, clock, when)...)
+		out = append(out, causeChanges(causeEntries(c, clock, when), c)...)
 	}
 	for _, n := range notes {
 		if n.At.IsZero() {
@@ -141,7 +149,7 @@ func Build(m *cluster.Model, rep analysis.Report, notes []incident.Note, changes
 }
 
 // typeOrder puts, at one instant, what happened before what it means.
-var typeOrder = map[string]int{TypeNode: 0, TypeEvent: 1, TypeSymptom: 2, TypeCause: 3, TypeNote: 4}
+var typeOrder = map[string]int{TypeChange: 0, TypeNode: 1, TypeEvent: 2, TypeSymptom: 3, TypeCause: 4, TypeNote: 5}
 
 // symptomEntries is a symptom's row and, for a group, its members' rows. A row without a time of
 // its own takes its evidence's; a member without one takes its group's.
