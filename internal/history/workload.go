@@ -1,0 +1,185 @@
+package history
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// replicaSet is what a workload's history reads of a ReplicaSet: its Deployment, its revision
+// and when it was created (rolled out).
+type replicaSet struct {
+	namespace, name, deployment string
+	revision                    int
+	created                     time.Time
+}
+
+// replicaSets reads the ReplicaSets of the model, by "namespace/name".
+func replicaSets(m *cluster.Model) map[string]replicaSet {
+	out := map[string]replicaSet{}
+	if m == nil {
+		return out
+	}
+	for _, o := range m.Others {
+		if o.Kind != "ReplicaSet" || o.Raw == nil {
+			continue
+		}
+		var rs struct {
+			Metadata struct {
+				CreationTimestamp time.Time
+				Annotations       map[string]string
+				OwnerReferences   []struct {
+					Kind       string
+					Name       string
+					Controller *bool
+				}
+			}
+		}
+		if json.Unmarshal(o.Raw, &rs) != nil {
+			continue
+		}
+		r := replicaSet{namespace: o.Namespace, name: o.Name, created: rs.Metadata.CreationTimestamp}
+		r.revision, _ = strconv.Atoi(rs.Metadata.Annotations["deployment.kubernetes.io/revision"])
+		for _, ref := range rs.Metadata.OwnerReferences {
+			if ref.Kind == "Deployment" && ref.Controller != nil && *ref.Controller {
+				r.deployment = ref.Name
+			}
+		}
+		out[o.Namespace+"/"+o.Name] = r
+	}
+	return out
+}
+
+// owners are the objects a pod runs from: its controller and, for a ReplicaSet, the Deployment
+// that owns it (as the ReplicaSet says, else as the name the Deployment controller gives it
+// says: the Deployment's name and the pod-template-hash), as analysis reads a pod's workload.
+func owners(rss map[string]replicaSet, p *cluster.Object) []Object {
+	kind, name := cluster.Owner(p.Pod)
+	if kind == "" {
+		return nil
+	}
+	out := []Object{{Kind: kind, Namespace: p.Namespace, Name: name}}
+	if kind != "ReplicaSet" {
+		return out
+	}
+	if rs, ok := rss[p.Namespace+"/"+name]; ok && rs.deployment != "" {
+		return append(out, Object{Kind: "Deployment", Namespace: p.Namespace, Name: rs.deployment})
+	}
+	if h := p.Pod.Labels["pod-template-hash"]; h != "" && strings.HasSuffix(name, "-"+h) {
+		return append(out, Object{Kind: "Deployment", Namespace: p.Namespace, Name: strings.TrimSuffix(name, "-"+h)})
+	}
+	return out
+}
+
+// workload is a workload's (or ConfigMap's) lanes: for a Deployment its template revisions
+// (its ReplicaSets, each from its creation to the next's), the changes the analysis read of it,
+// the events about it and its ReplicaSets, and the symptoms of its pods; then a group per pod,
+// at most maxPods of them (those with symptoms first). False when nothing names it.
+func (b *builder) workload(o Object, notes *[]string) ([]Group, bool) {
+	g := Group{Object: o}
+	rss := replicaSets(b.in.Model)
+	var revs []replicaSet
+	eventsOf := []Object{o}
+	for _, rs := range rss {
+		if o.Kind == "Deployment" && rs.deployment == o.Name && rs.namespace == o.Namespace {
+			revs = append(revs, rs)
+		}
+	}
+	slices.SortFunc(revs, func(a, b replicaSet) int {
+		if a.revision != b.revision {
+			return a.revision - b.revision
+		}
+		return cmp.Or(a.created.Compare(b.created), strings.Compare(a.name, b.name))
+	})
+	for _, rs := range revs {
+		eventsOf = append(eventsOf, Object{Kind: "ReplicaSet", Namespace: o.Namespace, Name: rs.name})
+	}
+	if len(revs) > 0 {
+		l := Lane{Name: "template revisions"}
+		for i, rs := range revs {
+			if rs.created.IsZero() {
+				continue
+			}
+			sp := Span{From: rs.created.UTC(), State: fmt.Sprintf("revision %d: ReplicaSet %s", rs.revision, rs.name), Tone: ToneInfo}
+			if i == len(revs)-1 {
+				sp.Tone = ToneOK
+			} else if !revs[i+1].created.IsZero() {
+				sp.To = revs[i+1].created.UTC()
+			}
+			l.Spans = append(l.Spans, sp)
+		}
+		g.Lanes = append(g.Lanes, l)
+	}
+	g.Lanes = append(g.Lanes, b.changesLane("changes", func(c analysis.Change) bool {
+		return c.Kind == o.Kind && c.Namespace == o.Namespace && c.Name == o.Name ||
+			o.Kind == "ReplicaSet" && c.Namespace == o.Namespace && c.ReplicaSet == o.Name
+	}))
+	// The workload's pods, by owner.
+	var pods []*cluster.Object
+	if b.in.Model != nil {
+		for _, p := range b.in.Model.Pods {
+			if p.Namespace == o.Namespace && slices.Contains(owners(rss, p), o) {
+				pods = append(pods, p)
+			}
+		}
+	}
+	isPod := map[string]bool{}
+	for _, p := range pods {
+		isPod[p.Name] = true
+	}
+	g.Lanes = append(g.Lanes,
+		Lane{Name: "events", Marks: b.eventMarks(eventsOf...)},
+		Lane{Name: "symptoms of its pods", Marks: b.symptomMarks(func(r analysis.ObjectRef) bool {
+			return r.Namespace == o.Namespace && (r.Kind == cluster.KindPod && isPod[r.Name] || r.Kind == o.Kind && r.Name == o.Name)
+		}, "")})
+	found := len(revs) > 0 || len(pods) > 0 || named(g)
+	if b.in.Model != nil && !found {
+		for _, x := range b.in.Model.Others {
+			if x.Kind == o.Kind && x.Namespace == o.Namespace && x.Name == o.Name {
+				found = true
+			}
+		}
+	}
+	if !found {
+		return nil, false
+	}
+	groups := []Group{g}
+	// Pods with symptoms first, then by name; at most maxPods.
+	var podGroups []Group
+	for _, p := range pods {
+		pg, _ := b.pod(Object{Kind: cluster.KindPod, Namespace: p.Namespace, Name: p.Name})
+		podGroups = append(podGroups, pg)
+	}
+	slices.SortStableFunc(podGroups, func(a, b Group) int {
+		sa, sb := symptomCount(a), symptomCount(b)
+		if sa != sb {
+			return sb - sa
+		}
+		return strings.Compare(a.Object.Name, b.Object.Name)
+	})
+	if len(podGroups) > maxPods {
+		*notes = append(*notes, fmt.Sprintf("%s has %d pods; %d are drawn (those with symptoms first): each pod's own history has the rest",
+			o, len(podGroups), maxPods))
+		podGroups = podGroups[:maxPods]
+	}
+	return append(groups, podGroups...), true
+}
+
+func symptomCount(g Group) int {
+	n := 0
+	for _, l := range g.Lanes {
+		for _, m := range l.Marks {
+			if m.Kind == MarkSymptom {
+				n++
+			}
+		}
+	}
+	return n
+}
