@@ -1,6 +1,11 @@
 // Package collect watches a live cluster and streams what happens to a Rootline server:
-// events (added and updated: their count and last time change in place), and pods and nodes
-// whenever their state line changes (phase, reason, readiness, restarts, conditions, taints).
+// events (added and updated: their count and last time change in place), pods and nodes
+// whenever their state line changes (phase, reason, readiness, restarts, conditions, taints),
+// and nodes, Deployments, StatefulSets, DaemonSets, ReplicaSets and ConfigMaps whenever a field
+// that the server compares for what changed does (change.Fields: a template's images,
+// resources, probes, placement; a node's labels, taints and capacity; a ConfigMap's keys and
+// the hashes of its values, which are hashed before they leave the collector), never on status
+// churn.
 // Batches go through a spool folder before they are sent, so that nothing is lost while the
 // server is away or the collector restarts; the server stores them idempotently, so delivery
 // is at least once and nothing is stored twice.
@@ -16,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/informers"
@@ -128,11 +134,28 @@ func (c *Collector) Run(ctx context.Context) error {
 		{nodes, cache.ResourceEventHandlerFuncs{
 			AddFunc: func(obj any) { c.observe(obj) },
 			UpdateFunc: func(old, obj any) {
-				if cluster.NodeState(old.(*corev1.Node)) != cluster.NodeState(obj.(*corev1.Node)) {
+				if cluster.NodeState(old.(*corev1.Node)) != cluster.NodeState(obj.(*corev1.Node)) || changed(old, obj) {
 					c.observe(obj)
 				}
 			},
 		}},
+	}
+	for _, k := range c.changeKinds(ctx) {
+		inf := k.informer(factory)
+		if err := inf.SetTransform(k.transform); err != nil {
+			return fmt.Errorf("collect: %w", err)
+		}
+		handlers = append(handlers, struct {
+			inf cache.SharedIndexInformer
+			h   cache.ResourceEventHandlerFuncs
+		}{inf, cache.ResourceEventHandlerFuncs{
+			AddFunc: func(obj any) { c.observe(obj) },
+			UpdateFunc: func(old, obj any) {
+				if changed(old, obj) {
+					c.observe(obj)
+				}
+			},
+		}})
 	}
 	var regs []cache.ResourceEventHandlerRegistration
 	for _, h := range handlers {
@@ -292,6 +315,26 @@ func encode(obj any, at time.Time) (json.RawMessage, string, error) {
 		x := *o
 		x.APIVersion, x.Kind, x.Annotations = "v1", "Node", stamp(o.Annotations)
 		v, kind = &x, "Node"
+	case *corev1.ConfigMap:
+		x := *o
+		x.APIVersion, x.Kind, x.Annotations = "v1", "ConfigMap", stamp(o.Annotations)
+		v, kind = &x, "ConfigMap"
+	case *appsv1.Deployment:
+		x := *o
+		x.APIVersion, x.Kind, x.Annotations = "apps/v1", "Deployment", stamp(o.Annotations)
+		v, kind = &x, "Deployment"
+	case *appsv1.StatefulSet:
+		x := *o
+		x.APIVersion, x.Kind, x.Annotations = "apps/v1", "StatefulSet", stamp(o.Annotations)
+		v, kind = &x, "StatefulSet"
+	case *appsv1.DaemonSet:
+		x := *o
+		x.APIVersion, x.Kind, x.Annotations = "apps/v1", "DaemonSet", stamp(o.Annotations)
+		v, kind = &x, "DaemonSet"
+	case *appsv1.ReplicaSet:
+		x := *o
+		x.APIVersion, x.Kind, x.Annotations = "apps/v1", "ReplicaSet", stamp(o.Annotations)
+		v, kind = &x, "ReplicaSet"
 	default:
 		return nil, "", fmt.Errorf("unexpected %T", obj)
 	}

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"encoding/json"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,6 +28,9 @@ func TakeObservedAt(o *cluster.Object) {
 		m = &o.Node.ObjectMeta
 	case o.Event != nil:
 		m = &o.Event.ObjectMeta
+	case o.Raw != nil:
+		takeRawObservedAt(o)
+		return
 	default:
 		return
 	}
@@ -38,6 +42,48 @@ func TakeObservedAt(o *cluster.Object) {
 	if len(m.Annotations) == 0 {
 		m.Annotations = nil
 	}
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		o.Source.ObservedAt = t.UTC().Truncate(time.Microsecond)
+	}
+}
+
+// takeRawObservedAt is TakeObservedAt for an object kept as its JSON (a workload, a
+// ConfigMap): the annotation is taken out of the JSON, which is written again without it (and
+// without annotations when it was the only one). JSON that is not an object with metadata is
+// left as it is.
+func takeRawObservedAt(o *cluster.Object) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(o.Raw, &top) != nil {
+		return
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(top["metadata"], &meta) != nil {
+		return
+	}
+	var ann map[string]string
+	if json.Unmarshal(meta["annotations"], &ann) != nil {
+		return
+	}
+	v, ok := ann[observedAtAnnotation]
+	if !ok {
+		return
+	}
+	delete(ann, observedAtAnnotation)
+	if len(ann) == 0 {
+		delete(meta, "annotations")
+	} else if b, err := json.Marshal(ann); err == nil {
+		meta["annotations"] = b
+	}
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return
+	}
+	top["metadata"] = b
+	raw, err := json.Marshal(top)
+	if err != nil {
+		return
+	}
+	o.Raw = raw
 	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
 		o.Source.ObservedAt = t.UTC().Truncate(time.Microsecond)
 	}

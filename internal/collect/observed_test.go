@@ -2,10 +2,12 @@ package collect
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -45,6 +47,11 @@ func TestObservedAtRoundTrip(t *testing.T) {
 		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod", Annotations: map[string]string{"team": "hub"}}},
 		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "core-1"}},
 		&corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: "hub.1", Namespace: "prod"}, Reason: "Evicted"},
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod", Annotations: map[string]string{"deployment.kubernetes.io/revision": "2"}}},
+		&appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "prometheus", Namespace: "monitoring"}},
+		&appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "fluentd", Namespace: "kube-system"}},
+		&appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "hub-7c9", Namespace: "prod"}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod"}, Data: map[string]string{"a": "sha256:0123456789ab"}},
 	}
 	for _, obj := range objs {
 		raw, kind, err := encode(obj, at)
@@ -76,6 +83,23 @@ func TestObservedAtRoundTrip(t *testing.T) {
 			left = o.Node.Annotations
 		case o.Event != nil:
 			left = o.Event.Annotations
+		default:
+			var meta struct {
+				Metadata metav1.ObjectMeta
+			}
+			if err := json.Unmarshal(o.Raw, &meta); err != nil {
+				t.Fatalf("%s: %v", kind, err)
+			}
+			if o.Kind != kind || meta.Metadata.Name == "" {
+				t.Errorf("%s: decoded as %s %q", kind, o.Kind, meta.Metadata.Name)
+			}
+			left = meta.Metadata.Annotations
+			if kind == "Deployment" {
+				if !reflect.DeepEqual(left, map[string]string{"deployment.kubernetes.io/revision": "2"}) {
+					t.Errorf("deployment annotations %v, want its own only", left)
+				}
+				continue
+			}
 		}
 		if len(left) != 0 {
 			t.Errorf("%s: annotations %v left", kind, left)
