@@ -46,7 +46,13 @@ happens in it, so that it outlives the API server's one-hour event retention:
 
   - events, when they appear and each time they are updated (count and last time grow in place);
   - pods and nodes, when they appear and whenever their state changes (phase, reason,
-    readiness, restarts, container waits and terminations, node conditions, taints).
+    readiness, restarts, container waits and terminations, node conditions, taints);
+  - Deployments, StatefulSets, DaemonSets, ReplicaSets, ConfigMaps and nodes, when they appear
+    and whenever a field the server compares for what changed does (a template's images,
+    commands, env names, requests, limits, probes, placement; replicas; a node's labels,
+    taints, cordon and capacity; a ConfigMap's keys and the hash of each value: values are
+    hashed before they leave the collector), never on status churn. A kind the collector may
+    not list is left out with a warning.
 
 Batches (--batch-size objects, or what --flush-every gathered) are written to a spool folder
 first and then posted to --server, in order, with retries that wait longer while the server
