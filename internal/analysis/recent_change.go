@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -17,19 +19,25 @@ import (
 // ReplicaSet a pod runs from, and how a change is cited.
 
 // workload is the workload a pod runs from, as a change names it ("Deployment", "prod", "hub"),
-// and the ReplicaSet between them, if any.
+// and which of its templates the pod runs: the ReplicaSet between them, if any, or, for a
+// StatefulSet's or DaemonSet's pod, its controller-revision-hash label.
 type workload struct {
 	kind, namespace, name string
 	replicaSet            string
+	revisionHash          string
 }
 
 // workloadOf finds the workload of a pod: its controller, or, for a ReplicaSet, the Deployment
 // that owns the ReplicaSet (from the ReplicaSet itself when the input holds it, else from the
 // name the Deployment controller gives it: the Deployment's name and the pod-template-hash).
+// A StatefulSet's or DaemonSet's pod names the revision it runs in its controller-revision-hash.
 func workloadOf(owners map[string]string, p *cluster.Object) (workload, bool) {
 	kind, name := cluster.Owner(p.Pod)
 	if kind == "" {
 		return workload{}, false
+	}
+	if kind == "StatefulSet" || kind == "DaemonSet" {
+		return workload{kind: kind, namespace: p.Namespace, name: name, revisionHash: p.Pod.Labels[appsv1.ControllerRevisionHashLabelKey]}, true
 	}
 	if kind != "ReplicaSet" {
 		return workload{kind: kind, namespace: p.Namespace, name: name}, true
@@ -124,7 +132,7 @@ type mechanism struct {
 
 // changeCauses builds one recent_change cause per change the mechanism matches, explaining the
 // symptoms of its kinds of the workload's pods that began after it: the new pods' only, when
-// the change says which ReplicaSet runs the new template. Symptoms of the same workload and
+// the change says which ReplicaSet or controller-revision-hash runs the new template. Symptoms of the same workload and
 // kinds that began before the change, or of its old pods, speak against it, and lower its
 // confidence.
 func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
@@ -160,6 +168,8 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 				against = append(against, fmt.Sprintf("%s began before the change (%s)", s.ID, s.At.Format(time.RFC3339)))
 			case ch.ReplicaSet != "" && w.replicaSet != "" && w.replicaSet != ch.ReplicaSet:
 				against = append(against, fmt.Sprintf("%s is of a pod of the earlier template (ReplicaSet %s)", s.ID, w.replicaSet))
+			case ch.RevisionHash != "" && w.revisionHash != "" && w.revisionHash != ch.RevisionHash:
+				against = append(against, fmt.Sprintf("%s is of a pod of an earlier template (controller-revision-hash %s)", s.ID, w.revisionHash))
 			default:
 				c.Explains = append(c.Explains, s.ID)
 				if len(s.Evidence) > 0 {

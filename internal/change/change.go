@@ -41,6 +41,10 @@ type Change struct {
 	// ReplicaSet is the ReplicaSet that runs the changed template (History): its pods are the
 	// new ones, the Deployment's other ReplicaSets' pods the old.
 	ReplicaSet string `json:"replica_set,omitempty"`
+	// RevisionHash is the controller-revision-hash label of the pods that run the changed
+	// template of a StatefulSet or DaemonSet (History, from its ControllerRevisions): they are
+	// the new pods, those with another hash the old.
+	RevisionHash string `json:"revision_hash,omitempty"`
 	// Source is where the object that shows the change was read: the later reading's object
 	// (Between), the revision's ReplicaSet (History).
 	Source cluster.Source `json:"source"`

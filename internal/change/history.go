@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 
@@ -16,16 +17,12 @@ const revisionAnnotation = "deployment.kubernetes.io/revision"
 
 // History finds the changes a single reading already holds: the ReplicaSets of a Deployment
 // (kubectl get rs -o json) keep the pod templates it ran before, one per revision, each created
-// when its template was rolled out. Consecutive revisions are compared as Between compares two
-// readings, and each difference is a change of the Deployment at the time the later
-// ReplicaSet was created. Replicas are not compared: ReplicaSets are scaled as a rollout goes.
+// when its template was rolled out; the ControllerRevisions of a StatefulSet or DaemonSet
+// (kubectl get controllerrevisions -o json) do the same for theirs (history_revisions.go).
+// Consecutive revisions are compared as Between compares two readings, and each difference is
+// a change of the workload at the time the later revision was created. Replicas are not
+// compared: ReplicaSets are scaled as a rollout goes.
 func History(objs []*cluster.Object) []Change {
-	type revision struct {
-		n      int
-		rs     appsv1.ReplicaSet
-		fields map[string]string
-		source cluster.Source
-	}
 	byOwner := map[key][]revision{}
 	for _, o := range objs {
 		if o.Kind != "ReplicaSet" || o.Raw == nil {
@@ -51,8 +48,26 @@ func History(objs []*cluster.Object) []Change {
 		fields := map[string]string{}
 		template(fields, "spec.template.spec", rs.Spec.Template.Spec)
 		k := key{"Deployment", rs.Namespace, owner}
-		byOwner[k] = append(byOwner[k], revision{n: n, rs: rs, fields: fields, source: o.Source})
+		byOwner[k] = append(byOwner[k], revision{n: n, at: rs.CreationTimestamp.Time.UTC(), fields: fields, source: o.Source,
+			mark: func(c *Change) { c.Evidence, c.ReplicaSet = "ReplicaSet "+rs.Namespace+"/"+rs.Name, rs.Name }})
 	}
+	return append(compareRevisions(byOwner), revisionHistory(objs)...)
+}
+
+// revision is one pod template a workload ran: its number, when it was rolled out, its
+// compared fields, where it was read, and mark, which says on a change it made what shows it
+// and which pods run it.
+type revision struct {
+	n      int
+	at     time.Time
+	fields map[string]string
+	source cluster.Source
+	mark   func(*Change)
+}
+
+// compareRevisions compares each workload's revisions, in the order of their numbers, each with
+// the one before, workloads in the order of namespace and name.
+func compareRevisions(byOwner map[key][]revision) []Change {
 	owners := make([]key, 0, len(byOwner))
 	for k := range byOwner {
 		owners = append(owners, k)
@@ -61,7 +76,10 @@ func History(objs []*cluster.Object) []Change {
 		if owners[i].namespace != owners[j].namespace {
 			return owners[i].namespace < owners[j].namespace
 		}
-		return owners[i].name < owners[j].name
+		if owners[i].name != owners[j].name {
+			return owners[i].name < owners[j].name
+		}
+		return owners[i].kind < owners[j].kind
 	})
 	var out []Change
 	for _, k := range owners {
@@ -69,14 +87,15 @@ func History(objs []*cluster.Object) []Change {
 		sort.Slice(revs, func(i, j int) bool { return revs[i].n < revs[j].n })
 		for i := 1; i < len(revs); i++ {
 			was, is := revs[i-1], revs[i]
-			at := is.rs.CreationTimestamp.Time.UTC()
 			for _, f := range fieldNames(was.fields, is.fields) {
 				if was.fields[f] == is.fields[f] {
 					continue
 				}
-				out = append(out, Change{Kind: k.kind, Namespace: k.namespace, Name: k.name, Field: f,
-					Before: orAbsent(was.fields, f), After: orAbsent(is.fields, f), Since: at, Until: at,
-					Revision: is.n, Evidence: "ReplicaSet " + is.rs.Namespace + "/" + is.rs.Name, ReplicaSet: is.rs.Name, Source: is.source})
+				c := Change{Kind: k.kind, Namespace: k.namespace, Name: k.name, Field: f,
+					Before: orAbsent(was.fields, f), After: orAbsent(is.fields, f), Since: is.at, Until: is.at,
+					Revision: is.n, Source: is.source}
+				is.mark(&c)
+				out = append(out, c)
 			}
 		}
 	}
