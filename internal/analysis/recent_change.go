@@ -132,9 +132,9 @@ type mechanism struct {
 
 // changeCauses builds one recent_change cause per change the mechanism matches, explaining the
 // symptoms of its kinds of the workload's pods that began after it: the new pods' only, when
-// the change says which ReplicaSet or controller-revision-hash runs the new template. Symptoms of the same workload and
-// kinds that began before the change, or of its old pods, speak against it, and lower its
-// confidence.
+// the change says which ReplicaSet or controller-revision-hash runs the new template. Symptoms
+// of the same workload and kinds that began before the change, or of its old pods, speak
+// against it, and lower its confidence.
 func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 	if len(in.changes) == 0 {
 		return nil
@@ -165,11 +165,11 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 			}
 			switch {
 			case before(s, ch.Change):
-				against = append(against, fmt.Sprintf("%s began before the change (%s)", s.ID, s.At.Format(time.RFC3339)))
+				against = append(against, beganBefore(s))
 			case ch.ReplicaSet != "" && w.replicaSet != "" && w.replicaSet != ch.ReplicaSet:
-				against = append(against, fmt.Sprintf("%s is of a pod of the earlier template (ReplicaSet %s)", s.ID, w.replicaSet))
+				against = append(against, fmt.Sprintf("%s is of a pod of the earlier template (ReplicaSet %s)", idRef(s.ID), w.replicaSet))
 			case ch.RevisionHash != "" && w.revisionHash != "" && w.revisionHash != ch.RevisionHash:
-				against = append(against, fmt.Sprintf("%s is of a pod of an earlier template (controller-revision-hash %s)", s.ID, w.revisionHash))
+				against = append(against, fmt.Sprintf("%s is of a pod of an earlier template (controller-revision-hash %s)", idRef(s.ID), w.revisionHash))
 			default:
 				c.Explains = append(c.Explains, s.ID)
 				if len(s.Evidence) > 0 {
@@ -182,13 +182,24 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 		}
 		c.Summary = fmt.Sprintf("%s %s/%s: %s changed from %s to %s, then %d of its pods' symptoms followed (%s)",
 			ch.Kind, ch.Namespace, ch.Name, ch.Field, ch.Before, ch.After, len(c.Explains), mech.what)
-		if len(against) > 0 {
-			c.Confidence = min(c.Confidence, 0.4)
-			c.Missing = append(c.Missing, "against it: "+strings.Join(against, "; ")+": something else made those")
-		} else {
-			c.Missing = append(c.Missing, "the status of the workload's pods of the earlier template after the change: if they failed the same way, the change is not the cause")
-		}
+		weigh(&c, against, "the status of the workload's pods of the earlier template after the change: if they failed the same way, the change is not the cause")
 		out = append(out, c)
 	}
 	return out
+}
+
+// weigh puts what speaks against a change cause into it, lowering its confidence; or, when
+// nothing does, what would.
+func weigh(c *Cause, against []string, wouldContradict string) {
+	if len(against) > 0 {
+		c.Confidence = min(c.Confidence, 0.4)
+		c.Missing = append(c.Missing, "against it: "+strings.Join(against, "; ")+": something else made those")
+		return
+	}
+	c.Missing = append(c.Missing, wouldContradict)
+}
+
+// beganBefore says that a symptom began before a change, naming it for the report.
+func beganBefore(s Symptom) string {
+	return fmt.Sprintf("%s began before the change (%s)", idRef(s.ID), s.At.Format(time.RFC3339))
 }

@@ -87,8 +87,15 @@ func TestRecentChangeFromControllerRevisions(t *testing.T) {
 				controllerRevision(t, kind, "db", 1, t1, "2Gi"), controllerRevision(t, kind, "db", 2, t2, "64Mi"),
 				revisionPod(kind, "db", "db-new", 2, after, "64Mi", oomKilled(after.Add(time.Minute))),
 				revisionPod(kind, "db", "db-old", 1, t1, "2Gi", oomKilled(after.Add(2*time.Minute))),
+				unhealthy("web-0", t1.Add(time.Hour)), // earlier, and less severe: the report's ids are not the rules'
 			})
-			c, explained = changeCause(t, Run(m, Options{}))
+			rep := Run(m, Options{})
+			c, explained = changeCause(t, rep)
+			for _, s := range rep.Symptoms {
+				if s.Objects[0].Name == "db-old" && (len(c.Missing) == 0 || !strings.Contains(c.Missing[0], s.ID+" is of a pod of an earlier template")) {
+					t.Errorf("missing %q does not name the old pod's symptom by its id in the report (%s)", c.Missing, s.ID)
+				}
+			}
 			if len(explained) != 1 || c.Confidence > 0.4 || len(c.Missing) == 0 || !strings.Contains(c.Missing[0], "earlier template (controller-revision-hash") {
 				t.Errorf("with a pod of the earlier revision killed too: explains %v at %.2f, missing %q; want the new pod's only, the old against it",
 					explained, c.Confidence, c.Missing)
