@@ -5,7 +5,8 @@
 //
 // It is pure: it reads the model of the incident's snapshots, the states the collector saw,
 // and the analysis (its changes and symptoms). internal/picture draws it. Every lane is
-// bounded (maxSpans, maxMarks) and so are a workload's pods (maxPods): a pod that flapped a
+// bounded (maxSpans, maxMarks), and so are an object's lanes (maxLanes) and a workload's pods
+// (maxPods): a pod that flapped a
 // thousand times is drawn in part, and Notes say what was left out.
 package history
 
@@ -25,6 +26,7 @@ const (
 	maxSpans = 200
 	maxMarks = 200
 	maxPods  = 12
+	maxLanes = 16 // of one object: a pod of fifty containers
 )
 
 // Kinds are the kinds of object a history can be made of.
@@ -178,6 +180,10 @@ func Build(in Input, o Object) (History, bool) {
 			if len(l.Spans)+len(l.Marks) > 0 {
 				lanes = append(lanes, l)
 			}
+		}
+		if len(lanes) > maxLanes {
+			h.Notes = append(h.Notes, fmt.Sprintf("%s: %d lanes; the first %d are drawn", g.Object, len(lanes), maxLanes))
+			lanes = lanes[:maxLanes]
 		}
 		g.Lanes = lanes
 	}

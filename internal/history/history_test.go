@@ -235,3 +235,15 @@ func TestParseRef(t *testing.T) {
 		t.Errorf("a node with a namespace is valid")
 	}
 }
+
+func TestRelated(t *testing.T) {
+	in := rolloutInput(t)
+	got := Related(in.Model, Object{"Pod", "prod", "hub-2-new"})
+	want := []Object{{"ReplicaSet", "prod", "hub-2"}, {"Deployment", "prod", "hub"}, {"Node", "", "core-1"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("related (-want +got):\n%s", d)
+	}
+	if got := Related(in.Model, Object{"Deployment", "prod", "hub"}); got != nil {
+		t.Errorf("a Deployment's related: %v", got)
+	}
+}

@@ -183,3 +183,21 @@ func symptomCount(g Group) int {
 	}
 	return n
 }
+
+// Related are the objects whose histories go with a pod's: the workload it runs from (its
+// ReplicaSet and that one's Deployment) and its node. None for other kinds: a workload's
+// history holds its pods.
+func Related(m *cluster.Model, o Object) []Object {
+	if m == nil || o.Kind != cluster.KindPod {
+		return nil
+	}
+	p := m.Pod(o.Namespace, o.Name)
+	if p == nil {
+		return nil
+	}
+	out := owners(replicaSets(m), p)
+	if n := p.Pod.Spec.NodeName; n != "" {
+		out = append(out, Object{Kind: cluster.KindNode, Name: n})
+	}
+	return slices.DeleteFunc(out, func(r Object) bool { return r.Validate() != nil })
+}

@@ -76,6 +76,7 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 		p.Claims = append(p.Claims, incidents.Claim{Loc: loc, Text: c.Text, Causes: strings.Join(c.Causes, ", ")})
 	}
 	p.Entries, p.Filter = timelineRows(entries, all), timelineView(c, f)
+	historyLinks(in.ID, p.Entries)
 	for _, n := range notes {
 		html, err := s.markdown.HTML(n.Body)
 		if err != nil {

@@ -61,10 +61,10 @@ func timelineFilter(c *gin.Context) (timeline.Filter, error) {
 	if v := c.Query("type"); v != "" {
 		for _, t := range strings.Split(v, ",") {
 			switch t {
-			case timeline.TypeEvent, timeline.TypeSymptom, timeline.TypeCause, timeline.TypeNote, timeline.TypeNode:
+			case timeline.TypeEvent, timeline.TypeSymptom, timeline.TypeCause, timeline.TypeNote, timeline.TypeNode, timeline.TypeChange:
 				f.Types = append(f.Types, t)
 			default:
-				return f, errStatus(http.StatusBadRequest, fmt.Sprintf("type=%q: use event, symptom, cause, note or node", t))
+				return f, errStatus(http.StatusBadRequest, fmt.Sprintf("type=%q: use event, symptom, cause, note, node or change", t))
 			}
 		}
 	}
@@ -103,7 +103,7 @@ func timelineFilter(c *gin.Context) (timeline.Filter, error) {
 }
 
 // timelineRows are the page's rows for a page of the timeline (the API's rows for the same
-// filter), each with its date where the whole timeline spans days.
+// filter), each with its date where the whole timeline spans days, a change's with its diff.
 func timelineRows(page, all []timeline.Entry) []incidents.Entry {
 	layout := "15:04:05"
 	if timeline.SpansDays(all) {
@@ -113,6 +113,16 @@ func timelineRows(page, all []timeline.Entry) []incidents.Entry {
 	for i, e := range page {
 		out[i] = incidents.Entry{At: e.At.UTC().Format(layout), Type: e.Type, Kind: e.Kind, Severity: e.Severity, Summary: e.Summary,
 			Object: e.Object, Node: e.Node, Ref: e.Ref, Source: e.Source, Count: e.Count, Links: e.Links}
+		if d := e.Diff; d != nil {
+			var since, until time.Time
+			if d.Since != nil {
+				since = *d.Since
+			}
+			if d.Until != nil {
+				until = *d.Until
+			}
+			out[i].Diff = diffView(d.Field, d.Before, d.After, since, until, d.Revision)
+		}
 	}
 	return out
 }

@@ -44,7 +44,7 @@ func TestChangeRows(t *testing.T) {
 	want := Entry{At: t2, Type: TypeChange, Kind: "image", Severity: SeverityWarning, Namespace: "prod", Object: "Deployment prod/hub", Ref: "X1",
 		Summary: "Deployment prod/hub " + field + ": hub:3.0.0 → hub:3.0.1-typo (between 2023-02-01T16:40:00Z and 2023-02-01T16:50:00Z)",
 		Links:   []string{"C1", "S1"}, Source: "deploy.json:3",
-		Diff:    &Diff{Field: field, Before: "hub:3.0.0", After: "hub:3.0.1-typo", Since: &since, Until: &until}}
+		Diff: &Diff{Field: field, Before: "hub:3.0.0", After: "hub:3.0.1-typo", Since: &since, Until: &until}}
 	if d := cmp.Diff(want, x1); d != "" {
 		t.Errorf("the change row (-want +got):\n%s", d)
 	}

@@ -121,6 +121,15 @@ type Entry struct {
 	At, Type, Kind, Severity, Summary, Object, Node, Ref, Source string
 	Count                                                        int
 	Links                                                        []string
+	// HistoryURL is the history view of the object the row names; "" when it has none.
+	HistoryURL string
+	// Diff is what a change row changed; nil for other rows.
+	Diff *Diff
+}
+
+// Diff is a change's field, before and after, and when it was made ("between … and …").
+type Diff struct {
+	Field, Before, After, When string
 }
 
 // Filter is the timeline's filter as the URL carries it.

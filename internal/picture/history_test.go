@@ -1,0 +1,58 @@
+package picture
+
+import (
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/history"
+)
+
+// TestHistory: the swimlanes are well-formed SVG with a bar per state and a mark per change,
+// symptom and event, each with its tooltip; hostile names are escaped; an empty history says so.
+func TestHistory(t *testing.T) {
+	from := time.Date(2023, 2, 1, 16, 40, 0, 0, time.UTC)
+	h := history.History{Object: history.Object{Kind: "Deployment", Namespace: "prod", Name: `hub"><script>alert(1)</script>`}, From: from, To: from.Add(20 * time.Minute),
+		Groups: []history.Group{
+			{Object: history.Object{Kind: "Deployment", Namespace: "prod", Name: "hub"}, Lanes: []history.Lane{
+				{Name: "template revisions", Spans: []history.Span{{From: from.Add(-time.Hour), To: from.Add(10 * time.Minute), State: "revision 1", Tone: history.ToneInfo},
+					{From: from.Add(10 * time.Minute), To: from.Add(20 * time.Minute), State: "revision 2", Tone: history.ToneOK}}},
+				{Name: "changes", Marks: []history.Mark{{At: from.Add(10 * time.Minute), Kind: history.MarkChange, Ref: "X1", Label: "image: a → <b>", Tone: history.ToneWarning}}},
+			}},
+			{Object: history.Object{Kind: "Pod", Namespace: "prod", Name: "hub-2-x"}, Lanes: []history.Lane{
+				{Name: `container <img src=x onerror=alert(2)> · restarts 3`, Spans: []history.Span{{From: from.Add(11 * time.Minute), To: from.Add(20 * time.Minute), State: "waiting: ImagePullBackOff", Tone: history.ToneBad}},
+					Marks: []history.Mark{{At: from.Add(12 * time.Minute), Kind: history.MarkRestart, Label: "hub stopped", Tone: history.ToneBad}}},
+				{Name: "symptoms", Marks: []history.Mark{{At: from.Add(12 * time.Minute), Kind: history.MarkSymptom, Ref: "S1", Label: "image_pull_failed", Tone: history.ToneBad}}},
+			}},
+		}}
+	svg := History(h)
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("not XML: %v\n%s", err, svg)
+		}
+	}
+	for _, want := range []string{`class="span tone-info"`, `class="span tone-ok"`, `class="span tone-bad"`, `class="mark mark-change"`, `class="mark mark-symptom"`,
+		`class="mark mark-restart"`, ">X1<", "image: a → &lt;b&gt;", "2023-02-01 16:50:00Z: ", "Pod prod/hub-2-x", "&lt;img src=x",
+		"2023-02-01 15:40:00Z – 2023-02-01 16:50:00Z: revision 1"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the picture lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"<script", "<img", "<b>", "style="} {
+		if strings.Contains(svg, bad) {
+			t.Errorf("the picture holds %q", bad)
+		}
+	}
+	// The revision that began before the window is drawn from its start.
+	if !strings.Contains(svg, `<rect x="250.0" y="50.0"`) {
+		t.Errorf("the first revision is not clamped to the window's start:\n%s", svg)
+	}
+	if empty := History(history.History{Object: h.Object}); !strings.Contains(empty, "nothing dated to draw") {
+		t.Errorf("an empty history: %s", empty)
+	}
+}
