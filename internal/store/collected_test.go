@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -100,6 +102,89 @@ func TestStoreCollected(t *testing.T) {
 		}
 		if _, objs, err := st.IncidentObjects(ctx, "early"); err != nil || len(objs) != 0 {
 			t.Errorf("an earlier window: %d objects, %v", len(objs), err)
+		}
+	})
+}
+
+// collectedDeployment is a version of Deployment prod/hub running image, as the server takes
+// it from the collector (JSON, dated by when it was seen).
+func collectedDeployment(t *testing.T, rv, image string, at time.Time) *cluster.Object {
+	t.Helper()
+	raw, err := json.Marshal(map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "hub", "namespace": "prod", "uid": "deploy-1", "resourceVersion": rv},
+		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "hub", "image": image}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &cluster.Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "prod", Name: "hub", UID: "deploy-1", Raw: raw,
+		Source: cluster.Source{ObservedAt: at.UTC().Truncate(time.Microsecond)}}
+}
+
+// TestCollectedVersions: the versions of a workload the collector sent are an incident's
+// Versions from ChangeLookback before its window to its end, with the last one before that;
+// they are not state changes of the timeline; what changed between them is found; a load from
+// the one before reads the new version and equals a load from nothing, and a load with nothing
+// new is the same evidence.
+func TestCollectedVersions(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ctx := context.Background()
+		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
+		start, end := t0, t0.Add(time.Hour)
+		send := func(objs ...*cluster.Object) {
+			t.Helper()
+			if _, err := st.StoreCollected(ctx, "leap", objs, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		send(collectedDeployment(t, "1", "hub:1", t0.Add(-48*time.Hour)))
+		send(collectedDeployment(t, "2", "hub:2", t0.Add(-30*time.Hour)), collectedPod("10", "Running", "", t0.Add(5*time.Minute)))
+		send(collectedDeployment(t, "3", "hub:3", t0.Add(10*time.Minute)))
+		send(collectedDeployment(t, "9", "hub:9", t0.Add(2*time.Hour))) // after the window
+		if err := st.CreateIncident(ctx, &incident.Incident{ID: "deploy", Title: "Deploy", Cluster: "leap", StartedAt: &start, EndedAt: &end}); err != nil {
+			t.Fatal(err)
+		}
+		images := func(ev *store.Evidence) []string {
+			var out []string
+			for _, c := range change.Over(ev.Versions) {
+				out = append(out, c.Before+" → "+c.After+" by "+c.Until.Format("Jan 2 15:04"))
+			}
+			return out
+		}
+		first, err := st.IncidentEvidence(ctx, "deploy", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"hub:2 → hub:3 by Feb 1 17:10"}, images(first)); diff != "" {
+			t.Errorf("changes (-want +got):\n%s", diff)
+		}
+		if len(first.States) != 1 || first.States[0].Kind != cluster.KindPod {
+			t.Errorf("state changes: %+v, want the pod's only", first.States)
+		}
+		again, err := st.IncidentEvidence(ctx, "deploy", first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !again.Same(first) {
+			t.Error("a load with nothing new is not the same evidence")
+		}
+		send(collectedDeployment(t, "4", "hub:4", t0.Add(20*time.Minute)))
+		since, err := st.IncidentEvidence(ctx, "deploy", again)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := st.IncidentEvidence(ctx, "deploy", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"hub:2 → hub:3 by Feb 1 17:10", "hub:3 → hub:4 by Feb 1 17:20"}
+		if diff := cmp.Diff(want, images(since)); diff != "" {
+			t.Errorf("changes, loaded from the load before (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(want, images(fresh)); diff != "" {
+			t.Errorf("changes, loaded from nothing (-want +got):\n%s", diff)
+		}
+		if since.Same(again) {
+			t.Error("a load with a new version is the same evidence as the one before")
 		}
 	})
 }
