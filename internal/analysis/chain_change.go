@@ -127,6 +127,22 @@ var changeLeads = map[string]func(change.Change) string{
 		if placement(c) {
 			return fmt.Sprintf("the new %s (%s) is matched by no node the new pods may run on", lastPart(c.Field), c.After)
 		}
+		if gained := gainedTaints(c); len(gained) > 0 {
+			var ts []string
+			for _, t := range gained {
+				ts = append(ts, t.ToString())
+			}
+			return fmt.Sprintf("node %s gained the taint %s, which the pods do not tolerate", c.Name, strings.Join(ts, ", "))
+		}
+		return ""
+	},
+	CapacityExhaustion: func(c change.Change) string {
+		switch {
+		case removed(c):
+			return fmt.Sprintf("node %s went (it was %s), and what was left had no room for the pods waiting", c.Name, strings.TrimPrefix(c.Before, "present, "))
+		case cordoned(c):
+			return fmt.Sprintf("node %s was cordoned, and the nodes left had no room for the pods waiting", c.Name)
+		}
 		return ""
 	},
 }
