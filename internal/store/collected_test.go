@@ -112,7 +112,7 @@ func collectedDeployment(t *testing.T, rv, image string, at time.Time) *cluster.
 	t.Helper()
 	raw, err := json.Marshal(map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
 		"metadata": map[string]any{"name": "hub", "namespace": "prod", "uid": "deploy-1", "resourceVersion": rv},
-		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "hub", "image": image}}}}}})
+		"spec":     map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "hub", "image": image}}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
