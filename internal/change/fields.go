@@ -13,6 +13,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -156,7 +157,12 @@ func fieldsOf(obj any) (fields map[string]string, summary string, ok bool) {
 	case *appsv1.DaemonSet:
 		spec = &d.Spec.Template.Spec
 	case *appsv1.ReplicaSet:
-		spec, replicas = &d.Spec.Template.Spec, d.Spec.Replicas
+		// A Deployment's ReplicaSet is scaled by the Deployment controller as a rollout goes:
+		// its replicas are the rollout's mechanics, not a change anyone made.
+		spec = &d.Spec.Template.Spec
+		if metav1.GetControllerOf(d) == nil {
+			replicas = d.Spec.Replicas
+		}
 	case *batchv1.Job:
 		spec = &d.Spec.Template.Spec
 	case *batchv1.CronJob:

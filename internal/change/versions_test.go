@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -107,5 +108,31 @@ func TestHashValues(t *testing.T) {
 	if got := Between(Reading{Objects: []*cluster.Object{raw(t, "ConfigMap", "prod", "hub", hashed)}},
 		Reading{Objects: []*cluster.Object{raw(t, "ConfigMap", "prod", "hub", changed)}}); len(got) != 1 || got[0].Field != "data[jupyterhub_config.py]" {
 		t.Errorf("a changed value, hashed, is not one change of its key: %+v", got)
+	}
+}
+
+// TestDeploymentReplicaSetScaling: a Deployment's ReplicaSet scaled by the rollout is no change
+// (the collector does not send it, Between finds nothing); a ReplicaSet of its own scaled is.
+func TestDeploymentReplicaSetScaling(t *testing.T) {
+	yes := true
+	rs := func(replicas int32, owned bool) *appsv1.ReplicaSet {
+		r := &appsv1.ReplicaSet{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
+			ObjectMeta: metav1.ObjectMeta{Name: "hub-7c9", Namespace: "prod"},
+			Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				Containers: []corev1.Container{{Name: "hub", Image: "hub:1"}}}}}}
+		if owned {
+			r.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "hub", Controller: &yes}}
+		}
+		return r
+	}
+	for _, owned := range []bool{true, false} {
+		got := Between(Reading{Objects: []*cluster.Object{raw(t, "ReplicaSet", "prod", "hub-7c9", rs(3, owned))}},
+			Reading{Objects: []*cluster.Object{raw(t, "ReplicaSet", "prod", "hub-7c9", rs(0, owned))}})
+		if owned && len(got) != 0 {
+			t.Errorf("a Deployment's ReplicaSet scaled: %+v, want no change", got)
+		}
+		if !owned && (len(got) != 1 || got[0].Field != "spec.replicas") {
+			t.Errorf("a ReplicaSet of its own scaled: %+v, want its replicas", got)
+		}
 	}
 }
