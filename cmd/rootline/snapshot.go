@@ -31,7 +31,9 @@ func newSnapshotCmd() *cobra.Command {
 		Long: `Capture what an analysis needs from a live cluster, read-only (get and list): nodes, pods and
 events of every namespace (or --namespace), events from both the v1 and the events.k8s.io/v1
 APIs, the ReplicaSets, Deployments, StatefulSets, DaemonSets, Jobs and CronJobs that own the
-pods, and cluster-autoscaler's status ConfigMap. Lists are read in pages (--page-size), so
+pods (and the earlier ReplicaSets and ControllerRevisions of each, which tell its rollouts),
+cluster-autoscaler's status ConfigMap, and the other ConfigMaps as their keys and the hash of
+each value (never the value: two snapshots compare them). Lists are read in pages (--page-size), so
 large clusters take memory for one page at a time.
 
 The cluster is the kubeconfig's current context (--kubeconfig, $KUBECONFIG, ~/.kube/config;
@@ -39,7 +41,7 @@ The cluster is the kubeconfig's current context (--kubeconfig, $KUBECONFIG, ~/.k
 kubeconfig. Kinds the credentials may not read are skipped with a warning.
 
 --out DIR writes kubectl-compatible JSON files (` + strings.Join([]string{kube.NodesFile, kube.PodsFile, kube.EventsFile,
-			kube.EventsV1File, kube.WorkloadsFile, kube.AutoscalerFile}, ", ") + `), which
+			kube.EventsV1File, kube.WorkloadsFile, kube.AutoscalerFile, kube.ConfigMapsFile}, ", ") + `), which
 'rootline analyze DIR' and 'rootline upload' read. --server (or --incident) uploads them to a
 Rootline server as one snapshot, of --incident or of a new incident. Both may be given.
 

@@ -21,6 +21,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/pager"
+
+	"github.com/rootline-dev/rootline/internal/change"
 )
 
 // The files a snapshot writes, each a List as `kubectl get -o json` writes it.
@@ -31,6 +33,7 @@ const (
 	EventsV1File   = "events.k8s.io.json"      // events.k8s.io/v1 Events: the same events, with series and notes
 	WorkloadsFile  = "workloads.json"          // the ReplicaSets, Deployments, StatefulSets, DaemonSets, Jobs and CronJobs that own the pods, and their earlier revisions
 	AutoscalerFile = "cluster-autoscaler.json" // kube-system/cluster-autoscaler-status, when there is one
+	ConfigMapsFile = "configmaps.json"         // the other ConfigMaps: their keys, each value replaced by its hash
 )
 
 // SnapshotOptions shape a snapshot.
@@ -47,7 +50,9 @@ type SnapshotResult struct {
 }
 
 // Snapshot captures what an analysis needs from a live cluster into dir: nodes, pods and
-// events (both APIs), the workloads that own the pods, and cluster-autoscaler's status. Lists
+// events (both APIs), the workloads that own the pods and their earlier revisions,
+// cluster-autoscaler's status, and the other ConfigMaps as their keys and the hash of each
+// value (what two snapshots compare of them; the values never reach the files). Lists
 // are read page by page and written as they come, so memory stays bounded on large clusters.
 // Each file appears whole or not at all (written aside, then renamed). Kinds the credentials
 // may not read are skipped with a warning; any other error stops the snapshot.
@@ -59,7 +64,7 @@ func Snapshot(ctx context.Context, c kubernetes.Interface, dir string, o Snapsho
 		return SnapshotResult{}, fmt.Errorf("kube: snapshot: %w", err)
 	}
 	s := &snapshot{ctx: ctx, c: c, dir: dir, o: o, res: SnapshotResult{Files: map[string]int{}}, owners: map[ownerKey]bool{}, written: map[ownerKey]bool{}}
-	steps := []func() error{s.nodes, s.pods, s.events, s.eventsV1, s.workloads, s.autoscaler}
+	steps := []func() error{s.nodes, s.pods, s.events, s.eventsV1, s.workloads, s.autoscaler, s.configMaps}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return s.res, err
@@ -282,6 +287,22 @@ func (s *snapshot) autoscaler() error {
 	}
 	s.res.Files[AutoscalerFile] = 1
 	return nil
+}
+
+// configMaps writes the ConfigMaps but cluster-autoscaler's status (written whole, above) with
+// each value replaced by its hash (change.HashValues): what changed in them is compared, and a
+// ConfigMap may hold what should not leave the cluster.
+func (s *snapshot) configMaps() error {
+	return s.list(ConfigMapsFile, "configmaps", typed(func(o metav1.ListOptions) (*corev1.ConfigMapList, error) {
+		return s.c.CoreV1().ConfigMaps(s.o.Namespace).List(s.ctx, o)
+	}, "v1", "ConfigMap", func(o runtime.Object) bool {
+		cm, ok := o.(*corev1.ConfigMap)
+		if !ok || cm.Namespace == "kube-system" && cm.Name == "cluster-autoscaler-status" {
+			return false
+		}
+		change.HashValues(cm)
+		return true
+	}))
 }
 
 // listWriter writes a List as kubectl does, item by item, into a file beside its final name,

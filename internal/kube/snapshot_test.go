@@ -1,6 +1,7 @@
 package kube_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -130,7 +131,9 @@ func TestSnapshotIL0070(t *testing.T) {
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: pod.Namespace}},
 		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "unrelated", Namespace: pod.Namespace}},
 		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cluster-autoscaler-status", Namespace: "kube-system"},
-			Data: map[string]string{"status": "Cluster-autoscaler status at 2023-02-01 17:05:00.123 +0000 UTC:\nCluster-wide:\n  Health: Healthy"}})
+			Data: map[string]string{"status": "Cluster-autoscaler status at 2023-02-01 17:05:00.123 +0000 UTC:\nCluster-wide:\n  Health: Healthy"}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: pod.Namespace},
+			Data: map[string]string{"jupyterhub_config.py": "c.GenericOAuthenticator.client_secret = 'hunter2'"}})
 	c := fake.NewClientset(objs...)
 	var listCalls int
 	pagedPods(c, &listCalls)
@@ -155,6 +158,11 @@ func TestSnapshotIL0070(t *testing.T) {
 	}
 	if len(progress) == 0 {
 		t.Error("no progress reported")
+	}
+	// The other ConfigMaps: keys and hashes, never a value; the autoscaler's status not twice.
+	cms, _ := os.ReadFile(filepath.Join(dir, kube.ConfigMapsFile))
+	if res.Files[kube.ConfigMapsFile] != 1 || bytes.Contains(cms, []byte("hunter2")) || !bytes.Contains(cms, []byte(`"jupyterhub_config.py": "sha256:`)) {
+		t.Errorf("%s (%d items): %s", kube.ConfigMapsFile, res.Files[kube.ConfigMapsFile], cms)
 	}
 	want := findings(t, il0070, "nodes.json", "pods.json", "events.json")
 	got := findings(t, dir, kube.NodesFile, kube.PodsFile, kube.EventsFile, kube.EventsV1File, kube.WorkloadsFile, kube.AutoscalerFile)
