@@ -201,7 +201,7 @@ func DefaultRegistry() *Registry {
 			memoryOverRequestRule{}, scaleUpNotReadyRule{}, schedulingConstraintsRule{},
 			memoryLimitRule{}, requestExceedsNodeRule{}, volumeBindingRule{}, overcommitRule{}, nodeDiskRule{}, startFailureRule{},
 			changedImageRule{}, loweredMemoryLimitRule{}, cutCPURule{}, tightenedProbeRule{}, movedPlacementRule{},
-			cordonedNodeRule{}, taintedNodeRule{}, removedNodeRule{},
+			cordonedNodeRule{}, taintedNodeRule{}, removedNodeRule{}, movedNeighbourRule{},
 		},
 		Links: defaultLinks(),
 		Gaps:  []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}},

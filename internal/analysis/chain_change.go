@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/change"
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // changeLink starts the chain at a change: a recent_change cause and a cause that plainly
@@ -86,7 +87,7 @@ func changeLeadsIn(r *Report) []changeLead {
 				if !ok {
 					continue
 				}
-				if why := lead(ch); why != "" {
+				if why := lead(ch, y); why != "" {
 					out = append(out, changeLead{change: i, led: j, why: why})
 					break
 				}
@@ -97,33 +98,34 @@ func changeLeadsIn(r *Report) []changeLead {
 }
 
 // changeLeads says, for each kind of cause a change may lead to, how a change led to it, or ""
-// when a change of that field does not lead to such a cause.
-var changeLeads = map[string]func(change.Change) string{
-	ImageUnavailable: func(c change.Change) string {
+// when a change of that field (or, for shared_prometheus, of that workload: the Prometheus the
+// cause names) does not lead to such a cause.
+var changeLeads = map[string]func(c change.Change, led Cause) string{
+	ImageUnavailable: func(c change.Change, _ Cause) string {
 		if strings.HasSuffix(c.Field, ".image") {
 			return fmt.Sprintf("the new image %s could not be pulled", c.After)
 		}
 		return ""
 	},
-	ContainerStartFailure: func(c change.Change) string {
+	ContainerStartFailure: func(c change.Change, _ Cause) string {
 		if strings.HasSuffix(c.Field, ".image") {
 			return fmt.Sprintf("the new image %s does not start", c.After)
 		}
 		return ""
 	},
-	MemoryLimitTooLow: func(c change.Change) string {
+	MemoryLimitTooLow: func(c change.Change, _ Cause) string {
 		if lowered(c) {
 			return fmt.Sprintf("the containers were OOM-killed at the memory limit the change set (%s, was %s)", c.After, c.Before)
 		}
 		return ""
 	},
-	CPUStarvation: func(c change.Change) string {
+	CPUStarvation: func(c change.Change, _ Cause) string {
 		if cutCPU(c) {
 			return fmt.Sprintf("the change cut the pods' CPU (%s: %s → %s), so on a busy node they got too little to answer their probes", lastPart(c.Field), c.Before, c.After)
 		}
 		return ""
 	},
-	SchedulingConstraints: func(c change.Change) string {
+	SchedulingConstraints: func(c change.Change, _ Cause) string {
 		if placement(c) {
 			return fmt.Sprintf("the new %s (%s) is matched by no node the new pods may run on", lastPart(c.Field), c.After)
 		}
@@ -136,7 +138,19 @@ var changeLeads = map[string]func(change.Change) string{
 		}
 		return ""
 	},
-	CapacityExhaustion: func(c change.Change) string {
+	SharedNodePool: func(c change.Change, _ Cause) string {
+		if placement(c) {
+			return fmt.Sprintf("the new %s of %s %s/%s (%s) sent its heavy pods onto the nodes of the critical pods", lastPart(c.Field), c.Kind, c.Namespace, c.Name, c.After)
+		}
+		return ""
+	},
+	SharedPrometheus: func(c change.Change, led Cause) string {
+		if placement(c) && slices.Contains(led.Components, Component{Kind: cluster.ComponentPrometheus, Name: c.Name}) {
+			return fmt.Sprintf("the new %s of %s %s/%s (%s) sent it onto the node of the critical pods", lastPart(c.Field), c.Kind, c.Namespace, c.Name, c.After)
+		}
+		return ""
+	},
+	CapacityExhaustion: func(c change.Change, _ Cause) string {
 		switch {
 		case removed(c):
 			return fmt.Sprintf("node %s went (it was %s), and what was left had no room for the pods waiting", c.Name, strings.TrimPrefix(c.Before, "present, "))
