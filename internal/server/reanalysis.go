@@ -46,13 +46,22 @@ func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *store
 
 // analysisOptions are the options of an incident's analysis: what changed between its
 // snapshots of each cluster, and between the versions of workloads, ConfigMaps and nodes the
-// collector saw.
+// collector saw, each dated by the events that mark it when they tell (change.Narrow).
 func analysisOptions(ev *store.Evidence) analysis.Options {
 	var opts analysis.Options
 	for _, rs := range ev.Readings {
 		opts.Changes = append(opts.Changes, change.Across(rs)...)
 	}
 	opts.Changes = append(opts.Changes, change.Over(ev.Versions)...)
+	if len(opts.Changes) > 0 {
+		var events []*cluster.Object
+		for _, o := range ev.Objects {
+			if o.Event != nil {
+				events = append(events, o)
+			}
+		}
+		opts.Changes = change.Narrow(opts.Changes, events)
+	}
 	return opts
 }
 

@@ -1,0 +1,118 @@
+package change
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// scaledUp reads the Deployment controller's ScalingReplicaSet message: "Scaled up replica set
+// hub-5d8f7c9b4 to 1", and since Kubernetes 1.26 "… to 2 from 1"
+// (k8s.io/kubernetes/pkg/controller/deployment/sync.go, scaleReplicaSet).
+var scaledUp = regexp.MustCompile(`^Scaled up replica set (\S+) to \d+`)
+
+// Narrow dates changes more closely by the events that mark them: when an event of the kind
+// below falls within a change's window, the change was made by the event's time, and its
+// window closes on it. The changes are returned anew; those no event marks are as they were.
+//
+//   - A change to a Deployment's pod template: the first ScalingReplicaSet event of the
+//     Deployment in the window that scales up a ReplicaSet no earlier event scaled up: the
+//     rollout of the new template began then, and that ReplicaSet runs it (ReplicaSet, and
+//     Evidence names the event).
+//   - A node cordoned (spec.unschedulable to true) or uncordoned: its NodeNotSchedulable or
+//     NodeSchedulable event (the node lifecycle controller's, and the kubelet's).
+//   - A node gone: its RemovingNode event (the node lifecycle controller's "Removing Node n
+//     from Controller").
+//
+// A change with no window (Since and Until both zero) or already dated exactly is left.
+func Narrow(changes []Change, events []*cluster.Object) []Change {
+	byObject := map[string][]mark{} // "Kind/namespace/name" → its marks, in time order
+	for _, o := range events {
+		e := o.Event
+		if e == nil {
+			continue
+		}
+		switch e.Reason {
+		case "ScalingReplicaSet", "NodeNotSchedulable", "NodeSchedulable", "RemovingNode":
+		default:
+			continue
+		}
+		_, first, _ := cluster.EventTimes(e)
+		if first.IsZero() {
+			continue
+		}
+		k := e.InvolvedObject.Kind + "/" + e.InvolvedObject.Namespace + "/" + e.InvolvedObject.Name
+		byObject[k] = append(byObject[k], mark{at: first.UTC(), reason: e.Reason, name: e.Name, namespace: e.Namespace, msg: e.Message})
+	}
+	for k := range byObject {
+		sort.SliceStable(byObject[k], func(i, j int) bool { return byObject[k][i].at.Before(byObject[k][j].at) })
+	}
+	out := make([]Change, len(changes))
+	copy(out, changes)
+	for i := range out {
+		c := &out[i]
+		if c.Since.IsZero() && c.Until.IsZero() || !c.Since.IsZero() && c.Since.Equal(c.Until) {
+			continue
+		}
+		in := func(t time.Time) bool {
+			return (c.Since.IsZero() || !t.Before(c.Since)) && (c.Until.IsZero() || !t.After(c.Until))
+		}
+		marks := byObject[c.Kind+"/"+c.Namespace+"/"+c.Name]
+		var found *mark
+		var replicaSet string
+		switch {
+		case c.Kind == "Deployment" && strings.HasPrefix(c.Field, "spec.template."):
+			earlier := map[string]bool{}
+			for j := range marks {
+				m := &marks[j]
+				sub := scaledUp.FindStringSubmatch(m.msg)
+				if m.reason != "ScalingReplicaSet" || sub == nil {
+					continue
+				}
+				if in(m.at) && !earlier[sub[1]] {
+					found, replicaSet = m, sub[1]
+					break
+				}
+				earlier[sub[1]] = true
+			}
+		case c.Kind == cluster.KindNode && c.Field == "spec.unschedulable":
+			want := "NodeSchedulable"
+			if c.After == "true" {
+				want = "NodeNotSchedulable"
+			}
+			found = firstMark(marks, func(at time.Time, reason string) bool { return reason == want && in(at) })
+		case c.Kind == cluster.KindNode && c.Field == "" && c.After == Absent:
+			found = firstMark(marks, func(at time.Time, reason string) bool { return reason == "RemovingNode" && in(at) })
+		}
+		if found == nil {
+			continue
+		}
+		c.Since, c.Until = found.at, found.at
+		if replicaSet != "" && c.ReplicaSet == "" {
+			c.ReplicaSet = replicaSet
+		}
+		if c.Evidence == "" {
+			c.Evidence = "Event " + strings.TrimPrefix(found.namespace+"/", "/") + found.name + " (" + found.reason + ")"
+		}
+	}
+	return out
+}
+
+// mark is an event that may date a change: when, why, its name and namespace, its message.
+type mark struct {
+	at                           time.Time
+	reason, name, namespace, msg string
+}
+
+// firstMark is the first of marks (in time order) that fits.
+func firstMark(marks []mark, fits func(at time.Time, reason string) bool) *mark {
+	for i := range marks {
+		if fits(marks[i].at, marks[i].reason) {
+			return &marks[i]
+		}
+	}
+	return nil
+}
