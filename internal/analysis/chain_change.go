@@ -16,14 +16,16 @@ import (
 // root of its own (rootChanges).
 //
 // Preconditions, all of them, for an edge from change cause X to cause Y:
-//   - X and Y explain a symptom in common. A recent_change cause explains only symptoms of its
-//     own workload's pods (or its node's), begun after it, so they are about the same pods;
+//   - X and Y explain a symptom in common. A recent_change cause explains only symptoms begun
+//     after it of the pods it touched (its workload's new pods, the pods on or waiting for its
+//     node, the critical pods its heavy pods were moved beside), so they are about the same pods;
 //   - the change is of a field that leads to Y's kind (changeLeads gives a reason for it): a
 //     probe tightened does not make CPU starve, a lowered memory limit does not make an image
 //     unpullable;
-//   - Y is not a root: every symptom Y explains is explained by changes that lead to it. A
-//     cause that also explains symptoms no change does (an image no pod of any revision could
-//     pull) stays a root beside the change.
+//   - Y is not a root: every symptom Y explains is explained by changes that lead to it, or Y
+//     is contributing of its own kind (cpu_starvation, shared_node_pool). A root cause that
+//     also explains symptoms no change does (an image no pod of any revision could pull) stays
+//     a root beside the change, unlinked: it is not split.
 type changeLink struct{}
 
 func (changeLink) Name() string { return "recent-change" }
