@@ -14,6 +14,10 @@ import (
 // (k8s.io/kubernetes/pkg/controller/deployment/sync.go, scaleReplicaSet).
 var scaledUp = regexp.MustCompile(`^Scaled up replica set (\S+) to \d+`)
 
+// autoscalerTaint is the taint cluster-autoscaler puts on a node it is about to remove
+// (k8s.io/autoscaler/cluster-autoscaler/utils/taints).
+const autoscalerTaint = "ToBeDeletedByClusterAutoscaler"
+
 // Narrow dates changes more closely by the events that mark them: when an event of the kind
 // below falls within a change's window, the change was made by the event's time, and its
 // window closes on it. The changes are returned anew; those no event marks are as they were.
@@ -25,7 +29,9 @@ var scaledUp = regexp.MustCompile(`^Scaled up replica set (\S+) to \d+`)
 //   - A node cordoned (spec.unschedulable to true) or uncordoned: its NodeNotSchedulable or
 //     NodeSchedulable event (the node lifecycle controller's, and the kubelet's).
 //   - A node gone: its RemovingNode event (the node lifecycle controller's "Removing Node n
-//     from Controller").
+//     from Controller"), else cluster-autoscaler's ScaleDown of it ("marked the node as
+//     toBeDeleted/unschedulable"), which came first.
+//   - A node given cluster-autoscaler's ToBeDeletedByClusterAutoscaler taint: that ScaleDown.
 //
 // A change with no window (Since and Until both zero) or already dated exactly is left.
 func Narrow(changes []Change, events []*cluster.Object) []Change {
@@ -36,7 +42,7 @@ func Narrow(changes []Change, events []*cluster.Object) []Change {
 			continue
 		}
 		switch e.Reason {
-		case "ScalingReplicaSet", "NodeNotSchedulable", "NodeSchedulable", "RemovingNode":
+		case "ScalingReplicaSet", "NodeNotSchedulable", "NodeSchedulable", "RemovingNode", "ScaleDown":
 		default:
 			continue
 		}
@@ -86,6 +92,11 @@ func Narrow(changes []Change, events []*cluster.Object) []Change {
 			found = firstMark(marks, func(at time.Time, reason string) bool { return reason == want && in(at) })
 		case c.Kind == cluster.KindNode && c.Field == "" && c.After == Absent:
 			found = firstMark(marks, func(at time.Time, reason string) bool { return reason == "RemovingNode" && in(at) })
+			if found == nil {
+				found = firstMark(marks, func(at time.Time, reason string) bool { return reason == "ScaleDown" && in(at) })
+			}
+		case c.Kind == cluster.KindNode && c.Field == "spec.taints" && strings.Contains(c.After, autoscalerTaint) && !strings.Contains(c.Before, autoscalerTaint):
+			found = firstMark(marks, func(at time.Time, reason string) bool { return reason == "ScaleDown" && in(at) })
 		}
 		if found == nil {
 			continue

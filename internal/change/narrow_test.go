@@ -32,6 +32,8 @@ func TestNarrow(t *testing.T) {
 	replicas := Change{Kind: "Deployment", Namespace: "prod", Name: "hub", Field: "spec.replicas", Before: "1", After: "2", Since: at(0), Until: at(60)}
 	cordon := Change{Kind: "Node", Name: "core-1", Field: "spec.unschedulable", Before: "false", After: "true", Since: at(0), Until: at(60)}
 	gone := Change{Kind: "Node", Name: "core-2", Before: "present, in pool core", After: Absent, Since: at(0), Until: at(60)}
+	scaledDown := Change{Kind: "Node", Name: "pool-7", Before: "present, in pool user", After: Absent, Since: at(0), Until: at(60)}
+	tainted := Change{Kind: "Node", Name: "pool-8", Field: "spec.taints", Before: Absent, After: "ToBeDeletedByClusterAutoscaler=1675267200:NoSchedule", Since: at(0), Until: at(60)}
 	unmarked := Change{Kind: "Node", Name: "core-3", Field: "spec.unschedulable", Before: "false", After: "true", Since: at(0), Until: at(60)}
 	events := []*cluster.Object{
 		markEvent("Deployment", "prod", "hub", "ScalingReplicaSet", "Scaled up replica set hub-4c2a to 1", at(-30)),       // the old one, before
@@ -41,16 +43,22 @@ func TestNarrow(t *testing.T) {
 		markEvent("Deployment", "prod", "other", "ScalingReplicaSet", "Scaled up replica set other-1 to 1", at(5)),
 		markEvent(cluster.KindNode, "", "core-1", "NodeNotSchedulable", "Node core-1 status is now: NodeNotSchedulable", at(30)),
 		markEvent(cluster.KindNode, "", "core-2", "RemovingNode", "Node core-2 event: Removing Node core-2 from Controller", at(40)),
+		markEvent(cluster.KindNode, "", "pool-7", "ScaleDown", "marked the node as toBeDeleted/unschedulable", at(45)),
+		markEvent(cluster.KindNode, "", "pool-8", "ScaleDown", "marked the node as toBeDeleted/unschedulable", at(50)),
 		markEvent(cluster.KindNode, "", "core-3", "NodeNotSchedulable", "Node core-3 status is now: NodeNotSchedulable", at(90)), // after the window
 	}
-	got := Narrow([]Change{image, replicas, cordon, gone, unmarked}, events)
+	got := Narrow([]Change{image, replicas, cordon, gone, scaledDown, tainted, unmarked}, events)
 	wantImage := image
 	wantImage.Since, wantImage.Until, wantImage.ReplicaSet, wantImage.Evidence = at(20), at(20), "hub-5d8f", "Event prod/hub.ScalingReplicaSet (ScalingReplicaSet)"
 	wantCordon := cordon
 	wantCordon.Since, wantCordon.Until, wantCordon.Evidence = at(30), at(30), "Event default/core-1.NodeNotSchedulable (NodeNotSchedulable)"
 	wantGone := gone
 	wantGone.Since, wantGone.Until, wantGone.Evidence = at(40), at(40), "Event default/core-2.RemovingNode (RemovingNode)"
-	want := []Change{wantImage, replicas, wantCordon, wantGone, unmarked}
+	wantScaledDown := scaledDown
+	wantScaledDown.Since, wantScaledDown.Until, wantScaledDown.Evidence = at(45), at(45), "Event default/pool-7.ScaleDown (ScaleDown)"
+	wantTainted := tainted
+	wantTainted.Since, wantTainted.Until, wantTainted.Evidence = at(50), at(50), "Event default/pool-8.ScaleDown (ScaleDown)"
+	want := []Change{wantImage, replicas, wantCordon, wantGone, wantScaledDown, wantTainted, unmarked}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("Narrow (-want +got):\n%s", d)
 	}
