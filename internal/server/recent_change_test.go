@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,8 +92,19 @@ func TestRecentChangeBetweenSnapshots(t *testing.T) {
 				continue
 			}
 			found = true
-			if c.Role != analysis.Root || len(c.Explains) != 1 || kinds[c.Explains[0]] != analysis.ImagePullFailed {
+			var pulls []string // the symptoms it explains (the rest are the causes it leads to)
+			for _, id := range c.Explains {
+				if k, ok := kinds[id]; ok {
+					pulls = append(pulls, k)
+				}
+			}
+			if c.Role != analysis.Root || !slices.Equal(pulls, []string{analysis.ImagePullFailed}) {
 				t.Errorf("recent_change is %s and explains %v; want the root cause of the image pull failure", c.Role, c.Explains)
+			}
+			for _, other := range rep.Causes {
+				if other.Role == analysis.Root && other.ID != c.ID && slices.ContainsFunc(other.Explains, func(id string) bool { return kinds[id] != "" }) {
+					t.Errorf("another root cause beside the change: %s %v", other.Kind, other.Explains)
+				}
 			}
 			ev := c.Evidence[0]
 			if ev.Ref != "Deployment prod/hub" || ev.Field != "spec.template.spec.containers[hub].image" || ev.File != "deploy.json" ||
