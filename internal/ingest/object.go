@@ -17,13 +17,14 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
-// contextKinds are kept, redacted, as raw JSON: they explain pods (owners, priorities, budgets,
+// contextKinds are kept, redacted, as raw JSON: they explain pods (owners and their earlier
+// templates, priorities, budgets,
 // quotas) without being modelled field by field. Anything else is skipped and reported.
 var contextKinds = map[string]bool{
 	"Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true,
 	"Job": true, "CronJob": true, "PriorityClass": true, "Namespace": true,
 	"PodDisruptionBudget": true, "HorizontalPodAutoscaler": true, "ResourceQuota": true,
-	"LimitRange": true, "PersistentVolumeClaim": true, "ConfigMap": true,
+	"LimitRange": true, "PersistentVolumeClaim": true, "ConfigMap": true, "ControllerRevision": true,
 }
 
 // autoscalerStatus is the one ConfigMap Rootline keeps as it is: cluster-autoscaler's status

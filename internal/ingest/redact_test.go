@@ -58,3 +58,26 @@ func TestPastedTextRedacted(t *testing.T) {
 		t.Errorf("the claim keeps the secret: %s", raw)
 	}
 }
+
+// TestControllerRevisionKept: a StatefulSet's ControllerRevision (kubectl get controllerrevisions
+// -o json) is kept, as the history of the template it holds, and the environment values in that
+// template are redacted like a workload's.
+func TestControllerRevisionKept(t *testing.T) {
+	const rev = `{"apiVersion": "apps/v1", "kind": "ControllerRevision", "revision": 2,
+		"metadata": {"name": "db-6c5d8f7b9", "namespace": "prod", "uid": "rev-2",
+			"ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "db", "uid": "sts-1", "controller": true}]},
+		"data": {"spec": {"template": {"spec": {"containers": [{"name": "db", "image": "postgres:16",
+			"env": [{"name": "POSTGRES_PASSWORD", "value": "hunter2"}],
+			"args": ["--password=hunter2"]}]}}}}}`
+	objs, skipped, err := decodeAll(t, "revisions.json", []byte(rev), Options{})
+	if err != nil || len(objs) != 1 || len(skipped) != 0 {
+		t.Fatalf("decoded %d objects, skipped %v, err %v", len(objs), skipped, err)
+	}
+	o := objs[0]
+	if o.Kind != "ControllerRevision" || o.Name != "db-6c5d8f7b9" || o.UID != "rev-2" {
+		t.Errorf("kept as %s %s (uid %q)", o.Kind, o.Name, o.UID)
+	}
+	if strings.Contains(string(o.Raw), "hunter2") || !strings.Contains(string(o.Raw), `"postgres:16"`) {
+		t.Errorf("stored JSON: %s", o.Raw)
+	}
+}
