@@ -18,8 +18,7 @@ import (
 )
 
 // contextKinds are kept, redacted, as raw JSON: they explain pods (owners and their earlier
-// templates, priorities, budgets,
-// quotas) without being modelled field by field. Anything else is skipped and reported.
+// templates, priorities, budgets, quotas) without being modelled field by field. Anything else is skipped and reported.
 var contextKinds = map[string]bool{
 	"Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true,
 	"Job": true, "CronJob": true, "PriorityClass": true, "Namespace": true,
