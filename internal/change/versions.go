@@ -61,3 +61,55 @@ func Over(versions []Version) []Change {
 	})
 	return out
 }
+
+// Join compares the snapshots of a cluster (readings, each At its upload) with the versions the
+// collector saw of the same cluster, object by object, where their order is certain: a snapshot
+// was taken no earlier than the latest time it records and no later than its upload, so a
+// version seen before the first is older than it, and one seen after the second newer. Each
+// snapshot's object is compared with the last version seen before it (the window from that
+// sighting to the upload) and with the first seen after it (from the latest time it records to
+// that sighting); a version seen while the snapshot may have been taken is compared with
+// nothing, as which came first is unknown.
+func Join(readings []Reading, versions []Version) []Change {
+	byObject := map[key][]Version{}
+	for _, v := range versions {
+		if v.Object != nil {
+			k := key{v.Object.Kind, v.Object.Namespace, v.Object.Name}
+			byObject[k] = append(byObject[k], v)
+		}
+	}
+	if len(byObject) == 0 {
+		return nil
+	}
+	for _, vs := range byObject {
+		sort.SliceStable(vs, func(i, j int) bool { return vs[i].At.Before(vs[j].At) })
+	}
+	var out []Change
+	for _, r := range readings {
+		taken := recorded(r.Objects)
+		for _, o := range r.Objects {
+			vs := byObject[key{o.Kind, o.Namespace, o.Name}]
+			if len(vs) == 0 {
+				continue
+			}
+			var before, after *Version
+			for i := range vs {
+				switch {
+				case !taken.IsZero() && !vs[i].At.After(taken):
+					before = &vs[i]
+				case !r.At.IsZero() && !vs[i].At.Before(r.At) && after == nil:
+					after = &vs[i]
+				}
+			}
+			if before != nil {
+				out = append(out, Between(Reading{Objects: []*cluster.Object{before.Object}, At: before.At.UTC()},
+					Reading{Objects: []*cluster.Object{o}, At: r.At.UTC()})...)
+			}
+			if after != nil {
+				out = append(out, Between(Reading{Objects: []*cluster.Object{o}, At: taken},
+					Reading{Objects: []*cluster.Object{after.Object}, At: after.At.UTC()})...)
+			}
+		}
+	}
+	return out
+}

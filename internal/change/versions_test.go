@@ -136,3 +136,34 @@ func TestDeploymentReplicaSetScaling(t *testing.T) {
 		}
 	}
 }
+
+// TestJoin: a snapshot is compared with the version the collector saw last before the time it
+// records and the first after its upload; one seen in between is compared with nothing.
+func TestJoin(t *testing.T) {
+	t0 := time.Date(2023, 2, 1, 16, 0, 0, 0, time.UTC)
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	deploy := func(image string) *cluster.Object {
+		return raw(t, "Deployment", "prod", "hub", hub(func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = image }))
+	}
+	// The snapshot records a pod started at 16:30 and was uploaded at 17:00: it was taken then.
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub-1", Namespace: "prod", CreationTimestamp: metav1.NewTime(at(30))}}
+	snapshot := Reading{Objects: []*cluster.Object{deploy("hub:2"), {Kind: cluster.KindPod, Namespace: "prod", Name: "hub-1", Pod: pod}}, At: at(60)}
+	got := Join([]Reading{snapshot}, []Version{
+		{Object: deploy("hub:0"), At: at(0)},
+		{Object: deploy("hub:1"), At: at(10)}, // the last before the snapshot
+		{Object: deploy("hub:9"), At: at(45)}, // while it may have been taken: compared with nothing
+		{Object: deploy("hub:3"), At: at(70)}, // the first after it
+		{Object: deploy("hub:4"), At: at(80)},
+	})
+	var lines []string
+	for _, c := range got {
+		lines = append(lines, c.Before+" → "+c.After+" "+c.Since.Format("15:04")+"–"+c.Until.Format("15:04"))
+	}
+	want := []string{"hub:1 → hub:2 16:10–17:00", "hub:2 → hub:3 16:30–17:10"}
+	if d := cmp.Diff(want, lines); d != "" {
+		t.Errorf("Join (-want +got):\n%s", d)
+	}
+	if got := Join([]Reading{snapshot}, nil); got != nil {
+		t.Errorf("Join without versions: %+v", got)
+	}
+}

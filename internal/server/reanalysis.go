@@ -45,14 +45,15 @@ func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *store
 }
 
 // analysisOptions are the options of an incident's analysis: what changed between its
-// snapshots of each cluster, and between the versions of workloads, ConfigMaps and nodes the
-// collector saw, each dated by the events that mark it when they tell (change.Narrow).
+// snapshots of each cluster, between the versions of workloads, ConfigMaps and nodes the
+// collector saw, and between those and the snapshots of the same cluster, each dated by the events that mark it when they tell (change.Narrow).
 func analysisOptions(ev *store.Evidence) analysis.Options {
 	var opts analysis.Options
 	for _, rs := range ev.Readings {
 		opts.Changes = append(opts.Changes, change.Across(rs)...)
 	}
 	opts.Changes = append(opts.Changes, change.Over(ev.Versions)...)
+	opts.Changes = append(opts.Changes, change.Join(ev.Own, ev.Versions)...)
 	if len(opts.Changes) > 0 {
 		var events []*cluster.Object
 		for _, o := range ev.Objects {

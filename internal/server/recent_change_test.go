@@ -117,3 +117,62 @@ func TestRecentChangeBetweenSnapshots(t *testing.T) {
 		}
 	})
 }
+
+// TestRecentChangeSnapshotThenCollected: a snapshot uploaded, then the collector sends the
+// Deployment with another image and the new ReplicaSet's pod in ImagePullBackOff: the snapshot
+// and the collected version are compared (the snapshot was taken before its upload, the version
+// seen after it), and the change is the root cause of the image pull failure. On both databases.
+func TestRecentChangeSnapshotThenCollected(t *testing.T) {
+	const good, bad = "jupyterhub/k8s-hub:3.0.0", "jupyterhub/k8s-hub:3.0.1-typo"
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "rollout", "title": "Hub down after a rollout", "cluster": "leap", "started_at": "2023-02-01T08:00:00Z"}`)
+		body, ct := multipartBody(t, map[string][]byte{
+			"deploy.json": deploymentList(good),
+			"pods.json":   hubPods("5d8f7c9b4", "2023-02-01T09:00:00Z", good, `"state": {"running": {"startedAt": "2023-02-01T09:00:10Z"}}`),
+		}, "deploy.json", "pods.json")
+		if status, b := call(t, "POST", base+"/api/v1/incidents/rollout/snapshots", ct, body); status != http.StatusCreated {
+			t.Fatalf("upload: %d %s", status, b)
+		}
+		item := func(list []byte) string { // the one item of a List
+			var l struct{ Items []json.RawMessage }
+			if err := json.Unmarshal(list, &l); err != nil || len(l.Items) != 1 {
+				t.Fatalf("%v: %s", err, list)
+			}
+			return string(l.Items[0])
+		}
+		batch := `{"apiVersion": "v1", "kind": "List", "items": [` + item(deploymentList(bad)) + `, ` +
+			item(hubPods("7f6b9d8c5", "2023-02-01T16:51:00Z", bad,
+				`"state": {"waiting": {"reason": "ImagePullBackOff", "message": "Back-off pulling image \"jupyterhub/k8s-hub:3.0.1-typo\""}}`)) + `]}`
+		if status, b := call(t, "POST", base+"/api/v1/events?cluster=leap", "application/json", strings.NewReader(batch)); status != http.StatusOK {
+			t.Fatalf("collected batch: %d %s", status, b)
+		}
+		status, b := call(t, "GET", base+"/api/v1/incidents/rollout/analysis", "", nil)
+		if status != http.StatusOK {
+			t.Fatalf("analysis: %d %s", status, b)
+		}
+		var rep analysis.Report
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		kinds := map[string]string{}
+		for _, s := range rep.Symptoms {
+			kinds[s.ID] = s.Kind
+		}
+		var found bool
+		for _, c := range rep.Causes {
+			if c.Kind != analysis.RecentChange || c.Role != analysis.Root {
+				continue
+			}
+			ev := c.Evidence[0]
+			if ev.Ref == "Deployment prod/hub" && ev.Field == "spec.template.spec.containers[hub].image" && strings.Contains(ev.Value, good+" → "+bad) &&
+				strings.Contains(ev.Value, "between 2023-02-01T09:00:10Z and ") &&
+				slices.ContainsFunc(c.Explains, func(id string) bool { return kinds[id] == analysis.ImagePullFailed }) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no recent_change root citing the image change between the snapshot and the collector; changes %+v, causes %+v", rep.Changes, rep.Causes)
+		}
+	})
+}

@@ -99,7 +99,7 @@ func (s *Store) loadSince(ctx context.Context, prev *Evidence, snaps []snapshotR
 		}
 		ev.Objects = append(ev.Objects, prev.snaps[snap.ID].objs...)
 	}
-	ev.Readings = prev.Readings
+	ev.Readings, ev.Own = prev.Readings, prev.Own
 	ev.Objects = append(ev.Objects, ev.carried.list...)
 	if at.cluster == 0 {
 		return ev, true, nil

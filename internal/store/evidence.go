@@ -26,6 +26,10 @@ type Evidence struct {
 	// between them (change.Across): one list per cluster, oldest snapshot first, each with the
 	// objects it holds (not its events) and when it was stored.
 	Readings [][]change.Reading
+	// Own are the readings of the incident's own cluster (those of Readings; none when no
+	// snapshot of it is the incident's), which the versions the collector saw of it are
+	// compared with too (change.Join).
+	Own []change.Reading
 	// Versions are the versions of the workloads, ConfigMaps and nodes of the incident's
 	// cluster the collector saw, for what changed in them (change.Over): those seen from
 	// ChangeLookback before the window's start to its end, and the last seen before that of
@@ -43,20 +47,23 @@ type Evidence struct {
 	since     bool                      // made from the load before and what changed since (loadSince)
 }
 
-// readings groups the snapshots' objects by cluster, in the order of snaps (oldest first).
-func readings(snaps []snapshotRow, objs map[int64]snapshotObjects) [][]change.Reading {
-	var out [][]change.Reading
-	at := map[int64]int{} // cluster → its index in out
+// readings groups the snapshots' objects by cluster, in the order of snaps (oldest first), and
+// returns those of cluster own apart too.
+func readings(snaps []snapshotRow, objs map[int64]snapshotObjects, own int64) (all [][]change.Reading, ofOwn []change.Reading) {
+	at := map[int64]int{} // cluster → its index in all
 	for _, snap := range snaps {
 		i, ok := at[snap.ClusterID]
 		if !ok {
-			i = len(out)
+			i = len(all)
 			at[snap.ClusterID] = i
-			out = append(out, nil)
+			all = append(all, nil)
 		}
-		out[i] = append(out[i], change.Reading{Objects: objs[snap.ID].objs, At: snap.CreatedAt.UTC()})
+		all[i] = append(all[i], change.Reading{Objects: objs[snap.ID].objs, At: snap.CreatedAt.UTC()})
 	}
-	return out
+	if i, ok := at[own]; ok && own != 0 {
+		ofOwn = all[i]
+	}
+	return all, ofOwn
 }
 
 // eventSet is a set of decoded events: by id, and in the order of the model.
@@ -172,7 +179,7 @@ func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *E
 		ev.snaps[snap.ID] = got
 		ev.Objects = append(ev.Objects, got.objs...)
 	}
-	ev.Readings = readings(snaps, ev.snaps)
+	ev.Readings, ev.Own = readings(snaps, ev.snaps, at.cluster)
 	if ev.carried, err = s.carriedEvents(ctx, ids, prev.carried); err != nil {
 		return nil, wrap(err, "events of incident %s", incidentID)
 	}
