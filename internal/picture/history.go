@@ -76,10 +76,14 @@ func History(h history.History) string {
 	s.line(x0, y+2, x1, y+2, "axis", ` stroke="#888"`)
 	s.text(x0, y+16, "start", "label", format(h.From))
 	s.text(x1, y+16, "end", "label", format(h.To)+" UTC")
+	tick := format
+	if h.To.Sub(h.From) < 2*time.Hour { // ticks between whole minutes say their seconds
+		tick = func(t time.Time) string { return t.UTC().Format("15:04:05") }
+	}
 	for i := 1; i < 4; i++ {
 		t := h.From.Add(h.To.Sub(h.From) * time.Duration(i) / 4)
 		s.line(x(t), y, x(t), y+5, "axis", ` stroke="#888"`)
-		s.text(x(t), y+16, "middle", "label", format(t))
+		s.text(x(t), y+16, "middle", "label", tick(t))
 	}
 	s.text(x0, 14, "start", "label", "states as bars (green fine, amber a warning, red bad); ◆ change, ▲ symptom, | event or restart")
 	return s.String()

@@ -106,3 +106,18 @@ func thousands(n int) string {
 	}
 	return s
 }
+
+// changeLinks are the changes a cause row stands on (its links that are change ids, X1…),
+// which the timeline shows as rows of their own.
+func changeLinks(e Entry) []string {
+	if e.Type != "cause" {
+		return nil
+	}
+	var out []string
+	for _, id := range e.Links {
+		if len(id) > 1 && id[0] == 'X' && strings.Trim(id[1:], "0123456789") == "" {
+			out = append(out, id)
+		}
+	}
+	return out
+}
