@@ -151,37 +151,46 @@ func (b *builder) workload(o Object, notes *[]string) ([]Group, bool) {
 		return nil, false
 	}
 	groups := []Group{g}
-	// Pods with symptoms first, then by name; at most maxPods.
-	var podGroups []Group
+	// Pods with symptoms first, then by name; at most maxPods, chosen before their lanes are
+	// made: a Deployment may have thousands.
+	symptoms := b.podSymptoms(o.Namespace)
+	slices.SortStableFunc(pods, func(a, b *cluster.Object) int {
+		return cmp.Or(cmp.Compare(symptoms[b.Name], symptoms[a.Name]), strings.Compare(a.Name, b.Name))
+	})
+	if len(pods) > maxPods {
+		*notes = append(*notes, fmt.Sprintf("%s has %d pods; %d are drawn (those with symptoms first): each pod's own history has the rest",
+			o, len(pods), maxPods))
+		pods = pods[:maxPods]
+	}
 	for _, p := range pods {
 		pg, _ := b.pod(Object{Kind: cluster.KindPod, Namespace: p.Namespace, Name: p.Name})
-		podGroups = append(podGroups, pg)
+		groups = append(groups, pg)
 	}
-	slices.SortStableFunc(podGroups, func(a, b Group) int {
-		sa, sb := symptomCount(a), symptomCount(b)
-		if sa != sb {
-			return sb - sa
-		}
-		return strings.Compare(a.Object.Name, b.Object.Name)
-	})
-	if len(podGroups) > maxPods {
-		*notes = append(*notes, fmt.Sprintf("%s has %d pods; %d are drawn (those with symptoms first): each pod's own history has the rest",
-			o, len(podGroups), maxPods))
-		podGroups = podGroups[:maxPods]
-	}
-	return append(groups, podGroups...), true
+	return groups, true
 }
 
-func symptomCount(g Group) int {
-	n := 0
-	for _, l := range g.Lanes {
-		for _, m := range l.Marks {
-			if m.Kind == MarkSymptom {
-				n++
+// podSymptoms counts the symptoms (a group's members one by one) naming each pod of a
+// namespace.
+func (b *builder) podSymptoms(namespace string) map[string]int {
+	out := map[string]int{}
+	var visit func(s analysis.Symptom)
+	visit = func(s analysis.Symptom) {
+		for _, m := range s.Members {
+			visit(m)
+		}
+		if len(s.Members) > 0 {
+			return
+		}
+		for _, r := range s.Objects {
+			if r.Kind == cluster.KindPod && r.Namespace == namespace {
+				out[r.Name]++
 			}
 		}
 	}
-	return n
+	for _, s := range b.in.Report.Symptoms {
+		visit(s)
+	}
+	return out
 }
 
 // Related are the objects whose histories go with a pod's: the workload it runs from (its
