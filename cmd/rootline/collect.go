@@ -52,7 +52,7 @@ happens in it, so that it outlives the API server's one-hour event retention:
     commands, env names, requests, limits, probes, placement; replicas; a node's labels,
     taints, cordon and capacity; a ConfigMap's keys and the hash of each value: values are
     hashed before they leave the collector), never on status churn. A kind the collector may
-    not list is left out with a warning.
+    not list is left out with a warning. A node deleted is sent as it was last, marked deleted.
 
 Batches (--batch-size objects, or what --flush-every gathered) are written to a spool folder
 first and then posted to --server, in order, with retries that wait longer while the server

@@ -39,10 +39,13 @@ type changesReport struct {
 		Changes  []string
 		Evidence []struct{ Ref, Field, Value string }
 	}
-	Changes []struct {
-		ID, Kind, Namespace, Name, Field, Before, After string
-		Since, Until                                    time.Time
-	}
+	Changes []changeRow
+}
+
+// changeRow is what TestLiveChanges reads of a change.
+type changeRow struct {
+	ID, Kind, Namespace, Name, Field, Before, After string
+	Since, Until                                    time.Time
 }
 
 // TestLiveChanges is issue 18's acceptance against a real kube-apiserver and etcd, on both
@@ -66,6 +69,10 @@ func TestLiveChanges(t *testing.T) {
 		}
 		start := time.Now().UTC().Add(-time.Minute).Truncate(time.Second)
 		if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shop"}}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		pool := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "pool-9", Labels: map[string]string{"cloud.google.com/gke-nodepool": "batch"}}}
+		if _, err := client.CoreV1().Nodes().Create(ctx, pool, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		web := changesDeployment("web", "nginx:1.25.3", "256Mi")
@@ -111,13 +118,13 @@ func TestLiveChanges(t *testing.T) {
 			}
 			return n["object_states"]
 		}
-		// What the collector sends at first: the two Deployments and every ConfigMap the API
-		// server made (nothing else: no node, pod or ReplicaSet exists yet).
+		// What the collector sends at first: the node, the two Deployments and every ConfigMap
+		// the API server made (nothing else: no pod or ReplicaSet exists yet).
 		cms, err := client.CoreV1().ConfigMaps("").List(ctx, metav1.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		first := int64(2 + len(cms.Items))
+		first := int64(1 + 2 + len(cms.Items))
 		waitUntil("the first versions", func() bool {
 			why = fmt.Sprintf("%d of %d states", states(), first)
 			return states() >= first
@@ -156,6 +163,14 @@ func TestLiveChanges(t *testing.T) {
 		if n := states(); n != first+2 {
 			t.Errorf("%d states after two changes and a status update, want %d: the collector sent status churn", n, first+2)
 		}
+		// The batch pool shrinks: its node is deleted.
+		if err := client.CoreV1().Nodes().Delete(ctx, "pool-9", metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		waitUntil("the node's deletion", func() bool {
+			why = fmt.Sprintf("%d of %d states", states(), first+3)
+			return states() >= first+3
+		})
 
 		// The new templates' pods, as the kubelet would leave them, and its events.
 		now := metav1.NewTime(time.Now().UTC().Add(2 * time.Second).Truncate(time.Second))
@@ -223,6 +238,11 @@ func TestLiveChanges(t *testing.T) {
 			why = fmt.Sprintf("%+v", rep.Symptoms)
 			return symptom("image_pull_failed", pull.Name) != "" && symptom("oom_killed", oom.Name) != ""
 		})
+		if !slices.ContainsFunc(rep.Changes, func(c changeRow) bool {
+			return c.Kind == "Node" && c.Name == "pool-9" && c.Before == "present, in pool batch" && c.After == "absent"
+		}) {
+			t.Errorf("the node deleted is not a change: %+v", rep.Changes)
+		}
 		for _, tt := range []struct {
 			symptom, pod, workload, field, before, after string
 		}{

@@ -1,6 +1,7 @@
 package change
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -12,13 +13,17 @@ type Version struct {
 	Object *cluster.Object
 	// At is when it was seen.
 	At time.Time
+	// Deleted says it was seen deleted then (Object is as it was last).
+	Deleted bool
 }
 
 // Over finds what changed between the consecutive versions of each object (by kind, namespace
 // and name; versions in any order): each version's fields against those of the version seen
 // before it, as Between compares two readings, in the window from when the earlier was seen to
 // when the later was. An object's first version is no change (the collector's first sighting
-// of an object is not its creation), nor is one that differs from the last only by status.
+// of an object is not its creation), nor is one that differs from the last only by status. A
+// version seen deleted after one that was not is the object gone (After is Absent), one seen
+// after a deletion the object back (Before is Absent).
 // Changes come in the order of when they were seen, then of kind, namespace, name and field.
 func Over(versions []Version) []Change {
 	byObject := map[key][]Version{}
@@ -39,8 +44,22 @@ func Over(versions []Version) []Change {
 		sort.SliceStable(vs, func(i, j int) bool { return vs[i].At.Before(vs[j].At) })
 		for i := 1; i < len(vs); i++ {
 			was, is := vs[i-1], vs[i]
-			out = append(out, Between(Reading{Objects: []*cluster.Object{was.Object}, At: was.At.UTC()},
-				Reading{Objects: []*cluster.Object{is.Object}, At: is.At.UTC()})...)
+			switch {
+			case was.Deleted && is.Deleted:
+			case was.Deleted || is.Deleted: // it went, or came back
+				c := Change{Kind: k.kind, Namespace: k.namespace, Name: k.name, Before: Absent, After: Absent,
+					Since: was.At.UTC(), Until: is.At.UTC(), Source: is.Object.Source}
+				if _, summary, ok := read(was.Object); ok && !was.Deleted {
+					c.Before = summary
+				}
+				if _, summary, ok := read(is.Object); ok && !is.Deleted {
+					c.After = summary
+				}
+				out = append(out, c)
+			default:
+				out = append(out, Between(Reading{Objects: []*cluster.Object{was.Object}, At: was.At.UTC()},
+					Reading{Objects: []*cluster.Object{is.Object}, At: is.At.UTC()})...)
+			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -88,7 +107,7 @@ func Join(readings []Reading, versions []Version) []Change {
 	for _, r := range readings {
 		taken := recorded(r.Objects)
 		for _, o := range r.Objects {
-			vs := byObject[key{o.Kind, o.Namespace, o.Name}]
+			vs := slices.DeleteFunc(slices.Clone(byObject[key{o.Kind, o.Namespace, o.Name}]), func(v Version) bool { return v.Deleted })
 			if len(vs) == 0 {
 				continue
 			}

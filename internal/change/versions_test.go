@@ -25,6 +25,9 @@ func TestOver(t *testing.T) {
 		n.Spec.Taints = []corev1.Taint{{Key: "node.kubernetes.io/unschedulable", Effect: corev1.TaintEffectNoSchedule}}
 		n.Spec.Unschedulable = true
 	})
+	gone := func() *cluster.Object {
+		return node(func(n *corev1.Node) { n.Name, n.Labels = "user-9", map[string]string{"cloud.google.com/gke-nodepool": "user"} })
+	}
 	otherCondition := node(func(n *corev1.Node) { n.Status.Conditions[0].Status = corev1.ConditionFalse })
 	got := Over([]Version{
 		// out of order on purpose: Over sorts each object's versions by when they were seen
@@ -35,10 +38,14 @@ func TestOver(t *testing.T) {
 		{Object: otherCondition, At: at(5)},
 		{Object: tainted, At: at(20)},
 		{Object: raw(t, "ConfigMap", "prod", "hub", configMap(map[string]string{"a": "1"})), At: at(1)},
+		{Object: gone(), At: at(2)},
+		{Object: gone(), At: at(25), Deleted: true},
+		{Object: gone(), At: at(26), Deleted: true}, // seen deleted twice: gone once
 	})
 	want := []Change{
 		{Kind: "Node", Name: "core-1", Field: "spec.taints", Before: Absent, After: "node.kubernetes.io/unschedulable:NoSchedule", Since: at(5), Until: at(20)},
 		{Kind: "Node", Name: "core-1", Field: "spec.unschedulable", Before: "false", After: "true", Since: at(5), Until: at(20)},
+		{Kind: "Node", Name: "user-9", Before: "present, in pool user", After: Absent, Since: at(2), Until: at(25)},
 		{Kind: "Deployment", Namespace: "prod", Name: "hub", Field: "spec.template.spec.containers[hub].image",
 			Before: "jupyterhub/k8s-hub:3.0.0", After: "jupyterhub/k8s-hub:4.0.0", Since: at(10), Until: at(30)},
 	}

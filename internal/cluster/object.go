@@ -33,6 +33,9 @@ type Source struct {
 	// ObservedAt is when `rootline collect` saw the object (zero for any other input): the
 	// server takes it off what the collector sends (collect.TakeObservedAt).
 	ObservedAt time.Time `json:"observed_at,omitzero"`
+	// Deleted says that `rootline collect` saw the object deleted, at ObservedAt: what it
+	// sends is the object as it was last.
+	Deleted bool `json:"deleted,omitempty"`
 	// Loose marks an event the text parser built from a phrase found in output with nothing
 	// around it (no table, no describe), so that analysis gives it less weight.
 	Loose bool `json:"loose,omitempty"`

@@ -138,6 +138,16 @@ func (c *Collector) Run(ctx context.Context) error {
 					c.observe(obj)
 				}
 			},
+			// A node deleted (a pool shrunk, the autoscaler's scale-down) is sent as it was
+			// last, marked deleted: what changed is that it went.
+			DeleteFunc: func(obj any) {
+				if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+					obj = d.Obj
+				}
+				if n, ok := obj.(*corev1.Node); ok {
+					c.observeDeleted(n)
+				}
+			},
 		}},
 	}
 	for _, k := range c.changeKinds(ctx) {
@@ -254,6 +264,17 @@ func (c *Collector) observe(obj any) {
 	if len(c.batch) >= c.o.BatchSize {
 		c.spoolLocked()
 	}
+}
+
+// observeDeleted adds a deleted node to the batch, as it was last, marked deleted.
+func (c *Collector) observeDeleted(n *corev1.Node) {
+	x := *n
+	x.Annotations = make(map[string]string, len(n.Annotations)+1)
+	for k, v := range n.Annotations {
+		x.Annotations[k] = v
+	}
+	x.Annotations[deletedAnnotation] = "true"
+	c.observe(&x)
 }
 
 // flushIfDue spools the batch being filled when its oldest object has waited FlushEvery (or

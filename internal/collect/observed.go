@@ -15,8 +15,12 @@ import (
 // format, read by no other package.
 const observedAtAnnotation = "rootline.dev/observed-at"
 
+// deletedAnnotation marks a node the collector saw deleted ("true"), sent as it was last:
+// taken off by the server with the time (TakeObservedAt), into Source.Deleted.
+const deletedAnnotation = "rootline.dev/deleted"
+
 // TakeObservedAt moves the time a collector saw o, when o carries one, from its annotation into
-// o.Source.ObservedAt (to the microsecond, as databases keep times; an unreadable time is
+// o.Source.ObservedAt (and its mark of a deleted node into o.Source.Deleted) (to the microsecond, as databases keep times; an unreadable time is
 // dropped), so that what is stored of the object is what the cluster held. The server calls it
 // on each object of a collector's batch as it decodes it, before anything else reads it.
 func TakeObservedAt(o *cluster.Object) {
@@ -34,8 +38,15 @@ func TakeObservedAt(o *cluster.Object) {
 	default:
 		return
 	}
+	if m.Annotations[deletedAnnotation] == "true" {
+		o.Source.Deleted = true
+	}
+	delete(m.Annotations, deletedAnnotation)
 	v, ok := m.Annotations[observedAtAnnotation]
 	if !ok {
+		if len(m.Annotations) == 0 {
+			m.Annotations = nil
+		}
 		return
 	}
 	delete(m.Annotations, observedAtAnnotation)

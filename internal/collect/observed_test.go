@@ -106,3 +106,29 @@ func TestObservedAtRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeDeleted: a node sent deleted comes to the server marked so, with the time it was seen
+// deleted, and its own annotations only.
+func TestTakeDeleted(t *testing.T) {
+	at := time.Date(2023, 2, 1, 17, 4, 5, 0, time.UTC)
+	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "user-9", Annotations: map[string]string{"team": "data"}}}
+	c := &Collector{}
+	c.o.Now = func() time.Time { return at }
+	c.m, c.o.BatchSize = NewMetrics(), 10
+	c.observeDeleted(n)
+	if len(c.batch) != 1 || len(n.Annotations) != 1 {
+		t.Fatalf("batch %d, the cached node's annotations %v", len(c.batch), n.Annotations)
+	}
+	var got []*cluster.Object
+	err := ingest.NewDecoder(ingest.Options{}).Decode(t.Context(), "batch", bytes.NewReader(c.batch[0]), func(o *cluster.Object) error {
+		TakeObservedAt(o)
+		got = append(got, o)
+		return nil
+	})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("decoded %d, %v", len(got), err)
+	}
+	if o := got[0]; !o.Source.Deleted || !o.Source.ObservedAt.Equal(at) || !reflect.DeepEqual(o.Node.Annotations, map[string]string{"team": "data"}) {
+		t.Errorf("deleted %v at %v, annotations %v", o.Source.Deleted, o.Source.ObservedAt, o.Node.Annotations)
+	}
+}

@@ -90,8 +90,14 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 				states = append(states, stateRow{ClusterID: cid, Kind: cluster.KindPod, Namespace: o.Pod.Namespace, Name: o.Pod.Name,
 					UID: string(o.Pod.UID), ResourceVersion: o.Pod.ResourceVersion, ObservedAt: at, State: cluster.PodState(o.Pod), Raw: raw, ChangedGen: pendingGen})
 			case o.Node != nil:
-				states = append(states, stateRow{ClusterID: cid, Kind: cluster.KindNode, Name: o.Node.Name,
-					UID: string(o.Node.UID), ResourceVersion: o.Node.ResourceVersion, ObservedAt: at, State: cluster.NodeState(o.Node), Raw: raw, ChangedGen: pendingGen})
+				r := stateRow{ClusterID: cid, Kind: cluster.KindNode, Name: o.Node.Name,
+					UID: string(o.Node.UID), ResourceVersion: o.Node.ResourceVersion, ObservedAt: at, State: cluster.NodeState(o.Node), Raw: raw, ChangedGen: pendingGen}
+				if o.Source.Deleted {
+					// Its last version, seen deleted: a state of its own (its resourceVersion
+					// is that of the last version stored).
+					r.State, r.ResourceVersion = DeletedState, r.ResourceVersion+"/deleted"
+				}
+				states = append(states, r)
 			case o.Raw != nil && slices.Contains(change.Watched, o.Kind):
 				// A workload or ConfigMap whose compared fields changed (the collector sends
 				// no other): a version of it, for what changed (change.Over).
@@ -134,6 +140,11 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 	})
 	return n, wrap(err, "store %d collected objects of %s", len(objs), clusterName)
 }
+
+// DeletedState is the state of a node the collector saw deleted, stored as it was last: the
+// incident's model holds it so (it was there), the deletion is a state change, and the node
+// gone is a change (change.Over).
+const DeletedState = "deleted"
 
 // stateKinds are the kinds whose states are state changes (StateChange): the versions of
 // workloads and ConfigMaps are read for what changed in them (Evidence.Versions).

@@ -188,3 +188,53 @@ func TestCollectedVersions(t *testing.T) {
 		}
 	})
 }
+
+// TestCollectedNodeDeleted: a node the collector saw deleted (sent as it was last, with the same
+// resourceVersion) is stored as a state of its own, not taken for a batch delivered again; the
+// incident's model keeps the node as it was last (it was there), the timeline's state changes
+// say it was deleted, and what changed says it went.
+func TestCollectedNodeDeleted(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ctx := context.Background()
+		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
+		node := func(at time.Time, deleted bool) *cluster.Object {
+			n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "user-9", UID: "node-9", ResourceVersion: "40",
+				Labels: map[string]string{"cloud.google.com/gke-nodepool": "user"}}}
+			return &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: "user-9", UID: "node-9", Node: n,
+				Source: cluster.Source{ObservedAt: at, Deleted: deleted}}
+		}
+		if _, err := st.StoreCollected(ctx, "leap", []*cluster.Object{node(t0.Add(time.Minute), false)}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		n, err := st.StoreCollected(ctx, "leap", []*cluster.Object{node(t0.Add(20*time.Minute), true)}, time.Now())
+		if err != nil || n.States != 1 {
+			t.Fatalf("the deletion: %+v, %v", n, err)
+		}
+		if n, err = st.StoreCollected(ctx, "leap", []*cluster.Object{node(t0.Add(20*time.Minute), true)}, time.Now()); err != nil || n.Known != 1 {
+			t.Errorf("the deletion delivered again: %+v, %v", n, err)
+		}
+		start, end := t0, t0.Add(time.Hour)
+		if err := st.CreateIncident(ctx, &incident.Incident{ID: "shrunk", Title: "Pool shrunk", Cluster: "leap", StartedAt: &start, EndedAt: &end}); err != nil {
+			t.Fatal(err)
+		}
+		ev, err := st.IncidentEvidence(ctx, "shrunk", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := cluster.NewModel(ev.Files, ev.Objects)
+		if len(m.Nodes) != 1 || m.Nodes[0].Source.Deleted {
+			t.Errorf("nodes of the model: %+v", m.Nodes)
+		}
+		var states []string
+		for _, s := range ev.States {
+			states = append(states, s.At.Format("15:04")+" "+s.Name+": "+s.State)
+		}
+		if len(states) != 2 || states[1] != "17:20 user-9: "+store.DeletedState {
+			t.Errorf("state changes %q, want the deletion last", states)
+		}
+		changes := change.Over(ev.Versions)
+		if len(changes) != 1 || changes[0].After != change.Absent || changes[0].Before != "present, in pool user" || !changes[0].Until.Equal(t0.Add(20*time.Minute)) {
+			t.Errorf("what changed: %+v, want the node gone at 17:20", changes)
+		}
+	})
+}

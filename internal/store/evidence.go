@@ -244,7 +244,7 @@ func (s *Store) collectedVersions(ctx context.Context, at loadPoint, prev, ev *E
 			if err != nil {
 				return err
 			}
-			ev.versions[r.ID] = change.Version{Object: o, At: r.ObservedAt.UTC()}
+			ev.versions[r.ID] = change.Version{Object: o, At: r.ObservedAt.UTC(), Deleted: r.State == DeletedState}
 		}
 	}
 	ev.Versions = make([]change.Version, 0, len(ids))
