@@ -26,7 +26,9 @@ func TestOver(t *testing.T) {
 		n.Spec.Unschedulable = true
 	})
 	gone := func() *cluster.Object {
-		return node(func(n *corev1.Node) { n.Name, n.Labels = "user-9", map[string]string{"cloud.google.com/gke-nodepool": "user"} })
+		return node(func(n *corev1.Node) {
+			n.Name, n.Labels = "user-9", map[string]string{"cloud.google.com/gke-nodepool": "user"}
+		})
 	}
 	otherCondition := node(func(n *corev1.Node) { n.Status.Conditions[0].Status = corev1.ConditionFalse })
 	got := Over([]Version{
