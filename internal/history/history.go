@@ -192,7 +192,7 @@ func Build(in Input, o Object) (History, bool) {
 
 // window is the span a history covers: the incident's (what its evidence records), widened to
 // the marks of the history (a change made before the first event), padded by a twentieth.
-// States that began earlier are drawn from its start.
+// States that began earlier are drawn from its start. Zero when nothing of it is dated.
 func (b *builder) window(groups []Group) (from, to time.Time) {
 	see := func(t time.Time) {
 		if t.IsZero() {
@@ -222,8 +222,7 @@ func (b *builder) window(groups []Group) (from, to time.Time) {
 		}
 	}
 	if from.IsZero() {
-		now := time.Unix(0, 0).UTC()
-		return now, now.Add(time.Hour)
+		return time.Time{}, time.Time{} // nothing dated: nothing to draw
 	}
 	pad := max(to.Sub(from)/20, time.Minute)
 	return from.Add(-pad).UTC(), to.Add(pad).UTC()

@@ -247,3 +247,19 @@ func TestRelated(t *testing.T) {
 		t.Errorf("a Deployment's related: %v", got)
 	}
 }
+
+// TestBuildUndated: an object the input holds with nothing dated (a pod of a paste) has a
+// history with no window and no lanes, not one of 1970.
+func TestBuildUndated(t *testing.T) {
+	p := hubPod("bare", "hub-1", time.Time{}, good, corev1.ContainerStatus{})
+	p.Pod.Status.StartTime, p.Pod.Status.Conditions = nil, nil
+	h, ok := Build(Input{Model: cluster.NewModel(nil, []*cluster.Object{p})}, Object{"Pod", "prod", "bare"})
+	if !ok || !h.From.IsZero() || !h.To.IsZero() {
+		t.Errorf("found %v, window %s–%s", ok, h.From, h.To)
+	}
+	for _, g := range h.Groups {
+		if len(g.Lanes) != 0 {
+			t.Errorf("lanes of nothing dated: %v", lanes(g))
+		}
+	}
+}

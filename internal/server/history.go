@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/history"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/picture"
@@ -71,7 +72,10 @@ func (s *Server) historyPage(c *gin.Context) error {
 	id := st.incident.ID
 	p := incidents.HistoryPage{IncidentID: id, IncidentTitle: st.incident.Title, Object: h.Object.String(), SVG: picture.History(h),
 		Notes: h.Notes, JSONURL: "/api/v1/incidents/" + url.PathEscape(id) + "/history?" + historyQuery(h.Object).Encode(),
-		Window: h.From.Format("2006-01-02 15:04:05Z") + " – " + h.To.Format("2006-01-02 15:04:05Z")}
+		Window: "nothing of it is dated"}
+	if !h.From.IsZero() {
+		p.Window = h.From.Format("2006-01-02 15:04:05Z") + " – " + h.To.Format("2006-01-02 15:04:05Z")
+	}
 	for _, ch := range st.report.Changes {
 		if ch.Kind == h.Object.Kind && ch.Namespace == h.Object.Namespace && ch.Name == h.Object.Name ||
 			h.Object.Kind == "ReplicaSet" && ch.Namespace == h.Object.Namespace && ch.ReplicaSet == h.Object.Name {
@@ -137,4 +141,24 @@ func diffView(field, before, after string, since, until time.Time, revision int)
 		d.When = fmt.Sprintf("revision %d, %s", revision, d.When)
 	}
 	return d
+}
+
+// causeChanges are the changes a cause stands on, for its card: each with its diff and the
+// link to the changed object's history.
+func causeChanges(id string, ca analysis.Cause, changes []analysis.Change) []incidents.CauseChange {
+	var out []incidents.CauseChange
+	for _, x := range ca.Changes {
+		for _, ch := range changes {
+			if ch.ID != x {
+				continue
+			}
+			o := history.Object{Kind: ch.Kind, Namespace: ch.Namespace, Name: ch.Name}
+			v := incidents.CauseChange{ID: ch.ID, Object: o.String(), Diff: diffView(ch.Field, ch.Before, ch.After, ch.Since, ch.Until, ch.Revision)}
+			if o.Validate() == nil {
+				v.URL = historyURL(id, o)
+			}
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -209,6 +209,7 @@ func analysisViews(id string, rep analysis.Report) ([]incidents.Cause, []inciden
 			v.Suggestions = append(v.Suggestions, incidents.Suggestion{Change: sg.Change, Evidence: evidenceViews(sg.Evidence)})
 		}
 		v.MembersURL = base + "/causes/" + ca.ID
+		v.Changes = causeChanges(id, ca, rep.Changes)
 		causes = append(causes, v)
 	}
 	var symptoms []incidents.Symptom

@@ -64,9 +64,17 @@ type Cause struct {
 	Links                               []Why
 	Evidence                            []Evidence
 	Missing                             []string
-	Suggestions                         []Suggestion // the first few
-	MoreSuggestions                     int          // how many more its page lists
-	MembersURL                          string       // the page of its members and all its changes
+	Suggestions                         []Suggestion  // the first few
+	MoreSuggestions                     int           // how many more its page lists
+	MembersURL                          string        // the page of its members and all its changes
+	Changes                             []CauseChange // the changes a recent_change cause stands on
+}
+
+// CauseChange is a change a cause stands on: its id (its timeline row), the changed object
+// with the link to its history, and the diff.
+type CauseChange struct {
+	ID, Object, URL string
+	Diff            *Diff
 }
 
 // Why is a link of the causal chain: to a cause or symptom of the page, and the reason.
