@@ -2,12 +2,18 @@ package picture
 
 import (
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/history"
+	"github.com/rootline-dev/rootline/internal/timeline"
 )
 
 // TestHistory: the swimlanes are well-formed SVG with a bar per state and a mark per change,
@@ -54,5 +60,37 @@ func TestHistory(t *testing.T) {
 	}
 	if empty := History(history.History{Object: h.Object}); !strings.Contains(empty, "nothing dated to draw") {
 		t.Errorf("an empty history: %s", empty)
+	}
+}
+
+// TestHistoryBounded: a pod whose collected states flapped ten thousand times, with fifty
+// containers, is drawn in a bounded picture (history.Build keeps 200 states a lane and 16
+// lanes), and the history says what it left out.
+func TestHistoryBounded(t *testing.T) {
+	from := time.Date(2023, 2, 1, 16, 0, 0, 0, time.UTC)
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "flap", Namespace: "prod", CreationTimestamp: metav1.NewTime(from)},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &metav1.Time{Time: from}}}
+	for i := range 50 {
+		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, corev1.ContainerStatus{Name: fmt.Sprintf("c%d", i), Ready: true,
+			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(from)}}})
+	}
+	in := history.Input{Model: cluster.NewModel(nil, []*cluster.Object{{Kind: cluster.KindPod, Namespace: "prod", Name: "flap", Pod: p}})}
+	for i := range 10_000 {
+		state := "Running; ready true"
+		if i%2 == 1 {
+			state = "Running; ready false; restarts 1"
+		}
+		in.States = append(in.States, timeline.Change{At: from.Add(time.Duration(i) * time.Second), Kind: cluster.KindPod, Namespace: "prod", Name: "flap", State: state})
+	}
+	h, ok := history.Build(in, history.Object{Kind: cluster.KindPod, Namespace: "prod", Name: "flap"})
+	if !ok {
+		t.Fatal("no history")
+	}
+	svg := History(h)
+	if n := strings.Count(svg, `class="span `); n > 16*200 || len(svg) > 1_000_000 {
+		t.Errorf("%d spans, %d bytes of SVG", n, len(svg))
+	}
+	if len(h.Notes) != 2 || !strings.Contains(h.Notes[0], "10000 states; the first 200") || !strings.Contains(h.Notes[1], "lanes; the first 16") {
+		t.Errorf("notes %q", h.Notes)
 	}
 }
