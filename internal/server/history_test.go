@@ -170,3 +170,55 @@ func TestHistoryAuth(t *testing.T) {
 		}
 	})
 }
+
+// nodeBatch is a collector's batch holding Node core-9 as it was observed at, with taints.
+func nodeBatch(at, taints string) string {
+	return `{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Node",
+  "metadata": {"name": "core-9", "uid": "n9", "resourceVersion": "` + at + `", "creationTimestamp": "2023-02-01T09:00:00Z",
+    "annotations": {"rootline.dev/observed-at": "` + at + `"}},
+  "spec": {"taints": [` + taints + `]},
+  "status": {"conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2023-02-01T09:01:00Z"}]}}]}`
+}
+
+// TestHistoryOfCollectedStates: a node the collector saw change (tainted between two
+// batches) has a history whose lanes are its collected states, its taints among them.
+func TestHistoryOfCollectedStates(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		for _, b := range []string{nodeBatch("2023-02-01T17:01:00Z", ""),
+			nodeBatch("2023-02-01T17:05:00Z", `{"key": "maintenance", "effect": "NoSchedule"}`)} {
+			if status, out := call(t, "POST", base+"/api/v1/events?cluster=leap", "application/json", strings.NewReader(b)); status != http.StatusOK {
+				t.Fatalf("batch: %d %s", status, out)
+			}
+		}
+		createIncident(t, base, `{"id": "live", "title": "Node drained", "cluster": "leap",
+			"started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T17:30:00Z"}`)
+		status, b := call(t, "GET", base+"/api/v1/incidents/live/history?kind=Node&name=core-9", "", nil)
+		if status != http.StatusOK {
+			t.Fatalf("%d %s", status, b)
+		}
+		var h struct {
+			Groups []struct {
+				Lanes []struct {
+					Name  string
+					Spans []struct{ State string }
+				}
+			}
+		}
+		if err := json.Unmarshal(b, &h); err != nil || len(h.Groups) != 1 {
+			t.Fatalf("%v: %s", err, b)
+		}
+		lanes := map[string][]string{}
+		for _, l := range h.Groups[0].Lanes {
+			for _, s := range l.Spans {
+				lanes[l.Name] = append(lanes[l.Name], s.State)
+			}
+		}
+		if got := lanes["taints (collected)"]; len(got) != 2 || got[0] != "no taints" || got[1] != "maintenance:NoSchedule" {
+			t.Errorf("taints lane %q; lanes %v", got, lanes)
+		}
+		if len(lanes["status (collected)"]) != 2 {
+			t.Errorf("status lane %q", lanes["status (collected)"])
+		}
+	})
+}
