@@ -263,3 +263,23 @@ func TestBuildUndated(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildStatefulSet: a StatefulSet's ControllerRevisions are its template revisions, and
+// its pods (owned by it directly) have lanes of their own.
+func TestBuildStatefulSet(t *testing.T) {
+	cr := func(n int, at time.Time) *cluster.Object {
+		raw := fmt.Sprintf(`{"apiVersion": "apps/v1", "kind": "ControllerRevision", "revision": %d,
+			"metadata": {"name": "db-%d", "namespace": "prod", "creationTimestamp": %q,
+			"ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "db", "controller": true}]}}`, n, n, at.Format(time.RFC3339))
+		return &cluster.Object{APIVersion: "apps/v1", Kind: "ControllerRevision", Namespace: "prod", Name: fmt.Sprintf("db-%d", n), Raw: []byte(raw)}
+	}
+	pod := hubPod("db-0", "db", t2, good, corev1.ContainerStatus{})
+	pod.Pod.OwnerReferences[0].Kind = "StatefulSet"
+	h, ok := Build(Input{Model: cluster.NewModel(nil, []*cluster.Object{cr(2, t2), cr(1, t1), pod})}, Object{"StatefulSet", "prod", "db"})
+	if !ok || len(h.Groups) != 2 || h.Groups[1].Object.Name != "db-0" {
+		t.Fatalf("found %v, groups %+v", ok, h.Groups)
+	}
+	if got := lanes(h.Groups[0])[0]; got != "template revisions: info revision 1: ControllerRevision db-1 | ok revision 2: ControllerRevision db-2" {
+		t.Errorf("revisions lane %q", got)
+	}
+}

@@ -13,22 +13,25 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
-// replicaSet is what a workload's history reads of a ReplicaSet: its Deployment, its revision
-// and when it was created (rolled out).
-type replicaSet struct {
-	namespace, name, deployment string
-	revision                    int
-	created                     time.Time
+// revision is what a workload's history reads of one of its template revisions: a
+// Deployment's ReplicaSet, or a StatefulSet's or DaemonSet's ControllerRevision; its owner,
+// its number, and when it was created (rolled out).
+type revision struct {
+	kind, namespace, name string
+	ownerKind, owner      string
+	number                int
+	created               time.Time
 }
 
-// replicaSets reads the ReplicaSets of the model, by "namespace/name".
-func replicaSets(m *cluster.Model) map[string]replicaSet {
-	out := map[string]replicaSet{}
+// revisions reads the ReplicaSets and ControllerRevisions of the model, by kind, namespace
+// and name.
+func revisions(m *cluster.Model) map[string]revision {
+	out := map[string]revision{}
 	if m == nil {
 		return out
 	}
 	for _, o := range m.Others {
-		if o.Kind != "ReplicaSet" || o.Raw == nil {
+		if o.Kind != "ReplicaSet" && o.Kind != "ControllerRevision" || o.Raw == nil {
 			continue
 		}
 		var rs struct {
@@ -41,18 +44,21 @@ func replicaSets(m *cluster.Model) map[string]replicaSet {
 					Controller *bool
 				}
 			}
+			Revision int // a ControllerRevision's
 		}
 		if json.Unmarshal(o.Raw, &rs) != nil {
 			continue
 		}
-		r := replicaSet{namespace: o.Namespace, name: o.Name, created: rs.Metadata.CreationTimestamp}
-		r.revision, _ = strconv.Atoi(rs.Metadata.Annotations["deployment.kubernetes.io/revision"])
+		r := revision{kind: o.Kind, namespace: o.Namespace, name: o.Name, created: rs.Metadata.CreationTimestamp, number: rs.Revision}
+		if o.Kind == "ReplicaSet" {
+			r.number, _ = strconv.Atoi(rs.Metadata.Annotations["deployment.kubernetes.io/revision"])
+		}
 		for _, ref := range rs.Metadata.OwnerReferences {
-			if ref.Kind == "Deployment" && ref.Controller != nil && *ref.Controller {
-				r.deployment = ref.Name
+			if ref.Controller != nil && *ref.Controller {
+				r.ownerKind, r.owner = ref.Kind, ref.Name
 			}
 		}
-		out[o.Namespace+"/"+o.Name] = r
+		out[o.Kind+"/"+o.Namespace+"/"+o.Name] = r
 	}
 	return out
 }
@@ -60,7 +66,7 @@ func replicaSets(m *cluster.Model) map[string]replicaSet {
 // owners are the objects a pod runs from: its controller and, for a ReplicaSet, the Deployment
 // that owns it (as the ReplicaSet says, else as the name the Deployment controller gives it
 // says: the Deployment's name and the pod-template-hash), as analysis reads a pod's workload.
-func owners(rss map[string]replicaSet, p *cluster.Object) []Object {
+func owners(revs map[string]revision, p *cluster.Object) []Object {
 	kind, name := cluster.Owner(p.Pod)
 	if kind == "" {
 		return nil
@@ -69,8 +75,8 @@ func owners(rss map[string]replicaSet, p *cluster.Object) []Object {
 	if kind != "ReplicaSet" {
 		return out
 	}
-	if rs, ok := rss[p.Namespace+"/"+name]; ok && rs.deployment != "" {
-		return append(out, Object{Kind: "Deployment", Namespace: p.Namespace, Name: rs.deployment})
+	if rs, ok := revs["ReplicaSet/"+p.Namespace+"/"+name]; ok && rs.ownerKind == "Deployment" {
+		return append(out, Object{Kind: "Deployment", Namespace: p.Namespace, Name: rs.owner})
 	}
 	if h := p.Pod.Labels["pod-template-hash"]; h != "" && strings.HasSuffix(name, "-"+h) {
 		return append(out, Object{Kind: "Deployment", Namespace: p.Namespace, Name: strings.TrimSuffix(name, "-"+h)})
@@ -78,36 +84,36 @@ func owners(rss map[string]replicaSet, p *cluster.Object) []Object {
 	return out
 }
 
-// workload is a workload's (or ConfigMap's) lanes: for a Deployment its template revisions
-// (its ReplicaSets, each from its creation to the next's), the changes the analysis read of it,
+// workload is a workload's (or ConfigMap's) lanes: its template revisions (a Deployment's
+// ReplicaSets, a StatefulSet's or DaemonSet's ControllerRevisions, each from its creation to the
+// next's), the changes the analysis read of it,
 // the events about it and its ReplicaSets, and the symptoms of its pods; then a group per pod,
 // at most maxPods of them (those with symptoms first). False when nothing names it.
 func (b *builder) workload(o Object, notes *[]string) ([]Group, bool) {
 	g := Group{Object: o}
-	rss := replicaSets(b.in.Model)
-	var revs []replicaSet
+	all := revisions(b.in.Model)
+	var revs []revision
 	eventsOf := []Object{o}
-	for _, rs := range rss {
-		if o.Kind == "Deployment" && rs.deployment == o.Name && rs.namespace == o.Namespace {
-			revs = append(revs, rs)
+	for _, r := range all {
+		if r.ownerKind == o.Kind && r.owner == o.Name && r.namespace == o.Namespace {
+			revs = append(revs, r)
 		}
 	}
-	slices.SortFunc(revs, func(a, b replicaSet) int {
-		if a.revision != b.revision {
-			return a.revision - b.revision
-		}
-		return cmp.Or(a.created.Compare(b.created), strings.Compare(a.name, b.name))
+	slices.SortFunc(revs, func(a, b revision) int {
+		return cmp.Or(cmp.Compare(a.number, b.number), a.created.Compare(b.created), strings.Compare(a.name, b.name))
 	})
-	for _, rs := range revs {
-		eventsOf = append(eventsOf, Object{Kind: "ReplicaSet", Namespace: o.Namespace, Name: rs.name})
+	for _, r := range revs {
+		if r.kind == "ReplicaSet" {
+			eventsOf = append(eventsOf, Object{Kind: r.kind, Namespace: o.Namespace, Name: r.name})
+		}
 	}
 	if len(revs) > 0 {
 		l := Lane{Name: "template revisions"}
-		for i, rs := range revs {
-			if rs.created.IsZero() {
+		for i, r := range revs {
+			if r.created.IsZero() {
 				continue
 			}
-			sp := Span{From: rs.created.UTC(), State: fmt.Sprintf("revision %d: ReplicaSet %s", rs.revision, rs.name), Tone: ToneInfo}
+			sp := Span{From: r.created.UTC(), State: fmt.Sprintf("revision %d: %s %s", r.number, r.kind, r.name), Tone: ToneInfo}
 			if i == len(revs)-1 {
 				sp.Tone = ToneOK
 			} else if !revs[i+1].created.IsZero() {
@@ -125,7 +131,7 @@ func (b *builder) workload(o Object, notes *[]string) ([]Group, bool) {
 	var pods []*cluster.Object
 	if b.in.Model != nil {
 		for _, p := range b.in.Model.Pods {
-			if p.Namespace == o.Namespace && slices.Contains(owners(rss, p), o) {
+			if p.Namespace == o.Namespace && slices.Contains(owners(all, p), o) {
 				pods = append(pods, p)
 			}
 		}
@@ -204,7 +210,7 @@ func Related(m *cluster.Model, o Object) []Object {
 	if p == nil {
 		return nil
 	}
-	out := owners(replicaSets(m), p)
+	out := owners(revisions(m), p)
 	if n := p.Pod.Spec.NodeName; n != "" {
 		out = append(out, Object{Kind: cluster.KindNode, Name: n})
 	}
