@@ -18,12 +18,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -313,54 +317,50 @@ func (c *Collector) spoolLocked() {
 // encode writes an object as the API server gives it, with its apiVersion and kind (which
 // informers' objects lack) and the time it was seen. The cached object is not changed.
 func encode(obj any, at time.Time) (json.RawMessage, string, error) {
-	stamp := func(m map[string]string) map[string]string {
-		out := make(map[string]string, len(m)+1)
-		for k, v := range m {
-			out[k] = v
-		}
-		out[observedAtAnnotation] = at.UTC().Format(time.RFC3339Nano)
-		return out
-	}
 	var v any
 	var kind string
 	switch o := obj.(type) {
 	case *corev1.Event:
-		x := *o
-		x.APIVersion, x.Kind, x.Annotations = "v1", "Event", stamp(o.Annotations)
-		v, kind = &x, "Event"
+		v, kind = stamped(o, corev1.SchemeGroupVersion.WithKind("Event"), at), "Event"
 	case *corev1.Pod:
-		x := *o
-		x.APIVersion, x.Kind, x.Annotations = "v1", "Pod", stamp(o.Annotations)
-		v, kind = &x, "Pod"
+		v, kind = stamped(o, corev1.SchemeGroupVersion.WithKind("Pod"), at), "Pod"
 	case *corev1.Node:
-		x := *o
-		x.APIVersion, x.Kind, x.Annotations = "v1", "Node", stamp(o.Annotations)
-		v, kind = &x, "Node"
+		v, kind = stamped(o, corev1.SchemeGroupVersion.WithKind("Node"), at), "Node"
 	case *corev1.ConfigMap:
-		x := *o
-		x.APIVersion, x.Kind, x.Annotations = "v1", "ConfigMap", stamp(o.Annotations)
-		v, kind = &x, "ConfigMap"
+		v, kind = stamped(o, corev1.SchemeGroupVersion.WithKind("ConfigMap"), at), "ConfigMap"
 	case *appsv1.Deployment:
-		x := *o
-		x.APIVersion, x.Kind, x.Annotations = "apps/v1", "Deployment", stamp(o.Annotations)
-		v, kind = &x, "Deployment"
+		v, kind = stamped(o, appsv1.SchemeGroupVersion.WithKind("Deployment"), at), "Deployment"
 	case *appsv1.StatefulSet:
-		x := *o
-		x.APIVersion, x.Kind, x.Annotations = "apps/v1", "StatefulSet", stamp(o.Annotations)
-		v, kind = &x, "StatefulSet"
+		v, kind = stamped(o, appsv1.SchemeGroupVersion.WithKind("StatefulSet"), at), "StatefulSet"
 	case *appsv1.DaemonSet:
-		x := *o
-		x.APIVersion, x.Kind, x.Annotations = "apps/v1", "DaemonSet", stamp(o.Annotations)
-		v, kind = &x, "DaemonSet"
+		v, kind = stamped(o, appsv1.SchemeGroupVersion.WithKind("DaemonSet"), at), "DaemonSet"
 	case *appsv1.ReplicaSet:
-		x := *o
-		x.APIVersion, x.Kind, x.Annotations = "apps/v1", "ReplicaSet", stamp(o.Annotations)
-		v, kind = &x, "ReplicaSet"
+		v, kind = stamped(o, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"), at), "ReplicaSet"
 	default:
 		return nil, "", fmt.Errorf("unexpected %T", obj)
 	}
 	b, err := json.Marshal(v)
 	return b, kind, err
+}
+
+// apiObject is a pointer to a client-go type of object, T.
+type apiObject[T any] interface {
+	*T
+	runtime.Object
+	metav1.Object
+}
+
+// stamped is a shallow copy of o with its apiVersion and kind, and the time it was seen in its
+// annotations (a map of its own: o, the informer's cached object, is not changed).
+func stamped[T any, P apiObject[T]](o P, gvk schema.GroupVersionKind, at time.Time) P {
+	x := P(new(T))
+	*x = *o
+	x.GetObjectKind().SetGroupVersionKind(gvk)
+	annotations := make(map[string]string, len(o.GetAnnotations())+1)
+	maps.Copy(annotations, o.GetAnnotations())
+	annotations[observedAtAnnotation] = at.UTC().Format(time.RFC3339Nano)
+	x.SetAnnotations(annotations)
+	return x
 }
 
 // listBody is a batch as the server takes it: a List of the objects.
