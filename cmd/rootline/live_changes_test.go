@@ -17,9 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/k8stest"
-	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -83,23 +81,9 @@ func TestLiveChanges(t *testing.T) {
 			}
 		}
 
-		cfg, _ := config.Default(func(string) string { return "" })
-		srv := &restartableServer{t: t, addr: "127.0.0.1:0", h: server.New(cfg, server.StoreDeps(st, nil)).Handler()}
-		srv.start()
-		defer srv.stop()
+		srv, stop := serveAndCollect(t, st, "changes", client)
+		defer stop()
 		base := "http://" + srv.addr
-		collectCtx, stopCollecting := context.WithCancel(ctx)
-		collected := make(chan error, 1)
-		go func() {
-			collected <- runCollect(collectCtx, collectOptions{server: base, cluster: "changes", spoolDir: t.TempDir(), spoolBytes: 64 << 20,
-				batchSize: 200, flushEvery: 200 * time.Millisecond, drain: 5 * time.Second, logLevel: "warn"}, client)
-		}()
-		defer func() {
-			stopCollecting()
-			if err := <-collected; err != nil {
-				t.Errorf("collect: %v", err)
-			}
-		}()
 		var why string
 		waitUntil := func(what string, cond func() bool) {
 			t.Helper()

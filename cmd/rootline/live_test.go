@@ -141,6 +141,29 @@ func (s *restartableServer) stop() {
 	_ = s.hs.Shutdown(ctx)
 }
 
+// serveAndCollect starts `rootline serve` on st, in this process, and `rootline collect` of
+// client streaming to it as cluster clusterName. stop ends the collector (failing t when it
+// failed), then the server.
+func serveAndCollect(t *testing.T, st *store.Store, clusterName string, client kubernetes.Interface) (srv *restartableServer, stop func()) {
+	t.Helper()
+	cfg, _ := config.Default(func(string) string { return "" })
+	srv = &restartableServer{t: t, addr: "127.0.0.1:0", h: server.New(cfg, server.StoreDeps(st, nil)).Handler()}
+	srv.start()
+	ctx, stopCollecting := context.WithCancel(context.Background())
+	collected := make(chan error, 1)
+	go func() {
+		collected <- runCollect(ctx, collectOptions{server: "http://" + srv.addr, cluster: clusterName, spoolDir: t.TempDir(), spoolBytes: 64 << 20,
+			batchSize: 200, flushEvery: 200 * time.Millisecond, drain: 5 * time.Second, logLevel: "warn"}, client)
+	}()
+	return srv, func() {
+		stopCollecting()
+		if err := <-collected; err != nil {
+			t.Errorf("collect: %v", err)
+		}
+		srv.stop()
+	}
+}
+
 // analysisLines runs the analysis of an incident on the server, or of a folder offline, and
 // lists its symptoms and causes with their summaries.
 func serverAnalysis(t *testing.T, base, id string) []string {
@@ -228,24 +251,9 @@ func TestLiveCluster(t *testing.T) {
 		}
 
 		// rootline serve, and rootline collect streaming to it.
-		cfg, _ := config.Default(func(string) string { return "" })
-		srv := &restartableServer{t: t, addr: "127.0.0.1:0",
-			h: server.New(cfg, server.StoreDeps(st, nil)).Handler()}
-		srv.start()
-		defer srv.stop()
+		srv, stop := serveAndCollect(t, st, "live", client)
+		defer stop()
 		base := "http://" + srv.addr
-		collectCtx, stopCollecting := context.WithCancel(ctx)
-		collected := make(chan error, 1)
-		go func() {
-			collected <- runCollect(collectCtx, collectOptions{server: base, cluster: "live", spoolDir: t.TempDir(), spoolBytes: 64 << 20,
-				batchSize: 200, flushEvery: 200 * time.Millisecond, drain: 5 * time.Second, logLevel: "warn"}, client)
-		}()
-		defer func() {
-			stopCollecting()
-			if err := <-collected; err != nil {
-				t.Errorf("collect: %v", err)
-			}
-		}()
 		apiEvents := func() map[string]int32 { // uid → count, as the API server has them (a series' count for events that have one)
 			l, err := client.CoreV1().Events("").List(ctx, metav1.ListOptions{})
 			if err != nil {
