@@ -1,0 +1,277 @@
+// Package metrics reads what Prometheus answers to a range query (GET /api/v1/query_range,
+// saved as JSON) into series of points, bounded: at most Limits.Series series per query and
+// Limits.Points points per series, a longer series downsampled to its largest value per step
+// of time, so that a spike is kept. It is pure: the server and `rootline snapshot` fetch or
+// receive the JSON, and the analysis reads the series.
+package metrics
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Point is one sample of a series.
+type Point struct {
+	At    time.Time
+	Value float64
+}
+
+// Series is one time series of an answer: its labels and its points, oldest first.
+type Series struct {
+	Labels map[string]string
+	Points []Point
+	// Downsampled is how many points the series had when it had more than Limits.Points (0
+	// when it is whole).
+	Downsampled int
+}
+
+// Result is one query's answer.
+type Result struct {
+	Query  string
+	Series []Series
+	// Dropped is how many series the answer had beyond Limits.Series (left out: the series
+	// are kept in the order of their labels, so the same ones are kept each time).
+	Dropped int
+	// Histograms is how many series came as native histograms only, which are not read.
+	Histograms int
+	// Warnings are Prometheus's own warnings about the answer (partial data, say).
+	Warnings []string
+}
+
+// Limits bound what an answer may hold.
+type Limits struct {
+	Series int // series kept per query; 500 when 0
+	Points int // points kept per series; 1,000 when 0
+	// Samples refuses an answer of more samples than this in all (its series before any is
+	// dropped or downsampled): what a saved answer may cost to read; 2,000,000 when 0.
+	Samples int
+	// Labels bounds the labels of one series, and Bytes the length of a label's name or value;
+	// 64 and 4,096 when 0.
+	Labels, Bytes int
+}
+
+func (l Limits) orDefaults() Limits {
+	if l.Series <= 0 {
+		l.Series = 500
+	}
+	if l.Points <= 0 {
+		l.Points = 1000
+	}
+	if l.Samples <= 0 {
+		l.Samples = 2_000_000
+	}
+	if l.Labels <= 0 {
+		l.Labels = 64
+	}
+	if l.Bytes <= 0 {
+		l.Bytes = 4096
+	}
+	return l
+}
+
+// Error is an answer that cannot be read: where (a byte offset, when known) and why.
+type Error struct {
+	Offset int64
+	Err    error
+}
+
+func (e *Error) Error() string {
+	if e.Offset > 0 {
+		return fmt.Sprintf("query_range answer, at byte %d: %v", e.Offset, e.Err)
+	}
+	return "query_range answer: " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrFailed is an answer whose status is "error": Prometheus could not run the query.
+var ErrFailed = errors.New("prometheus answered with an error")
+
+// answer is the envelope of the Prometheus HTTP API.
+type answer struct {
+	Status    string          `json:"status"`
+	Data      json.RawMessage `json:"data"`
+	ErrorType string          `json:"errorType"`
+	Error     string          `json:"error"`
+	Warnings  []string        `json:"warnings"`
+	Infos     []string        `json:"infos"`
+}
+
+type matrix struct {
+	ResultType string `json:"resultType"`
+	Result     []struct {
+		Metric     map[string]string `json:"metric"`
+		Values     []sample          `json:"values"`
+		Histograms []json.RawMessage `json:"histograms"`
+	} `json:"result"`
+	Stats json.RawMessage `json:"stats"`
+}
+
+// sample is [<unix seconds>, "<value>"], as Prometheus writes a float sample.
+type sample struct {
+	at    float64
+	value string
+}
+
+func (s *sample) UnmarshalJSON(b []byte) error {
+	var pair []json.RawMessage
+	if err := json.Unmarshal(b, &pair); err != nil {
+		return err
+	}
+	if len(pair) != 2 {
+		return fmt.Errorf("a sample is [time, \"value\"], not %d elements", len(pair))
+	}
+	if err := json.Unmarshal(pair[0], &s.at); err != nil {
+		return fmt.Errorf("a sample's time: %w", err)
+	}
+	if err := json.Unmarshal(pair[1], &s.value); err != nil {
+		return fmt.Errorf("a sample's value is a string: %w", err)
+	}
+	return nil
+}
+
+// Decode reads one saved answer of GET /api/v1/query_range for query (which the answer itself
+// does not say). The answer must be whole JSON of status "success" and result type "matrix";
+// an answer of status "error" is ErrFailed with Prometheus's reason. Every time must be a
+// finite number of seconds; values may be "NaN" and "±Inf" (Prometheus writes them so), which
+// are kept. Series beyond lim.Series are dropped, points beyond lim.Points downsampled; an
+// answer of more than lim.Samples samples, or with a label beyond its bounds, is refused.
+func Decode(r io.Reader, query string, lim Limits) (Result, error) {
+	lim = lim.orDefaults()
+	res := Result{Query: query}
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return res, &Error{Err: err}
+	}
+	var a answer
+	if err := strict(body, &a); err != nil {
+		return res, err
+	}
+	switch a.Status {
+	case "success":
+	case "error":
+		return res, &Error{Err: fmt.Errorf("%w: %s: %s", ErrFailed, a.ErrorType, a.Error)}
+	default:
+		return res, &Error{Err: fmt.Errorf("status %q: not an answer of the Prometheus HTTP API", a.Status)}
+	}
+	var m matrix
+	if err := strict(a.Data, &m); err != nil {
+		return res, err
+	}
+	if m.ResultType != "matrix" {
+		return res, &Error{Err: fmt.Errorf("result type %q: a range query answers a matrix (was this an instant query, /api/v1/query?)", m.ResultType)}
+	}
+	total := 0
+	for _, s := range m.Result {
+		total += len(s.Values)
+		if total > lim.Samples {
+			return res, &Error{Err: fmt.Errorf("more than %d samples in all", lim.Samples)}
+		}
+	}
+	res.Warnings = a.Warnings
+	for _, s := range m.Result {
+		if len(s.Values) == 0 {
+			if len(s.Histograms) > 0 {
+				res.Histograms++
+			}
+			continue
+		}
+		if len(s.Metric) > lim.Labels {
+			return res, &Error{Err: fmt.Errorf("a series of %d labels (at most %d)", len(s.Metric), lim.Labels)}
+		}
+		for k, v := range s.Metric {
+			if len(k) > lim.Bytes || len(v) > lim.Bytes {
+				return res, &Error{Err: fmt.Errorf("label %.40q: longer than %d bytes", k, lim.Bytes)}
+			}
+		}
+		series := Series{Labels: s.Metric, Points: make([]Point, len(s.Values))}
+		if series.Labels == nil {
+			series.Labels = map[string]string{}
+		}
+		for i, v := range s.Values {
+			p, err := point(v)
+			if err != nil {
+				return res, &Error{Err: fmt.Errorf("series %s: %w", Name(series.Labels), err)}
+			}
+			series.Points[i] = p
+		}
+		sort.SliceStable(series.Points, func(i, j int) bool { return series.Points[i].At.Before(series.Points[j].At) })
+		if len(series.Points) > lim.Points {
+			series.Downsampled = len(series.Points)
+			series.Points = Downsample(series.Points, lim.Points)
+		}
+		res.Series = append(res.Series, series)
+	}
+	sort.SliceStable(res.Series, func(i, j int) bool { return Name(res.Series[i].Labels) < Name(res.Series[j].Labels) })
+	if len(res.Series) > lim.Series {
+		res.Dropped = len(res.Series) - lim.Series
+		res.Series = res.Series[:lim.Series]
+	}
+	return res, nil
+}
+
+// strict decodes JSON into v, refusing what is not whole JSON (trailing data, a cut answer),
+// with the byte offset where it broke.
+func strict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(v); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			return &Error{Offset: syn.Offset, Err: err}
+		case errors.As(err, &typ):
+			return &Error{Offset: typ.Offset, Err: err}
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			return &Error{Offset: int64(len(b)), Err: errors.New("the answer is cut short")}
+		}
+		return &Error{Offset: dec.InputOffset(), Err: err}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return &Error{Offset: dec.InputOffset(), Err: errors.New("data after the answer")}
+	}
+	return nil
+}
+
+// point reads a sample: its time (seconds since the epoch, to the millisecond) and value.
+func point(s sample) (Point, error) {
+	if math.IsNaN(s.at) || math.IsInf(s.at, 0) || s.at < 0 || s.at > 1e11 {
+		return Point{}, fmt.Errorf("sample time %v: not a time", s.at)
+	}
+	v, err := strconv.ParseFloat(s.value, 64)
+	if err != nil {
+		return Point{}, fmt.Errorf("sample value %.40q: not a number", s.value)
+	}
+	sec, frac := math.Modf(s.at)
+	return Point{At: time.Unix(int64(sec), int64(math.Round(frac*1e3))*int64(time.Millisecond)).UTC(), Value: v}, nil
+}
+
+// Name is a series as PromQL writes it: `name{a="1", b="2"}`, labels in order.
+func Name(labels map[string]string) string {
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		if k != "__name__" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString(labels["__name__"])
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s=%q", k, labels[k])
+	}
+	b.WriteByte('}')
+	return b.String()
+}
