@@ -1,0 +1,74 @@
+package metrics
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakePrometheus answers /prom/api/v1/query_range by the query asked: throttled for "ok", an
+// empty matrix for "absent", a bad_data error (HTTP 400) for "bad", a huge answer for "huge".
+func fakePrometheus(t *testing.T, seen *[]string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/prom/api/v1/query_range" {
+			http.NotFound(w, r)
+			return
+		}
+		q := r.URL.Query()
+		*seen = append(*seen, q.Get("query")+" "+q.Get("start")+" "+q.Get("end")+" "+q.Get("step"))
+		w.Header().Set("Content-Type", "application/json")
+		switch q.Get("query") {
+		case "ok":
+			_, _ = w.Write([]byte(throttled))
+		case "absent":
+			_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"matrix","result":[]}}`))
+		case "bad":
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"status":"error","errorType":"bad_data","error":"invalid parameter \"query\": 1:4: parse error"}`))
+		case "huge":
+			_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"a":"` + strings.Repeat("x", 4096) + `"},"values":[]}]}}`))
+		default:
+			w.WriteHeader(http.StatusBadGateway)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestFetchAll: the queries go to the API under the address's path with the window and step;
+// an answer of no series and one Prometheus refuses are gaps, the rest answers; a refused
+// status or an answer over the bound stops the queries with an error.
+func TestFetchAll(t *testing.T) {
+	var seen []string
+	srv := fakePrometheus(t, &seen)
+	f, err := NewFetcher(srv.URL+"/prom", 1024, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := Window{From: time.Date(2023, 2, 1, 16, 0, 0, 0, time.UTC), To: time.Date(2023, 2, 1, 18, 0, 0, 500e6, time.UTC), Step: 30 * time.Second}
+	out, err := f.FetchAll(context.Background(), []Query{{Name: "a", Expr: "ok"}, {Name: "b", Expr: "absent", What: "X"}, {Name: "c", Expr: "bad"}}, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 3 || len(out[0].Result.Series) != 2 || out[0].Gap != "" ||
+		!strings.Contains(out[1].Gap, "no series: X") || !strings.Contains(out[2].Gap, "bad_data") {
+		t.Errorf("outcomes: %+v", out)
+	}
+	if seen[0] != "ok 1675267200.000 1675274400.500 30" {
+		t.Errorf("asked %q", seen[0])
+	}
+	if _, err := f.Fetch(context.Background(), Query{Name: "d", Expr: "gateway"}, w); err == nil || !strings.Contains(err.Error(), "502") {
+		t.Errorf("a 502: %v", err)
+	}
+	if _, err := f.FetchAll(context.Background(), []Query{{Name: "e", Expr: "huge"}}, w); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("an answer over the bound: %v", err)
+	}
+	if _, err := NewFetcher("prometheus:9090", 0, Limits{}); err == nil {
+		t.Error("an address without a scheme is taken")
+	}
+}
