@@ -15,7 +15,7 @@ import (
 )
 
 // schemaTables is Rootline's schema after all migrations, on either database.
-var schemaTables = []string{"accounts", "api_tokens", "clusters", "events", "incident_facets", "incident_signatures", "incident_snapshots", "incident_tags", "incidents", "nodes", "notes", "object_states",
+var schemaTables = []string{"accounts", "alerts", "api_tokens", "clusters", "events", "incident_facets", "incident_signatures", "incident_snapshots", "incident_tags", "incidents", "nodes", "notes", "object_states",
 	"objects", "pod_containers", "pods", "schema_migrations", "sessions", "snapshot_events", "snapshots"}
 
 func TestMigrationsInStep(t *testing.T) {

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/rootline-dev/rootline/internal/alert"
+)
+
+// alertRow is one firing of an alert of a cluster, as Alertmanager's webhook reported it: keyed
+// by its fingerprint and start, closed (EndsAt, Status resolved) when it resolves.
+type alertRow struct {
+	ID           int64 `gorm:"primaryKey"`
+	ClusterID    int64
+	Fingerprint  string
+	StartsAt     time.Time
+	EndsAt       *time.Time
+	Status       string
+	Labels       string // JSON object
+	Annotations  string // JSON object, redacted
+	GeneratorURL string
+	ReceivedAt   time.Time
+}
+
+func (alertRow) TableName() string { return "alerts" }
+
+// AlertCounts says what a webhook payload changed: alerts new, alerts closed by a resolved
+// notification, and alerts as stored already (a payload delivered again).
+type AlertCounts struct {
+	New, Resolved, Known int
+}
+
+// StoreAlerts stores the alerts of one webhook payload of a cluster (created when new), in one
+// transaction: a new firing as a row of its own, a resolved notification closing the row of
+// the same firing (fingerprint and start), what is stored already left as it is. A resolved
+// row stays resolved: a firing notification delivered late does not open it again. When
+// anything changed, the cluster's generation grows, so that the incidents of the cluster are
+// analysed again (see IncidentVersion).
+func (s *Store) StoreAlerts(ctx context.Context, clusterName string, alerts []alert.Alert, now time.Time) (AlertCounts, error) {
+	rows, err := alertRows(alerts, now)
+	if err != nil {
+		return AlertCounts{}, wrap(err, "store %d alerts of %s", len(alerts), clusterName)
+	}
+	var n AlertCounts
+	err = s.inConnTx(ctx, func(c *connTx) error {
+		tx := c.tx.WithContext(ctx)
+		n = AlertCounts{}
+		cid, err := clusterID(ctx, tx, clusterName)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			r.ClusterID = cid
+			res := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "cluster_id"}, {Name: "fingerprint"}, {Name: "starts_at"}}, DoNothing: true}).
+				Create(&r)
+			if res.Error != nil {
+				return res.Error
+			}
+			if res.RowsAffected == 1 {
+				n.New++
+				continue
+			}
+			closed, err := closeAlert(tx, r)
+			if err != nil {
+				return err
+			}
+			if closed {
+				n.Resolved++
+			} else {
+				n.Known++
+			}
+		}
+		if n.New == 0 && n.Resolved == 0 {
+			return nil // nothing changed: a payload delivered again
+		}
+		return bumpGeneration(tx, cid)
+	})
+	return n, wrap(err, "store %d alerts of %s", len(alerts), clusterName)
+}
+
+// closeAlert closes the stored row of r's firing when r is resolved and the row is not yet.
+func closeAlert(tx *gorm.DB, r alertRow) (bool, error) {
+	if r.EndsAt == nil {
+		return false, nil
+	}
+	res := tx.Model(&alertRow{}).
+		Where("cluster_id = ? AND fingerprint = ? AND starts_at = ? AND status <> ?", r.ClusterID, r.Fingerprint, r.StartsAt, alert.Resolved).
+		Updates(map[string]any{"status": alert.Resolved, "ends_at": *r.EndsAt, "annotations": r.Annotations, "received_at": r.ReceivedAt})
+	return res.RowsAffected == 1, res.Error
+}
+
+// alertRows are the rows of a payload's alerts, one per firing (the resolved notification of
+// one given twice wins), in key order, so that concurrent payloads lock rows in the same order.
+func alertRows(alerts []alert.Alert, now time.Time) ([]alertRow, error) {
+	byKey := map[string]alertRow{}
+	for _, a := range alerts {
+		labels, err := json.Marshal(a.Labels)
+		if err != nil {
+			return nil, err
+		}
+		notes, err := json.Marshal(a.Annotations)
+		if err != nil {
+			return nil, err
+		}
+		// PostgreSQL keeps microseconds: the key is what both backends store.
+		r := alertRow{Fingerprint: strings.ToLower(a.Fingerprint), StartsAt: a.StartsAt.UTC().Truncate(time.Microsecond), Status: alert.Firing,
+			Labels: string(labels), Annotations: string(notes), GeneratorURL: a.GeneratorURL, ReceivedAt: now.UTC()}
+		if a.Status == alert.Resolved {
+			end := a.EndsAt.UTC().Truncate(time.Microsecond)
+			r.Status, r.EndsAt = alert.Resolved, &end
+		}
+		key := r.Fingerprint + " " + r.StartsAt.Format(time.RFC3339Nano)
+		if old, ok := byKey[key]; ok && old.EndsAt != nil {
+			continue
+		}
+		byKey[key] = r
+	}
+	out := make([]alertRow, 0, len(byKey))
+	for _, k := range slices.Sorted(maps.Keys(byKey)) {
+		out = append(out, byKey[k])
+	}
+	return out, nil
+}
+
+// ClusterAlerts returns the alerts of a cluster whose firing overlaps [from, to] (one still
+// firing overlaps every window after its start), by start.
+func (s *Store) ClusterAlerts(ctx context.Context, clusterName string, from, to time.Time) ([]alert.Alert, error) {
+	var cid int64
+	err := s.db.WithContext(ctx).Model(&clusterRow{}).Where("name = ?", clusterName).Pluck("id", &cid).Error
+	if err != nil || cid == 0 {
+		return nil, wrap(err, "alerts of cluster %s", clusterName)
+	}
+	out, err := s.windowAlerts(ctx, cid, from, to)
+	return out, wrap(err, "alerts of cluster %s", clusterName)
+}
+
+// windowAlerts returns the alerts of cluster cid whose firing overlaps [from, to], by start.
+func (s *Store) windowAlerts(ctx context.Context, cid int64, from, to time.Time) ([]alert.Alert, error) {
+	var rows []alertRow
+	err := s.db.WithContext(ctx).Where("cluster_id = ? AND starts_at <= ? AND (ends_at IS NULL OR ends_at >= ?)", cid, to.UTC(), from.UTC()).
+		Order("starts_at, fingerprint").Find(&rows).Error
+	if err != nil {
+		return nil, err
+	}
+	out := make([]alert.Alert, len(rows))
+	for i, r := range rows {
+		a := alert.Alert{Fingerprint: r.Fingerprint, Status: r.Status, StartsAt: r.StartsAt.UTC(), GeneratorURL: r.GeneratorURL}
+		if r.EndsAt != nil {
+			a.EndsAt = r.EndsAt.UTC()
+		}
+		if err := json.Unmarshal([]byte(r.Labels), &a.Labels); err != nil {
+			return nil, wrap(err, "labels of alert %s", r.Fingerprint)
+		}
+		if err := json.Unmarshal([]byte(r.Annotations), &a.Annotations); err != nil {
+			return nil, wrap(err, "annotations of alert %s", r.Fingerprint)
+		}
+		out[i] = a
+	}
+	return out, nil
+}
