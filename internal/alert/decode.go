@@ -82,10 +82,11 @@ func Decode(r io.Reader, lim Limits) (*Group, error) {
 	if err != nil {
 		return nil, invalid("malformed payload: %v", err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		if lr.N <= 0 {
-			return nil, ErrTooLarge
-		}
+	_, err = dec.Token()
+	if lr.N <= 0 { // whitespace after the object counts too
+		return nil, ErrTooLarge
+	}
+	if !errors.Is(err, io.EOF) {
 		return nil, invalid("malformed payload: something follows the JSON object")
 	}
 	if p.Version != Version {

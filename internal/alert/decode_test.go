@@ -84,6 +84,8 @@ func TestDecode(t *testing.T) {
 		{name: "too large", lim: alert.Limits{MaxBytes: 32}, in: firing, wantErr: "too large"},
 		{name: "too large after the object", lim: alert.Limits{MaxBytes: 45}, in: `{"version":"4","status":"firing","alerts":[]}` + strings.Repeat(" ", 10),
 			wantErr: "too large"},
+		{name: "too large in whitespace after the object", lim: alert.Limits{MaxBytes: 1 << 10},
+			in: `{"version":"4","status":"firing","alerts":[]}` + strings.Repeat(" ", 64<<10), wantErr: "too large"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -61,6 +61,7 @@ func (s *Server) router() *gin.Engine {
 	api.POST("/incidents", s.handle(s.createIncident))
 	api.POST("/incidents/import", s.limitUploads(), s.handle(s.importReports))
 	api.POST("/events", s.limitEvents(), s.handle(s.postEvents))
+	api.POST("/alerts", s.limitEvents(), s.handle(s.postAlerts))
 	api.GET("/incidents", s.handle(s.listIncidents))
 	api.GET("/incidents/:id", s.handle(s.getIncident))
 	api.PUT("/incidents/:id", s.handle(s.updateIncident))

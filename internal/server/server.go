@@ -90,6 +90,7 @@ type Deps struct {
 	Notes     NoteStore
 	Library   LibraryStore
 	Collected CollectStore
+	Alerts    AlertStore   // nil: POST /api/v1/alerts answers 404
 	Tokens    TokenStore   // nil: only the server's own token is known
 	Sessions  SessionStore // nil: no one signs in to the pages
 	OIDC      OIDCProvider // nil: no sign-in through an OpenID Connect provider
@@ -100,7 +101,7 @@ type Deps struct {
 
 // StoreDeps wires every collaborator to one store, as `rootline serve` does.
 func StoreDeps(st *store.Store, log *slog.Logger) Deps {
-	return Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, Tokens: st, Sessions: st, DB: st, Log: log}
+	return Deps{Incidents: st, Snapshots: st, Objects: st, Notes: st, Library: st, Collected: st, Alerts: st, Tokens: st, Sessions: st, DB: st, Log: log}
 }
 
 // Server holds the handlers' shared state.

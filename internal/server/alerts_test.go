@@ -1,0 +1,92 @@
+package server_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rootline-dev/rootline/internal/access"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+)
+
+// alertPayload is Alertmanager's webhook payload of the group status, with the alerts given.
+func alertPayload(status string, alerts ...string) string {
+	return `{"receiver":"rootline","status":"` + status + `","alerts":[` + strings.Join(alerts, ",") + `],
+"groupLabels":{"alertname":"KubePodCrashLooping"},"commonLabels":{"alertname":"KubePodCrashLooping"},"commonAnnotations":{},
+"externalURL":"http://am:9093","version":"4","groupKey":"{}:{alertname=\"KubePodCrashLooping\"}","truncatedAlerts":0}`
+}
+
+// alertOf is one alert of a payload: of pod prod/hub-1, with a credential in its description.
+func alertOf(fp, status, endsAt string) string {
+	return fmt.Sprintf(`{"status":%q,"labels":{"alertname":"KubePodCrashLooping","namespace":"prod","pod":"hub-1","severity":"critical"},
+"annotations":{"summary":"hub-1 is crash looping","description":"DB_PASSWORD=s3cr3t-value in the logs"},
+"startsAt":"2023-02-01T17:05:00Z","endsAt":%q,"generatorURL":"http://prom:9090/graph","fingerprint":%q}`, status, endsAt, fp)
+}
+
+// TestPostAlerts: the webhook endpoint takes Alertmanager's payloads with a token that may
+// write, refuses other versions, unknown fields and payloads too large, stores a payload once
+// however often it comes, closes a firing when its resolved notification comes, and keeps no
+// credential an annotation held.
+func TestPostAlerts(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		cfg := testConfig()
+		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
+		base := newServer(t, st, cfg)
+		read, _, err := st.CreateToken(t.Context(), "reader", access.Read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write, _, err := st.CreateToken(t.Context(), "alertmanager", access.Write)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reader, writer := []string{"Authorization", "Bearer " + read}, []string{"Authorization", "Bearer " + write}
+		firing := alertPayload("firing", alertOf("aa01", "firing", "0001-01-01T00:00:00Z"), alertOf("aa02", "firing", "0001-01-01T00:00:00Z"))
+		resolved := alertPayload("resolved", alertOf("aa01", "resolved", "2023-02-01T17:20:00Z"))
+		scenarios := []struct {
+			name, path, body string
+			header           []string
+			wantStatus       int
+			wantIn           []string
+		}{
+			{"no token", "/api/v1/alerts?cluster=leap", firing, nil, 401, []string{"authentication required"}},
+			{"a token that may only read", "/api/v1/alerts?cluster=leap", firing, reader, 403, []string{"scope is read"}},
+			{"no cluster", "/api/v1/alerts", firing, writer, 400, []string{"cluster= is required"}},
+			{"bad cluster", "/api/v1/alerts?cluster=a%20b", firing, writer, 422, []string{"cluster"}},
+			{"version 3", "/api/v1/alerts?cluster=leap", strings.Replace(firing, `"version":"4"`, `"version":"3"`, 1), writer, 422,
+				[]string{`version \"3\" is not supported`}},
+			{"an unknown field", "/api/v1/alerts?cluster=leap", strings.Replace(firing, `"receiver"`, `"hostile":1,"receiver"`, 1), writer, 422,
+				[]string{`unknown field \"hostile\"`}},
+			{"not JSON", "/api/v1/alerts?cluster=leap", `{"version":`, writer, 422, []string{"malformed payload"}},
+			{"too large", "/api/v1/alerts?cluster=leap", firing + strings.Repeat(" ", 5<<20), writer, 413, []string{"larger than"}},
+			{"firing", "/api/v1/alerts?cluster=leap", firing, writer, 200, []string{`"new":2`, `"resolved":0`, `"known":0`}},
+			{"firing again", "/api/v1/alerts?cluster=leap", firing, writer, 200, []string{`"new":0`, `"known":2`}},
+			{"resolved", "/api/v1/alerts?cluster=leap", resolved, writer, 200, []string{`"new":0`, `"resolved":1`}},
+			{"resolved again", "/api/v1/alerts?cluster=leap", resolved, writer, 200, []string{`"resolved":0`, `"known":1`}},
+		}
+		for _, sc := range scenarios {
+			t.Run(sc.name, func(t *testing.T) {
+				status, got := call(t, "POST", base+sc.path, "application/json", strings.NewReader(sc.body), sc.header...)
+				if status != sc.wantStatus {
+					t.Fatalf("status = %d, want %d; body %s", status, sc.wantStatus, got)
+				}
+				for _, w := range sc.wantIn {
+					if !strings.Contains(string(got), w) {
+						t.Errorf("body does not contain %s:\n%s", w, got)
+					}
+				}
+			})
+		}
+		err = st.EachValue(t.Context(), func(table, column string, v []byte) error {
+			if bytes.Contains(v, []byte("s3cr3t-value")) {
+				t.Errorf("the credential of an annotation is stored in %s.%s", table, column)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
