@@ -138,6 +138,12 @@ func Build(m *cluster.Model, rep analysis.Report, notes []incident.Note, changes
 		out = append(out, Entry{At: n.At.UTC(), Type: TypeNote, Kind: n.Kind, Severity: SeverityInfo, Summary: summary,
 			Ref: fmt.Sprintf("note-%d", n.ID), Links: n.Causes})
 	}
+	sortEntries(out)
+	return out
+}
+
+// sortEntries puts entries in time order, and at one instant by typeOrder.
+func sortEntries(out []Entry) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if !a.At.Equal(b.At) {
@@ -145,11 +151,11 @@ func Build(m *cluster.Model, rep analysis.Report, notes []incident.Note, changes
 		}
 		return typeOrder[a.Type] < typeOrder[b.Type]
 	})
-	return out
 }
 
-// typeOrder puts, at one instant, what happened before what it means.
-var typeOrder = map[string]int{TypeChange: 0, TypeNode: 1, TypeEvent: 2, TypeSymptom: 3, TypeCause: 4, TypeNote: 5}
+// typeOrder puts, at one instant, what happened before what it means; an alert, which fires on
+// what happened, with the symptoms.
+var typeOrder = map[string]int{TypeChange: 0, TypeNode: 1, TypeEvent: 2, TypeAlert: 3, TypeSymptom: 3, TypeCause: 4, TypeNote: 5}
 
 // symptomEntries is a symptom's row and, for a group, its members' rows. A row without a time of
 // its own takes its evidence's; a member without one takes its group's.

@@ -1,0 +1,129 @@
+package timeline
+
+import (
+	"net"
+	"slices"
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/alert"
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// TypeAlert is an alert Alertmanager posted (POST /api/v1/alerts): its Kind is firing or
+// resolved, its Last when it resolved, and its Ref names the firing.
+const TypeAlert = "alert"
+
+// alertSeverity maps the severity label of an alert to the timeline's severities. Other values
+// (none, or a team's own) are info.
+var alertSeverity = map[string]string{
+	"critical": SeverityCritical, "error": SeverityCritical, "page": SeverityCritical, "high": SeverityCritical,
+	"warning": SeverityWarning, "warn": SeverityWarning, "medium": SeverityWarning,
+}
+
+// alertObjects are the labels naming the object an alert is about, the most precise first (a
+// pod's alert carries its namespace, and often its node, too): the label and the object's kind.
+var alertObjects = []struct{ label, kind string }{
+	{"pod", cluster.KindPod}, {"deployment", "Deployment"}, {"statefulset", "StatefulSet"}, {"daemonset", "DaemonSet"},
+	{"job_name", "Job"}, {"persistentvolumeclaim", "PersistentVolumeClaim"},
+}
+
+// nodeLabels are the labels that may name a node: node (kube-state-metrics, cAdvisor), and
+// instance or hostname (node_exporter: host:port, which names one only when the model holds a
+// node of that name).
+var nodeLabels = []string{"node", "kubernetes_node", "instance", "hostname", "host"}
+
+// WithAlerts returns the timeline entries (as Build made them from m) with a row for each alert,
+// in time order: at its start, lasting until it resolved (Last), firing or resolved, linked to
+// the symptoms on the same object (a pod, a workload, a node), which link to it in turn. entries
+// is not changed: it may be shared.
+func WithAlerts(entries []Entry, m *cluster.Model, alerts []alert.Alert) []Entry {
+	if len(alerts) == 0 {
+		return entries
+	}
+	out := slices.Clone(entries)
+	for _, a := range alerts {
+		e := alertEntry(a, m)
+		for i := range out {
+			s := &out[i]
+			if s.Type != TypeSymptom || !sameObject(*s, e) {
+				continue
+			}
+			e.Links = union(e.Links, []string{s.Ref})
+			s.Links = union(slices.Clone(s.Links), []string{e.Ref})
+		}
+		out = append(out, e)
+	}
+	sortEntries(out)
+	return out
+}
+
+// sameObject reports whether a symptom row is on the object (or node) an alert row names.
+func sameObject(s, a Entry) bool {
+	if a.Object != "" && s.Object == a.Object {
+		return true
+	}
+	return a.Node != "" && a.Object == objectName(cluster.KindNode, "", a.Node) && s.Node == a.Node
+}
+
+// alertEntry is an alert's row.
+func alertEntry(a alert.Alert, m *cluster.Model) Entry {
+	name := a.Labels["alertname"]
+	summary := a.Annotations["summary"]
+	if summary == "" {
+		summary = a.Annotations["description"]
+	}
+	switch {
+	case summary == "" && name == "":
+		summary = "alert " + a.Fingerprint
+	case summary == "":
+		summary = name
+	case name != "":
+		summary = name + ": " + summary
+	}
+	sev, ok := alertSeverity[strings.ToLower(a.Labels["severity"])]
+	if !ok {
+		sev = SeverityInfo
+	}
+	e := Entry{At: a.StartsAt.UTC(), Type: TypeAlert, Kind: a.Status, Severity: sev, Summary: clip(firstLine(summary)),
+		Namespace: a.Labels["namespace"], Ref: "alert-" + a.Fingerprint + "-" + a.StartsAt.UTC().Format("20060102T150405Z")}
+	if !a.EndsAt.IsZero() {
+		end := a.EndsAt.UTC()
+		e.Last = &end
+	}
+	e.Node = alertNode(a.Labels, m)
+	if e.Namespace != "" {
+		for _, o := range alertObjects {
+			if v := a.Labels[o.label]; v != "" {
+				e.Object = objectName(o.kind, e.Namespace, v)
+				break
+			}
+		}
+	}
+	if e.Object == "" && e.Node != "" {
+		e.Object = objectName(cluster.KindNode, "", e.Node)
+	}
+	return e
+}
+
+// alertNode is the node an alert's labels name, when the model holds a node of that name
+// (an instance's port, or its domain, left off).
+func alertNode(labels map[string]string, m *cluster.Model) string {
+	if m == nil {
+		return ""
+	}
+	for _, l := range nodeLabels {
+		v := labels[l]
+		if v == "" {
+			continue
+		}
+		if host, _, err := net.SplitHostPort(v); err == nil {
+			v = host
+		}
+		for _, name := range []string{v, strings.SplitN(v, ".", 2)[0]} {
+			if m.Node(name) != nil {
+				return name
+			}
+		}
+	}
+	return ""
+}
