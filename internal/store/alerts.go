@@ -165,3 +165,9 @@ func (s *Store) windowAlerts(ctx context.Context, cid int64, from, to time.Time)
 	}
 	return out, nil
 }
+
+// sameAlert reports whether two alerts read are the same (Evidence.Same).
+func sameAlert(a, b alert.Alert) bool {
+	return a.Fingerprint == b.Fingerprint && a.Status == b.Status && a.StartsAt.Equal(b.StartsAt) && a.EndsAt.Equal(b.EndsAt) &&
+		a.GeneratorURL == b.GeneratorURL && maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations)
+}

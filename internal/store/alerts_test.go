@@ -153,3 +153,49 @@ func TestStoreAlertsAtomic(t *testing.T) {
 func testIncident(id, clusterName string, start, end time.Time) *incident.Incident {
 	return &incident.Incident{ID: id, Title: "Alerted", Cluster: clusterName, StartedAt: &start, EndedAt: &end}
 }
+
+// TestEvidenceAlerts: an incident's evidence holds the alerts of its cluster that overlap its
+// window, on the full load and on the load from the one before (loadSince), and is not the
+// Same as before once an alert resolved.
+func TestEvidenceAlerts(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ctx := context.Background()
+		t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+		if err := st.CreateIncident(ctx, testIncident("ev", "leap", t0.Add(-time.Hour), t0.Add(time.Hour))); err != nil {
+			t.Fatal(err)
+		}
+		inside, outside := testAlert("aa", t0), testAlert("bb", t0.Add(2*time.Hour))
+		if _, err := st.StoreAlerts(ctx, "leap", []alert.Alert{inside, outside}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		first, err := st.IncidentEvidence(ctx, "ev", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]alert.Alert{inside}, first.Alerts); diff != "" {
+			t.Errorf("alerts of the full load (-want +got):\n%s", diff)
+		}
+		again, err := st.IncidentEvidence(ctx, "ev", first)
+		if err != nil || !again.Same(first) {
+			t.Errorf("nothing changed, yet the evidence is not the same (%v)", err)
+		}
+		closed := resolvedAt(inside, t0.Add(time.Minute))
+		if _, err := st.StoreAlerts(ctx, "leap", []alert.Alert{closed}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		since, err := st.IncidentEvidence(ctx, "ev", again)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if since.Same(again) {
+			t.Error("an alert resolved, yet the evidence is the same")
+		}
+		if diff := cmp.Diff([]alert.Alert{closed}, since.Alerts); diff != "" {
+			t.Errorf("alerts of the load from the one before (-want +got):\n%s", diff)
+		}
+		full, err := st.IncidentEvidence(ctx, "ev", nil)
+		if err != nil || !cmp.Equal(full.Alerts, since.Alerts) {
+			t.Errorf("the full load reads %v, the load from the one before %v (%v)", full.Alerts, since.Alerts, err)
+		}
+	})
+}

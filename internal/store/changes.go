@@ -115,6 +115,9 @@ func (s *Store) loadSince(ctx context.Context, prev *Evidence, snaps []snapshotR
 	if err := s.collectedVersions(ctx, at, prev, ev); err != nil {
 		return nil, false, wrap(err, "versions")
 	}
+	if ev.Alerts, err = s.windowAlerts(ctx, at.cluster, at.from, at.to); err != nil {
+		return nil, false, wrap(err, "alerts")
+	}
 	return ev, true, nil
 }
 

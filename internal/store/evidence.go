@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -35,6 +36,9 @@ type Evidence struct {
 	// ChangeLookback before the window's start to its end, and the last seen before that of
 	// each, in the order they were seen.
 	Versions []change.Version
+	// Alerts are the alerts Alertmanager posted of the incident's cluster whose firing overlaps
+	// the incident's window, by start (read whole at each load: they are few).
+	Alerts []alert.Alert
 
 	snaps     map[int64]snapshotObjects // snapshot id → its pods, nodes and others
 	carried   eventSet                  // the events the snapshots carried
@@ -102,7 +106,7 @@ func (e *Evidence) Same(prev *Evidence) bool {
 			return false
 		}
 	}
-	return true
+	return slices.EqualFunc(e.Alerts, prev.Alerts, sameAlert)
 }
 
 // IncidentEvidence loads what IncidentObjects and IncidentStates return, in one go. Given the
@@ -202,6 +206,9 @@ func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *E
 	}
 	if err := s.collectedVersions(ctx, at, prev, ev); err != nil {
 		return nil, wrap(err, "versions of incident %s", incidentID)
+	}
+	if ev.Alerts, err = s.windowAlerts(ctx, at.cluster, at.from, at.to); err != nil {
+		return nil, wrap(err, "alerts of incident %s", incidentID)
 	}
 	return ev, nil
 }
