@@ -2,9 +2,12 @@ package server_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/rootline-dev/rootline/internal/access"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -45,6 +48,23 @@ func TestPostAlerts(t *testing.T) {
 		reader, writer := []string{"Authorization", "Bearer " + read}, []string{"Authorization", "Bearer " + write}
 		firing := alertPayload("firing", alertOf("aa01", "firing", "0001-01-01T00:00:00Z"), alertOf("aa02", "firing", "0001-01-01T00:00:00Z"))
 		resolved := alertPayload("resolved", alertOf("aa01", "resolved", "2023-02-01T17:20:00Z"))
+		admin := []string{"Authorization", "Bearer " + cfg.APIToken}
+		createIncidentAs(t, base, `{"id": "alerted", "title": "Hub crash loop", "cluster": "leap",
+			"started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T17:30:00Z"}`, admin)
+		createIncidentAs(t, base, `{"id": "before", "title": "Earlier", "cluster": "leap",
+			"started_at": "2023-02-01T16:00:00Z", "ended_at": "2023-02-01T16:30:00Z"}`, admin)
+		alertRows := func(t *testing.T, id string) []timelineRow {
+			t.Helper()
+			status, b := call(t, "GET", base+"/api/v1/incidents/"+id+"/timeline?type=alert", "", nil, reader...)
+			var rows []timelineRow
+			if err := json.Unmarshal(b, &rows); err != nil || status != 200 {
+				t.Fatalf("timeline of %s: %d %s", id, status, b)
+			}
+			return rows
+		}
+		if rows := alertRows(t, "alerted"); len(rows) != 0 {
+			t.Fatalf("alert rows before any alert: %+v", rows)
+		}
 		scenarios := []struct {
 			name, path, body string
 			header           []string
@@ -79,6 +99,25 @@ func TestPostAlerts(t *testing.T) {
 				}
 			})
 		}
+		// The cached analysis notices the alerts: both firings are rows of the incident whose
+		// window they overlap, the first resolved at its end; none of the incident before.
+		rows := alertRows(t, "alerted")
+		want := []timelineRow{
+			{Type: "alert", Kind: "resolved", Severity: "critical", Summary: "KubePodCrashLooping: hub-1 is crash looping", Object: "Pod prod/hub-1",
+				Ref: "alert-aa01-20230201T170500Z", Last: "2023-02-01T17:20:00Z"},
+			{Type: "alert", Kind: "firing", Severity: "critical", Summary: "KubePodCrashLooping: hub-1 is crash looping", Object: "Pod prod/hub-1",
+				Ref: "alert-aa02-20230201T170500Z"},
+		}
+		if diff := cmp.Diff(want, rows); diff != "" {
+			t.Errorf("alert rows (-want +got):\n%s", diff)
+		}
+		if rows := alertRows(t, "before"); len(rows) != 0 {
+			t.Errorf("alert rows of an incident before the alerts: %+v", rows)
+		}
+		status, page := call(t, "GET", base+"/incidents/alerted", "", nil, reader...)
+		if status != 200 || !strings.Contains(string(page), `id="alert-aa01-20230201T170500Z"`) || !strings.Contains(string(page), "entry-alert") {
+			t.Errorf("the incident page shows no alert row: %d", status)
+		}
 		err = st.EachValue(t.Context(), func(table, column string, v []byte) error {
 			if bytes.Contains(v, []byte("s3cr3t-value")) {
 				t.Errorf("the credential of an annotation is stored in %s.%s", table, column)
@@ -89,4 +128,9 @@ func TestPostAlerts(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// timelineRow is what TestPostAlerts compares of an alert row of the timeline API.
+type timelineRow struct {
+	Type, Kind, Severity, Summary, Object, Ref, Last string
 }

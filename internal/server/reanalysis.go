@@ -41,7 +41,7 @@ func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *store
 	m := cluster.NewModel(ev.Files, ev.Objects)
 	s.states.note(in.ID, len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others))
 	return &incidentState{incident: in, model: m, report: analysis.Run(m, analysisOptions(ev)), notes: notes, changes: changes,
-		evidence: ev, tl: &madeTimeline{}}
+		alerts: ev.Alerts, evidence: ev, tl: &madeTimeline{}}
 }
 
 // analysisOptions are the options of an incident's analysis: what changed between its
@@ -74,7 +74,7 @@ func (st *incidentState) with(in *incident.Incident, notes []incident.Note, ev *
 	if !slices.EqualFunc(notes, st.notes, sameNote) {
 		tl = &madeTimeline{}
 	}
-	return &incidentState{incident: in, model: st.model, report: st.report, notes: notes, changes: st.changes, evidence: ev, tl: tl}
+	return &incidentState{incident: in, model: st.model, report: st.report, notes: notes, changes: st.changes, alerts: st.alerts, evidence: ev, tl: tl}
 }
 
 // sameNote reports whether two notes show the same on the timeline, and everywhere else.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
@@ -23,6 +24,7 @@ type incidentState struct {
 	report   analysis.Report
 	notes    []incident.Note
 	changes  []timeline.Change // pod and node states the collector saw during the incident
+	alerts   []alert.Alert     // the alerts of its cluster overlapping its window
 	evidence *store.Evidence   // what the model was made of, for the next load to start from (nil: none)
 
 	tl *madeTimeline // shared by the states of one model, analysis, notes and changes
@@ -38,7 +40,9 @@ type madeTimeline struct {
 // that share it). A state may be shared by concurrent requests (the cache): nothing in it is
 // changed after it is made.
 func (st *incidentState) timeline() []timeline.Entry {
-	st.tl.once.Do(func() { st.tl.entries = timeline.Build(st.model, st.report, st.notes, st.changes...) })
+	st.tl.once.Do(func() {
+		st.tl.entries = timeline.WithAlerts(timeline.Build(st.model, st.report, st.notes, st.changes...), st.model, st.alerts)
+	})
 	return st.tl.entries
 }
 

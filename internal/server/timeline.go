@@ -61,10 +61,10 @@ func timelineFilter(c *gin.Context) (timeline.Filter, error) {
 	if v := c.Query("type"); v != "" {
 		for _, t := range strings.Split(v, ",") {
 			switch t {
-			case timeline.TypeEvent, timeline.TypeSymptom, timeline.TypeCause, timeline.TypeNote, timeline.TypeNode, timeline.TypeChange:
+			case timeline.TypeEvent, timeline.TypeSymptom, timeline.TypeCause, timeline.TypeNote, timeline.TypeNode, timeline.TypeChange, timeline.TypeAlert:
 				f.Types = append(f.Types, t)
 			default:
-				return f, errStatus(http.StatusBadRequest, fmt.Sprintf("type=%q: use event, symptom, cause, note, node or change", t))
+				return f, errStatus(http.StatusBadRequest, fmt.Sprintf("type=%q: use event, symptom, cause, note, node, change or alert", t))
 			}
 		}
 	}
