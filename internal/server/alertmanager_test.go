@@ -77,7 +77,9 @@ func TestAlertmanager(t *testing.T) {
 			return "[" + strings.Join(out, ",") + "]"
 		}
 		postToAlertmanager(t, am, alerts(""))
-		rows := waitForAlertRows(t, base, reader, func(rows []timelineRow) bool { return len(rows) == 2 && rows[0].Kind == "firing" && rows[1].Kind == "firing" })
+		rows := waitForAlertRows(t, base, reader, func(rows []timelineRow) bool {
+			return len(rows) == 2 && rows[0].Kind == "firing" && rows[1].Kind == "firing"
+		})
 		for _, r := range rows {
 			if r.Severity != "critical" || !strings.HasPrefix(r.Object, "Pod prod/hub-") || r.Last != "" {
 				t.Errorf("firing row %+v", r)
