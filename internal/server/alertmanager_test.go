@@ -58,10 +58,10 @@ func TestAlertmanager(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		reader := []string{"Authorization", "Bearer " + cfg.APIToken}
+		admin := []string{"Authorization", "Bearer " + cfg.APIToken}
 		start := time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Second)
 		createIncidentAs(t, base, fmt.Sprintf(`{"id": "live", "title": "Hub crash loop", "cluster": "leap", "started_at": %q}`,
-			start.Add(-time.Hour).Format(time.RFC3339)), reader)
+			start.Add(-time.Hour).Format(time.RFC3339)), admin)
 
 		am := startAlertmanager(t, bin, fmt.Sprintf(alertmanagerConfig, base+"/api/v1/alerts?cluster=leap", token))
 		alerts := func(endsAt string) string {
@@ -77,7 +77,7 @@ func TestAlertmanager(t *testing.T) {
 			return "[" + strings.Join(out, ",") + "]"
 		}
 		postToAlertmanager(t, am, alerts(""))
-		rows := waitForAlertRows(t, base, reader, func(rows []timelineRow) bool {
+		rows := waitForAlertRows(t, base, admin, func(rows []timelineRow) bool {
 			return len(rows) == 2 && rows[0].Kind == "firing" && rows[1].Kind == "firing"
 		})
 		for _, r := range rows {
@@ -87,7 +87,7 @@ func TestAlertmanager(t *testing.T) {
 		}
 		ended := time.Now().UTC().Add(-time.Second).Truncate(time.Second)
 		postToAlertmanager(t, am, alerts(ended.Format(time.RFC3339)))
-		rows = waitForAlertRows(t, base, reader, func(rows []timelineRow) bool {
+		rows = waitForAlertRows(t, base, admin, func(rows []timelineRow) bool {
 			return len(rows) == 2 && rows[0].Kind == "resolved" && rows[1].Kind == "resolved"
 		})
 		for _, r := range rows {
