@@ -33,6 +33,7 @@ var ErrTooLarge = errors.New("alert: payload too large")
 // says what and where, for the sender.
 type Error struct{ Msg string }
 
+// Error says what was refused, for logs; Msg alone is for the sender.
 func (e *Error) Error() string { return "alert: " + e.Msg }
 
 // invalid is an *Error with a formatted message.

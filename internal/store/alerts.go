@@ -29,6 +29,7 @@ type alertRow struct {
 	ReceivedAt   time.Time
 }
 
+// TableName is the table of alertRow, for gorm.
 func (alertRow) TableName() string { return "alerts" }
 
 // AlertCounts says what a webhook payload changed: alerts new, alerts closed by a resolved
