@@ -24,7 +24,7 @@ const (
 	DefaultMaxBytes = 256 << 20
 
 	// DefaultRetention is how long raw evidence is kept: events, snapshots' objects, collected
-	// states. Incidents, reports, notes and signatures are kept for ever.
+	// states, alerts. Incidents, reports, notes and signatures are kept for ever.
 	DefaultRetention = Age(90 * 24 * time.Hour)
 	// DefaultRetentionEvery is how often expired evidence is looked for.
 	DefaultRetentionEvery = time.Hour

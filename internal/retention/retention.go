@@ -57,7 +57,7 @@ func (l Loop) once(ctx context.Context, now time.Time) {
 		l.Log.Error("retention: expiry failed; it runs again later", "err", err)
 	case n != store.Expired{}:
 		l.Log.Info("retention: expired raw evidence", "older_than", now.Add(-l.Age).UTC().Format(time.RFC3339),
-			"event_days", n.EventDays, "events", n.Events, "snapshots", n.Snapshots, "states", n.States, "took", time.Since(start).String())
+			"event_days", n.EventDays, "events", n.Events, "snapshots", n.Snapshots, "states", n.States, "alerts", n.Alerts, "took", time.Since(start).String())
 	default:
 		l.Log.Debug("retention: nothing expired", "took", time.Since(start).String())
 	}

@@ -110,6 +110,7 @@ type Expired struct {
 	Events    int64 // event rows deleted (SQLite; PostgreSQL drops whole days)
 	Snapshots int   // snapshots whose objects were deleted
 	States    int64 // collected pod and node states deleted
+	Alerts    int64 // alerts deleted
 }
 
 // expireBatch is how many rows one DELETE removes, so that no statement holds locks long.
@@ -118,8 +119,9 @@ const expireBatch = 5000
 // Expire deletes raw evidence stored before now-age: days of events, the objects of
 // snapshots (the snapshot row stays, marked expired), and collected states other than the
 // newest of each pod and node that is still there. The newest state of an object is kept up
-// to four times the age, so that a pod that runs unchanged for long is still known. It also
-// creates the event partitions of the next days. Safe to run on several servers at once.
+// to four times the age, so that a pod that runs unchanged for long is still known. Alerts go
+// when they ended before now-age (still firing, at four times the age). It also creates the
+// event partitions of the next days. Safe to run on several servers at once.
 func (s *Store) Expire(ctx context.Context, now time.Time, age time.Duration) (Expired, error) {
 	var n Expired
 	if err := s.ensureEventDays(ctx, storageDays(now)...); err != nil {
@@ -139,7 +141,10 @@ func (s *Store) Expire(ctx context.Context, now time.Time, age time.Duration) (E
 	if n.States, err = s.expireStates(ctx, cutoff, now.Add(-4*age).UTC()); err != nil {
 		return n, err
 	}
-	if n.EventDays > 0 || n.Events > 0 || n.States > 0 {
+	if n.Alerts, err = s.expireAlerts(ctx, cutoff, now.Add(-4*age).UTC()); err != nil {
+		return n, err
+	}
+	if n.EventDays > 0 || n.Events > 0 || n.States > 0 || n.Alerts > 0 {
 		// Rows of any cluster may be gone: analyses made before are made again, from scratch.
 		if err := resetGenerations(s.db.WithContext(ctx)); err != nil {
 			return n, wrap(err, "expire")
@@ -262,6 +267,24 @@ func (s *Store) expireStates(ctx context.Context, cutoff, hardCutoff time.Time) 
 			LIMIT ?)`, cutoff, hardCutoff, expireBatch)
 		if res.Error != nil {
 			return total, wrap(res.Error, "expire collected states")
+		}
+		total += res.RowsAffected
+		if res.RowsAffected < expireBatch {
+			return total, nil
+		}
+	}
+}
+
+// expireAlerts deletes the alerts that ended before the cutoff, and those still firing that
+// started before the hard cutoff (four retention periods back: an alert whose resolution never
+// came, which no incident's window of that age reaches).
+func (s *Store) expireAlerts(ctx context.Context, cutoff, hardCutoff time.Time) (int64, error) {
+	var total int64
+	for {
+		res := s.db.WithContext(ctx).Exec(`DELETE FROM alerts WHERE id IN (
+			SELECT id FROM alerts WHERE (ends_at IS NOT NULL AND ends_at < ?) OR starts_at < ? LIMIT ?)`, cutoff, hardCutoff, expireBatch)
+		if res.Error != nil {
+			return total, wrap(res.Error, "expire alerts")
 		}
 		total += res.RowsAffected
 		if res.RowsAffected < expireBatch {

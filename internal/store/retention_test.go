@@ -3,11 +3,13 @@ package store_test
 import (
 	"bytes"
 	"compress/gzip"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -221,6 +223,61 @@ func TestEventsAfterUpgrade(t *testing.T) {
 		}
 		if evs, err := st.ClusterEvents(ctx, "leap"); err != nil || len(evs) != 1 || evs[0].Count != 5 {
 			t.Errorf("events after a new sighting: %+v, %v", evs, err)
+		}
+	})
+}
+
+// TestExpireAlerts: alerts that ended before the cutoff go, as do alerts still firing four
+// retention periods after they started; a recent one, and one firing within that, stay; the
+// incident's version changes, so that its cached analysis is made again.
+func TestExpireAlerts(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ctx := t.Context()
+		now, age := time.Date(2031, 6, 1, 0, 0, 0, 0, time.UTC), 30*24*time.Hour
+		fired := func(fp string, start, end time.Time) alert.Alert {
+			a := alert.Alert{Fingerprint: fp, Status: alert.Firing, Labels: map[string]string{"alertname": "KubePodCrashLooping"},
+				Annotations: map[string]string{}, StartsAt: start}
+			if !end.IsZero() {
+				a.Status, a.EndsAt = alert.Resolved, end
+			}
+			return a
+		}
+		day := 24 * time.Hour
+		alerts := []alert.Alert{
+			fired("0000000000000001", now.Add(-50*day), now.Add(-40*day)), // ended before the cutoff: goes
+			fired("0000000000000002", now.Add(-50*day), now.Add(-10*day)), // ended after it: stays
+			fired("0000000000000003", now.Add(-200*day), time.Time{}),     // firing for longer than four periods: goes
+			fired("0000000000000004", now.Add(-100*day), time.Time{}),     // firing within four periods: stays
+		}
+		if _, err := st.StoreAlerts(ctx, "leap", alerts, now.Add(-day)); err != nil {
+			t.Fatal(err)
+		}
+		start := now.Add(-300 * day)
+		if err := st.CreateIncident(ctx, &incident.Incident{ID: "old", Title: "Old", Cluster: "leap", StartedAt: &start}); err != nil {
+			t.Fatal(err)
+		}
+		before, err := st.IncidentVersion(ctx, "old")
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := st.Expire(ctx, now, age)
+		if err != nil || x.Alerts != 2 {
+			t.Fatalf("Expire = %+v, %v; want 2 alerts", x, err)
+		}
+		left, err := st.ClusterAlerts(ctx, "leap", now.Add(-400*day), now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fps []string
+		for _, a := range left {
+			fps = append(fps, a.Fingerprint)
+		}
+		slices.Sort(fps)
+		if d := cmp.Diff([]string{"0000000000000002", "0000000000000004"}, fps); d != "" {
+			t.Errorf("alerts left (-want +got):\n%s", d)
+		}
+		if after, err := st.IncidentVersion(ctx, "old"); err != nil || after == before {
+			t.Errorf("the incident's version after alerts expired: %v (was %v), %v", after, before, err)
 		}
 	})
 }
