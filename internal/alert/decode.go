@@ -13,7 +13,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/ingest"
 )
 
-// Limits bound what Decode accepts. A zero field takes its default (DefaultLimits).
+// Limits bound what Decode accepts. A zero field takes its default (DefaultLimits()).
 type Limits struct {
 	MaxBytes      int64 // the payload's size
 	MaxAlerts     int   // alerts in one payload
@@ -24,7 +24,9 @@ type Limits struct {
 
 // DefaultLimits are generous for Alertmanager (whose groups rarely hold more than a few hundred
 // alerts, each with a dozen labels) and small for the server.
-var DefaultLimits = Limits{MaxBytes: 4 << 20, MaxAlerts: 1000, MaxPairs: 64, MaxNameBytes: 256, MaxValueBytes: 8 << 10}
+func DefaultLimits() Limits {
+	return Limits{MaxBytes: 4 << 20, MaxAlerts: 1000, MaxPairs: 64, MaxNameBytes: 256, MaxValueBytes: 8 << 10}
+}
 
 // ErrTooLarge is returned when the payload is larger than Limits.MaxBytes.
 var ErrTooLarge = errors.New("alert: payload too large")
@@ -205,7 +207,7 @@ func clip(s string) string {
 
 // withDefaults fills the zero fields of l from DefaultLimits.
 func (l Limits) withDefaults() Limits {
-	d := DefaultLimits
+	d := DefaultLimits()
 	if l.MaxBytes > 0 {
 		d.MaxBytes = l.MaxBytes
 	}

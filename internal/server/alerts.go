@@ -38,7 +38,7 @@ func (s *Server) postAlerts(c *gin.Context) error {
 	if s.deps.Alerts == nil {
 		return errStatus(http.StatusNotFound, "this server keeps no alerts")
 	}
-	lim := alert.DefaultLimits
+	lim := alert.DefaultLimits()
 	body := http.MaxBytesReader(c.Writer, c.Request.Body, lim.MaxBytes+1)
 	g, err := alert.Decode(body, lim)
 	var refused *alert.Error
