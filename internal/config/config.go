@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/dbtarget"
 )
 
@@ -119,6 +120,9 @@ type Config struct {
 	RetentionEvery  time.Duration // how often to look for what expired
 	SessionTTL      time.Duration // how long a person stays signed in
 	InsecureCookies bool          // with Auth on, cookies without Secure: for plain HTTP in tests only
+	// OpenIncidentsFor is an alert selector ("severity=critical"): a firing alert it picks, of a
+	// cluster with no open incident, opens one (ROOTLINE_OPEN_INCIDENTS_FOR); "" opens none.
+	OpenIncidentsFor string
 	OIDC            OIDC          // optional sign-in through an OpenID Connect provider
 }
 
@@ -215,6 +219,7 @@ func Default(getenv func(string) string) (Config, error) {
 		}
 		c.EventsRate = r
 	}
+	c.OpenIncidentsFor = getenv("ROOTLINE_OPEN_INCIDENTS_FOR")
 	if v := getenv("ROOTLINE_MEMORY_BUDGET"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {
@@ -294,6 +299,9 @@ func (c *Config) Validate() error {
 	}
 	if _, err := dbtarget.Parse(c.Database); err != nil {
 		return fmt.Errorf("config: --database: %w", err)
+	}
+	if _, err := alert.ParseSelector(c.OpenIncidentsFor); err != nil {
+		return fmt.Errorf("config: --open-incidents-for: %w", err)
 	}
 	if c.Retention > 0 && time.Duration(c.Retention) < time.Hour {
 		return fmt.Errorf("config: --retention %s: keep evidence an hour at least", c.Retention)

@@ -180,3 +180,16 @@ func TestLoad(t *testing.T) {
 		t.Errorf("a bad environment variable: %v, want an error that is not a FlagError", err)
 	}
 }
+
+// TestOpenIncidentsFor: the alert selector comes from ROOTLINE_OPEN_INCIDENTS_FOR (or its
+// flag) and one that is not name=value is refused.
+func TestOpenIncidentsFor(t *testing.T) {
+	c, err := Default(func(k string) string { return map[string]string{"ROOTLINE_OPEN_INCIDENTS_FOR": "severity=critical"}[k] })
+	if err != nil || c.OpenIncidentsFor != "severity=critical" || c.Validate() != nil {
+		t.Errorf("ROOTLINE_OPEN_INCIDENTS_FOR=severity=critical: %q, %v, %v", c.OpenIncidentsFor, err, c.Validate())
+	}
+	c.OpenIncidentsFor = "critical"
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "--open-incidents-for") {
+		t.Errorf("a selector without a value: %v", err)
+	}
+}

@@ -72,6 +72,8 @@ var serveFlags = []flagSetting{
 	stringFlag("spool-dir", "folder uploads are received into (default rootline-spool in the temporary folder; env ROOTLINE_SPOOL_DIR)",
 		func(c *Config) *string { return &c.SpoolDir }),
 	durationFlag("session-ttl", "how long a person stays signed in to the pages (env ROOTLINE_SESSION_TTL)", func(c *Config) *time.Duration { return &c.SessionTTL }),
+	stringFlag("open-incidents-for", "open an incident for a firing alert whose labels match (severity=critical[,team=data]) when its cluster has none open (env ROOTLINE_OPEN_INCIDENTS_FOR)",
+		func(c *Config) *string { return &c.OpenIncidentsFor }),
 	boolFlag("insecure-cookies", "with --auth on, send cookies over plain HTTP too: for tests, never in production (env ROOTLINE_INSECURE_COOKIES)",
 		func(c *Config) *bool { return &c.InsecureCookies }),
 }

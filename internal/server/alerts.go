@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -17,6 +19,8 @@ import (
 // AlertStore keeps what Alertmanager's webhook receiver posts.
 type AlertStore interface {
 	StoreAlerts(ctx context.Context, clusterName string, alerts []alert.Alert, now time.Time) (store.AlertCounts, error)
+	// OpenIncident opens in unless the cluster has an open incident (whose id it returns).
+	OpenIncident(ctx context.Context, clusterName string, in *incident.Incident) (id string, opened bool, err error)
 }
 
 // postAlerts answers POST /api/v1/alerts?cluster=NAME: the payload of an Alertmanager webhook
@@ -58,8 +62,78 @@ func (s *Server) postAlerts(c *gin.Context) error {
 	}
 	s.log.DebugContext(ctx, "alerts stored", "cluster", clusterName, "receiver", g.Receiver, "new", n.New, "resolved", n.Resolved, "known", n.Known,
 		"truncated", g.TruncatedAlerts)
-	c.JSON(http.StatusOK, alertsResponse{New: n.New, Resolved: n.Resolved, Known: n.Known})
+	opened, err := s.openIncident(ctx, clusterName, g.Alerts)
+	if err != nil {
+		return err
+	}
+	c.JSON(http.StatusOK, alertsResponse{New: n.New, Resolved: n.Resolved, Known: n.Known, Opened: opened})
 	return nil
+}
+
+// openIncident opens an incident of the cluster for the first firing alert that
+// --open-incidents-for picks, when the cluster has no open incident, so that evidence gathers
+// while the incident is live: titled from the alert, started when it started. It returns the
+// new incident's id ("" when none was opened). An incident made for the same firing before,
+// and closed since, is not opened again.
+func (s *Server) openIncident(ctx context.Context, clusterName string, alerts []alert.Alert) (string, error) {
+	for _, a := range alerts {
+		if a.Status != alert.Firing || !s.openFor.Matches(a.Labels) {
+			continue
+		}
+		start := a.StartsAt.UTC()
+		in := &incident.Incident{ID: alertIncidentID(a), Title: alertIncidentTitle(a), StartedAt: &start, Cluster: clusterName}
+		if err := in.Validate(); err != nil {
+			// The alerts are stored; an alert whose title an incident cannot take opens none.
+			s.log.WarnContext(ctx, "no incident opened for a firing alert", "cluster", clusterName, "alert", a.Fingerprint, "error", err)
+			return "", nil
+		}
+		id, opened, err := s.deps.Alerts.OpenIncident(ctx, clusterName, in)
+		switch {
+		case errors.Is(err, store.ErrExists):
+			return "", nil
+		case err != nil:
+			return "", err
+		case !opened:
+			s.log.DebugContext(ctx, "the cluster has an open incident: none opened for the alert", "cluster", clusterName, "incident", id)
+			return "", nil
+		}
+		s.log.InfoContext(ctx, "incident opened for a firing alert", "cluster", clusterName, "incident", id, "alert", a.Labels["alertname"])
+		return id, nil
+	}
+	return "", nil
+}
+
+// alertIncidentID names the incident a firing opens: the day and time it started and its
+// fingerprint, so that the same firing never opens two.
+func alertIncidentID(a alert.Alert) string {
+	fp := a.Fingerprint
+	if len(fp) > 12 {
+		fp = fp[:12]
+	}
+	return "alert-" + a.StartsAt.UTC().Format("20060102-1504") + "-" + fp
+}
+
+// alertIncidentTitle is the alert's name and its summary (or description).
+func alertIncidentTitle(a alert.Alert) string {
+	title := a.Labels["alertname"]
+	if title == "" {
+		title = "Alert " + a.Fingerprint
+	}
+	for _, k := range []string{"summary", "description"} {
+		if v := strings.TrimSpace(a.Annotations[k]); v != "" {
+			title += ": " + v
+			break
+		}
+	}
+	title = strings.Join(strings.Fields(title), " ")
+	if len(title) > incident.MaxTitle {
+		cut := incident.MaxTitle - len("…")
+		for cut > 0 && !utf8.RuneStart(title[cut]) {
+			cut--
+		}
+		title = title[:cut] + "…"
+	}
+	return title
 }
 
 // alertsResponse answers a webhook payload: what it changed.
@@ -67,4 +141,6 @@ type alertsResponse struct {
 	New      int `json:"new"`      // firings not stored before
 	Resolved int `json:"resolved"` // firings closed by this payload
 	Known    int `json:"known"`    // alerts as stored already (a payload delivered again)
+	// Opened is the incident a firing alert opened (--open-incidents-for).
+	Opened string `json:"opened,omitempty"`
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/access"
+	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/incident"
@@ -121,7 +122,8 @@ type Server struct {
 
 	background     context.Context // the work a request leaves running (signature refreshes); ended by Close
 	stopBackground context.CancelFunc
-	spool          *spoolRoot // nil: the system's temporary folder (the spool folder could not be made)
+	spool          *spoolRoot     // nil: the system's temporary folder (the spool folder could not be made)
+	openFor        alert.Selector // the firing alerts that open an incident (--open-incidents-for); empty: none
 }
 
 // New builds the server; Handler returns its routes.
@@ -150,6 +152,11 @@ func New(cfg config.Config, deps Deps) *Server {
 		cfg.BodyIdle = config.DefaultBodyIdle
 	}
 	srv.cfg = cfg
+	if sel, err := alert.ParseSelector(cfg.OpenIncidentsFor); err != nil {
+		srv.log.Error("no alert opens an incident", "error", err) // Validate refused it already
+	} else {
+		srv.openFor = sel
+	}
 	srv.background, srv.stopBackground = context.WithCancel(context.Background())
 	srv.budget = newBudget(cfg.MemoryBudget, 0, cfg.UploadWait)
 	if root, err := openSpool(cfg.SpoolDir, srv.log); err != nil {

@@ -12,6 +12,7 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/rootline-dev/rootline/internal/alert"
+	"github.com/rootline-dev/rootline/internal/incident"
 )
 
 // alertRow is one firing of an alert of a cluster, as Alertmanager's webhook reported it: keyed
@@ -171,4 +172,38 @@ func (s *Store) windowAlerts(ctx context.Context, cid int64, from, to time.Time)
 func sameAlert(a, b alert.Alert) bool {
 	return a.Fingerprint == b.Fingerprint && a.Status == b.Status && a.StartsAt.Equal(b.StartsAt) && a.EndsAt.Equal(b.EndsAt) &&
 		a.GeneratorURL == b.GeneratorURL && maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations)
+}
+
+// OpenIncident opens in, an incident of clusterName with a start and no end, unless the
+// cluster has an open incident already (one without an end): then it returns that one's id and
+// opened false. The check and the write are one transaction holding the cluster's row, so that
+// concurrent callers open one incident between them.
+func (s *Store) OpenIncident(ctx context.Context, clusterName string, in *incident.Incident) (id string, opened bool, err error) {
+	err = s.inConnTx(ctx, func(c *connTx) error {
+		tx := c.tx.WithContext(ctx)
+		cid, err := clusterID(ctx, tx, clusterName)
+		if err != nil {
+			return err
+		}
+		// The cluster's row, held to the commit: the next caller reads after this one wrote.
+		if err := bumpGeneration(tx, cid); err != nil {
+			return err
+		}
+		var open []string
+		if err := tx.Model(&incidentRow{}).Where("cluster_id = ? AND ended_at IS NULL", cid).Order("created_at DESC, id").Limit(1).
+			Pluck("id", &open).Error; err != nil {
+			return err
+		}
+		if len(open) > 0 {
+			id, opened = open[0], false
+			return nil
+		}
+		in.Cluster, in.EndedAt = clusterName, nil
+		if err := s.insertIncident(ctx, tx, in); err != nil {
+			return err
+		}
+		id, opened = in.ID, true
+		return nil
+	})
+	return id, opened, wrap(err, "open an incident of %s", clusterName)
 }
