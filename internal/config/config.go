@@ -123,7 +123,7 @@ type Config struct {
 	// OpenIncidentsFor is an alert selector ("severity=critical"): a firing alert it picks, of a
 	// cluster with no open incident, opens one (ROOTLINE_OPEN_INCIDENTS_FOR); "" opens none.
 	OpenIncidentsFor string
-	OIDC            OIDC          // optional sign-in through an OpenID Connect provider
+	OIDC             OIDC // optional sign-in through an OpenID Connect provider
 }
 
 // OIDC configures sign-in through an OpenID Connect provider; it is off while Issuer is empty.
