@@ -89,7 +89,7 @@ func TestChangeRowsAndHistory(t *testing.T) {
 			in         []string
 			notIn      []string
 		}{
-			{"the timeline's types", "/api/v1/incidents/rollout/timeline?type=nothing", 400, []string{"node or change"}, nil},
+			{"the timeline's types", "/api/v1/incidents/rollout/timeline?type=nothing", 400, []string{"change"}, nil},
 			{"the page", "/incidents/rollout", 200, []string{`data-testid="change"`, "<del>jupyterhub/k8s-hub:3.0.0</del>",
 				"<ins>jupyterhub/k8s-hub:3.0.1-typo</ins>", `data-testid="change-links"`, `href="#C1"`, `id="X1"`, `data-testid="stands-on"`, `href="#X1"`, `data-testid="cause-changes"`, `data-testid="cause-change-history"`,
 				`href="/incidents/rollout/history?kind=Deployment&amp;name=hub&amp;namespace=prod"`,
