@@ -22,10 +22,12 @@ func TestAlertRows(t *testing.T) {
 	end := t0.Add(20 * time.Minute)
 	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "core-1"}}
 	m := cluster.NewModel(nil, []*cluster.Object{{APIVersion: "v1", Kind: cluster.KindNode, Name: "core-1", Node: node}})
-	at := t0.Add(5 * time.Minute)
+	at, later := t0.Add(5*time.Minute), t0.Add(6*time.Minute)
 	rep := analysis.Report{Symptoms: []analysis.Symptom{
 		{ID: "S1", Kind: analysis.CrashLoopBackOff, At: &at, Summary: "hub-1 crash loops", Objects: []analysis.ObjectRef{{Kind: "Pod", Namespace: "prod", Name: "hub-1"}}},
 		{ID: "S2", Kind: analysis.NodeNotReady, At: &at, Summary: "core-1 not ready", Node: "core-1", Objects: []analysis.ObjectRef{{Kind: "Node", Name: "core-1"}}},
+		// A pod's symptom on the node: a node's alert is about it too.
+		{ID: "S3", Kind: analysis.PodEvicted, At: &later, Summary: "worker-1 evicted", Node: "core-1", Objects: []analysis.ObjectRef{{Kind: "Pod", Namespace: "dask", Name: "worker-1"}}},
 	}}
 	built := Build(m, rep, nil)
 	tests := []struct {
@@ -49,7 +51,7 @@ func TestAlertRows(t *testing.T) {
 				Labels:      map[string]string{"alertname": "NodeDown", "instance": "core-1:9100", "severity": "warning"},
 				Annotations: map[string]string{"description": "core-1 down"}},
 			want: Entry{At: t0, Type: TypeAlert, Kind: "firing", Severity: SeverityWarning, Summary: "NodeDown: core-1 down",
-				Node: "core-1", Object: "Node core-1", Ref: "alert-bb02-20230201T170000Z", Links: []string{"S2"}},
+				Node: "core-1", Object: "Node core-1", Ref: "alert-bb02-20230201T170000Z", Links: []string{"S2", "S3"}},
 			back: "S2",
 		},
 		{
