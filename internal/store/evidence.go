@@ -219,18 +219,41 @@ const ChangeLookback = 24 * time.Hour
 
 // collectedVersions reads ev.Versions for the window at: the rows of the versions the collector
 // saw of the cluster's workloads, ConfigMaps and nodes from ChangeLookback before the window to
-// its end, and the last row of each before that, decoding those prev did not (a state's row
-// never changes).
+// its end, and, of each object seen then, the last row before that (what the first of them
+// changed from), decoding those prev did not (a state's row never changes). An object the
+// collector saw no version of in that time changed in none it saw: its older rows are not read,
+// so that the cost is the window's, not the months of states before it.
 func (s *Store) collectedVersions(ctx context.Context, at loadPoint, prev, ev *Evidence) error {
 	db := s.db.WithContext(ctx)
 	start := at.from.Add(-ChangeLookback).UTC()
-	var ids []int64
-	before := db.Model(&stateRow{}).Select("max(id)").Where("cluster_id = ? AND kind IN ? AND observed_at <= ?", at.cluster, change.Watched, start).Group("uid")
-	err := db.Model(&stateRow{}).Select("id").
-		Where("id IN (?) OR (cluster_id = ? AND kind IN ? AND observed_at > ? AND observed_at <= ?)", before, at.cluster, change.Watched, start, at.to.UTC()).
-		Order("observed_at, id").Scan(&ids).Error
+	var window []struct {
+		ID  int64
+		UID string
+	}
+	err := db.Model(&stateRow{}).Select("id, uid").
+		Where("cluster_id = ? AND kind IN ? AND observed_at > ? AND observed_at <= ?", at.cluster, change.Watched, start, at.to.UTC()).
+		Order("observed_at, id").Find(&window).Error
 	if err != nil {
 		return err
+	}
+	uids := make([]string, 0, len(window))
+	for _, w := range window {
+		uids = append(uids, w.UID)
+	}
+	slices.Sort(uids)
+	uids = slices.Compact(uids)
+	var ids []int64 // the rows before the window first (by the object index), then the window's
+	for from := 0; from < len(uids); from += staleChunk {
+		var before []int64
+		if err := db.Model(&stateRow{}).Select("max(id)").Where("cluster_id = ? AND observed_at <= ? AND uid IN ?", at.cluster, start,
+			uids[from:min(from+staleChunk, len(uids))]).Group("uid").Scan(&before).Error; err != nil {
+			return err
+		}
+		ids = append(ids, before...)
+	}
+	slices.Sort(ids)
+	for _, w := range window {
+		ids = append(ids, w.ID)
 	}
 	ev.rows, ev.versions = ids, make(map[int64]change.Version, len(ids))
 	var missing []int64
