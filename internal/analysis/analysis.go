@@ -2,12 +2,14 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/metrics"
 )
 
 // DefaultEventTTL is how long kube-apiserver keeps events unless told otherwise (--event-ttl).
@@ -42,6 +44,9 @@ type Input struct {
 	// when there are changes.
 	changes     []Change
 	replicaSets map[string]string
+	// metrics are the series the input holds (metrics.FromObjects of the model's others), by
+	// query name.
+	metrics []metrics.Answer
 	// cache holds what rules ask of the whole model again and again; nil computes it each time.
 	cache *runCache
 }
@@ -107,6 +112,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 		opts.Now = to
 	}
 	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, cache: &runCache{}}
+	in.metrics, _ = metrics.FromObjects(m.Others)
 	in.changes = numberChanges(append(append([]change.Change{}, opts.Changes...), change.History(m.Others)...))
 	if len(in.changes) > 0 {
 		in.replicaSets = replicaSetOwners(m)
@@ -115,6 +121,12 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 		Symptoms: []Symptom{}, Causes: []Cause{}, Gaps: []Gap{}, Changes: in.changes}
 	if !from.IsZero() {
 		rep.Inputs.From, rep.Inputs.To = &from, &to
+	}
+	for _, a := range in.metrics {
+		rep.Inputs.Series += len(a.Series)
+		if !slices.Contains(rep.Inputs.Queries, a.Name) {
+			rep.Inputs.Queries = append(rep.Inputs.Queries, a.Name)
+		}
 	}
 	for _, rule := range r.Symptoms {
 		rep.Symptoms = append(rep.Symptoms, rule.Symptoms(in)...)

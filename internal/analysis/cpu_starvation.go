@@ -2,8 +2,11 @@ package analysis
 
 import (
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/metrics"
 )
 
 // cpuStarvationRule finds critical pods with a tiny CPU request that failed their probes or
@@ -78,9 +81,72 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		c.Confidence = clamp(c.Confidence)
 		byPod[pod.Namespace+"/"+pod.Name] = len(out)
+		c.pod = pod
 		out = append(out, c)
 	}
+	for i := range out {
+		weighThrottling(in, &out[i], symptoms)
+	}
 	return out
+}
+
+// weighThrottling reads the CFS throttling and CPU use of the starved pod's containers over
+// its symptoms, when the input holds them. Throttled periods confirm the cause, and so does use
+// held near the request under contention (what a small share of the CPU gives); use far above
+// the request speaks against it, and so does a CPU limit that was hardly throttled (without a
+// limit there is no CFS quota to throttle, so no throttling says nothing). Either metric
+// answers what the cause was missing.
+func weighThrottling(in Input, c *Cause, symptoms []Symptom) {
+	from, to, ok := symptomSpan(symptoms, c.Explains)
+	if !ok || c.pod == nil {
+		return
+	}
+	span := fmt.Sprintf("between %s and %s", hhmm(from), hhmm(to))
+	read := false
+	if top, best, ok := highest(in.podSeries(queryThrottling, c.pod, ""), from, to); ok {
+		read = true
+		before := ""
+		if p, ok := firstIn(top.series, from.Add(-prometheusLookBack), to); ok && p.At.Before(best.At) {
+			before = fmt.Sprintf(", from %s at %s", pct(p.Value), hhmm(p.At))
+		}
+		switch {
+		case best.Value >= throttledShare:
+			c.Evidence = append(c.Evidence, citeMetric(top, fmt.Sprintf("%s of its CFS periods throttled at %s%s: the peak %s", pct(best.Value), hhmm(best.At), before, span)))
+			c.Confidence = clamp(c.Confidence + 0.2)
+			c.Summary += fmt.Sprintf("; metrics show it throttled in %s of its CFS periods at %s", pct(best.Value), hhmm(best.At))
+		case best.Value <= unthrottledShare && in.Model.PodLimits(c.pod).MilliCPU > 0:
+			against(c, citeMetric(top, fmt.Sprintf("at most %s of its CFS periods throttled %s, under a CPU limit of %s: its quota did not starve it", pct(best.Value), span, cpuString(in.Model.PodLimits(c.pod).MilliCPU))), 0.3)
+		}
+	}
+	if top, best, ok := highest(in.podSeries(queryContainerCPU, c.pod, ""), from, to); ok {
+		read = true
+		req := in.Model.PodRequests(c.pod).MilliCPU
+		used := int64(math.Round(best.Value * 1000))
+		switch {
+		case used <= 2*max(req, 1):
+			c.Evidence = append(c.Evidence, citeMetric(top, fmt.Sprintf("at most %s CPU used %s (at %s), about its request of %s: under contention it got no more than its share", cpuString(used), span, hhmm(best.At), cpuString(req))))
+			c.Confidence = clamp(c.Confidence + 0.1)
+		case used > 4*req && used > 100:
+			against(c, citeMetric(top, fmt.Sprintf("%s CPU used at %s, far above its request of %s: it was not held to its share", cpuString(used), hhmm(best.At), cpuString(req))), 0.25)
+		}
+	}
+	if read {
+		dropMissing(c, "CPU throttling or usage")
+	}
+}
+
+// highest is the series among fs with the highest finite value between from and to, and that
+// value.
+func highest(fs []found, from, to time.Time) (found, metrics.Point, bool) {
+	var top found
+	var best metrics.Point
+	seen := false
+	for _, f := range fs {
+		if p, ok := peak(f.series, from, to); ok && (!seen || p.Value > best.Value) {
+			top, best, seen = f, p, true
+		}
+	}
+	return top, best, seen
 }
 
 func componentOr(o *cluster.Object) string {

@@ -54,7 +54,10 @@ func (competingGap) Gaps(in Input, r *Report) []Gap {
 		if len(pods) > 1 {
 			who = fmt.Sprintf("%d critical pods (%s)", len(pods), listSome(workloadsOf(pods), 3))
 		}
-		decide := wouldDecide(r, pods)
+		decide := wouldDecide(in, r, pods)
+		if decide == "" {
+			continue // the input holds all that would decide: the causes cite it
+		}
 		if memory && cpu {
 			gaps = append(gaps, Gap{Kind: GapCompetingCauses, Summary: fmt.Sprintf("%s (%s): explained both by memory (a crowded node) and by CPU starvation; %s", who, s.ID, decide)})
 		} else {
@@ -90,7 +93,7 @@ func workloadsOf(pods []*cluster.Object) []string {
 
 // wouldDecide says what evidence would decide between the explanations of the pods' trouble,
 // leaving out what the input holds for every one of them.
-func wouldDecide(r *Report, pods []*cluster.Object) string {
+func wouldDecide(in Input, r *Report, pods []*cluster.Object) string {
 	var evicted, oom, probe, termination int
 	for _, p := range pods {
 		if hasKindFor(r, p.Namespace, p.Name, PodEvicted) {
@@ -121,7 +124,28 @@ func wouldDecide(r *Report, pods []*cluster.Object) string {
 	if termination < n {
 		items = append(items, "the container's last termination reason and exit code (137 after a Killing event means the probe; OOMKilled means memory)")
 	}
-	items = append(items, "the pod's memory use and CPU throttling over the incident (the input holds no metrics)")
+	var memory, cpu int
+	for _, p := range pods {
+		if len(in.podSeries(queryContainerMem, p, "")) > 0 {
+			memory++
+		}
+		if len(in.podSeries(queryThrottling, p, ""))+len(in.podSeries(queryContainerCPU, p, "")) > 0 {
+			cpu++
+		}
+	}
+	switch {
+	case memory == n && cpu == n:
+		// The metrics answer it: the causes cite them.
+	case memory == n:
+		items = append(items, "the pod's CPU use and throttling over the incident (the metrics read hold its memory only)")
+	case cpu == n:
+		items = append(items, "the pod's memory use over the incident (the metrics read hold its CPU only)")
+	default:
+		items = append(items, "the pod's memory use and CPU throttling over the incident (the input holds no metrics of it)")
+	}
+	if len(items) == 0 {
+		return ""
+	}
 	return "what would decide: " + strings.Join(items, ", ")
 }
 

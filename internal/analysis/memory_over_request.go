@@ -51,6 +51,9 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 				break
 			}
 		}
+		if !containsString(c.Explains, s.ID) {
+			workingSetOver(in, &c, s, &parts)
+		}
 	}
 	if len(c.Explains) == 0 {
 		return nil
@@ -59,4 +62,35 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 	c.Summary = "evicted containers used more memory than they requested: " + summaryParts(unique(parts), "; ")
 	c.Components = []Component{}
 	return []Cause{c}
+}
+
+// workingSetOver reads the working set of an evicted pod's containers before its eviction, when
+// the input holds it and the eviction message does not say: a container above its memory
+// request was among the first the kubelet evicts.
+func workingSetOver(in Input, c *Cause, s Symptom, parts *[]string) {
+	pod := podOf(in.Model, s)
+	if pod == nil || s.At == nil {
+		return
+	}
+	from, to := s.At.Add(-metricsLeadWindow), *s.At
+	for _, ct := range pod.Pod.Spec.Containers {
+		req := ct.Resources.Requests.Memory().Value()
+		top, best, ok := highest(in.podSeries(queryContainerMem, pod, ct.Name), from, to)
+		if !ok || top.series.Labels["container"] == "" || best.Value <= float64(req) {
+			continue
+		}
+		use := int64(best.Value)
+		c.Explains = append(c.Explains, s.ID)
+		if n := nodeOf(in.Model, s); n != "" {
+			c.nodes = append(c.nodes, n)
+		}
+		ev := citeMetric(top, fmt.Sprintf("working set of container %s peaked at %s at %s, before the eviction, against a request of %s", ct.Name, memString(use), hhmm(best.At), memString(req)))
+		c.Evidence = append(c.Evidence, ev)
+		*parts = append(*parts, fmt.Sprintf("container %s of %s used %s against a request of %s (metrics)", ct.Name, objectLabel(s), memString(use), memString(req)))
+		c.Suggestions = append(c.Suggestions, Suggestion{
+			Change: fmt.Sprintf("raise the memory request of container %s of %s from %s to at least %s, its working set before it was evicted: under memory pressure the kubelet evicts first the pods that use more than they request",
+				ct.Name, workloadPhrase(pod), memString(req), memString(use)),
+			Evidence: []Evidence{ev}})
+		return
+	}
 }

@@ -43,6 +43,9 @@ type Inputs struct {
 	Events int        `json:"events"`
 	From   *time.Time `json:"from,omitempty"`
 	To     *time.Time `json:"to,omitempty"`
+	// Series is how many metric series the input holds, and Queries the queries they answer.
+	Series  int      `json:"series,omitempty"`
+	Queries []string `json:"queries,omitempty"`
 }
 
 // ObjectRef names a Kubernetes object.
@@ -164,6 +167,9 @@ type Cause struct {
 	Summary    string      `json:"summary"`
 	Evidence   []Evidence  `json:"evidence"`
 	Missing    []string    `json:"missing,omitempty"`
+	// Against is evidence that speaks against the cause (a metric that contradicts it), each
+	// item saying why; the cause's confidence is lowered for each.
+	Against []Evidence `json:"against,omitempty"`
 	// Changes are the ids of the changes (Report.Changes) a recent_change cause stands on.
 	Changes []string `json:"changes,omitempty"`
 	// Links say why each id of Explains follows from this cause, one link per id that is a
@@ -181,6 +187,8 @@ type Cause struct {
 	followWhy string
 	// nodes are the nodes the cause is about, where it is about nodes.
 	nodes []string
+	// pod is the pod a cause of one pod is about, for the rules that weigh its metrics.
+	pod *cluster.Object
 }
 
 // Link is an edge of the causal chain: the cause it starts from leads to To (a cause or a

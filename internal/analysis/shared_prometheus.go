@@ -74,8 +74,52 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 		} else {
 			c.Missing = append(c.Missing, "Prometheus's actual memory use over the incident (its own metrics), to see whether it grew")
 		}
+		weighPrometheus(in, &c, prom, symptoms)
 		c.Confidence = clamp(c.Confidence)
 		out = append(out, c)
 	}
 	return out
+}
+
+// weighPrometheus reads Prometheus's resident memory and head series over the incident, when
+// the input holds them: memory that grew (with the series it holds) confirms that it grew
+// hungrier as the cluster did, and answers what was missing; memory that stayed flat over the
+// symptoms speaks against it.
+func weighPrometheus(in Input, c *Cause, prom *cluster.Object, symptoms []Symptom) {
+	ids := append(append([]string{}, c.Explains...), c.follows...)
+	from, to, ok := symptomSpan(symptoms, ids)
+	if !ok {
+		return
+	}
+	mem, guessed := in.prometheusSeries(queryPromMemory, prom)
+	top, best, ok := highest(mem, from, to)
+	if !ok {
+		return
+	}
+	start, ok := firstIn(top.series, from.Add(-prometheusLookBack), to)
+	if !ok || start.Value <= 0 {
+		return
+	}
+	dropMissing(c, "Prometheus's actual memory use")
+	which := ""
+	if guessed {
+		which = " (the only Prometheus series the input holds, taken as this Prometheus's)"
+	}
+	growth := best.Value / start.Value
+	switch {
+	case growth >= prometheusGrowth:
+		c.Evidence = append(c.Evidence, citeMetric(top, fmt.Sprintf("resident memory grew from %s at %s to %s at %s (×%.1f)%s",
+			memString(int64(start.Value)), hhmm(start.At), memString(int64(best.Value)), hhmm(best.At), growth, which)))
+		if head, _ := in.prometheusSeries(queryPromHead, prom); len(head) > 0 {
+			if h0, ok := firstIn(head[0].series, from.Add(-prometheusLookBack), to); ok {
+				if h1, ok := peak(head[0].series, from, to); ok && h1.Value > h0.Value {
+					c.Evidence = append(c.Evidence, citeMetric(head[0], fmt.Sprintf("series in its head block grew from %s to %s over the same time: more targets scraped", thousands(int(h0.Value)), thousands(int(h1.Value)))))
+				}
+			}
+		}
+		c.Confidence = clamp(c.Confidence + 0.15)
+		c.Summary += fmt.Sprintf("; metrics show its memory grew ×%.1f to %s by %s", growth, memString(int64(best.Value)), hhmm(best.At))
+	case growth <= prometheusSteady:
+		against(c, citeMetric(top, fmt.Sprintf("resident memory stayed near %s from %s to %s%s: it did not grow as the cluster did", memString(int64(best.Value)), hhmm(start.At), hhmm(to), which)), 0.2)
+	}
 }

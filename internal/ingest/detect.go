@@ -16,6 +16,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/ingest/text"
+	"github.com/rootline-dev/rootline/internal/metrics"
 )
 
 // sniffLen is how much of an input format detection looks at.
@@ -138,6 +139,9 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 		// Before the JSON case: binary data may begin with '{' by chance. (A NUL alone in
 		// JSON is left to the JSON decoder, which names its position.)
 		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
+	case head[start] == '{' && metrics.Sniff(head[start:]):
+		// A saved answer of Prometheus's range query API, not a Kubernetes object.
+		perr = d.decodeMetrics(ctx, name, br, emit)
 	case head[start] == '{' || (head[start] == '[' && jsonArray(head[start:])):
 		perr = d.decodeJSON(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
 	case promptBeforeJSON(head[start:]):

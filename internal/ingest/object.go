@@ -15,6 +15,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/metrics"
 )
 
 // contextKinds are kept, redacted, as raw JSON: they explain pods (owners and their earlier
@@ -146,6 +147,13 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 			return f.err(src, raw)
 		}
 		d.adopt(o, t)
+	case metrics.SeriesKind, metrics.ManifestKind:
+		// Series and a manifest of saved answers, as an export writes them back.
+		checked, err := metrics.CheckObject(raw, metrics.Limits{})
+		if err != nil {
+			return d.objErr(src, raw, err)
+		}
+		o.Raw = checked
 	default:
 		if tm.Kind == "ConfigMap" && tm.Name != autoscalerStatus {
 			// Any other ConfigMap may hold what should never be stored: it is kept with each

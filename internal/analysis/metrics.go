@@ -1,0 +1,183 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/metrics"
+)
+
+// The queries the rules read (metrics.DefaultQueries names them; a manifest may give other
+// files these names).
+const (
+	queryThrottling    = "container_throttling"
+	queryContainerMem  = "container_memory"
+	queryContainerCPU  = "container_cpu"
+	queryPromMemory    = "prometheus_memory"
+	queryPromHead      = "prometheus_head_series"
+	queryNodeMemory    = "node_memory"
+	queryNodeCPU       = "node_cpu"
+	throttledShare     = 0.25 // a share of CFS periods throttled that starves a container
+	unthrottledShare   = 0.05 // at most this, the container was not starved of CPU
+	prometheusGrowth   = 1.2  // Prometheus's memory grew when its peak is this much above its start
+	prometheusSteady   = 1.05 // at most this, it did not grow
+	metricsLeadWindow  = 15 * time.Minute
+	prometheusLookBack = 30 * time.Minute
+)
+
+// found is one series of a query, with the answer it came from.
+type found struct {
+	answer *metrics.Answer
+	series *metrics.Series
+}
+
+// series are the series of the query name the input holds, in the answers' order.
+func (in Input) series(name string) []found {
+	var out []found
+	for i := range in.metrics {
+		a := &in.metrics[i]
+		if a.Name != name {
+			continue
+		}
+		for j := range a.Series {
+			out = append(out, found{answer: a, series: &a.Series[j]})
+		}
+	}
+	return out
+}
+
+// hasMetric reports whether the input holds series of the query name.
+func (in Input) hasMetric(name string) bool {
+	for _, a := range in.metrics {
+		if a.Name == name && len(a.Series) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// podSeries are the series of a query about one pod (labels namespace and pod), container
+// given or any.
+func (in Input) podSeries(name string, pod *cluster.Object, container string) []found {
+	var out []found
+	for _, f := range in.series(name) {
+		l := f.series.Labels
+		if l["namespace"] == pod.Namespace && l["pod"] == pod.Name && (container == "" || l["container"] == "" || l["container"] == container) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// peak is the largest finite value of a series between from and to (inclusive), and when.
+func peak(s *metrics.Series, from, to time.Time) (metrics.Point, bool) {
+	var best metrics.Point
+	ok := false
+	for _, p := range s.Points {
+		if p.At.Before(from) || p.At.After(to) || math.IsNaN(p.Value) || math.IsInf(p.Value, 0) {
+			continue
+		}
+		if !ok || p.Value > best.Value {
+			best, ok = p, true
+		}
+	}
+	return best, ok
+}
+
+// firstIn is the first finite point of a series between from and to.
+func firstIn(s *metrics.Series, from, to time.Time) (metrics.Point, bool) {
+	for _, p := range s.Points {
+		if !p.At.Before(from) && !p.At.After(to) && !math.IsNaN(p.Value) && !math.IsInf(p.Value, 0) {
+			return p, true
+		}
+	}
+	return metrics.Point{}, false
+}
+
+// citeMetric makes an evidence item of a series: the file of its answer, the series as PromQL
+// names it (after the query's name), and what it showed.
+func citeMetric(f found, value string) Evidence {
+	field := "query " + f.answer.Name
+	return Evidence{File: f.answer.File, Ref: "Metric " + f.answer.Name + metrics.Name(f.series.Labels), Field: field, Value: value}
+}
+
+// hhmm writes a time of the incident as people read it on a chart.
+func hhmm(t time.Time) string { return t.UTC().Format("15:04") }
+
+// pct writes a share as a whole percentage.
+func pct(v float64) string { return fmt.Sprintf("%.0f%%", v*100) }
+
+// symptomSpan is the time from metricsLeadWindow before the first of the symptoms to the
+// last, which the metrics of their causes are read over; ok is false when none is dated.
+func symptomSpan(symptoms []Symptom, ids []string) (from, to time.Time, ok bool) {
+	for _, s := range symptoms {
+		if s.At == nil || !containsString(ids, s.ID) {
+			continue
+		}
+		last := *s.At
+		if s.Until != nil && s.Until.After(last) {
+			last = *s.Until
+		}
+		if !ok || s.At.Before(from) {
+			from = *s.At
+		}
+		if !ok || last.After(to) {
+			to = last
+		}
+		ok = true
+	}
+	return from.Add(-metricsLeadWindow), to, ok
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// prometheusSeries are the series of a query about one Prometheus pod: those naming it (label
+// pod, or an instance or job that holds its name or its workload's), or, when no series names
+// any pod and the query has one series, that one (a Prometheus scraping itself labels its
+// series with its own address, which the input may not tie to the pod).
+func (in Input) prometheusSeries(name string, prom *cluster.Object) (out []found, guessed bool) {
+	all := in.series(name)
+	workload := cluster.WorkloadName(prom.Pod)
+	for _, f := range all {
+		l := f.series.Labels
+		if l["pod"] == prom.Name || strings.Contains(l["instance"], prom.Name) ||
+			(workload != "" && (l["pod"] != "" && strings.HasPrefix(l["pod"], workload) || strings.Contains(l["instance"], workload))) {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 && len(all) == 1 {
+		return all, true
+	}
+	return out, false
+}
+
+// Against is evidence that speaks against a cause: it lowers the cause's confidence, and says why.
+func against(c *Cause, e Evidence, by float64) {
+	c.Against = append(c.Against, e)
+	c.Confidence = clamp(c.Confidence - by)
+}
+
+// dropMissing removes the missing-evidence items of a cause that begin with prefix: what the
+// metrics now answer.
+func dropMissing(c *Cause, prefix string) {
+	kept := c.Missing[:0]
+	for _, m := range c.Missing {
+		if !strings.HasPrefix(m, prefix) {
+			kept = append(kept, m)
+		}
+	}
+	c.Missing = kept
+	if len(c.Missing) == 0 {
+		c.Missing = nil
+	}
+}

@@ -1,0 +1,191 @@
+package analysis
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/metrics"
+)
+
+// seriesOf makes the objects of one query's answer: a series of the labels, a point a minute
+// from 16:30 on 2023-02-01 (IL-0070's day) to 17:30, valued by f of the minute.
+func seriesOf(t *testing.T, query string, labels map[string]string, f func(minute int) float64) []*cluster.Object {
+	t.Helper()
+	start := time.Date(2023, 2, 1, 16, 30, 0, 0, time.UTC)
+	s := metrics.Series{Labels: labels}
+	for i := range 61 {
+		s.Points = append(s.Points, metrics.Point{At: start.Add(time.Duration(i) * time.Minute), Value: f(i)})
+	}
+	objs, err := metrics.Objects(query, "", cluster.Source{File: "prometheus/" + query + ".json"}, metrics.Result{Series: []metrics.Series{s}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs
+}
+
+// withSeries is the IL-0070 liveness fixture with the series added to its objects.
+func withSeries(t *testing.T, series ...[]*cluster.Object) *cluster.Model {
+	t.Helper()
+	m := loadDir(t, filepath.Join("testdata", "il0070", "liveness"), time.Time{})
+	objs := slices.Concat(m.Pods, m.Nodes, m.Events, m.Others)
+	for _, s := range series {
+		objs = append(objs, s...)
+	}
+	return cluster.NewModel(m.Files, objs)
+}
+
+var (
+	hubLabels  = map[string]string{"namespace": "prod", "pod": "hub-8sr9zr4gx7-js2fw", "container": "hub"}
+	promLabels = map[string]string{"job": "prometheus", "instance": "10.8.1.20:9090", "pod": "support-prometheus-server-8vssc48qww-74p85"}
+)
+
+// TestMetricsAsEvidence: the series of the incident weigh IL-0070's causes. Throttling from the
+// scale-up (16:58) and use held at the hub's 10m request confirm CPU starvation; Prometheus's
+// memory growing with its head series confirms that it grew with the cluster; with the hub's
+// working set too, the competing-causes gap asks for nothing the metrics answer. Metrics that
+// show the opposite (no growth; the hub using far more than its request) lower the causes'
+// confidence and say why.
+func TestMetricsAsEvidence(t *testing.T) {
+	throttled := seriesOf(t, "container_throttling", hubLabels, func(i int) float64 {
+		if i >= 28 {
+			return 0.8
+		}
+		return 0
+	})
+	held := seriesOf(t, "container_cpu", hubLabels, func(int) float64 { return 0.011 })
+	workingSet := seriesOf(t, "container_memory", hubLabels, func(int) float64 { return 300 << 20 })
+	growing := seriesOf(t, "prometheus_memory", promLabels, func(i int) float64 { return 8e9 + float64(max(0, i-28))*4e8 })
+	head := seriesOf(t, "prometheus_head_series", promLabels, func(i int) float64 { return 1e6 + float64(max(0, i-28))*5e4 })
+	flat := seriesOf(t, "prometheus_memory", promLabels, func(int) float64 { return 8e9 })
+	busy := seriesOf(t, "container_cpu", hubLabels, func(int) float64 { return 1.5 })
+
+	base := Run(withSeries(t), Options{})
+	baseCause := func(kind string) Cause { return mustCause(t, base, kind) }
+
+	t.Run("confirming", func(t *testing.T) {
+		rep := Run(withSeries(t, throttled, held, workingSet, growing, head), Options{})
+		if rep.Inputs.Series != 5 || len(rep.Inputs.Queries) != 5 {
+			t.Errorf("inputs: %d series of %v", rep.Inputs.Series, rep.Inputs.Queries)
+		}
+		cpu := mustCause(t, rep, CPUStarvation)
+		if !cites(cpu, "Metric container_throttling", "80% of its CFS periods throttled at 16:58") || !cites(cpu, "Metric container_cpu", "about its request of 10m") {
+			t.Errorf("cpu_starvation does not cite the throttling and the use: %+v", cpu.Evidence)
+		}
+		if len(cpu.Missing) != 0 || cpu.Confidence <= baseCause(CPUStarvation).Confidence || len(cpu.Against) != 0 {
+			t.Errorf("cpu_starvation: missing %q, confidence %.2f (%.2f without metrics), against %+v", cpu.Missing, cpu.Confidence, baseCause(CPUStarvation).Confidence, cpu.Against)
+		}
+		prom := mustCause(t, rep, SharedPrometheus)
+		if !cites(prom, "Metric prometheus_memory", "resident memory grew from 7Gi at 16:30 to 10Gi at 17:06") || !cites(prom, "Metric prometheus_head_series", "grew from 1,000,000") {
+			t.Errorf("shared_prometheus does not cite the growth: %+v", prom.Evidence)
+		}
+		if prom.Confidence <= baseCause(SharedPrometheus).Confidence {
+			t.Errorf("shared_prometheus confidence %.2f, %.2f without metrics", prom.Confidence, baseCause(SharedPrometheus).Confidence)
+		}
+		for _, e := range append(cpu.Evidence, prom.Evidence...) {
+			if strings.HasPrefix(e.Ref, "Metric") && e.File != "prometheus/"+strings.Fields(strings.TrimPrefix(e.Field, "query "))[0]+".json" {
+				t.Errorf("metric evidence does not name its file: %+v", e)
+			}
+		}
+		for _, g := range rep.Gaps {
+			if strings.Contains(g.Summary, "memory use") || strings.Contains(g.Summary, "throttling") {
+				t.Errorf("a gap asks for what the metrics hold: %s", g.Summary)
+			}
+		}
+		if !slices.ContainsFunc(base.Gaps, func(g Gap) bool { return strings.Contains(g.Summary, "memory use and CPU throttling") }) {
+			t.Errorf("without metrics no gap asks for them: %+v", base.Gaps)
+		}
+	})
+	t.Run("throttling only", func(t *testing.T) {
+		rep := Run(withSeries(t, throttled), Options{})
+		if !slices.ContainsFunc(rep.Gaps, func(g Gap) bool { return strings.Contains(g.Summary, "memory use over the incident (the metrics read hold its CPU only)") }) {
+			t.Errorf("the gap does not ask for the memory the metrics lack: %+v", rep.Gaps)
+		}
+	})
+	t.Run("contradicting", func(t *testing.T) {
+		rep := Run(withSeries(t, busy, flat), Options{})
+		cpu := mustCause(t, rep, CPUStarvation)
+		if len(cpu.Against) != 1 || !strings.Contains(cpu.Against[0].Value, "far above its request of 10m") || cpu.Confidence >= baseCause(CPUStarvation).Confidence {
+			t.Errorf("cpu_starvation against %+v, confidence %.2f (%.2f without metrics)", cpu.Against, cpu.Confidence, baseCause(CPUStarvation).Confidence)
+		}
+		prom := mustCause(t, rep, SharedPrometheus)
+		if len(prom.Against) != 1 || !strings.Contains(prom.Against[0].Value, "did not grow") || prom.Confidence >= baseCause(SharedPrometheus).Confidence {
+			t.Errorf("shared_prometheus against %+v, confidence %.2f (%.2f without metrics)", prom.Against, prom.Confidence, baseCause(SharedPrometheus).Confidence)
+		}
+	})
+	t.Run("other pods' series", func(t *testing.T) {
+		other := seriesOf(t, "container_throttling", map[string]string{"namespace": "prod", "pod": "proxy-1", "container": "proxy"}, func(int) float64 { return 0.9 })
+		rep := Run(withSeries(t, other), Options{})
+		if cpu := mustCause(t, rep, CPUStarvation); cites(cpu, "Metric", "") || len(cpu.Missing) == 0 {
+			t.Errorf("another pod's throttling taken as the hub's: %+v", cpu)
+		}
+	})
+}
+
+// TestMemoryOverRequestByWorkingSet: an eviction whose message names no usage is explained by
+// memory_over_request when the metrics show the container's working set above its request, and
+// not when it stayed below.
+func TestMemoryOverRequestByWorkingSet(t *testing.T) {
+	const pod = `{"apiVersion": "v1", "kind": "Pod",
+  "metadata": {"name": "worker-1", "namespace": "dask", "uid": "u1", "creationTimestamp": "2023-02-01T16:00:00Z"},
+  "spec": {"nodeName": "n1", "containers": [{"name": "worker", "image": "dask:1",
+    "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]},
+  "status": {"phase": "Failed", "reason": "Evicted", "message": "The node was low on resource: memory. ",
+    "startTime": "2023-02-01T16:00:00Z"}}`
+	const event = `{"apiVersion": "v1", "kind": "Event", "metadata": {"name": "worker-1.1", "namespace": "dask"},
+  "involvedObject": {"kind": "Pod", "namespace": "dask", "name": "worker-1"}, "reason": "Evicted", "type": "Warning",
+  "message": "The node was low on resource: memory. ", "lastTimestamp": "2023-02-01T17:00:00Z", "count": 1}`
+	at := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
+	run := func(workingSet float64) Report {
+		m := model(t, pod, event)
+		s := metrics.Series{Labels: map[string]string{"namespace": "dask", "pod": "worker-1", "container": "worker"}}
+		for i := range 20 {
+			s.Points = append(s.Points, metrics.Point{At: at.Add(time.Duration(i-19) * time.Minute), Value: workingSet})
+		}
+		series, err := metrics.Objects("container_memory", "", cluster.Source{File: "ws.json"}, metrics.Result{Series: []metrics.Series{s}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Run(cluster.NewModel(m.Files, slices.Concat(m.Pods, m.Events, series)), Options{})
+	}
+	rep := run(1.5 * (1 << 30))
+	c := mustCause(t, rep, MemoryOverRequest)
+	if !cites(c, "Metric container_memory", "working set of container worker peaked at 2Gi at 16:45, before the eviction, against a request of 1Gi") {
+		t.Errorf("memory_over_request does not cite the working set: %+v", c.Evidence)
+	}
+	for _, c := range run(0.5 * (1 << 30)).Causes {
+		if c.Kind == MemoryOverRequest {
+			t.Errorf("memory_over_request with the working set below the request: %+v", c)
+		}
+	}
+}
+
+func mustCause(t *testing.T, rep Report, kind string) Cause {
+	t.Helper()
+	for _, c := range rep.Causes {
+		if c.Kind == kind {
+			return c
+		}
+		for _, mb := range c.Members {
+			if mb.Kind == kind {
+				return mb
+			}
+		}
+	}
+	t.Fatalf("no %s among the causes", kind)
+	return Cause{}
+}
+
+// cites reports whether a cause has an evidence item whose ref begins with ref and whose
+// value holds value.
+func cites(c Cause, ref, value string) bool {
+	for _, e := range c.Evidence {
+		if strings.HasPrefix(e.Ref, ref) && strings.Contains(e.Value, value) {
+			return true
+		}
+	}
+	return false
+}
