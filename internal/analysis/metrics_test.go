@@ -101,7 +101,9 @@ func TestMetricsAsEvidence(t *testing.T) {
 	})
 	t.Run("throttling only", func(t *testing.T) {
 		rep := Run(withSeries(t, throttled), Options{})
-		if !slices.ContainsFunc(rep.Gaps, func(g Gap) bool { return strings.Contains(g.Summary, "memory use over the incident (the metrics read hold its CPU only)") }) {
+		if !slices.ContainsFunc(rep.Gaps, func(g Gap) bool {
+			return strings.Contains(g.Summary, "memory use over the incident (the metrics read hold its CPU only)")
+		}) {
 			t.Errorf("the gap does not ask for the memory the metrics lack: %+v", rep.Gaps)
 		}
 	})
