@@ -168,6 +168,9 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 		// claims its author makes; text with neither is refused there.
 		perr = d.decodeText(ctx, name, lead.replay(br), emit)
 	}
+	if own := (*Error)(nil); errors.As(perr, &own) && own.Err == ErrTooLarge {
+		return perr // says which limit (a saved Prometheus answer has one of its own)
+	}
 	if errors.Is(perr, ErrTooLarge) {
 		return d.tooLarge(name)
 	}
