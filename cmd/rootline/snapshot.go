@@ -21,6 +21,9 @@ type snapshotOptions struct {
 	out       string
 	pageSize  int64
 	upload    uploadOptions
+	// prometheus is the Prometheus to read the evidence's window of (--prometheus), queries
+	// the file of its queries (--prometheus-queries; "" for the default ones).
+	prometheus, queries string
 }
 
 func newSnapshotCmd() *cobra.Command {
@@ -77,6 +80,8 @@ and for the upload 3 server unreachable, 4 refused, 5 server error.`,
 	f.StringVar(&o.upload.cluster, "cluster", "", "cluster name for Rootline (default: the kubeconfig context's name)")
 	f.StringVar(&o.upload.token, "token", "", "API token of the Rootline server (env ROOTLINE_TOKEN)")
 	f.StringVar(&o.upload.title, "title", "", "title of the incident created when --incident is not given")
+	f.StringVar(&o.prometheus, "prometheus", "", "also read this Prometheus (http://host:9090) over the window of the captured events, into prometheus/ of the snapshot")
+	f.StringVar(&o.queries, "prometheus-queries", "", "JSON file of the range queries to run instead of the default ones: [{\"name\", \"query\", \"what\"}]")
 	return cmd
 }
 
@@ -116,6 +121,15 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, uploading bool, client
 	}
 	if err != nil {
 		return &exitError{exitFailure, fmt.Errorf("snapshot of %s: %w", o.upload.cluster, err)}
+	}
+	if o.prometheus != "" {
+		n, err := readPrometheus(ctx, o, dir, stderr)
+		if err != nil {
+			return &exitError{exitFailure, err}
+		}
+		for name, c := range n {
+			res.Files[name] = c
+		}
 	}
 	names := make([]string, 0, len(res.Files))
 	for name := range res.Files {

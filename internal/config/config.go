@@ -16,6 +16,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/dbtarget"
+	"github.com/rootline-dev/rootline/internal/metrics"
 )
 
 // Defaults.
@@ -123,7 +124,13 @@ type Config struct {
 	// OpenIncidentsFor is an alert selector ("severity=critical"): a firing alert it picks, of a
 	// cluster with no open incident, opens one (ROOTLINE_OPEN_INCIDENTS_FOR); "" opens none.
 	OpenIncidentsFor string
-	OIDC             OIDC // optional sign-in through an OpenID Connect provider
+	// Prometheus is the Prometheus of each cluster, read over an incident's window on request
+	// (ROOTLINE_PROMETHEUS): "URL" for every cluster, or "cluster=URL,cluster=URL".
+	Prometheus string
+	// PrometheusQueries is a JSON file of the queries to run instead of the default ones
+	// (ROOTLINE_PROMETHEUS_QUERIES); "" runs the default ones.
+	PrometheusQueries string
+	OIDC              OIDC // optional sign-in through an OpenID Connect provider
 }
 
 // OIDC configures sign-in through an OpenID Connect provider; it is off while Issuer is empty.
@@ -220,6 +227,8 @@ func Default(getenv func(string) string) (Config, error) {
 		c.EventsRate = r
 	}
 	c.OpenIncidentsFor = getenv("ROOTLINE_OPEN_INCIDENTS_FOR")
+	c.Prometheus = getenv("ROOTLINE_PROMETHEUS")
+	c.PrometheusQueries = getenv("ROOTLINE_PROMETHEUS_QUERIES")
 	if v := getenv("ROOTLINE_MEMORY_BUDGET"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {
@@ -302,6 +311,14 @@ func (c *Config) Validate() error {
 	}
 	if _, err := alert.ParseSelector(c.OpenIncidentsFor); err != nil {
 		return fmt.Errorf("config: --open-incidents-for: %w", err)
+	}
+	if _, err := metrics.ParseTargets(c.Prometheus); err != nil {
+		return fmt.Errorf("config: --prometheus: %w", err)
+	}
+	if c.PrometheusQueries != "" {
+		if _, err := metrics.LoadQueries(c.PrometheusQueries); err != nil {
+			return fmt.Errorf("config: --prometheus-queries: %w", err)
+		}
 	}
 	if c.Retention > 0 && time.Duration(c.Retention) < time.Hour {
 		return fmt.Errorf("config: --retention %s: keep evidence an hour at least", c.Retention)

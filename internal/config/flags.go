@@ -74,6 +74,10 @@ var serveFlags = []flagSetting{
 	durationFlag("session-ttl", "how long a person stays signed in to the pages (env ROOTLINE_SESSION_TTL)", func(c *Config) *time.Duration { return &c.SessionTTL }),
 	stringFlag("open-incidents-for", "open an incident for a firing alert whose labels match (severity=critical[,team=data]) when its cluster has none open (env ROOTLINE_OPEN_INCIDENTS_FOR)",
 		func(c *Config) *string { return &c.OpenIncidentsFor }),
+	stringFlag("prometheus", "the Prometheus of each cluster, read over an incident's window on request: URL for every cluster, or CLUSTER=URL,CLUSTER=URL (env ROOTLINE_PROMETHEUS)",
+		func(c *Config) *string { return &c.Prometheus }),
+	stringFlag("prometheus-queries", "JSON file of the range queries to run instead of the default ones: [{\"name\", \"query\", \"what\"}] (env ROOTLINE_PROMETHEUS_QUERIES)",
+		func(c *Config) *string { return &c.PrometheusQueries }),
 	boolFlag("insecure-cookies", "with --auth on, send cookies over plain HTTP too: for tests, never in production (env ROOTLINE_INSECURE_COOKIES)",
 		func(c *Config) *bool { return &c.InsecureCookies }),
 }

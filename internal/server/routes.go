@@ -67,6 +67,7 @@ func (s *Server) router() *gin.Engine {
 	api.PUT("/incidents/:id", s.handle(s.updateIncident))
 	api.POST("/incidents/:id/snapshots", s.limitUploads(), s.handle(s.uploadSnapshot))
 	api.GET("/incidents/:id/analysis", s.handle(s.getAnalysis))
+	api.POST("/incidents/:id/prometheus", s.limitUploads(), s.handle(s.readPrometheus))
 	api.GET("/incidents/:id/symptoms/:sid/members", s.handle(s.getSymptomMembers))
 	api.GET("/incidents/:id/causes/:cid/members", s.handle(s.getCauseMembers))
 	api.POST("/incidents/:id/notes", s.handle(s.createNote))

@@ -13,6 +13,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/markdown"
+	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/store"
 )
 
@@ -124,6 +125,8 @@ type Server struct {
 	stopBackground context.CancelFunc
 	spool          *spoolRoot     // nil: the system's temporary folder (the spool folder could not be made)
 	openFor        alert.Selector // the firing alerts that open an incident (--open-incidents-for); empty: none
+	prometheus     metrics.Targets // each cluster's Prometheus (--prometheus); empty: none
+	queries        []metrics.Query // the range queries run on them (--prometheus-queries, or the default ones)
 }
 
 // New builds the server; Handler returns its routes.
@@ -156,6 +159,19 @@ func New(cfg config.Config, deps Deps) *Server {
 		srv.log.Error("no alert opens an incident", "error", err) // Validate refused it already
 	} else {
 		srv.openFor = sel
+	}
+	if t, err := metrics.ParseTargets(cfg.Prometheus); err != nil {
+		srv.log.Error("no Prometheus is read", "error", err) // Validate refused it already
+	} else {
+		srv.prometheus = t
+	}
+	srv.queries = metrics.DefaultQueries()
+	if cfg.PrometheusQueries != "" {
+		if q, err := metrics.LoadQueries(cfg.PrometheusQueries); err != nil {
+			srv.log.Error("the default Prometheus queries are run", "error", err)
+		} else {
+			srv.queries = q
+		}
 	}
 	srv.background, srv.stopBackground = context.WithCancel(context.Background())
 	srv.budget = newBudget(cfg.MemoryBudget, 0, cfg.UploadWait)

@@ -1,0 +1,142 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rootline-dev/rootline/internal/metrics"
+)
+
+// metricsQuery is what one query of a Prometheus read gave, as the answer tells it.
+type metricsQuery struct {
+	Name   string `json:"name"`
+	Series int    `json:"series"`
+	Gap    string `json:"gap,omitempty"`
+}
+
+// metricsResponse is the answer of POST /api/v1/incidents/{id}/prometheus.
+type metricsResponse struct {
+	Prometheus string           `json:"prometheus"`
+	From       time.Time        `json:"from"`
+	To         time.Time        `json:"to"`
+	Step       string           `json:"step"`
+	Queries    []metricsQuery   `json:"queries"`
+	Snapshot   snapshotResponse `json:"snapshot"`
+}
+
+// readPrometheus answers POST /api/v1/incidents/{id}/prometheus: the range queries run on the
+// Prometheus of the incident's cluster (--prometheus) over the incident's window (its start and
+// end when set, else the time its evidence spans, with metrics.MarginBefore and MarginAfter),
+// and their answers stored as a snapshot of the incident, through the same pipeline as an
+// upload of the saved answers: prometheus/<query>.json and prometheus/queries.json (which
+// names each query and says why one gave nothing). Reading the same window again gives the same
+// snapshot. A query Prometheus lacks the metric of is a gap, not an error; a Prometheus that
+// cannot be reached is 502.
+func (s *Server) readPrometheus(c *gin.Context) error {
+	ctx := c.Request.Context()
+	id := c.Param("id")
+	st, err := s.loadIncident(ctx, id)
+	if err != nil {
+		return err
+	}
+	address := s.prometheus.For(st.incident.Cluster)
+	if address == "" {
+		return errStatus(http.StatusConflict, fmt.Sprintf("no Prometheus is configured for cluster %q of incident %s (serve --prometheus %s=URL)",
+			st.incident.Cluster, id, orWord(st.incident.Cluster, "CLUSTER")))
+	}
+	var from, to time.Time
+	if st.report.Inputs.From != nil {
+		from, to = *st.report.Inputs.From, *st.report.Inputs.To
+	}
+	if st.incident.StartedAt != nil {
+		from = *st.incident.StartedAt
+	}
+	if st.incident.EndedAt != nil {
+		to = *st.incident.EndedAt
+	} else if st.incident.StartedAt != nil && to.Before(from) {
+		to = time.Now()
+	}
+	w, err := metrics.WindowFor(from, to, time.Now())
+	if err != nil {
+		return errStatus(http.StatusUnprocessableEntity, fmt.Sprintf("incident %s: %v: upload its evidence or set its start first", id, err))
+	}
+	f, err := metrics.NewFetcher(address, 0, metrics.Limits{})
+	if err != nil {
+		return err
+	}
+	fctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
+	defer cancel()
+	outcomes, err := f.FetchAll(fctx, s.queries, w)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return errStatus(http.StatusBadGateway, fmt.Sprintf("Prometheus of cluster %q: %v", st.incident.Cluster, err))
+	}
+	resp := metricsResponse{Prometheus: address, From: w.From, To: w.To, Step: w.Step.String()}
+	for _, o := range outcomes {
+		resp.Queries = append(resp.Queries, metricsQuery{Name: o.Query.Name, Series: len(o.Result.Series), Gap: o.Gap})
+	}
+	files, err := metrics.Files("prometheus", outcomes, w)
+	if err != nil {
+		return err
+	}
+	sp, err := spoolOf(s.spoolDir(), files)
+	if err != nil {
+		return err
+	}
+	defer sp.remove()
+	snap, status, err := s.storeSnapshot(ctx, id, st.incident.Cluster, nil, sp)
+	if err != nil {
+		return err
+	}
+	resp.Snapshot = snap
+	if status == http.StatusCreated {
+		s.log.InfoContext(ctx, "Prometheus read", "incident_id", id, "prometheus", address, "snapshot", snap.Snapshot, "queries", len(outcomes))
+		s.refreshSignature(ctx, id)
+	}
+	c.JSON(status, resp)
+	return nil
+}
+
+// spoolOf spools files made by the server itself (name → bytes) as an upload's.
+func spoolOf(dir string, files map[string][]byte) (*spool, error) {
+	folder, err := os.MkdirTemp(dir, "upload-")
+	if err != nil {
+		return nil, fmt.Errorf("spool: %w", err)
+	}
+	sp := &spool{dir: folder, fields: map[string]string{}}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for i, name := range names {
+		b := files[name]
+		path := filepath.Join(folder, fmt.Sprintf("%04d", i))
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			sp.remove()
+			return nil, fmt.Errorf("spool: %w", err)
+		}
+		sum := sha256.Sum256(b)
+		sp.files = append(sp.files, spooledFile{name: name, path: path, sha256: hex.EncodeToString(sum[:]), size: int64(len(b))})
+	}
+	return sp, nil
+}
+
+// orWord is s, or word when s is empty.
+func orWord(s, word string) string {
+	if s == "" {
+		return word
+	}
+	return s
+}
