@@ -147,4 +147,3 @@ func Files(dir string, outcomes []Outcome, w Window) (map[string][]byte, error) 
 	files[dir+"/queries.json"] = m
 	return files, nil
 }
-

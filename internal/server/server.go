@@ -123,8 +123,8 @@ type Server struct {
 
 	background     context.Context // the work a request leaves running (signature refreshes); ended by Close
 	stopBackground context.CancelFunc
-	spool          *spoolRoot     // nil: the system's temporary folder (the spool folder could not be made)
-	openFor        alert.Selector // the firing alerts that open an incident (--open-incidents-for); empty: none
+	spool          *spoolRoot      // nil: the system's temporary folder (the spool folder could not be made)
+	openFor        alert.Selector  // the firing alerts that open an incident (--open-incidents-for); empty: none
 	prometheus     metrics.Targets // each cluster's Prometheus (--prometheus); empty: none
 	queries        []metrics.Query // the range queries run on them (--prometheus-queries, or the default ones)
 }
