@@ -1,11 +1,13 @@
 package server
 
 import (
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/picture"
 	"github.com/rootline-dev/rootline/internal/timeline"
 	"github.com/rootline-dev/rootline/templates/incidents"
@@ -17,11 +19,14 @@ const (
 	maxPictureNodes = 6
 	maxMarks        = 12
 	labelShare      = 0.10
+	// maxMetricPictures bounds the metrics drawn: the cited ones first.
+	maxMetricPictures = 4
 )
 
 // pictures draws the incident's pictures over the span its evidence and its symptoms cover,
-// from a few minutes before: events per minute with the symptom groups marked, the nodes of
-// each pool over time, and the requests on the nodes involved (those the causes cite, then
+// from a few minutes before: events per minute with the symptom groups marked, the metrics
+// the input holds on the same time axis with the symptom groups shaded, the nodes of each pool
+// over time, and the requests on the nodes involved (those the causes cite, then
 // those of the symptoms), every pod above a tenth of a node named.
 func pictures(m *cluster.Model, rep analysis.Report, entries []timeline.Entry) []incidents.Picture {
 	if rep.Inputs.From == nil {
@@ -47,12 +52,43 @@ func pictures(m *cluster.Model, rep analysis.Report, entries []timeline.Entry) [
 	}
 	out := []incidents.Picture{
 		{Title: "Events per " + per(width) + ", warnings darker, symptoms marked", SVG: picture.EventsPerMinute(timeline.Buckets(entries, from, to, width), marks)},
-		{Title: "Nodes of each pool over time", SVG: picture.NodesPerPool(m, from, to)},
 	}
+	for _, a := range metricAnswers(m, rep) {
+		out = append(out, incidents.Picture{Title: "Metric " + a.Name + " on the same time axis, symptoms shaded", SVG: picture.Series(a, from, to, marks)})
+	}
+	out = append(out, incidents.Picture{Title: "Nodes of each pool over time", SVG: picture.NodesPerPool(m, from, to)})
 	if loads := involvedNodes(m, rep); len(loads) > 0 {
 		out = append(out, incidents.Picture{Title: "Requested against allocatable on the nodes involved, by pod", SVG: picture.NodeRequests(m, loads, labelShare)})
 	}
 	return out
+}
+
+// metricAnswers are the metrics the input holds to draw, at most maxMetricPictures: first those
+// the causes cite, in their order, then the others by name.
+func metricAnswers(m *cluster.Model, rep analysis.Report) []metrics.Answer {
+	answers, _ := metrics.FromObjects(m.Others)
+	if len(answers) == 0 {
+		return nil
+	}
+	rank := map[string]int{}
+	for _, c := range rep.Causes {
+		for _, e := range c.Evidence {
+			if q, ok := strings.CutPrefix(e.Field, "query "); ok && strings.HasPrefix(e.Ref, "Metric ") {
+				if _, seen := rank[q]; !seen {
+					rank[q] = len(rank)
+				}
+			}
+		}
+	}
+	sort.SliceStable(answers, func(i, j int) bool {
+		ri, oki := rank[answers[i].Name]
+		rj, okj := rank[answers[j].Name]
+		if oki != okj {
+			return oki
+		}
+		return oki && ri < rj
+	})
+	return answers[:min(len(answers), maxMetricPictures)]
 }
 
 // involvedNodes are the loads of the nodes the story is about, at most maxPictureNodes: the

@@ -119,6 +119,14 @@ func TestReadPrometheus(t *testing.T) {
 		if !found["container_throttling"] || !found["prometheus_memory"] || rep.Inputs.Series != 2 {
 			t.Errorf("the analysis cites metrics %v of %d series", found, rep.Inputs.Series)
 		}
+		// The page draws the cited metrics beside the events, the symptoms shaded over them.
+		status, page := call(t, "GET", base+"/incidents/il", "", nil)
+		for _, want := range []string{"Metric container_throttling on the same time axis", "Metric prometheus_memory on the same time axis",
+			"prod/hub-8sr9zr4gx7-js2fw hub", `class="mark-band"`} {
+			if status != 200 || !strings.Contains(string(page), want) {
+				t.Errorf("the incident page (%d) lacks %q", status, want)
+			}
+		}
 	})
 }
 
