@@ -114,7 +114,35 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 	}
 	c.Summary = "the cluster ran out of requestable capacity: " + summaryParts(parts, "; ")
+	weighNodeUse(in, &c, symptoms)
 	return []Cause{c}
+}
+
+// weighNodeUse cites what the full nodes of the cause actually used, when the input holds node
+// metrics (node_exporter): memory and CPU in use at their peak over the symptoms, against the
+// node's allocatable. Requests decide scheduling, so use neither confirms nor refutes a pending
+// pod's shortfall; it says whether the nodes were full in fact as well as on paper.
+func weighNodeUse(in Input, c *Cause, symptoms []Symptom) {
+	from, to, ok := symptomSpan(symptoms, c.Explains)
+	if !ok {
+		return
+	}
+	for _, name := range c.nodes {
+		node := in.Model.Node(name)
+		if node == nil {
+			continue
+		}
+		alloc := in.Model.Load(node).Allocatable
+		if top, best, ok := highest(in.nodeSeries(queryNodeMemory, node), from, to); ok && alloc.Memory > 0 {
+			c.Evidence = append(c.Evidence, citeMetric(top, fmt.Sprintf("node %s had %s of memory in use at %s, %s of its allocatable %s",
+				name, memString(int64(best.Value)), hhmm(best.At), pct(best.Value/float64(alloc.Memory)), memString(alloc.Memory))))
+		}
+		if top, best, ok := highest(in.nodeSeries(queryNodeCPU, node), from, to); ok && alloc.MilliCPU > 0 {
+			used := int64(best.Value * 1000)
+			c.Evidence = append(c.Evidence, citeMetric(top, fmt.Sprintf("node %s had %s CPU in use at %s, %s of its allocatable %s",
+				name, cpuString(used), hhmm(best.At), pct(float64(used)/float64(alloc.MilliCPU)), cpuString(alloc.MilliCPU))))
+		}
+	}
 }
 
 // insufficient reports whether a scheduling failure was for lack of CPU, memory or pods.

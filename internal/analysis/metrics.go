@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"net"
 	"strings"
 	"time"
 
@@ -66,6 +67,28 @@ func (in Input) podSeries(name string, pod *cluster.Object, container string) []
 	for _, f := range in.series(name) {
 		l := f.series.Labels
 		if l["namespace"] == pod.Namespace && l["pod"] == pod.Name && (container == "" || l["container"] == "" || l["container"] == container) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// nodeSeries are the series of a query about one node: labelled with its name (node,
+// kubernetes_node, nodename, or the instance's host), or with one of its addresses as the
+// instance's host (node_exporter scraped by address).
+func (in Input) nodeSeries(name string, node *cluster.Object) []found {
+	names := map[string]bool{node.Name: true}
+	for _, a := range node.Node.Status.Addresses {
+		names[a.Address] = true
+	}
+	var out []found
+	for _, f := range in.series(name) {
+		l := f.series.Labels
+		host := l["instance"]
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if names[l["node"]] || names[l["kubernetes_node"]] || names[l["nodename"]] || names[host] {
 			out = append(out, f)
 		}
 	}

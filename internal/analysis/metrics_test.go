@@ -191,3 +191,24 @@ func cites(c Cause, ref, value string) bool {
 	}
 	return false
 }
+
+// TestCapacityByUse: node_exporter's series of a full node, scraped by its address, are cited
+// by capacity_exhaustion as what the node used, against its allocatable.
+func TestCapacityByUse(t *testing.T) {
+	m := loadDir(t, filepath.Join("testdata", "il0070", "evicted"), time.Time{})
+	node := map[string]string{"instance": "10.128.0.2:9100", "job": "node-exporter"}
+	other := map[string]string{"instance": "10.128.0.99:9100", "job": "node-exporter"}
+	objs := slices.Concat(m.Pods, m.Nodes, m.Events, m.Others,
+		seriesOf(t, "node_memory", node, func(int) float64 { return 27 << 30 }),
+		seriesOf(t, "node_memory", other, func(int) float64 { return 1 << 30 }),
+		seriesOf(t, "node_cpu", node, func(int) float64 { return 3.5 }))
+	rep := Run(cluster.NewModel(m.Files, objs), Options{})
+	c := mustCause(t, rep, CapacityExhaustion)
+	if !cites(c, "Metric node_memory", "node gke-leap-core-pool-b3f2e0a1-c7eo had 27Gi of memory in use") ||
+		!cites(c, "Metric node_cpu", "had 3.5 CPU in use at 16:46, 89% of its allocatable") {
+		t.Errorf("capacity_exhaustion does not cite the node's use: %+v", c.Evidence)
+	}
+	if cites(c, "Metric node_memory{instance=\"10.128.0.99:9100\"", "") {
+		t.Errorf("another node's use cited")
+	}
+}
