@@ -60,13 +60,19 @@ func (s *Server) postAlerts(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	s.log.DebugContext(ctx, "alerts stored", "cluster", clusterName, "receiver", g.Receiver, "new", n.New, "resolved", n.Resolved, "known", n.Known,
+	s.log.DebugContext(ctx, "alerts stored", "cluster", clusterName, "receiver", g.Receiver, "new", n.New, "resolved", n.Resolved, "updated", n.Updated, "known", n.Known,
 		"truncated", g.TruncatedAlerts)
 	opened, err := s.openIncident(ctx, clusterName, g.Alerts)
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, alertsResponse{New: n.New, Resolved: n.Resolved, Known: n.Known, Opened: opened})
+	for _, a := range g.Alerts {
+		s.metrics.alerts.WithLabelValues(a.Status).Inc()
+	}
+	for outcome, k := range map[string]int{"new": n.New, "resolved": n.Resolved, "updated": n.Updated, "known": n.Known} {
+		s.metrics.alertOutcomes.WithLabelValues(outcome).Add(float64(k))
+	}
+	c.JSON(http.StatusOK, alertsResponse{New: n.New, Resolved: n.Resolved, Known: n.Known, Updated: n.Updated, Opened: opened})
 	return nil
 }
 
@@ -141,6 +147,7 @@ type alertsResponse struct {
 	New      int `json:"new"`      // firings not stored before
 	Resolved int `json:"resolved"` // firings closed by this payload
 	Known    int `json:"known"`    // alerts as stored already (a payload delivered again)
+	Updated  int `json:"updated"`  // firings whose annotations changed since they were stored
 	// Opened is the incident a firing alert opened (--open-incidents-for).
 	Opened string `json:"opened,omitempty"`
 }

@@ -134,3 +134,35 @@ func TestPostAlerts(t *testing.T) {
 type timelineRow struct {
 	Type, Kind, Severity, Summary, Object, Ref, Last string
 }
+
+// TestAlertsCounted: /metrics counts the alerts received by status and what they did to the
+// stored ones, and the answer says which firings a later notification updated.
+func TestAlertsCounted(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		alertsCounted(t, newServer(t, st, testConfig()))
+	})
+}
+
+func alertsCounted(t *testing.T, base string) {
+	post := func(body string) string {
+		t.Helper()
+		status, b := call(t, "POST", base+"/api/v1/alerts?cluster=leap", "application/json", strings.NewReader(body))
+		if status != 200 {
+			t.Fatalf("post: %d %s", status, b)
+		}
+		return string(b)
+	}
+	post(alertPayload("firing", alertOf("aa01", "firing", "0001-01-01T00:00:00Z"), alertOf("aa02", "firing", "0001-01-01T00:00:00Z")))
+	grown := strings.Replace(alertOf("aa02", "firing", "0001-01-01T00:00:00Z"), "hub-1 is crash looping", "hub-1 restarted 7 times", 1)
+	if got := post(alertPayload("firing", grown)); !strings.Contains(got, `"updated":1`) {
+		t.Errorf("a firing with new annotations: %s", got)
+	}
+	post(alertPayload("resolved", alertOf("aa01", "resolved", "2023-02-01T17:20:00Z")))
+	_, b := call(t, "GET", base+"/metrics", "", nil)
+	for _, want := range []string{`rootline_alerts_received_total{status="firing"} 3`, `rootline_alerts_received_total{status="resolved"} 1`,
+		`rootline_alerts_stored_total{outcome="new"} 2`, `rootline_alerts_stored_total{outcome="updated"} 1`, `rootline_alerts_stored_total{outcome="resolved"} 1`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}

@@ -19,6 +19,8 @@ type Metrics struct {
 	uploadBytes   prometheus.Counter
 	uploadResults *prometheus.CounterVec
 	collected     *prometheus.CounterVec
+	alerts        *prometheus.CounterVec
+	alertOutcomes *prometheus.CounterVec
 }
 
 // NewMetrics creates and registers the metrics, with the Go runtime and process collectors.
@@ -44,8 +46,14 @@ func NewMetrics() *Metrics {
 		collected: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "rootline_collected_objects_total", Help: "Objects received from collectors (POST /api/v1/events), by kind.",
 		}, []string{"kind"}),
+		alerts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rootline_alerts_received_total", Help: "Alerts received from Alertmanager (POST /api/v1/alerts), by status: firing, resolved.",
+		}, []string{"status"}),
+		alertOutcomes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "rootline_alerts_stored_total", Help: "What the alerts received did to the stored ones: new, resolved, updated (annotations), known (delivered again).",
+		}, []string{"outcome"}),
 	}
-	m.Registry.MustRegister(m.requests, m.latency, m.objects, m.uploadBytes, m.uploadResults, m.collected,
+	m.Registry.MustRegister(m.requests, m.latency, m.objects, m.uploadBytes, m.uploadResults, m.collected, m.alerts, m.alertOutcomes,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

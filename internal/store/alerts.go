@@ -37,6 +37,8 @@ func (alertRow) TableName() string { return "alerts" }
 // notification, and alerts as stored already (a payload delivered again).
 type AlertCounts struct {
 	New, Resolved, Known int
+	// Updated are firings whose annotations a later firing notification changed.
+	Updated int
 }
 
 // StoreAlerts stores the alerts of one webhook payload of a cluster (created when new), in one
@@ -75,11 +77,19 @@ func (s *Store) StoreAlerts(ctx context.Context, clusterName string, alerts []al
 			}
 			if closed {
 				n.Resolved++
+				continue
+			}
+			refreshed, err := refreshAlert(tx, r)
+			if err != nil {
+				return err
+			}
+			if refreshed {
+				n.Updated++
 			} else {
 				n.Known++
 			}
 		}
-		if n.New == 0 && n.Resolved == 0 {
+		if n.New == 0 && n.Resolved == 0 && n.Updated == 0 {
 			return nil // nothing changed: a payload delivered again
 		}
 		return bumpGeneration(tx, cid)
@@ -95,6 +105,19 @@ func closeAlert(tx *gorm.DB, r alertRow) (bool, error) {
 	res := tx.Model(&alertRow{}).
 		Where("cluster_id = ? AND fingerprint = ? AND starts_at = ? AND status <> ?", r.ClusterID, r.Fingerprint, r.StartsAt, alert.Resolved).
 		Updates(map[string]any{"status": alert.Resolved, "ends_at": *r.EndsAt, "annotations": r.Annotations, "received_at": r.ReceivedAt})
+	return res.RowsAffected == 1, res.Error
+}
+
+// refreshAlert keeps the annotations of a firing that fires on as a later firing notification
+// gives them (Alertmanager sends them as they are now: a value in a description that grew),
+// when they changed. A resolved row is left as its resolution wrote it.
+func refreshAlert(tx *gorm.DB, r alertRow) (bool, error) {
+	if r.EndsAt != nil {
+		return false, nil
+	}
+	res := tx.Model(&alertRow{}).
+		Where("cluster_id = ? AND fingerprint = ? AND starts_at = ? AND status = ? AND annotations <> ?", r.ClusterID, r.Fingerprint, r.StartsAt, alert.Firing, r.Annotations).
+		Updates(map[string]any{"annotations": r.Annotations, "received_at": r.ReceivedAt})
 	return res.RowsAffected == 1, res.Error
 }
 

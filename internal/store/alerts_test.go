@@ -70,6 +70,22 @@ func TestStoreAlerts(t *testing.T) {
 			t.Error("a payload delivered twice changed the incident's version")
 		}
 
+		// A later firing notification whose annotations changed (a value in the description
+		// that grew) updates them, and the incident is analysed again.
+		grown := other
+		grown.Annotations = map[string]string{"summary": "hub-1 restarted 7 times"}
+		if n, err = st.StoreAlerts(ctx, "leap", []alert.Alert{grown}, time.Now()); err != nil || n != (store.AlertCounts{Updated: 1}) {
+			t.Errorf("annotations changed: %+v, %v", n, err)
+		}
+		if v := version(); v == v1 {
+			t.Error("new annotations left the incident's version as it was")
+		}
+		if n, err = st.StoreAlerts(ctx, "leap", []alert.Alert{grown}, time.Now()); err != nil || n != (store.AlertCounts{Known: 1}) {
+			t.Errorf("the same annotations again: %+v, %v", n, err)
+		}
+		other = grown
+		v1 = version()
+
 		closed := resolvedAt(crash, t0.Add(5*time.Minute))
 		n, err = st.StoreAlerts(ctx, "leap", []alert.Alert{closed, other}, time.Now())
 		if err != nil || n != (store.AlertCounts{Resolved: 1, Known: 1}) {
