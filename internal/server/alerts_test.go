@@ -166,3 +166,36 @@ func alertsCounted(t *testing.T, base string) {
 		}
 	}
 }
+
+// TestAlertsInExport: the report written for an incident lists the alerts of its window (its
+// Markdown under "Alerts", one line each: when, name, where, summary), and the JSON export
+// holds them whole.
+func TestAlertsInExport(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		base := newServer(t, st, testConfig())
+		createIncident(t, base, `{"id": "alerted", "title": "Hub crash loop", "cluster": "leap",
+			"started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T17:30:00Z"}`)
+		payload := alertPayload("firing", alertOf("aa01", "firing", "0001-01-01T00:00:00Z"))
+		if status, b := call(t, "POST", base+"/api/v1/alerts?cluster=leap", "application/json", strings.NewReader(payload)); status != 200 {
+			t.Fatalf("post: %d %s", status, b)
+		}
+		status, md := call(t, "GET", base+"/api/v1/incidents/alerted/export?format=md", "", nil)
+		want := "- 2023-02-01 17:05Z, still firing when last told **KubePodCrashLooping** (severity critical, namespace prod, pod hub-1): hub-1 is crash looping"
+		if status != 200 || !strings.Contains(string(md), "## Alerts") || !strings.Contains(string(md), want) {
+			t.Errorf("export: %d\n%s", status, md)
+		}
+		if strings.Contains(string(md), "s3cr3t") {
+			t.Errorf("the export holds a credential")
+		}
+		status, js := call(t, "GET", base+"/api/v1/incidents/alerted/export?format=json", "", nil)
+		var out struct {
+			Alerts []struct {
+				Fingerprint string            `json:"fingerprint"`
+				Labels      map[string]string `json:"labels"`
+			} `json:"alerts"`
+		}
+		if err := json.Unmarshal(js, &out); err != nil || status != 200 || len(out.Alerts) != 1 || out.Alerts[0].Labels["alertname"] != "KubePodCrashLooping" {
+			t.Errorf("JSON export: %d %s", status, js)
+		}
+	})
+}

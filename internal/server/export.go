@@ -8,9 +8,11 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
@@ -57,7 +59,7 @@ func (s *Server) exportIncident(c *gin.Context) error {
 	for i, n := range st.notes {
 		out[i] = toNoteResponse(n)
 	}
-	c.JSON(http.StatusOK, gin.H{"report": r, "body": r.Body, "analysis": st.report, "notes": out})
+	c.JSON(http.StatusOK, gin.H{"report": r, "body": r.Body, "analysis": st.report, "notes": out, "alerts": alertsJSON(st.alerts)})
 	return nil
 }
 
@@ -95,7 +97,7 @@ func ExportReport(ctx context.Context, src ReportSource, id string) (incident.Re
 	if err != nil {
 		return r, err
 	}
-	if len(ev.Objects) == 0 {
+	if len(ev.Objects) == 0 && len(ev.Alerts) == 0 {
 		return r, nil
 	}
 	rep := analysis.Run(cluster.NewModel(ev.Files, ev.Objects), analysisOptions(ev)) // as the incident's pages analyse it
@@ -104,7 +106,7 @@ func ExportReport(ctx context.Context, src ReportSource, id string) (incident.Re
 		r.Symptoms, r.RootCause, r.Causes, r.Components = sig.Symptoms, sig.RootCause, sig.Causes, sig.Components
 	}
 	if r.Body == "" {
-		r.Body = analysisText(r.Title, rep)
+		r.Body = analysisText(r.Title, rep, ev.Alerts)
 	}
 	return r, nil
 }
@@ -145,10 +147,11 @@ func frontMatterOf(rep analysis.Report) incident.Report {
 	return r
 }
 
-// analysisText is the text of a report written from an analysis: the causes, the symptoms and
-// the missing evidence. The notes are the report's own field.
-func analysisText(title string, rep analysis.Report) string {
-	if len(rep.Causes) == 0 && len(rep.Symptoms) == 0 {
+// analysisText is the text of a report written from an analysis: the causes, the symptoms, the
+// alerts Alertmanager posted over the incident, the metrics read and the missing evidence. The
+// notes are the report's own field.
+func analysisText(title string, rep analysis.Report, alerts []alert.Alert) string {
+	if len(rep.Causes) == 0 && len(rep.Symptoms) == 0 && len(alerts) == 0 {
 		return ""
 	}
 	var b strings.Builder
@@ -171,6 +174,16 @@ func analysisText(title string, rep analysis.Report) string {
 		}
 		b.WriteString("\n")
 	}
+	if len(alerts) > 0 {
+		b.WriteString("## Alerts\n\n")
+		for _, a := range alerts {
+			b.WriteString("- " + alertLine(a) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(rep.Inputs.Queries) > 0 {
+		fmt.Fprintf(&b, "## Metrics read\n\n%d series of %s.\n\n", rep.Inputs.Series, strings.Join(rep.Inputs.Queries, ", "))
+	}
 	if len(rep.Gaps) > 0 {
 		b.WriteString("## Missing evidence\n\n")
 		for _, g := range rep.Gaps {
@@ -178,4 +191,52 @@ func analysisText(title string, rep analysis.Report) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// alertLine writes an alert for a report: when it fired (and until when), its name, the labels
+// that say where, and its summary.
+func alertLine(a alert.Alert) string {
+	when := a.StartsAt.UTC().Format("2006-01-02 15:04Z")
+	if a.Status == alert.Resolved && !a.EndsAt.IsZero() {
+		when += " to " + a.EndsAt.UTC().Format("15:04Z")
+	} else {
+		when += ", still firing when last told"
+	}
+	var where []string
+	for _, k := range []string{"severity", "namespace", "pod", "node", "instance"} {
+		if v := a.Labels[k]; v != "" {
+			where = append(where, k+" "+v)
+		}
+	}
+	line := fmt.Sprintf("%s **%s**", when, orWord(a.Labels["alertname"], "alert "+a.Fingerprint))
+	if len(where) > 0 {
+		line += " (" + strings.Join(where, ", ") + ")"
+	}
+	if text := orWord(a.Annotations["summary"], a.Annotations["description"]); text != "" {
+		line += ": " + strings.Join(strings.Fields(text), " ")
+	}
+	return line
+}
+
+// alertJSON is an alert in the JSON export.
+type alertJSON struct {
+	Fingerprint  string            `json:"fingerprint"`
+	Status       string            `json:"status"`
+	StartsAt     string            `json:"starts_at"`
+	EndsAt       string            `json:"ends_at,omitempty"`
+	Labels       map[string]string `json:"labels"`
+	Annotations  map[string]string `json:"annotations"`
+	GeneratorURL string            `json:"generator_url,omitempty"`
+}
+
+func alertsJSON(alerts []alert.Alert) []alertJSON {
+	out := make([]alertJSON, len(alerts))
+	for i, a := range alerts {
+		out[i] = alertJSON{Fingerprint: a.Fingerprint, Status: a.Status, StartsAt: a.StartsAt.UTC().Format(time.RFC3339), Labels: a.Labels,
+			Annotations: a.Annotations, GeneratorURL: a.GeneratorURL}
+		if !a.EndsAt.IsZero() {
+			out[i].EndsAt = a.EndsAt.UTC().Format(time.RFC3339)
+		}
+	}
+	return out
 }
