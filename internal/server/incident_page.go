@@ -91,6 +91,10 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 		p.Edit.Error = c.GetString(editErrorKey)
 	}
 	p.Pictures = pictures(m, rep, all)
+	p.Prometheus, p.MetricsError = s.prometheus.For(in.Cluster), c.GetString(prometheusErrorKey)
+	if len(rep.Inputs.Queries) > 0 {
+		p.Metrics = fmt.Sprintf("%d series of %s", rep.Inputs.Series, strings.Join(rep.Inputs.Queries, ", "))
+	}
 	if p.Report, err = s.reportView(c.Request.Context(), in.ID); err != nil {
 		return err
 	}
@@ -193,7 +197,7 @@ func analysisViews(id string, rep analysis.Report) ([]incidents.Cause, []inciden
 	causesOf := map[string][]incidents.Link{}
 	for _, ca := range rep.Causes {
 		v := incidents.Cause{ID: ca.ID, Kind: ca.Kind, Role: ca.Role, Confidence: fmt.Sprintf("%.2f", ca.Confidence), Summary: ca.Summary,
-			Count: ca.Count, Evidence: evidenceViews(ca.Evidence), Missing: ca.Missing}
+			Count: ca.Count, Evidence: evidenceViews(ca.Evidence), Missing: ca.Missing, Against: evidenceViews(ca.Against)}
 		for _, l := range ca.Links {
 			v.Links = append(v.Links, incidents.Why{ID: l.To, Kind: kinds[l.To], Why: l.Why})
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,7 +15,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/metrics"
+	"github.com/rootline-dev/rootline/templates/incidents"
 )
 
 // metricsQuery is what one query of a Prometheus read gave, as the answer tells it.
@@ -42,6 +46,11 @@ type metricsResponse struct {
 // snapshot. A query Prometheus lacks the metric of is a gap, not an error; a Prometheus that
 // cannot be reached is 502.
 func (s *Server) readPrometheus(c *gin.Context) error {
+	return s.readPrometheusInto(c, func(status int, resp metricsResponse) { c.JSON(status, resp) })
+}
+
+// readPrometheusInto reads the incident's Prometheus and hands the answer to done.
+func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp metricsResponse)) error {
 	ctx := c.Request.Context()
 	id := c.Param("id")
 	st, err := s.loadIncident(ctx, id)
@@ -104,7 +113,27 @@ func (s *Server) readPrometheus(c *gin.Context) error {
 		s.log.InfoContext(ctx, "Prometheus read", "incident_id", id, "prometheus", address, "snapshot", snap.Snapshot, "queries", len(outcomes))
 		s.refreshSignature(ctx, id)
 	}
-	c.JSON(status, resp)
+	done(status, resp)
+	return nil
+}
+
+// prometheusErrorKey carries a refused read's reason to the page.
+const prometheusErrorKey = "prometheus_error"
+
+// prometheusForm takes the incident page's "Read metrics" form: the same read as the API's,
+// then back to the page, where the metrics are drawn (or to the page with the reason, when the
+// read was refused).
+func (s *Server) prometheusForm(c *gin.Context) error {
+	err := s.readPrometheusInto(c, func(int, metricsResponse) {})
+	var he *httpError
+	if errors.As(err, &he) && he.Status != http.StatusNotFound && (he.Status < 500 || he.Status == http.StatusBadGateway) {
+		c.Set(prometheusErrorKey, he.Msg)
+		return s.renderIncident(c, he.Status, incidents.NoteForm{Kind: incident.Observation}, "")
+	}
+	if err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/incidents/"+url.PathEscape(c.Param("id"))+"#pictures")
 	return nil
 }
 

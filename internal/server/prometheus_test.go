@@ -1,13 +1,17 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/fixtures"
@@ -116,6 +120,9 @@ func TestReadPrometheus(t *testing.T) {
 				}
 			}
 		}
+		if len(rep.Changes) != 0 {
+			t.Errorf("a snapshot of metrics only is taken for a cluster changed: %+v", rep.Changes)
+		}
 		if !found["container_throttling"] || !found["prometheus_memory"] || rep.Inputs.Series != 2 {
 			t.Errorf("the analysis cites metrics %v of %d series", found, rep.Inputs.Series)
 		}
@@ -136,4 +143,94 @@ func memberEvidence(c analysis.Cause) []analysis.Evidence {
 		out = append(out, m.Evidence...)
 	}
 	return out
+}
+
+// TestPrometheusForm: the incident page offers to read the Prometheus of the incident's cluster
+// (and only then), its form reads it and goes back to the page's pictures, a refused read is
+// shown on the page with its reason and status, and a contradicting metric is shown under its
+// cause as evidence against it.
+func TestPrometheusForm(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		var asked []string
+		prom := fakePrometheus(t, &asked)
+		cfg := testConfig()
+		cfg.Prometheus = "leap=" + prom.URL + ",down=http://127.0.0.1:1"
+		base := newServer(t, st, cfg)
+		createIncident(t, base, `{"id": "il", "title": "IL-0070", "cluster": "leap"}`)
+		body, ct := multipartBody(t, fixtures.IL0070VariantBytes(t, "liveness"), "events.json", "nodes.json", "pods.json")
+		if status, b := call(t, "POST", base+"/api/v1/incidents/il/snapshots", ct, body); status != http.StatusCreated {
+			t.Fatalf("upload: %d %s", status, b)
+		}
+		createIncident(t, base, `{"id": "elsewhere", "title": "x", "cluster": "other"}`)
+		createIncident(t, base, `{"id": "down", "title": "x", "cluster": "down", "started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T17:10:00Z"}`)
+		page := func(id string) *goquery.Document {
+			t.Helper()
+			_, b := call(t, "GET", base+"/incidents/"+id, "", nil)
+			doc, err := goquery.NewDocumentFromReader(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return doc
+		}
+		if page("elsewhere").Find(`[data-testid="prometheus-form"]`).Length() != 0 {
+			t.Errorf("a form to read a Prometheus the cluster has not")
+		}
+		if form := page("il").Find(`[data-testid="prometheus-form"]`); !strings.Contains(form.Text(), "Read metrics from "+prom.URL) {
+			t.Fatalf("no form to read the cluster's Prometheus: %q", form.Text())
+		}
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		token, cookie := formToken(t, base)
+		post := func(id string) (*http.Response, *goquery.Document) {
+			t.Helper()
+			req, _ := http.NewRequest("POST", base+"/incidents/"+id+"/prometheus", strings.NewReader(url.Values{"csrf": {token}}.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set(cookie[0], cookie[1])
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			doc, err := goquery.NewDocumentFromReader(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return resp, doc
+		}
+		if resp, _ := post("il"); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/incidents/il#pictures" {
+			t.Errorf("read: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+		}
+		doc := page("il")
+		if got := doc.Find(`[data-testid="metrics-read"]`).Text(); !strings.Contains(got, "2 series of container_throttling, prometheus_memory") {
+			t.Errorf("the page says of the metrics: %q", got)
+		}
+		if doc.Find(`#pictures svg path.series`).Length() != 2 {
+			t.Errorf("the metrics are not drawn")
+		}
+		resp, doc := post("down")
+		if resp.StatusCode != http.StatusBadGateway || !strings.Contains(doc.Find(`[data-testid="metrics-error"]`).Text(), `Prometheus of cluster "down"`) {
+			t.Errorf("a Prometheus down: %d %q", resp.StatusCode, doc.Find(`[data-testid="metrics-error"]`).Text())
+		}
+		if resp, _ := post("nope"); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("no such incident: %d", resp.StatusCode)
+		}
+
+		// A saved answer uploaded with the evidence: Prometheus's memory flat over the
+		// symptoms, which speaks against shared_prometheus, under its card.
+		flat := fixtures.IL0070VariantBytes(t, "liveness")
+		var vs []string
+		for i := range 60 {
+			vs = append(vs, fmt.Sprintf(`[%d,"8e9"]`, time.Date(2023, 2, 1, 16, 30, 0, 0, time.UTC).Add(time.Duration(i)*time.Minute).Unix()))
+		}
+		flat["prometheus_memory.json"] = []byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"pod":"support-prometheus-server-8vssc48qww-74p85"},"values":[` +
+			strings.Join(vs, ",") + `]}]}}`)
+		createIncident(t, base, `{"id": "flat", "title": "flat", "cluster": "other"}`)
+		body, ct = multipartBody(t, flat, "events.json", "nodes.json", "pods.json", "prometheus_memory.json")
+		if status, b := call(t, "POST", base+"/api/v1/incidents/flat/snapshots", ct, body); status != http.StatusCreated {
+			t.Fatalf("upload: %d %s", status, b)
+		}
+		against := page("flat").Find(`article.card:has([data-testid="against"])`)
+		if !strings.Contains(against.Find("h3").Text(), "shared_prometheus") || !strings.Contains(against.Find(`[data-testid="against"]`).Text(), "did not grow") {
+			t.Errorf("the evidence against shared_prometheus is not shown: %q", against.Text())
+		}
+	})
 }

@@ -56,6 +56,7 @@ func (s *Server) router() *gin.Engine {
 	authed.POST("/incidents/:id/notes", s.handle(s.createNoteForm))
 	authed.POST("/incidents/:id/edit", s.handle(s.editIncidentForm))
 	authed.POST("/incidents/:id/signature", s.handle(s.signatureForm))
+	authed.POST("/incidents/:id/prometheus", s.limitUploads(), s.handle(s.prometheusForm))
 
 	api := authed.Group("/api/v1")
 	api.POST("/incidents", s.handle(s.createIncident))

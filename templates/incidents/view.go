@@ -22,6 +22,14 @@ type Page struct {
 	Report             *ReportView // the report it was imported from; nil for an incident without one
 	Chain              string      // the causal chain as SVG (internal/picture.Chain, escaped there); "" without causes
 	Analysed           bool        // a snapshot or collected evidence was analysed
+	// Prometheus is the Prometheus the server reads for the incident's cluster ("" for none):
+	// the page offers to read it over the incident's window.
+	Prometheus string
+	// Metrics says what the incident holds of metrics ("5 series of container_throttling, …"),
+	// "" for none.
+	Metrics string
+	// MetricsError is why a read of Prometheus asked for from the page was refused.
+	MetricsError string
 }
 
 // Gap is missing evidence, with the like items it stands for.
@@ -64,6 +72,7 @@ type Cause struct {
 	Links                               []Why
 	Evidence                            []Evidence
 	Missing                             []string
+	Against                             []Evidence    // what speaks against it (a metric that contradicts it)
 	Suggestions                         []Suggestion  // the first few
 	MoreSuggestions                     int           // how many more its page lists
 	MembersURL                          string        // the page of its members and all its changes
