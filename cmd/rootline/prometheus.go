@@ -39,6 +39,9 @@ func readPrometheus(ctx context.Context, o snapshotOptions, dir string, stderr i
 	if err != nil {
 		return nil, err
 	}
+	if w, err = w.WithStep(o.step); err != nil {
+		return nil, err
+	}
 	f, err := metrics.NewFetcher(o.prometheus, 0, metrics.Limits{})
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -24,6 +25,7 @@ type snapshotOptions struct {
 	// prometheus is the Prometheus to read the evidence's window of (--prometheus), queries
 	// the file of its queries (--prometheus-queries; "" for the default ones).
 	prometheus, queries string
+	step                time.Duration // --prometheus-step; 0: about 500 points a series
 }
 
 func newSnapshotCmd() *cobra.Command {
@@ -81,6 +83,7 @@ and for the upload 3 server unreachable, 4 refused, 5 server error.`,
 	f.StringVar(&o.upload.token, "token", "", "API token of the Rootline server (env ROOTLINE_TOKEN)")
 	f.StringVar(&o.upload.title, "title", "", "title of the incident created when --incident is not given")
 	f.StringVar(&o.prometheus, "prometheus", "", "also read this Prometheus (http://host:9090) over the window of the captured events, into prometheus/ of the snapshot")
+	f.DurationVar(&o.step, "prometheus-step", 0, "step of the range queries; 0 divides the window into about 500 points")
 	f.StringVar(&o.queries, "prometheus-queries", "", "JSON file of the range queries to run instead of the default ones: [{\"name\", \"query\", \"what\"}]")
 	return cmd
 }

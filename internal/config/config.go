@@ -130,7 +130,10 @@ type Config struct {
 	// PrometheusQueries is a JSON file of the queries to run instead of the default ones
 	// (ROOTLINE_PROMETHEUS_QUERIES); "" runs the default ones.
 	PrometheusQueries string
-	OIDC              OIDC // optional sign-in through an OpenID Connect provider
+	// PrometheusStep is the step of the range queries (ROOTLINE_PROMETHEUS_STEP); 0 divides the
+	// window into about 500 points.
+	PrometheusStep time.Duration
+	OIDC           OIDC // optional sign-in through an OpenID Connect provider
 }
 
 // OIDC configures sign-in through an OpenID Connect provider; it is off while Issuer is empty.
@@ -229,6 +232,13 @@ func Default(getenv func(string) string) (Config, error) {
 	c.OpenIncidentsFor = getenv("ROOTLINE_OPEN_INCIDENTS_FOR")
 	c.Prometheus = getenv("ROOTLINE_PROMETHEUS")
 	c.PrometheusQueries = getenv("ROOTLINE_PROMETHEUS_QUERIES")
+	if v := getenv("ROOTLINE_PROMETHEUS_STEP"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return c, fmt.Errorf("config: ROOTLINE_PROMETHEUS_STEP=%q: not a duration (15s, 1m)", v)
+		}
+		c.PrometheusStep = d
+	}
 	if v := getenv("ROOTLINE_MEMORY_BUDGET"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {
@@ -314,6 +324,9 @@ func (c *Config) Validate() error {
 	}
 	if _, err := metrics.ParseTargets(c.Prometheus); err != nil {
 		return fmt.Errorf("config: --prometheus: %w", err)
+	}
+	if c.PrometheusStep != 0 && c.PrometheusStep < time.Second {
+		return fmt.Errorf("config: --prometheus-step %s: a second at least, or 0 for about 500 points a series", c.PrometheusStep)
 	}
 	if c.PrometheusQueries != "" {
 		if _, err := metrics.LoadQueries(c.PrometheusQueries); err != nil {

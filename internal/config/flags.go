@@ -78,6 +78,8 @@ var serveFlags = []flagSetting{
 		func(c *Config) *string { return &c.Prometheus }),
 	stringFlag("prometheus-queries", "JSON file of the range queries to run instead of the default ones: [{\"name\", \"query\", \"what\"}] (env ROOTLINE_PROMETHEUS_QUERIES)",
 		func(c *Config) *string { return &c.PrometheusQueries }),
+	durationFlag("prometheus-step", "step of the range queries on Prometheus; 0 divides the incident's window into about 500 points (env ROOTLINE_PROMETHEUS_STEP)",
+		func(c *Config) *time.Duration { return &c.PrometheusStep }),
 	boolFlag("insecure-cookies", "with --auth on, send cookies over plain HTTP too: for tests, never in production (env ROOTLINE_INSECURE_COOKIES)",
 		func(c *Config) *bool { return &c.InsecureCookies }),
 }

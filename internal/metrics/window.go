@@ -47,6 +47,28 @@ func WindowFor(from, to, now time.Time) (Window, error) {
 	return w, nil
 }
 
+// MaxPoints is the most points a series of one range query may ask for: Prometheus refuses
+// more than 11,000.
+const MaxPoints = 11000
+
+// WithStep is the window read at step instead of the one WindowFor chose (0 keeps it), its
+// ends on whole steps. A step under a second, or one that would ask more than MaxPoints points
+// a series, is an error.
+func (w Window) WithStep(step time.Duration) (Window, error) {
+	if step == 0 {
+		return w, nil
+	}
+	if step < time.Second {
+		return w, fmt.Errorf("metrics: step %s: a second at least", step)
+	}
+	if n := w.To.Sub(w.From) / step; n > MaxPoints {
+		return w, fmt.Errorf("metrics: step %s over %s asks %d points a series, more than Prometheus answers (%d): a longer step", step, w.To.Sub(w.From), n, MaxPoints)
+	}
+	w.Step = step
+	w.From = w.From.Truncate(step)
+	return w, nil
+}
+
 // Targets are the Prometheus servers of clusters: a cluster's own, or the one of every cluster
 // (key "").
 type Targets map[string]string

@@ -160,3 +160,24 @@ func FuzzCheckObject(f *testing.F) {
 		}
 	})
 }
+
+func TestWithStep(t *testing.T) {
+	from := time.Date(2023, 2, 1, 16, 29, 7, 0, time.UTC)
+	w := Window{From: from, To: from.Add(2 * time.Hour), Step: 15 * time.Second}
+	got, err := w.WithStep(time.Minute)
+	if err != nil || got.Step != time.Minute || !got.From.Equal(time.Date(2023, 2, 1, 16, 29, 0, 0, time.UTC)) {
+		t.Errorf("a minute: %+v %v", got, err)
+	}
+	if same, err := w.WithStep(0); err != nil || same != w {
+		t.Errorf("0 changed the window: %+v %v", same, err)
+	}
+	for _, bad := range []time.Duration{time.Millisecond, 500 * time.Millisecond} {
+		if _, err := w.WithStep(bad); err == nil {
+			t.Errorf("step %s taken", bad)
+		}
+	}
+	long := Window{From: from, To: from.Add(7 * 24 * time.Hour)}
+	if _, err := long.WithStep(time.Second); err == nil || !strings.Contains(err.Error(), "more than Prometheus answers") {
+		t.Errorf("a week at 1s: %v", err)
+	}
+}

@@ -78,6 +78,9 @@ func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp m
 	if err != nil {
 		return errStatus(http.StatusUnprocessableEntity, fmt.Sprintf("incident %s: %v: upload its evidence or set its start first", id, err))
 	}
+	if w, err = w.WithStep(s.cfg.PrometheusStep); err != nil {
+		return errStatus(http.StatusUnprocessableEntity, fmt.Sprintf("incident %s: %v", id, err))
+	}
 	f, err := metrics.NewFetcher(address, 0, metrics.Limits{})
 	if err != nil {
 		return err
