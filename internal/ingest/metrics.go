@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -29,7 +28,7 @@ func (d *Decoder) decodeMetrics(ctx context.Context, name string, r io.Reader, e
 		return &Error{File: name, Offset: maxAnswerBytes, Err: ErrTooLarge,
 			Msg: fmt.Sprintf("a saved Prometheus answer larger than %d MiB: ask for a longer step or fewer series", maxAnswerBytes>>20)}
 	}
-	res, err := metrics.Decode(bytes.NewReader(body), "", metrics.Limits{})
+	res, err := metrics.DecodeBytes(body, "", metrics.Limits{})
 	if err != nil {
 		if errors.Is(err, ErrTooLarge) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // Point is one sample of a series.
@@ -97,12 +98,12 @@ var ErrFailed = errors.New("prometheus answered with an error")
 
 // answer is the envelope of the Prometheus HTTP API.
 type answer struct {
-	Status    string          `json:"status"`
-	Data      json.RawMessage `json:"data"`
-	ErrorType string          `json:"errorType"`
-	Error     string          `json:"error"`
-	Warnings  []string        `json:"warnings"`
-	Infos     []string        `json:"infos"`
+	Status    string   `json:"status"`
+	Data      matrix   `json:"data"`
+	ErrorType string   `json:"errorType"`
+	Error     string   `json:"error"`
+	Warnings  []string `json:"warnings"`
+	Infos     []string `json:"infos"`
 }
 
 type matrix struct {
@@ -117,11 +118,29 @@ type matrix struct {
 
 // sample is [<unix seconds>, "<value>"], as Prometheus writes a float sample.
 type sample struct {
-	at    float64
-	value string
+	at float64
+	v  float64
+	// bad is the value as written when it is not a number (nil when v holds it): a saved
+	// answer holds millions of samples, so the usual one carries no string.
+	bad *string
 }
 
+// UnmarshalJSON reads a sample. Saved answers hold millions of them, so the usual form
+// ([number, "string"] with no escapes in the string) is read by hand, without allocating; any
+// other form goes through encoding/json, which reads it or says why it does not.
 func (s *sample) UnmarshalJSON(b []byte) error {
+	if at, value, ok := fastSample(b); ok {
+		s.at = at
+		// The usual values parse here, without keeping their text; a value that does not is
+		// kept as written, for point to name.
+		if v, err := strconv.ParseFloat(view(value), 64); err == nil {
+			s.v = v
+		} else {
+			text := string(value)
+			s.bad = &text
+		}
+		return nil
+	}
 	var pair []json.RawMessage
 	if err := json.Unmarshal(b, &pair); err != nil {
 		return err
@@ -132,10 +151,127 @@ func (s *sample) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(pair[0], &s.at); err != nil {
 		return fmt.Errorf("a sample's time: %w", err)
 	}
-	if err := json.Unmarshal(pair[1], &s.value); err != nil {
+	var text string
+	if err := json.Unmarshal(pair[1], &text); err != nil {
 		return fmt.Errorf("a sample's value is a string: %w", err)
 	}
+	if v, err := strconv.ParseFloat(text, 64); err == nil {
+		s.v = v
+	} else {
+		s.bad = &text
+	}
 	return nil
+}
+
+// fastSample reads `[<number>, "<text without escapes>"]` (with any JSON whitespace); ok is
+// false for anything else. The value is the bytes between the quotes, within b.
+func fastSample(b []byte) (at float64, value []byte, ok bool) {
+	i := 0
+	ws := func() {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+			i++
+		}
+	}
+	ws()
+	if i == len(b) || b[i] != '[' {
+		return 0, nil, false
+	}
+	i++
+	ws()
+	start := i
+	for i < len(b) && (b[i] >= '0' && b[i] <= '9' || b[i] == '.' || b[i] == '-' || b[i] == '+' || b[i] == 'e' || b[i] == 'E') {
+		i++
+	}
+	if i == start || !validNumber(b[start:i]) {
+		return 0, nil, false
+	}
+	at, err := strconv.ParseFloat(view(b[start:i]), 64)
+	if err != nil {
+		return 0, nil, false
+	}
+	ws()
+	if i == len(b) || b[i] != ',' {
+		return 0, nil, false
+	}
+	i++
+	ws()
+	if i == len(b) || b[i] != '"' {
+		return 0, nil, false
+	}
+	i++
+	start = i
+	for i < len(b) && b[i] != '"' {
+		if b[i] == '\\' || b[i] < 0x20 || b[i] >= 0x80 { // escapes and non-ASCII: encoding/json's to read
+			return 0, nil, false
+		}
+		i++
+	}
+	if i == len(b) {
+		return 0, nil, false
+	}
+	value = b[start:i]
+	i++
+	ws()
+	if i == len(b) || b[i] != ']' {
+		return 0, nil, false
+	}
+	i++
+	ws()
+	return at, value, i == len(b)
+}
+
+// view is b as a string without copying it, for strconv to read (a conversion would allocate
+// for each of millions of samples). The string must not outlive the call it is passed to, and
+// b must not change meanwhile: the answer's bytes are not written while they are decoded, and
+// the errors that might keep the string are dropped.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// validNumber reports whether b is a number as JSON writes one (no leading zeros, no "+",
+// digits around the point), so that the fast path takes no more than encoding/json would.
+func validNumber(b []byte) bool {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	return i == len(b)
 }
 
 // Decode reads one saved answer of GET /api/v1/query_range for query (which the answer itself
@@ -145,12 +281,17 @@ func (s *sample) UnmarshalJSON(b []byte) error {
 // are kept. Series beyond lim.Series are dropped, points beyond lim.Points downsampled; an
 // answer of more than lim.Samples samples, or with a label beyond its bounds, is refused.
 func Decode(r io.Reader, query string, lim Limits) (Result, error) {
-	lim = lim.orDefaults()
-	res := Result{Query: query}
 	body, err := io.ReadAll(r)
 	if err != nil {
-		return res, &Error{Err: err}
+		return Result{Query: query}, &Error{Err: err}
 	}
+	return DecodeBytes(body, query, lim)
+}
+
+// DecodeBytes is Decode of an answer already read whole (which it does not keep).
+func DecodeBytes(body []byte, query string, lim Limits) (Result, error) {
+	lim = lim.orDefaults()
+	res := Result{Query: query}
 	var a answer
 	if err := strict(body, &a); err != nil {
 		return res, err
@@ -162,10 +303,7 @@ func Decode(r io.Reader, query string, lim Limits) (Result, error) {
 	default:
 		return res, &Error{Err: fmt.Errorf("status %q: not an answer of the Prometheus HTTP API", a.Status)}
 	}
-	var m matrix
-	if err := strict(a.Data, &m); err != nil {
-		return res, err
-	}
+	m := a.Data
 	if m.ResultType != "matrix" {
 		return res, &Error{Err: fmt.Errorf("result type %q: a range query answers a matrix (was this an instant query, /api/v1/query?)", m.ResultType)}
 	}
@@ -177,7 +315,8 @@ func Decode(r io.Reader, query string, lim Limits) (Result, error) {
 		}
 	}
 	res.Warnings = a.Warnings
-	for _, s := range m.Result {
+	for idx := range m.Result {
+		s := &m.Result[idx]
 		if len(s.Values) == 0 {
 			if len(s.Histograms) > 0 {
 				res.Histograms++
@@ -203,6 +342,7 @@ func Decode(r io.Reader, query string, lim Limits) (Result, error) {
 			}
 			series.Points[i] = p
 		}
+		s.Values = nil // read: the collector may have it while the rest are read
 		sort.SliceStable(series.Points, func(i, j int) bool { return series.Points[i].At.Before(series.Points[j].At) })
 		if len(series.Points) > lim.Points {
 			series.Downsampled = len(series.Points)
@@ -221,24 +361,29 @@ func Decode(r io.Reader, query string, lim Limits) (Result, error) {
 // strict decodes JSON into v, refusing what is not whole JSON (trailing data, a cut answer),
 // with the byte offset where it broke.
 func strict(b []byte, v any) error {
+	// json.Unmarshal reads b where it lies (a json.Decoder would copy it into its buffer first,
+	// which doubled what a large answer costs) and refuses data after the value.
+	err := json.Unmarshal(b, v)
+	if err == nil {
+		return nil
+	}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn) && syn.Offset >= int64(len(b)):
+		return &Error{Offset: int64(len(b)), Err: errors.New("the answer is cut short")}
+	case errors.As(err, &syn) && strings.Contains(syn.Error(), "after top-level value"):
+		return &Error{Offset: syn.Offset, Err: errors.New("data after the answer")}
+	case errors.As(err, &syn):
+		return &Error{Offset: syn.Offset, Err: err}
+	case errors.As(err, &typ):
+		return &Error{Offset: typ.Offset, Err: err}
+	}
+	// A sample's own refusal carries no position: a decoder, run again on this failure only,
+	// says how far it read.
 	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(v); err != nil {
-		var syn *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &syn):
-			return &Error{Offset: syn.Offset, Err: err}
-		case errors.As(err, &typ):
-			return &Error{Offset: typ.Offset, Err: err}
-		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-			return &Error{Offset: int64(len(b)), Err: errors.New("the answer is cut short")}
-		}
-		return &Error{Offset: dec.InputOffset(), Err: err}
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return &Error{Offset: dec.InputOffset(), Err: errors.New("data after the answer")}
-	}
-	return nil
+	_ = dec.Decode(v)
+	return &Error{Offset: dec.InputOffset(), Err: err}
 }
 
 // point reads a sample: its time (seconds since the epoch, to the millisecond) and value.
@@ -246,10 +391,10 @@ func point(s sample) (Point, error) {
 	if math.IsNaN(s.at) || math.IsInf(s.at, 0) || s.at < 0 || s.at > 1e11 {
 		return Point{}, fmt.Errorf("sample time %v: not a time", s.at)
 	}
-	v, err := strconv.ParseFloat(s.value, 64)
-	if err != nil {
-		return Point{}, fmt.Errorf("sample value %.40q: not a number", s.value)
+	if s.bad != nil {
+		return Point{}, fmt.Errorf("sample value %.40q: not a number", *s.bad)
 	}
+	v := s.v
 	sec, frac := math.Modf(s.at)
 	return Point{At: time.Unix(int64(sec), int64(math.Round(frac*1e3))*int64(time.Millisecond)).UTC(), Value: v}, nil
 }

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -190,6 +191,32 @@ func FuzzDecode(f *testing.F) {
 					t.Fatal("points out of order")
 				}
 			}
+		}
+	})
+}
+
+// FuzzFastSample: whatever the hand-written reader of a sample takes, encoding/json takes too,
+// to the same time and value.
+func FuzzFastSample(f *testing.F) {
+	for _, s := range []string{`[1675270800,"0.8"]`, ` [ 1675270800.123 , "NaN" ] `, `[0,"+Inf"]`, `[1e3,"-1.5e-7"]`, `[01,"1"]`, `[1,"a\"b"]`, `[1.,"1"]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		at, value, ok := fastSample(b)
+		if !ok {
+			return
+		}
+		var pair []json.RawMessage
+		if err := json.Unmarshal(b, &pair); err != nil || len(pair) != 2 {
+			t.Fatalf("%q taken by the fast reader, not by encoding/json: %v", b, err)
+		}
+		var wantAt float64
+		var wantValue string
+		if err := json.Unmarshal(pair[0], &wantAt); err != nil || wantAt != at {
+			t.Fatalf("%q: time %v, encoding/json %v (%v)", b, at, wantAt, err)
+		}
+		if err := json.Unmarshal(pair[1], &wantValue); err != nil || wantValue != string(value) {
+			t.Fatalf("%q: value %q, encoding/json %q (%v)", b, value, wantValue, err)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -104,7 +103,7 @@ func (f *Fetcher) Fetch(ctx context.Context, q Query, w Window) (Result, error) 
 	if resp.StatusCode/100 != 2 && resp.StatusCode != http.StatusBadRequest && resp.StatusCode != http.StatusUnprocessableEntity {
 		return Result{Query: q.Expr}, fmt.Errorf("metrics: %s: %s answered %s", q.Name, u.Host, resp.Status)
 	}
-	res, err := Decode(bytes.NewReader(body), q.Expr, f.lim)
+	res, err := DecodeBytes(body, q.Expr, f.lim)
 	if err != nil {
 		return res, fmt.Errorf("metrics: %s: %w", q.Name, err)
 	}
