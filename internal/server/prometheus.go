@@ -20,6 +20,13 @@ import (
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
 
+// fetchMaxBytes bounds one answer of a Prometheus read, and keptPerQuery is what the series
+// kept of one query may cost (500 series of 1,000 points).
+const (
+	fetchMaxBytes = 32 << 20
+	keptPerQuery  = 16 << 20
+)
+
 // metricsQuery is what one query of a Prometheus read gave, as the answer tells it.
 type metricsQuery struct {
 	Name   string `json:"name"`
@@ -81,7 +88,13 @@ func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp m
 	if w, err = w.WithStep(s.cfg.PrometheusStep); err != nil {
 		return errStatus(http.StatusUnprocessableEntity, fmt.Sprintf("incident %s: %v", id, err))
 	}
-	f, err := metrics.NewFetcher(address, 0, metrics.Limits{})
+	f, err := metrics.NewFetcher(address, fetchMaxBytes, metrics.Limits{})
+	if err != nil {
+		return err
+	}
+	// The read holds its share of the memory budget until its answers are files: one answer
+	// read and decoded at a time, and the series kept of each.
+	release, err := s.budget.acquire(ctx, costPerByte*fetchMaxBytes+int64(len(s.queries))*keptPerQuery)
 	if err != nil {
 		return err
 	}
@@ -89,6 +102,7 @@ func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp m
 	defer cancel()
 	outcomes, err := f.FetchAll(fctx, s.queries, w)
 	if err != nil {
+		release()
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -100,9 +114,11 @@ func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp m
 	}
 	files, err := metrics.Files("prometheus", outcomes, w)
 	if err != nil {
+		release()
 		return err
 	}
 	sp, err := spoolOf(s.spoolDir(), files)
+	release() // the snapshot's store takes its own share, as an upload's
 	if err != nil {
 		return err
 	}
