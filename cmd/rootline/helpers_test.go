@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"path/filepath"
 	"testing"
 
@@ -21,4 +23,18 @@ func testStore(t *testing.T, database string) *store.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
+}
+
+// analyzeJSON runs `rootline analyze --format json` on path and returns what it printed.
+func analyzeJSON(t *testing.T, path string) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	root := newRootCmd()
+	root.SetOut(&out)
+	root.SetErr(io.Discard)
+	root.SetArgs([]string{"analyze", "--format", "json", path})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("analyze %s: %v", path, err)
+	}
+	return out.Bytes()
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -70,22 +69,8 @@ func TestPrometheusEvidence(t *testing.T) {
 		if !strings.Contains(stderr.String(), "prometheus/container_throttling.json 1") || !strings.Contains(stderr.String(), "prometheus: node_cpu: no series") {
 			t.Errorf("the snapshot does not say what it read: %s", stderr.String())
 		}
-		out := filepath.Join(t.TempDir(), "analysis.json")
-		f, err := os.Create(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		root := newRootCmd()
-		root.SetOut(f)
-		root.SetErr(io.Discard)
-		root.SetArgs([]string{"analyze", "--format", "json", dir})
-		if err := root.Execute(); err != nil {
-			t.Fatalf("analyze: %v", err)
-		}
-		f.Close()
 		var rep analysis.Report
-		b, _ := os.ReadFile(out)
-		if err := json.Unmarshal(b, &rep); err != nil {
+		if err := json.Unmarshal(analyzeJSON(t, dir), &rep); err != nil {
 			t.Fatal(err)
 		}
 		check(t, "analyze of the snapshot", rep)

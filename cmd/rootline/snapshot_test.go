@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -68,25 +67,8 @@ func TestSnapshotCommand(t *testing.T) {
 		t.Fatalf("no incident created: %s", stderr.String())
 	}
 
-	analyzeJSON := func(path string) []byte {
-		out := filepath.Join(t.TempDir(), "analysis.json")
-		f, err := os.Create(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		root := newRootCmd()
-		root.SetOut(f)
-		root.SetErr(&bytes.Buffer{})
-		root.SetArgs([]string{"analyze", "--format", "json", path})
-		if err := root.Execute(); err != nil {
-			t.Fatalf("analyze %s: %v", path, err)
-		}
-		f.Close()
-		b, _ := os.ReadFile(out)
-		return b
-	}
-	want := kinds(t, analyzeJSON(fixtures.IL0070Dir()))
-	if got := kinds(t, analyzeJSON(dir)); !cmp.Equal(want, got) {
+	want := kinds(t, analyzeJSON(t, fixtures.IL0070Dir()))
+	if got := kinds(t, analyzeJSON(t, dir)); !cmp.Equal(want, got) {
 		t.Errorf("analyze of the snapshot folder (-files +snapshot):\n%s", cmp.Diff(want, got))
 	}
 	resp, err := http.Get(ts.URL + "/api/v1/incidents/" + m[1] + "/analysis")

@@ -1,11 +1,8 @@
 package server_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/access"
+	"github.com/rootline-dev/rootline/internal/metrics/promtest"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 	"github.com/rootline-dev/rootline/internal/testenv"
@@ -107,49 +105,9 @@ func startAlertmanager(t *testing.T, bin, config string) string {
 	if err := os.WriteFile(file, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	addr := freeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin, "--config.file="+file, "--storage.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr, "--cluster.listen-address=", "--log.level=debug")
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatalf("start %s: %v", bin, err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		_ = cmd.Wait()
-		if t.Failed() {
-			t.Logf("alertmanager's output:\n%s", out.String())
-		}
-	})
-	url := "http://" + addr
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get(url + "/-/ready")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return url
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("alertmanager not ready at %s: %v", url, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// freeAddr returns a loopback address with a port free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
+	addr := promtest.FreeAddr(t)
+	return promtest.Daemon(t, bin, []string{"--config.file=" + file, "--storage.path=" + filepath.Join(dir, "data"),
+		"--web.listen-address=" + addr, "--cluster.listen-address=", "--log.level=debug"}, addr)
 }
 
 // postToAlertmanager posts alerts to Alertmanager's API, as Prometheus does.

@@ -58,6 +58,24 @@ func fakePrometheus(t *testing.T, asked *[]string) *httptest.Server {
 	return srv
 }
 
+// prometheusServer is a server whose cluster leap reads a fake Prometheus (fakePrometheus,
+// recording into asked), and cluster down one that cannot be reached, with incident il of
+// cluster leap holding IL-0070's liveness variant. It returns the server's and the
+// Prometheus's addresses.
+func prometheusServer(t *testing.T, st *store.Store, asked *[]string) (base, prom string) {
+	t.Helper()
+	fake := fakePrometheus(t, asked)
+	cfg := testConfig()
+	cfg.Prometheus = "leap=" + fake.URL + ",down=http://127.0.0.1:1"
+	base = newServer(t, st, cfg)
+	createIncident(t, base, `{"id": "il", "title": "IL-0070", "cluster": "leap"}`)
+	body, ct := multipartBody(t, fixtures.IL0070VariantBytes(t, "liveness"), "events.json", "nodes.json", "pods.json")
+	if status, b := call(t, "POST", base+"/api/v1/incidents/il/snapshots", ct, body); status != http.StatusCreated {
+		t.Fatalf("upload: %d %s", status, b)
+	}
+	return base, fake.URL
+}
+
 // TestReadPrometheus: POST /api/v1/incidents/{id}/prometheus reads the Prometheus of the
 // incident's cluster over the window of its evidence (with the margins) into a snapshot of the
 // incident, whose analysis then cites the metrics; the same window again stores nothing new; an
@@ -66,16 +84,7 @@ func fakePrometheus(t *testing.T, asked *[]string) *httptest.Server {
 func TestReadPrometheus(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		var asked []string
-		prom := fakePrometheus(t, &asked)
-		cfg := testConfig()
-		cfg.Prometheus = "leap=" + prom.URL + ",down=http://127.0.0.1:1"
-		base := newServer(t, st, cfg)
-		il := fixtures.IL0070VariantBytes(t, "liveness")
-		createIncident(t, base, `{"id": "il", "title": "IL-0070", "cluster": "leap"}`)
-		body, ct := multipartBody(t, il, "events.json", "nodes.json", "pods.json")
-		if status, b := call(t, "POST", base+"/api/v1/incidents/il/snapshots", ct, body); status != http.StatusCreated {
-			t.Fatalf("upload: %d %s", status, b)
-		}
+		base, _ := prometheusServer(t, st, &asked)
 		createIncident(t, base, `{"id": "elsewhere", "title": "x", "cluster": "other", "started_at": "2023-02-01T17:00:00Z"}`)
 		createIncident(t, base, `{"id": "timeless", "title": "x", "cluster": "leap"}`)
 		createIncident(t, base, `{"id": "down", "title": "x", "cluster": "down", "started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T17:10:00Z"}`)
@@ -152,15 +161,7 @@ func memberEvidence(c analysis.Cause) []analysis.Evidence {
 func TestPrometheusForm(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		var asked []string
-		prom := fakePrometheus(t, &asked)
-		cfg := testConfig()
-		cfg.Prometheus = "leap=" + prom.URL + ",down=http://127.0.0.1:1"
-		base := newServer(t, st, cfg)
-		createIncident(t, base, `{"id": "il", "title": "IL-0070", "cluster": "leap"}`)
-		body, ct := multipartBody(t, fixtures.IL0070VariantBytes(t, "liveness"), "events.json", "nodes.json", "pods.json")
-		if status, b := call(t, "POST", base+"/api/v1/incidents/il/snapshots", ct, body); status != http.StatusCreated {
-			t.Fatalf("upload: %d %s", status, b)
-		}
+		base, prom := prometheusServer(t, st, &asked)
 		createIncident(t, base, `{"id": "elsewhere", "title": "x", "cluster": "other"}`)
 		createIncident(t, base, `{"id": "down", "title": "x", "cluster": "down", "started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T17:10:00Z"}`)
 		page := func(id string) *goquery.Document {
@@ -175,7 +176,7 @@ func TestPrometheusForm(t *testing.T) {
 		if page("elsewhere").Find(`[data-testid="prometheus-form"]`).Length() != 0 {
 			t.Errorf("a form to read a Prometheus the cluster has not")
 		}
-		if form := page("il").Find(`[data-testid="prometheus-form"]`); !strings.Contains(form.Text(), "Read metrics from "+prom.URL) {
+		if form := page("il").Find(`[data-testid="prometheus-form"]`); !strings.Contains(form.Text(), "Read metrics from "+prom) {
 			t.Fatalf("no form to read the cluster's Prometheus: %q", form.Text())
 		}
 		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -224,7 +225,7 @@ func TestPrometheusForm(t *testing.T) {
 		flat["prometheus_memory.json"] = []byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"pod":"support-prometheus-server-8vssc48qww-74p85"},"values":[` +
 			strings.Join(vs, ",") + `]}]}}`)
 		createIncident(t, base, `{"id": "flat", "title": "flat", "cluster": "other"}`)
-		body, ct = multipartBody(t, flat, "events.json", "nodes.json", "pods.json", "prometheus_memory.json")
+		body, ct := multipartBody(t, flat, "events.json", "nodes.json", "pods.json", "prometheus_memory.json")
 		if status, b := call(t, "POST", base+"/api/v1/incidents/flat/snapshots", ct, body); status != http.StatusCreated {
 			t.Fatalf("upload: %d %s", status, b)
 		}

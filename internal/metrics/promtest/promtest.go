@@ -1,10 +1,12 @@
 // Package promtest runs a real Prometheus (Debian's prometheus package) for tests, on loopback,
 // holding series written for a past window: promtool loads them as OpenMetrics into a data
-// folder, which the Prometheus serves. It is for tests only: no other code imports it.
+// folder, which the Prometheus serves. Daemon runs the other programs of the Prometheus project
+// the tests need (Alertmanager) the same way. It is for tests only: no other code imports it.
 package promtest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -83,27 +85,30 @@ func Start(t *testing.T, s Series) string {
 	if err := os.WriteFile(config, []byte("global:\n  scrape_interval: 1h\nscrape_configs: []\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := FreeAddr(t)
+	return Daemon(t, prom, []string{"--config.file=" + config, "--storage.tsdb.path=" + data, "--storage.tsdb.retention.time=100y",
+		"--web.listen-address=" + addr, "--log.level=warn"}, addr)
+}
+
+// Daemon starts bin, a program of the Prometheus project (Prometheus, Alertmanager), with args
+// that make it listen on addr, and returns http://addr once its /-/ready answers 200 (within a
+// minute). It is stopped when the test ends, and its output logged when the test failed.
+func Daemon(t *testing.T, bin string, args []string, addr string) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, prom, "--config.file="+config, "--storage.tsdb.path="+data, "--storage.tsdb.retention.time=100y",
-		"--web.listen-address="+addr, "--log.level=warn")
-	logs, err := os.Create(filepath.Join(dir, "prometheus.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = logs, logs
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		cancel()
+		t.Fatalf("start %s: %v", bin, err)
 	}
 	t.Cleanup(func() {
 		cancel()
 		_ = cmd.Wait()
-		logs.Close()
+		if t.Failed() {
+			t.Logf("%s's output:\n%s", filepath.Base(bin), out.String())
+		}
 	})
 	base := "http://" + addr
 	deadline := time.Now().Add(60 * time.Second)
@@ -116,11 +121,21 @@ func Start(t *testing.T, s Series) string {
 			}
 		}
 		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(filepath.Join(dir, "prometheus.log"))
-			t.Fatalf("Prometheus not ready at %s: %v\n%s", base, err, b)
+			t.Fatalf("%s not ready at %s: %v", filepath.Base(bin), base, err)
 		}
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// FreeAddr returns a loopback address with a port free a moment ago.
+func FreeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }
 
 // IL0070 are the series IL-0070's cluster would have recorded every 15 s for two hours from
