@@ -165,26 +165,32 @@ func containsString(list []string, s string) bool {
 }
 
 // prometheusSeries are the series of a query about one Prometheus pod: those naming it (label
-// pod, or an instance or job that holds its name or its workload's), or, when no series names
-// any pod and the query has one series, that one (a Prometheus scraping itself labels its
-// series with its own address, which the input may not tie to the pod).
+// pod of its name or its workload's, or an instance holding either, or the pod's IP as the
+// instance's host, as a Prometheus scraping itself labels its series), or, when the query has
+// only one series and it names no pod, that one (the input may not tie its address to the pod).
 func (in Input) prometheusSeries(name string, prom *cluster.Object) (out []found, guessed bool) {
 	all := in.series(name)
 	workload := cluster.WorkloadName(prom.Pod)
+	ip := prom.Pod.Status.PodIP
 	for _, f := range all {
 		l := f.series.Labels
-		if l["pod"] == prom.Name || strings.Contains(l["instance"], prom.Name) ||
+		host, _, err := net.SplitHostPort(l["instance"])
+		if err != nil {
+			host = l["instance"]
+		}
+		if l["pod"] == prom.Name || strings.Contains(l["instance"], prom.Name) || (ip != "" && host == ip) ||
 			(workload != "" && (l["pod"] != "" && strings.HasPrefix(l["pod"], workload) || strings.Contains(l["instance"], workload))) {
 			out = append(out, f)
 		}
 	}
-	if len(out) == 0 && len(all) == 1 {
+	if len(out) == 0 && len(all) == 1 && all[0].series.Labels["pod"] == "" {
 		return all, true
 	}
 	return out, false
 }
 
-// Against is evidence that speaks against a cause: it lowers the cause's confidence, and says why.
+// against puts evidence that speaks against a cause into it, lowering its confidence by by; the
+// evidence's value says why.
 func against(c *Cause, e Evidence, by float64) {
 	c.Against = append(c.Against, e)
 	c.Confidence = clamp(c.Confidence - by)

@@ -212,3 +212,37 @@ func TestCapacityByUse(t *testing.T) {
 		t.Errorf("another node's use cited")
 	}
 }
+
+// TestPrometheusSeriesMatched: Prometheus's own series are taken for the Prometheus the rule
+// found when they name its pod, or when the only series names no pod (the evidence then says it
+// was taken so); another Prometheus's series is not.
+func TestPrometheusSeriesMatched(t *testing.T) {
+	grow := func(i int) float64 { return 8e9 + float64(max(0, i-28))*4e8 }
+	other := map[string]string{"job": "prometheus", "instance": "10.9.9.9:9090"}
+	for _, tt := range []struct {
+		name   string
+		labels map[string]string
+		cited  string
+		others bool // another Prometheus's series beside it, naming no pod
+	}{
+		{"named by its pod", promLabels, "grew from", false},
+		{"the only series, naming no pod", map[string]string{"job": "prometheus", "instance": "10.8.1.20:9090"}, "the only Prometheus series the input holds", false},
+		{"by its pod's IP, among others", map[string]string{"job": "prometheus", "instance": "10.8.1.23:9090"}, "grew from", true},
+		{"one of two naming no pod", map[string]string{"job": "prometheus", "instance": "10.8.1.99:9090"}, "", true},
+		{"another Prometheus's", map[string]string{"job": "prometheus", "pod": "other-prometheus-0"}, "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			series := seriesOf(t, "prometheus_memory", tt.labels, grow)
+			if tt.others {
+				series = append(series, seriesOf(t, "prometheus_memory", other, grow)...)
+			}
+			prom := mustCause(t, Run(withSeries(t, series), Options{}), SharedPrometheus)
+			if got := cites(prom, "Metric prometheus_memory", tt.cited); got != (tt.cited != "") {
+				t.Errorf("cited: %v, want %v: %+v", got, tt.cited != "", prom.Evidence)
+			}
+			if tt.others && cites(prom, "Metric prometheus_memory", "the only Prometheus series") {
+				t.Errorf("taken as the only series among two")
+			}
+		})
+	}
+}
