@@ -46,7 +46,7 @@ type metricsResponse struct {
 
 // readPrometheus answers POST /api/v1/incidents/{id}/prometheus: the range queries run on the
 // Prometheus of the incident's cluster (--prometheus) over the incident's window (its start and
-// end when set, else the time its evidence spans, with metrics.MarginBefore and MarginAfter),
+// end when set, until now for one started and not ended, else the time its evidence spans, with metrics.MarginBefore and MarginAfter),
 // and their answers stored as a snapshot of the incident, through the same pipeline as an
 // upload of the saved answers: prometheus/<query>.json and prometheus/queries.json (which
 // names each query and says why one gave nothing). Reading the same window again gives the same
@@ -76,9 +76,10 @@ func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp m
 	if st.incident.StartedAt != nil {
 		from = *st.incident.StartedAt
 	}
-	if st.incident.EndedAt != nil {
+	switch {
+	case st.incident.EndedAt != nil:
 		to = *st.incident.EndedAt
-	} else if st.incident.StartedAt != nil && to.Before(from) {
+	case st.incident.StartedAt != nil: // an incident still open: until now
 		to = time.Now()
 	}
 	w, err := metrics.WindowFor(from, to, time.Now())

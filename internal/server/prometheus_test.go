@@ -19,6 +19,9 @@ import (
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
 
+// metricsMargin is how long before an incident's start its metrics are read from.
+const metricsMargin = 30 * time.Minute
+
 // fakePrometheus answers range queries as a Prometheus holding IL-0070's liveness incident
 // would: the hub throttled and Prometheus's memory growing from 16:55, nothing for the other
 // queries. It records the windows asked for.
@@ -115,6 +118,19 @@ func TestReadPrometheus(t *testing.T) {
 		}
 		if len(asked) == 0 || asked[0] != "1675268940.000 1675272135.000 15" {
 			t.Errorf("windows asked: %q", asked)
+		}
+		// An incident started an hour ago and not ended is read until now.
+		started := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+		createIncident(t, base, `{"id": "live", "title": "x", "cluster": "leap", "started_at": "`+started.Format(time.RFC3339)+`"}`)
+		asked = nil
+		if status, b := call(t, "POST", base+"/api/v1/incidents/live/prometheus", "", nil); status != http.StatusCreated && status != http.StatusOK {
+			t.Errorf("live: %d %s", status, b)
+		} else {
+			var from, to float64
+			if _, err := fmt.Sscanf(asked[0], "%f %f", &from, &to); err != nil || time.Since(time.Unix(int64(to), 0)) > time.Minute ||
+				time.Unix(int64(from), 0).After(started.Add(-metricsMargin)) {
+				t.Errorf("live window asked: %q (started %s)", asked[0], started)
+			}
 		}
 		status, b := call(t, "GET", base+"/api/v1/incidents/il/analysis", "", nil)
 		var rep analysis.Report
