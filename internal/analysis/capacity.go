@@ -119,7 +119,7 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 }
 
 // weighNodeUse cites what the full nodes of the cause actually used, when the input holds node
-// metrics (node_exporter): memory and CPU in use at their peak over the symptoms, against the
+// metrics (node_exporter's, else cAdvisor's root cgroup): memory and CPU in use at their peak over the symptoms, against the
 // node's allocatable. Requests decide scheduling, so use neither confirms nor refutes a pending
 // pod's shortfall; it says whether the nodes were full in fact as well as on paper.
 func weighNodeUse(in Input, c *Cause, symptoms []Symptom) {
@@ -133,11 +133,11 @@ func weighNodeUse(in Input, c *Cause, symptoms []Symptom) {
 			continue
 		}
 		alloc := in.Model.Load(node).Allocatable
-		if top, best, ok := highest(in.nodeSeries(queryNodeMemory, node), from, to); ok && alloc.Memory > 0 {
+		if top, best, ok := highest(in.nodeUse(queryNodeMemory, queryNodeMemoryCA, node), from, to); ok && alloc.Memory > 0 {
 			c.Evidence = append(c.Evidence, citeMetric(top, fmt.Sprintf("node %s had %s of memory in use at %s, %s of its allocatable %s",
 				name, memString(int64(best.Value)), hhmm(best.At), pct(best.Value/float64(alloc.Memory)), memString(alloc.Memory))))
 		}
-		if top, best, ok := highest(in.nodeSeries(queryNodeCPU, node), from, to); ok && alloc.MilliCPU > 0 {
+		if top, best, ok := highest(in.nodeUse(queryNodeCPU, queryNodeCPUCA, node), from, to); ok && alloc.MilliCPU > 0 {
 			used := int64(best.Value * 1000)
 			c.Evidence = append(c.Evidence, citeMetric(top, fmt.Sprintf("node %s had %s CPU in use at %s, %s of its allocatable %s",
 				name, cpuString(used), hhmm(best.At), pct(float64(used)/float64(alloc.MilliCPU)), cpuString(alloc.MilliCPU))))

@@ -21,6 +21,8 @@ const (
 	queryPromHead      = "prometheus_head_series"
 	queryNodeMemory    = "node_memory"
 	queryNodeCPU       = "node_cpu"
+	queryNodeMemoryCA  = "node_memory_cadvisor"
+	queryNodeCPUCA     = "node_cpu_cadvisor"
 	throttledShare     = 0.25 // a share of CFS periods throttled that starves a container
 	unthrottledShare   = 0.05 // at most this, the container was not starved of CPU
 	prometheusGrowth   = 1.2  // Prometheus's memory grew when its peak is this much above its start
@@ -93,6 +95,15 @@ func (in Input) nodeSeries(name string, node *cluster.Object) []found {
 		}
 	}
 	return out
+}
+
+// nodeUse are a node's series of the query name, or of the fallback query when it has none
+// (node_exporter's, else cAdvisor's).
+func (in Input) nodeUse(name, fallback string, node *cluster.Object) []found {
+	if fs := in.nodeSeries(name, node); len(fs) > 0 {
+		return fs
+	}
+	return in.nodeSeries(fallback, node)
 }
 
 // peak is the largest finite value of a series between from and to (inclusive), and when.

@@ -211,6 +211,13 @@ func TestCapacityByUse(t *testing.T) {
 	if cites(c, "Metric node_memory{instance=\"10.128.0.99:9100\"", "") {
 		t.Errorf("another node's use cited")
 	}
+	// Without node_exporter, cAdvisor's root cgroup, labelled with the node's name.
+	objs = slices.Concat(m.Pods, m.Nodes, m.Events, m.Others,
+		seriesOf(t, "node_memory_cadvisor", map[string]string{"node": "gke-leap-core-pool-b3f2e0a1-c7eo"}, func(int) float64 { return 26 << 30 }))
+	c = mustCause(t, Run(cluster.NewModel(m.Files, objs), Options{}), CapacityExhaustion)
+	if !cites(c, "Metric node_memory_cadvisor", "had 26Gi of memory in use") {
+		t.Errorf("capacity_exhaustion does not cite cAdvisor's use: %+v", c.Evidence)
+	}
 }
 
 // TestPrometheusSeriesMatched: Prometheus's own series are taken for the Prometheus the rule

@@ -23,7 +23,8 @@ type Query struct {
 	What string
 }
 
-// DefaultQueries are the range queries run when none are configured: node CPU and memory use,
+// DefaultQueries are the range queries run when none are configured: node CPU and memory use
+// (node_exporter, and cAdvisor's root cgroup where there is no node_exporter),
 // containers' working set, CPU use and CFS throttling (cAdvisor), restarts and OOM kills
 // (kube-state-metrics), and Prometheus's own memory and head series. A query whose metric
 // the Prometheus lacks answers nothing, which is a gap, not an error.
@@ -31,6 +32,8 @@ func DefaultQueries() []Query {
 	return []Query{
 		{"node_cpu", `sum by (instance) (rate(node_cpu_seconds_total{mode!="idle"}[5m]))`, "CPU cores in use per node (node_exporter)"},
 		{"node_memory", `node_memory_MemTotal_bytes - node_memory_MemAvailable_bytes`, "memory in use per node (node_exporter)"},
+		{"node_cpu_cadvisor", `sum by (instance, node) (rate(container_cpu_usage_seconds_total{id="/"}[5m]))`, "CPU cores in use per node (cAdvisor's root cgroup, where node_exporter is not scraped)"},
+		{"node_memory_cadvisor", `sum by (instance, node) (container_memory_working_set_bytes{id="/"})`, "memory in use per node (cAdvisor's root cgroup)"},
 		{"container_memory", `sum by (namespace, pod, container) (container_memory_working_set_bytes{container!="", container!="POD"})`, "working set per container (cAdvisor)"},
 		{"container_cpu", `sum by (namespace, pod, container) (rate(container_cpu_usage_seconds_total{container!="", container!="POD"}[5m]))`, "CPU cores used per container (cAdvisor)"},
 		{"container_throttling", `sum by (namespace, pod, container) (rate(container_cpu_cfs_throttled_periods_total{container!=""}[5m])) / sum by (namespace, pod, container) (rate(container_cpu_cfs_periods_total{container!=""}[5m]))`, "share of CFS periods throttled per container (cAdvisor)"},
