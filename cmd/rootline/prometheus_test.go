@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"k8s.io/client-go/kubernetes/fake"
 
@@ -128,4 +131,34 @@ func members(cs []analysis.Cause) []analysis.Cause {
 		out = append(out, c.Members...)
 	}
 	return out
+}
+
+// TestAnalyzeTellsAgainst: `rootline analyze` of IL-0070 with a saved answer of Prometheus's
+// memory that stayed flat prints, under shared_prometheus, what speaks against it.
+func TestAnalyzeTellsAgainst(t *testing.T) {
+	dir := t.TempDir()
+	for name, b := range fixtures.IL0070VariantBytes(t, "liveness") {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var vs []string
+	for i := range 60 {
+		vs = append(vs, fmt.Sprintf(`[%d,"8e9"]`, time.Date(2023, 2, 1, 16, 30, 0, 0, time.UTC).Add(time.Duration(i)*time.Minute).Unix()))
+	}
+	answer := `{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"pod":"support-prometheus-server-8vssc48qww-74p85"},"values":[` + strings.Join(vs, ",") + `]}]}}`
+	if err := os.WriteFile(filepath.Join(dir, "prometheus_memory.json"), []byte(answer), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	root := newRootCmd()
+	root.SetOut(&out)
+	root.SetErr(io.Discard)
+	root.SetArgs([]string{"analyze", dir})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("analyze: %v", err)
+	}
+	if !regexp.MustCompile(`shared_prometheus[^\n]*\n(?:     [^\n]*\n)*     against: Metric prometheus_memory\{pod="support-prometheus-server-8vssc48qww-74p85"\} resident memory stayed near 7Gi`).Match(out.Bytes()) {
+		t.Errorf("no evidence against shared_prometheus under it:\n%s", out.String())
+	}
 }

@@ -86,6 +86,9 @@ func writeText(w io.Writer, rep analysis.Report, o textOptions) error {
 			}
 			p.f("     explains: %s\n", p.list(ex, 8))
 			p.evidence(c.Evidence)
+			for _, a := range c.Against {
+				p.f("     %s %s %s\n", p.dim("against:"), a.Ref, clip(a.Value, 200))
+			}
 			for _, m := range p.some(c.Missing, 1) {
 				p.f("     %s %s\n", p.dim("missing:"), m)
 			}
