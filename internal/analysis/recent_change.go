@@ -150,7 +150,7 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 		}
 		c := Cause{Kind: RecentChange, Role: Root, Confidence: mech.confidence, Components: []Component{},
 			Evidence: []Evidence{citeChange(ch.Change)}, Changes: []string{ch.ID}}
-		var against []string
+		var against []Evidence
 		for _, s := range symptoms {
 			if !slices.Contains(mech.kinds, s.Kind) || mech.fits != nil && !mech.fits(s) {
 				continue
@@ -167,9 +167,9 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 			case before(s, ch.Change):
 				against = append(against, beganBefore(s))
 			case ch.ReplicaSet != "" && w.replicaSet != "" && w.replicaSet != ch.ReplicaSet:
-				against = append(against, fmt.Sprintf("%s is of a pod of the earlier template (ReplicaSet %s)", idRef(s.ID), w.replicaSet))
+				against = append(against, citeSymptom(s, fmt.Sprintf("%s is of a pod of the earlier template (ReplicaSet %s): something else made it", idRef(s.ID), w.replicaSet)))
 			case ch.RevisionHash != "" && w.revisionHash != "" && w.revisionHash != ch.RevisionHash:
-				against = append(against, fmt.Sprintf("%s is of a pod of an earlier template (controller-revision-hash %s)", idRef(s.ID), w.revisionHash))
+				against = append(against, citeSymptom(s, fmt.Sprintf("%s is of a pod of an earlier template (controller-revision-hash %s): something else made it", idRef(s.ID), w.revisionHash)))
 			default:
 				c.Explains = append(c.Explains, s.ID)
 				if len(s.Evidence) > 0 {
@@ -188,18 +188,29 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 	return out
 }
 
-// weigh puts what speaks against a change cause into it, lowering its confidence; or, when
-// nothing does, what would.
-func weigh(c *Cause, against []string, wouldContradict string) {
+// weigh puts what speaks against a change cause into its against list, lowering its
+// confidence; or, when nothing does, says in missing what would.
+func weigh(c *Cause, against []Evidence, wouldContradict string) {
 	if len(against) > 0 {
 		c.Confidence = min(c.Confidence, 0.4)
-		c.Missing = append(c.Missing, "against it: "+strings.Join(against, "; ")+": something else made those")
+		c.Against = append(c.Against, against...)
 		return
 	}
 	c.Missing = append(c.Missing, wouldContradict)
 }
 
-// beganBefore says that a symptom began before a change, naming it for the report.
-func beganBefore(s Symptom) string {
-	return fmt.Sprintf("%s began before the change (%s)", idRef(s.ID), s.At.Format(time.RFC3339))
+// citeSymptom is a symptom as evidence against a cause: where its first evidence points (the
+// symptom's object when it has none), and why it speaks against the cause.
+func citeSymptom(s Symptom, why string) Evidence {
+	e := Evidence{Ref: objectLabel(s)}
+	if len(s.Evidence) > 0 {
+		e = s.Evidence[0]
+	}
+	e.Field, e.Value = "symptom "+idRef(s.ID), why
+	return e
+}
+
+// beganBefore is a symptom that began before a change, as evidence against it.
+func beganBefore(s Symptom) Evidence {
+	return citeSymptom(s, fmt.Sprintf("%s began before the change (%s): something else made it", idRef(s.ID), s.At.Format(time.RFC3339)))
 }

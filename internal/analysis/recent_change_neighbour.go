@@ -34,7 +34,8 @@ func (movedNeighbourRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		c := Cause{Kind: RecentChange, Role: Root, Confidence: 0.6, Components: []Component{},
 			Evidence: []Evidence{citeChange(ch.Change)}, Changes: []string{ch.ID}}
-		var against, moved []string
+		var against []Evidence
+		var moved []string
 		for _, s := range symptoms {
 			if !sufferings[s.Kind] && s.Kind != NodePressure {
 				continue

@@ -61,7 +61,7 @@ func nodeChangeCauses(in Input, symptoms []Symptom, mech nodeMechanism) []Cause 
 		if n.pool != "" {
 			c.Components = append(c.Components, Component{Kind: cluster.ComponentNodePool, Name: n.pool})
 		}
-		var against []string
+		var against []Evidence
 		for _, s := range symptoms {
 			if !mech.hits(in, s, ch.Change, n) {
 				continue

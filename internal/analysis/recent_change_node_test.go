@@ -146,8 +146,8 @@ func TestRecentChangeNodes(t *testing.T) {
 			if got := explained(rep, c); !slices.Equal(got, tt.explains) {
 				t.Errorf("explains %q; want %q", got, tt.explains)
 			}
-			if a := len(c.Missing) > 0 && strings.HasPrefix(c.Missing[0], "against it: "); a != tt.against || tt.against && c.Confidence > 0.4 {
-				t.Errorf("missing %q at %.2f; want something against it: %v", c.Missing, c.Confidence, tt.against)
+			if a := len(c.Against) > 0 && strings.Contains(c.Against[0].Value, "began before the change"); a != tt.against || tt.against && c.Confidence > 0.4 {
+				t.Errorf("against %+v at %.2f; want something against it: %v", c.Against, c.Confidence, tt.against)
 			}
 			if tt.led != "" {
 				y, ok := causeOf(rep, tt.led)

@@ -92,13 +92,14 @@ func TestRecentChangeFromControllerRevisions(t *testing.T) {
 			rep := Run(m, Options{})
 			c, explained = changeCause(t, rep)
 			for _, s := range rep.Symptoms {
-				if s.Objects[0].Name == "db-old" && (len(c.Missing) == 0 || !strings.Contains(c.Missing[0], s.ID+" is of a pod of an earlier template")) {
-					t.Errorf("missing %q does not name the old pod's symptom by its id in the report (%s)", c.Missing, s.ID)
+				if s.Objects[0].Name == "db-old" && (len(c.Against) == 0 || !strings.Contains(c.Against[0].Value, s.ID+" is of a pod of an earlier template") ||
+					c.Against[0].Field != "symptom "+s.ID || c.Against[0].File == "") {
+					t.Errorf("against %+v does not name the old pod's symptom by its id in the report (%s), nor cite its evidence", c.Against, s.ID)
 				}
 			}
-			if len(explained) != 1 || c.Confidence > 0.4 || len(c.Missing) == 0 || !strings.Contains(c.Missing[0], "earlier template (controller-revision-hash") {
-				t.Errorf("with a pod of the earlier revision killed too: explains %v at %.2f, missing %q; want the new pod's only, the old against it",
-					explained, c.Confidence, c.Missing)
+			if len(explained) != 1 || c.Confidence > 0.4 || len(c.Against) == 0 || !strings.Contains(c.Against[0].Value, "earlier template (controller-revision-hash") {
+				t.Errorf("with a pod of the earlier revision killed too: explains %v at %.2f, against %+v; want the new pod's only, the old against it",
+					explained, c.Confidence, c.Against)
 			}
 		})
 	}

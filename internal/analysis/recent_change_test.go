@@ -136,9 +136,9 @@ func TestRecentChangeFromRollouts(t *testing.T) {
 			hubPod("hub-2-new", "hub-2", t2.Add(time.Minute), bad, "1Gi", pulling(bad)),
 		})
 		c, explained := changeCause(t, Run(m, Options{}))
-		if len(explained) != 1 || c.Confidence > 0.4 || len(c.Missing) == 0 || !strings.HasPrefix(c.Missing[0], "against it: ") {
-			t.Errorf("with the old pod failing too: explains %v at %.2f, missing %q; want one symptom, little confidence, the old pod against it",
-				explained, c.Confidence, c.Missing)
+		if len(explained) != 1 || c.Confidence > 0.4 || len(c.Against) == 0 || c.Against[0].Ref != "Pod prod/hub-1-old" {
+			t.Errorf("with the old pod failing too: explains %v at %.2f, against %+v; want one symptom, little confidence, the old pod against it",
+				explained, c.Confidence, c.Against)
 		}
 	})
 

@@ -45,6 +45,10 @@ func resolveReport(rep *Report, final map[string]string) {
 	cause = func(c *Cause) {
 		c.Summary = resolveRefs(c.Summary, final)
 		fix(c.Missing)
+		for i := range c.Against {
+			c.Against[i].Field = resolveRefs(c.Against[i].Field, final)
+			c.Against[i].Value = resolveRefs(c.Against[i].Value, final)
+		}
 		for i := range c.Links {
 			c.Links[i].Why = resolveRefs(c.Links[i].Why, final)
 		}
