@@ -72,7 +72,7 @@ type Cause struct {
 	Links                               []Why
 	Evidence                            []Evidence
 	Missing                             []string
-	Against                             []Evidence    // what speaks against it (a metric that contradicts it)
+	Against                             []Evidence    // what speaks against it (a metric, a symptom before the change)
 	Suggestions                         []Suggestion  // the first few
 	MoreSuggestions                     int           // how many more its page lists
 	MembersURL                          string        // the page of its members and all its changes
