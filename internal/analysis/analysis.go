@@ -30,6 +30,10 @@ type Options struct {
 	// reads the snapshots apart. The rollouts the model's own ReplicaSets tell are added to
 	// them (change.History).
 	Changes []change.Change
+	// Metrics are the series the input holds, when the caller has read them already
+	// (metrics.FromObjects of the model's others, which the server keeps with the model); nil
+	// reads them from the model.
+	Metrics []metrics.Answer
 }
 
 // Input is what every rule sees: the model and the options.
@@ -112,7 +116,10 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 		opts.Now = to
 	}
 	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, cache: &runCache{}}
-	in.metrics, _ = metrics.FromObjects(m.Others)
+	in.metrics = opts.Metrics
+	if in.metrics == nil {
+		in.metrics, _ = metrics.FromObjects(m.Others)
+	}
 	in.changes = numberChanges(append(append([]change.Change{}, opts.Changes...), change.History(m.Others)...))
 	if len(in.changes) > 0 {
 		in.replicaSets = replicaSetOwners(m)

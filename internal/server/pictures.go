@@ -1,6 +1,7 @@
 package server
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -28,7 +29,7 @@ const (
 // the input holds on the same time axis with the symptom groups shaded, the nodes of each pool
 // over time, and the requests on the nodes involved (those the causes cite, then
 // those of the symptoms), every pod above a tenth of a node named.
-func pictures(m *cluster.Model, rep analysis.Report, entries []timeline.Entry) []incidents.Picture {
+func pictures(m *cluster.Model, rep analysis.Report, entries []timeline.Entry, series []metrics.Answer) []incidents.Picture {
 	if rep.Inputs.From == nil {
 		return nil
 	}
@@ -53,7 +54,7 @@ func pictures(m *cluster.Model, rep analysis.Report, entries []timeline.Entry) [
 	out := []incidents.Picture{
 		{Title: "Events per " + per(width) + ", warnings darker, symptoms marked", SVG: picture.EventsPerMinute(timeline.Buckets(entries, from, to, width), marks)},
 	}
-	for _, a := range metricAnswers(m, rep) {
+	for _, a := range metricAnswers(series, rep) {
 		out = append(out, incidents.Picture{Title: "Metric " + a.Name + " on the same time axis, symptoms shaded", SVG: picture.Series(a, from, to, marks)})
 	}
 	out = append(out, incidents.Picture{Title: "Nodes of each pool over time", SVG: picture.NodesPerPool(m, from, to)})
@@ -63,13 +64,14 @@ func pictures(m *cluster.Model, rep analysis.Report, entries []timeline.Entry) [
 	return out
 }
 
-// metricAnswers are the metrics the input holds to draw, at most maxMetricPictures: first those
-// the causes cite, in their order, then the others by name.
-func metricAnswers(m *cluster.Model, rep analysis.Report) []metrics.Answer {
-	answers, _ := metrics.FromObjects(m.Others)
-	if len(answers) == 0 {
+// metricAnswers are the metrics of series to draw, at most maxMetricPictures: first those the
+// causes cite, in their order, then the others by name. series is shared by the requests of
+// one incident state, so it is sorted as a copy.
+func metricAnswers(series []metrics.Answer, rep analysis.Report) []metrics.Answer {
+	if len(series) == 0 {
 		return nil
 	}
+	answers := slices.Clone(series)
 	rank := map[string]int{}
 	for _, c := range rep.Causes {
 		for _, e := range c.Evidence {

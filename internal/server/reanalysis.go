@@ -8,6 +8,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/timeline"
 )
@@ -39,9 +40,19 @@ func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *store
 		changes[i] = timeline.Change{At: c.At, Kind: c.Kind, Namespace: c.Namespace, Name: c.Name, State: c.State}
 	}
 	m := cluster.NewModel(ev.Files, ev.Objects)
-	s.states.note(in.ID, len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others))
-	return &incidentState{incident: in, model: m, report: analysis.Run(m, analysisOptions(ev)), notes: notes, changes: changes,
-		alerts: ev.Alerts, evidence: ev, tl: &madeTimeline{}}
+	opts := analysisOptions(ev)
+	// The series are read once for the analysis and the pictures of every page view; a long
+	// series weighs in the cache as the objects its points cost (about 400 to an object's 12 KiB).
+	opts.Metrics, _ = metrics.FromObjects(m.Others)
+	points := 0
+	for _, a := range opts.Metrics {
+		for _, sr := range a.Series {
+			points += len(sr.Points)
+		}
+	}
+	s.states.note(in.ID, len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others)+points/400)
+	return &incidentState{incident: in, model: m, report: analysis.Run(m, opts), notes: notes, changes: changes,
+		alerts: ev.Alerts, metrics: opts.Metrics, evidence: ev, tl: &madeTimeline{}}
 }
 
 // analysisOptions are the options of an incident's analysis: what changed between its
@@ -74,7 +85,8 @@ func (st *incidentState) with(in *incident.Incident, notes []incident.Note, ev *
 	if !slices.EqualFunc(notes, st.notes, sameNote) {
 		tl = &madeTimeline{}
 	}
-	return &incidentState{incident: in, model: st.model, report: st.report, notes: notes, changes: st.changes, alerts: st.alerts, evidence: ev, tl: tl}
+	return &incidentState{incident: in, model: st.model, report: st.report, notes: notes, changes: st.changes, alerts: st.alerts,
+		metrics: st.metrics, evidence: ev, tl: tl}
 }
 
 // sameNote reports whether two notes show the same on the timeline, and everywhere else.

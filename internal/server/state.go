@@ -12,6 +12,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/timeline"
 )
@@ -25,6 +26,7 @@ type incidentState struct {
 	notes    []incident.Note
 	changes  []timeline.Change // pod and node states the collector saw during the incident
 	alerts   []alert.Alert     // the alerts of its cluster overlapping its window
+	metrics  []metrics.Answer  // the series its snapshots hold, read once (never changed: states are shared)
 	evidence *store.Evidence   // what the model was made of, for the next load to start from (nil: none)
 
 	tl *madeTimeline // shared by the states of one model, analysis, notes and changes

@@ -36,7 +36,7 @@ func sectionPage(t testing.TB, m *cluster.Model, rep analysis.Report, query stri
 	}
 	all := timeline.Build(m, rep, nil)
 	page, total := timeline.Apply(all, f)
-	p := incidents.Page{ID: "x", Title: "x", Entries: timelineRows(page, all), Total: total, Filter: timelineView(c, f), Pictures: pictures(m, rep, all)}
+	p := incidents.Page{ID: "x", Title: "x", Entries: timelineRows(page, all), Total: total, Filter: timelineView(c, f), Pictures: pictures(m, rep, all, nil)}
 	var b bytes.Buffer
 	if err := incidents.IncidentPage(p).Render(context.Background(), &b); err != nil {
 		t.Fatal(err)
