@@ -91,7 +91,10 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 		p.Edit.Error = c.GetString(editErrorKey)
 	}
 	p.Pictures = pictures(m, rep, all, st.metrics)
-	p.Prometheus, p.MetricsError = s.prometheus.For(in.Cluster), c.GetString(prometheusErrorKey)
+	if address := s.prometheus.For(in.Cluster); address != "" {
+		p.Prometheus = shownAddress(address)
+	}
+	p.MetricsError = c.GetString(prometheusErrorKey)
 	if len(rep.Inputs.Queries) > 0 {
 		p.Metrics = fmt.Sprintf("%d series of %s", rep.Inputs.Series, strings.Join(rep.Inputs.Queries, ", "))
 	}

@@ -46,8 +46,8 @@ type metricsResponse struct {
 
 // readPrometheus answers POST /api/v1/incidents/{id}/prometheus: the range queries run on the
 // Prometheus of the incident's cluster (--prometheus) over the incident's window (its start and
-// end when set, until now for one started and not ended, else the time its evidence spans, with metrics.MarginBefore and MarginAfter),
-// and their answers stored as a snapshot of the incident, through the same pipeline as an
+// end when set, until now for one started and not ended, else the time its evidence spans, with
+// metrics.MarginBefore and MarginAfter), and their answers stored as a snapshot of the incident, through the same pipeline as an
 // upload of the saved answers: prometheus/<query>.json and prometheus/queries.json (which
 // names each query and says why one gave nothing). Reading the same window again gives the same
 // snapshot. A query Prometheus lacks the metric of is a gap, not an error; a Prometheus that
@@ -109,7 +109,7 @@ func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp m
 		}
 		return errStatus(http.StatusBadGateway, fmt.Sprintf("Prometheus of cluster %q: %v", st.incident.Cluster, err))
 	}
-	resp := metricsResponse{Prometheus: address, From: w.From, To: w.To, Step: w.Step.String()}
+	resp := metricsResponse{Prometheus: shownAddress(address), From: w.From, To: w.To, Step: w.Step.String()}
 	for _, o := range outcomes {
 		resp.Queries = append(resp.Queries, metricsQuery{Name: o.Query.Name, Series: len(o.Result.Series), Gap: o.Gap})
 	}
@@ -130,7 +130,7 @@ func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp m
 	}
 	resp.Snapshot = snap
 	if status == http.StatusCreated {
-		s.log.InfoContext(ctx, "Prometheus read", "incident_id", id, "prometheus", address, "snapshot", snap.Snapshot, "queries", len(outcomes))
+		s.log.InfoContext(ctx, "Prometheus read", "incident_id", id, "prometheus", shownAddress(address), "snapshot", snap.Snapshot, "queries", len(outcomes))
 		s.refreshSignature(ctx, id)
 	}
 	done(status, resp)
@@ -180,6 +180,16 @@ func spoolOf(dir string, files map[string][]byte) (*spool, error) {
 		sp.files = append(sp.files, spooledFile{name: name, path: path, sha256: hex.EncodeToString(sum[:]), size: int64(len(b))})
 	}
 	return sp, nil
+}
+
+// shownAddress is a Prometheus's address as answers, pages and logs show it: without the
+// password a URL may carry (http://user:pass@host).
+func shownAddress(address string) string {
+	u, err := url.Parse(address)
+	if err != nil {
+		return "a Prometheus"
+	}
+	return u.Redacted()
 }
 
 // orWord is s, or word when s is empty.
