@@ -72,3 +72,24 @@ func TestFetchAll(t *testing.T) {
 		t.Error("an address without a scheme is taken")
 	}
 }
+
+// TestFetchBasicAuth: a Prometheus behind basic authentication is read with the user and
+// password of its URL.
+func TestFetchBasicAuth(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if user, pass, ok := r.BasicAuth(); !ok || user != "rootline" || pass != "s3cret" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		_, _ = w.Write([]byte(throttled))
+	}))
+	defer srv.Close()
+	f, err := NewFetcher(strings.Replace(srv.URL, "http://", "http://rootline:s3cret@", 1), 0, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.Fetch(context.Background(), Query{Name: "q", Expr: "ok"}, Window{From: time.Unix(0, 0), To: time.Unix(60, 0)})
+	if err != nil || len(res.Series) == 0 {
+		t.Errorf("read behind basic authentication: %v, %+v", err, res)
+	}
+}
