@@ -141,7 +141,7 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
 	case head[start] == '{' && metrics.Sniff(head[start:]):
 		// A saved answer of Prometheus's range query API, not a Kubernetes object.
-		perr = d.decodeMetrics(ctx, name, br, emit)
+		perr = d.decodeMetrics(name, br, emit)
 	case head[start] == '{' || (head[start] == '[' && jsonArray(head[start:])):
 		perr = d.decodeJSON(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
 	case promptBeforeJSON(head[start:]):

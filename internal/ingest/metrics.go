@@ -19,8 +19,9 @@ const maxAnswerBytes = 64 << 20
 // metrics.QueryName) or by a manifest beside it. Label values are redacted like any other
 // keyed values. An answer of status "error", or one that is not whole, is refused naming the
 // file and the byte.
-func (d *Decoder) decodeMetrics(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error) error {
-	body, err := io.ReadAll(io.LimitReader(&budgetReader{ctx: ctx, r: r, d: d}, maxAnswerBytes+1))
+func (d *Decoder) decodeMetrics(name string, r io.Reader, emit func(*cluster.Object) error) error {
+	// r counts against the decoder's budget and stops with ctx already (decodeLeaf's reader).
+	body, err := io.ReadAll(io.LimitReader(r, maxAnswerBytes+1))
 	if err != nil {
 		return err
 	}

@@ -61,6 +61,12 @@ func TestSavedPrometheusAnswers(t *testing.T) {
 		if err != nil || len(again) != 1 || again[0].Kind != metrics.SeriesKind {
 			t.Fatalf("read back: %v %+v", err, again)
 		}
+		// Written as an object by hand, a credential in a label is redacted too.
+		raw := `{"apiVersion":"rootline.dev/v1","kind":"MetricSeries","query":"q","labels":{"api_token":"hunter2","pod":"hub-1"},"points":[[1,"1"]]}`
+		hand, _, err := decodeAll(t, "series.json", []byte(raw), Options{})
+		if err != nil || len(hand) != 1 || strings.Contains(string(hand[0].Raw), "hunter2") || !strings.Contains(string(hand[0].Raw), "hub-1") {
+			t.Errorf("a series object by hand: %v %s", err, hand[0].Raw)
+		}
 	})
 	refused := []struct {
 		name, input, want string
@@ -91,6 +97,10 @@ func TestSavedPrometheusAnswers(t *testing.T) {
 		_, _, err := decodeAll(t, "big.json", []byte(answer), Options{MaxBytes: 64})
 		if !errors.Is(err, ErrTooLarge) {
 			t.Errorf("over the budget: %v", err)
+		}
+		// An answer of exactly the budget is read: its bytes are counted once.
+		if objs, _, err := decodeAll(t, "exact.json", []byte(answer), Options{MaxBytes: int64(len(answer))}); err != nil || len(objs) != 1 {
+			t.Errorf("at the budget: %v, %d objects", err, len(objs))
 		}
 	})
 }

@@ -148,8 +148,9 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 		}
 		d.adopt(o, t)
 	case metrics.SeriesKind, metrics.ManifestKind:
-		// Series and a manifest of saved answers, as an export writes them back.
-		checked, err := metrics.CheckObject(raw, metrics.Limits{})
+		// Series and a manifest of saved answers, written as objects: their labels are
+		// redacted as those of a saved answer are.
+		checked, err := metrics.CheckObject(raw, metrics.Limits{}, redactKeyed)
 		if err != nil {
 			return d.objErr(src, raw, err)
 		}

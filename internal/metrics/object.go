@@ -285,10 +285,10 @@ func Sniff(head []byte) bool {
 // finite reports whether v is a number to compare (not NaN or ±Inf).
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// CheckObject reads the JSON of a series object or a manifest as it comes in an input (an
-// export read back, say), strictly and within lim, and returns it compacted: what ingest keeps
-// of it. Any other kind is an error.
-func CheckObject(raw []byte, lim Limits) ([]byte, error) {
+// CheckObject reads the JSON of a series object or a manifest as it comes in an input,
+// strictly and within lim, and returns it compacted, a series' labels passed through redact
+// (nil: kept as they are): what ingest keeps of it. Any other kind is an error.
+func CheckObject(raw []byte, lim Limits, redact func(labels map[string]string)) ([]byte, error) {
 	lim = lim.orDefaults()
 	var head struct {
 		Kind string `json:"kind"`
@@ -321,6 +321,9 @@ func CheckObject(raw []byte, lim Limits) ([]byte, error) {
 			if len(k) > lim.Bytes || len(v) > lim.Bytes {
 				return nil, fmt.Errorf("label %.40q: longer than %d bytes", k, lim.Bytes)
 			}
+		}
+		if redact != nil && so.Labels != nil {
+			redact(so.Labels)
 		}
 		return json.Marshal(so)
 	}

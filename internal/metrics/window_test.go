@@ -147,7 +147,7 @@ func FuzzCheckObject(f *testing.F) {
 	f.Add([]byte(`{"apiVersion":"rootline.dev/v1","kind":"MetricSeries","query":"q","labels":{"a":"b"},"points":[[1,"0.5"],[2,"NaN"]]}`))
 	f.Add([]byte(`{"apiVersion":"rootline.dev/v1","kind":"MetricQueries","queries":[{"file":"a.json","name":"q"}]}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		kept, err := CheckObject(raw, Limits{})
+		kept, err := CheckObject(raw, Limits{}, nil)
 		if err != nil {
 			return
 		}
