@@ -22,11 +22,27 @@ const (
 	NodePressure         = "node_pressure"
 	ScaleUp              = "scale_up"
 	EvictedPodsLingering = "evicted_pods_lingering"
+	// PodStuckCreating: a pod placed on a node that cannot start (its sandbox, network or
+	// volumes cannot be set up, or a Secret or ConfigMap it needs is missing).
+	PodStuckCreating = "pod_stuck_creating"
+	// PodCreateFailed: a controller (ReplicaSet, Job, StatefulSet, DaemonSet) cannot create
+	// its pods (a quota, an admission webhook).
+	PodCreateFailed = "pod_create_failed"
+	// RolloutStuck: a Deployment's rollout stopped progressing (ProgressDeadlineExceeded).
+	RolloutStuck = "rollout_stuck"
+	// JobFailed: a Job failed (its backoff limit or deadline reached).
+	JobFailed = "job_failed"
+	// VolumeProvisioningFailed: a PersistentVolumeClaim could not be provisioned or bound.
+	VolumeProvisioningFailed = "volume_provisioning_failed"
+	// NodeOOM: the kernel's OOM killer ran on a node (SystemOOM), as opposed to a container
+	// killed at its own memory limit (oom_killed).
+	NodeOOM = "node_oom"
 )
 
 // Symptoms lists every symptom kind.
 var Symptoms = []string{PodEvicted, PodPending, OOMKilled, LivenessProbeFailed, ReadinessProbeFailed, CrashLoopBackOff,
-	ContainerRestarted, ImagePullFailed, Preempted, NodeNotReady, NodePressure, ScaleUp, EvictedPodsLingering}
+	ContainerRestarted, ImagePullFailed, Preempted, NodeNotReady, NodePressure, ScaleUp, EvictedPodsLingering,
+	PodStuckCreating, PodCreateFailed, RolloutStuck, JobFailed, VolumeProvisioningFailed, NodeOOM}
 
 // Cause kinds: why the symptoms happened.
 const (
@@ -46,12 +62,26 @@ const (
 	ImageUnavailable      = "image_unavailable"
 	ContainerStartFailure = "container_start_failure"
 	RecentChange          = "recent_change"
+	// QuotaExceeded: a ResourceQuota (or a LimitRange) refused the pods a controller made.
+	QuotaExceeded = "quota_exceeded"
+	// NetworkSetupFailed: the pod's network could not be set up: the CNI plugin is not ready
+	// or failed (a sandbox that cannot be made).
+	NetworkSetupFailed = "network_setup_failed"
+	// IPExhaustion: no IP address was left for the pod (the CNI's IPAM, a subnet, ENIs).
+	IPExhaustion = "ip_exhaustion"
+	// MissingObject: an object the pod needs does not exist: a Secret, a ConfigMap, a
+	// PersistentVolumeClaim or a StorageClass.
+	MissingObject = "missing_object"
+	// VolumeAttachFailure: a volume could not be attached or mounted on the node
+	// (FailedAttachVolume, Multi-Attach, a mount that times out).
+	VolumeAttachFailure = "volume_attach_failure"
 )
 
 // Causes lists every cause kind.
 var Causes = []string{CapacityExhaustion, SharedNodePool, SharedPrometheus, CPUStarvation, MemoryOverRequest, MemoryLimitTooLow,
 	NodeOvercommitted, ScaleUpNotReady, SchedulingConstraints, Preemption, NodeDiskExhaustion, RequestExceedsNode, VolumeBinding,
-	ImageUnavailable, ContainerStartFailure, RecentChange}
+	ImageUnavailable, ContainerStartFailure, RecentChange, QuotaExceeded, NetworkSetupFailed, IPExhaustion, MissingObject,
+	VolumeAttachFailure}
 
 // Gap kinds: evidence that is missing, and why. Unlike symptoms and causes, gaps are not kept
 // as bits, so this list has no order to keep.
@@ -78,11 +108,14 @@ const (
 	GapFileSkipped   = "file_skipped"
 	GapFileTruncated = "file_truncated"
 	GapFileProse     = "file_prose"
+	// GapFileNoMessage: a text file given to `rootline analyze` held no message of a
+	// Kubernetes component, and no kubectl output, that Rootline knows.
+	GapFileNoMessage = "file_no_message"
 )
 
 // Gaps lists every gap kind.
 var Gaps = []string{GapNoEvents, GapEventsExpired, GapNoNodes, GapEventsCombined, GapMessageTruncated, GapCompetingCauses,
-	GapRestartUnexplained, GapMixedIncidents, GapFileSkipped, GapFileTruncated, GapFileProse}
+	GapRestartUnexplained, GapMixedIncidents, GapFileSkipped, GapFileTruncated, GapFileProse, GapFileNoMessage}
 
 // MissingEvidence reports whether a gap kind is evidence that would decide between causes had
 // the input held it (as opposed to a note on how the input was read).

@@ -26,10 +26,12 @@ func TestSignatureBits(t *testing.T) {
 		// its list in internal/kinds moves the bits of those after it, and fails here.
 		{"symptom", symptoms, []string{"pod_evicted", "pod_pending", "oom_killed", "liveness_probe_failed", "readiness_probe_failed",
 			"crash_loop_backoff", "container_restarted", "image_pull_failed", "preempted", "node_not_ready", "node_pressure",
-			"scale_up", "evicted_pods_lingering"}},
+			"scale_up", "evicted_pods_lingering", "pod_stuck_creating", "pod_create_failed", "rollout_stuck", "job_failed",
+			"volume_provisioning_failed", "node_oom"}},
 		{"cause", causes, []string{"capacity_exhaustion", "shared_node_pool", "shared_prometheus", "cpu_starvation", "memory_over_request",
 			"memory_limit_too_low", "node_overcommitted", "scale_up_not_ready", "scheduling_constraints", "preemption",
-			"node_disk_exhaustion", "request_exceeds_node", "volume_binding", "image_unavailable", "container_start_failure", "recent_change"}},
+			"node_disk_exhaustion", "request_exceeds_node", "volume_binding", "image_unavailable", "container_start_failure", "recent_change",
+			"quota_exceeded", "network_setup_failed", "ip_exhaustion", "missing_object", "volume_attach_failure"}},
 		{"component", components, []string{"NodePool", "Prometheus", "Hub", "Proxy", "Ingress", "DNS", "Autoscaler", "Scheduler", "Database",
 			"NodePool:core", "NodePool:user", "NodePool:worker", "NodePool:gpu"}},
 	} {

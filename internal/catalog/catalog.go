@@ -1,0 +1,235 @@
+// Package catalog is the catalogue of the messages Kubernetes components write: the kubelet,
+// the scheduler, the controllers, the API server, the cluster-autoscaler, Karpenter and the
+// common CNI and cloud messages that reach their events. Each entry is a message as its
+// component's source formats it (its fixed words, and its verbs as named captures), with the
+// releases that write it, where in the source it was read, and what it means: the symptom it is
+// a sign of, what it says about a cause, and the object it is about.
+//
+// The catalogue is data (messages.yaml, reviewed like code) compiled once into matchers. Find
+// reads any text for the messages it holds, wherever they sit in it: in a table row, a describe
+// field, a log line, a JSON string or a person's paragraph. Reading by message rather than by
+// the shape of the paste around it is what lets Rootline read pastes whose layout it has never
+// seen.
+package catalog
+
+import (
+	_ "embed"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/rootline-dev/rootline/internal/kinds"
+)
+
+// Entry is one message of the catalogue.
+type Entry struct {
+	// ID names the entry: "<component>/<slug>".
+	ID string `json:"id"`
+	// Component is the program that writes the message: kubelet, kube-scheduler,
+	// kube-controller-manager, kube-apiserver, cluster-autoscaler, karpenter, …
+	Component string `json:"component"`
+	// Reason is the event reason the component records the message under or, for a message
+	// that is not an event (a log line, a pod's status), the reason of the event that records
+	// the same fact. Rootline files what it reads under it.
+	Reason string `json:"reason"`
+	// In says where the component writes it: event, status, condition, log, waiting,
+	// terminated.
+	In []string `json:"in"`
+	// Template is the message: fixed words and {name:type} captures (see compile).
+	Template string `json:"template"`
+	// Word marks a message of one word (OOMKilled, CrashLoopBackOff): a reason, which people
+	// write in sentences as often as programs print it, so it is read only where a program
+	// printed it.
+	Word bool `json:"word,omitempty"`
+	// Part marks a part of a longer message (one reason of the scheduler's diagnosis, the
+	// threshold sentence of an eviction): it tells what the message says, never a message of
+	// its own.
+	Part bool `json:"part,omitempty"`
+	// Versions are the releases that write it, as read from the source ("1.9+", "1.2-1.8").
+	Versions string `json:"versions"`
+	// Source lists where it was read: module or repository at a version, path, format string.
+	Source []string `json:"source"`
+	// Symptom is the symptom kind the message is a sign of (kinds.Symptoms), or "" for a
+	// message that is context only (a pod assigned to a node).
+	Symptom string `json:"symptom,omitempty"`
+	// Evidence is what the message says about a cause, as a short tag (insufficient_resource,
+	// quota_exceeded, ip_exhausted, …), or "".
+	Evidence string `json:"evidence,omitempty"`
+	// Object is the kind of object the message is about: pod, node, container, deployment,
+	// replicaset, job, statefulset, daemonset, pvc, pv, nodegroup, workload.
+	Object string `json:"object"`
+	// Example is the message as the component writes it: its format string with the verbs
+	// filled in. It must match the template (TestExamples).
+	Example string `json:"example"`
+	// Note is a remark for the reader of the catalogue.
+	Note string `json:"note,omitempty"`
+
+	re       *regexp.Regexp
+	anchor   string   // the longest run of fixed text without spaces: every match holds it
+	fixed    int      // how many bytes of the template are fixed text: the more, the more specific
+	captures []string // the capture of each group of re, by index (1…)
+}
+
+// Catalogue is a compiled set of entries.
+type Catalogue struct {
+	Entries []*Entry
+	// anchors are the anchors of the entries that are messages, each with the entries that
+	// hold it, longest first; all are those of every entry, parts included.
+	anchors, all []anchor
+}
+
+type anchor struct {
+	text    string
+	entries []*Entry
+}
+
+//go:embed messages.yaml
+var messagesYAML []byte
+
+var defaultCatalogue = sync.OnceValues(func() (*Catalogue, error) { return Parse(messagesYAML) })
+
+// Default is the catalogue of messages.yaml, compiled on first use. It panics if the embedded
+// catalogue does not compile, which TestDefault rules out.
+func Default() *Catalogue {
+	c, err := defaultCatalogue()
+	if err != nil {
+		panic(fmt.Sprintf("catalog: the embedded messages.yaml: %v", err))
+	}
+	return c
+}
+
+// Parse reads a catalogue in YAML (a list of entries, unknown fields refused) and compiles it.
+// Every entry is checked: its fields, its template, its kinds and that its example matches.
+func Parse(data []byte) (*Catalogue, error) {
+	var entries []*Entry
+	if err := yaml.UnmarshalStrict(data, &entries); err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	c := &Catalogue{Entries: entries}
+	ids := map[string]bool{}
+	byAnchor, allByAnchor := map[string][]*Entry{}, map[string][]*Entry{}
+	for i, e := range entries {
+		if e == nil {
+			return nil, fmt.Errorf("catalog: entry %d is empty", i+1)
+		}
+		if err := e.check(); err != nil {
+			return nil, fmt.Errorf("catalog: entry %d (%s): %w", i+1, e.ID, err)
+		}
+		if ids[e.ID] {
+			return nil, fmt.Errorf("catalog: entry %d: id %s is used twice", i+1, e.ID)
+		}
+		ids[e.ID] = true
+		if err := e.compile(); err != nil {
+			return nil, fmt.Errorf("catalog: entry %d (%s): %w", i+1, e.ID, err)
+		}
+		if !e.Part {
+			byAnchor[e.anchor] = append(byAnchor[e.anchor], e)
+		}
+		allByAnchor[e.anchor] = append(allByAnchor[e.anchor], e)
+	}
+	c.anchors, c.all = anchors(byAnchor), anchors(allByAnchor)
+	return c, nil
+}
+
+// anchors lists the anchors of a map, longest first.
+func anchors(m map[string][]*Entry) []anchor {
+	var out []anchor
+	for text, es := range m {
+		out = append(out, anchor{text: text, entries: es})
+	}
+	slices.SortFunc(out, func(a, b anchor) int {
+		if d := len(b.text) - len(a.text); d != 0 {
+			return d
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	return out
+}
+
+// objects are the kinds of object an entry may be about.
+var objects = []string{"pod", "node", "container", "deployment", "replicaset", "replicationcontroller", "job", "cronjob",
+	"statefulset", "daemonset", "pvc", "pv", "nodegroup", "nodeclaim", "workload", "cluster", "service"}
+
+// places are where a component may write a message.
+var places = []string{"event", "status", "condition", "log", "waiting", "terminated", "taint", "configmap"}
+
+// minAnchor is the shortest anchor an entry may have: the scanner looks for anchors first.
+// A part of a message ("Too many pods") is only looked for inside messages, and may have a
+// shorter one.
+const (
+	minAnchor     = 5
+	minPartAnchor = 4
+)
+
+// check reports what is missing or wrong in an entry's fields, before it is compiled.
+func (e *Entry) check() error {
+	switch {
+	case !idRe.MatchString(e.ID):
+		return fmt.Errorf("id %q is not <component>/<slug> in lower case", e.ID)
+	case e.Component == "":
+		return fmt.Errorf("no component")
+	case e.Template == "":
+		return fmt.Errorf("no template")
+	case e.Versions == "":
+		return fmt.Errorf("no versions")
+	case len(e.Source) == 0:
+		return fmt.Errorf("no source: every entry cites where it was read")
+	case e.Example == "":
+		return fmt.Errorf("no example")
+	case !slices.Contains(objects, e.Object):
+		return fmt.Errorf("object %q is not one of %s", e.Object, strings.Join(objects, ", "))
+	case e.Symptom != "" && !slices.Contains(kinds.Symptoms, e.Symptom):
+		return fmt.Errorf("symptom %q is not a symptom kind", e.Symptom)
+	case e.Word && e.Part:
+		return fmt.Errorf("a word is a message of its own, not a part")
+	}
+	for _, p := range e.In {
+		if !slices.Contains(places, p) {
+			return fmt.Errorf("in: %q is not one of %s", p, strings.Join(places, ", "))
+		}
+	}
+	if len(e.In) == 0 {
+		return fmt.Errorf("no in: say where the component writes it")
+	}
+	return nil
+}
+
+var idRe = regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9][a-z0-9.-]*$`)
+
+// Lookup returns the entry with the given id, or nil.
+func (c *Catalogue) Lookup(id string) *Entry {
+	for _, e := range c.Entries {
+		if e.ID == id {
+			return e
+		}
+	}
+	return nil
+}
+
+// Anchor is the fixed text every match of the entry holds.
+func (e *Entry) Anchor() string { return e.anchor }
+
+// Match reports whether s is the entry's message, whole (leading and trailing space aside).
+func (e *Entry) Match(s string) (Match, bool) {
+	s = strings.TrimSpace(s)
+	loc := e.re.FindStringSubmatchIndex(s)
+	if loc == nil || loc[0] != 0 || strings.TrimRight(s[loc[1]:], " .") != "" {
+		return Match{}, false
+	}
+	return newMatch(e, s, loc), true
+}
+
+// Words returns the entries that are the one word w (a status or waiting reason).
+func (c *Catalogue) Words(w string) []*Entry {
+	var out []*Entry
+	for _, e := range c.Entries {
+		if e.Word && e.Template == w {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,154 @@
+package catalog
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// The captures a template may hold, each with what it matches. A template writes one as
+// {type} or {name:type}: "Container {container} was using {usage:quantity}".
+var captureTypes = map[string]string{
+	"pod":       nameRe,
+	"node":      nameRe,
+	"name":      nameRe,
+	"container": nameRe,
+	"namespace": `[a-z0-9](?:[-a-z0-9]*[a-z0-9])?`,
+	"podref":    `[a-z0-9](?:[-a-z0-9]*[a-z0-9])?/` + nameRe,
+	"image":     `[^\s"',\\]+`,
+	"kind":      `[A-Z][A-Za-z]*`,
+	"resource":  `[A-Za-z0-9](?:[-A-Za-z0-9_./]*[A-Za-z0-9])?`,
+	"quantity":  `-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?[A-Za-z]*`,
+	"count":     `[0-9]+`,
+	"duration":  `[0-9](?:[0-9.a-zµ]*[a-zµ0-9])?`,
+	"word":      `\S+`,
+	"text":      `.*?`,
+	"quoted":    `(?:[^"\\]|\\[^"])*?`,
+}
+
+// nameRe is an object's name: a DNS subdomain, with upper case and underscores allowed, as
+// test fixtures and some clouds write them.
+const nameRe = `[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?`
+
+// placeholderRe finds a capture in a template. A brace that does not open one is fixed text, as
+// in the scheduler's "had taint {{key:word} {value:text}}".
+var placeholderRe = regexp.MustCompile(`\{([a-z][a-zA-Z0-9_]*)(?::([a-z]+))?\}`)
+
+// compile turns the template into a regular expression:
+//
+//   - fixed words match themselves, case and all; each run of spaces matches any run of white
+//     space (a hard wrap joined, tabs, two spaces), and a double quote matches a JSON-escaped
+//     one too (\");
+//   - a capture matches its type (captureTypes); a {text} capture that ends the template takes
+//     the rest of the message;
+//   - a period that ends the template, and the space the kubelet writes after it, are optional:
+//     stored and pasted messages lose them.
+func (e *Entry) compile() error {
+	tmpl := strings.TrimSpace(e.Template)
+	var b strings.Builder
+	locs := placeholderRe.FindAllStringSubmatchIndex(tmpl, -1)
+	pos := 0
+	seen := map[string]bool{}
+	var longest string
+	for i, loc := range locs {
+		lit := tmpl[pos:loc[0]]
+		b.WriteString(literal(lit, pos == 0))
+		longest = longer(longest, lit)
+		name := tmpl[loc[2]:loc[3]]
+		typ := name
+		if loc[4] >= 0 {
+			typ = tmpl[loc[4]:loc[5]]
+		}
+		re, ok := captureTypes[typ]
+		if !ok {
+			return fmt.Errorf("template: capture {%s} has no type of %s", tmpl[loc[0]+1:loc[1]-1], typeNames())
+		}
+		if seen[name] {
+			return fmt.Errorf("template: capture %s is named twice", name)
+		}
+		seen[name] = true
+		if typ == "text" && i == len(locs)-1 && strings.TrimSpace(strings.TrimRight(tmpl[loc[1]:], ". ")) == "" {
+			re = `.*` // the rest of the message
+		}
+		fmt.Fprintf(&b, "(%s)", re)
+		e.captures = append(e.captures, name)
+		pos = loc[1]
+	}
+	rest := tmpl[pos:]
+	longest = longer(longest, rest)
+	if strings.HasSuffix(rest, ".") {
+		b.WriteString(literal(strings.TrimSuffix(rest, "."), pos == 0))
+		b.WriteString(`\.?`)
+	} else {
+		b.WriteString(literal(rest, pos == 0))
+	}
+	pattern := b.String()
+	if e.Word {
+		if len(locs) > 0 || strings.ContainsFunc(tmpl, unicode.IsSpace) {
+			return fmt.Errorf("template: a word entry is one word, without captures")
+		}
+		pattern = `\b` + pattern + `\b`
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return fmt.Errorf("template: %w", err)
+	}
+	e.re = re
+	e.anchor = longest
+	e.fixed = len(strings.Join(strings.Fields(placeholderRe.ReplaceAllString(tmpl, " ")), ""))
+	if len(e.anchor) < minAnchor && !(e.Part && len(e.anchor) >= minPartAnchor) {
+		return fmt.Errorf("template: its longest run of fixed text without spaces, %q, is shorter than %d bytes: the scanner could not find it cheaply", e.anchor, minAnchor)
+	}
+	if _, ok := e.Match(e.Example); !ok {
+		return fmt.Errorf("the example %q does not match the template %q", e.Example, e.Template)
+	}
+	return nil
+}
+
+// literal is the pattern of a template's fixed text.
+func literal(s string, first bool) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteString(`\s+`)
+			space = false
+		}
+		switch r {
+		case '"':
+			b.WriteString(`\\?"`)
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	if space {
+		b.WriteString(`\s+`)
+	}
+	out := b.String()
+	if first {
+		out = strings.TrimPrefix(out, `\s+`)
+	}
+	return out
+}
+
+// longer returns the longer of a and the longest run of s without spaces or quotes (runs that
+// quotes cut in two may be written \" in JSON, so neither side counts across them).
+func longer(a, s string) string {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '"' }) {
+		if len(w) > len(a) {
+			a = w
+		}
+	}
+	return a
+}
+
+func typeNames() string {
+	return strings.Join(slices.Sorted(maps.Keys(captureTypes)), ", ")
+}
