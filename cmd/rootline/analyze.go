@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -147,8 +148,12 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 			fmt.Fprintf(stderr, "truncated %s\n", res)
 			gaps = append(gaps, analysis.Gap{Kind: analysis.GapFileTruncated, Summary: res.String()})
 		case ingest.FileRead:
-			if res.Err != nil { // a document of prose, named on purpose: read, nothing in it kept
-				gaps = append(gaps, analysis.Gap{Kind: analysis.GapFileProse, Summary: res.String()})
+			if res.Err != nil { // text named on purpose with nothing Rootline reads: read, nothing kept
+				kind := analysis.GapFileNoMessage
+				if ie := (*ingest.Error)(nil); errors.As(res.Err, &ie) && ie.Document {
+					kind = analysis.GapFileProse
+				}
+				gaps = append(gaps, analysis.Gap{Kind: kind, Summary: res.String()})
 			}
 		}
 		read = append(read, f.path)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/metrics"
@@ -59,6 +60,7 @@ type Input struct {
 type runCache struct {
 	podEvents map[string][]*cluster.Object // events about pods, by the pod's name
 	parsed    map[string]parsedScheduling  // scheduler messages, parsed (see better)
+	messages  *messageCache                // the catalogue's reading of messages
 }
 
 // component is cluster.PodComponent of a pod object.
@@ -115,7 +117,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	if opts.Now.IsZero() {
 		opts.Now = to
 	}
-	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, cache: &runCache{}}
+	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, cache: &runCache{messages: &messageCache{cat: catalog.Default()}}}
 	in.metrics = opts.Metrics
 	if in.metrics == nil {
 		in.metrics, _ = metrics.FromObjects(m.Others)
@@ -213,7 +215,8 @@ func DefaultRegistry() *Registry {
 			probeRule{probe: "Liveness", kind: LivenessProbeFailed},
 			probeRule{probe: "Readiness", kind: ReadinessProbeFailed},
 			crashLoopRule{}, restartedRule{}, imagePullRule{}, preemptedRule{},
-			nodeNotReadyRule{}, nodePressureRule{}, scaleUpRule{},
+			nodeNotReadyRule{}, nodePressureRule{}, scaleUpRule{}, stuckCreatingRule{}, podCreateFailedRule{},
+			rolloutStuckRule{}, jobFailedRule{}, volumeProvisioningRule{}, nodeOOMRule{},
 		},
 		Causes: []CauseRule{
 			capacityRule{}, sharedPoolRule{}, sharedPrometheusRule{}, cpuStarvationRule{},

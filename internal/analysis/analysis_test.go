@@ -193,12 +193,16 @@ message: 'System OOM encountered, victim process: python, pid: 4242'
 lastTimestamp: "2023-02-01T17:06:49Z"
 `
 	got := oomRule{}.Symptoms(Input{Model: model(t, pod, node)})
-	want := []string{
-		"oom_killed: container trino of pod data/trino-worker-0 was OOM-killed",
-		"oom_killed: the kernel OOM killer ran on node n1: System OOM encountered, victim process: python, pid: 4242",
-	}
+	want := []string{"oom_killed: container trino of pod data/trino-worker-0 was OOM-killed"}
 	if strings.Join(kinds(got), "\n") != strings.Join(want, "\n") {
-		t.Errorf("got %q, want %q", kinds(got), want)
+		t.Errorf("oom_killed: got %q, want %q", kinds(got), want)
+	}
+	checkEvidence(t, got)
+	// The kernel's OOM killer on the node is the node's symptom, not the container's.
+	got = nodeOOMRule{}.Symptoms(Input{Model: model(t, pod, node)})
+	want = []string{"node_oom: the kernel's OOM killer ran on node n1: System OOM encountered, victim process: python, pid: 4242"}
+	if strings.Join(kinds(got), "\n") != strings.Join(want, "\n") {
+		t.Errorf("node_oom: got %q, want %q", kinds(got), want)
 	}
 	checkEvidence(t, got)
 }

@@ -28,7 +28,8 @@ func (crashLoopRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range in.Model.Events {
 		e := o.Event
-		if e.Reason != "BackOff" || !strings.Contains(e.Message, "restarting failed container") || !aboutPod(o) {
+		backOff := e.Reason == "BackOff" && strings.Contains(e.Message, "restarting failed container")
+		if !backOff && in.eventSign(o, CrashLoopBackOff) == nil || !aboutPod(o) {
 			continue
 		}
 		s := syms.event(o)

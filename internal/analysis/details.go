@@ -72,6 +72,9 @@ type PendingDetails struct {
 	// ("OutOfcpu", "NodeAffinity"); RefusedResource the resource it lacked, if any.
 	Refused         string `json:"refused,omitempty"`
 	RefusedResource string `json:"refused_resource,omitempty"`
+	// Stuck is what kept a pod placed on a node from starting there (the pod_stuck_creating
+	// symptom of the same pod says more): "FailedMount: …".
+	Stuck string `json:"stuck,omitempty"`
 	// Nodes and Reasons are the scheduler's count of nodes and of nodes per reason.
 	Nodes   int            `json:"nodes,omitempty"`
 	Reasons map[string]int `json:"reasons,omitempty"`

@@ -23,14 +23,21 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 	for _, o := range m.Pods {
 		p := o.Pod
 		cond := disruption(p)
-		evicted := p.Status.Phase == corev1.PodFailed && p.Status.Reason == "Evicted"
+		// The kubelet sets phase Failed with reason Evicted; a pod object cut short (a
+		// fixture, a paste of its status alone) may keep the reason or the message only.
+		evicted := p.Status.Reason == "Evicted" && (p.Status.Phase == corev1.PodFailed || p.Status.Phase == "")
+		if !evicted && p.Status.Phase != corev1.PodRunning && p.Status.Message != "" && in.statusSign(p.Status.Message, PodEvicted) != nil {
+			evicted = true
+		}
 		if !evicted && (cond == nil || !evictionReasons[cond.Reason]) {
 			continue
 		}
 		s := syms.pod(o)
 		s.Node = p.Spec.NodeName
+		if evicted && p.Status.Reason != "" {
+			s.Evidence = append(s.Evidence, cite(o, "status.reason", p.Status.Reason))
+		}
 		if evicted {
-			s.Evidence = append(s.Evidence, cite(o, "status.reason", "Evicted"))
 			if p.Status.Message != "" {
 				s.Evidence = append(s.Evidence, cite(o, "status.message", p.Status.Message))
 				noteResource(s, p.Status.Message)
@@ -61,7 +68,7 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 			s.Details.Condition = "a NoExecute taint (the node was not ready or unreachable)"
 			continue
 		}
-		if e.Reason != "Evicted" || !aboutPod(o) {
+		if e.Reason != "Evicted" && in.eventSign(o, PodEvicted) == nil || !aboutPod(o) {
 			continue
 		}
 		s := syms.event(o)

@@ -30,7 +30,8 @@ func (imagePullRule) Symptoms(in Input) []Symptom {
 	for _, o := range in.Model.Events {
 		e := o.Event
 		pulling := (e.Reason == "Failed" && strings.Contains(e.Message, "pull")) ||
-			(e.Reason == "BackOff" && strings.Contains(e.Message, "pulling image")) || pullReasons[e.Reason]
+			(e.Reason == "BackOff" && strings.Contains(e.Message, "pulling image")) || pullReasons[e.Reason] ||
+			in.eventSign(o, ImagePullFailed) != nil
 		if !pulling || !aboutPod(o) {
 			continue
 		}

@@ -88,7 +88,7 @@ func TestMemoryLimitRule(t *testing.T) {
 			symptoms: []string{"container_restarted data/trino-worker-0"}, kinds: []string{}},
 		{name: "the kernel's OOM killer on a node", docs: []string{"LAST SEEN   TYPE      REASON      OBJECT        MESSAGE\n" +
 			"5m          Warning   SystemOOM   node/node-5   System OOM encountered, victim process: trino-server, pid: 48211\n"},
-			symptoms: []string{"oom_killed node-5"}, kinds: []string{}},
+			symptoms: []string{"node_oom node-5"}, kinds: []string{}},
 		{name: "kubectl get pod -o json", docs: []string{`{
     "apiVersion": "v1",
     "kind": "Pod",

@@ -61,19 +61,19 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range m.Events {
 		e := o.Event
-		if e.Reason != "NodeNotReady" {
+		if e.Reason != "NodeNotReady" && in.eventSign(o, NodeNotReady) == nil {
 			continue
 		}
-		name := e.InvolvedObject.Name
-		if e.InvolvedObject.Kind != cluster.KindNode {
+		if e.InvolvedObject.Kind == cluster.KindPod {
 			continue // the pod-level copies ("Node is not ready") repeat the node's event
 		}
+		name := in.eventNode(o)
 		pool := ""
 		if n := m.Node(name); n != nil {
 			pool, _ = cluster.NodePool(n.Node.Labels)
 		}
 		s := get(pool)
-		if !seen[name] {
+		if !seen[name] && name != "" {
 			seen[name] = true
 			s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindNode, Name: name})
 		}
@@ -92,10 +92,14 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 		if p != "" {
 			where = " in pool " + p
 		}
-		if len(s.Objects) == 1 {
+		switch len(s.Objects) {
+		case 0:
+			s.Objects = []ObjectRef{}
+			s.Summary = fmt.Sprintf("nodes%s were not ready (the input does not name them)", where)
+		case 1:
 			s.Node = s.Objects[0].Name
 			s.Summary = fmt.Sprintf("node %s%s was not ready", s.Node, where)
-		} else {
+		default:
 			s.Summary = fmt.Sprintf("%d nodes%s were not ready", len(s.Objects), where)
 		}
 		out = append(out, *s)

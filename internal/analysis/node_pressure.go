@@ -22,6 +22,22 @@ var pressureConditions = map[corev1.NodeConditionType]string{
 	corev1.NodeMemoryPressure: "memory", corev1.NodeDiskPressure: "disk", corev1.NodePIDPressure: "pids",
 }
 
+// pressureTaints are the taints a node under pressure carries, with their alpha names.
+var pressureTaints = map[string]string{
+	"node.kubernetes.io/memory-pressure": "memory", "node.kubernetes.io/disk-pressure": "disk", "node.kubernetes.io/pid-pressure": "pids",
+	"node.alpha.kubernetes.io/memory-pressure": "memory", "node.alpha.kubernetes.io/disk-pressure": "disk",
+}
+
+// hasPressureCondition reports whether a node shows any pressure condition, whatever its status.
+func hasPressureCondition(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if _, ok := pressureConditions[c.Type]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 var pressureEvents = map[string]string{
 	"NodeHasInsufficientMemory": "memory", "NodeHasDiskPressure": "disk", "NodeHasInsufficientPID": "pids", "EvictionThresholdMet": "",
 }
@@ -46,6 +62,20 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 		}
 	}
 	for _, o := range m.Nodes {
+		if !hasPressureCondition(o.Node) {
+			// No pressure condition in the paste (a describe cut short, a node listed with its
+			// taints): the kubelet's and the node lifecycle controller's taints still say it.
+			for _, t := range o.Node.Spec.Taints {
+				if r, ok := pressureTaints[t.Key]; ok {
+					s := get(o.Node.Name)
+					addResource(s, r)
+					s.Evidence = append(s.Evidence, cite(o, "spec.taints", t.ToString()))
+					if t.TimeAdded != nil {
+						s.At = earliest(s.At, timePtr(t.TimeAdded.Time))
+					}
+				}
+			}
+		}
 		for _, c := range o.Node.Status.Conditions {
 			r, ok := pressureConditions[c.Type]
 			if !ok || c.Status != corev1.ConditionTrue {
@@ -60,10 +90,18 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 	for _, o := range m.Events {
 		e := o.Event
 		r, ok := pressureEvents[e.Reason]
-		if !ok || e.InvolvedObject.Kind != cluster.KindNode {
+		if sign := in.eventSign(o, NodePressure); !ok && sign != nil {
+			// A message the catalogue knows for it: its reason says which pressure, or the
+			// resource it names.
+			ok = true
+			if r, ok = pressureEvents[sign.Reason]; !ok || r == "" {
+				r, ok = pressureOf(signal.EvictionResource(in.messages().message(e.Message).Capture("resource"))), true
+			}
+		}
+		if !ok || !in.aboutNode(o) {
 			continue
 		}
-		s := get(e.InvolvedObject.Name)
+		s := get(in.eventNode(o))
 		if _, rest, ok := strings.Cut(e.Message, "reclaim "); ok && r == "" {
 			// "Attempting to reclaim ephemeral-storage": the eviction signal's resource.
 			f := strings.Fields(rest)

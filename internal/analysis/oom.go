@@ -11,8 +11,7 @@ import (
 
 // oomRule finds containers killed for memory: a terminated state (current or last) with
 // reason OOMKilled, as the container runtime records it (there is no pod event for it by
-// default, kubernetes#69676), and the node's SystemOOM and node-problem-detector OOMKilling
-// events.
+// default, kubernetes#69676). The kernel's OOM killer on a node (SystemOOM) is node_oom.
 type oomRule struct{}
 
 func (oomRule) Name() string { return "oom-killed" }
@@ -62,17 +61,7 @@ func (oomRule) Symptoms(in Input) []Symptom {
 			out = append(out, Symptom{Kind: OOMKilled, Objects: objs,
 				At: timePtr(cluster.EventTime(o)), Summary: fmt.Sprintf("a container of %s was OOM-killed", podPhrase(pod)),
 				Evidence: []Evidence{citeEvent(o)}})
-			continue
 		}
-		if e.Reason != "SystemOOM" && e.Reason != "OOMKilling" {
-			continue
-		}
-		node := e.InvolvedObject.Name
-		if e.InvolvedObject.Kind != cluster.KindNode {
-			node = e.Source.Host
-		}
-		out = append(out, Symptom{Kind: OOMKilled, Node: node, Objects: []ObjectRef{involved(o)}, At: timePtr(cluster.EventTime(o)),
-			Summary: fmt.Sprintf("the kernel OOM killer ran on node %s: %s", node, e.Message), Evidence: []Evidence{citeEvent(o)}})
 	}
 	return out
 }

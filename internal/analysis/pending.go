@@ -44,7 +44,7 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range m.Pods {
 		p := o.Pod
-		if f, ok := refused(p); ok {
+		if f, ok := refused(p); ok && !replaced(m, o) {
 			// Placed on a node whose kubelet would not run it (OutOfcpu, NodeAffinity): the
 			// pod waits to be placed again, if a controller makes a new one.
 			owner := ownerName(o)
@@ -60,13 +60,21 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 			continue
 		}
 		c := scheduledCondition(p)
-		if p.Status.Phase != corev1.PodPending || p.Spec.NodeName != "" || c == nil || c.Status != corev1.ConditionFalse {
+		if !unscheduled(p, c) {
 			continue
 		}
-		ev := cite(o, "status.conditions[PodScheduled]", c.Reason+": "+c.Message)
-		if c.Reason == "" && c.Message == "" {
+		var ev Evidence
+		switch {
+		case c == nil:
+			// Pending with no node and no word from the scheduler yet (a pod just made, or a
+			// status cut short): waiting to be placed.
+			ev = cite(o, "status.phase", "Pending, not on a node, no PodScheduled condition")
+			c = &corev1.PodCondition{}
+		case c.Reason == "" && c.Message == "":
 			// A pods table says only Pending, with no node.
 			ev = cite(o, "status.phase", "Pending, not on a node (STATUS Pending in kubectl get pods)")
+		default:
+			ev = cite(o, "status.conditions[PodScheduled]", c.Reason+": "+c.Message)
 		}
 		owner := ownerName(o)
 		if o.Name == "" {
@@ -75,11 +83,35 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		s := add(p.Namespace, p.Name, owner, c.Message, ev)
 		s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
 	}
+	// A pod placed on a node that cannot start there is pending too: it could not be started
+	// on its node (pod_stuck_creating says why).
+	for _, st := range (stuckCreatingRule{}).Symptoms(in) {
+		ns, name, owner := "", "", "\x00stuck"
+		if len(st.Objects) > 0 {
+			ns, name = st.Objects[0].Namespace, st.Objects[0].Name
+			owner = "\x00stuck/" + ns + "/" + name
+			if pod := m.Pod(ns, name); pod != nil {
+				if p := pod.Pod; p.Status.Phase != corev1.PodPending && p.Status.Phase != "" {
+					continue
+				}
+				owner = ownerName(pod)
+			}
+		}
+		s := add(ns, name, owner, "", st.Evidence[0])
+		if s.Details.Stuck == "" {
+			s.Details.Stuck = st.Details.Message
+		}
+		if s.Node == "" {
+			s.Node = st.Node
+		}
+		s.At = earliest(s.At, st.At)
+	}
 	for _, o := range m.Events {
 		e := o.Event
 		// cluster-autoscaler writes NotTriggerScaleUp only on pods the scheduler could not place.
 		notTriggered := e.Reason == "NotTriggerScaleUp" && e.InvolvedObject.Kind == cluster.KindPod
-		if e.Reason != "FailedScheduling" && !notTriggered || !aboutPod(o) {
+		failed := strings.EqualFold(e.Reason, "FailedScheduling") || in.eventSign(o, PodPending) != nil
+		if !failed && !notTriggered || !aboutPod(o) {
 			continue
 		}
 		if pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil && pod.Pod.Spec.NodeName != "" && pod.Pod.Status.Phase != corev1.PodPending {
@@ -121,6 +153,8 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		}
 		if msg := s.Details.Message; msg != "" {
 			s.Summary += ": " + firstLine(msg)
+		} else if st := s.Details.Stuck; st != "" {
+			s.Summary = strings.Replace(s.Summary, "could not be scheduled", "could not start on its node", 1) + ": " + clip(st, 160)
 		} else if r := s.Details.Refused; r != "" {
 			s.Summary = strings.Replace(s.Summary, "could not be scheduled", "could not run", 1) +
 				fmt.Sprintf(": the kubelet of the node it was placed on refused it (%s)", r)
@@ -128,6 +162,50 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		out = append(out, *s)
 	}
 	return out
+}
+
+// unscheduled reports whether a pod waits to be placed: Pending (or with no phase, as a status
+// cut short leaves it) on no node, its PodScheduled condition not True. The scheduler's
+// condition says False; a status written by hand may leave it empty beside its reason.
+func unscheduled(p *corev1.Pod, c *corev1.PodCondition) bool {
+	if p.Spec.NodeName != "" || (p.Status.Phase != corev1.PodPending && (p.Status.Phase != "" || c == nil)) {
+		return false
+	}
+	switch {
+	case c == nil:
+		// No word from the scheduler: waiting to be placed, unless its containers are there
+		// already (a pods table shows no node, but ErrImagePull is the kubelet's).
+		return p.Status.Phase == corev1.PodPending && len(p.Status.ContainerStatuses) == 0 && len(p.Status.InitContainerStatuses) == 0
+	case c.Status == corev1.ConditionFalse:
+		return true
+	case c.Status == "":
+		return c.Reason == corev1.PodReasonUnschedulable || c.Reason == corev1.PodReasonSchedulingGated
+	}
+	return false
+}
+
+// replaced reports whether a pod its node refused has been replaced: a pod of the same owner
+// (by its ownerReferences, or by the name its controller generated it with) runs. What is left
+// of the refused one is a leftover, not a pod still waiting (kubernetes#109663).
+func replaced(m *cluster.Model, o *cluster.Object) bool {
+	kind, owner := cluster.Owner(o.Pod)
+	prefix := ""
+	if kind == "" {
+		i := strings.LastIndexByte(o.Name, '-')
+		if i <= 0 || len(o.Name)-i-1 != 5 {
+			return false
+		}
+		prefix = o.Name[:i+1]
+	}
+	for _, q := range m.Pods {
+		if q == o || q.Namespace != o.Namespace || q.Pod.Status.Phase != corev1.PodRunning {
+			continue
+		}
+		if k, n := cluster.Owner(q.Pod); kind != "" && k == kind && n == owner || prefix != "" && strings.HasPrefix(q.Name, prefix) && len(q.Name) == len(o.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 func scheduledCondition(p *corev1.Pod) *corev1.PodCondition {

@@ -22,8 +22,10 @@ func (r probeRule) Symptoms(in Input) []Symptom {
 	var order []string
 	for _, o := range in.Model.Events {
 		e := o.Event
-		failed := e.Reason == "Unhealthy" && (strings.HasPrefix(e.Message, r.probe+" probe failed") || strings.HasPrefix(e.Message, r.probe+" probe errored"))
-		killed := r.probe == "Liveness" && e.Reason == "Killing" && strings.Contains(e.Message, "failed liveness probe")
+		sign := in.eventSign(o, r.kind)
+		killing := e.Reason == "Killing" || sign != nil && sign.Reason == "Killing"
+		failed := !killing && (e.Reason == "Unhealthy" && (hasPrefixFold(e.Message, r.probe+" probe failed") || hasPrefixFold(e.Message, r.probe+" probe errored")) || sign != nil)
+		killed := r.probe == "Liveness" && killing && (strings.Contains(e.Message, "failed liveness probe") || sign != nil)
 		if !failed && !killed {
 			continue
 		}
@@ -60,4 +62,10 @@ func (r probeRule) Symptoms(in Input) []Symptom {
 		out = append(out, *s)
 	}
 	return out
+}
+
+// hasPrefixFold reports whether s begins with prefix, in any case: a probe's kind is written
+// "Liveness" by the kubelet, "liveness" by some tools that record events.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }

@@ -67,19 +67,25 @@ type Evidence struct {
 
 // Symptom kinds: see internal/kinds, the vocabulary's one home.
 const (
-	PodEvicted           = vocab.PodEvicted
-	PodPending           = vocab.PodPending
-	OOMKilled            = vocab.OOMKilled
-	LivenessProbeFailed  = vocab.LivenessProbeFailed
-	ReadinessProbeFailed = vocab.ReadinessProbeFailed
-	CrashLoopBackOff     = vocab.CrashLoopBackOff
-	ContainerRestarted   = vocab.ContainerRestarted
-	ImagePullFailed      = vocab.ImagePullFailed
-	Preempted            = vocab.Preempted
-	NodeNotReady         = vocab.NodeNotReady
-	NodePressure         = vocab.NodePressure
-	ScaleUp              = vocab.ScaleUp
-	EvictedPodsLingering = vocab.EvictedPodsLingering
+	PodEvicted               = vocab.PodEvicted
+	PodPending               = vocab.PodPending
+	OOMKilled                = vocab.OOMKilled
+	LivenessProbeFailed      = vocab.LivenessProbeFailed
+	ReadinessProbeFailed     = vocab.ReadinessProbeFailed
+	CrashLoopBackOff         = vocab.CrashLoopBackOff
+	ContainerRestarted       = vocab.ContainerRestarted
+	ImagePullFailed          = vocab.ImagePullFailed
+	Preempted                = vocab.Preempted
+	NodeNotReady             = vocab.NodeNotReady
+	NodePressure             = vocab.NodePressure
+	ScaleUp                  = vocab.ScaleUp
+	EvictedPodsLingering     = vocab.EvictedPodsLingering
+	PodStuckCreating         = vocab.PodStuckCreating
+	PodCreateFailed          = vocab.PodCreateFailed
+	RolloutStuck             = vocab.RolloutStuck
+	JobFailed                = vocab.JobFailed
+	VolumeProvisioningFailed = vocab.VolumeProvisioningFailed
+	NodeOOM                  = vocab.NodeOOM
 )
 
 // SymptomKinds lists every symptom kind (kinds.Symptoms).
@@ -139,6 +145,11 @@ const (
 	ImageUnavailable      = vocab.ImageUnavailable
 	ContainerStartFailure = vocab.ContainerStartFailure
 	RecentChange          = vocab.RecentChange
+	QuotaExceeded         = vocab.QuotaExceeded
+	NetworkSetupFailed    = vocab.NetworkSetupFailed
+	IPExhaustion          = vocab.IPExhaustion
+	MissingObject         = vocab.MissingObject
+	VolumeAttachFailure   = vocab.VolumeAttachFailure
 )
 
 // CauseKinds lists every cause kind (kinds.Causes).
@@ -224,6 +235,7 @@ const (
 	GapFileSkipped        = vocab.GapFileSkipped
 	GapFileTruncated      = vocab.GapFileTruncated
 	GapFileProse          = vocab.GapFileProse
+	GapFileNoMessage      = vocab.GapFileNoMessage
 )
 
 // Gap is evidence that is missing, and why.

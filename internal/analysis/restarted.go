@@ -15,12 +15,21 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 	for _, o := range in.Model.Pods {
 		for _, cs := range allStatuses(o.Pod) {
 			t := cs.LastTerminationState.Terminated
-			if cs.RestartCount == 0 || (t != nil && t.Reason == "OOMKilled") {
+			restarts := cs.RestartCount
+			if restarts == 0 && t != nil && cs.State.Running != nil {
+				// A last termination and a container running again: it restarted, at least once,
+				// though the paste lost the count (a describe cut short).
+				restarts = 1
+			}
+			if restarts == 0 || (t != nil && t.Reason == "OOMKilled") {
 				continue
 			}
 			s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{ref(o)}, Node: o.Pod.Spec.NodeName, pod: o,
-				Details: Details{Restarts: int(cs.RestartCount), RestartDetails: RestartDetails{Container: cs.Name}}}
-			value := fmt.Sprintf("%d restart(s)", cs.RestartCount)
+				Details: Details{Restarts: int(restarts), RestartDetails: RestartDetails{Container: cs.Name}}}
+			value := fmt.Sprintf("%d restart(s)", restarts)
+			if cs.RestartCount == 0 {
+				value = "restarted (a last termination, and running again; the restart count is not in the input)"
+			}
 			if t != nil {
 				value += fmt.Sprintf("; last terminated: %s, exit code %d", t.Reason, t.ExitCode)
 				s.Details.Reason, s.Details.ExitCode = t.Reason, &t.ExitCode
@@ -31,7 +40,10 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 			if cs.Name == "" {
 				name = "a container" // a pods table gives counts, not names
 			}
-			s.Summary = fmt.Sprintf("%s of %s restarted %d time(s)", name, podPhrase(o.Namespace+"/"+o.Name), cs.RestartCount)
+			s.Summary = fmt.Sprintf("%s of %s restarted %d time(s)", name, podPhrase(o.Namespace+"/"+o.Name), restarts)
+			if cs.RestartCount == 0 {
+				s.Summary = fmt.Sprintf("%s of %s restarted", name, podPhrase(o.Namespace+"/"+o.Name))
+			}
 			if o.Name == "" {
 				s.Objects = []ObjectRef{}
 			}

@@ -51,7 +51,11 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 			}
 			note(g.Group, g.From, g.To)
 		default:
-			continue
+			// Another message of a scale-up the catalogue knows ("ScaleUp: InProgress" of the
+			// autoscaler's status, "Final scale-up plan: …"): a scale-up, its groups untold.
+			if in.eventSign(o, ScaleUp) == nil {
+				continue
+			}
 		}
 		if len(s.Evidence) < 20 {
 			s.Evidence = append(s.Evidence, citeEvent(o))
@@ -110,8 +114,10 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 		s.Summary = fmt.Sprintf("%d nodes were added within %s (%s)", len(burst), roundDuration(s.Details.WindowSeconds), strings.Join(parts, ", "))
 	case len(burst) > 0:
 		s.Summary = fmt.Sprintf("%d nodes were added within %s", len(burst), roundDuration(s.Details.WindowSeconds))
-	default:
+	case len(parts) > 0:
 		s.Summary = "the cluster autoscaler scaled up " + strings.Join(parts, ", ")
+	default:
+		s.Summary = "the cluster autoscaler was scaling up (the input does not say which node groups)"
 	}
 	return []Symptom{s}
 }

@@ -23,7 +23,10 @@ const startWindow = 10 * time.Second
 
 // startFailureReasons are the waiting and terminated reasons of a container that did not start.
 var startFailureReasons = map[string]bool{"RunContainerError": true, "CreateContainerError": true, "CreateContainerConfigError": true,
-	"StartError": true, "ContainerCannotRun": true, "PostStartHookError": true}
+	"StartError": true, "ContainerCannotRun": true, "PostStartHookError": true, "PreStartHookError": true}
+
+// hookEvents are the events of a lifecycle hook that failed and killed its container.
+var hookEvents = map[string]bool{"FailedPostStartHook": true}
 
 // startFailureRe finds the runtime's and the kubelet's words for a container that cannot start.
 var startFailureRe = regexp.MustCompile(`(?i)failed to (?:start|create) container|executable file not found|no such file or directory|permission denied|exec format error|OCI runtime (?:create|exec|start) failed|couldn't find key|(?:configmap|secret) "[^"]*" not found|StartError|RunContainerError|CreateContainerConfigError`)
@@ -57,7 +60,7 @@ func startFailure(in Input, s Symptom) (Evidence, string, bool) {
 	m := in.Model
 	for _, o := range in.eventsFor(s) {
 		e := o.Event
-		if (e.Reason == "Failed" || startFailureReasons[e.Reason]) && startFailureRe.MatchString(e.Message) {
+		if (e.Reason == "Failed" || startFailureReasons[e.Reason]) && startFailureRe.MatchString(e.Message) || hookEvents[e.Reason] {
 			return citeEvent(o), firstLine(e.Message), true
 		}
 	}

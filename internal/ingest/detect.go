@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -142,7 +143,7 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 	case head[start] == '{' && metrics.Sniff(head[start:]):
 		// A saved answer of Prometheus's range query API, not a Kubernetes object.
 		perr = d.decodeMetrics(name, br, emit)
-	case head[start] == '{' || (head[start] == '[' && jsonArray(head[start:])):
+	case (head[start] == '{' || head[start] == '[' && jsonArray(head[start:])) && (jsonStart(head[start:]) || jsonName(name)):
 		perr = d.decodeJSON(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
 	case promptBeforeJSON(head[start:]):
 		// "$ kubectl get pod -o json x" pasted above its output: skip the command line.
@@ -157,8 +158,6 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 		_, _ = io.Copy(io.Discard, br)
 	case kubeYAML(head[start:]):
 		perr = d.decodeYAML(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
-	case htmlPage(head[start:]):
-		perr = &Error{File: name, Msg: "an HTML page: text that is neither JSON, YAML nor kubectl output Rootline reads", Err: ErrUnsupported}
 	case text.Sniff(head[start:]):
 		perr = d.decodeText(ctx, name, lead.replay(br), emit)
 	case looksLikeYAML(head[start:]):
@@ -370,11 +369,30 @@ func wholeLines(b []byte) []string {
 	return lines
 }
 
-// htmlPage reports a whole HTML document (a saved web page), as opposed to the <details> and
-// <pre> blocks that issue trackers put around pasted output.
-func htmlPage(b []byte) bool {
-	s := strings.ToLower(string(b[:min(len(b), 64)]))
-	return strings.HasPrefix(s, "<!doctype html") || strings.HasPrefix(s, "<html")
+// jsonStart reports whether a sample starting with '{' or '[' begins as JSON: its first few
+// tokens are JSON's. Text that starts with a brace ("{kubelet node-1}", the source column of
+// an old events row; "[12:54:41] $ kubectl …", a prompt with the time) is read as text
+// instead of refused as JSON that is not; a JSON document broken further on is JSON, and its
+// error says where.
+func jsonStart(b []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(b[:min(len(b), 4<<10)]))
+	for range 4 {
+		if _, err := dec.Token(); err != nil {
+			var se *json.SyntaxError
+			return !errors.As(err, &se)
+		}
+	}
+	return true
+}
+
+// jsonName reports a file named as JSON: what it holds is JSON, and where it is not, its error
+// says where.
+func jsonName(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".json", ".jsonl", ".ndjson":
+		return true
+	}
+	return false
 }
 
 // jsonArray reports whether a sample starting with '[' is a JSON array rather than text such
@@ -415,9 +433,9 @@ func (d *Decoder) decodeText(ctx context.Context, name string, r io.Reader, emit
 	}
 	switch {
 	case res.Objects == 0 && res.Prose:
-		return &Error{File: name, Msg: "prose without kubectl output: nothing in it Rootline reads", Err: ErrUnsupported, Prose: true}
+		return &Error{File: name, Msg: "prose without kubectl output: no Kubernetes message found in it", Err: ErrUnsupported, Prose: true, Document: true}
 	case res.Objects == 0:
-		return &Error{File: name, Msg: "text that is neither JSON, YAML nor kubectl output Rootline reads", Err: ErrUnsupported}
+		return &Error{File: name, Msg: "no Kubernetes message found: text that holds no kubectl output, log line or message of a Kubernetes component Rootline knows", Err: ErrUnsupported, Prose: true}
 	}
 	return nil
 }

@@ -41,7 +41,8 @@ func TestDetectPastes(t *testing.T) {
 		{"pod status pasted alone, whole", "status:\n  conditions:\n  - type: PodScheduled\n    status: \"False\"\n    reason: Unschedulable\n    message: '0/3 nodes are available: 3 Insufficient cpu.'\n  phase: Pending\n",
 			[]string{"Pod"}, nil, false},
 		{"YAML without a Kubernetes shape is still refused as not an object", "replicaCount: 3\nimage: nginx\n", nil, ErrMalformed, false},
-		{"an HTML page", "<!DOCTYPE html>\n<html><body>Pods were evicted: The node was low on resource: memory.</body></html>\n", nil, ErrUnsupported, false},
+		// A saved page is text too: the messages in it are read.
+		{"an HTML page", "<!DOCTYPE html>\n<html><body>Pods were evicted: The node was low on resource: memory.</body></html>\n", []string{"Event"}, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

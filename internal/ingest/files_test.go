@@ -158,8 +158,9 @@ func TestDecodeFile(t *testing.T) {
 		// A document of prose named on purpose is read, with nothing in it kept: no refusal.
 		{name: "README named", file: "README.md", data: []byte(readmeFile), explicit: true, outcome: FileRead,
 			reason: "prose without kubectl output"},
-		{name: "text of nothing named", file: "notes.txt", data: []byte("hello\n"), explicit: true,
-			reason: "neither JSON, YAML nor kubectl output", errIs: ErrUnsupported},
+		// Text is never refused: named on purpose, it is read, with nothing kept.
+		{name: "text of nothing named", file: "notes.txt", data: []byte("hello\n"), explicit: true, outcome: FileRead,
+			reason: "no Kubernetes message found"},
 		{name: "truth.json", file: "truth.json", data: []byte(truthFile), outcome: FileSkipped, reason: "object without kind"},
 		{name: "binary", file: "screenshot.png", data: randomBytes(4096), outcome: FileSkipped, reason: "binary data"},
 		{name: "empty", file: "notes.txt", data: []byte("\n  \n"), outcome: FileSkipped, reason: "empty input"},

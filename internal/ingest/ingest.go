@@ -42,9 +42,14 @@ type Error struct {
 	// (and emitted): the line up to which the input was read, so that nothing of it is read
 	// twice.
 	ReadTo int
-	// Prose is set, with ErrUnsupported, for a document people wrote that holds neither
-	// kubectl output nor a claim Rootline reads: a README beside the evidence, or notes.
+	// Prose is set, with ErrUnsupported, for text in which Rootline found nothing it reads: a
+	// document people wrote that holds neither kubectl output nor a claim (a README beside the
+	// evidence, notes), or text with no message of a Kubernetes component in it. Text is never
+	// refused for what it is: named on purpose, it is read with nothing kept (a gap says so).
 	Prose bool
+	// Document is set, with Prose, when the text is a document people wrote (paragraphs,
+	// headings, lists), not output.
+	Document bool
 }
 
 func (e *Error) Error() string {

@@ -69,14 +69,21 @@ var (
 
 // ParseEviction parses a kubelet eviction message (pkg/kubelet/eviction/helpers.go), in both
 // container-usage forms (before and after kubernetes PR #111597), the pod-level form, the
-// limit-based variants and the old "[DiskPressure]" admission form. A "Pod " prefix before
-// "The node …" (seen in the wild) and the "(combined from similar events): " prefix are
+// limit-based variants and the old "[DiskPressure]" admission form. What comes before "The
+// node …" ("Pod ", "Pod was rejected: ") and the "(combined from similar events): " prefix are
 // ignored. ok is true when the leading sentence parsed; a truncated tail is returned in
 // Unparsed, with any offender that can still be read from it.
 func ParseEviction(msg string) (Eviction, bool) {
 	s, _ := StripCombined(strings.TrimSpace(msg))
-	if rest, ok := strings.CutPrefix(s, "Pod "); ok && strings.HasPrefix(rest, "The node ") {
-		s = rest
+	if !strings.HasPrefix(s, "The node ") {
+		// "Pod The node …" (seen in the wild), "Pod was rejected: The node had condition: …"
+		// (the kubelet's admission of a pod on a node under pressure): the sentence after.
+		for _, lead := range []string{"The node was low on resource: ", "The node had condition: "} {
+			if i := strings.Index(s, lead); i > 0 && i <= 64 {
+				s = s[i:]
+				break
+			}
+		}
 	}
 	var ev Eviction
 	lead := true

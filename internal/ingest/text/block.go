@@ -146,6 +146,13 @@ func (p *parser) flushBlock() error {
 	if len(b.lines) == 0 {
 		return nil
 	}
+	// What the block's objects say covers all its lines, for the scan.
+	sp := &span{from: b.lines[0].num, to: b.lines[len(b.lines)-1].last()}
+	p.scan.block = sp
+	defer func() {
+		p.scan.block = nil
+		p.scan.spans = append(p.scan.spans, *sp)
+	}()
 	roots := buildTree(b.lines)
 	keys := map[string]bool{}
 	for _, n := range roots {
@@ -158,7 +165,12 @@ func (p *parser) flushBlock() error {
 	if err := p.flushPendingNode(); err != nil {
 		return err
 	}
+	if keys["Name"] {
+		p.lastNode = "" // another object described
+	}
 	switch {
+	case keys["Involved Object"] && keys["Name"]:
+		return p.describeEvent(roots, b)
 	case keys["Name"] && keys["Namespace"] && isPodDescribe(keys):
 		return p.describePod(roots, b)
 	case keys["Name"]:

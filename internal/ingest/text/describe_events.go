@@ -76,6 +76,12 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 	if ref.Name == "" {
 		ref = p.cmdObject()
 	}
+	if ref.Name == "" && len(rows) > 0 {
+		// A section cut from its describe, in a paste that named one pod before it.
+		if o := p.fragmentOwner(); o != nil {
+			ref = o.ref()
+		}
+	}
 	for _, rw := range rows {
 		r := rw.r
 		r.kind, r.namespace, r.name = ref.Kind, ref.Namespace, ref.Name

@@ -95,9 +95,18 @@ func (p *parser) describeNode(roots []*node, b *block) error {
 	for _, pa := range pods {
 		pa.pod.Spec.NodeName = nd.Name
 	}
+	if nd.Name == "" && p.lastNode != "" {
+		// The rest of the node described just before, which a blank line or a cut split off
+		// (kubectl describe prints one node's sections without blank lines between).
+		nd.Name = p.lastNode
+		for _, pa := range pods {
+			pa.pod.Spec.NodeName = nd.Name
+		}
+	}
 	if nd.Name == "" {
 		return p.holdNode(nd, alloc, b.lines[0], pods)
 	}
+	p.lastNode = nd.Name
 	if err := p.flushPendingNode(); err != nil {
 		return err
 	}

@@ -53,6 +53,7 @@ func (p *parser) emitEventFrom(ev *corev1.Event, ln line, src cluster.Source) er
 	if io := ev.InvolvedObject; io.Kind == cluster.KindPod && io.Name != "" {
 		p.notePod(io.Namespace, io.Name)
 	}
+	p.cover(ln.num, ln.last(), ev.InvolvedObject, ev.Reason)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: ev.Namespace,
 		Name: ev.Name, Source: src, Event: ev}
 	return p.send(o)
@@ -83,6 +84,7 @@ func (p *parser) fragmentOwner() *ownerRef {
 // emitPod completes pod's type meta and emits it.
 func (p *parser) emitPod(pod *corev1.Pod, ln line) error {
 	pod.Kind, pod.APIVersion = cluster.KindPod, "v1"
+	p.cover(ln.num, ln.last(), podRef(pod.Namespace, pod.Name), podReasons(pod)...)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: pod.Namespace,
 		Name: pod.Name, Source: p.source(ln), Pod: pod}
 	if p.held.hold(o) {
@@ -94,6 +96,7 @@ func (p *parser) emitPod(pod *corev1.Pod, ln line) error {
 // emitNode completes node's type meta and emits it.
 func (p *parser) emitNode(node *corev1.Node, alloc []cluster.Allocation, ln line) error {
 	node.Kind, node.APIVersion = cluster.KindNode, "v1"
+	p.cover(ln.num, ln.last(), nodeRef(node.Name), nodeReasons(node)...)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: node.Name,
 		Source: p.source(ln), Node: node, Allocated: alloc}
 	if p.held.hold(o) {

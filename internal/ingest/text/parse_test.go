@@ -42,15 +42,16 @@ func TestParseFormats(t *testing.T) {
 			"  Namespace  Name  CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age\n  ns  p1  250m (6%)  0 (0%)  1Gi (7%)  2Gi (14%)  1d\n",
 			[]string{`1 Node n1 taint=node.kubernetes.io/not-ready:NoSchedule`, `6 Pod ns/p1 phase=Running node=n1 req=250m/1Gi lim=0/2Gi`}},
 		{"phrases in a person's sentences are claims", "we saw CrashLoopBackOff on pod/web-1 all night\nthe node was fine\nWarning: System OOM encountered, victim process: java\n",
-			[]string{`1 Claim in:1 "we saw CrashLoopBackOff on pod/web-1 all night" quotes BackOff "CrashLoopBackOff on pod/web-1 all night"`,
-				`3 Event unknown.in.SystemOOM.3 Warning SystemOOM on  / loose "System OOM encountered, victim process: java"`}},
-		{"a phrase in output is observed, the same in prose a claim", "Pods kept dying and we do not know why.\nThe hub restarted many times during the day.\n" +
+			[]string{`1 Claim in:1 "we saw CrashLoopBackOff on pod/web-1 all night" quotes CrashLoopBackOff "CrashLoopBackOff on pod/web-1 all night"`,
+				`3 Event unknown.in.SystemOOM.3 Warning SystemOOM on Node / loose "System OOM encountered, victim process: java"`}},
+		// A message of the catalogue is machine output wherever it stands, in prose too.
+		{"a message in output or in prose is observed", "Pods kept dying and we do not know why.\nThe hub restarted many times during the day.\n" +
 			"As the events show, the node was low on memory: The node was low on resource: memory.\n```\nThe node was low on resource: memory. Container hub was using 2Gi, request is 1Gi, has larger consumption of memory.\n```\n",
-			[]string{`5 Event unknown.in.Evicted.5 Warning Evicted on  / loose "The node was low on resource: memory. Container hub was using 2Gi, request is 1Gi, has larger consumption of memory."`,
-				`3 Claim in:3 "As the events show, the node was low on memory: The node was low on resource: memory." quotes Evicted "The node was low on resource: memory."`}},
+			[]string{`5 Event unknown.in.Evicted.5 Warning Evicted on Pod / loose "The node was low on resource: memory. Container hub was using 2Gi, request is 1Gi, has larger consumption of memory."`,
+				`3 Event unknown.in.Evicted.3 Warning Evicted on Pod / loose "The node was low on resource: memory."`}},
 		{"a line a program wrote is output wherever it is", "The pods were evicted last night, all of them, and nobody knew why.\nWe looked everywhere for a reason.\n" +
 			`      "message": "The node was low on resource: ephemeral-storage. ",` + "\n",
-			[]string{`3 Event unknown.in.Evicted.3 Warning Evicted on  / loose "The node was low on resource: ephemeral-storage."`}},
+			[]string{`3 Event unknown.in.Evicted.3 Warning Evicted on Pod / loose "The node was low on resource: ephemeral-storage."`}},
 		{"a claim is the sentence of a hard-wrapped paragraph", "## Summary\n> The errors came from the main service running in one of our clusters and\n> were ultimately caused by an outage of the cluster DNS after the pods ran out of memory.\n> We raised the limit.\n",
 			[]string{`3 Claim in:3 "The errors came from the main service running in one of our clusters and were ultimately caused by an outage of the cluster DNS after the pods ran out of memory."`}},
 		{"a causal sentence is a claim", "## What went wrong\nThe EBS volume of the hub node was just 10Gb: it filled up and caused the evictions.\nWe will fix it.\n",

@@ -7,36 +7,8 @@ import (
 	"strings"
 	"unicode"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
-
-// phrase is a signal recognised in a line no format claimed, with the event it stands for.
-type phrase struct {
-	re     *regexp.Regexp
-	reason string
-	typ    string
-	// word is set for a signal that is one word (OOMKilled, CrashLoopBackOff): people write
-	// those in sentences as often as programs print them, so outside code or a program's line
-	// it is a claim.
-	word bool
-}
-
-// phrases are tried in order; the first that matches a line makes its event. The more
-// specific signals come first: an eviction message often mentions OOM, a BackOff line
-// mentions CrashLoopBackOff.
-var phrases = []phrase{
-	{regexp.MustCompile(`The node (?:was low on resource|had condition): `), "Evicted", corev1.EventTypeWarning, false},
-	{regexp.MustCompile(`\b\d+/\d+ nodes are available: `), "FailedScheduling", corev1.EventTypeWarning, false},
-	{regexp.MustCompile(`No nodes are available that match all of the (?:following )?predicates|fit failure summary on nodes|failed to fit in any node`), "FailedScheduling", corev1.EventTypeWarning, false},
-	{regexp.MustCompile(`System OOM encountered`), "SystemOOM", corev1.EventTypeWarning, false},
-	{regexp.MustCompile(`(?:Liveness|Readiness|Startup) probe (?:failed|errored)`), "Unhealthy", corev1.EventTypeWarning, false},
-	{regexp.MustCompile(`Back-off restarting failed container`), "BackOff", corev1.EventTypeWarning, false},
-	{regexp.MustCompile(`\bOOMKilled\b`), "OOMKilled", corev1.EventTypeWarning, true},
-	{regexp.MustCompile(`\bCrashLoopBackOff\b`), "BackOff", corev1.EventTypeWarning, true},
-	{regexp.MustCompile(`pod triggered scale-up`), "TriggeredScaleUp", corev1.EventTypeNormal, false},
-}
 
 var (
 	// looseObjectRe finds an object a line names: "pod/x", "node/y".
@@ -74,11 +46,11 @@ const maxClaimText = 400
 // sentence, held until the end of the input: whether it is output or the author's claim
 // depends on the whole paste.
 type pendingPhrase struct {
-	ln   line
-	ph   int // index in phrases, or -1 for a causal sentence without a signal
-	at   int // where the phrase (or the causal words) starts in ln.text
-	para int // the paragraph the line is in, index in prose.paras; -1 for none
-	off  int // where the line starts in its paragraph's text
+	ln     line
+	reason string // the reason a person named in a sentence (OOMKilled), or "" for a causal sentence
+	at     int    // where the reason (or the causal words) starts in ln.text
+	para   int    // the paragraph the line is in, index in prose.paras; -1 for none
+	off    int    // where the line starts in its paragraph's text
 }
 
 // prose tracks what the paste says about itself: whether it is a document people wrote
@@ -160,8 +132,10 @@ func (p *parser) heading(s string, level, num int) {
 	p.prose.incidents[key] = true
 }
 
-// phrase looks at a line no format claimed: a signal phrase or a causal sentence is held for
-// finishPhrases; the line counts towards telling a document from a plain paste.
+// phrase looks at a line no format claimed. A message of the catalogue is output, whatever
+// is around it: the scan reads it (scan.go), and the line is not a person's writing. A reason a
+// person names in a sentence (OOMKilled) and a causal sentence are held for finishPhrases; the
+// line counts towards telling a document from a plain paste.
 func (p *parser) phrase(ln line) error {
 	machine := machineRe.MatchString(ln.text)
 	if !ln.code && rootCauseLineRe.MatchString(ln.text) {
@@ -171,18 +145,31 @@ func (p *parser) phrase(ln line) error {
 	if !ln.code && !machine {
 		para, off = p.prose.inParagraph(ln)
 	}
-	for i, ph := range phrases {
-		if loc := ph.re.FindStringIndex(ln.text); loc != nil {
-			if ln.code || machine {
-				return p.looseEvent(ln, ph, loc[0]) // output, wherever it is: no need to wait
-			}
-			if p.prose.pendingCount < maxPhrases {
-				p.hold(pendingPhrase{ln: ln, ph: i, at: loc[0], para: para, off: off})
-			}
-			return nil
+	ms := p.scan.cat.Find(ln.text)
+	rest := ln.text // the line without the messages in it: the person's own words
+	word := -1
+	for i := len(ms) - 1; i >= 0; i-- {
+		m := ms[i]
+		if m.Entry.Word {
+			word = i
+			continue
 		}
+		rest = rest[:m.Start] + strings.Repeat(" ", m.End-m.Start) + rest[m.End:]
 	}
-	// Only lines without a signal count as a person's writing: a kubelet message reads like a
+	if len(ms) > 0 && word < 0 || (word >= 0 && p.printed(ln)) {
+		// Output, read by the scan. What a person wrote around it may still be a claim.
+		if loc := causalRe.FindStringIndex(rest); !ln.code && !machine && loc != nil && domainRe.MatchString(rest) && p.prose.pendingCount < maxPhrases {
+			p.hold(pendingPhrase{ln: ln, at: loc[0], para: para, off: off})
+		}
+		return nil
+	}
+	if word >= 0 {
+		if p.prose.pendingCount < maxPhrases {
+			p.hold(pendingPhrase{ln: ln, reason: ms[word].Entry.Reason, at: ms[word].Start, para: para, off: off})
+		}
+		return nil
+	}
+	// Only lines without a message count as a person's writing: a kubelet message reads like a
 	// sentence too.
 	if !ln.code && !machine && sentence(ln.text) {
 		p.prose.lines++
@@ -194,7 +181,7 @@ func (p *parser) phrase(ln line) error {
 		return nil
 	}
 	if loc := causalRe.FindStringIndex(ln.text); !ln.code && !machine && loc != nil && domainRe.MatchString(ln.text) {
-		p.hold(pendingPhrase{ln: ln, ph: -1, at: loc[0], para: para, off: off})
+		p.hold(pendingPhrase{ln: ln, at: loc[0], para: para, off: off})
 	}
 	return nil
 }
@@ -220,33 +207,19 @@ func sentence(s string) bool {
 	return words*3 >= len(f)*2
 }
 
-// finishPhrases decides, with the whole paste read, what each held line is. (Output, in a code
-// block or a line a program wrote, was evidence at once: its phrase became an event like a
-// table row's, marked loose.) A person's sentence is a claim: in a document (prose, fences,
-// headings, lists) every line outside code is; in a plain paste a line is when a sentence
-// leads into the phrase, or the phrase is one word people write too (OOMKilled).
+// finishPhrases makes claims of what people wrote: the sentence around a reason they named
+// or around their causal words. (Messages of the catalogue, wherever they stood, were read by
+// the scan as evidence.)
 func (p *parser) finishPhrases() error {
-	doc := p.prose.lines >= 2 || p.prose.fenced || p.prose.headings > 0 || p.prose.items >= 2
-	p.res.Prose = doc
+	p.res.Prose = p.isDocument()
 	said := map[string]bool{} // claims already made: two lines of one sentence make one
 	for _, pp := range p.prose.pending {
-		ln := pp.ln
-		observed := !doc && pp.ph >= 0 && !phrases[pp.ph].word && words(ln.text[:pp.at]) < 4
-		if observed && pp.ph >= 0 {
-			if err := p.looseEvent(ln, phrases[pp.ph], pp.at); err != nil {
-				return err
-			}
-			continue
-		}
-		if observed {
-			continue
-		}
 		c := p.claimOf(pp)
 		if said[c.Text] {
 			continue
 		}
 		said[c.Text] = true
-		if err := p.emitClaim(c, ln); err != nil {
+		if err := p.emitClaim(c, pp.ln); err != nil {
 			return err
 		}
 	}
@@ -256,6 +229,12 @@ func (p *parser) finishPhrases() error {
 		return p.emitClaim(c, line{num: 1})
 	}
 	return nil
+}
+
+// isDocument reports whether the paste is a document people wrote: sentences, fences around
+// output, headings, lists.
+func (p *parser) isDocument() bool {
+	return p.prose.lines >= 2 || p.prose.fenced || p.prose.headings > 0 || p.prose.items >= 2
 }
 
 // mixedIncidents is how many incidents a document lists, when it lists several: three or more
@@ -297,24 +276,6 @@ func messageAt(s string, at int) string {
 	return strings.TrimSpace(msg)
 }
 
-// looseEvent emits the event a phrase in output stands for.
-func (p *parser) looseEvent(ln line, ph phrase, at int) error {
-	ev := &corev1.Event{Type: ph.typ, Reason: ph.reason, Message: messageAt(ln.text, at)}
-	if m := backOffPodRe.FindStringSubmatch(ln.text); m != nil {
-		ev.InvolvedObject = corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Name: m[1], Namespace: m[2]}
-	} else if m := forwardedRe.FindStringSubmatch(ln.text); m != nil {
-		ev.InvolvedObject = corev1.ObjectReference{Kind: m[1], Namespace: m[2], Name: eventIDRe.ReplaceAllString(m[3], "")}
-		if m[1] == "Pod" || m[1] == "Node" {
-			ev.InvolvedObject.APIVersion = "v1"
-		}
-	} else if m := looseObjectRe.FindStringSubmatch(ln.text); m != nil {
-		ev.InvolvedObject = corev1.ObjectReference{Kind: kindOf(m[1]), APIVersion: "v1", Name: m[2]}
-	}
-	src := p.source(ln)
-	src.Loose = true
-	return p.emitEventFrom(ev, ln, src)
-}
-
 // claimOf is what a person wrote, as the author's claim: the sentence around the phrase or the
 // causal words (across the lines of a hard-wrapped paragraph), with the Kubernetes message it
 // quotes, if any.
@@ -324,8 +285,8 @@ func (p *parser) claimOf(pp pendingPhrase) cluster.Claim {
 		text = p.prose.sentence(pp.para, pp.off+pp.at)
 	}
 	c := cluster.Claim{Text: clipText(text, maxClaimText)}
-	if pp.ph >= 0 {
-		c.Reason = phrases[pp.ph].reason
+	if pp.reason != "" {
+		c.Reason = pp.reason
 		c.Quote = clipText(messageAt(pp.ln.text, pp.at), maxClaimText)
 	}
 	return c

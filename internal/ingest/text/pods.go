@@ -176,7 +176,8 @@ func (p *parser) podRow(f map[string]string, wide bool) (*corev1.Pod, bool) {
 		return nil, false
 	}
 	pod := &corev1.Pod{}
-	pod.Name, pod.Namespace = f["NAME"], f["NAMESPACE"]
+	// kubectl get all prints "pod/<name>".
+	pod.Name, pod.Namespace = strings.TrimPrefix(f["NAME"], "pod/"), f["NAMESPACE"]
 	if pod.Namespace == "" {
 		pod.Namespace = p.cmdNamespace(cluster.KindPod)
 	}

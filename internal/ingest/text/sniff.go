@@ -3,6 +3,8 @@ package text
 import (
 	"bytes"
 	"strings"
+
+	"github.com/rootline-dev/rootline/internal/catalog"
 )
 
 // Sniff reports whether data (the first few KB of an input) looks like kubectl text output
@@ -45,8 +47,8 @@ func recognised(s string) bool {
 	if blockStartRe.MatchString(s) && !strings.HasPrefix(s, "Name:") {
 		return true
 	}
-	for _, ph := range phrases {
-		if ph.re.MatchString(s) {
+	for _, m := range catalog.Default().Find(s) {
+		if !m.Entry.Word {
 			return true
 		}
 	}

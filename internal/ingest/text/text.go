@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -45,6 +46,9 @@ type parser struct {
 	// pendingNode is a describe-node fragment without a name, held back so that the next
 	// nameless fragment of the same paste is merged into it.
 	pendingNode *nodeFragment
+	// lastNode is the node the last describe node block named, for a nameless fragment after
+	// it; "" once another object is described.
+	lastNode string
 	// cmd is the last command line pasted, and cmdLine its line: what follows is its output.
 	cmd     *command
 	cmdLine int
@@ -63,6 +67,8 @@ type parser struct {
 	// row is the event of the last table row, held until the next line says whether it
 	// continues the row's message (a hard-wrapped paste).
 	row *heldRow
+	// scan is the scan of every line for the catalogue's messages (scan.go).
+	scan scanState
 }
 
 // Parse reads kubectl text output (any mix of the formats below, with prose between) and
@@ -75,6 +81,7 @@ type parser struct {
 // or r cannot be read.
 func Parse(ctx context.Context, name string, r io.Reader, now time.Time, emit func(*cluster.Object) error) (Result, error) {
 	p := &parser{ctx: ctx, name: name, now: now, emit: emit}
+	p.scan.cat = catalog.Default()
 	lr := newLineReader(r)
 	for {
 		ln, ok, err := lr.next()
@@ -92,6 +99,7 @@ func Parse(ctx context.Context, name string, r io.Reader, now time.Time, emit fu
 				return p.res, err
 			}
 		}
+		p.scanLine(ln)
 		if err := p.line(ln); err != nil {
 			return p.res, err
 		}
@@ -254,6 +262,9 @@ func (p *parser) finish(lastEOL bool) error {
 		return err
 	}
 	if err := p.flushHeld(); err != nil {
+		return err
+	}
+	if err := p.finishScan(); err != nil {
 		return err
 	}
 	return p.finishPhrases()

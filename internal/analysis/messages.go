@@ -1,0 +1,167 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/catalog"
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// What the message catalogue (internal/catalog) says of the messages in the model: which
+// message of which component an event's text is, the symptom it is a sign of, and what its
+// parts say about a cause. Rules that read a kind of message ask here rather than match its
+// words themselves, so that every wording the catalogue knows (across releases) counts.
+
+// messageCache remembers the catalogue's reading of each message text for one analysis.
+type messageCache struct {
+	mu    sync.Mutex
+	cat   *catalog.Catalogue
+	first map[string]*catalog.Match // the first message of the catalogue in a text, or nil
+	parts map[string][]catalog.Match
+}
+
+func (in Input) messages() *messageCache {
+	if in.cache == nil || in.cache.messages == nil {
+		return &messageCache{cat: catalog.Default()}
+	}
+	return in.cache.messages
+}
+
+// message returns the first message of the catalogue that text holds, or nil.
+func (c *messageCache) message(text string) *catalog.Match {
+	if text == "" {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.first == nil {
+		c.first = map[string]*catalog.Match{}
+	}
+	if m, ok := c.first[text]; ok {
+		return m
+	}
+	var out *catalog.Match
+	for _, m := range c.cat.Find(text) {
+		if !m.Entry.Word {
+			out = &m
+			break
+		}
+	}
+	c.first[text] = out
+	return out
+}
+
+// explain returns every message and part the catalogue finds in text.
+func (c *messageCache) explain(text string) []catalog.Match {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.parts == nil {
+		c.parts = map[string][]catalog.Match{}
+	}
+	if ms, ok := c.parts[text]; ok {
+		return ms
+	}
+	ms := c.cat.Explain(text)
+	c.parts[text] = ms
+	return ms
+}
+
+// eventSign returns the catalogue's entry for an event's message when it is a sign of the
+// symptom kind, or nil. The event's own reason must be one the entry is recorded under, or
+// the event must be one Rootline made of a message it read (a paste's line): a message quoted
+// inside another event's (a controller quoting the kubelet) is not the kubelet's event.
+func (in Input) eventSign(o *cluster.Object, kind string) *catalog.Entry {
+	e := o.Event
+	if e == nil || e.Message == "" {
+		return nil
+	}
+	m := in.messages().message(e.Message)
+	if m == nil || m.Entry.Symptom != kind {
+		return nil
+	}
+	if e.Reason != m.Entry.Reason && !loose(o) && !sameFact(e.Reason, m.Entry.Reason) {
+		return nil
+	}
+	return m.Entry
+}
+
+// sameFact reports reasons that record one fact: an event and the status reason beside it.
+func sameFact(a, b string) bool {
+	for _, pair := range [][2]string{{"BackOff", "CrashLoopBackOff"}, {"Failed", "ErrImagePull"}, {"BackOff", "ImagePullBackOff"},
+		{"FailedScheduling", "Unschedulable"}, {"OOMKilling", "SystemOOM"}, {"NodeNotReady", "NodeStatusUnknown"}} {
+		if a == pair[0] && b == pair[1] || a == pair[1] && b == pair[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// evidenceTags are the catalogue's evidence tags of every message and part in text, in order,
+// each once.
+func (in Input) evidenceTags(text string) []string {
+	var tags []string
+	for _, m := range in.messages().explain(text) {
+		if t := m.Entry.Evidence; t != "" && !slices.Contains(tags, t) {
+			tags = append(tags, t)
+		}
+	}
+	return tags
+}
+
+// statusSign returns the catalogue's entry when a pod's status or condition message is a sign
+// of the symptom kind, or nil.
+func (in Input) statusSign(msg, kind string) *catalog.Entry {
+	m := in.messages().message(strings.TrimSpace(msg))
+	if m == nil || m.Entry.Symptom != kind {
+		return nil
+	}
+	return m.Entry
+}
+
+// waitingReasons are the reasons of a container waiting that the catalogue knows, by the
+// symptom they are a sign of.
+func waitingSign(cs corev1.ContainerStatus, kind string) (string, bool) {
+	w := cs.State.Waiting
+	if w == nil || w.Reason == "" {
+		return "", false
+	}
+	for _, e := range catalog.Default().Words(w.Reason) {
+		if e.Symptom == kind {
+			return w.Reason, true
+		}
+	}
+	return "", false
+}
+
+// eventNode is the node an event is about: its involved object when that is a node; else,
+// for an event whose object the input lost (an events section pasted apart from its
+// describe), the node its message names ("Node n-1 status is now: NodeNotReady") or the host
+// of the kubelet that wrote it. "" when nothing says.
+func (in Input) eventNode(o *cluster.Object) string {
+	e := o.Event
+	io := e.InvolvedObject
+	if io.Kind == cluster.KindNode {
+		return io.Name
+	}
+	if io.Kind != "" && io.Name != "" {
+		return ""
+	}
+	if m := in.messages().message(e.Message); m != nil && m.Entry.Object == "node" && m.Node() != "" {
+		return m.Node()
+	}
+	if e.Source.Component == "kubelet" || e.Source.Host != "" && io.Name == "" {
+		return e.Source.Host
+	}
+	return ""
+}
+
+// aboutNode reports whether an event is about a node: its object a node, or lost, with a node
+// its message or its source names.
+func (in Input) aboutNode(o *cluster.Object) bool {
+	io := o.Event.InvolvedObject
+	return io.Kind == cluster.KindNode || (io.Name == "" && (io.Kind == "" || io.Kind == cluster.KindNode) && in.eventNode(o) != "")
+}

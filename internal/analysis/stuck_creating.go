@@ -1,0 +1,89 @@
+package analysis
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// stuckCreatingRule finds pods placed on a node that could not start: the kubelet could not
+// make their sandbox or network (FailedCreatePodSandBox), attach or mount their volumes
+// (FailedMount, FailedAttachVolume), or make their containers' configuration from a Secret or
+// ConfigMap that is missing (CreateContainerConfigError). Which messages say so is the
+// catalogue's (entries of symptom pod_stuck_creating). A pod that runs by the time of the
+// input got past it: a mount that failed once at its start is not a symptom.
+type stuckCreatingRule struct{}
+
+func (stuckCreatingRule) Name() string { return "pod-stuck-creating" }
+
+// stuckReasons are the events that say a pod cannot start on its node, whatever their words.
+var stuckReasons = map[string]bool{"FailedCreatePodSandBox": true, "FailedMount": true, "FailedAttachVolume": true}
+
+func (stuckCreatingRule) Symptoms(in Input) []Symptom {
+	syms := newPodSymptoms(PodStuckCreating)
+	for _, o := range in.Model.Pods {
+		if started(o.Pod) {
+			continue
+		}
+		for _, cs := range allStatuses(o.Pod) {
+			reason, ok := waitingSign(cs, PodStuckCreating)
+			if !ok {
+				continue
+			}
+			s := syms.pod(o)
+			s.Node = o.Pod.Spec.NodeName
+			s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name), reason+": "+cs.State.Waiting.Message))
+			if s.Details.Message == "" {
+				s.Details.Message = firstLine(reason + ": " + cs.State.Waiting.Message)
+			}
+		}
+	}
+	for _, o := range in.Model.Events {
+		e := o.Event
+		if !stuckReasons[e.Reason] && in.eventSign(o, PodStuckCreating) == nil || !aboutPod(o) {
+			continue
+		}
+		if pod := in.Model.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil && started(pod.Pod) {
+			continue
+		}
+		s := syms.event(o)
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		_, first, _ := cluster.EventTimes(e)
+		s.At = earliest(s.At, timePtr(first))
+		if s.Node == "" {
+			s.Node = e.Source.Host
+		}
+		if s.Details.Message == "" {
+			s.Details.Message = firstLine(e.Message)
+		}
+	}
+	return syms.list(func(pod string, s *Symptom) string {
+		sum := podPhrase(pod) + " could not start on its node"
+		if s.Node != "" {
+			sum = podPhrase(pod) + " could not start on node " + s.Node
+		}
+		if m := s.Details.Message; m != "" {
+			sum += ": " + clip(m, 160)
+		}
+		return sum
+	})
+}
+
+// started reports whether a pod got past its start: running with every container started, or
+// finished.
+func started(p *corev1.Pod) bool {
+	switch p.Status.Phase {
+	case corev1.PodSucceeded:
+		return true
+	case corev1.PodRunning:
+		for _, cs := range allStatuses(p) {
+			if cs.State.Waiting != nil && cs.State.Waiting.Reason != "CrashLoopBackOff" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,37 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// volumeProvisioningRule finds PersistentVolumeClaims that could not be provisioned or bound:
+// the PV controller's and external provisioners' ProvisioningFailed, and FailedBinding ("no
+// persistent volumes available for this claim and no storage class is set"), or their
+// messages wherever they were pasted. A claim waiting for its first consumer is not one.
+type volumeProvisioningRule struct{}
+
+func (volumeProvisioningRule) Name() string { return "volume-provisioning-failed" }
+
+func (volumeProvisioningRule) Symptoms(in Input) []Symptom {
+	syms := newObjectSymptoms(VolumeProvisioningFailed)
+	for _, o := range in.Model.Events {
+		e := o.Event
+		kind := e.InvolvedObject.Kind
+		byReason := (e.Reason == "ProvisioningFailed" || e.Reason == "FailedBinding") && (kind == "PersistentVolumeClaim" || kind == "")
+		if !byReason && in.eventSign(o, VolumeProvisioningFailed) == nil {
+			continue
+		}
+		s := syms.get(eventObject(o, "PersistentVolumeClaim"), o.Source.File)
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		_, first, _ := cluster.EventTimes(e)
+		s.At = earliest(s.At, timePtr(first))
+		if s.Details.Message == "" {
+			s.Details.Message = firstLine(e.Message)
+		}
+	}
+	return syms.list(func(s *Symptom) string {
+		return fmt.Sprintf("%s could not be provisioned: %s", objectPhrase(s, "PersistentVolumeClaim"), clip(s.Details.Message, 160))
+	})
+}

@@ -1,0 +1,117 @@
+package analysis
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// The objects other than pods, nodes and events that some rules read (Deployments,
+// ReplicaSets, Jobs, PersistentVolumeClaims) are kept in the model as their JSON; these read
+// what those rules need of them.
+
+// workloadCondition is a condition of a workload's status, as every apps and batch kind
+// writes it.
+type workloadCondition struct {
+	Type               string    `json:"type"`
+	Status             string    `json:"status"`
+	Reason             string    `json:"reason"`
+	Message            string    `json:"message"`
+	LastTransitionTime time.Time `json:"lastTransitionTime"`
+}
+
+// conditions reads the status conditions of an object kept as JSON; nil when it has none or
+// its JSON is not an object's.
+func conditions(o *cluster.Object) []workloadCondition {
+	if len(o.Raw) == 0 {
+		return nil
+	}
+	var v struct {
+		Status struct {
+			Conditions []workloadCondition `json:"conditions"`
+		} `json:"status"`
+	}
+	if json.Unmarshal(o.Raw, &v) != nil {
+		return nil
+	}
+	return v.Status.Conditions
+}
+
+// others returns the model's objects of the given kinds.
+func others(m *cluster.Model, kinds ...string) []*cluster.Object {
+	var out []*cluster.Object
+	for _, o := range m.Others {
+		for _, k := range kinds {
+			if o.Kind == k {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// objectSymptoms gathers one symptom per object (kind, namespace, name), in the order objects
+// are first met, for the rules about workloads and claims.
+type objectSymptoms struct {
+	kind  string
+	byKey map[string]*Symptom
+	order []string
+}
+
+func newObjectSymptoms(kind string) *objectSymptoms {
+	return &objectSymptoms{kind: kind, byKey: map[string]*Symptom{}}
+}
+
+// get returns the symptom of the object, creating it on first use; an object the input does
+// not name is one per file.
+func (c *objectSymptoms) get(r ObjectRef, file string) *Symptom {
+	key := r.Kind + "/" + r.Namespace + "/" + r.Name
+	if r.Name == "" {
+		key = r.Kind + "/\x00" + file
+	}
+	if s, ok := c.byKey[key]; ok {
+		return s
+	}
+	s := &Symptom{Kind: c.kind, Objects: []ObjectRef{}}
+	if r.Name != "" {
+		s.Objects = []ObjectRef{r}
+	}
+	c.byKey[key] = s
+	c.order = append(c.order, key)
+	return s
+}
+
+// list returns the symptoms, each given its summary.
+func (c *objectSymptoms) list(summary func(s *Symptom) string) []Symptom {
+	out := make([]Symptom, 0, len(c.order))
+	for _, key := range c.order {
+		s := c.byKey[key]
+		s.Summary = summary(s)
+		out = append(out, *s)
+	}
+	return out
+}
+
+// objectPhrase speaks of a symptom's object for people: "ReplicaSet prod/web-7d9", or "a
+// <kind> the input does not name".
+func objectPhrase(s *Symptom, kind string) string {
+	if len(s.Objects) == 0 {
+		return "a " + kind + " the input does not name"
+	}
+	o := s.Objects[0]
+	if o.Namespace == "" {
+		return o.Kind + " " + o.Name
+	}
+	return o.Kind + " " + o.Namespace + "/" + o.Name
+}
+
+// eventObject is the object an event is about, as a symptom names it.
+func eventObject(o *cluster.Object, defaultKind string) ObjectRef {
+	r := involved(o)
+	if r.Kind == "" {
+		r.Kind = defaultKind
+	}
+	return r
+}

@@ -1,0 +1,577 @@
+package text
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/catalog"
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// The scan reads every line of a paste for the messages of the catalogue (internal/catalog),
+// whatever the paste's shape: the readers of tables, describe blocks and logs read what only
+// structure tells (requests, conditions, owners, times), and the scan makes sure that no
+// message Kubernetes wrote is lost because its wrapping was not one of theirs. A message the
+// readers already turned into an event or a status is left to them; any other becomes the
+// event the component records for it, about the object the message or its wrapper names.
+
+// maxScanned bounds the messages one input may give: a log of millions of probe failures is
+// read as the first of them, repeated ones counted on one event.
+const maxScanned = 20000
+
+// maxWrap is how many lines a hard-wrapped message may run onto.
+const maxWrap = 3
+
+// scanned is a message found on a line, held until the end of the input: whether the readers
+// read it too is known only once they have emitted what they hold.
+type scanned struct {
+	m       catalog.Match
+	text    string // the text scanned: the line, joined with the next where it was wrapped
+	ln      line
+	section int // the run of lines without a blank one it stands in
+	obj     corev1.ObjectReference
+	at      time.Time
+}
+
+// span is what the readers made of a run of lines: the reasons they emitted and the object.
+type span struct {
+	from, to int
+	reasons  []string
+	obj      corev1.ObjectReference
+}
+
+// scanState is the scan's part of the parser.
+type scanState struct {
+	cat      *catalog.Catalogue
+	held     *line // the last text line, until the next says whether it was wrapped
+	section  int
+	found    []scanned
+	dropped  int
+	spans    []span
+	block    *span // the span of the describe block being read, while it emits
+	sections map[int]corev1.ObjectReference
+	header   []string // the last table header's columns
+	hdrText  string
+}
+
+// scanLine takes the next input line: the line held before it is scanned, joined with this one
+// when it was wrapped.
+func (p *parser) scanLine(ln line) {
+	s := &p.scan
+	if ln.kind == kindBlank || ln.kind == kindSep || ln.kind == kindCommand {
+		p.scanHeld(nil)
+		s.section++
+		return
+	}
+	if ln.kind != kindText {
+		return
+	}
+	if cols := headerColumns(ln.text); len(cols) >= 2 && slices.Contains(cols, "NAME") {
+		s.header, s.hdrText = cols, ln.text
+	}
+	p.scanHeld(&ln)
+	s.held = &ln
+}
+
+// scanHeld scans the line held, with next (nil at a break) for a message wrapped onto it.
+func (p *parser) scanHeld(next *line) {
+	s := &p.scan
+	h := s.held
+	s.held = nil
+	if h == nil {
+		return
+	}
+	text := h.text
+	ms := s.cat.Find(text)
+	if next != nil && wrapped(*h, *next) {
+		// A message the wrap cut: the matches that start on this line and run onto the next
+		// replace those cut at the line's end.
+		joined := joinWrapped(text, strings.TrimSpace(next.text))
+		var across []catalog.Match
+		for _, m := range s.cat.Find(joined) {
+			if m.Start < len(text) && m.End > len(text) {
+				across = append(across, m)
+			}
+		}
+		if len(across) > 0 {
+			ms = slices.DeleteFunc(ms, func(m catalog.Match) bool {
+				return slices.ContainsFunc(across, func(a catalog.Match) bool { return m.End > a.Start && m.Start < a.End })
+			})
+			ms = append(ms, across...)
+			slices.SortFunc(ms, func(a, b catalog.Match) int { return a.Start - b.Start })
+			text = joined
+		}
+	}
+	for _, m := range ms {
+		if m.Entry.Word && (!p.printed(*h) || !standalone(text, m)) {
+			continue // a reason in a sentence is the author's, read as a claim; a key is not a value
+		}
+		if len(s.found) >= maxScanned {
+			s.dropped++
+			continue
+		}
+		sc := scanned{m: m, text: text, ln: *h, section: s.section, obj: p.lineObject(*h, m)}
+		sc.at = lineTime(h.text)
+		if sc.obj.Kind == cluster.KindPod && sc.obj.Name != "" {
+			p.notePod(sc.obj.Namespace, sc.obj.Name) // for a describe fragment after it that names none
+		}
+		s.found = append(s.found, sc)
+	}
+}
+
+// wrapped reports whether next continues the text of h, which a terminal or a ticket broke:
+// h was long enough to be wrapped and does not end a sentence, and next starts nothing new.
+//
+// A list item is not continued by a line that is not indented under it, and a line that starts
+// with a capital is a new sentence unless the one before broke after a comma, a colon or a
+// hyphen: Kubernetes' messages end their sentences with a period.
+func wrapped(h, next line) bool {
+	t := strings.TrimSpace(h.text)
+	n := strings.TrimSpace(next.text)
+	if h.raw < wrapWidth || strings.HasSuffix(t, ".") || next.num != h.last()+1 || n == "" ||
+		startsFormat(next.text) || personRe.MatchString(next.text) {
+		return false
+	}
+	if h.item && !strings.HasPrefix(next.text, " ") {
+		return false
+	}
+	if r := rune(n[0]); r >= 'A' && r <= 'Z' && !strings.HasSuffix(t, ",") && !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "-") {
+		return false
+	}
+	return true
+}
+
+// printed reports whether a program printed ln: output in a code block, a line of a table or
+// a describe block, a log line, a JSON or YAML line.
+func (p *parser) printed(ln line) bool {
+	return ln.code || machineRe.MatchString(ln.text) || p.table != nil || p.block != nil ||
+		len(tokensOf(ln.text)) >= 3
+}
+
+// standalone reports whether a word match stands as a value of its own: a cell of a row, the
+// value of a field, a quoted string; not a key ("Unschedulable:  false") nor a piece of a
+// longer word.
+func standalone(text string, m catalog.Match) bool {
+	before, after := text[:m.Start], text[m.End:]
+	if strings.HasPrefix(after, ":") || strings.HasPrefix(after, "=") {
+		return false
+	}
+	prevOK := before == "" || strings.ContainsAny(before[len(before)-1:], " \t\"'(:[{,=|")
+	nextOK := after == "" || strings.ContainsAny(after[:1], " \t\"'),]}|.")
+	return prevOK && nextOK
+}
+
+// tokensOf splits a row into its cells (two spaces or more apart).
+func tokensOf(s string) []string {
+	return cellSepRe.Split(strings.TrimSpace(s), -1)
+}
+
+var cellSepRe = regexp.MustCompile(`\s{2,}`)
+
+var (
+	// objectRefRe finds a controller's Event(v1.ObjectReference{Kind:"Pod", Namespace:"x",
+	// Name:"y", …}) log line's object.
+	objectRefRe = regexp.MustCompile(`ObjectReference\{Kind:"(\w+)",\s*Namespace:"([^"]*)",\s*Name:"([^"]*)"`)
+	// kvPodRe finds the pod of a structured log line: pod="ns/name", pod="name", "pod":"ns/name".
+	kvPodRe = regexp.MustCompile(`\bpod"?[=:]\s*"?([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
+	// kvNodeRe finds the node of a structured log line: node="name".
+	kvNodeRe = regexp.MustCompile(`\bnode(?:Name)?"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
+	// podNameRe is a name a controller generated for a pod: "web-6d4cf56db6-zp2lx", "db-0".
+	podNameRe = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*-(?:[a-z0-9]{5}|[0-9]+)$`)
+	// isoTimeRe finds a timestamp with a date in a line.
+	isoTimeRe = regexp.MustCompile(`\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?`)
+)
+
+// lineObject is the object a message is about: the one it names, else the one its line names
+// (an ObjectReference, a structured log's key, "pod/x", a pods row's first cell). Wrappers
+// further out (the row a reader read, the describe block, the section's assigned pod) are
+// tried at the end (resolveObject).
+func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
+	e := m.Entry
+	if ns, name := m.Pod(); name != "" && (e.Object == "pod" || e.Object == "container" || m.Capture("podref") != "") {
+		return podRef(ns, name)
+	}
+	if n := m.Node(); n != "" && e.Object == "node" {
+		return nodeRef(n)
+	}
+	if n := m.Capture("name"); n != "" {
+		if kind := workloadKind(e.Object); kind != "" {
+			return corev1.ObjectReference{Kind: kind, Namespace: m.Capture("namespace"), Name: n}
+		}
+	}
+	t := ln.text
+	if r := objectRefRe.FindStringSubmatch(t); r != nil {
+		ref := corev1.ObjectReference{Kind: r[1], Namespace: r[2], Name: r[3]}
+		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
+			ref.APIVersion = "v1"
+		}
+		return ref
+	}
+	if f := forwardedRe.FindStringSubmatch(t); f != nil {
+		ref := corev1.ObjectReference{Kind: f[1], Namespace: f[2], Name: eventIDRe.ReplaceAllString(f[3], "")}
+		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
+			ref.APIVersion = "v1"
+		}
+		return ref
+	}
+	if e.Object == "node" {
+		if r := kvNodeRe.FindStringSubmatch(t); r != nil {
+			return nodeRef(r[1])
+		}
+		if r := looseObjectRe.FindStringSubmatch(t); r != nil && r[1] == "node" {
+			return nodeRef(r[2])
+		}
+		if m.Entry.Word {
+			return p.rowNode(ln) // a node's STATUS cell: the node is the row's
+		}
+		return corev1.ObjectReference{}
+	}
+	if r := kvPodRe.FindStringSubmatch(t); r != nil {
+		return podRef(strings.TrimSuffix(r[1], "/"), r[2])
+	}
+	if r := backOffPodRe.FindStringSubmatch(t); r != nil {
+		return podRef(r[2], r[1])
+	}
+	if r := looseObjectRe.FindStringSubmatch(t); r != nil {
+		if r[1] == "pod" {
+			return podRef("", r[2])
+		}
+	}
+	if e.Object == "pod" || e.Object == "container" {
+		return p.rowPod(ln)
+	}
+	return corev1.ObjectReference{}
+}
+
+// rowPod reads the pod of a table row the readers may not know: the cells under NAME (and
+// NAMESPACE) of the last header, or a first cell that is a generated pod name.
+func (p *parser) rowPod(ln line) corev1.ObjectReference {
+	cells := tokensOf(ln.text)
+	if len(cells) < 2 {
+		return corev1.ObjectReference{}
+	}
+	if h := p.scan.header; len(h) == len(cells) {
+		if i := slices.Index(h, "NAME"); i >= 0 && nameLike(cells[i]) {
+			ns := ""
+			if j := slices.Index(h, "NAMESPACE"); j >= 0 {
+				ns = cells[j]
+			}
+			return podRef(ns, strings.TrimPrefix(cells[i], "pod/"))
+		}
+	}
+	if name := p.underHeader(ln.text, "NAME"); nameLike(name) && (p.underHeader(ln.text, "KIND") == "Pod" || podNameRe.MatchString(name)) {
+		return podRef(p.underHeader(ln.text, "NAMESPACE"), name)
+	}
+	first := strings.TrimPrefix(cells[0], "pod/")
+	if podNameRe.MatchString(first) {
+		return podRef("", first)
+	}
+	if len(cells) > 2 && podNameRe.MatchString(cells[1]) && nameLike(cells[0]) {
+		return podRef(cells[0], cells[1]) // NAMESPACE NAME …
+	}
+	return corev1.ObjectReference{}
+}
+
+// underHeader returns the word of a row that stands under a column of the last header, as
+// kubectl aligns them: the word starting where the column's name starts. Empty cells shift no
+// other cell when the columns are found by position, as they are here.
+func (p *parser) underHeader(row, col string) string {
+	h := p.scan.hdrText
+	at := -1
+	for _, t := range tokens(h) {
+		if t.text == col {
+			at = t.start
+			break
+		}
+	}
+	if at < 0 {
+		return ""
+	}
+	for _, t := range tokens(row) {
+		if t.start >= at-1 && t.start <= at+1 {
+			return t.text
+		}
+		if t.start > at+1 {
+			break
+		}
+	}
+	return ""
+}
+
+// rowNode reads the node of a row of `kubectl get nodes`, whatever its columns: the cell under
+// NAME of the last header, or the first cell.
+func (p *parser) rowNode(ln line) corev1.ObjectReference {
+	cells := tokensOf(ln.text)
+	if len(cells) < 2 {
+		return corev1.ObjectReference{}
+	}
+	if h := p.scan.header; len(h) == len(cells) {
+		if i := slices.Index(h, "NAME"); i >= 0 && nameLike(cells[i]) {
+			return nodeRef(strings.TrimPrefix(cells[i], "node/"))
+		}
+	}
+	if first := strings.TrimPrefix(cells[0], "node/"); nameLike(first) {
+		return nodeRef(first)
+	}
+	return corev1.ObjectReference{}
+}
+
+var nameLikeRe = regexp.MustCompile(`^(?:pod/|node/)?[a-z0-9][a-z0-9.-]*[a-z0-9]$`)
+
+func nameLike(s string) bool { return nameLikeRe.MatchString(s) }
+
+func podRef(ns, name string) corev1.ObjectReference {
+	return corev1.ObjectReference{Kind: cluster.KindPod, APIVersion: "v1", Namespace: ns, Name: name}
+}
+
+func nodeRef(name string) corev1.ObjectReference {
+	return corev1.ObjectReference{Kind: cluster.KindNode, APIVersion: "v1", Name: name}
+}
+
+// workloadKind is the Kubernetes kind of a catalogue entry's object, for the objects that are
+// neither pods nor nodes.
+func workloadKind(object string) string {
+	switch object {
+	case "deployment":
+		return "Deployment"
+	case "replicaset":
+		return "ReplicaSet"
+	case "replicationcontroller":
+		return "ReplicationController"
+	case "job":
+		return "Job"
+	case "cronjob":
+		return "CronJob"
+	case "statefulset":
+		return "StatefulSet"
+	case "daemonset":
+		return "DaemonSet"
+	case "pvc":
+		return "PersistentVolumeClaim"
+	case "pv":
+		return "PersistentVolume"
+	}
+	return ""
+}
+
+// lineTime is the time a line says, when it holds a full timestamp.
+func lineTime(s string) time.Time {
+	t := isoTimeRe.FindString(s)
+	if t == "" {
+		return time.Time{}
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02 15:04:05Z07:00", "2006-01-02T15:04:05", "2006-01-02 15:04:05"} {
+		if v, err := time.Parse(layout, t); err == nil {
+			return v
+		}
+	}
+	return time.Time{}
+}
+
+// cover records what the readers emitted for the lines from..to: an event's reason, a pod's
+// status and container reasons, and the object. Inside a describe block the whole block is
+// the span.
+func (p *parser) cover(from, to int, obj corev1.ObjectReference, reasons ...string) {
+	s := &p.scan
+	if b := s.block; b != nil {
+		b.reasons = append(b.reasons, reasons...)
+		if b.obj.Name == "" || obj.Kind == b.obj.Kind {
+			if b.obj.Name == "" {
+				b.obj = obj
+			}
+		}
+		return
+	}
+	s.spans = append(s.spans, span{from: from, to: max(from, to), reasons: reasons, obj: obj})
+}
+
+// podReasons are the reasons a pod object says: its status's, and its containers' states'.
+func podReasons(pod *corev1.Pod) []string {
+	rs := []string{pod.Status.Reason}
+	for _, list := range [][]corev1.ContainerStatus{pod.Status.ContainerStatuses, pod.Status.InitContainerStatuses} {
+		for _, cs := range list {
+			for _, st := range []corev1.ContainerState{cs.State, cs.LastTerminationState} {
+				if st.Waiting != nil {
+					rs = append(rs, st.Waiting.Reason)
+				}
+				if st.Terminated != nil {
+					rs = append(rs, st.Terminated.Reason)
+				}
+			}
+		}
+	}
+	for _, c := range pod.Status.Conditions {
+		rs = append(rs, c.Reason)
+	}
+	return rs
+}
+
+// reasonAliases are reasons that record one fact under two names: the pod's waiting reason and
+// the event the kubelet writes beside it.
+var reasonAliases = map[string][]string{
+	"BackOff":          {"CrashLoopBackOff", "ImagePullBackOff"},
+	"CrashLoopBackOff": {"BackOff"},
+	"ImagePullBackOff": {"BackOff", "Failed", "ErrImagePull"},
+	"ErrImagePull":     {"Failed", "ImagePullBackOff"},
+	"Failed":           {"ErrImagePull", "ImagePullBackOff"},
+	"Unschedulable":    {"FailedScheduling"},
+	"FailedScheduling": {"Unschedulable"},
+	"OOMKilled":        {"OOMKilling"},
+	"NodeNotReady":     {"NodeStatusUnknown", "KubeletNotReady"},
+}
+
+// covered reports whether the readers read the message themselves, and the object they read
+// it about.
+func (s *scanState) covered(sc scanned) (bool, corev1.ObjectReference) {
+	r := sc.m.Entry.Reason
+	var obj corev1.ObjectReference
+	for _, sp := range s.spans {
+		if sc.ln.num < sp.from || sc.ln.num > sp.to {
+			continue
+		}
+		if obj.Name == "" {
+			obj = sp.obj
+		}
+		for _, got := range sp.reasons {
+			if got == r || got == sc.m.Text || slices.Contains(reasonAliases[r], got) {
+				return true, sp.obj
+			}
+		}
+	}
+	return false, obj
+}
+
+// finishScan turns the messages the readers did not read into events.
+func (p *parser) finishScan() error {
+	p.scanHeld(nil)
+	s := &p.scan
+	// The object a section is about: the pod of its "Successfully assigned" line, or the
+	// object of a describe block or row in it.
+	sections := map[int]corev1.ObjectReference{}
+	for _, sc := range s.found {
+		if sc.m.Entry.Reason == "Scheduled" && sc.obj.Kind == cluster.KindPod {
+			if _, ok := sections[sc.section]; !ok && sc.obj.Name != "" {
+				sections[sc.section] = sc.obj
+			}
+		}
+	}
+	type key struct {
+		obj    corev1.ObjectReference
+		reason string
+		msg    string
+	}
+	seen := map[key]*corev1.Event{}
+	for _, sc := range s.found {
+		e := sc.m.Entry
+		if e.Symptom == "" && e.Evidence == "" {
+			continue // context only: it named an object, above
+		}
+		done, spanObj := s.covered(sc)
+		if done {
+			continue
+		}
+		obj := sc.obj
+		if obj.Name == "" && spanObj.Name != "" && refKind(e.Object, spanObj.Kind) {
+			obj = spanObj
+		}
+		if o, ok := sections[sc.section]; ok && obj.Name == "" && refKind(e.Object, o.Kind) {
+			obj = o
+		}
+		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") && p.printed(sc.ln) {
+			// Output pasted about one pod (the command above it, the one pod it names).
+			if ref := p.fragmentOwner(); ref != nil {
+				obj = ref.ref()
+			}
+		}
+		if obj.Kind == "" {
+			obj.Kind = objectKind(e.Object)
+		}
+		msg := messageText(sc)
+		k := key{obj: obj, reason: e.Reason, msg: msg}
+		if ev := seen[k]; ev != nil {
+			ev.Count = max(ev.Count, 1) + 1 // seen again: counted as the API server counts repeats
+			if !sc.at.IsZero() && sc.at.After(ev.LastTimestamp.Time) {
+				ev.LastTimestamp = metav1.NewTime(sc.at)
+			}
+			continue
+		}
+		typ := corev1.EventTypeNormal
+		if e.Symptom != "" {
+			typ = corev1.EventTypeWarning
+		}
+		ev := &corev1.Event{Type: typ, Reason: e.Reason, Message: msg, InvolvedObject: obj,
+			Source: corev1.EventSource{Component: e.Component}}
+		if !sc.at.IsZero() {
+			ev.FirstTimestamp, ev.LastTimestamp = metav1.NewTime(sc.at), metav1.NewTime(sc.at)
+		}
+		seen[k] = ev
+		src := p.source(sc.ln)
+		src.Loose = true
+		if err := p.emitScanned(ev, sc.ln, src); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emitScanned emits an event of the scan, named as the readers name theirs.
+func (p *parser) emitScanned(ev *corev1.Event, ln line, src cluster.Source) error {
+	return p.emitEventFrom(ev, ln, src)
+}
+
+// refKind reports whether an object of the given Kubernetes kind can be what an entry of the
+// catalogue's object is about.
+func refKind(object, kind string) bool {
+	switch object {
+	case "pod", "container":
+		return kind == cluster.KindPod
+	case "node":
+		return kind == cluster.KindNode
+	}
+	return kind == workloadKind(object)
+}
+
+// objectKind is the Kubernetes kind of an entry's object, for an event whose object has no name.
+func objectKind(object string) string {
+	switch object {
+	case "pod", "container":
+		return cluster.KindPod
+	case "node":
+		return cluster.KindNode
+	}
+	return workloadKind(object)
+}
+
+// messageText is the message a match stands for: from its start to where the line's message
+// ends (a closing quote, the end of a JSON string), never shorter than the match.
+func messageText(sc scanned) string {
+	msg := messageAt(sc.text, sc.m.Start)
+	if len(msg) < len(strings.TrimSpace(sc.m.Text)) {
+		msg = strings.TrimSpace(sc.m.Text)
+	}
+	return msg
+}
+
+// nodeReasons are the reasons a node object says: its taints' keys, its conditions' types
+// where they are not fine, and their reasons.
+func nodeReasons(node *corev1.Node) []string {
+	var rs []string
+	for _, t := range node.Spec.Taints {
+		rs = append(rs, t.Key)
+	}
+	for _, c := range node.Status.Conditions {
+		rs = append(rs, c.Reason)
+		switch {
+		case c.Type == corev1.NodeReady && c.Status != corev1.ConditionTrue:
+			rs = append(rs, "NodeNotReady")
+		case c.Type != corev1.NodeReady && c.Status == corev1.ConditionTrue:
+			rs = append(rs, string(c.Type))
+		}
+	}
+	return rs
+}
