@@ -226,9 +226,10 @@ func DefaultRegistry() *Registry {
 			cordonedNodeRule{}, taintedNodeRule{}, removedNodeRule{}, movedNeighbourRule{},
 		},
 		Links: defaultLinks(),
-		Gaps:  []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}},
+		Gaps:  []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}, quietGap{}},
 	}
 	r.Causes = append(r.Causes, directRules()...)
+	r.Causes = append(r.Causes, tagRules()...)
 	return r
 }
 

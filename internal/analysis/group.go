@@ -316,6 +316,9 @@ var groupVerbs = map[string]string{
 	CrashLoopBackOff: "were in CrashLoopBackOff", ContainerRestarted: "had containers restarted",
 	ImagePullFailed: "could not pull their images", Preempted: "were preempted", NodeNotReady: "were not ready",
 	NodePressure: "were under pressure", EvictedPodsLingering: "were left evicted, never deleted", ScaleUp: "were added",
+	PodStuckCreating: "could not start on their nodes", PodCreateFailed: "could not create their pods",
+	RolloutStuck: "stopped progressing", JobFailed: "failed", VolumeProvisioningFailed: "could not be provisioned",
+	NodeOOM: "ran the kernel's OOM killer",
 }
 
 // groupSummary tells a group in one line: "1,204 pods could not be scheduled (37 workloads,

@@ -236,6 +236,7 @@ const (
 	GapFileTruncated      = vocab.GapFileTruncated
 	GapFileProse          = vocab.GapFileProse
 	GapFileNoMessage      = vocab.GapFileNoMessage
+	GapNoSymptoms         = vocab.GapNoSymptoms
 )
 
 // Gap is evidence that is missing, and why.

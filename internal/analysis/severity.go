@@ -12,8 +12,9 @@ import (
 
 // severity orders symptom kinds for people, worst first: what users felt before what only
 // explains it.
-var severity = []string{PodEvicted, OOMKilled, CrashLoopBackOff, LivenessProbeFailed, ContainerRestarted,
-	Preempted, PodPending, ImagePullFailed, NodeNotReady, NodePressure, ReadinessProbeFailed, ScaleUp, EvictedPodsLingering}
+var severity = []string{PodEvicted, OOMKilled, NodeOOM, CrashLoopBackOff, LivenessProbeFailed, JobFailed, ContainerRestarted,
+	Preempted, PodPending, PodStuckCreating, PodCreateFailed, RolloutStuck, ImagePullFailed, VolumeProvisioningFailed,
+	NodeNotReady, NodePressure, ReadinessProbeFailed, ScaleUp, EvictedPodsLingering}
 
 // Weights of a symptom's severity: a critical component users reach (the hub, its proxy, DNS,
 // an ingress) outranks any number of ordinary pods (a hub restart before a thousand Pending

@@ -105,7 +105,7 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 	if r, ok := duplicateKey(raw); ok {
 		return repeatErr(src, raw, r)
 	}
-	if f, ok := valueFault(raw); ok { // before a typed decode parses a number too long
+	if f, ok := valueFault(raw); ok && !hashedLater(raw, f) { // before a typed decode parses a number too long
 		return f.err(src, raw)
 	}
 	tm, err := typeMetaOf(raw, typeMeta{})
@@ -164,6 +164,9 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 				return d.objErr(src, raw, err)
 			}
 			raw = hashed
+			if f, ok := valueFault(raw); ok {
+				return f.err(src, raw)
+			}
 		}
 		if !contextKinds[tm.Kind] {
 			d.skip(skipped(o, fmt.Sprintf("kind %s is not used by Rootline", tm.Kind)))
@@ -179,6 +182,18 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 		o.Raw, o.UID = red, uid
 	}
 	return emit(o)
+}
+
+// hashedLater reports whether a fault is in a value of a ConfigMap's data, which is kept only
+// as its hash (hashedConfigMap): a NUL there never reaches the database, and refusing the file
+// for it would lose the rest (a ConfigMap holding binary data in data rather than binaryData).
+// The hashed object is checked again.
+func hashedLater(raw []byte, f fault) bool {
+	if !strings.HasPrefix(f.path, "data.") && !strings.HasPrefix(f.path, "binaryData.") {
+		return false
+	}
+	tm, err := typeMetaOf(raw, typeMeta{})
+	return err == nil && tm.Kind == "ConfigMap" && tm.Name != autoscalerStatus
 }
 
 // nestedList handles a List inside a list or an array; rare, but kubectl writes it for

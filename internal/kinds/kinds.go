@@ -111,11 +111,13 @@ const (
 	// GapFileNoMessage: a text file given to `rootline analyze` held no message of a
 	// Kubernetes component, and no kubectl output, that Rootline knows.
 	GapFileNoMessage = "file_no_message"
+	// GapNoSymptoms: the input shows no symptom of any kind.
+	GapNoSymptoms = "no_symptoms"
 )
 
 // Gaps lists every gap kind.
 var Gaps = []string{GapNoEvents, GapEventsExpired, GapNoNodes, GapEventsCombined, GapMessageTruncated, GapCompetingCauses,
-	GapRestartUnexplained, GapMixedIncidents, GapFileSkipped, GapFileTruncated, GapFileProse, GapFileNoMessage}
+	GapRestartUnexplained, GapMixedIncidents, GapFileSkipped, GapFileTruncated, GapFileProse, GapFileNoMessage, GapNoSymptoms}
 
 // MissingEvidence reports whether a gap kind is evidence that would decide between causes had
 // the input held it (as opposed to a note on how the input was read).

@@ -219,8 +219,9 @@ func (s *Server) fillSnapshot(ctx context.Context, w store.SnapshotSink, sp *spo
 		return err
 	}
 	var (
-		kept     int   // files of which anything could be read
-		firstBad error // the first file of which nothing could be read
+		kept       int   // files of which anything could be read
+		firstBad   error // the first file of which nothing could be read
+		firstEmpty error // the first text file read with nothing in it Rootline keeps
 	)
 	for _, f := range sp.files {
 		res, err := decodeFile(ctx, dec, w, sk, f, len(sp.files) == 1, emit)
@@ -229,6 +230,8 @@ func (s *Server) fillSnapshot(ctx context.Context, w store.SnapshotSink, sp *spo
 		}
 		if res.Outcome != ingest.FileRead {
 			sk.addFile(res)
+		} else if res.Err != nil && firstEmpty == nil {
+			firstEmpty = res.Err
 		}
 		if res.Outcome == ingest.FileSkipped || res.Outcome == ingest.FileTruncated && res.Objects == 0 {
 			if firstBad == nil {
@@ -246,8 +249,11 @@ func (s *Server) fillSnapshot(ctx context.Context, w store.SnapshotSink, sp *spo
 		sk.list = append(sk.list, ingest.Skipped{File: name, Kind: ingest.FileKind, Reason: "empty input: no Kubernetes objects"})
 	}
 	if stored == 0 {
-		return nil, &httpError{Status: http.StatusUnprocessableEntity,
-			Msg: "no objects Rootline keeps in this upload" + sk.summary(), Extra: gin.H{"skipped": sk.list}}
+		msg := "no objects Rootline keeps in this upload" + sk.summary()
+		if firstEmpty != nil {
+			msg += " (" + firstEmpty.Error() + ")"
+		}
+		return nil, &httpError{Status: http.StatusUnprocessableEntity, Msg: msg, Extra: gin.H{"skipped": sk.list}}
 	}
 	return sk.list, nil
 }

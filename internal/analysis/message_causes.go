@@ -1,0 +1,103 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// tagRule is a cause that a symptom's own messages state: the catalogue files the parts of a
+// message under evidence tags (ip_exhausted inside a sandbox failure, quota_exceeded inside a
+// FailedCreate), and a symptom whose evidence holds one of the rule's tags has that cause.
+// The message is the component's own account, so the confidence is high; it names no more
+// than the message does. Each instance is one rule of the registry.
+type tagRule struct {
+	name       string
+	cause      string
+	symptoms   []string // the symptom kinds it may explain
+	tags       []string // the catalogue's evidence tags that show it
+	confidence float64
+	summary    func(n int, objects, said string) string
+}
+
+func (r tagRule) Name() string { return r.name }
+
+func (r tagRule) Causes(in Input, symptoms []Symptom) []Cause {
+	c := Cause{Kind: r.cause, Role: Root, Confidence: r.confidence, Components: []Component{}}
+	var objects, said []string
+	for _, s := range symptoms {
+		if !slices.Contains(r.symptoms, s.Kind) {
+			continue
+		}
+		ev, msg, ok := r.shown(in, s)
+		if !ok {
+			continue
+		}
+		c.Explains = append(c.Explains, s.ID)
+		c.Evidence = append(c.Evidence, ev)
+		objects = append(objects, objectLabel(s))
+		said = append(said, msg)
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	shown := unique(objects)
+	if len(shown) > 5 {
+		shown = append(shown[:5:5], fmt.Sprintf("and %d more", len(unique(objects))-5))
+	}
+	c.Summary = r.summary(len(unique(objects)), strings.Join(shown, ", "), clip(unique(said)[0], 200))
+	return []Cause{c}
+}
+
+// shown returns the first evidence item of a symptom (a member's, for a group) whose message
+// holds one of the rule's tags, and the part of the message that does.
+func (r tagRule) shown(in Input, s Symptom) (Evidence, string, bool) {
+	for _, ev := range s.Evidence {
+		for _, m := range in.messages().explain(ev.Value) {
+			// A word (a reason, a taint's key) named inside a message is not what it says.
+			if !m.Entry.Word && slices.Contains(r.tags, m.Entry.Evidence) {
+				return ev, strings.TrimSpace(m.Text), true
+			}
+		}
+	}
+	for _, mb := range s.Members {
+		if ev, msg, ok := r.shown(in, mb); ok {
+			return ev, msg, true
+		}
+	}
+	return Evidence{}, "", false
+}
+
+// tagRules are the causes the catalogue's tags show.
+func tagRules() []CauseRule {
+	return []CauseRule{
+		tagRule{name: "quota-exceeded", cause: QuotaExceeded, symptoms: []string{PodCreateFailed},
+			tags: []string{"quota_exceeded", "quota_requires_limits", "limitrange_violation"}, confidence: 0.85,
+			summary: func(n int, o, said string) string {
+				return fmt.Sprintf("a ResourceQuota or LimitRange refused the pods of %d controller(s): %s: %s", n, o, said)
+			}},
+		tagRule{name: "ip-exhaustion", cause: IPExhaustion, symptoms: []string{PodStuckCreating, PodPending},
+			tags: []string{"ip_exhausted"}, confidence: 0.85,
+			summary: func(n int, o, said string) string {
+				return fmt.Sprintf("no IP address was left for %d pod(s): %s: %s", n, o, said)
+			}},
+		tagRule{name: "network-setup-failed", cause: NetworkSetupFailed, symptoms: []string{PodStuckCreating, PodPending},
+			tags: []string{"cni_not_ready", "cni_error", "cni_setup_failed", "pod_cidr_missing"}, confidence: 0.8,
+			summary: func(n int, o, said string) string {
+				return fmt.Sprintf("the network of %d pod(s) could not be set up: %s: %s", n, o, said)
+			}},
+		tagRule{name: "missing-object", cause: MissingObject, symptoms: []string{PodStuckCreating, PodPending, PodCreateFailed, VolumeProvisioningFailed},
+			// A claim not found is volume_binding's, which says more of claims.
+			tags: []string{"missing_secret", "missing_configmap", "missing_secret_key", "missing_configmap_key",
+				"storageclass_not_found", "missing_service_account"}, confidence: 0.85,
+			summary: func(n int, o, said string) string {
+				return fmt.Sprintf("an object %d of them need does not exist: %s: %s", n, o, said)
+			}},
+		tagRule{name: "volume-attach-failure", cause: VolumeAttachFailure, symptoms: []string{PodStuckCreating, PodPending},
+			tags: []string{"volume_multi_attach", "volume_mount_timeout", "volume_attach_failed", "volume_mount_failed",
+				"volume_not_attached", "volume_attach_limit", "volume_in_use"}, confidence: 0.75,
+			summary: func(n int, o, said string) string {
+				return fmt.Sprintf("the volumes of %d pod(s) could not be attached or mounted: %s: %s", n, o, said)
+			}},
+	}
+}
