@@ -129,8 +129,11 @@ func writeText(w io.Writer, rep analysis.Report, o textOptions) error {
 				loc = fmt.Sprintf("%s:%d", loc, c.Line)
 			}
 			names := ""
+			if len(c.Symptoms) > 0 {
+				names = " reports " + strings.Join(c.Symptoms, ", ")
+			}
 			if len(c.Causes) > 0 {
-				names = " → " + strings.Join(c.Causes, ", ")
+				names += " → " + strings.Join(c.Causes, ", ")
 			}
 			p.f("  %s “%s”%s\n", p.dim(loc), clip(c.Text, 160), names)
 		}

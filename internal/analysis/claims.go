@@ -18,6 +18,9 @@ type ClaimRef struct {
 	Text   string   `json:"text"`
 	Quote  string   `json:"quote,omitempty"`
 	Causes []string `json:"causes,omitempty"`
+	// Symptoms are the symptom kinds the sentence reports having happened: testimony, listed
+	// apart from what the input shows.
+	Symptoms []string `json:"symptoms,omitempty"`
 }
 
 // claimPattern is one way people write that a cause happened.
@@ -112,7 +115,12 @@ func applyClaims(in Input, rep *Report) {
 		}
 		o := objs[i]
 		kinds := claimedCauses(c)
-		rep.Claims = append(rep.Claims, ClaimRef{File: o.Source.File, Line: o.Source.Line, Text: c.Text, Quote: c.Quote, Causes: kinds})
+		reported := claimedSymptoms(c)
+		if c.Reports && len(kinds) == 0 && len(reported) == 0 {
+			continue // kept in case it reported something; it does not
+		}
+		rep.Claims = append(rep.Claims, ClaimRef{File: o.Source.File, Line: o.Source.Line, Text: c.Text, Quote: c.Quote, Causes: kinds,
+			Symptoms: reported})
 		if _, ok := mixed[o.Source.File]; ok {
 			continue
 		}

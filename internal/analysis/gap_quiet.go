@@ -17,13 +17,15 @@ func (quietGap) Gaps(in Input, r *Report) []Gap {
 		return nil
 	}
 	m := in.Model
+	claims, _ := m.Claims()
 	var read []string
 	for _, c := range []struct {
 		n    int
 		what string
-	}{{len(m.Pods), "pod"}, {len(m.Nodes), "node"}, {len(m.Events), "event"}, {len(m.Others), "other object"}} {
+	}{{len(m.Pods), "pod"}, {len(m.Nodes), "node"}, {len(m.Events), "event"}, {len(m.Others) - len(claims), "other object"},
+		{len(claims), "sentence of people"}} {
 		if c.n > 0 {
-			read = append(read, fmt.Sprintf("%d %s(s)", c.n, c.what))
+			read = append(read, fmt.Sprintf("%d %s", c.n, plural(c.n, c.what)))
 		}
 	}
 	what := "nothing Rootline reads"
@@ -33,4 +35,15 @@ func (quietGap) Gaps(in Input, r *Report) []Gap {
 	return []Gap{{Kind: GapNoSymptoms, Summary: fmt.Sprintf("no sign of trouble in the input (%s read): no pod evicted, pending, "+
 		"crashing or OOM-killed, no failing probe, no node not ready or under pressure; if the incident is not here, the events of "+
 		"its time may have expired (collect them with rootline collect)", what)}}
+}
+
+// plural is a noun for n of it: "1 pod", "3 pods", "2 sentences of people".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	if word, rest, ok := strings.Cut(noun, " "); ok {
+		return word + "s " + rest
+	}
+	return noun + "s"
 }

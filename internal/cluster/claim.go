@@ -28,6 +28,10 @@ type Claim struct {
 	// Incidents is set on the claim a document makes about itself when it lists several
 	// unrelated incidents (a list of postmortem summaries): how many it lists.
 	Incidents int `json:"incidents,omitempty"`
+	// Reports is set on a sentence kept because it may report what happened ("the hub pods
+	// went into CrashLoopBackOff"): the analysis lists it only when it names a symptom or a
+	// cause.
+	Reports bool `json:"reports,omitempty"`
 }
 
 // NewClaimObject makes the object that carries a claim found at src; name must be unique in

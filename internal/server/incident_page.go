@@ -73,7 +73,8 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 		if c.Line > 0 {
 			loc = fmt.Sprintf("%s:%d", loc, c.Line)
 		}
-		p.Claims = append(p.Claims, incidents.Claim{Loc: loc, Text: c.Text, Causes: strings.Join(c.Causes, ", ")})
+		p.Claims = append(p.Claims, incidents.Claim{Loc: loc, Text: c.Text, Causes: strings.Join(c.Causes, ", "),
+			Symptoms: strings.Join(c.Symptoms, ", ")})
 	}
 	p.Entries, p.Filter = timelineRows(entries, all), timelineView(c, f)
 	historyLinks(in.ID, p.Entries)

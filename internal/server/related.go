@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
@@ -41,9 +42,19 @@ func (s *Server) getRelated(c *gin.Context) error {
 
 // analysisSignature is the signature an analysis gives: its symptom and cause kinds, its root
 // cause and the components its causes name, by workload.
+//
+// The symptoms the input's authors report (ClaimRef.Symptoms) count too: a postmortem that
+// says the hub was OOM-killed is related to incidents where it was, though it shows no output.
 func analysisSignature(rep analysis.Report) incident.Signature {
 	sig := incident.SignatureOf(frontMatterOf(rep))
 	sig.Components = incident.WorkloadNames(sig.Components)
+	for _, c := range rep.Claims {
+		for _, k := range c.Symptoms {
+			if !slices.Contains(sig.Symptoms, k) {
+				sig.Symptoms = append(sig.Symptoms, k)
+			}
+		}
+	}
 	return sig
 }
 

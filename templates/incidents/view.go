@@ -48,9 +48,10 @@ type Picture struct {
 	Title, SVG string
 }
 
-// Claim is a sentence a person wrote in the input about why something happened.
+// Claim is a sentence a person wrote in the input about what happened and why: the causes it
+// names and the symptoms it reports, as testimony.
 type Claim struct {
-	Loc, Text, Causes string
+	Loc, Text, Causes, Symptoms string
 }
 
 // Link points at a symptom or cause of the same page.

@@ -46,11 +46,12 @@ const maxClaimText = 400
 // sentence, held until the end of the input: whether it is output or the author's claim
 // depends on the whole paste.
 type pendingPhrase struct {
-	ln     line
-	reason string // the reason a person named in a sentence (OOMKilled), or "" for a causal sentence
-	at     int    // where the reason (or the causal words) starts in ln.text
-	para   int    // the paragraph the line is in, index in prose.paras; -1 for none
-	off    int    // where the line starts in its paragraph's text
+	ln      line
+	reports bool   // a sentence that may report a symptom
+	reason  string // the reason a person named in a sentence (OOMKilled), or "" for a causal sentence
+	at      int    // where the reason (or the causal words) starts in ln.text
+	para    int    // the paragraph the line is in, index in prose.paras; -1 for none
+	off     int    // where the line starts in its paragraph's text
 }
 
 // prose tracks what the paste says about itself: whether it is a document people wrote
@@ -182,9 +183,16 @@ func (p *parser) phrase(ln line) error {
 	}
 	if loc := causalRe.FindStringIndex(ln.text); !ln.code && !machine && loc != nil && domainRe.MatchString(ln.text) {
 		p.hold(pendingPhrase{ln: ln, at: loc[0], para: para, off: off})
+	} else if loc := reportRe.FindStringIndex(ln.text); !ln.code && !machine && loc != nil {
+		p.hold(pendingPhrase{ln: ln, at: loc[0], para: para, off: off, reports: true})
 	}
 	return nil
 }
+
+// reportRe finds a person's words that may report a symptom ("the pods were evicted", "it
+// kept crashlooping"): such a sentence is kept as a claim, and the analysis says which
+// symptoms, if any, it reports.
+var reportRe = regexp.MustCompile(`(?i)evict|pending|unschedulable|crash[- ]?loop|oom|restart(?:ed|ing)|probes?|not ?ready|unready|pressure|scal(?:ed|ing) up|nodes? (?:were|was) added|preempted|imagepull|errimagepull|containercreating|failedmount|failedcreatepodsandbox|backofflimit|jobs? failed|could(?:n't| not) pull`)
 
 func (p *parser) hold(pp pendingPhrase) {
 	p.prose.pending = append(p.prose.pending, pp)
@@ -284,7 +292,7 @@ func (p *parser) claimOf(pp pendingPhrase) cluster.Claim {
 	if pp.para >= 0 {
 		text = p.prose.sentence(pp.para, pp.off+pp.at)
 	}
-	c := cluster.Claim{Text: clipText(text, maxClaimText)}
+	c := cluster.Claim{Text: clipText(text, maxClaimText), Reports: pp.reports}
 	if pp.reason != "" {
 		c.Reason = pp.reason
 		c.Quote = clipText(messageAt(pp.ln.text, pp.at), maxClaimText)

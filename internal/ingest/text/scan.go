@@ -108,7 +108,7 @@ func (p *parser) scanHeld(next *line) {
 		}
 	}
 	for _, m := range ms {
-		if m.Entry.Word && (!p.printed(*h) || !standalone(text, m)) {
+		if m.Entry.Word && (!p.printed(*h) || !standalone(text, m) || !h.code && !asValue(text, m)) {
 			continue // a reason in a sentence is the author's, read as a claim; a key is not a value
 		}
 		if len(s.found) >= maxScanned {
@@ -165,6 +165,27 @@ func standalone(text string, m catalog.Match) bool {
 	nextOK := after == "" || strings.ContainsAny(after[:1], " \t\"'),]}|.")
 	return prevOK && nextOK
 }
+
+// asValue reports whether a word stands as a value a program printed, outside a code block:
+// a table's cell of its own ("CrashLoopBackOff", "NotReady,SchedulingDisabled"), or the value
+// of a field ("Reason:  OOMKilled", "reason": "OOMKilled"). The same word in a sentence of a
+// table people wrote ("Node entered NotReady state") is theirs.
+func asValue(text string, m catalog.Match) bool {
+	before := strings.TrimRight(text[:m.Start], " \t\"'")
+	if strings.HasSuffix(before, ":") || strings.HasSuffix(before, "=") {
+		return true
+	}
+	for _, cell := range cellSplitRe.Split(text, -1) {
+		c := strings.Trim(strings.TrimSpace(cell), ",")
+		w := m.Entry.Template
+		if c == w || strings.HasPrefix(c, w+",") || strings.HasSuffix(c, ","+w) {
+			return true
+		}
+	}
+	return false
+}
+
+var cellSplitRe = regexp.MustCompile(`\s{2,}|\t|\|`)
 
 // tokensOf splits a row into its cells (two spaces or more apart).
 func tokensOf(s string) []string {
