@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -31,6 +32,19 @@ func (quietGap) Gaps(in Input, r *Report) []Gap {
 	what := "nothing Rootline reads"
 	if len(read) > 0 {
 		what = strings.Join(read, ", ")
+	}
+	var reported []string
+	for _, c := range r.Claims {
+		for _, k := range c.Symptoms {
+			if !slices.Contains(reported, k) {
+				reported = append(reported, k)
+			}
+		}
+	}
+	if len(reported) > 0 {
+		return []Gap{{Kind: GapNoSymptoms, Summary: fmt.Sprintf("no output of the cluster shows what the input's authors report (%s): "+
+			"%s read; the events, pods and nodes of the incident's time would (kubectl get events -A -o json, kubectl get pods -A -o json, "+
+			"or rootline collect while it happens)", strings.Join(reported, ", "), what)}}
 	}
 	return []Gap{{Kind: GapNoSymptoms, Summary: fmt.Sprintf("no sign of trouble in the input (%s read): no pod evicted, pending, "+
 		"crashing or OOM-killed, no failing probe, no node not ready or under pressure; if the incident is not here, the events of "+

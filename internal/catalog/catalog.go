@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 
+	ahocorasick "github.com/petar-dambovaliev/aho-corasick"
 	"sigs.k8s.io/yaml"
 
 	"github.com/rootline-dev/rootline/internal/kinds"
@@ -72,19 +73,39 @@ type Entry struct {
 	anchor   string   // the longest run of fixed text without spaces: every match holds it
 	fixed    int      // how many bytes of the template are fixed text: the more, the more specific
 	captures []string // the capture of each group of re, by index (1…)
+	// tailCapture is set when the template ends in free text, which runs to the end of what
+	// is searched.
+	tailCapture bool
 }
 
 // Catalogue is a compiled set of entries.
 type Catalogue struct {
 	Entries []*Entry
-	// anchors are the anchors of the entries that are messages, each with the entries that
-	// hold it, longest first; all are those of every entry, parts included.
-	anchors, all []anchor
+	// messages are the anchors of the entries that are messages, each with the entries that
+	// hold it; all are those of every entry, parts included.
+	messages, all anchorSet
 }
 
 type anchor struct {
 	text    string
 	entries []*Entry
+}
+
+// anchorSet is a set of anchors with the automaton that finds them all in one pass.
+type anchorSet struct {
+	anchors []anchor
+	ac      ahocorasick.AhoCorasick
+}
+
+func newAnchorSet(m map[string][]*Entry) anchorSet {
+	set := anchorSet{anchors: anchors(m)}
+	texts := make([]string, len(set.anchors))
+	for i, a := range set.anchors {
+		texts[i] = a.text
+	}
+	b := ahocorasick.NewAhoCorasickBuilder(ahocorasick.Opts{MatchKind: ahocorasick.StandardMatch, DFA: true})
+	set.ac = b.Build(texts)
+	return set
 }
 
 //go:embed messages.yaml
@@ -131,7 +152,7 @@ func Parse(data []byte) (*Catalogue, error) {
 		}
 		allByAnchor[e.anchor] = append(allByAnchor[e.anchor], e)
 	}
-	c.anchors, c.all = anchors(byAnchor), anchors(allByAnchor)
+	c.messages, c.all = newAnchorSet(byAnchor), newAnchorSet(allByAnchor)
 	return c, nil
 }
 

@@ -14,10 +14,15 @@ type Match struct {
 	// Text is the message as it stands in the text, from its first fixed word to its end.
 	Text     string
 	captures []string // by the entry's capture order
+	// tail is where the free text that ends the message starts, or -1; tailEnd where it ends.
+	tail, tailEnd int
 }
 
 func newMatch(e *Entry, s string, loc []int) Match {
-	m := Match{Entry: e, Start: loc[0], End: loc[1], Text: s[loc[0]:loc[1]]}
+	m := Match{Entry: e, Start: loc[0], End: loc[1], Text: s[loc[0]:loc[1]], tail: -1}
+	if n := len(e.captures); e.tailCapture && n > 0 && loc[2*n] >= 0 {
+		m.tail, m.tailEnd = loc[2*n], loc[2*n+1]
+	}
 	for i := range e.captures {
 		a, b := loc[2+2*i], loc[3+2*i]
 		if a < 0 {
@@ -70,27 +75,59 @@ const maxScan = 64 << 10
 // Its cost is linear in the text: it looks for each anchor once, and tries an entry's pattern
 // only from a little before where its anchor stands.
 func (c *Catalogue) Find(text string) []Match {
+	return c.find(text, nil)
+}
+
+func (c *Catalogue) find(text string, budget *int) []Match {
 	if len(text) > maxScan {
 		text = text[:maxScan]
 	}
 	var found []Match
-	for _, a := range c.anchors {
-		off := 0
-		for off < len(text) {
-			i := strings.Index(text[off:], a.text)
-			if i < 0 {
-				break
+	c.anchorsAt(c.messages, text, func(a anchor, at int) {
+		if budget != nil {
+			if *budget <= 0 {
+				return
 			}
-			at := off + i
-			for _, e := range a.entries {
-				if m, ok := e.matchAround(text, at); ok {
-					found = append(found, m)
-				}
-			}
-			off = at + len(a.text)
+			*budget -= len(a.entries)
 		}
-	}
+		for _, e := range a.entries {
+			if m, ok := e.matchAround(text, at); ok {
+				found = append(found, m)
+			}
+		}
+	})
 	return resolve(found)
+}
+
+// Scanner is Find with a bound on the work of a whole input: each place an anchor stands
+// costs a try of each entry that holds it, and past the budget nothing more is tried. A text
+// written to be costly (anchors and nothing else, megabytes of it) is read as far as the
+// budget goes, and Exhausted says so.
+type Scanner struct {
+	c      *Catalogue
+	budget int
+}
+
+// NewScanner returns a Scanner that tries at most budget entries in all.
+func (c *Catalogue) NewScanner(budget int) *Scanner {
+	return &Scanner{c: c, budget: budget}
+}
+
+// Find is Catalogue.Find within the scanner's budget.
+func (s *Scanner) Find(text string) []Match {
+	return s.c.find(text, &s.budget)
+}
+
+// Exhausted reports whether the budget ran out: what came after was not read.
+func (s *Scanner) Exhausted() bool { return s.budget <= 0 }
+
+// anchorsAt calls f with every place in text where one of the anchors of the set stands, in
+// one pass over the text (an Aho-Corasick automaton of the anchors).
+func (c *Catalogue) anchorsAt(set anchorSet, text string, f func(a anchor, at int)) {
+	it := set.ac.IterOverlapping(text)
+	for m := it.Next(); m != nil; m = it.Next() {
+		f(set.anchors[m.Pattern()], m.Start())
+	}
 }
 
 // Explain returns every message and part of a message of the catalogue that text holds, the
@@ -101,73 +138,110 @@ func (c *Catalogue) Explain(text string) []Match {
 		text = text[:maxScan]
 	}
 	var found []Match
-	for _, a := range c.all {
-		off := 0
-		for off < len(text) {
-			i := strings.Index(text[off:], a.text)
-			if i < 0 {
-				break
+	c.anchorsAt(c.all, text, func(a anchor, at int) {
+		for _, e := range a.entries {
+			if m, ok := e.matchAround(text, at); ok && !slices.ContainsFunc(found, func(f Match) bool {
+				return f.Entry == m.Entry && f.Start == m.Start
+			}) {
+				found = append(found, m)
 			}
-			at := off + i
-			for _, e := range a.entries {
-				if m, ok := e.matchAround(text, at); ok && !slices.ContainsFunc(found, func(f Match) bool {
-					return f.Entry == m.Entry && f.Start == m.Start
-				}) {
-					found = append(found, m)
-				}
-			}
-			off = at + len(a.text)
 		}
-	}
+	})
 	sortMatches(found)
 	return found
 }
 
-// lookBehind is how far before its anchor a message may start: the fixed words and captures
-// ahead of an anchor are short.
-const lookBehind = 512
+// lookBehind is how far before its anchor a message may start, and lookAhead how far after it
+// a message may run: the fixed words and captures ahead of an anchor are short, and a longer
+// message is read as far as lookAhead. They keep the work per anchor found bounded, so that a
+// text full of anchors costs time in proportion to its length.
+const (
+	lookBehind = 160
+	lookAhead  = 1024
+)
 
-// matchAround tries the entry's pattern on text from lookBehind before the anchor at position
-// at, and returns the first match that holds the anchor.
+// matchAround tries the entry's pattern around the anchor at position at, and returns the
+// first match that holds the anchor.
 func (e *Entry) matchAround(text string, at int) (Match, bool) {
 	from := max(0, at-lookBehind)
-	// Start at a rune boundary.
 	for from > 0 && from < len(text) && text[from]&0xC0 == 0x80 {
-		from++
+		from++ // start at a rune boundary
 	}
-	sub := text[from:]
-	for _, loc := range e.re.FindAllStringSubmatchIndex(sub, -1) {
-		if from+loc[0] <= at && at < from+loc[1] {
-			for i := range loc {
-				if loc[i] >= 0 {
-					loc[i] += from
-				}
+	to := min(len(text), at+lookAhead)
+	for to < len(text) && text[to]&0xC0 == 0x80 {
+		to++
+	}
+	window := text[:to]
+	pos := from
+	for pos <= at {
+		// Where the pattern matches first, cheaply; its captures only when it holds the anchor.
+		span := e.re.FindStringIndex(window[pos:])
+		if span == nil || pos+span[0] > at {
+			break
+		}
+		if pos+span[1] <= at {
+			pos += max(span[1], span[0]+1)
+			continue
+		}
+		loc := e.re.FindStringSubmatchIndex(window[pos:])
+		if loc == nil {
+			break
+		}
+		for i := range loc {
+			if loc[i] >= 0 {
+				loc[i] += pos
 			}
+		}
+		if loc[0] > at {
+			break
+		}
+		if at < loc[1] {
 			return newMatch(e, text, loc), true
 		}
-		if from+loc[0] > at {
-			break
+		pos = loc[1]
+		if loc[1] == loc[0] {
+			pos++
 		}
 	}
 	return Match{}, false
 }
 
-// resolve orders matches by start and drops those overlapping an earlier or longer one.
+// resolve orders matches by start and drops those overlapping an earlier or longer one. The
+// free text that ends a message ("Liveness probe failed: {output}") is taken to the end of the
+// line for want of a better end; a message that starts inside it is a message of its own, and
+// ends the one before it.
 func resolve(ms []Match) []Match {
 	if len(ms) < 2 {
 		return ms
 	}
 	sortMatches(ms)
 	out := ms[:0]
-	end := -1
+	end, soft := -1, -1
 	for _, m := range ms {
-		if m.Start < end {
+		if m.Start < end && (soft < 0 || m.Start < soft) {
 			continue
 		}
+		if m.Start < end && len(out) > 0 {
+			out[len(out)-1] = out[len(out)-1].cut(m.Start)
+		}
 		out = append(out, m)
-		end = m.End
+		end, soft = m.End, m.tail
 	}
 	return out
+}
+
+// cut ends a match at position at, inside its free tail.
+func (m Match) cut(at int) Match {
+	text := strings.TrimRight(m.Text[:at-m.Start], " \t,;")
+	m.End = m.Start + len(text)
+	m.Text = text
+	if n := len(m.captures); n > 0 && m.Entry.tailCapture {
+		last := m.captures[n-1]
+		if over := m.tailEnd - m.End; over > 0 && over <= len(last) {
+			m.captures[n-1] = strings.TrimRight(last[:len(last)-over], " \t,;")
+		}
+	}
+	return m
 }
 
 // sortMatches orders by start, longer first, then, for equal spans, the entry with more fixed

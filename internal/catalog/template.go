@@ -72,6 +72,7 @@ func (e *Entry) compile() error {
 		seen[name] = true
 		if typ == "text" && i == len(locs)-1 && strings.TrimSpace(strings.TrimRight(tmpl[loc[1]:], ". ")) == "" {
 			re = `.*` // the rest of the message
+			e.tailCapture = true
 		}
 		fmt.Fprintf(&b, "(%s)", re)
 		e.captures = append(e.captures, name)

@@ -146,7 +146,7 @@ func (p *parser) phrase(ln line) error {
 	if !ln.code && !machine {
 		para, off = p.prose.inParagraph(ln)
 	}
-	ms := p.scan.cat.Find(ln.text)
+	ms := p.scan.sc.Find(ln.text)
 	rest := ln.text // the line without the messages in it: the person's own words
 	word := -1
 	for i := len(ms) - 1; i >= 0; i-- {

@@ -24,8 +24,11 @@ import (
 // read as the first of them, repeated ones counted on one event.
 const maxScanned = 20000
 
-// maxWrap is how many lines a hard-wrapped message may run onto.
-const maxWrap = 3
+// scanBudget bounds the tries of the catalogue's entries one input may cost (a try is an entry
+// matched where its anchor stands: a few microseconds). Real logs of millions of lines stay
+// well within it; a text written of anchors alone is read until it runs out, and is then
+// reported read in part.
+const scanBudget = 1 << 20
 
 // scanned is a message found on a line, held until the end of the input: whether the readers
 // read it too is known only once they have emitted what they hold.
@@ -48,6 +51,7 @@ type span struct {
 // scanState is the scan's part of the parser.
 type scanState struct {
 	cat      *catalog.Catalogue
+	sc       *catalog.Scanner // the catalogue within the input's budget
 	held     *line // the last text line, until the next says whether it was wrapped
 	section  int
 	found    []scanned
@@ -87,13 +91,13 @@ func (p *parser) scanHeld(next *line) {
 		return
 	}
 	text := h.text
-	ms := s.cat.Find(text)
+	ms := s.sc.Find(text)
 	if next != nil && wrapped(*h, *next) {
 		// A message the wrap cut: the matches that start on this line and run onto the next
 		// replace those cut at the line's end.
 		joined := joinWrapped(text, strings.TrimSpace(next.text))
 		var across []catalog.Match
-		for _, m := range s.cat.Find(joined) {
+		for _, m := range s.sc.Find(joined) {
 			if m.Start < len(text) && m.End > len(text) {
 				across = append(across, m)
 			}
@@ -107,7 +111,12 @@ func (p *parser) scanHeld(next *line) {
 			text = joined
 		}
 	}
-	for _, m := range ms {
+	for i, m := range ms {
+		// The next message on the line ends this one's text.
+		limit := len(text)
+		if i+1 < len(ms) && ms[i+1].Start > m.Start {
+			limit = ms[i+1].Start
+		}
 		if m.Entry.Word && (!p.printed(*h) || !standalone(text, m) || !h.code && !asValue(text, m)) {
 			continue // a reason in a sentence is the author's, read as a claim; a key is not a value
 		}
@@ -115,7 +124,7 @@ func (p *parser) scanHeld(next *line) {
 			s.dropped++
 			continue
 		}
-		sc := scanned{m: m, text: text, ln: *h, section: s.section, obj: p.lineObject(*h, m)}
+		sc := scanned{m: m, text: text[:limit], ln: *h, section: s.section, obj: p.lineObject(*h, m)}
 		sc.at = lineTime(h.text)
 		if sc.obj.Kind == cluster.KindPod && sc.obj.Name != "" {
 			p.notePod(sc.obj.Namespace, sc.obj.Name) // for a describe fragment after it that names none

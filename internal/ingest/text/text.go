@@ -82,6 +82,7 @@ type parser struct {
 func Parse(ctx context.Context, name string, r io.Reader, now time.Time, emit func(*cluster.Object) error) (Result, error) {
 	p := &parser{ctx: ctx, name: name, now: now, emit: emit}
 	p.scan.cat = catalog.Default()
+	p.scan.sc = p.scan.cat.NewScanner(scanBudget)
 	lr := newLineReader(r)
 	for {
 		ln, ok, err := lr.next()
@@ -107,7 +108,11 @@ func Parse(ctx context.Context, name string, r io.Reader, now time.Time, emit fu
 	if err := ctx.Err(); err != nil {
 		return p.res, err
 	}
-	return p.res, p.finish(lr.lastEOL)
+	err := p.finish(lr.lastEOL)
+	if p.scan.sc.Exhausted() {
+		p.res.Truncated = true // read in part: the scan stopped at its budget
+	}
+	return p.res, err
 }
 
 // line routes one cleaned line: to the open block, the open table, or the format detectors.

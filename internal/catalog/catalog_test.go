@@ -1,0 +1,147 @@
+package catalog
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rootline-dev/rootline/internal/kinds"
+)
+
+// TestDefault: the embedded catalogue compiles (Parse checks every entry, and that its example
+// matches its template), and it covers every symptom kind Rootline has: each kind has a
+// message of its own, so no symptom depends on a reader of a paste's shape alone.
+func TestDefault(t *testing.T) {
+	c, err := Parse(messagesYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Entries) < 500 {
+		t.Errorf("%d entries, want the catalogue's 500 or more", len(c.Entries))
+	}
+	covered := map[string]bool{}
+	for _, e := range c.Entries {
+		covered[e.Symptom] = true
+		if m, ok := e.Match(e.Example); !ok || m.Entry != e {
+			t.Errorf("%s: its example does not match its template", e.ID)
+		}
+		for _, src := range e.Source {
+			if !strings.Contains(src, "@") && !strings.Contains(src, "/") {
+				t.Errorf("%s: source %q names no repository or module at a version", e.ID, src)
+			}
+		}
+	}
+	for _, k := range kinds.Symptoms {
+		if k == kinds.EvictedPodsLingering {
+			continue // an evicted pod left behind: its status, read by shape, is the sign
+		}
+		if !covered[k] {
+			t.Errorf("no entry is a sign of %s", k)
+		}
+	}
+	if Default() != Default() {
+		t.Error("Default compiles the catalogue more than once")
+	}
+}
+
+// TestParseRefuses: an entry that is wrong in any way is refused, naming it.
+func TestParseRefuses(t *testing.T) {
+	const good = `- id: kubelet/x
+  component: kubelet
+  reason: Evicted
+  in: [event]
+  template: 'The node was low on resource: {resource}.'
+  versions: '1.5+'
+  source: ['k8s.io/kubernetes@v1.9.0 pkg/kubelet/eviction/helpers.go']
+  symptom: pod_evicted
+  object: pod
+  example: 'The node was low on resource: memory.'
+`
+	if _, err := Parse([]byte(good)); err != nil {
+		t.Fatalf("the good entry: %v", err)
+	}
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"an example that does not match", "resource: memory.'", "resources: memory.'", "does not match"},
+		{"an unknown symptom kind", "symptom: pod_evicted", "symptom: pod_exploded", "not a symptom kind"},
+		{"an unknown capture type", "{resource}", "{resource:colour}", "has no type"},
+		{"a capture named twice", "resource: {resource}.", "{resource} resource: {resource}.", "named twice"},
+		{"no source", "  source: ['k8s.io/kubernetes@v1.9.0 pkg/kubelet/eviction/helpers.go']\n", "", "no source"},
+		{"an unknown field", "  object: pod\n", "  object: pod\n  colour: red\n", "unknown field"},
+		{"an unknown object", "object: pod", "object: teapot", "is not one of"},
+		{"a short anchor", "The node was low on resource: {resource}.", "on {resource}", "shorter than"},
+		{"a word of two words", "  object: pod\n", "  object: pod\n  word: true\n", "one word"},
+		{"a bad id", "id: kubelet/x", "id: Kubelet X", "is not <component>/<slug>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := strings.Replace(good, tc.from, tc.to, 1)
+			if bad == good {
+				t.Fatalf("the case changes nothing")
+			}
+			_, err := Parse([]byte(bad))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := Parse([]byte(good + strings.Replace(good, "template: 'The", "template: 'Then the", 1))); err == nil || !strings.Contains(err.Error(), "used twice") {
+		t.Errorf("two entries of one id: err = %v", err)
+	}
+}
+
+// TestFind: messages are found wherever they stand in a line, the longer of two overlapping
+// ones wins, the more specific of two that match the same text, and parts are not messages.
+func TestFind(t *testing.T) {
+	c := Default()
+	for _, tc := range []struct {
+		name, text string
+		want       []string // the symptom kinds found, in order
+	}{
+		{"an eviction in a table row", `5m   Warning   Evicted   pod/web-1   The node was low on resource: memory. Container web was using 1Gi, request is 0.`,
+			[]string{"pod_evicted"}},
+		{"a scheduler message in a klog line", `I0102 15:04:05.000000   1 event.go:209] Event(v1.ObjectReference{Kind:"Pod", Namespace:"default", Name:"web-1"}): type: 'Warning' reason: 'FailedScheduling' 0/3 nodes are available: 3 Insufficient cpu.`,
+			[]string{"pod_pending"}},
+		{"two messages on one line", `Liveness probe failed: HTTP probe failed with statuscode: 500 and then Back-off restarting failed container`,
+			[]string{"liveness_probe_failed", "crash_loop_backoff"}},
+		{"a part alone is not a message", `Insufficient cpu`, nil},
+		{"a hard wrap joined by spaces", "0/5 nodes\n  are available: 5 Insufficient memory.", []string{"pod_pending"}},
+		{"JSON-escaped quotes", `"message":"Failed to pull image \"nginx:nope\": rpc error: not found"`, []string{"image_pull_failed"}},
+		{"nothing", "hello, world", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, m := range c.Find(tc.text) {
+				if m.Entry.Word {
+					continue
+				}
+				got = append(got, m.Entry.Symptom)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("Find = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	// The same span matched by a generic and a specific entry: the specific one wins.
+	ms := c.Find("Node ip-10-0-1-2.ec2.internal status is now: NodeHasDiskPressure")
+	if len(ms) != 1 || ms[0].Entry.Symptom != "node_pressure" || ms[0].Node() != "ip-10-0-1-2.ec2.internal" {
+		t.Errorf("node status: %+v, want the NodeHasDiskPressure entry naming the node", ms)
+	}
+	// Explain finds the parts inside a message.
+	var tags []string
+	for _, m := range c.Explain(`Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "abc": plugin type="aws-cni" name="aws-cni" failed (add): add cmd: failed to assign an IP address to container`) {
+		tags = append(tags, m.Entry.Evidence)
+	}
+	if !slices.Contains(tags, "ip_exhausted") || !slices.Contains(tags, "sandbox_create_failed") {
+		t.Errorf("Explain tags = %q, want the sandbox failure and the IP exhaustion inside it", tags)
+	}
+}
+
+// TestPodCapture: the pod a message names, by {podref} or by {pod} and {namespace}.
+func TestPodCapture(t *testing.T) {
+	ms := Default().Find("Successfully assigned prod/web-7d9f-x2x to node-3")
+	if len(ms) != 1 {
+		t.Fatalf("Find = %+v", ms)
+	}
+	if ns, name := ms[0].Pod(); ns != "prod" || name != "web-7d9f-x2x" || ms[0].Node() != "node-3" {
+		t.Errorf("Pod() = %s/%s, Node() = %s", ns, name, ms[0].Node())
+	}
+}
