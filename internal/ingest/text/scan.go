@@ -52,7 +52,7 @@ type span struct {
 type scanState struct {
 	cat      *catalog.Catalogue
 	sc       *catalog.Scanner // the catalogue within the input's budget
-	held     *line // the last text line, until the next says whether it was wrapped
+	held     *line            // the last text line, until the next says whether it was wrapped
 	section  int
 	found    []scanned
 	dropped  int
