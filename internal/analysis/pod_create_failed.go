@@ -38,7 +38,8 @@ func (podCreateFailedRule) Symptoms(in Input) []Symptom {
 		e := o.Event
 		kind := e.InvolvedObject.Kind
 		failed := e.Reason == "FailedCreate" && controllerKinds[kind]
-		if !failed && (in.eventSign(o, PodCreateFailed) == nil || kind == cluster.KindPod || kind == cluster.KindNode) {
+		// The API server's refusal names the pod it would not make; a wrapper may name that pod.
+		if !failed && (in.eventSign(o, PodCreateFailed) == nil || kind == cluster.KindNode) {
 			continue
 		}
 		s := syms.get(eventObject(o, "ReplicaSet"), o.Source.File)

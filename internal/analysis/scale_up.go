@@ -35,28 +35,20 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range in.Model.Events {
 		e := o.Event
-		switch e.Reason {
-		case "TriggeredScaleUp":
-			groups, ok := signal.ParseTriggeredScaleUp(e.Message)
-			if !ok {
-				continue
-			}
+		groups, triggered := signal.ParseTriggeredScaleUp(e.Message)
+		resized, scaled := signal.ParseScaledUpGroup(e.Message)
+		switch {
+		case e.Reason == "TriggeredScaleUp" && triggered:
 			for _, g := range groups {
 				note(g.Group, g.From, g.To)
 			}
-		case "ScaledUpGroup":
-			g, ok := signal.ParseScaledUpGroup(e.Message)
-			if !ok {
-				continue
-			}
-			note(g.Group, g.From, g.To)
-		default:
-			// Another message of a scale-up the catalogue knows ("ScaleUp: InProgress" of the
-			// autoscaler's status, "Final scale-up plan: …"): a scale-up, its groups untold.
-			if in.eventSign(o, ScaleUp) == nil {
-				continue
-			}
+		case scaled && (e.Reason == "ScaledUpGroup" || loose(o)):
+			note(resized.Group, resized.From, resized.To)
+		case in.eventSign(o, ScaleUp) == nil:
+			continue
 		}
+		// Any other message of a scale-up the catalogue knows ("ScaleUp: InProgress" of the
+		// autoscaler's status, "Final scale-up plan: …") is a scale-up, its groups untold.
 		if len(s.Evidence) < 20 {
 			s.Evidence = append(s.Evidence, citeEvent(o))
 		}

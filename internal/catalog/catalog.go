@@ -73,9 +73,6 @@ type Entry struct {
 	anchor   string   // the longest run of fixed text without spaces: every match holds it
 	fixed    int      // how many bytes of the template are fixed text: the more, the more specific
 	captures []string // the capture of each group of re, by index (1…)
-	// tailCapture is set when the template ends in free text, which runs to the end of what
-	// is searched.
-	tailCapture bool
 }
 
 // Catalogue is a compiled set of entries.
@@ -175,6 +172,19 @@ func anchors(m map[string][]*Entry) []anchor {
 var objects = []string{"pod", "node", "container", "deployment", "replicaset", "replicationcontroller", "job", "cronjob",
 	"statefulset", "daemonset", "pvc", "pv", "nodegroup", "nodeclaim", "workload", "cluster", "service"}
 
+// symptomObjects are the objects a sign of each symptom kind may be about: a message is a sign
+// of a symptom of the object it names, so that the symptom can name it.
+var symptomObjects = map[string][]string{
+	kinds.PodEvicted: {"pod", "container"}, kinds.PodPending: {"pod", "container"}, kinds.OOMKilled: {"pod", "container"},
+	kinds.LivenessProbeFailed: {"pod", "container"}, kinds.ReadinessProbeFailed: {"pod", "container"},
+	kinds.CrashLoopBackOff: {"pod", "container"}, kinds.ContainerRestarted: {"pod", "container"},
+	kinds.ImagePullFailed: {"pod", "container"}, kinds.Preempted: {"pod", "container"}, kinds.PodStuckCreating: {"pod", "container"},
+	kinds.NodeNotReady: {"node", "cluster"}, kinds.NodePressure: {"node"}, kinds.NodeOOM: {"node"},
+	kinds.PodCreateFailed: {"pod", "replicaset", "replicationcontroller", "job", "cronjob", "statefulset", "daemonset", "workload"},
+	kinds.RolloutStuck: {"deployment", "replicaset"}, kinds.JobFailed: {"job", "cronjob"},
+	kinds.VolumeProvisioningFailed: {"pvc"}, kinds.ScaleUp: {"pod", "nodegroup", "cluster", "nodeclaim"},
+}
+
 // places are where a component may write a message.
 var places = []string{"event", "status", "condition", "log", "waiting", "terminated", "taint", "configmap"}
 
@@ -207,6 +217,11 @@ func (e *Entry) check() error {
 		return fmt.Errorf("symptom %q is not a symptom kind", e.Symptom)
 	case e.Word && e.Part:
 		return fmt.Errorf("a word is a message of its own, not a part")
+	}
+	if e.Symptom != "" && !e.Part { // a part describes what the message is about in pieces (a node's reason)
+		if allowed, ok := symptomObjects[e.Symptom]; ok && !slices.Contains(allowed, e.Object) {
+			return fmt.Errorf("a sign of %s is about a %s, not a %s", e.Symptom, strings.Join(allowed, " or "), e.Object)
+		}
 	}
 	for _, p := range e.In {
 		if !slices.Contains(places, p) {

@@ -7,7 +7,7 @@ import (
 )
 
 // FuzzFind: any text, however hostile, is read without a panic; what Find returns lies within
-// the text, in order, without overlaps (a message cut by the next one ends where it starts),
+// the text, in order, without overlaps,
 // each match's text is the text at its bounds, and Explain finds every message Find does.
 func FuzzFind(f *testing.F) {
 	for _, e := range Default().Entries {

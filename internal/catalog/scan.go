@@ -14,15 +14,10 @@ type Match struct {
 	// Text is the message as it stands in the text, from its first fixed word to its end.
 	Text     string
 	captures []string // by the entry's capture order
-	// tail is where the free text that ends the message starts, or -1; tailEnd where it ends.
-	tail, tailEnd int
 }
 
 func newMatch(e *Entry, s string, loc []int) Match {
-	m := Match{Entry: e, Start: loc[0], End: loc[1], Text: s[loc[0]:loc[1]], tail: -1}
-	if n := len(e.captures); e.tailCapture && n > 0 && loc[2*n] >= 0 {
-		m.tail, m.tailEnd = loc[2*n], loc[2*n+1]
-	}
+	m := Match{Entry: e, Start: loc[0], End: loc[1], Text: s[loc[0]:loc[1]]}
 	for i := range e.captures {
 		a, b := loc[2+2*i], loc[3+2*i]
 		if a < 0 {
@@ -51,7 +46,22 @@ func (m Match) Pod() (namespace, name string) {
 		namespace, name, _ = strings.Cut(ref, "/")
 		return namespace, name
 	}
-	return m.Capture("namespace"), m.Capture("pod")
+	namespace, name = m.Capture("namespace"), m.Capture("pod")
+	if ns, n, ok := podDesc(name); ok && namespace == "" {
+		return ns, n
+	}
+	return namespace, name
+}
+
+// podDesc reads the kubelet's way of naming a pod in its messages, "<name>_<namespace>(<uid>)"
+// (pkg/kubelet/util/format.Pod), which a {pod:word} capture takes whole.
+func podDesc(s string) (namespace, name string, ok bool) {
+	s, _, _ = strings.Cut(s, "(")
+	name, namespace, ok = strings.Cut(s, "_")
+	if !ok || name == "" || namespace == "" || strings.Contains(namespace, "_") {
+		return "", "", false
+	}
+	return namespace, name, true
 }
 
 // Node returns the node the message names, or "".
@@ -206,46 +216,27 @@ func (e *Entry) matchAround(text string, at int) (Match, bool) {
 	return Match{}, false
 }
 
-// resolve orders matches by start and drops those overlapping an earlier or longer one. The
-// free text that ends a message ("Liveness probe failed: {output}") is taken to the end of the
-// line for want of a better end; a message that starts inside it is a message of its own, and
-// ends the one before it.
+// resolve orders matches by start and drops those overlapping an earlier or longer one. A
+// message inside another (the CNI's error inside a sandbox failure, the kubelet's inside a
+// controller's) is part of the one around it: Explain finds it there.
 func resolve(ms []Match) []Match {
 	if len(ms) < 2 {
 		return ms
 	}
 	sortMatches(ms)
 	out := ms[:0]
-	end, soft := -1, -1
+	end := -1
 	for _, m := range ms {
-		if m.Start < end && (soft < 0 || m.Start < soft) {
+		if m.Start < end {
 			continue
 		}
-		if m.Start < end && len(out) > 0 {
-			out[len(out)-1] = out[len(out)-1].cut(m.Start)
-		}
 		out = append(out, m)
-		end, soft = m.End, m.tail
+		end = m.End
 	}
 	return out
 }
 
-// cut ends a match at position at, inside its free tail.
-func (m Match) cut(at int) Match {
-	text := strings.TrimRight(m.Text[:at-m.Start], " \t,;")
-	m.End = m.Start + len(text)
-	m.Text = text
-	if n := len(m.captures); n > 0 && m.Entry.tailCapture {
-		last := m.captures[n-1]
-		if over := m.tailEnd - m.End; over > 0 && over <= len(last) {
-			m.captures[n-1] = strings.TrimRight(last[:len(last)-over], " \t,;")
-		}
-	}
-	return m
-}
-
-// sortMatches orders by start, longer first, then, for equal spans, the entry with more fixed
-// text (the more specific message) first.
+// sortMatches orders by start, then the more specific first (see matchLess).
 func sortMatches(ms []Match) {
 	for i := 1; i < len(ms); i++ {
 		for j := i; j > 0 && matchLess(ms[j], ms[j-1]); j-- {
@@ -258,11 +249,14 @@ func matchLess(a, b Match) bool {
 	if a.Start != b.Start {
 		return a.Start < b.Start
 	}
-	if a.End != b.End {
-		return a.End > b.End
-	}
+	// Of two messages that start together, the one with more fixed text is the more specific
+	// ("Node n status is now: NodeHasDiskPressure" over "Node n status is now: {status}"),
+	// then the longer.
 	if a.Entry.fixed != b.Entry.fixed {
 		return a.Entry.fixed > b.Entry.fixed
+	}
+	if a.End != b.End {
+		return a.End > b.End
 	}
 	return a.Entry.ID < b.Entry.ID
 }

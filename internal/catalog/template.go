@@ -24,7 +24,7 @@ var captureTypes = map[string]string{
 	"quantity":  `-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?[A-Za-z]*`,
 	"count":     `[0-9]+`,
 	"duration":  `[0-9](?:[0-9.a-zµ]*[a-zµ0-9])?`,
-	"word":      `\S+`,
+	"word":      "[^\\s\"'`]+",
 	"text":      `.*?`,
 	"quoted":    `(?:[^"\\]|\\[^"])*?`,
 }
@@ -52,11 +52,14 @@ func (e *Entry) compile() error {
 	locs := placeholderRe.FindAllStringSubmatchIndex(tmpl, -1)
 	pos := 0
 	seen := map[string]bool{}
-	var longest string
+	var longest, first string // the longest run of fixed text, and that of the first run
 	for i, loc := range locs {
 		lit := tmpl[pos:loc[0]]
 		b.WriteString(literal(lit, pos == 0))
 		longest = longer(longest, lit)
+		if i == 0 {
+			first = longer("", lit)
+		}
 		name := tmpl[loc[2]:loc[3]]
 		typ := name
 		if loc[4] >= 0 {
@@ -72,7 +75,6 @@ func (e *Entry) compile() error {
 		seen[name] = true
 		if typ == "text" && i == len(locs)-1 && strings.TrimSpace(strings.TrimRight(tmpl[loc[1]:], ". ")) == "" {
 			re = `.*` // the rest of the message
-			e.tailCapture = true
 		}
 		fmt.Fprintf(&b, "(%s)", re)
 		e.captures = append(e.captures, name)
@@ -80,6 +82,9 @@ func (e *Entry) compile() error {
 	}
 	rest := tmpl[pos:]
 	longest = longer(longest, rest)
+	if len(locs) == 0 {
+		first = longest
+	}
 	if strings.HasSuffix(rest, ".") {
 		b.WriteString(literal(strings.TrimSuffix(rest, "."), pos == 0))
 		b.WriteString(`\.?`)
@@ -98,7 +103,13 @@ func (e *Entry) compile() error {
 		return fmt.Errorf("template: %w", err)
 	}
 	e.re = re
+	// The anchor is the longest word of the template's first run of fixed text when it is long
+	// enough: a match starts a few words before it, within the scanner's look-behind, however
+	// long the message. Else the longest word of any run.
 	e.anchor = longest
+	if len(first) >= minAnchor && len(locs) > 0 && locs[0][0] < lookBehind/2 {
+		e.anchor = first
+	}
 	e.fixed = len(strings.Join(strings.Fields(placeholderRe.ReplaceAllString(tmpl, " ")), ""))
 	if len(e.anchor) < minAnchor && !(e.Part && len(e.anchor) >= minPartAnchor) {
 		return fmt.Errorf("template: its longest run of fixed text without spaces, %q, is shorter than %d bytes: the scanner could not find it cheaply", e.anchor, minAnchor)

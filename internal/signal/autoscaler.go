@@ -27,7 +27,8 @@ var (
 	scaleUpInfoRe = regexp.MustCompile(`\{([^{}]*?) (\d+)->(\d+) \(max: (\d+)\)\}`)
 	// scaledUpGroupRe matches the ScaledUpGroup event; "instead of … (max: …)" was added to the
 	// message in later releases.
-	scaledUpGroupRe = regexp.MustCompile(`^Scale-up: setting group (.+?) size to (\d+)(?: instead of (\d+) \(max: (\d+)\))?\.?$`)
+	// "Scale-up: setting group …" until the wording became "Scale-up: group … size set to …".
+	scaledUpGroupRe = regexp.MustCompile(`^Scale-up: (?:setting group (.+?) size to|group (.+?) size set to) (\d+)(?: instead of (\d+) \(max: (\d+)\))?\.?$`)
 )
 
 // ParseTriggeredScaleUp parses a TriggeredScaleUp event, "pod triggered scale-up: [{<group>
@@ -58,7 +59,7 @@ func ParseScaledUpGroup(msg string) (GroupResize, bool) {
 	if m == nil {
 		return GroupResize{}, false
 	}
-	return newGroupResize(m[1], m[2], m[3], m[4])
+	return newGroupResize(m[1]+m[2], m[3], m[4], m[5])
 }
 
 // newGroupResize builds a GroupResize from matched text; empty numbers stay 0.

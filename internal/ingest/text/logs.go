@@ -49,6 +49,9 @@ func (p *parser) kubeletEvent(k signal.KubeletLog) *corev1.Event {
 	if node == "" {
 		node = k.Line.Prefix.Host
 	}
+	if r := kvNodeRe.FindStringSubmatch(k.Line.Message); node == "" && r != nil {
+		node = r[1] // a structured line's node="…"
+	}
 	ev := &corev1.Event{Type: corev1.EventTypeWarning, Source: corev1.EventSource{Component: "kubelet", Host: node}}
 	msg := strings.TrimSpace(k.Line.Message)
 	switch k.Kind {

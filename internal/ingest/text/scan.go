@@ -1,6 +1,8 @@
 package text
 
 import (
+	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -59,7 +61,8 @@ type scanState struct {
 	spans    []span
 	block    *span // the span of the describe block being read, while it emits
 	sections map[int]corev1.ObjectReference
-	header   []string // the last table header's columns
+	names    map[string]int // the names of the events emitted, to keep two apart
+	header   []string       // the last table header's columns
 	hdrText  string
 }
 
@@ -92,15 +95,26 @@ func (p *parser) scanHeld(next *line) {
 	}
 	text := h.text
 	ms := s.sc.Find(text)
-	if next != nil && wrapped(*h, *next) {
-		// A message the wrap cut: the matches that start on this line and run onto the next
-		// replace those cut at the line's end.
-		joined := joinWrapped(text, strings.TrimSpace(next.text))
+	if next != nil && joinable(*h, *next) {
+		// A message the wrap cut: a match that starts on this line and runs onto the next
+		// replaces the one cut at the line's end. Where the line alone holds the message whole
+		// but for its free tail, the next line must read as its continuation (tailJoins); where
+		// its fixed words run onto the next line, they say so themselves.
+		rest := strings.TrimSpace(next.text)
+		if next.item {
+			rest = "- " + rest // the cleaner took the hyphen that began the line for a bullet's
+		}
+		joined := joinWrapped(text, rest)
 		var across []catalog.Match
 		for _, m := range s.sc.Find(joined) {
-			if m.Start < len(text) && m.End > len(text) {
-				across = append(across, m)
+			if m.Start >= len(text) || m.End <= len(text) {
+				continue
 			}
+			whole := slices.ContainsFunc(ms, func(o catalog.Match) bool { return o.Entry == m.Entry && o.Start == m.Start })
+			if whole && !tailJoins(*h, *next) {
+				continue
+			}
+			across = append(across, m)
 		}
 		if len(across) > 0 {
 			ms = slices.DeleteFunc(ms, func(m catalog.Match) bool {
@@ -112,6 +126,9 @@ func (p *parser) scanHeld(next *line) {
 		}
 	}
 	for i, m := range ms {
+		if m.Entry.Word && slices.ContainsFunc(ms, func(o catalog.Match) bool { return !o.Entry.Word && o.Entry.Reason == m.Entry.Reason }) {
+			continue // the reason of a message on the same line ("reason: 'OutOfcpu' Node didn't have …")
+		}
 		// The next message on the line ends this one's text.
 		limit := len(text)
 		if i+1 < len(ms) && ms[i+1].Start > m.Start {
@@ -133,20 +150,28 @@ func (p *parser) scanHeld(next *line) {
 	}
 }
 
-// wrapped reports whether next continues the text of h, which a terminal or a ticket broke:
-// h was long enough to be wrapped and does not end a sentence, and next starts nothing new.
-//
-// A list item is not continued by a line that is not indented under it, and a line that starts
-// with a capital is a new sentence unless the one before broke after a comma, a colon or a
-// hyphen: Kubernetes' messages end their sentences with a period.
-func wrapped(h, next line) bool {
-	t := strings.TrimSpace(h.text)
+// scanWrapWidth is the shortest line the scan joins to the next: shorter than the readers'
+// wrapWidth, since only a message that runs across the break is taken from the joined text.
+const scanWrapWidth = 32
+
+// joinable reports whether next may continue the text of h, which a terminal or a ticket
+// broke: h long enough to have been wrapped, next right after it and starting nothing new. A
+// list item is not continued by a line that is not indented under it.
+func joinable(h, next line) bool {
 	n := strings.TrimSpace(next.text)
-	if h.raw < wrapWidth || strings.HasSuffix(t, ".") || next.num != h.last()+1 || n == "" ||
-		startsFormat(next.text) || personRe.MatchString(next.text) {
+	if h.raw < scanWrapWidth || next.num != h.last()+1 || n == "" || startsFormat(next.text) || personRe.MatchString(next.text) {
 		return false
 	}
-	if h.item && !strings.HasPrefix(next.text, " ") {
+	return !h.item || strings.HasPrefix(next.text, " ")
+}
+
+// tailJoins reports whether next reads as the rest of the free text that ends a message on h:
+// h does not end its sentence, and next does not start one (a capital after a comma, a colon
+// or a hyphen still continues). Kubernetes' messages end their sentences with a period.
+func tailJoins(h, next line) bool {
+	t := strings.TrimSpace(h.text)
+	n := strings.TrimSpace(next.text)
+	if strings.HasSuffix(t, ".") {
 		return false
 	}
 	if r := rune(n[0]); r >= 'A' && r <= 'Z' && !strings.HasSuffix(t, ",") && !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "-") {
@@ -209,6 +234,10 @@ var (
 	objectRefRe = regexp.MustCompile(`ObjectReference\{Kind:"(\w+)",\s*Namespace:"([^"]*)",\s*Name:"([^"]*)"`)
 	// kvPodRe finds the pod of a structured log line: pod="ns/name", pod="name", "pod":"ns/name".
 	kvPodRe = regexp.MustCompile(`\bpod"?[=:]\s*"?([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
+	// kvObjectRe and kvKindRe find the object of a structured "Event occurred" log line:
+	// object="ns/name" kind="Kind" (object="name" for an object without a namespace).
+	kvObjectRe = regexp.MustCompile(`\bobject="(?:([a-z0-9][a-z0-9-]*)/)?([A-Za-z0-9][A-Za-z0-9.-]*)"`)
+	kvKindRe   = regexp.MustCompile(`\bkind="(\w+)"`)
 	// kvNodeRe finds the node of a structured log line: node="name".
 	kvNodeRe = regexp.MustCompile(`\bnode(?:Name)?"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
 	// podNameRe is a name a controller generated for a pod: "web-6d4cf56db6-zp2lx", "db-0".
@@ -223,7 +252,7 @@ var (
 // tried at the end (resolveObject).
 func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 	e := m.Entry
-	if ns, name := m.Pod(); name != "" && (e.Object == "pod" || e.Object == "container" || m.Capture("podref") != "") {
+	if ns, name := m.Pod(); name != "" && (e.Object == "pod" || e.Object == "container") {
 		return podRef(ns, name)
 	}
 	if n := m.Node(); n != "" && e.Object == "node" {
@@ -246,6 +275,22 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		ref := corev1.ObjectReference{Kind: f[1], Namespace: f[2], Name: eventIDRe.ReplaceAllString(f[3], "")}
 		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
 			ref.APIVersion = "v1"
+		}
+		return ref
+	}
+	if r := kvObjectRe.FindStringSubmatch(t); r != nil {
+		// A structured "Event occurred" line: object="ns/name" kind="Kind".
+		ref := corev1.ObjectReference{Namespace: r[1], Name: r[2]}
+		if k := kvKindRe.FindStringSubmatch(t); k != nil {
+			ref.Kind = k[1]
+		} else {
+			ref.Kind = objectKind(e.Object)
+		}
+		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
+			ref.APIVersion = "v1"
+		}
+		if ref.Kind == cluster.KindNode {
+			ref.Name, ref.Namespace = r[1]+strings.TrimPrefix(r[2], r[1]), ""
 		}
 		return ref
 	}
@@ -549,8 +594,23 @@ func (p *parser) finishScan() error {
 	return nil
 }
 
-// emitScanned emits an event of the scan, named as the readers name theirs.
+// emitScanned emits an event of the scan, named as the readers name theirs; a second event of
+// one reason about one object on one line is told apart by a number.
 func (p *parser) emitScanned(ev *corev1.Event, ln line, src cluster.Source) error {
+	obj := ev.InvolvedObject.Name
+	if obj == "" {
+		obj = "unknown." + path.Base(p.name)
+	}
+	ev.Name = fmt.Sprintf("%s.%s.%d", obj, ev.Reason, ln.num)
+	if p.scan.names == nil {
+		p.scan.names = map[string]int{}
+	}
+	if n := p.scan.names[ev.Name]; n > 0 {
+		p.scan.names[ev.Name] = n + 1
+		ev.Name = fmt.Sprintf("%s.%d", ev.Name, n+1)
+	} else {
+		p.scan.names[ev.Name] = 1
+	}
 	return p.emitEventFrom(ev, ln, src)
 }
 
