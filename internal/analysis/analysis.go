@@ -117,7 +117,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	if opts.Now.IsZero() {
 		opts.Now = to
 	}
-	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, cache: &runCache{messages: &messageCache{cat: catalog.Default()}}}
+	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, cache: &runCache{messages: newMessageCache(catalog.Default())}}
 	in.metrics = opts.Metrics
 	if in.metrics == nil {
 		in.metrics, _ = metrics.FromObjects(m.Others)

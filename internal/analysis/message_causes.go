@@ -26,8 +26,8 @@ func (r tagRule) Causes(in Input, symptoms []Symptom) []Cause {
 	c := Cause{Kind: r.cause, Role: Root, Confidence: r.confidence, Components: []Component{}}
 	var objects, said []string
 	for _, s := range symptoms {
-		if !slices.Contains(r.symptoms, s.Kind) {
-			continue
+		if !slices.Contains(r.symptoms, s.Kind) || s.Kind == PodPending && !stuckIn(s) {
+			continue // a pod waiting for the scheduler: its messages are the scheduler's
 		}
 		ev, msg, ok := r.shown(in, s)
 		if !ok {
@@ -100,4 +100,12 @@ func tagRules() []CauseRule {
 				return fmt.Sprintf("the volumes of %d pod(s) could not be attached or mounted: %s: %s", n, o, said)
 			}},
 	}
+}
+
+// stuckIn reports whether a pending symptom, or a member of it, is of a pod stuck on its node.
+func stuckIn(s Symptom) bool {
+	if s.Details.Stuck != "" {
+		return true
+	}
+	return slices.ContainsFunc(s.Members, stuckIn)
 }

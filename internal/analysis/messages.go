@@ -22,13 +22,53 @@ type messageCache struct {
 	cat   *catalog.Catalogue
 	first map[string]*catalog.Match // the first message of the catalogue in a text, or nil
 	parts map[string][]catalog.Match
+	// reasons are the event reasons each symptom kind's messages are recorded under, as
+	// written and in lower case; read only once made.
+	reasons map[string]map[string]bool
 }
 
 func (in Input) messages() *messageCache {
 	if in.cache == nil || in.cache.messages == nil {
-		return &messageCache{cat: catalog.Default()}
+		return newMessageCache(catalog.Default())
 	}
 	return in.cache.messages
+}
+
+// recorded reports whether an event reason is one that messages of the symptom kind are
+// recorded under (in any case), or the reason of the same fact (sameFact).
+func (c *messageCache) recorded(kind, reason string) bool {
+	set := c.reasons[kind]
+	if set[reason] {
+		return true
+	}
+	return set[strings.ToLower(reason)]
+}
+
+// newMessageCache reads a catalogue's reasons by symptom kind, for recorded.
+func newMessageCache(cat *catalog.Catalogue) *messageCache {
+	c := &messageCache{cat: cat, reasons: map[string]map[string]bool{}}
+	add := func(kind, reason string) {
+		if c.reasons[kind] == nil {
+			c.reasons[kind] = map[string]bool{}
+		}
+		c.reasons[kind][reason] = true
+		c.reasons[kind][strings.ToLower(reason)] = true
+	}
+	for _, e := range cat.Entries {
+		if e.Symptom == "" {
+			continue
+		}
+		add(e.Symptom, e.Reason)
+		for _, pair := range sameFacts {
+			if pair[0] == e.Reason {
+				add(e.Symptom, pair[1])
+			}
+			if pair[1] == e.Reason {
+				add(e.Symptom, pair[0])
+			}
+		}
+	}
+	return c
 }
 
 // message returns the first message of the catalogue that text holds, or nil.
@@ -79,11 +119,15 @@ func (in Input) eventSign(o *cluster.Object, kind string) *catalog.Entry {
 	if e == nil || e.Message == "" {
 		return nil
 	}
-	m := in.messages().message(e.Message)
+	mc := in.messages()
+	if !loose(o) && !mc.recorded(kind, e.Reason) {
+		return nil // no message of the kind is recorded under this reason: no need to read it
+	}
+	m := mc.message(e.Message)
 	if m == nil || m.Entry.Symptom != kind {
 		return nil
 	}
-	if e.Reason != m.Entry.Reason && !loose(o) && !sameFact(e.Reason, m.Entry.Reason) {
+	if !strings.EqualFold(e.Reason, m.Entry.Reason) && !loose(o) && !sameFact(e.Reason, m.Entry.Reason) {
 		return nil
 	}
 	return m.Entry
@@ -91,14 +135,17 @@ func (in Input) eventSign(o *cluster.Object, kind string) *catalog.Entry {
 
 // sameFact reports reasons that record one fact: an event and the status reason beside it.
 func sameFact(a, b string) bool {
-	for _, pair := range [][2]string{{"BackOff", "CrashLoopBackOff"}, {"Failed", "ErrImagePull"}, {"BackOff", "ImagePullBackOff"},
-		{"FailedScheduling", "Unschedulable"}, {"OOMKilling", "SystemOOM"}, {"NodeNotReady", "NodeStatusUnknown"}} {
+	for _, pair := range sameFacts {
 		if a == pair[0] && b == pair[1] || a == pair[1] && b == pair[0] {
 			return true
 		}
 	}
 	return false
 }
+
+// sameFacts are the pairs of reasons that record one fact.
+var sameFacts = [][2]string{{"BackOff", "CrashLoopBackOff"}, {"Failed", "ErrImagePull"}, {"BackOff", "ImagePullBackOff"},
+	{"FailedScheduling", "Unschedulable"}, {"OOMKilling", "SystemOOM"}, {"NodeNotReady", "NodeStatusUnknown"}}
 
 // evidenceTags are the catalogue's evidence tags of every message and part in text, in order,
 // each once.
