@@ -181,7 +181,7 @@ var symptomObjects = map[string][]string{
 	kinds.ImagePullFailed: {"pod", "container"}, kinds.Preempted: {"pod", "container"}, kinds.PodStuckCreating: {"pod", "container"},
 	kinds.NodeNotReady: {"node", "cluster"}, kinds.NodePressure: {"node"}, kinds.NodeOOM: {"node"},
 	kinds.PodCreateFailed: {"pod", "replicaset", "replicationcontroller", "job", "cronjob", "statefulset", "daemonset", "workload"},
-	kinds.RolloutStuck: {"deployment", "replicaset"}, kinds.JobFailed: {"job", "cronjob"},
+	kinds.RolloutStuck:    {"deployment", "replicaset"}, kinds.JobFailed: {"job", "cronjob"},
 	kinds.VolumeProvisioningFailed: {"pvc"}, kinds.ScaleUp: {"pod", "nodegroup", "cluster", "nodeclaim"},
 }
 
