@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // postmortems is a document listing three incidents, one of them with the output it quotes:
@@ -144,5 +146,52 @@ func TestClaimConfidenceCap(t *testing.T) {
 				t.Errorf("missing = %q, want capped %v", c.Missing, tt.capped)
 			}
 		})
+	}
+}
+
+// TestClaimedSymptoms: a sentence that reports what happened names the symptom kinds it
+// reports; one that says what may happen, or how things work, reports none.
+func TestClaimedSymptoms(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"Pods, including KIAM, started crashlooping and became pending.", []string{PodPending, CrashLoopBackOff}},
+		{"The hub was OOMKilled twice during the day.", []string{OOMKilled}},
+		{"Two nodes went NotReady and their pods were evicted.", []string{PodEvicted, NodeNotReady}},
+		{"Liveness probes kept failing on the proxy.", []string{LivenessProbeFailed}},
+		{"The autoscaler added 40 nodes in ten minutes.", []string{ScaleUp}},
+		{"Pods will be evicted if the node runs out of memory.", nil},
+		{"To avoid evictions, set memory requests.", nil},
+		{"We upgraded the cluster on Tuesday.", nil},
+	} {
+		got := claimedSymptoms(cluster.Claim{Text: tc.text})
+		slices.Sort(got)
+		want := slices.Clone(tc.want)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: %q, want %q", tc.text, got, want)
+		}
+	}
+}
+
+// TestReportedSymptomsAreTestimony: a postmortem whose sentences report symptoms gives claims
+// naming them, no symptom, and a gap saying no output shows them.
+func TestReportedSymptomsAreTestimony(t *testing.T) {
+	doc := "# Outage 2024-03-13\n\nIn the morning the hub pods were OOMKilled and started crashlooping.\nWe restored service by raising the limit.\n"
+	rep := Run(model(t, doc), Options{})
+	if len(rep.Symptoms) != 0 {
+		t.Fatalf("symptoms %q: a person's sentence is never one", symptomLabels(rep.Symptoms))
+	}
+	var reported []string
+	for _, c := range rep.Claims {
+		reported = append(reported, c.Symptoms...)
+	}
+	slices.Sort(reported)
+	if want := []string{CrashLoopBackOff, OOMKilled}; !slices.Equal(reported, want) {
+		t.Errorf("claims report %q, want %q", reported, want)
+	}
+	if len(rep.Gaps) != 1 || rep.Gaps[0].Kind != GapNoSymptoms || !strings.Contains(rep.Gaps[0].Summary, "what the input's authors report") {
+		t.Errorf("gaps %+v, want one no_symptoms gap saying no output shows what the authors report", rep.Gaps)
 	}
 }

@@ -12,10 +12,12 @@ import (
 // The message is the component's own account, so the confidence is high; it names no more
 // than the message does. Each instance is one rule of the registry.
 type tagRule struct {
-	name       string
-	cause      string
-	symptoms   []string // the symptom kinds it may explain
-	tags       []string // the catalogue's evidence tags that show it
+	name     string
+	cause    string
+	symptoms []string // the symptom kinds it may explain
+	tags     []string // the catalogue's evidence tags that show it
+	// unless are tags that say more: a symptom that holds one is the other rule's.
+	unless     []string
 	confidence float64
 	summary    func(n int, objects, said string) string
 }
@@ -29,8 +31,11 @@ func (r tagRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if !slices.Contains(r.symptoms, s.Kind) || s.Kind == PodPending && !stuckIn(s) {
 			continue // a pod waiting for the scheduler: its messages are the scheduler's
 		}
-		ev, msg, ok := r.shown(in, s)
+		ev, msg, ok := r.shown(in, s, r.tags)
 		if !ok {
+			continue
+		}
+		if _, _, more := r.shown(in, s, r.unless); more {
 			continue
 		}
 		c.Explains = append(c.Explains, s.ID)
@@ -50,18 +55,21 @@ func (r tagRule) Causes(in Input, symptoms []Symptom) []Cause {
 }
 
 // shown returns the first evidence item of a symptom (a member's, for a group) whose message
-// holds one of the rule's tags, and the part of the message that does.
-func (r tagRule) shown(in Input, s Symptom) (Evidence, string, bool) {
+// holds one of the tags, and the part of the message that does.
+func (r tagRule) shown(in Input, s Symptom, tags []string) (Evidence, string, bool) {
+	if len(tags) == 0 {
+		return Evidence{}, "", false
+	}
 	for _, ev := range s.Evidence {
 		for _, m := range in.messages().explain(ev.Value) {
 			// A word (a reason, a taint's key) named inside a message is not what it says.
-			if !m.Entry.Word && slices.Contains(r.tags, m.Entry.Evidence) {
+			if !m.Entry.Word && slices.Contains(tags, m.Entry.Evidence) {
 				return ev, strings.TrimSpace(m.Text), true
 			}
 		}
 	}
 	for _, mb := range s.Members {
-		if ev, msg, ok := r.shown(in, mb); ok {
+		if ev, msg, ok := r.shown(in, mb, tags); ok {
 			return ev, msg, true
 		}
 	}
@@ -82,7 +90,7 @@ func tagRules() []CauseRule {
 				return fmt.Sprintf("no IP address was left for %d pod(s): %s: %s", n, o, said)
 			}},
 		tagRule{name: "network-setup-failed", cause: NetworkSetupFailed, symptoms: []string{PodStuckCreating, PodPending},
-			tags: []string{"cni_not_ready", "cni_error", "cni_setup_failed", "pod_cidr_missing"}, confidence: 0.8,
+			tags: []string{"cni_not_ready", "cni_error", "cni_setup_failed", "pod_cidr_missing"}, unless: []string{"ip_exhausted"}, confidence: 0.8,
 			summary: func(n int, o, said string) string {
 				return fmt.Sprintf("the network of %d pod(s) could not be set up: %s: %s", n, o, said)
 			}},

@@ -98,6 +98,7 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 			}
 		}
 		s := add(ns, name, owner, "", st.Evidence[0])
+		s.Evidence = append(s.Evidence, st.Evidence[1:]...)
 		if s.Details.Stuck == "" {
 			s.Details.Stuck = st.Details.Message
 		}

@@ -1,0 +1,82 @@
+package analysis
+
+import "testing"
+
+// The symptom and cause rules of issue 26, each at, below and above what makes it fire: a
+// sign present, absent, and present but overtaken (a pod that started after all, a claim
+// waiting for its first consumer).
+
+const eventsHeader = "NAMESPACE   LAST SEEN   TYPE      REASON   OBJECT   MESSAGE\n"
+
+func TestStuckCreatingRule(t *testing.T) {
+	runCauseCases(t, IPExhaustion, []causeCase{
+		{name: "a sandbox that gets no IP address", docs: []string{eventsHeader +
+			`shop   2m   Warning   FailedCreatePodSandBox   pod/web-1   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "4f3c": plugin type="aws-cni" name="aws-cni" failed (add): add cmd: failed to assign an IP address to container` + "\n"},
+			// The pod cannot start on its node: it is pending too, and the cause explains both.
+			symptoms: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"}, kinds: []string{IPExhaustion},
+			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"},
+				summary: []string{"no IP address was left", "failed to assign an IP address"}, evidence: []string{"failed to assign an IP address"}}},
+		{name: "a sandbox that fails for another reason is stuck, without that cause", docs: []string{eventsHeader +
+			`shop   2m   Warning   FailedCreatePodSandBox   pod/web-1   Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded` + "\n"},
+			symptoms: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"}, kinds: []string{}},
+		{name: "a pod running by the time of the input got past a mount that failed once", docs: []string{eventsHeader +
+			`shop   9m   Warning   FailedMount   pod/web-1   MountVolume.SetUp failed for volume "config" : configmap "web" not found` + "\n",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-1","namespace":"shop"},"spec":{"nodeName":"n1","containers":[{"name":"web","image":"web:1"}]},"status":{"phase":"Running","containerStatuses":[{"name":"web","ready":true,"restartCount":0,"image":"web:1","imageID":"","state":{"running":{"startedAt":"2026-12-02T10:00:00Z"}}}]}}`},
+			symptoms: nil, kinds: []string{}},
+	})
+}
+
+func TestMissingObjectRule(t *testing.T) {
+	runCauseCases(t, MissingObject, []causeCase{
+		{name: "a Secret that does not exist", docs: []string{"Name:         web-1\nNamespace:    shop\nNode:         n1\nStatus:       Pending\nContainers:\n  web:\n    State:          Waiting\n      Reason:       CreateContainerConfigError\n" +
+			"Events:\n  Type     Reason  Age   From     Message\n  ----     ------  ----  ----     -------\n  Warning  Failed  2m    kubelet  Error: secret \"db-password\" not found\n"},
+			symptoms: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"}, kinds: []string{MissingObject},
+			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"},
+				summary: []string{`secret "db-password" not found`}}},
+		{name: "a claim that does not exist is volume_binding's", docs: []string{eventsHeader +
+			`shop   2m   Warning   FailedScheduling   pod/db-0   0/3 nodes are available: persistentvolumeclaim "data-db-0" not found.` + "\n"},
+			symptoms: []string{"pod_pending shop/db-0"}, kinds: []string{VolumeBinding}},
+	})
+}
+
+func TestQuotaExceededRule(t *testing.T) {
+	runCauseCases(t, QuotaExceeded, []causeCase{
+		{name: "a ReplicaSet refused by a quota", docs: []string{eventsHeader +
+			`shop   1m   Warning   FailedCreate   replicaset/web-7d9f   Error creating: pods "web-7d9f-x2x4q" is forbidden: exceeded quota: compute, requested: cpu=2, used: cpu=8, limited: cpu=8` + "\n"},
+			symptoms: []string{"pod_create_failed shop/web-7d9f"}, kinds: []string{QuotaExceeded},
+			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_create_failed shop/web-7d9f"}, summary: []string{"exceeded quota: compute"}}},
+		{name: "a ReplicaSet refused by a webhook is no quota", docs: []string{eventsHeader +
+			`shop   1m   Warning   FailedCreate   replicaset/web-7d9f   Error creating: admission webhook "policy.example.com" denied the request: image not signed` + "\n"},
+			symptoms: []string{"pod_create_failed shop/web-7d9f"}, kinds: []string{}},
+	})
+}
+
+func TestWorkloadRules(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		want     []string
+	}{
+		{"a rollout past its deadline", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop"},"status":{"conditions":[{"type":"Progressing","status":"False","reason":"ProgressDeadlineExceeded","message":"ReplicaSet \"web-7d9f\" has timed out progressing."}]}}`,
+			[]string{"rollout_stuck shop/web"}},
+		{"a rollout still progressing", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop"},"status":{"conditions":[{"type":"Progressing","status":"True","reason":"ReplicaSetUpdated"}]}}`,
+			[]string{}},
+		{"a Job at its backoff limit", `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"backup","namespace":"ops"},"status":{"failed":7,"conditions":[{"type":"Failed","status":"True","reason":"BackoffLimitExceeded","message":"Job has reached the specified backoff limit"}]}}`,
+			[]string{"job_failed ops/backup"}},
+		{"a Job that completed", `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"backup","namespace":"ops"},"status":{"succeeded":1,"conditions":[{"type":"Complete","status":"True"}]}}`,
+			[]string{}},
+		{"a claim that could not be provisioned", eventsHeader + `shop   3m   Warning   ProvisioningFailed   persistentvolumeclaim/data-db-0   Failed to provision volume with StorageClass "fast": rpc error: code = ResourceExhausted desc = quota exceeded` + "\n",
+			[]string{"volume_provisioning_failed shop/data-db-0"}},
+		{"a claim waiting for its first consumer", eventsHeader + `shop   3m   Normal   WaitForFirstConsumer   persistentvolumeclaim/data-db-0   waiting for first consumer to be created before binding` + "\n",
+			[]string{}},
+		{"the kernel's OOM killer on a node", eventsHeader + `default   5m   Warning   SystemOOM   node/node-5   System OOM encountered, victim process: java, pid: 48211` + "\n",
+			[]string{"node_oom node-5"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := Run(model(t, tc.doc), Options{})
+			got := sortedLabels(rep.Symptoms)
+			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+				t.Errorf("symptoms %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
