@@ -54,7 +54,7 @@ func TestQuotaExceededRule(t *testing.T) {
 func TestWorkloadRules(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc string
-		want     []string
+		want      []string
 	}{
 		{"a rollout past its deadline", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop"},"status":{"conditions":[{"type":"Progressing","status":"False","reason":"ProgressDeadlineExceeded","message":"ReplicaSet \"web-7d9f\" has timed out progressing."}]}}`,
 			[]string{"rollout_stuck shop/web"}},
