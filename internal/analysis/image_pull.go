@@ -14,7 +14,8 @@ type imagePullRule struct{}
 
 func (imagePullRule) Name() string { return "image-pull-failed" }
 
-var pullReasons = map[string]bool{"ErrImagePull": true, "ImagePullBackOff": true, "InvalidImageName": true, "ErrImageNeverPull": true}
+var pullReasons = map[string]bool{"ErrImagePull": true, "ImagePullBackOff": true, "InvalidImageName": true, "ErrImageNeverPull": true,
+	"ImageInspectError": true, "RegistryUnavailable": true}
 
 func (imagePullRule) Symptoms(in Input) []Symptom {
 	syms := newPodSymptoms(ImagePullFailed)

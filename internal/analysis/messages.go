@@ -169,19 +169,27 @@ func (in Input) statusSign(msg, kind string) *catalog.Entry {
 	return m.Entry
 }
 
-// waitingReasons are the reasons of a container waiting that the catalogue knows, by the
-// symptom they are a sign of.
+// waitingSign returns the reason a container waits for when the catalogue files it under the
+// symptom kind (CrashLoopBackOff, RunContainerError; CreateContainerConfigError).
 func waitingSign(cs corev1.ContainerStatus, kind string) (string, bool) {
 	w := cs.State.Waiting
 	if w == nil || w.Reason == "" {
 		return "", false
 	}
-	for _, e := range catalog.Default().Words(w.Reason) {
+	return w.Reason, wordSign(w.Reason, kind)
+}
+
+// terminatedSign reports whether the catalogue files a termination reason under the kind.
+func terminatedSign(reason, kind string) bool { return reason != "" && wordSign(reason, kind) }
+
+// wordSign reports whether the catalogue files the one word under the symptom kind.
+func wordSign(word, kind string) bool {
+	for _, e := range catalog.Default().Words(word) {
 		if e.Symptom == kind {
-			return w.Reason, true
+			return true
 		}
 	}
-	return "", false
+	return false
 }
 
 // eventNode is the node an event is about: its involved object when that is a node; else,

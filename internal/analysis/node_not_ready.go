@@ -33,7 +33,7 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 			// No Ready condition in the paste (a describe cut short): the node lifecycle
 			// controller's taints still tell a node that stopped being ready.
 			for _, t := range n.Spec.Taints {
-				if !notReadyTaintKeys[t.Key] {
+				if !notReadyTaintKeys[t.Key] && !wordSign(t.Key, NodeNotReady) {
 					continue
 				}
 				pool, _ := cluster.NodePool(n.Labels)

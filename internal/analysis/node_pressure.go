@@ -22,10 +22,20 @@ var pressureConditions = map[corev1.NodeConditionType]string{
 	corev1.NodeMemoryPressure: "memory", corev1.NodeDiskPressure: "disk", corev1.NodePIDPressure: "pids",
 }
 
-// pressureTaints are the taints a node under pressure carries, with their alpha names.
-var pressureTaints = map[string]string{
-	"node.kubernetes.io/memory-pressure": "memory", "node.kubernetes.io/disk-pressure": "disk", "node.kubernetes.io/pid-pressure": "pids",
-	"node.alpha.kubernetes.io/memory-pressure": "memory", "node.alpha.kubernetes.io/disk-pressure": "disk",
+// pressureTaint reports whether a taint is one a node under pressure carries (the catalogue's
+// taint keys of node_pressure, with their alpha names and the old out-of-disk), and which
+// pressure.
+func pressureTaint(key string) (string, bool) {
+	if !wordSign(key, NodePressure) {
+		return "", false
+	}
+	switch {
+	case strings.Contains(key, "memory"):
+		return "memory", true
+	case strings.Contains(key, "pid"):
+		return "pids", true
+	}
+	return "disk", true
 }
 
 // hasPressureCondition reports whether a node shows any pressure condition, whatever its status.
@@ -66,7 +76,7 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 			// No pressure condition in the paste (a describe cut short, a node listed with its
 			// taints): the kubelet's and the node lifecycle controller's taints still say it.
 			for _, t := range o.Node.Spec.Taints {
-				if r, ok := pressureTaints[t.Key]; ok {
+				if r, ok := pressureTaint(t.Key); ok {
 					s := get(o.Node.Name)
 					addResource(s, r)
 					s.Evidence = append(s.Evidence, cite(o, "spec.taints", t.ToString()))

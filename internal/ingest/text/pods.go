@@ -1,6 +1,7 @@
 package text
 
 import (
+	"github.com/rootline-dev/rootline/internal/catalog"
 	"regexp"
 	"slices"
 	"strconv"
@@ -321,8 +322,36 @@ func (p *parser) applyStatus(pod *corev1.Pod, status string, c, restarts int) {
 	case "NodeLost":
 		st.Phase, st.Reason = corev1.PodUnknown, status
 	default:
+		switch catalogPlace(status) {
+		case "waiting":
+			// A waiting reason the table above does not list but the catalogue knows
+			// (ImageInspectError, RegistryUnavailable).
+			st.Phase = corev1.PodPending
+			cs[c].State.Waiting = &corev1.ContainerStateWaiting{Reason: status}
+			return
+		case "terminated":
+			cs[c].State.Terminated = &corev1.ContainerStateTerminated{Reason: status, ExitCode: 1}
+			st.Phase = corev1.PodFailed
+			if restarts > 0 {
+				st.Phase = corev1.PodRunning
+			}
+			return
+		}
 		// Evicted, OutOfcpu, NodeAffinity, Shutdown, UnexpectedAdmissionError…: kubectl shows
 		// status.reason, which the kubelet sets when it fails a pod.
 		st.Phase, st.Reason = corev1.PodFailed, status
 	}
+}
+
+// catalogPlace is where a container's reason stands, as the catalogue says of the word:
+// "waiting", "terminated", or "" when it says neither.
+func catalogPlace(word string) string {
+	for _, e := range catalog.Default().Words(word) {
+		for _, in := range e.In {
+			if in == "waiting" || in == "terminated" {
+				return in
+			}
+		}
+	}
+	return ""
 }

@@ -73,15 +73,16 @@ func (p *parser) scanLine(ln line) {
 	if ln.kind == kindBlank || ln.kind == kindSep || ln.kind == kindCommand {
 		p.scanHeld(nil)
 		s.section++
+		s.header, s.hdrText = nil, "" // a table ends at a blank line
 		return
 	}
 	if ln.kind != kindText {
 		return
 	}
-	if cols := headerColumns(ln.text); len(cols) >= 2 && slices.Contains(cols, "NAME") {
+	p.scanHeld(&ln) // under the header it was read under
+	if cols := headerColumns(ln.text); len(cols) >= 2 {
 		s.header, s.hdrText = cols, ln.text
 	}
-	p.scanHeld(&ln)
 	s.held = &ln
 }
 
@@ -183,8 +184,9 @@ func tailJoins(h, next line) bool {
 // printed reports whether a program printed ln: output in a code block, a line of a table or
 // a describe block, a log line, a JSON or YAML line.
 func (p *parser) printed(ln line) bool {
-	return ln.code || machineRe.MatchString(ln.text) || p.table != nil || p.block != nil ||
-		len(tokensOf(ln.text)) >= 3
+	cells := len(tokensOf(ln.text))
+	return ln.code || machineRe.MatchString(ln.text) || p.table != nil || p.block != nil || cells >= 3 ||
+		cells >= 2 && len(p.scan.header) == cells // a row of a narrow table under its header
 }
 
 // standalone reports whether a word match stands as a value of its own: a cell of a row, the
@@ -541,10 +543,21 @@ func (p *parser) finishScan() error {
 		msg    string
 	}
 	seen := map[key]*corev1.Event{}
+	// A reason word beside a message of the same reason in one section ("reason": "Evicted"
+	// above "message": "The node was low on resource: …") is that message's.
+	messages := map[[2]string]bool{}
+	for _, sc := range s.found {
+		if !sc.m.Entry.Word {
+			messages[[2]string{fmt.Sprint(sc.section), sc.m.Entry.Reason}] = true
+		}
+	}
 	for _, sc := range s.found {
 		e := sc.m.Entry
 		if e.Symptom == "" && e.Evidence == "" {
 			continue // context only: it named an object, above
+		}
+		if e.Word && messages[[2]string{fmt.Sprint(sc.section), e.Reason}] {
+			continue
 		}
 		done, spanObj := s.covered(sc)
 		if done {
