@@ -19,19 +19,11 @@ func (crashLoopRule) Symptoms(in Input) []Symptom {
 	syms := newPodSymptoms(CrashLoopBackOff)
 	for _, o := range in.Model.Pods {
 		for _, cs := range allStatuses(o.Pod) {
-			// CrashLoopBackOff, or another reason the catalogue files under it (RunContainerError).
+			// CrashLoopBackOff, or another reason the catalogue files under it.
 			if reason, ok := waitingSign(cs, CrashLoopBackOff); ok {
 				s := syms.pod(o)
 				s.Node = o.Pod.Spec.NodeName
 				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name), reason+": "+cs.State.Waiting.Message))
-				continue
-			}
-			// A container the runtime could not run (ContainerCannotRun), restarted since.
-			if t := cs.LastTerminationState.Terminated; t != nil && cs.RestartCount > 0 && terminatedSign(t.Reason, CrashLoopBackOff) {
-				s := syms.pod(o)
-				s.Node = o.Pod.Spec.NodeName
-				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].lastState.terminated", cs.Name),
-					fmt.Sprintf("%s, exit code %d; %d restart(s)", t.Reason, t.ExitCode, cs.RestartCount)))
 			}
 		}
 	}

@@ -85,11 +85,15 @@ func (c *messageCache) message(text string) *catalog.Match {
 		return m
 	}
 	var out *catalog.Match
-	for _, m := range c.cat.Find(text) {
+	ms := c.cat.Find(text)
+	for _, m := range ms {
 		if !m.Entry.Word {
 			out = &m
 			break
 		}
+	}
+	if out == nil && len(ms) == 1 && ms[0].Text == strings.TrimSpace(text) {
+		out = &ms[0] // a reason word read alone from a table's cell: the event's whole message
 	}
 	c.first[text] = out
 	return out
@@ -178,9 +182,6 @@ func waitingSign(cs corev1.ContainerStatus, kind string) (string, bool) {
 	}
 	return w.Reason, wordSign(w.Reason, kind)
 }
-
-// terminatedSign reports whether the catalogue files a termination reason under the kind.
-func terminatedSign(reason, kind string) bool { return reason != "" && wordSign(reason, kind) }
 
 // wordSign reports whether the catalogue files the one word under the symptom kind.
 func wordSign(word, kind string) bool {

@@ -511,6 +511,9 @@ func (s *scanState) covered(sc scanned) (bool, corev1.ObjectReference) {
 		if sc.ln.num < sp.from || sc.ln.num > sp.to {
 			continue
 		}
+		if sc.m.Entry.Object == "node" && sp.obj.Kind == cluster.KindPod {
+			continue // the readers read a node's row as a pod's (an old `kubectl get nodes`)
+		}
 		if obj.Name == "" {
 			obj = sp.obj
 		}
