@@ -45,14 +45,19 @@ var symptomClaims = []symptomClaim{
 // rather than what did: its symptoms are not reported.
 var hypotheticalRe = regexp.MustCompile(`(?i)\b(?:if|would|could|might|may|will|can|should|unless|whenever|to (?:avoid|prevent)|in case|otherwise|prevents?|so that)\b`)
 
+// nameRe finds what a sentence names rather than says: a file ("33-…-crashloop-events.txt"),
+// a path, a URL, a long hyphenated name.
+var nameRe = regexp.MustCompile(`\S*(?:\.(?:txt|md|log|json|ya?ml|go|sh)\b|://|/\S*/)\S*|\S+-\S+-\S+-\S+`)
+
 // claimedSymptoms are the symptom kinds a person's sentence reports having happened.
 func claimedSymptoms(c cluster.Claim) []string {
 	if c.Text == "" || hypotheticalRe.MatchString(c.Text) {
 		return nil
 	}
+	text := nameRe.ReplaceAllString(c.Text, " ")
 	var out []string
 	for _, p := range symptomClaims {
-		if p.re.MatchString(c.Text) && !slices.Contains(out, p.kind) {
+		if p.re.MatchString(text) && !slices.Contains(out, p.kind) {
 			out = append(out, p.kind)
 		}
 	}

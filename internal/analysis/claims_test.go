@@ -164,6 +164,7 @@ func TestClaimedSymptoms(t *testing.T) {
 		{"Pods will be evicted if the node runs out of memory.", nil},
 		{"To avoid evictions, set memory requests.", nil},
 		{"We upgraded the cluster on Tuesday.", nil},
+		{"The fragments are saved as 33-mybinder-proxy-crashloop-oomkilling-events.txt.", nil},
 	} {
 		got := claimedSymptoms(cluster.Claim{Text: tc.text})
 		slices.Sort(got)
