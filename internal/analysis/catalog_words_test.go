@@ -14,8 +14,9 @@ import (
 // symptom about the object of that place. Words in a person's sentence are the author's (see
 // TestParseFormats in internal/ingest/text).
 func TestCatalogueWords(t *testing.T) {
-	const pod, node = "web-7d9f8c6b5-x2x4q", "node-7"
+	const node = "node-7"
 	for _, e := range catalog.Default().Entries {
+		pod := "web-7d9f8c6b5-x2x4q"
 		if !e.Word || e.Symptom == "" {
 			continue
 		}
@@ -36,6 +37,18 @@ func TestCatalogueWords(t *testing.T) {
 				"kubectl get nodes row": fmt.Sprintf("NAME     STATUS     ROLES    AGE   VERSION\n%s   %s   <none>   5d    v1.29.1\n", node, w),
 				"old kubectl get nodes": fmt.Sprintf("NAME      LABELS     STATUS\n%s    <none>     %s\n", node, w),
 			}
+		case e.Object != "pod" && e.Object != "container" && e.Object != "node":
+			o := objectFor(e)
+			cond := map[string][2]string{"Deployment": {"Progressing", "False"}, "Job": {"Failed", "True"}, "ReplicaSet": {"ReplicaFailure", "True"}}[o.kind]
+			keys := map[string]string{"Deployment": "StrategyType:           RollingUpdate\n", "Job": "Parallelism:    1\nCompletions:    1\n",
+				"ReplicaSet": "Replicas:       1 current / 3 desired\nPod Template:\n  Containers:\n   web:\n    Image:  web:1\n"}[o.kind]
+			places = map[string]string{
+				"describe conditions": fmt.Sprintf("Name:           %s\nNamespace:      %s\n%sConditions:\n  Type           Status  Reason\n  ----           ------  ------\n  %s    %s   %s\n",
+					o.name, o.namespace, keys, cond[0], cond[1], w),
+				"JSON condition": fmt.Sprintf(`{"apiVersion":"v1","kind":"%s","metadata":{"name":"%s","namespace":"%s"},"status":{"conditions":[{"type":"%s","status":"%s","reason":"%s"}]}}`,
+					o.kind, o.name, o.namespace, cond[0], cond[1], w),
+			}
+			pod = o.name
 		case slices.Contains(e.In, "condition"):
 			places = map[string]string{
 				"pod JSON condition": fmt.Sprintf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"shop"},"status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False","reason":"%s"}]}}`, pod, w),

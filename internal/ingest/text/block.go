@@ -3,6 +3,8 @@ package text
 import (
 	"regexp"
 	"strings"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // maxBlockLines bounds one describe block; a longer one is parsed in pieces.
@@ -174,13 +176,46 @@ func (p *parser) flushBlock() error {
 	case keys["Name"] && keys["Namespace"] && isPodDescribe(keys):
 		return p.describePod(roots, b)
 	case keys["Name"]:
-		owner := &ownerRef{namespace: find(roots, "Namespace").valOr(""), name: find(roots, "Name").val}
+		owner := &ownerRef{kind: p.describedKind(keys), namespace: find(roots, "Namespace").valOr(""), name: find(roots, "Name").val}
 		p.owner = owner
+		if owner.kind != "" {
+			// What the scan reads in the block (a condition's reason) is about it too.
+			p.cover(b.lines[0].num, b.lines[0].num, owner.ref())
+		}
 		return p.describeEvents(find(roots, "Events"), owner)
 	case keys["Containers"] || keys["State"] || keys["Last State"] || keys["Last Termination State"] || keys["Restart Count"]:
 		return p.describePodFragment(roots, b)
 	}
 	return p.describeEvents(find(roots, "Events"), b.owner)
+}
+
+// describedKind is the kind of object a describe block other than a pod's or a node's is
+// about: the command's above it, else what its keys are those of; "" when neither says.
+func (p *parser) describedKind(keys map[string]bool) string {
+	if p.cmd != nil && p.cmd.verb == "describe" {
+		if k := p.cmd.kind(); k != "" && k != cluster.KindPod && k != cluster.KindNode {
+			return k
+		}
+	}
+	switch {
+	case keys["Involved Object"]:
+		return cluster.KindEvent
+	case keys["Completions"] || keys["Parallelism"]:
+		return "Job"
+	case keys["Schedule"] && keys["Concurrency Policy"]:
+		return "CronJob"
+	case keys["StrategyType"] || keys["RollingUpdateStrategy"] || keys["NewReplicaSet"] || keys["OldReplicaSets"]:
+		return "Deployment"
+	case keys["Volume Claims"] || keys["Update Strategy"] && keys["Replicas"]:
+		return "StatefulSet"
+	case keys["Replicas"] && keys["Pod Template"]:
+		return "ReplicaSet"
+	case keys["Desired Number of Nodes Scheduled"]:
+		return "DaemonSet"
+	case keys["StorageClass"] && keys["Access Modes"] || keys["VolumeMode"] && keys["Used By"]:
+		return "PersistentVolumeClaim"
+	}
+	return ""
 }
 
 // valOr returns n's value, or def when n is nil.

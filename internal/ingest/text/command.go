@@ -149,6 +149,20 @@ func (c *command) kind() string {
 		return "Event"
 	case "cm", "configmap", "configmaps":
 		return "ConfigMap"
+	case "deploy", "deployment", "deployments":
+		return "Deployment"
+	case "rs", "replicaset", "replicasets":
+		return "ReplicaSet"
+	case "sts", "statefulset", "statefulsets":
+		return "StatefulSet"
+	case "ds", "daemonset", "daemonsets":
+		return "DaemonSet"
+	case "job", "jobs":
+		return "Job"
+	case "cj", "cronjob", "cronjobs":
+		return "CronJob"
+	case "pvc", "persistentvolumeclaim", "persistentvolumeclaims":
+		return "PersistentVolumeClaim"
 	}
 	return ""
 }
