@@ -124,6 +124,10 @@ func (p *parser) scanHeld(next *line) {
 			ms = append(ms, across...)
 			slices.SortFunc(ms, func(a, b catalog.Match) int { return a.Start - b.Start })
 			text = joined
+		} else if len(ms) > 0 && tailJoins(*h, *next) {
+			// The message is whole on this line, and goes on on the next (the offenders of an
+			// eviction a YAML scalar wrapped): its text is both.
+			text = joined
 		}
 	}
 	for i, m := range ms {
