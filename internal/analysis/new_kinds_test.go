@@ -12,13 +12,18 @@ func TestStuckCreatingRule(t *testing.T) {
 	runCauseCases(t, IPExhaustion, []causeCase{
 		{name: "a sandbox that gets no IP address", docs: []string{eventsHeader +
 			`shop   2m   Warning   FailedCreatePodSandBox   pod/web-1   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "4f3c": plugin type="aws-cni" name="aws-cni" failed (add): add cmd: failed to assign an IP address to container` + "\n"},
-			// The pod cannot start on its node: it is pending too, and the cause explains both.
-			symptoms: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"}, kinds: []string{IPExhaustion},
-			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"},
+			symptoms: []string{"pod_stuck_creating shop/web-1"}, kinds: []string{IPExhaustion},
+			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_stuck_creating shop/web-1"},
 				summary: []string{"no IP address was left", "failed to assign an IP address"}, evidence: []string{"failed to assign an IP address"}}},
 		{name: "a sandbox that fails for another reason is stuck, without that cause", docs: []string{eventsHeader +
 			`shop   2m   Warning   FailedCreatePodSandBox   pod/web-1   Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded` + "\n"},
-			symptoms: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"}, kinds: []string{}},
+			symptoms: []string{"pod_stuck_creating shop/web-1"}, kinds: []string{}},
+		{name: "a pod Pending on no node that cannot start is pending too", docs: []string{eventsHeader +
+			`shop   2m   Warning   FailedCreatePodSandBox   pod/web-1   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "4f3c": plugin type="aws-cni" name="aws-cni" failed (add): add cmd: failed to assign an IP address to container` + "\n",
+			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-1","namespace":"shop"},"spec":{"containers":[{"name":"web","image":"web:1"}]},"status":{"phase":"Pending","initContainerStatuses":[{"name":"init","ready":false,"restartCount":0,"image":"i:1","imageID":"","state":{"waiting":{"reason":"PodInitializing"}}}]}}`},
+			symptoms: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"}, kinds: []string{IPExhaustion},
+			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"},
+				summary: []string{"no IP address was left"}}},
 		{name: "a pod running by the time of the input got past a mount that failed once", docs: []string{eventsHeader +
 			`shop   9m   Warning   FailedMount   pod/web-1   MountVolume.SetUp failed for volume "config" : configmap "web" not found` + "\n",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-1","namespace":"shop"},"spec":{"nodeName":"n1","containers":[{"name":"web","image":"web:1"}]},"status":{"phase":"Running","containerStatuses":[{"name":"web","ready":true,"restartCount":0,"image":"web:1","imageID":"","state":{"running":{"startedAt":"2026-12-02T10:00:00Z"}}}]}}`},
@@ -30,8 +35,8 @@ func TestMissingObjectRule(t *testing.T) {
 	runCauseCases(t, MissingObject, []causeCase{
 		{name: "a Secret that does not exist", docs: []string{"Name:         web-1\nNamespace:    shop\nNode:         n1\nStatus:       Pending\nContainers:\n  web:\n    State:          Waiting\n      Reason:       CreateContainerConfigError\n" +
 			"Events:\n  Type     Reason  Age   From     Message\n  ----     ------  ----  ----     -------\n  Warning  Failed  2m    kubelet  Error: secret \"db-password\" not found\n"},
-			symptoms: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"}, kinds: []string{MissingObject},
-			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"},
+			symptoms: []string{"pod_stuck_creating shop/web-1"}, kinds: []string{MissingObject},
+			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_stuck_creating shop/web-1"},
 				summary: []string{`secret "db-password" not found`}}},
 		{name: "a claim that does not exist is volume_binding's", docs: []string{eventsHeader +
 			`shop   2m   Warning   FailedScheduling   pod/db-0   0/3 nodes are available: persistentvolumeclaim "data-db-0" not found.` + "\n"},

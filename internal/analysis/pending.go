@@ -83,20 +83,19 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		s := add(p.Namespace, p.Name, owner, c.Message, ev)
 		s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
 	}
-	// A pod placed on a node that cannot start there is pending too: it could not be started
-	// on its node (pod_stuck_creating says why).
+	// A pod stuck creating is pod_stuck_creating's; it is pending too only where its own
+	// object shows it Pending on no node (a status written before it was bound, or cut short):
+	// the pod waits to be placed as far as its object says.
 	for _, st := range (stuckCreatingRule{}).Symptoms(in) {
-		ns, name, owner := "", "", "\x00stuck"
-		if len(st.Objects) > 0 {
-			ns, name = st.Objects[0].Namespace, st.Objects[0].Name
-			owner = "\x00stuck/" + ns + "/" + name
-			if pod := m.Pod(ns, name); pod != nil {
-				if p := pod.Pod; p.Status.Phase != corev1.PodPending && p.Status.Phase != "" {
-					continue
-				}
-				owner = ownerName(pod)
-			}
+		if len(st.Objects) == 0 {
+			continue
 		}
+		ns, name := st.Objects[0].Namespace, st.Objects[0].Name
+		pod := m.Pod(ns, name)
+		if pod == nil || pod.Pod.Status.Phase != corev1.PodPending || pod.Pod.Spec.NodeName != "" {
+			continue
+		}
+		owner := ownerName(pod)
 		s := add(ns, name, owner, "", st.Evidence[0])
 		s.Evidence = append(s.Evidence, st.Evidence[1:]...)
 		if s.Details.Stuck == "" {

@@ -181,6 +181,7 @@ func (p *parser) flushBlock() error {
 		if owner.kind != "" {
 			// What the scan reads in the block (a condition's reason) is about it too.
 			p.cover(b.lines[0].num, b.lines[0].num, owner.ref())
+			p.scan.name(owner.kind, owner.name)
 		}
 		return p.describeEvents(find(roots, "Events"), owner)
 	case keys["Containers"] || keys["State"] || keys["Last State"] || keys["Last Termination State"] || keys["Restart Count"]:

@@ -121,7 +121,12 @@ func (t *eventsTable) eventRow(f map[string]string) (eventRow, bool) {
 		r.kind, r.name = splitObject(obj)
 		r.eventName = f["NAME"]
 	} else {
-		r.kind, r.name = kindOf(f["KIND"]), f["NAME"]
+		// kubectl of 1.10 to 1.13 printed the event's own name here ("web-7d9f-x2x4q.1578834752099143"):
+		// the object's name is what comes before the event's id.
+		r.kind, r.name = kindOf(f["KIND"]), eventIDRe.ReplaceAllString(f["NAME"], "")
+		if r.name != f["NAME"] {
+			r.eventName = f["NAME"]
+		}
 	}
 	if _, _, ok := parseAge(r.first); r.first != "" && !ok {
 		return eventRow{}, false

@@ -62,6 +62,14 @@ func TestParseFormats(t *testing.T) {
 		{"phrases inside formats are not repeated", "LAST SEEN   TYPE   REASON   OBJECT   MESSAGE\n1m   Warning   OOMKilling   node/n   Out of memory: OOMKilled process 1\n",
 			[]string{`2 Event n.OOMKilling.2 Warning OOMKilling on Node /n "Out of memory: OOMKilled process 1"`}},
 		{"garbage", "Name:\n:::\n\x00\xff\n  Type Reason\nNAME READY\n", nil},
+		// The scan's wrappers: the node of a kubelet line is the journal's host; the pod of a
+		// JSON log line its "Pod" key; a Job's status pasted apart is the Job the paste names.
+		{"a kubelet line behind journald names its node", "May 05 13:59:56 ip-10-0-1-2.ec2.internal kubelet[2858]: I0505 13:59:56.872908    2858 kubelet.go:1] Node ip-10-0-1-2.ec2.internal status is now: NodeNotReady\n",
+			[]string{`1 Event ip-10-0-1-2.ec2.internal.NodeNotReady.1 Warning NodeNotReady on Node /ip-10-0-1-2.ec2.internal loose "Node ip-10-0-1-2.ec2.internal status is now: NodeNotReady"`}},
+		{"a JSON log line names its pod by its Pod key", `{"level":"ERROR","time":"2024-05-02T10:00:00Z","logger":"controller.provisioner","message":"could not schedule pod","Pod":{"name":"web-1","namespace":"shop"},"error":"incompatible with nodepool \"default\""}` + "\n",
+			[]string{`1 Event shop/web-1.FailedScheduling.1 Warning FailedScheduling on Pod shop/web-1 loose "could not schedule pod"`}},
+		{"a Job's status pasted apart", "```yaml\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: demo\n```\n\n```yaml\nstatus:\n  conditions:\n  - message: Job has reached the specified backoff limit\n    reason: BackoffLimitExceeded\n    type: Failed\n```\n",
+			[]string{`11 Event demo.BackoffLimitExceeded.11 Warning BackoffLimitExceeded on Job /demo loose "Job has reached the specified backoff limit"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -62,7 +62,12 @@ type scanState struct {
 	block    *span // the span of the describe block being read, while it emits
 	sections map[int]corev1.ObjectReference
 	names    map[string]int // the names of the events emitted, to keep two apart
-	header   []string       // the last table header's columns
+	// named are the objects the paste names, by kind (manifests, describe blocks), and kind
+	// the kind of a manifest whose name is yet to come, on line kindLine.
+	named    map[string][]string
+	kind     string
+	kindLine int
+	header   []string // the last table header's columns
 	hdrText  string
 }
 
@@ -83,8 +88,41 @@ func (p *parser) scanLine(ln line) {
 	if cols := headerColumns(ln.text); len(cols) >= 2 {
 		s.header, s.hdrText = cols, ln.text
 	}
+	s.noteNamed(ln)
 	s.held = &ln
 }
+
+// noteNamed notes an object a YAML or JSON manifest pasted as text names: "kind: Job" and,
+// a few lines on, "name: backup" (its metadata's), for a message of the paste that names
+// no object of that kind (a Job's status pasted in a block of its own).
+func (s *scanState) noteNamed(ln line) {
+	if r := manifestKindRe.FindStringSubmatch(ln.text); r != nil {
+		s.kind, s.kindLine = r[1], ln.num
+		return
+	}
+	if s.kind == "" || ln.num-s.kindLine > 8 {
+		return
+	}
+	if r := manifestNameRe.FindStringSubmatch(ln.text); r != nil {
+		s.name(s.kind, r[1])
+		s.kind = ""
+	}
+}
+
+// name notes an object of the paste by its kind.
+func (s *scanState) name(kind, name string) {
+	if s.named == nil {
+		s.named = map[string][]string{}
+	}
+	if !slices.Contains(s.named[kind], name) {
+		s.named[kind] = append(s.named[kind], name)
+	}
+}
+
+var (
+	manifestKindRe = regexp.MustCompile(`^\s*"?kind"?\s*:\s*"?([A-Z][A-Za-z]+)"?,?\s*$`)
+	manifestNameRe = regexp.MustCompile(`^\s*"?name"?\s*:\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?,?\s*$`)
+)
 
 // scanHeld scans the line held, with next (nil at a break) for a message wrapped onto it.
 func (p *parser) scanHeld(next *line) {
@@ -170,14 +208,18 @@ func joinable(h, next line) bool {
 	return !h.item || strings.HasPrefix(next.text, " ")
 }
 
+// fieldRe is a line that starts a field of its own: a YAML or JSON key ("reason: …",
+// "- message: …", `"type": …`), not the rest of a message.
+var fieldRe = regexp.MustCompile(`^\s*(?:-\s+)?"?[A-Za-z][\w.-]*"?:(?:\s|$)`)
+
 // tailJoins reports whether next reads as the rest of the free text that ends a message on h:
 // h does not end its sentence, and next does not start one (a capital after a comma, a colon
 // or a hyphen still continues). Kubernetes' messages end their sentences with a period.
 func tailJoins(h, next line) bool {
 	t := strings.TrimSpace(h.text)
 	n := strings.TrimSpace(next.text)
-	if strings.HasSuffix(t, ".") {
-		return false
+	if strings.HasSuffix(t, ".") || fieldRe.MatchString(next.text) {
+		return false // a sentence's end, or a field of its own ("reason: …" under "message: …")
 	}
 	if r := rune(n[0]); r >= 'A' && r <= 'Z' && !strings.HasSuffix(t, ",") && !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "-") {
 		return false
@@ -244,6 +286,11 @@ var (
 	// object="ns/name" kind="Kind" (object="name" for an object without a namespace).
 	kvObjectRe = regexp.MustCompile(`\bobject="(?:([a-z0-9][a-z0-9-]*)/)?([A-Za-z0-9][A-Za-z0-9.-]*)"`)
 	kvKindRe   = regexp.MustCompile(`\bkind="(\w+)"`)
+	// jsonPodRe finds the pod of a JSON log line, as logr writes a klog.ObjectRef:
+	// "Pod":{"name":"web-1","namespace":"shop"}, either key first.
+	jsonPodRe = regexp.MustCompile(`"[Pp]od"\s*:\s*\{\s*(?:"name"\s*:\s*"([^"]+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"|"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)")`)
+	// journalHostRe finds the host of a journald or syslog line: "May 05 13:59:56 ip-10-0-1-2.ec2.internal kubelet[2858]:".
+	journalHostRe = regexp.MustCompile(`^\w{3} [ \d]\d \d\d:\d\d:\d\d ([A-Za-z0-9][A-Za-z0-9.-]*) [\w.-]+\[\d+\]:`)
 	// kvNodeRe finds the node of a structured log line: node="name".
 	kvNodeRe = regexp.MustCompile(`\bnode(?:Name)?"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
 	// podNameRe is a name a controller generated for a pod: "web-6d4cf56db6-zp2lx", "db-0".
@@ -304,6 +351,9 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		if r := kvNodeRe.FindStringSubmatch(t); r != nil {
 			return nodeRef(r[1])
 		}
+		if r := journalHostRe.FindStringSubmatch(t); r != nil && e.Component == "kubelet" {
+			return nodeRef(r[1]) // the host that logged it: the kubelet's node
+		}
 		if r := looseObjectRe.FindStringSubmatch(t); r != nil && r[1] == "node" {
 			return nodeRef(r[2])
 		}
@@ -314,6 +364,12 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 	}
 	if r := kvPodRe.FindStringSubmatch(t); r != nil {
 		return podRef(strings.TrimSuffix(r[1], "/"), r[2])
+	}
+	if r := jsonPodRe.FindStringSubmatch(t); r != nil {
+		if r[1] != "" {
+			return podRef(r[2], r[1])
+		}
+		return podRef(r[3], r[4])
 	}
 	if r := backOffPodRe.FindStringSubmatch(t); r != nil {
 		return podRef(r[2], r[1])
@@ -576,6 +632,9 @@ func (p *parser) finishScan() error {
 		}
 		if o, ok := sections[sc.section]; ok && obj.Name == "" && refKind(e.Object, o.Kind) {
 			obj = o
+		}
+		if k := workloadKind(e.Object); obj.Name == "" && k != "" && len(s.named[k]) == 1 {
+			obj = corev1.ObjectReference{Kind: k, Name: s.named[k][0]} // the one of its kind the paste names
 		}
 		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") && p.printed(sc.ln) {
 			// Output pasted about one pod (the command above it, the one pod it names).
