@@ -24,6 +24,14 @@ func TestStuckCreatingRule(t *testing.T) {
 			symptoms: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"}, kinds: []string{IPExhaustion},
 			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"},
 				summary: []string{"no IP address was left"}}},
+		{name: "ContainerCreating on a node whose network is not ready", docs: []string{
+			"NAME                        READY   STATUS              RESTARTS   AGE   IP       NODE\nkube-dns-86f4d74b45-2xkqz   0/3     ContainerCreating   0          12m   <none>   master-1\n",
+			"Apr 01 10:00:00 master-1 kubelet[812]: E0401 10:00:00.000000     812 kubelet.go:2105] Container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:docker: network plugin is not ready: cni config uninitialized\n"},
+			symptoms: []string{"node_not_ready master-1", "pod_stuck_creating kube-dns-86f4d74b45-2xkqz"}, kinds: []string{NetworkSetupFailed},
+			want: causeWant{role: Root, confidence: 0.8, explains: []string{"pod_stuck_creating kube-dns-86f4d74b45-2xkqz"}, summary: []string{"cni config uninitialized"}}},
+		{name: "ContainerCreating on a node whose network is fine is not stuck", docs: []string{
+			"NAME                        READY   STATUS              RESTARTS   AGE   IP       NODE\nkube-dns-86f4d74b45-2xkqz   0/3     ContainerCreating   0          12m   <none>   master-1\n"},
+			symptoms: nil, kinds: []string{}},
 		{name: "a pod running by the time of the input got past a mount that failed once", docs: []string{eventsHeader +
 			`shop   9m   Warning   FailedMount   pod/web-1   MountVolume.SetUp failed for volume "config" : configmap "web" not found` + "\n",
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-1","namespace":"shop"},"spec":{"nodeName":"n1","containers":[{"name":"web","image":"web:1"}]},"status":{"phase":"Running","containerStatuses":[{"name":"web","ready":true,"restartCount":0,"image":"web:1","imageID":"","state":{"running":{"startedAt":"2026-12-02T10:00:00Z"}}}]}}`},

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -37,6 +38,33 @@ func (stuckCreatingRule) Symptoms(in Input) []Symptom {
 			s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name), reason+": "+cs.State.Waiting.Message))
 			if s.Details.Message == "" {
 				s.Details.Message = firstLine(reason + ": " + cs.State.Waiting.Message)
+			}
+		}
+	}
+	// A pod still ContainerCreating on a node whose network is not ready (its CNI plugin not
+	// initialized, not configured): it cannot start until the network does.
+	if down := networkDown(in); len(down) > 0 {
+		for _, o := range in.Model.Pods {
+			node := o.Pod.Spec.NodeName
+			ev, ok := down[node]
+			if !ok && node == "" && len(down) == 1 {
+				for _, e := range down {
+					ev, ok = e, true // the one node the input says so of, for a pod of unknown node
+				}
+			}
+			if !ok || started(o.Pod) {
+				continue
+			}
+			for _, cs := range allStatuses(o.Pod) {
+				if w := cs.State.Waiting; w != nil && w.Reason == "ContainerCreating" {
+					s := syms.pod(o)
+					s.Node = node
+					s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name), "ContainerCreating"), ev)
+					if s.Details.Message == "" {
+						s.Details.Message = "ContainerCreating while its node's network is not ready: " + firstLine(ev.Value)
+					}
+					break
+				}
 			}
 		}
 	}
@@ -86,4 +114,29 @@ func started(p *corev1.Pod) bool {
 		return true
 	}
 	return false
+}
+
+// networkDown are the nodes whose network the input says is not ready, each with the evidence:
+// a message the catalogue tags cni_not_ready in a node's Ready condition or in an event or log
+// line about it ("" for one that names no node).
+func networkDown(in Input) map[string]Evidence {
+	down := map[string]Evidence{}
+	cni := func(text string) bool { return slices.Contains(in.evidenceTags(text), "cni_not_ready") }
+	for _, o := range in.Model.Nodes {
+		for _, c := range o.Node.Status.Conditions {
+			if c.Type == corev1.NodeReady && c.Status != corev1.ConditionTrue && cni(c.Message) {
+				down[o.Node.Name] = cite(o, "status.conditions[Ready]", string(c.Status)+": "+c.Reason+" "+c.Message)
+			}
+		}
+	}
+	for _, o := range in.Model.Events {
+		if o.Event.InvolvedObject.Kind == cluster.KindPod || !cni(o.Event.Message) {
+			continue
+		}
+		node := in.eventNode(o)
+		if _, ok := down[node]; !ok {
+			down[node] = citeEvent(o)
+		}
+	}
+	return down
 }
