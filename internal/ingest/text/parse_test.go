@@ -68,6 +68,12 @@ func TestParseFormats(t *testing.T) {
 			[]string{`1 Event ip-10-0-1-2.ec2.internal.NodeNotReady.1 Warning NodeNotReady on Node /ip-10-0-1-2.ec2.internal loose "Node ip-10-0-1-2.ec2.internal status is now: NodeNotReady"`}},
 		{"a JSON log line names its pod by its Pod key", `{"level":"ERROR","time":"2024-05-02T10:00:00Z","logger":"controller.provisioner","message":"could not schedule pod","Pod":{"name":"web-1","namespace":"shop"},"error":"incompatible with nodepool \"default\""}` + "\n",
 			[]string{`1 Event shop/web-1.FailedScheduling.1 Warning FailedScheduling on Pod shop/web-1 loose "could not schedule pod"`}},
+		{"an event as JSON on a log line names its object", `{"metadata":{"name":"web-1.16d8c","namespace":"prod"},"reason":"Unhealthy","message":"Readiness probe failed: connect: connection refused","involvedObject":{"kind":"Pod","namespace":"prod","name":"web-1","uid":"7b65"}}` + "\n",
+			[]string{`1 Event prod/web-1.Unhealthy.1 Warning Unhealthy on Pod prod/web-1 loose "Readiness probe failed: connect: connection refused"`}},
+		{"a controller's refusal is the controller's, not the pod's", `I1202 10:00:00.000000       1 event.go:291] "Event occurred" object="shop/web-7d9f" kind="ReplicaSet" apiVersion="apps/v1" type="Warning" reason="FailedCreate" message="Error creating: pods \"web-7d9f-\" is forbidden: error looking up service account shop/web: serviceaccount \"web\" not found"` + "\n",
+			[]string{`1 Event shop/web-7d9f.FailedCreate.1 Warning FailedCreate on ReplicaSet shop/web-7d9f loose "Error creating: pods \"web-7d9f-\" is forbidden: error looking up service account shop/web: serviceaccount \"web\" not found"`}},
+		{"a describe cut in its first word", "ame:         web-1\nNamespace:    shop\nNode:         n1\nStatus:       Failed\nReason:       Evicted\n",
+			[]string{"1 Pod shop/web-1 phase=Failed reason=Evicted node=n1"}},
 		{"a Job's status pasted apart", "```yaml\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: demo\n```\n\n```yaml\nstatus:\n  conditions:\n  - message: Job has reached the specified backoff limit\n    reason: BackoffLimitExceeded\n    type: Failed\n```\n",
 			[]string{`11 Event demo.BackoffLimitExceeded.11 Warning BackoffLimitExceeded on Job /demo loose "Job has reached the specified backoff limit"`}},
 	}

@@ -274,9 +274,27 @@ func words(s string) int {
 func messageAt(s string, at int) string {
 	msg := s[at:]
 	if at > 0 && strings.ContainsRune("\"'`", rune(s[at-1])) {
-		if end := strings.IndexByte(msg, s[at-1]); end >= 0 {
-			msg = msg[:end] // the phrase was quoted: keep the quotation
+		// The phrase was quoted: keep the quotation, to its closing quote (not an escaped one:
+		// a JSON string or a klog value quotes the object names in it as \").
+		q := s[at-1]
+		end := -1
+		for i := 0; i < len(msg); i++ {
+			if msg[i] == '\\' {
+				i++
+				continue
+			}
+			if msg[i] == q {
+				end = i
+				break
+			}
 		}
+		if end >= 0 {
+			msg = msg[:end]
+		}
+		if q == '"' && strings.Contains(msg, `\"`) {
+			msg = strings.ReplaceAll(msg, `\"`, `"`)
+		}
+		return strings.TrimSpace(msg)
 	}
 	if e := messageEndRe.FindStringIndex(msg); e != nil {
 		msg = msg[:e[0]]

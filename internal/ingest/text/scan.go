@@ -13,6 +13,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	vocab "github.com/rootline-dev/rootline/internal/kinds"
 )
 
 // The scan reads every line of a paste for the messages of the catalogue (internal/catalog),
@@ -282,6 +283,11 @@ var (
 	objectRefRe = regexp.MustCompile(`ObjectReference\{Kind:"(\w+)",\s*Namespace:"([^"]*)",\s*Name:"([^"]*)"`)
 	// kvPodRe finds the pod of a structured log line: pod="ns/name", pod="name", "pod":"ns/name".
 	kvPodRe = regexp.MustCompile(`\bpod"?[=:]\s*"?([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
+	// jsonInvolvedRe finds the object of an event written as JSON on a line:
+	// "involvedObject":{"kind":"Pod","namespace":"prod","name":"web-1",…}.
+	jsonInvolvedRe = regexp.MustCompile(`"involvedObject"\s*:\s*\{\s*"kind"\s*:\s*"(\w+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)"`)
+	// looseWorkloadRe finds a controller a line names: "replicaset/web-7d9f", "rs/web-7d9f".
+	looseWorkloadRe = regexp.MustCompile(`\b(replicaset|statefulset|daemonset|job|replicationcontroller)(?:\.apps|\.batch)?/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
 	// kvObjectRe and kvKindRe find the object of a structured "Event occurred" log line:
 	// object="ns/name" kind="Kind" (object="name" for an object without a namespace).
 	kvObjectRe = regexp.MustCompile(`\bobject="(?:([a-z0-9][a-z0-9-]*)/)?([A-Za-z0-9][A-Za-z0-9.-]*)"`)
@@ -305,6 +311,30 @@ var (
 // tried at the end (resolveObject).
 func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 	e := m.Entry
+	t := ln.text
+	if r := jsonInvolvedRe.FindStringSubmatch(t); r != nil {
+		// An event written as JSON on a log line (an exporter's): its involvedObject.
+		ref := corev1.ObjectReference{Kind: r[1], Namespace: r[2], Name: r[3]}
+		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
+			ref.APIVersion = "v1"
+		}
+		return ref
+	}
+	if e.Symptom == vocab.PodCreateFailed {
+		// The API server's refusal names the pod it would not make; the symptom is of the
+		// controller that tried, which the wrapper names.
+		if r := objectRefRe.FindStringSubmatch(t); r != nil && r[1] != cluster.KindPod {
+			return corev1.ObjectReference{Kind: r[1], Namespace: r[2], Name: r[3]}
+		}
+		if r := kvObjectRe.FindStringSubmatch(t); r != nil {
+			if k := kvKindRe.FindStringSubmatch(t); k != nil && k[1] != cluster.KindPod {
+				return corev1.ObjectReference{Kind: k[1], Namespace: r[1], Name: r[2]}
+			}
+		}
+		if r := looseWorkloadRe.FindStringSubmatch(t); r != nil {
+			return corev1.ObjectReference{Kind: workloadKind(r[1]), Name: r[2]}
+		}
+	}
 	if ns, name := m.Pod(); name != "" && (e.Object == "pod" || e.Object == "container") {
 		return podRef(ns, name)
 	}
@@ -316,7 +346,6 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 			return corev1.ObjectReference{Kind: kind, Namespace: m.Capture("namespace"), Name: n}
 		}
 	}
-	t := ln.text
 	if r := objectRefRe.FindStringSubmatch(t); r != nil {
 		ref := corev1.ObjectReference{Kind: r[1], Namespace: r[2], Name: r[3]}
 		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
@@ -636,6 +665,9 @@ func (p *parser) finishScan() error {
 		if k := workloadKind(e.Object); obj.Name == "" && k != "" && len(s.named[k]) == 1 {
 			obj = corev1.ObjectReference{Kind: k, Name: s.named[k][0]} // the one of its kind the paste names
 		}
+		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") && len(s.named[cluster.KindPod]) == 1 {
+			obj = podRef("", s.named[cluster.KindPod][0]) // the one pod the paste's manifests name
+		}
 		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") && p.printed(sc.ln) {
 			// Output pasted about one pod (the command above it, the one pod it names).
 			if ref := p.fragmentOwner(); ref != nil {
@@ -717,11 +749,11 @@ func objectKind(object string) string {
 }
 
 // messageText is the message a match stands for: from its start to where the line's message
-// ends (a closing quote, the end of a JSON string), never shorter than the match.
+// ends (a closing quote, the end of a JSON string), or the match where that leaves out its words.
 func messageText(sc scanned) string {
 	msg := messageAt(sc.text, sc.m.Start)
-	if len(msg) < len(strings.TrimSpace(sc.m.Text)) {
-		msg = strings.TrimSpace(sc.m.Text)
+	if msg == "" || !strings.Contains(msg, sc.m.Entry.Anchor()) {
+		msg = strings.TrimSpace(sc.m.Text) // the quotation ended before the message's own words
 	}
 	return msg
 }

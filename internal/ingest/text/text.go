@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -100,6 +101,9 @@ func Parse(ctx context.Context, name string, r io.Reader, now time.Time, emit fu
 				return p.res, err
 			}
 		}
+		if ln.num == 1 {
+			ln.text = cutName(ln.text)
+		}
 		p.scanLine(ln)
 		if err := p.line(ln); err != nil {
 			return p.res, err
@@ -113,6 +117,18 @@ func Parse(ctx context.Context, name string, r io.Reader, now time.Time, emit fu
 		p.res.Truncated = true // read in part: the scan stopped at its budget
 	}
 	return p.res, err
+}
+
+// cutNameRe is the first line of a describe cut inside its first word: "ame:   web-1".
+var cutNameRe = regexp.MustCompile(`^(?:ame|me):(\s{2,}\S.*)$`)
+
+// cutName restores the "Name:" of a describe a paste cut at its very start, so that the block
+// and its object are read.
+func cutName(s string) string {
+	if m := cutNameRe.FindStringSubmatch(s); m != nil {
+		return "Name:" + m[1]
+	}
+	return s
 }
 
 // line routes one cleaned line: to the open block, the open table, or the format detectors.
