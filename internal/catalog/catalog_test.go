@@ -147,3 +147,51 @@ func TestPodCapture(t *testing.T) {
 		t.Errorf("Pod() = %s/%s, Node() = %s", ns, name, ms[0].Node())
 	}
 }
+
+// causeTags are, for each cause kind a message can state or support, the catalogue's evidence
+// tags that do. The causes not here are weighed from what no message says: pods sharing a pool
+// or a node (shared_node_pool, shared_prometheus), use against requests (cpu_starvation,
+// node_overcommitted: kubectl's describe of a node prints its sums), or what changed
+// (recent_change, read from workloads' revisions).
+var causeTags = map[string][]string{
+	kinds.CapacityExhaustion:    {"insufficient_resource", "too_many_pods", "node_group_max_size", "max_nodes_total_reached"},
+	kinds.MemoryOverRequest:     {"usage_over_request"},
+	kinds.MemoryLimitTooLow:     {"container_memory_limit"},
+	kinds.ScaleUpNotReady:       {"node_not_ready_taint"},
+	kinds.SchedulingConstraints: {"node_selector_mismatch", "untolerated_taint", "pod_affinity", "topology_spread"},
+	kinds.Preemption:            {"preempted_by_scheduler"},
+	kinds.NodeDiskExhaustion:    {"disk_pressure", "ephemeral_storage_limit"},
+	kinds.RequestExceedsNode:    {"request_exceeds_node"},
+	kinds.VolumeBinding:         {"unbound_pvc", "volume_binding", "volume_node_affinity"},
+	kinds.ImageUnavailable:      {"image_pull_error", "invalid_image_name"},
+	kinds.ContainerStartFailure: {"container_start_failed", "prestart_hook_failed"},
+	kinds.QuotaExceeded:         {"quota_exceeded"},
+	kinds.NetworkSetupFailed:    {"cni_not_ready", "cni_error"},
+	kinds.IPExhaustion:          {"ip_exhausted"},
+	kinds.MissingObject:         {"missing_secret", "missing_configmap", "storageclass_not_found"},
+	kinds.VolumeAttachFailure:   {"volume_multi_attach", "volume_mount_timeout"},
+}
+
+// TestCauseCoverage: every cause a message can state has entries in the catalogue whose tags
+// say so, and every cause kind is either here or said not to be read from messages.
+func TestCauseCoverage(t *testing.T) {
+	tags := map[string]bool{}
+	for _, e := range Default().Entries {
+		tags[e.Evidence] = true
+	}
+	notFromMessages := []string{kinds.SharedNodePool, kinds.SharedPrometheus, kinds.CPUStarvation, kinds.NodeOvercommitted, kinds.RecentChange}
+	for _, k := range kinds.Causes {
+		want, ok := causeTags[k]
+		if !ok {
+			if !slices.Contains(notFromMessages, k) {
+				t.Errorf("cause %s: no tags of the catalogue state it, and it is not said to be read from elsewhere", k)
+			}
+			continue
+		}
+		for _, tag := range want {
+			if !tags[tag] {
+				t.Errorf("cause %s: no entry of the catalogue is tagged %s", k, tag)
+			}
+		}
+	}
+}
