@@ -173,26 +173,36 @@ func TestCatalogueMatrix(t *testing.T) {
 			if want == "" && w.names && o.kind != "ConfigMap" {
 				want = o.name
 			}
-			rep := Run(lenientModel(t, text), Options{})
-			var got []Symptom
-			for _, s := range rep.Symptoms {
-				if s.Kind == e.Symptom {
-					got = append(got, s)
-				}
-			}
-			switch {
-			case len(got) == 0:
+			if !checkSign(t, e, w.name, text, want) {
 				failures++
-				t.Errorf("%s in a %s: no %s; got %s\n%s", e.ID, w.name, e.Symptom, symptomKinds(rep), text)
-			case want != "" && !matrixNames(got, want):
-				failures++
-				t.Errorf("%s in a %s: %s names %v, want %s\n%s", e.ID, w.name, e.Symptom, got[0].Objects, want, text)
 			}
 			if failures > 2000 {
 				t.Fatal("too many failures")
 			}
 		}
 	}
+}
+
+// checkSign analyses text and reports whether it gives the entry's symptom, naming want when
+// want is not "", saying what it got otherwise.
+func checkSign(t *testing.T, e *catalog.Entry, place, text, want string) bool {
+	t.Helper()
+	rep := Run(lenientModel(t, text), Options{})
+	var got []Symptom
+	for _, s := range rep.Symptoms {
+		if s.Kind == e.Symptom {
+			got = append(got, s)
+		}
+	}
+	switch {
+	case len(got) == 0:
+		t.Errorf("%s (%s) in a %s: no %s; got %s\n%s", e.ID, e.Template, place, e.Symptom, symptomKinds(rep), text)
+		return false
+	case want != "" && !matrixNames(got, want):
+		t.Errorf("%s (%s) in a %s: %s names %v, want %s\n%s", e.ID, e.Template, place, e.Symptom, got[0].Objects, want, text)
+		return false
+	}
+	return true
 }
 
 // exampleObject is the object an entry's own example names, for entries whose captures name

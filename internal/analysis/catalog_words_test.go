@@ -78,19 +78,7 @@ func TestCatalogueWords(t *testing.T) {
 			want = node
 		}
 		for place, text := range places {
-			rep := Run(lenientModel(t, text), Options{})
-			var got []Symptom
-			for _, s := range rep.Symptoms {
-				if s.Kind == e.Symptom {
-					got = append(got, s)
-				}
-			}
-			switch {
-			case len(got) == 0:
-				t.Errorf("%s (%s) in a %s: no %s; got %s\n%s", e.ID, w, place, e.Symptom, symptomKinds(rep), text)
-			case !matrixNames(got, want):
-				t.Errorf("%s (%s) in a %s: %s names %v, want %s\n%s", e.ID, w, place, e.Symptom, got[0].Objects, want, text)
-			}
+			checkSign(t, e, place, text, want)
 		}
 	}
 }

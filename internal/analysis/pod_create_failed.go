@@ -20,36 +20,15 @@ var controllerKinds = map[string]bool{"ReplicaSet": true, "ReplicationController
 
 func (podCreateFailedRule) Symptoms(in Input) []Symptom {
 	syms := newObjectSymptoms(PodCreateFailed)
-	for _, o := range others(in.Model, "ReplicaSet", "ReplicationController") {
-		for _, c := range conditions(o) {
-			// The controller sets it True; a status written by hand may leave it empty.
-			if c.Type != "ReplicaFailure" || c.Status != "True" && !(c.Status == "" && c.Reason == "FailedCreate") {
-				continue
-			}
-			s := syms.get(ref(o), o.Source.File)
-			s.Evidence = append(s.Evidence, cite(o, "status.conditions[ReplicaFailure]", c.Reason+": "+c.Message))
-			s.At = earliest(s.At, timePtr(c.LastTransitionTime))
-			if s.Details.Message == "" {
-				s.Details.Message = firstLine(c.Message)
-			}
-		}
-	}
-	for _, o := range in.Model.Events {
-		e := o.Event
-		kind := e.InvolvedObject.Kind
-		failed := e.Reason == "FailedCreate" && controllerKinds[kind]
+	syms.fromConditions(in, []string{"ReplicaSet", "ReplicationController"}, func(c workloadCondition) bool {
+		// The controller sets it True; a status written by hand may leave it empty.
+		return c.Type == "ReplicaFailure" && (c.Status == "True" || c.Status == "" && c.Reason == "FailedCreate")
+	})
+	syms.fromEvents(in, "ReplicaSet", func(o *cluster.Object) bool {
+		kind := o.Event.InvolvedObject.Kind
 		// The API server's refusal names the pod it would not make; a wrapper may name that pod.
-		if !failed && (in.eventSign(o, PodCreateFailed) == nil || kind == cluster.KindNode) {
-			continue
-		}
-		s := syms.get(eventObject(o, "ReplicaSet"), o.Source.File)
-		s.Evidence = append(s.Evidence, citeEvent(o))
-		_, first, _ := cluster.EventTimes(e)
-		s.At = earliest(s.At, timePtr(first))
-		if s.Details.Message == "" {
-			s.Details.Message = firstLine(e.Message)
-		}
-	}
+		return o.Event.Reason == "FailedCreate" && controllerKinds[kind] || in.eventSign(o, PodCreateFailed) != nil && kind != cluster.KindNode
+	})
 	return syms.list(func(s *Symptom) string {
 		return fmt.Sprintf("%s could not create its pods: %s", objectPhrase(s, "controller"), clip(s.Details.Message, 160))
 	})

@@ -16,21 +16,12 @@ func (volumeProvisioningRule) Name() string { return "volume-provisioning-failed
 
 func (volumeProvisioningRule) Symptoms(in Input) []Symptom {
 	syms := newObjectSymptoms(VolumeProvisioningFailed)
-	for _, o := range in.Model.Events {
+	syms.fromEvents(in, "PersistentVolumeClaim", func(o *cluster.Object) bool {
 		e := o.Event
 		kind := e.InvolvedObject.Kind
-		byReason := (e.Reason == "ProvisioningFailed" || e.Reason == "FailedBinding") && (kind == "PersistentVolumeClaim" || kind == "")
-		if !byReason && in.eventSign(o, VolumeProvisioningFailed) == nil {
-			continue
-		}
-		s := syms.get(eventObject(o, "PersistentVolumeClaim"), o.Source.File)
-		s.Evidence = append(s.Evidence, citeEvent(o))
-		_, first, _ := cluster.EventTimes(e)
-		s.At = earliest(s.At, timePtr(first))
-		if s.Details.Message == "" {
-			s.Details.Message = firstLine(e.Message)
-		}
-	}
+		return (e.Reason == "ProvisioningFailed" || e.Reason == "FailedBinding") && (kind == "PersistentVolumeClaim" || kind == "") ||
+			in.eventSign(o, VolumeProvisioningFailed) != nil
+	})
 	return syms.list(func(s *Symptom) string {
 		return fmt.Sprintf("%s could not be provisioned: %s", objectPhrase(s, "PersistentVolumeClaim"), clip(s.Details.Message, 160))
 	})

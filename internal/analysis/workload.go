@@ -115,3 +115,39 @@ func eventObject(o *cluster.Object, defaultKind string) ObjectRef {
 	}
 	return r
 }
+
+// fromConditions adds a symptom for each object of the kinds whose status holds a condition
+// match accepts, citing it; the message of the first is the symptom's.
+func (c *objectSymptoms) fromConditions(in Input, kinds []string, match func(workloadCondition) bool) {
+	for _, o := range others(in.Model, kinds...) {
+		for _, cond := range conditions(o) {
+			if !match(cond) {
+				continue
+			}
+			s := c.get(ref(o), o.Source.File)
+			s.Evidence = append(s.Evidence, cite(o, "status.conditions["+cond.Type+"]", cond.Reason+": "+cond.Message))
+			s.At = earliest(s.At, timePtr(cond.LastTransitionTime))
+			if s.Details.Message == "" {
+				s.Reason, s.Details.Message = cond.Reason, firstLine(cond.Message)
+			}
+		}
+	}
+}
+
+// fromEvents adds the events match accepts to the symptom of their object (of defaultKind
+// where the event does not say), citing each; the message of the first is the symptom's.
+func (c *objectSymptoms) fromEvents(in Input, defaultKind string, match func(o *cluster.Object) bool) {
+	for _, o := range in.Model.Events {
+		if !match(o) {
+			continue
+		}
+		e := o.Event
+		s := c.get(eventObject(o, defaultKind), o.Source.File)
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		_, first, _ := cluster.EventTimes(e)
+		s.At = earliest(s.At, timePtr(first))
+		if s.Details.Message == "" {
+			s.Reason, s.Details.Message = e.Reason, firstLine(e.Message)
+		}
+	}
+}

@@ -14,14 +14,21 @@ import (
 // Dir returns the corpus folder, failing t when it cannot be found.
 func Dir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("ROOTLINE_CORPUS")
+	return shared(t, "ROOTLINE_CORPUS", "corpus", "SOURCES.md", "the shared corpus")
+}
+
+// shared returns the folder of ../shared beside the repository named name, or the folder the
+// environment variable env names, failing t when it does not hold marker.
+func shared(t testing.TB, env, name, marker, what string) string {
+	t.Helper()
+	dir := os.Getenv(env)
 	if dir == "" {
 		_, here, _, _ := runtime.Caller(0)
 		// internal/corpustest/corpustest.go → the repository's parent folder.
-		dir = filepath.Join(filepath.Dir(here), "..", "..", "..", "shared", "corpus")
+		dir = filepath.Join(filepath.Dir(here), "..", "..", "..", "shared", name)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "SOURCES.md")); err != nil {
-		t.Fatalf("the shared corpus is missing (%v): tests read it in place from ../shared/corpus beside the repository, or from the folder ROOTLINE_CORPUS names", err)
+	if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
+		t.Fatalf("%s is missing (%v): tests read it in place from ../shared/%s beside the repository, or from the folder %s names", what, err, name, env)
 	}
 	return dir
 }
