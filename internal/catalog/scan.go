@@ -260,3 +260,13 @@ func matchLess(a, b Match) bool {
 	}
 	return a.Entry.ID < b.Entry.ID
 }
+
+// HasAnchor reports whether text holds the anchor of any message: cheap (one pass of the
+// automaton, no pattern tried), to tell a line that may hold the start of a message.
+func (c *Catalogue) HasAnchor(text string) bool {
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	it := c.messages.ac.Iter(text)
+	return it.Next() != nil
+}

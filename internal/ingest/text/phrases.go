@@ -159,8 +159,10 @@ func (p *parser) phrase(ln line) error {
 	}
 	if len(ms) > 0 && word < 0 || (word >= 0 && p.printed(ln)) {
 		// Output, read by the scan. What a person wrote around it may still be a claim.
-		if loc := causalRe.FindStringIndex(rest); !ln.code && !machine && loc != nil && domainRe.MatchString(rest) && p.prose.pendingCount < maxPhrases {
-			p.hold(pendingPhrase{ln: ln, at: loc[0], para: para, off: off})
+		if !ln.code && !machine && p.prose.pendingCount < maxPhrases {
+			if loc := causalRe.FindStringIndex(rest); loc != nil && domainRe.MatchString(rest) {
+				p.hold(pendingPhrase{ln: ln, at: loc[0], para: para, off: off})
+			}
 		}
 		return nil
 	}
@@ -181,9 +183,12 @@ func (p *parser) phrase(ln line) error {
 	if p.prose.pendingCount >= maxPhrases {
 		return nil
 	}
-	if loc := causalRe.FindStringIndex(ln.text); !ln.code && !machine && loc != nil && domainRe.MatchString(ln.text) {
+	if ln.code || machine {
+		return nil // a program's line: not a person's words
+	}
+	if loc := causalRe.FindStringIndex(ln.text); loc != nil && domainRe.MatchString(ln.text) {
 		p.hold(pendingPhrase{ln: ln, at: loc[0], para: para, off: off})
-	} else if loc := reportRe.FindStringIndex(ln.text); !ln.code && !machine && loc != nil {
+	} else if loc := reportRe.FindStringIndex(ln.text); loc != nil {
 		p.hold(pendingPhrase{ln: ln, at: loc[0], para: para, off: off, reports: true})
 	}
 	return nil

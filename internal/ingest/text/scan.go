@@ -135,7 +135,8 @@ func (p *parser) scanHeld(next *line) {
 	}
 	text := h.text
 	ms := s.sc.Find(text)
-	if next != nil && joinable(*h, *next) {
+	// Only a line with a message, or the fixed words of one, may hold a message the wrap cut.
+	if next != nil && (len(ms) > 0 || s.cat.HasAnchor(text) || s.cat.HasAnchor(headOf(next.text))) && joinable(*h, *next) {
 		// A message the wrap cut: a match that starts on this line and runs onto the next
 		// replaces the one cut at the line's end. Where the line alone holds the message whole
 		// but for its free tail, the next line must read as its continuation (tailJoins); where
@@ -194,6 +195,15 @@ func (p *parser) scanHeld(next *line) {
 	}
 }
 
+// headOf is the start of a line, where the rest of a message a wrap cut would stand.
+func headOf(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 80 {
+		return s[:80]
+	}
+	return s
+}
+
 // scanWrapWidth is the shortest line the scan joins to the next: shorter than the readers'
 // wrapWidth, since only a message that runs across the break is taken from the joined text.
 const scanWrapWidth = 32
@@ -203,7 +213,13 @@ const scanWrapWidth = 32
 // list item is not continued by a line that is not indented under it.
 func joinable(h, next line) bool {
 	n := strings.TrimSpace(next.text)
-	if h.raw < scanWrapWidth || next.num != h.last()+1 || n == "" || startsFormat(next.text) || personRe.MatchString(next.text) {
+	if h.raw < scanWrapWidth || next.num != h.last()+1 || n == "" {
+		return false
+	}
+	if t := strings.TrimSpace(h.text); len(t) >= 6 && len(n) >= 6 && t[:6] == n[:6] && strings.ContainsAny(t[:6], "0123456789") {
+		return false // a record dated like the one before (a log line's date or header): a new one
+	}
+	if startsFormat(next.text) || personRe.MatchString(next.text) {
 		return false
 	}
 	return !h.item || strings.HasPrefix(next.text, " ")
