@@ -109,7 +109,7 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 	case len(parts) > 0:
 		s.Summary = "the cluster autoscaler scaled up " + strings.Join(parts, ", ")
 	default:
-		s.Summary = "the cluster autoscaler was scaling up (the input does not say which node groups)"
+		s.Summary = "nodes were being added (the input does not say to which node groups)"
 	}
 	return []Symptom{s}
 }

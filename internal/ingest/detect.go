@@ -139,7 +139,7 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 	case !isText(head) && badUTF8(head) > 2 && badUTF8(head)*100 > len(head):
 		// Before the JSON case: binary data may begin with '{' by chance. (A NUL alone in
 		// JSON is left to the JSON decoder, which names its position.)
-		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
+		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported, Binary: true}
 	case head[start] == '{' && metrics.Sniff(head[start:]):
 		// A saved answer of Prometheus's range query API, not a Kubernetes object.
 		perr = d.decodeMetrics(name, br, emit)
@@ -152,7 +152,7 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 		prompt, _ := br.ReadString('\n')
 		perr = d.decodeJSON(ctx, name, br, emit, depth, lead.lines+blank+1, bom+lead.bytes+int64(start+len(prompt)))
 	case !isText(head) && !mostlyText(head):
-		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported}
+		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported, Binary: true}
 	case !isText(head):
 		// Text with a few bytes that are not UTF-8: read on, and say where (below).
 		_, _ = io.Copy(io.Discard, br)

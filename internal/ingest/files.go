@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -190,6 +191,13 @@ func (d *Decoder) DecodeFile(ctx context.Context, f File, emit func(*cluster.Obj
 		}
 		return res, nil
 	}
+	if f.Explicit && p.objects == 0 && ie.File == f.Name && !ie.Prose && !ie.Binary && !ie.Truncated && !structuredName(f.Name) &&
+		(errors.Is(err, ErrMalformed) || errors.Is(err, ErrUnsupported)) && !bytes.HasPrefix(head.b, gzipMagic) && !tarHeader(head.b) {
+		// Text is never refused: a file named on purpose that held no Kubernetes object as JSON
+		// or YAML (a JSON log, notes that YAML takes for a list) is read again as text, for the
+		// messages in it. A file named .json or .yaml says what it is: its error says where.
+		return d.asText(ctx, f, ie, emit)
+	}
 	if f.Explicit && ie.Prose && ie.File == f.Name {
 		// A person's document named on purpose is read, though nothing in it is kept: a
 		// person could read it, and the run says what it held.
@@ -204,6 +212,43 @@ func (d *Decoder) DecodeFile(ctx context.Context, f File, emit func(*cluster.Obj
 }
 
 var gzipMagic = []byte{0x1f, 0x8b}
+
+// asText reads an explicit file again as text, after its structured decode found no object
+// in it (structured is that failure): what the text holds is kept, and a text with nothing is
+// read with nothing kept, as any text is.
+func (d *Decoder) asText(ctx context.Context, f File, structured *Error, emit func(*cluster.Object) error) (FileResult, error) {
+	res := FileResult{Name: f.Name, Outcome: FileRead}
+	if _, err := f.Content.Seek(0, io.SeekStart); err != nil {
+		return res, fmt.Errorf("read %s again: %w", f.Name, err)
+	}
+	n := 0
+	err := d.decodeText(ctx, f.Name, f.Content, func(o *cluster.Object) error {
+		n++
+		return emit(o)
+	})
+	res.Objects = n
+	var ie *Error
+	switch {
+	case err == nil:
+		return res, nil
+	case errors.As(err, &ie) && ie.Prose:
+		ie.Msg += " (read as text: " + structured.Msg + ")"
+		res.Err = ie
+		return res, nil
+	}
+	return res, err
+}
+
+// structuredName reports a file named as JSON or YAML.
+func structuredName(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	return jsonName(name) || ext == ".yaml" || ext == ".yml"
+}
+
+// tarHeader reports whether b starts like a tar archive (its "ustar" magic at offset 257).
+func tarHeader(b []byte) bool {
+	return len(b) >= 262 && string(b[257:262]) == "ustar"
+}
 
 // loosePhrases reads a truncated file again as text and returns the signal phrases found
 // after line `after`, the last line read as objects: what the part that was cut still says. It is
@@ -311,6 +356,10 @@ func (p *held) release(ctx context.Context, f File, emit func(*cluster.Object) e
 }
 
 // headReader keeps the first bytes read through it, to tell what kind of file it was.
+// headKept is how much of a file's start headReader keeps: enough for the magic of gzip and of
+// tar (at offset 257).
+const headKept = 262
+
 type headReader struct {
 	r io.Reader
 	b []byte
@@ -318,7 +367,7 @@ type headReader struct {
 
 func (h *headReader) Read(p []byte) (int, error) {
 	n, err := h.r.Read(p)
-	if need := len(gzipMagic) - len(h.b); need > 0 && n > 0 {
+	if need := headKept - len(h.b); need > 0 && n > 0 {
 		h.b = append(h.b, p[:min(n, need)]...)
 	}
 	return n, err

@@ -158,6 +158,16 @@ func TestDecodeFile(t *testing.T) {
 		// A document of prose named on purpose is read, with nothing in it kept: no refusal.
 		{name: "README named", file: "README.md", data: []byte(readmeFile), explicit: true, outcome: FileRead,
 			reason: "prose without kubectl output"},
+		// A JSON log named on purpose holds no Kubernetes object: it is read as text, for the
+		// messages in it; notes that YAML takes for a list too.
+		{name: "a JSON log named", file: "karpenter.log", explicit: true, outcome: FileRead, objects: 1,
+			data: []byte(`{"level":"ERROR","message":"could not schedule pod","Pod":{"name":"web-1","namespace":"shop"}}` + "\n"),
+			seen: []string{"Event FailedScheduling (a phrase after the cut)"}},
+		{name: "notes YAML takes for a list", file: "notes.txt", explicit: true, outcome: FileRead,
+			data: []byte("## Sample run\n\n    [01:18 PM main]\n    [INFO] Using kubeconfig from env.\n"), reason: "read as text: expected a Kubernetes object, found an array"},
+		// A file named as JSON says what it is: its error says where.
+		{name: "broken JSON named .json", file: "pods.json", explicit: true, data: []byte(`[{"level":"INFO"}]`),
+			reason: "object without kind", errIs: ErrMalformed},
 		// Text is never refused: named on purpose, it is read, with nothing kept.
 		{name: "text of nothing named", file: "notes.txt", data: []byte("hello\n"), explicit: true, outcome: FileRead,
 			reason: "no Kubernetes message found"},

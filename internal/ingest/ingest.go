@@ -50,6 +50,8 @@ type Error struct {
 	// Document is set, with Prose, when the text is a document people wrote (paragraphs,
 	// headings, lists), not output.
 	Document bool
+	// Binary is set for data that is not text at all: it is never read as text instead.
+	Binary bool
 }
 
 func (e *Error) Error() string {
