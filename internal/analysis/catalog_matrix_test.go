@@ -37,10 +37,12 @@ func objectFor(e *catalog.Entry) matrixObject {
 		return matrixObject{"Node", "", "node-7"}
 	case "deployment":
 		return matrixObject{"Deployment", "shop", "web"}
-	case "replicaset":
+	case "replicaset", "workload":
 		return matrixObject{"ReplicaSet", "shop", "web-7d9f8c6b5"}
 	case "job":
 		return matrixObject{"Job", "shop", "backup-28391"}
+	case "cronjob":
+		return matrixObject{"CronJob", "shop", "backup"}
 	case "statefulset":
 		return matrixObject{"StatefulSet", "shop", "db"}
 	case "daemonset":

@@ -350,6 +350,9 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		if r := looseWorkloadRe.FindStringSubmatch(t); r != nil {
 			return corev1.ObjectReference{Kind: workloadKind(r[1]), Name: r[2]}
 		}
+		// The pod it names is not its object: the row's, the describe's, the paste's are
+		// tried first (finishScan), the pod last.
+		return corev1.ObjectReference{}
 	}
 	if ns, name := m.Pod(); name != "" && (e.Object == "pod" || e.Object == "container") {
 		return podRef(ns, name)
@@ -690,6 +693,9 @@ func (p *parser) finishScan() error {
 				obj = ref.ref()
 			}
 		}
+		if ns, name := sc.m.Pod(); obj.Name == "" && name != "" && e.Symptom == vocab.PodCreateFailed {
+			obj = podRef(ns, name) // the pod it would not make: all the message names
+		}
 		if obj.Kind == "" {
 			obj.Kind = objectKind(e.Object)
 		}
@@ -749,6 +755,8 @@ func refKind(object, kind string) bool {
 		return kind == cluster.KindPod
 	case "node":
 		return kind == cluster.KindNode
+	case "workload":
+		return slices.Contains([]string{"ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job", "CronJob", "Deployment"}, kind)
 	}
 	return kind == workloadKind(object)
 }
