@@ -43,7 +43,7 @@ var placeholderRe = regexp.MustCompile(`\{([a-z][a-zA-Z0-9_]*)(?::([a-z]+))?\}`)
 //     space (a hard wrap joined, tabs, two spaces), and a double quote matches a JSON-escaped
 //     one too (\");
 //   - a capture matches its type (captureTypes); a {text} capture that ends the template takes
-//     the rest of the message;
+//     the rest of the message, which may be empty;
 //   - a period that ends the template, and the space the kubelet writes after it, are optional:
 //     stored and pasted messages lose them.
 func (e *Entry) compile() error {
@@ -75,6 +75,12 @@ func (e *Entry) compile() error {
 		seen[name] = true
 		if typ == "text" && i == len(locs)-1 && strings.TrimSpace(strings.TrimRight(tmpl[loc[1]:], ". ")) == "" {
 			re = `.*` // the rest of the message
+			if pat := b.String(); strings.HasSuffix(pat, `\s+`) {
+				// It may be empty where the text ends ("Error creating: " of an error
+				// without text), and a paste drops the space before it.
+				b.Reset()
+				b.WriteString(strings.TrimSuffix(pat, `\s+`) + `(?:\s+|\s*$)`)
+			}
 		}
 		fmt.Fprintf(&b, "(%s)", re)
 		e.captures = append(e.captures, name)

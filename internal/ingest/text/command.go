@@ -226,8 +226,8 @@ func oneTypo(s, want string) bool {
 }
 
 // cmdObject is the object the last command described or got by name ("kubectl describe pod
-// x -n y"), for output that does not name it: an events section pasted alone. It is empty
-// when the command named none.
+// x -n y"; a workload's or a claim's only when described), for output that does not name it:
+// an events section pasted alone. It is empty when the command named none.
 func (p *parser) cmdObject() corev1.ObjectReference {
 	c := p.cmd
 	if c == nil || c.name == "" || (c.verb != "describe" && c.verb != "get") {
@@ -239,8 +239,15 @@ func (p *parser) cmdObject() corev1.ObjectReference {
 		ref.APIVersion, ref.Namespace = "v1", c.namespace
 	case cluster.KindNode:
 		ref.APIVersion = "v1"
-	default:
+	case "", cluster.KindEvent:
 		return corev1.ObjectReference{}
+	default:
+		// A workload or a claim described by name: the events section under it is its own
+		// ("kubectl describe jobs.batch hello", then its Events cut from the rest).
+		if c.verb != "describe" {
+			return corev1.ObjectReference{}
+		}
+		ref.Namespace = c.namespace
 	}
 	return ref
 }

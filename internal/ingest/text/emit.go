@@ -87,7 +87,10 @@ func (p *parser) emitPod(pod *corev1.Pod, ln line) error {
 	p.cover(ln.num, ln.last(), podRef(pod.Namespace, pod.Name), podReasons(pod)...)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: pod.Namespace,
 		Name: pod.Name, Source: p.source(ln), Pod: pod}
-	if p.held.hold(o) {
+	if held, prev := p.held.hold(o); held {
+		if prev != nil && prev.Pod != nil {
+			p.scan.unsay(o, lostReasons(podReasons(prev.Pod), podReasons(o.Pod)))
+		}
 		return p.ctx.Err()
 	}
 	return p.send(o)
@@ -99,7 +102,10 @@ func (p *parser) emitNode(node *corev1.Node, alloc []cluster.Allocation, ln line
 	p.cover(ln.num, ln.last(), nodeRef(node.Name), nodeReasons(node)...)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: node.Name,
 		Source: p.source(ln), Node: node, Allocated: alloc}
-	if p.held.hold(o) {
+	if held, prev := p.held.hold(o); held {
+		if prev != nil && prev.Node != nil {
+			p.scan.unsay(o, lostReasons(nodeReasons(prev.Node), nodeReasons(o.Node)))
+		}
 		return p.ctx.Err()
 	}
 	return p.send(o)
@@ -113,5 +119,8 @@ func (p *parser) send(o *cluster.Object) error {
 		return err
 	}
 	p.res.Objects++
+	if o.Kind == cluster.KindPod {
+		p.scan.podSent(o.Namespace, o.Name)
+	}
 	return nil
 }

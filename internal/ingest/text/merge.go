@@ -19,11 +19,11 @@ type held struct {
 	byName map[string]int // kind/name → index, for a showing that gives no namespace; -1 when ambiguous
 }
 
-// hold keeps o, merged into an earlier showing of the same object if there is one; it reports
-// false when o must be sent now (no name, or too many held).
-func (h *held) hold(o *cluster.Object) bool {
+// hold keeps o, merged into an earlier showing of the same object if there is one, which it
+// returns; it reports false when o must be sent now (no name, or too many held).
+func (h *held) hold(o *cluster.Object) (bool, *cluster.Object) {
 	if o.Name == "" || len(h.objs) >= maxHeld {
-		return false
+		return false, nil
 	}
 	if h.byKey == nil {
 		h.byKey, h.byName = map[string]int{}, map[string]int{}
@@ -43,7 +43,7 @@ func (h *held) hold(o *cluster.Object) bool {
 			h.byName[o.Kind+"/"+o.Name] = len(h.objs)
 		}
 		h.objs = append(h.objs, o)
-		return true
+		return true, nil
 	}
 	prev := h.objs[i]
 	switch {
@@ -60,7 +60,7 @@ func (h *held) hold(o *cluster.Object) bool {
 	}
 	h.byKey[o.Kind+"/"+o.Namespace+"/"+o.Name] = i
 	h.objs[i] = o
-	return true
+	return true, prev
 }
 
 // mergePod fills what pod does not say from an earlier showing of it.

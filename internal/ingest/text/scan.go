@@ -42,6 +42,9 @@ type scanned struct {
 	section int // the run of lines without a blank one it stands in
 	obj     corev1.ObjectReference
 	at      time.Time
+	// cmdPod is the pod the command above the line described or got by name, when it named
+	// one: the output it stands in is about that pod.
+	cmdPod corev1.ObjectReference
 }
 
 // span is what the readers made of a run of lines: the reasons they emitted and the object.
@@ -70,6 +73,23 @@ type scanState struct {
 	kindLine int
 	header   []string // the last table header's columns
 	hdrText  string
+	// podNS is the namespace of each pod sent by name, or ambiguousNS when two pods of the
+	// name were sent: a message of a row that shows no namespace is about the pod sent.
+	podNS map[string]string
+}
+
+// ambiguousNS marks a pod name sent in two namespaces.
+const ambiguousNS = "\x00"
+
+// podSent notes a pod the parser sent.
+func (s *scanState) podSent(namespace, name string) {
+	if s.podNS == nil {
+		s.podNS = map[string]string{}
+	}
+	if ns, ok := s.podNS[name]; ok && ns != namespace {
+		namespace = ambiguousNS
+	}
+	s.podNS[name] = namespace
 }
 
 // scanLine takes the next input line: the line held before it is scanned, joined with this one
@@ -187,6 +207,9 @@ func (p *parser) scanHeld(next *line) {
 			continue
 		}
 		sc := scanned{m: m, text: text[:limit], ln: *h, section: s.section, obj: p.lineObject(*h, m)}
+		if ref := p.cmdObject(); ref.Kind == cluster.KindPod {
+			sc.cmdPod = ref
+		}
 		sc.at = lineTime(h.text)
 		if sc.obj.Kind == cluster.KindPod && sc.obj.Name != "" {
 			p.notePod(sc.obj.Namespace, sc.obj.Name) // for a describe fragment after it that names none
@@ -575,6 +598,34 @@ func (p *parser) cover(from, to int, obj corev1.ObjectReference, reasons ...stri
 	s.spans = append(s.spans, span{from: from, to: max(from, to), reasons: reasons, obj: obj})
 }
 
+// lostReasons are the reasons an earlier showing of an object said that the object merged
+// from all its showings no longer says: a pod a watch showed OOMKilled, then Running.
+func lostReasons(before, after []string) []string {
+	var lost []string
+	for _, r := range before {
+		if r != "" && !slices.Contains(after, r) && !slices.Contains(lost, r) {
+			lost = append(lost, r)
+		}
+	}
+	return lost
+}
+
+// unsay takes reasons back from the spans of the earlier showings of o: the object sent says
+// them no longer (a later showing replaced the state that said them), so the scan must read
+// the lines that showed them, as it reads any message the readers did not keep.
+func (s *scanState) unsay(o *cluster.Object, reasons []string) {
+	if len(reasons) == 0 {
+		return
+	}
+	for i := range s.spans {
+		sp := &s.spans[i]
+		if sp.obj.Kind != o.Kind || sp.obj.Name != o.Name {
+			continue
+		}
+		sp.reasons = slices.DeleteFunc(sp.reasons, func(r string) bool { return slices.Contains(reasons, r) })
+	}
+}
+
 // podReasons are the reasons a pod object says: its status's, and its containers' states'.
 func podReasons(pod *corev1.Pod) []string {
 	rs := []string{pod.Status.Reason}
@@ -689,7 +740,9 @@ func (p *parser) finishScan() error {
 		}
 		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") && p.printed(sc.ln) {
 			// Output pasted about one pod (the command above it, the one pod it names).
-			if ref := p.fragmentOwner(); ref != nil {
+			if sc.cmdPod.Name != "" {
+				obj = sc.cmdPod
+			} else if ref := p.fragmentOwner(); ref != nil {
 				obj = ref.ref()
 			}
 		}
@@ -698,6 +751,9 @@ func (p *parser) finishScan() error {
 		}
 		if obj.Kind == "" {
 			obj.Kind = objectKind(e.Object)
+		}
+		if ns := s.podNS[obj.Name]; obj.Kind == cluster.KindPod && obj.Namespace == "" && ns != ambiguousNS {
+			obj.Namespace = ns // the pod the paste showed, whose namespace another showing gave
 		}
 		msg := messageText(sc)
 		k := key{obj: obj, reason: e.Reason, msg: msg}
@@ -775,6 +831,9 @@ func objectKind(object string) string {
 // messageText is the message a match stands for: from its start to where the line's message
 // ends (a closing quote, the end of a JSON string), or the match where that leaves out its words.
 func messageText(sc scanned) string {
+	if sc.m.Entry.Word {
+		return strings.TrimSpace(sc.m.Text) // a status cell's reason: the word is all it says
+	}
 	msg := messageAt(sc.text, sc.m.Start)
 	if msg == "" || !strings.Contains(msg, sc.m.Entry.Anchor()) {
 		msg = strings.TrimSpace(sc.m.Text) // the quotation ended before the message's own words
