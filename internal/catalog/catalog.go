@@ -50,6 +50,12 @@ type Entry struct {
 	// threshold sentence of an eviction): it tells what the message says, never a message of
 	// its own.
 	Part bool `json:"part,omitempty"`
+	// Follows names the entries whose message this one continues on the next line: a
+	// component that writes a message of several lines (the scheduler's FitError before 1.6,
+	// "pod (x) failed to fit in any node" and a line per node under it). Found on the line
+	// right after one of them, or after another line of the same message, it is part of that
+	// message and about its object.
+	Follows []string `json:"follows,omitempty"`
 	// Versions are the releases that write it, as read from the source ("1.9+", "1.2-1.8").
 	Versions string `json:"versions"`
 	// Source lists where it was read: module or repository at a version, path, format string.
@@ -148,6 +154,13 @@ func Parse(data []byte) (*Catalogue, error) {
 			byAnchor[e.anchor] = append(byAnchor[e.anchor], e)
 		}
 		allByAnchor[e.anchor] = append(allByAnchor[e.anchor], e)
+	}
+	for i, e := range entries {
+		for _, id := range e.Follows {
+			if !ids[id] || id == e.ID {
+				return nil, fmt.Errorf("catalog: entry %d (%s): follows %q, which is not another entry", i+1, e.ID, id)
+			}
+		}
 	}
 	c.messages, c.all = newAnchorSet(byAnchor), newAnchorSet(allByAnchor)
 	return c, nil

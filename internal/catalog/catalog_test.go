@@ -73,6 +73,8 @@ func TestParseRefuses(t *testing.T) {
 		{"a short anchor", "The node was low on resource: {resource}.", "on {resource}", "shorter than"},
 		{"a word of two words", "  object: pod\n", "  object: pod\n  word: true\n", "one word"},
 		{"a bad id", "id: kubelet/x", "id: Kubelet X", "is not <component>/<slug>"},
+		{"following an entry that is not there", "  object: pod\n", "  object: pod\n  follows: [kubelet/y]\n", "not another entry"},
+		{"following itself", "  object: pod\n", "  object: pod\n  follows: [kubelet/x]\n", "not another entry"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := strings.Replace(good, tc.from, tc.to, 1)

@@ -713,10 +713,14 @@ func (p *parser) finishScan() error {
 			messages[[2]string{fmt.Sprint(sc.section), sc.m.Entry.Reason}] = true
 		}
 	}
-	for _, sc := range s.found {
+	head, more := s.messageLines()
+	for i, sc := range s.found {
 		e := sc.m.Entry
 		if e.Symptom == "" && e.Evidence == "" {
 			continue // context only: it named an object, above
+		}
+		if head[i] >= 0 {
+			continue // a line of a message above: that message's
 		}
 		if e.Word && messages[[2]string{fmt.Sprint(sc.section), e.Reason}] {
 			continue
@@ -756,6 +760,9 @@ func (p *parser) finishScan() error {
 			obj.Namespace = ns // the pod the paste showed, whose namespace another showing gave
 		}
 		msg := messageText(sc)
+		if lines := more[i]; len(lines) > 0 {
+			msg += "\n" + strings.Join(lines, "\n")
+		}
 		k := key{obj: obj, reason: e.Reason, msg: msg}
 		if ev := seen[k]; ev != nil {
 			ev.Count = max(ev.Count, 1) + 1 // seen again: counted as the API server counts repeats
@@ -785,6 +792,48 @@ func (p *parser) finishScan() error {
 
 // emitScanned emits an event of the scan, named as the readers name theirs; a second event of
 // one reason about one object on one line is told apart by a number.
+// messageLines finds the messages written on several lines (catalog.Entry.Follows): a match
+// whose entry follows the entry of the match before it, or of the message that match is a
+// line of, on the same line or the next, is a line of that message. head[i] is the index of
+// the first line's match for such a line, else -1; more[h] are the texts of the lines under
+// the message whose first line is h, as its message goes on.
+func (s *scanState) messageLines() (head []int, more map[int][]string) {
+	head, more = make([]int, len(s.found)), map[int][]string{}
+	prev := -1 // the last match that is not a word
+	for i, sc := range s.found {
+		head[i] = -1
+		e := sc.m.Entry
+		if e.Word {
+			continue
+		}
+		if p := prev; p >= 0 && len(e.Follows) > 0 && s.found[p].section == sc.section {
+			h := p
+			if head[p] >= 0 {
+				h = head[p]
+			}
+			pl := s.found[p].ln
+			sameLine := pl.num == sc.ln.num
+			if (sameLine || pl.last() == sc.ln.num-1) && slices.Contains(e.Follows, s.found[h].m.Entry.ID) {
+				head[i] = h
+				if t := lineMessage(sc); !sameLine && !strings.Contains(messageText(s.found[h]), t) {
+					more[h] = append(more[h], t) // not joined to the first line already, as a wrap
+				}
+			}
+		}
+		prev = i
+	}
+	return head, more
+}
+
+// lineMessage is a match's message on its own line, without the next line a wrap joined.
+func lineMessage(sc scanned) string {
+	own := sc.ln.text
+	if len(own) < len(sc.text) && strings.HasPrefix(sc.text, own) && sc.m.Start < len(own) {
+		return messageAt(own, sc.m.Start)
+	}
+	return messageText(sc)
+}
+
 func (p *parser) emitScanned(ev *corev1.Event, ln line, src cluster.Source) error {
 	obj := ev.InvolvedObject.Name
 	if obj == "" {
