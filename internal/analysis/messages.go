@@ -25,6 +25,9 @@ type messageCache struct {
 	// reasons are the event reasons each symptom kind's messages are recorded under, as
 	// written and in lower case; read only once made.
 	reasons map[string]map[string]bool
+	// carriers are the reasons of the messages that carry another (catalog.Entry.Carries):
+	// an event of one may be a sign of any kind.
+	carriers map[string]bool
 }
 
 func (in Input) messages() *messageCache {
@@ -38,7 +41,7 @@ func (in Input) messages() *messageCache {
 // recorded under (in any case), or the reason of the same fact (sameFact).
 func (c *messageCache) recorded(kind, reason string) bool {
 	set := c.reasons[kind]
-	if set[reason] {
+	if set[reason] || c.carriers[reason] {
 		return true
 	}
 	return set[strings.ToLower(reason)]
@@ -46,7 +49,7 @@ func (c *messageCache) recorded(kind, reason string) bool {
 
 // newMessageCache reads a catalogue's reasons by symptom kind, for recorded.
 func newMessageCache(cat *catalog.Catalogue) *messageCache {
-	c := &messageCache{cat: cat, reasons: map[string]map[string]bool{}}
+	c := &messageCache{cat: cat, reasons: map[string]map[string]bool{}, carriers: map[string]bool{}}
 	add := func(kind, reason string) {
 		if c.reasons[kind] == nil {
 			c.reasons[kind] = map[string]bool{}
@@ -55,6 +58,9 @@ func newMessageCache(cat *catalog.Catalogue) *messageCache {
 		c.reasons[kind][strings.ToLower(reason)] = true
 	}
 	for _, e := range cat.Entries {
+		if e.Carries {
+			c.carriers[e.Reason] = true
+		}
 		if e.Symptom == "" {
 			continue
 		}
@@ -128,13 +134,31 @@ func (in Input) eventSign(o *cluster.Object, kind string) *catalog.Entry {
 		return nil // no message of the kind is recorded under this reason: no need to read it
 	}
 	m := mc.message(e.Message)
-	if m == nil || m.Entry.Symptom != kind {
+	if m == nil {
 		return nil
 	}
 	if !strings.EqualFold(e.Reason, m.Entry.Reason) && !loose(o) && !sameFact(e.Reason, m.Entry.Reason) {
 		return nil
 	}
+	if m.Entry.Carries {
+		return mc.carried(e.Message, kind)
+	}
+	if m.Entry.Symptom != kind {
+		return nil
+	}
 	return m.Entry
+}
+
+// carried returns the entry of the first message or reason inside a carrier's text (the
+// kubelet's sync result: `failed to "StartContainer" for "app" with CrashLoopBackOff: "…"`)
+// that is a sign of the symptom kind, or nil.
+func (c *messageCache) carried(text, kind string) *catalog.Entry {
+	for _, p := range c.explain(text) {
+		if !p.Entry.Carries && p.Entry.Symptom == kind {
+			return p.Entry
+		}
+	}
+	return nil
 }
 
 // sameFact reports reasons that record one fact: an event and the status reason beside it.

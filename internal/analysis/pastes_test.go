@@ -47,6 +47,18 @@ func TestPastes(t *testing.T) {
 			"  1m\t\t1m\t\t3\t{default-scheduler }\t\t\tFailedScheduling\tpod (web-1) failed to fit in any node\n" +
 			"fit failure summary on nodes : PodFitsResources (3), MatchNodeSelector (2)\n",
 			[]string{"pod_pending default/web-1"}, []string{"capacity_exhaustion"}},
+		{"a 1.4-era kubelet's sync error carrying a crash loop", "Name:\t\tweb-1\nNamespace:\tdefault\nEvents:\n" + "  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubobjectPath\tType\t\tReason\t\tMessage\n" +
+			"  2m\t\t1s\t\t120\t{kubelet node-a}\t\t\tWarning\t\tFailedSync\tError syncing pod, skipping: failed to \"StartContainer\" for \"app\" with CrashLoopBackOff: \"Back-off 5m0s restarting failed container=app pod=web-1_default(6c1d2f3a)\"\n",
+			[]string{"crash_loop_backoff default/web-1"}, nil},
+		{"a 1.4-era kubelet's sync error carrying an image pull failure", "Name:\t\tweb-1\nNamespace:\tdefault\nEvents:\n" + "  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubobjectPath\tType\t\tReason\t\tMessage\n" +
+			"  2m\t\t1s\t\t120\t{kubelet node-a}\t\t\tWarning\t\tFailedSync\tError syncing pod, skipping: failed to \"StartContainer\" for \"app\" with ErrImagePull: \"image pull failed for nginx:nope\"\n",
+			[]string{"image_pull_failed default/web-1"}, []string{"image_unavailable"}},
+		{"a 1.4-era kubelet's sync error carrying a network set-up failure", "Name:\t\tweb-1\nNamespace:\tdefault\nEvents:\n" + "  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubobjectPath\tType\t\tReason\t\tMessage\n" +
+			"  2m\t\t1s\t\t120\t{kubelet node-a}\t\t\tWarning\t\tFailedSync\tError syncing pod, skipping: failed to \"SetupNetwork\" for \"web-1_default\" with SetupNetworkError: \"Failed to setup network for pod \\\"web-1_default(0b1c)\\\" using network plugins \\\"cni\\\": no IP addresses available in network: podnet; Skipping pod\"\n",
+			[]string{"pod_stuck_creating default/web-1"}, []string{"network_setup_failed"}},
+		{"a sync error that carries no sign is none", "Name:\t\tweb-1\nNamespace:\tdefault\nEvents:\n" + "  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubobjectPath\tType\t\tReason\t\tMessage\n" +
+			"  2m\t\t1s\t\t120\t{kubelet node-a}\t\t\tWarning\t\tFailedSync\tError syncing pod, skipping: failed to \"KillContainer\" for \"app\" with KillContainerError: \"operation timeout\"\n",
+			nil, nil},
 		{"the autoscaler at its maximum is no scale-up", "I1227 10:48:23.118126       1 scale_up.go:116] Skipping node group nodes.pool-a - max size reached\nI1227 10:48:23.118148       1 scale_up.go:186] No expansion options\n",
 			nil, nil},
 		{"pods the autoscaler could not place, its group at its maximum", "I1227 10:48:22.745330       1 scale_up.go:61] 30 other pods are also unschedulable\n" +

@@ -50,6 +50,10 @@ type Entry struct {
 	// threshold sentence of an eviction): it tells what the message says, never a message of
 	// its own.
 	Part bool `json:"part,omitempty"`
+	// Carries marks a message that wraps the message that says what happened (the kubelet's
+	// "Error syncing pod, skipping: …" of its sync result before 1.7): it is a sign of nothing
+	// itself, and its event is a sign of what the message inside it is a sign of.
+	Carries bool `json:"carries,omitempty"`
 	// Follows names the entries whose message this one continues on the next line: a
 	// component that writes a message of several lines (the scheduler's FitError before 1.6,
 	// "pod (x) failed to fit in any node" and a line per node under it). Found on the line
@@ -222,6 +226,8 @@ func (e *Entry) check() error {
 		return fmt.Errorf("no versions")
 	case len(e.Source) == 0:
 		return fmt.Errorf("no source: every entry cites where it was read")
+	case e.Carries && e.Symptom != "":
+		return fmt.Errorf("carries another message and is a sign of %s itself: a carrier's sign is the message inside it", e.Symptom)
 	case e.Example == "":
 		return fmt.Errorf("no example")
 	case !slices.Contains(objects, e.Object):

@@ -74,6 +74,7 @@ func TestParseRefuses(t *testing.T) {
 		{"a word of two words", "  object: pod\n", "  object: pod\n  word: true\n", "one word"},
 		{"a bad id", "id: kubelet/x", "id: Kubelet X", "is not <component>/<slug>"},
 		{"following an entry that is not there", "  object: pod\n", "  object: pod\n  follows: [kubelet/y]\n", "not another entry"},
+		{"a carrier that is a sign itself", "  object: pod\n", "  object: pod\n  carries: true\n", "carries another message"},
 		{"following itself", "  object: pod\n", "  object: pod\n  follows: [kubelet/x]\n", "not another entry"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -113,6 +114,8 @@ func TestFind(t *testing.T) {
 		{"a message's words quoted in prose are not the message", `see the "Error creating:" message in the events`, nil},
 		{"a hard wrap joined by spaces", "0/5 nodes\n  are available: 5 Insufficient memory.", []string{"pod_pending"}},
 		{"JSON-escaped quotes", `"message":"Failed to pull image \"nginx:nope\": rpc error: not found"`, []string{"image_pull_failed"}},
+		{"a test framework's wait for a node that is not ready", "INFO: Condition Ready of node n-1 is false instead of true. Reason: KubeletNotReady, message: PLEG is not healthy", []string{"node_not_ready"}},
+		{"the same wait for a node that is ready the other way round", "INFO: Condition Ready of node n-1 is true instead of false. Reason: KubeletReady, message: kubelet is posting ready status", []string{""}}, // the kubelet's ready message only, a sign of nothing
 		{"nothing", "hello, world", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
