@@ -59,6 +59,14 @@ func TestPastes(t *testing.T) {
 		{"a sync error that carries no sign is none", "Name:\t\tweb-1\nNamespace:\tdefault\nEvents:\n" + "  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubobjectPath\tType\t\tReason\t\tMessage\n" +
 			"  2m\t\t1s\t\t120\t{kubelet node-a}\t\t\tWarning\t\tFailedSync\tError syncing pod, skipping: failed to \"KillContainer\" for \"app\" with KillContainerError: \"operation timeout\"\n",
 			nil, nil},
+		{"a StatefulSet's refusal, its Events pasted without the describe above them", "Events:\n  FirstSeen  LastSeen  Count  From         SubObjectPath  Type     Reason            Message\n  ---------  --------  -----  ----         -------------  ----     ------            -------\n" +
+			"  4m         4m        1      statefulset                 Warning  FailedCreate      create Pod db-1 in StatefulSet db failed error: The POST operation against Pod could not be completed at this time, please try again.\n",
+			[]string{"pod_create_failed db"}, nil},
+		{"a rollout's deadline, named by its ReplicaSet", "Conditions:\n  Type         Status  Reason\n  ----         ------  ------\n  Progressing  False   ProgressDeadlineExceeded  ReplicaSet \"gateway-87bf8b4df\" has timed out progressing.\n",
+			[]string{"rollout_stuck gateway"}, nil},
+		{"the scheduler's log of a pod it could not place", "E0108 22:07:45.954949       1 factory.go:660] Error scheduling default/kafka-0: pod has unbound immediate PersistentVolumeClaims; retrying\n" +
+			"E0108 22:07:45.954750       1 scheduler.go:481] error selecting node for pod: pod has unbound immediate PersistentVolumeClaims\n",
+			[]string{"pod_pending default/kafka-0"}, nil},
 		{"the autoscaler at its maximum is no scale-up", "I1227 10:48:23.118126       1 scale_up.go:116] Skipping node group nodes.pool-a - max size reached\nI1227 10:48:23.118148       1 scale_up.go:186] No expansion options\n",
 			nil, nil},
 		{"pods the autoscaler could not place, its group at its maximum", "I1227 10:48:22.745330       1 scale_up.go:61] 30 other pods are also unschedulable\n" +

@@ -108,13 +108,34 @@ func objectPhrase(s *Symptom, kind string) string {
 }
 
 // eventObject is the object an event is about, as a symptom names it.
-func eventObject(o *cluster.Object, defaultKind string) ObjectRef {
+func (in Input) eventObject(o *cluster.Object, defaultKind string) ObjectRef {
 	r := involved(o)
+	if r.Name == "" {
+		// The input lost the event's object (an Events section pasted apart from its
+		// describe): the controller its message names, if it names one.
+		if m := in.messages().message(o.Event.Message); m != nil {
+			if object, name := m.Workload(); name != "" {
+				r = ObjectRef{Kind: workloadKinds[object], Namespace: m.Capture("namespace"), Name: name}
+			}
+		}
+		if r.Kind == "ReplicaSet" && defaultKind == "Deployment" {
+			// A rollout's message names its new ReplicaSet, which the Deployment named after
+			// itself and its pod template's hash.
+			if d, ok := cluster.DeploymentOf(r.Name); ok {
+				r.Kind, r.Name = "Deployment", d
+			}
+		}
+	}
 	if r.Kind == "" {
 		r.Kind = defaultKind
 	}
 	return r
 }
+
+// workloadKinds are the kinds of the controllers a message may name, by catalog object.
+var workloadKinds = map[string]string{"deployment": "Deployment", "replicaset": "ReplicaSet",
+	"replicationcontroller": "ReplicationController", "statefulset": "StatefulSet", "daemonset": "DaemonSet",
+	"job": "Job", "cronjob": "CronJob"}
 
 // fromConditions adds a symptom for each object of the kinds whose status holds a condition
 // match accepts, citing it; the message of the first is the symptom's.
@@ -142,7 +163,7 @@ func (c *objectSymptoms) fromEvents(in Input, defaultKind string, match func(o *
 			continue
 		}
 		e := o.Event
-		s := c.get(eventObject(o, defaultKind), o.Source.File)
+		s := c.get(in.eventObject(o, defaultKind), o.Source.File)
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))

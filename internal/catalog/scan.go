@@ -64,6 +64,21 @@ func podDesc(s string) (namespace, name string, ok bool) {
 	return namespace, name, true
 }
 
+// workloads are the captures that name a controller of pods, by the object kind they name.
+var workloads = []string{"deployment", "replicaset", "replicationcontroller", "statefulset", "daemonset", "job", "cronjob"}
+
+// Workload returns the controller of pods the message names in a capture of its kind's name
+// ("create Pod web-1 in StatefulSet {statefulset:name} failed …"): its object kind, as
+// Entry.Object writes it, and its name; "" when it names none.
+func (m Match) Workload() (object, name string) {
+	for _, w := range workloads {
+		if n := m.Capture(w); n != "" {
+			return w, n
+		}
+	}
+	return "", ""
+}
+
 // Node returns the node the message names, or "".
 func (m Match) Node() string { return m.Capture("node") }
 

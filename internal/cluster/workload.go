@@ -33,6 +33,17 @@ func Workload(p *corev1.Pod) (kind, name string) {
 	return kind, name
 }
 
+// DeploymentOf returns the Deployment a ReplicaSet's name says it belongs to: the deployment
+// controller names a ReplicaSet after its Deployment and the hash of its pod template
+// ("web-7d9f5c6b8"; 1.5-1.7 wrote the hash in decimal, "web-1628688456"). ok is false for a
+// name that ends in no such hash.
+func DeploymentOf(replicaSet string) (string, bool) {
+	if base, ok := cutSegment(replicaSet, templateHash); ok {
+		return base, true
+	}
+	return cutSegment(replicaSet, func(s string) bool { return len(s) >= 9 && len(s) <= 10 && allDigits(s) })
+}
+
 // NameStem is a generated pod name without what the controllers added to it: the random
 // five-character suffix, the pod-template hash, a long hexadecimal id, a StatefulSet's
 // ordinal. "hub-8sr9zr4gx7-js2fw" → "hub", "web-0" → "web", "debug" → "debug".

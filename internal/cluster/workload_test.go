@@ -90,3 +90,24 @@ func TestWorkload(t *testing.T) {
 		}
 	}
 }
+
+// TestDeploymentOf: the Deployment a ReplicaSet's name says it belongs to.
+func TestDeploymentOf(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		rs, want string
+		ok       bool
+	}{
+		{"gateway-87bf8b4df", "gateway", true},
+		{"support-prometheus-server-8vssc48qww", "support-prometheus-server", true},
+		{"www-redirect-1628688456", "www-redirect", true}, // 1.5-1.7: the hash in decimal
+		{"web-backend", "web-backend", false},             // a word, not a hash
+		{"batch-28401234", "batch-28401234", false},       // eight digits: a CronJob's Job, not a hash
+		{"web", "web", false},
+	} {
+		got, ok := DeploymentOf(tt.rs)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("DeploymentOf(%q) = %q, %v; want %q, %v", tt.rs, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -321,7 +321,8 @@ var (
 	// Name:"y", …}) log line's object.
 	objectRefRe = regexp.MustCompile(`ObjectReference\{Kind:"(\w+)",\s*Namespace:"([^"]*)",\s*Name:"([^"]*)"`)
 	// kvPodRe finds the pod of a structured log line: pod="ns/name", pod="name", "pod":"ns/name".
-	kvPodRe = regexp.MustCompile(`\bpod"?[=:]\s*"?([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
+	// A colon without quotes is prose ("error selecting node for pod: pod has …"), not a key.
+	kvPodRe = regexp.MustCompile(`\bpod(?:=\s*"?|"\s*:\s*")([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
 	// jsonInvolvedRe finds the object of an event written as JSON on a line:
 	// "involvedObject":{"kind":"Pod","namespace":"prod","name":"web-1",…}.
 	jsonInvolvedRe = regexp.MustCompile(`"involvedObject"\s*:\s*\{\s*"kind"\s*:\s*"(\w+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)"`)
@@ -369,6 +370,10 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 			if k := kvKindRe.FindStringSubmatch(t); k != nil && k[1] != cluster.KindPod {
 				return corev1.ObjectReference{Kind: k[1], Namespace: r[1], Name: r[2]}
 			}
+		}
+		if object, name := m.Workload(); name != "" {
+			// The controller the message names in its own words.
+			return corev1.ObjectReference{Kind: workloadKind(object), Namespace: m.Capture("namespace"), Name: name}
 		}
 		if r := looseWorkloadRe.FindStringSubmatch(t); r != nil {
 			return corev1.ObjectReference{Kind: workloadKind(r[1]), Name: r[2]}
@@ -716,7 +721,7 @@ func (p *parser) finishScan() error {
 	head, more := s.messageLines()
 	for i, sc := range s.found {
 		e := sc.m.Entry
-		if e.Symptom == "" && e.Evidence == "" {
+		if e.Symptom == "" && e.Evidence == "" && !e.Carries {
 			continue // context only: it named an object, above
 		}
 		if head[i] >= 0 {
