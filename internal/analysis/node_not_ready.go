@@ -59,13 +59,19 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 			seen[n.Name] = true
 		}
 	}
+	var podCopies []*cluster.Object
 	for _, o := range m.Events {
 		e := o.Event
 		if e.Reason != "NodeNotReady" && in.eventSign(o, NodeNotReady) == nil {
 			continue
 		}
 		if e.InvolvedObject.Kind == cluster.KindPod {
-			continue // the pod-level copies ("Node is not ready") repeat the node's event
+			// The pod-level copies ("Node is not ready") repeat the node's event; the node
+			// controller records each on a pod it names.
+			if e.InvolvedObject.Name != "" {
+				podCopies = append(podCopies, o)
+			}
+			continue
 		}
 		name := in.eventNode(o)
 		pool := ""
@@ -79,6 +85,20 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 		}
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+	}
+	if len(byPool) == 0 {
+		// Only the copies on the node's pods are left (a controller-manager's log): the node
+		// of each pod the input shows, else a node the input does not name.
+		for _, o := range podCopies {
+			s := get("")
+			e := o.Event
+			if p := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); p != nil && p.Pod.Spec.NodeName != "" && !seen[p.Pod.Spec.NodeName] {
+				seen[p.Pod.Spec.NodeName] = true
+				s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindNode, Name: p.Pod.Spec.NodeName})
+			}
+			s.Evidence = append(s.Evidence, citeEvent(o))
+			s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+		}
 	}
 	pools := make([]string, 0, len(byPool))
 	for p := range byPool {

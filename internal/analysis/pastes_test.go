@@ -67,6 +67,9 @@ func TestPastes(t *testing.T) {
 		{"the scheduler's log of a pod it could not place", "E0108 22:07:45.954949       1 factory.go:660] Error scheduling default/kafka-0: pod has unbound immediate PersistentVolumeClaims; retrying\n" +
 			"E0108 22:07:45.954750       1 scheduler.go:481] error selecting node for pod: pod has unbound immediate PersistentVolumeClaims\n",
 			[]string{"pod_pending default/kafka-0"}, nil},
+		{"the controller-manager's log of a node's pods, in Docker's JSON log", "$ tail kube-controller-manager-minikube.log\n" + `{"log":"I0901 00:25:09.311469       1 event.go:291] \"Event occurred\" object=\"kube-system/coredns-f9fd979d6-w9lb9\" kind=\"Pod\" apiVersion=\"v1\" type=\"Warning\" reason=\"NodeNotReady\" message=\"Node is not ready\"\n","stream":"stderr","time":"2021-09-01T00:25:09.311544102Z"}` + "\n" +
+			`{"log":"I0901 00:25:09.317360       1 event.go:291] \"Event occurred\" object=\"kube-system/etcd-minikube\" kind=\"Pod\" apiVersion=\"v1\" type=\"Warning\" reason=\"NodeNotReady\" message=\"Node is not ready\"\n","stream":"stderr","time":"2021-09-01T00:25:09.317460194Z"}` + "\n",
+			[]string{"node_not_ready "}, nil},
 		{"the autoscaler at its maximum is no scale-up", "I1227 10:48:23.118126       1 scale_up.go:116] Skipping node group nodes.pool-a - max size reached\nI1227 10:48:23.118148       1 scale_up.go:186] No expansion options\n",
 			nil, nil},
 		{"pods the autoscaler could not place, its group at its maximum", "I1227 10:48:22.745330       1 scale_up.go:61] 30 other pods are also unschedulable\n" +

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"encoding/json"
 	"html"
 	"regexp"
 	"strings"
@@ -76,6 +77,9 @@ func clean(s string) (string, lineKind) {
 // become spaces at 8-column stops and markdown pipe tables become space-separated rows.
 func (c *cleaner) clean(s string) cleaned {
 	s = strings.TrimRight(s, " \t\r\n")
+	if strings.HasPrefix(strings.TrimLeft(s, " "), `{"log":`) {
+		s = dockerLog(s)
+	}
 	if strings.Contains(s, "\x1b[") {
 		s = ansiRe.ReplaceAllString(s, "") // colours of kubecolor, k9s, a terminal's log
 	}
@@ -304,4 +308,19 @@ func mayBePrompt(t string) bool {
 	first, _, _ := strings.Cut(t, " ")
 	return strings.ContainsAny(first, "@:") || strings.HasSuffix(first, "$") || strings.HasSuffix(first, "#") || strings.HasSuffix(first, ">") ||
 		strings.HasPrefix(first, "bash-") || strings.HasPrefix(first, "sh-") || strings.HasPrefix(first, "zsh-")
+}
+
+// dockerLog returns the line a container wrote, from a line of Docker's json-file log
+// (/var/lib/docker/containers/*/*-json.log: {"log":"…\n","stream":"stderr","time":"…"}),
+// which escapes its quotes; any other line is returned as it is.
+func dockerLog(s string) string {
+	var l struct {
+		Log    *string `json:"log"`
+		Stream string  `json:"stream"`
+		Time   string  `json:"time"`
+	}
+	if json.Unmarshal([]byte(s), &l) != nil || l.Log == nil || l.Stream == "" && l.Time == "" {
+		return s
+	}
+	return strings.TrimRight(*l.Log, " \t\r\n")
 }

@@ -12,6 +12,9 @@ func TestClean(t *testing.T) {
 		kind lineKind
 	}{
 		{"> minecraft  3m26s  Warning", "minecraft  3m26s  Warning", kindText},
+		{`{"log":"I0901 00:25:09.311469 1 event.go:291] \"Event occurred\" object=\"kube-system/etcd-m\"\n","stream":"stderr","time":"2021-09-01T00:25:09.3Z"}`,
+			`I0901 00:25:09.311469 1 event.go:291] "Event occurred" object="kube-system/etcd-m"`, kindText}, // Docker's json-file log
+		{`{"log":"not Docker's","level":"info"}`, `{"log":"not Docker's","level":"info"}`, kindText},
 		{">     State:  Waiting", "    State:  Waiting", kindText},
 		{"> > nested", "nested", kindText},
 		{"```", "", kindSep},

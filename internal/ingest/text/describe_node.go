@@ -95,10 +95,14 @@ func (p *parser) describeNode(roots []*node, b *block) error {
 	for _, pa := range pods {
 		pa.pod.Spec.NodeName = nd.Name
 	}
-	if nd.Name == "" && p.lastNode != "" {
+	if nd.Name == "" {
 		// The rest of the node described just before, which a blank line or a cut split off
-		// (kubectl describe prints one node's sections without blank lines between).
+		// (kubectl describe prints one node's sections without blank lines between); else
+		// the node the command named, or the one node the paste showed before.
 		nd.Name = p.lastNode
+		if nd.Name == "" {
+			nd.Name = p.onlyNode()
+		}
 		for _, pa := range pods {
 			pa.pod.Spec.NodeName = nd.Name
 		}
@@ -281,4 +285,24 @@ func setMap(m *map[string]string, k, v string) {
 		*m = map[string]string{}
 	}
 	(*m)[k] = v
+}
+
+// onlyNode is the node a nameless describe fragment is of, when the paste says: the node the
+// command above it describes by name, or the one node the paste has shown (a `get nodes`
+// of one row above `describe node $NODE | sed …`); "" when nothing or more than one says.
+func (p *parser) onlyNode() string {
+	if ref := p.cmdObject(); ref.Kind == cluster.KindNode && nameLike(ref.Name) {
+		return ref.Name
+	}
+	name := ""
+	for _, o := range p.held.objs {
+		if o.Kind != cluster.KindNode {
+			continue
+		}
+		if name != "" && o.Name != name {
+			return ""
+		}
+		name = o.Name
+	}
+	return name
 }

@@ -92,6 +92,17 @@ func (s *scanState) podSent(namespace, name string) {
 	s.podNS[name] = namespace
 }
 
+// onlyPodSent is the pod the parser sent when it sent one and only one: the pod whose output
+// (a describe, a table row) the paste shows.
+func (s *scanState) onlyPodSent() (namespace, name string, ok bool) {
+	if len(s.podNS) != 1 {
+		return "", "", false
+	}
+	for name, namespace = range s.podNS {
+	}
+	return namespace, name, namespace != ambiguousNS
+}
+
 // scanLine takes the next input line: the line held before it is scanned, joined with this one
 // when it was wrapped.
 func (p *parser) scanLine(ln line) {
@@ -747,12 +758,16 @@ func (p *parser) finishScan() error {
 		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") && len(s.named[cluster.KindPod]) == 1 {
 			obj = podRef("", s.named[cluster.KindPod][0]) // the one pod the paste's manifests name
 		}
-		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") && p.printed(sc.ln) {
-			// Output pasted about one pod (the command above it, the one pod it names).
-			if sc.cmdPod.Name != "" {
+		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") {
+			// Output pasted about one pod (the command above it, the one pod it names); a
+			// message quoted in the ticket's words, in a paste whose output shows one pod.
+			printed := p.printed(sc.ln)
+			if sc.cmdPod.Name != "" && printed {
 				obj = sc.cmdPod
-			} else if ref := p.fragmentOwner(); ref != nil {
+			} else if ref := p.fragmentOwner(); ref != nil && printed {
 				obj = ref.ref()
+			} else if ns, name, ok := s.onlyPodSent(); ok && !printed {
+				obj = podRef(ns, name)
 			}
 		}
 		if ns, name := sc.m.Pod(); obj.Name == "" && name != "" && e.Symptom == vocab.PodCreateFailed {
