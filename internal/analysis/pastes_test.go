@@ -66,7 +66,9 @@ func TestPastes(t *testing.T) {
 			[]string{"rollout_stuck gateway"}, nil},
 		{"the scheduler's log of a pod it could not place", "E0108 22:07:45.954949       1 factory.go:660] Error scheduling default/kafka-0: pod has unbound immediate PersistentVolumeClaims; retrying\n" +
 			"E0108 22:07:45.954750       1 scheduler.go:481] error selecting node for pod: pod has unbound immediate PersistentVolumeClaims\n",
-			[]string{"pod_pending default/kafka-0"}, nil},
+			[]string{"pod_pending default/kafka-0"}, []string{"volume_binding"}},
+		{"a claim no volume could be bound to", "$ kubectl describe pvc data -n db\nName:          data\nNamespace:     db\nStorageClass:  \nStatus:        Pending\nEvents:\n  Type    Reason         Age                  From                         Message\n  ----    ------         ----                 ----                         -------\n  Normal  FailedBinding  12s (x17 over 4m3s)  persistentvolume-controller  no persistent volumes available for this claim and no storage class is set\n",
+			[]string{"volume_provisioning_failed db/data"}, []string{"volume_binding"}},
 		{"the controller-manager's log of a node's pods, in Docker's JSON log", "$ tail kube-controller-manager-minikube.log\n" + `{"log":"I0901 00:25:09.311469       1 event.go:291] \"Event occurred\" object=\"kube-system/coredns-f9fd979d6-w9lb9\" kind=\"Pod\" apiVersion=\"v1\" type=\"Warning\" reason=\"NodeNotReady\" message=\"Node is not ready\"\n","stream":"stderr","time":"2021-09-01T00:25:09.311544102Z"}` + "\n" +
 			`{"log":"I0901 00:25:09.317360       1 event.go:291] \"Event occurred\" object=\"kube-system/etcd-minikube\" kind=\"Pod\" apiVersion=\"v1\" type=\"Warning\" reason=\"NodeNotReady\" message=\"Node is not ready\"\n","stream":"stderr","time":"2021-09-01T00:25:09.317460194Z"}` + "\n",
 			[]string{"node_not_ready "}, nil},
