@@ -19,7 +19,8 @@ func model(t *testing.T, docs ...string) *cluster.Model {
 	for i, d := range docs {
 		name := fmt.Sprintf("f%d.txt", i)
 		files = append(files, name)
-		err := dec.Decode(context.Background(), name, strings.NewReader(d), func(o *cluster.Object) error {
+		// As the CLI and an upload read a file the user named.
+		_, err := dec.DecodeFile(context.Background(), ingest.File{Name: name, Content: strings.NewReader(d), Explicit: true}, func(o *cluster.Object) error {
 			objs = append(objs, o)
 			return nil
 		})

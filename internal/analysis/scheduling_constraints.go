@@ -16,7 +16,7 @@ type schedulingConstraintsRule struct{}
 
 func (schedulingConstraintsRule) Name() string { return "scheduling-constraints" }
 
-func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
+func (schedulingConstraintsRule) Causes(in Input, symptoms []Symptom) []Cause {
 	c := Cause{Kind: SchedulingConstraints, Role: Root, Confidence: 0.6, Components: []Component{}}
 	var parts []string
 	for _, s := range symptoms {
@@ -28,6 +28,14 @@ func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
 			continue
 		}
 		sch, msg, ok := failedScheduling(s)
+		if !ok && len(s.Evidence) > 0 && placementOnly(in.evidenceTags(s.Details.Message)) {
+			// A message the scheduler's diagnosis format does not hold (Karpenter's): what the
+			// catalogue says its parts tell.
+			c.Explains = append(c.Explains, s.ID)
+			c.Evidence = append(c.Evidence, s.Evidence[0])
+			parts = append(parts, objectLabel(s)+": "+s.Details.Message)
+			continue
+		}
 		if !ok || len(sch.Reasons) == 0 || insufficient(sch) {
 			continue
 		}
@@ -56,4 +64,25 @@ func (schedulingConstraintsRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	}
 	c.Summary = "pods could not be placed because of where they are allowed to run, not for lack of capacity: " + summaryParts(parts, "; ")
 	return []Cause{c}
+}
+
+// placementTags are the catalogue's evidence tags (internal/catalog) of a rule of placement,
+// and capacityTags those of a lack of room.
+var (
+	placementTags = map[string]bool{"node_selector_mismatch": true, "node_affinity_mismatch": true, "untolerated_taint": true,
+		"pod_affinity": true, "topology_spread": true}
+	capacityTags = map[string]bool{"insufficient_resource": true, "request_exceeds_node": true, "cloud_capacity": true,
+		"cluster_resource_limit": true, "nodepool_limit_reached": true}
+)
+
+// placementOnly reports whether a message's tags say a rule of placement and no lack of room.
+func placementOnly(tags []string) bool {
+	placement := false
+	for _, t := range tags {
+		if capacityTags[t] {
+			return false
+		}
+		placement = placement || placementTags[t]
+	}
+	return placement
 }

@@ -1,10 +1,12 @@
 package text
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -780,6 +782,9 @@ func (p *parser) finishScan() error {
 			obj.Namespace = ns // the pod the paste showed, whose namespace another showing gave
 		}
 		msg := messageText(sc)
+		if err := logError(sc.ln.text); err != "" && slices.Contains(e.In, "log") && !strings.Contains(msg, err) {
+			msg += ": " + err // the error the logger wrote beside its message
+		}
 		if lines := more[i]; len(lines) > 0 {
 			msg += "\n" + strings.Join(lines, "\n")
 		}
@@ -843,6 +848,30 @@ func (s *scanState) messageLines() (head []int, more map[int][]string) {
 		prev = i
 	}
 	return head, more
+}
+
+// logErrorRe finds the error a structured logger writes beside its message: a JSON log's
+// "error" (zap, Karpenter's) or a klog line's err= (logr's Error(err, msg)).
+var logErrorRe = regexp.MustCompile(`"error"\s*:\s*("(?:[^"\\]|\\.)*")|\berr=("(?:[^"\\]|\\.)*")`)
+
+// logError returns the error a structured log line carries beside its message, or "".
+func logError(line string) string {
+	r := logErrorRe.FindStringSubmatch(line)
+	if r == nil {
+		return ""
+	}
+	var v string
+	if r[1] != "" {
+		if json.Unmarshal([]byte(r[1]), &v) != nil {
+			return ""
+		}
+		return v
+	}
+	v, err := strconv.Unquote(r[2])
+	if err != nil {
+		return ""
+	}
+	return v
 }
 
 // lineMessage is a match's message on its own line, without the next line a wrap joined.
