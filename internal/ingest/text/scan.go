@@ -94,6 +94,10 @@ func (s *scanState) podSent(namespace, name string) {
 	s.podNS[name] = namespace
 }
 
+// eventRowKinds are the kinds an events row's KIND column holds that Rootline reads.
+var eventRowKinds = map[string]bool{"Pod": true, "Node": true, "ReplicationController": true, "ReplicaSet": true,
+	"Deployment": true, "StatefulSet": true, "DaemonSet": true, "Job": true, "CronJob": true, "PersistentVolumeClaim": true}
+
 // onlyPodSent is the pod the parser sent when it sent one and only one: the pod whose output
 // (a describe, a table row) the paste shows.
 func (s *scanState) onlyPodSent() (namespace, name string, ok bool) {
@@ -338,6 +342,11 @@ var (
 	kvPodRe = regexp.MustCompile(`\bpod(?:=\s*"?|"\s*:\s*")([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
 	// jsonInvolvedRe finds the object of an event written as JSON on a line:
 	// "involvedObject":{"kind":"Pod","namespace":"prod","name":"web-1",…}.
+	// eventRowRe reads a row of the old `kubectl get events` layout (LASTSEEN FIRSTSEEN COUNT
+	// NAME KIND SUBOBJECT [TYPE] REASON SOURCE MESSAGE, 1.2 to 1.13, and `oc get events`) whose
+	// header the paste lost: its NAME is the involved object's, or the event's own name, the
+	// object's and a hexadecimal suffix ("jenkins-1.157791108f2b2229"), and KIND its kind.
+	eventRowRe     = regexp.MustCompile(`^\s*\S+\s+\S+\s+\d+\s+([a-z0-9][-a-z0-9.]*?)(?:\.[0-9a-f]{10,16})?\s+([A-Z][A-Za-z]+)\s+(?:\S+\s+)?(?:(?:Normal|Warning)\s+)?[A-Za-z]+\s`)
 	jsonInvolvedRe = regexp.MustCompile(`"involvedObject"\s*:\s*\{\s*"kind"\s*:\s*"(\w+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)"`)
 	// looseWorkloadRe finds a controller a line names: "replicaset/web-7d9f", "rs/web-7d9f".
 	looseWorkloadRe = regexp.MustCompile(`\b(replicaset|statefulset|daemonset|job|replicationcontroller)(?:\.apps|\.batch)?/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
@@ -368,6 +377,13 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 	if r := jsonInvolvedRe.FindStringSubmatch(t); r != nil {
 		// An event written as JSON on a log line (an exporter's): its involvedObject.
 		ref := corev1.ObjectReference{Kind: r[1], Namespace: r[2], Name: r[3]}
+		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
+			ref.APIVersion = "v1"
+		}
+		return ref
+	}
+	if r := eventRowRe.FindStringSubmatch(t); r != nil && len(p.scan.header) == 0 && eventRowKinds[r[2]] {
+		ref := corev1.ObjectReference{Kind: r[2], Name: r[1]}
 		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
 			ref.APIVersion = "v1"
 		}
