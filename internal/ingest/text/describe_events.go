@@ -84,6 +84,11 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 			ref = o.ref()
 		}
 	}
+	if ref.Name == "" {
+		// Events of a controller (its messages say which kind), in a paste that showed one
+		// object of that kind before them (a `get job` row above a describe that lost its Name).
+		ref = p.scan.namedFor(rowMessages(rows))
+	}
 	for _, rw := range rows {
 		r := rw.r
 		r.kind, r.namespace, r.name = ref.Kind, ref.Namespace, ref.Name
@@ -92,6 +97,15 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 		}
 	}
 	return nil
+}
+
+// rowMessages are the messages of events rows.
+func rowMessages(rows []describedRow) []string {
+	out := make([]string, len(rows))
+	for i, rw := range rows {
+		out[i] = rw.r.message
+	}
+	return out
 }
 
 // assignedRe reads the pod out of a Scheduled event's message.

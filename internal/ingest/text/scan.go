@@ -125,6 +125,8 @@ func (p *parser) scanLine(ln line) {
 	p.scanHeld(&ln) // under the header it was read under
 	if cols := headerColumns(ln.text); len(cols) >= 2 {
 		s.header, s.hdrText = cols, ln.text
+	} else if s.header != nil && p.cmd != nil && p.cmd.verb == "get" {
+		s.noteRow(p.cmd.kind(), ln)
 	}
 	s.noteNamed(ln)
 	s.held = &ln
@@ -145,6 +147,36 @@ func (s *scanState) noteNamed(ln line) {
 		s.name(s.kind, r[1])
 		s.kind = ""
 	}
+}
+
+// noteRow notes the object a row of `kubectl get <kind>` names in its NAME column, for the
+// kinds of controllers and claims.
+func (s *scanState) noteRow(kind string, ln line) {
+	if !eventRowKinds[kind] || kind == cluster.KindPod || kind == cluster.KindNode {
+		return
+	}
+	i := slices.Index(s.header, "NAME")
+	if f := strings.Fields(ln.text); i >= 0 && i < len(f) && nameLike(f[i]) && len(f) >= len(s.header)-1 {
+		s.name(kind, f[i])
+	}
+}
+
+// namedFor is the object the messages are about when the catalogue says they are about a
+// controller or claim of one kind and the paste named one object of that kind; else none.
+func (s *scanState) namedFor(messages []string) corev1.ObjectReference {
+	for _, msg := range messages {
+		for _, m := range s.sc.Find(msg) {
+			k := workloadKind(m.Entry.Object)
+			if k == "" || m.Entry.Word {
+				continue
+			}
+			if names := s.named[k]; len(names) == 1 {
+				return corev1.ObjectReference{Kind: k, Name: names[0]}
+			}
+			return corev1.ObjectReference{}
+		}
+	}
+	return corev1.ObjectReference{}
 }
 
 // name notes an object of the paste by its kind.
