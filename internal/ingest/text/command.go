@@ -228,8 +228,10 @@ func oneTypo(s, want string) bool {
 // cmdObject is the object the last command described or got by name ("kubectl describe pod
 // x -n y"; a workload's or a claim's only when described), for output that does not name it:
 // an events section pasted alone. It is empty when the command named none.
-func (p *parser) cmdObject() corev1.ObjectReference {
-	c := p.cmd
+func (p *parser) cmdObject() corev1.ObjectReference { return cmdRef(p.cmd) }
+
+// cmdRef is the object a command describes or gets by name (see cmdObject).
+func cmdRef(c *command) corev1.ObjectReference {
 	if c == nil || c.name == "" || (c.verb != "describe" && c.verb != "get") {
 		return corev1.ObjectReference{}
 	}

@@ -73,6 +73,10 @@ func TestParsePastes(t *testing.T) {
 			[]string{`9 Event backup-patch.BackoffLimitExceeded.9 Warning BackoffLimitExceeded on Job /backup-patch "Job has reached the specified backoff limit"`}},
 		{"the same under a list of two Jobs are of neither", "# oc get job\nNAME           COMPLETIONS   DURATION   AGE\nbackup-patch   0/1           8m58s      8m58s\nbackup-full    1/1           2m         1h\n\n#oc descirbe job\nEvents:\n  Type     Reason                Age    From            Message\n  ----     ------                ----   ----            -------\n  Warning  BackoffLimitExceeded  84s    job-controller  Job has reached the specified backoff limit\n",
 			[]string{`10 Event unknown.in.BackoffLimitExceeded.10 Warning BackoffLimitExceeded on  / "Job has reached the specified backoff limit"`}},
+		{"a describe flattened onto the line of its command", "$ kubectl describe pod tikv-0 ... Events: Type Reason Age From Message ---- ------ ---- ---- ------- Warning FailedScheduling 3m (x106 over 33m) default-scheduler 0/4 nodes are available: 1 node(s) had no available volume zone, 2 Insufficient cpu, 3 Insufficient memory.\n",
+			[]string{`1 Event tikv-0.FailedScheduling.1 Warning FailedScheduling on Pod /tikv-0 loose "0/4 nodes are available: 1 node(s) had no available volume zone, 2 Insufficient cpu, 3 Insufficient memory."`}},
+		{"a message a long command greps for is the command's", "$ kubectl get events -A | grep \"Back-off restarting failed container\" | grep -v kube-system | grep -v monitoring | grep -v logging | grep -v ingress-nginx | sort -k2 | uniq -c | head -50\n",
+			nil},
 		{"a pod shown twice is one pod", "$ kubectl get pods -n sre -o wide | grep api\napi-0   0/1   Error   0   50m   10.0.0.1   node-9\n" +
 			"$ kubectl -n sre get pod api-0 -o jsonpath='{.metadata.name}{\"\\t\"}{.status.reason}{\"\\n\"}'\napi-0\tEvicted\n",
 			[]string{`4 Pod sre/api-0 phase=Failed reason=Evicted node=node-9 PodScheduled=True [ready=false terminated:Error:1 restarts=0]`}},

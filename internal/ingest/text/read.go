@@ -19,11 +19,18 @@ type line struct {
 	item bool     // a Markdown list item outside code
 	cmd  *command // for kindCommand: the command, nil for a prompt without kubectl
 	raw  int      // length of the line before cleaning, for telling hard wraps
-	end  int      // the last line number a wrapped line continued onto; 0 when it did not
+	// flat is a command line's text, for output a paste flattened onto the line of its
+	// command ("$ kubectl describe pod x ... Events: … 0/4 nodes are available: …").
+	flat string
+	end  int // the last line number a wrapped line continued onto; 0 when it did not
 }
 
 // last is the number of the last input line ln covers.
 func (ln line) last() int { return max(ln.num, ln.end) }
+
+// minFlat is how long a command line must be for output flattened onto it to be looked for:
+// a command alone is shorter.
+const minFlat = 160
 
 // lineReader reads lines of at most MaxLine bytes, dropping the rest of longer ones.
 type lineReader struct {
@@ -73,6 +80,10 @@ func (l *lineReader) next() (ln line, ok bool, err error) {
 	l.num++
 	l.lastEOL = eol
 	c := l.clean.clean(string(l.buf))
-	return line{num: l.num, off: start, text: c.text, kind: c.kind, eol: eol, cut: cut, code: c.code, item: c.bullet && !c.code, cmd: c.cmd,
-		raw: len(strings.TrimRight(string(l.buf), " \t\r\n"))}, true, nil
+	ln = line{num: l.num, off: start, text: c.text, kind: c.kind, eol: eol, cut: cut, code: c.code, item: c.bullet && !c.code, cmd: c.cmd,
+		raw: len(strings.TrimRight(string(l.buf), " \t\r\n"))}
+	if c.kind == kindCommand && ln.raw >= minFlat {
+		ln.flat = strings.TrimSpace(string(l.buf))
+	}
+	return ln, true, nil
 }

@@ -98,6 +98,35 @@ func (s *scanState) podSent(namespace, name string) {
 var eventRowKinds = map[string]bool{"Pod": true, "Node": true, "ReplicationController": true, "ReplicaSet": true,
 	"Deployment": true, "StatefulSet": true, "DaemonSet": true, "Job": true, "CronJob": true, "PersistentVolumeClaim": true}
 
+// scanFlat reads the messages of output flattened onto the line of its command: a
+// message quoted in the command (a grep's pattern) is the command's, not output. They are
+// about the object the message names, else the one the command describes.
+func (p *parser) scanFlat(ln line) {
+	s := &p.scan
+	flat := ln
+	flat.kind, flat.text, flat.code = kindText, ln.flat, true
+	cmd := cmdRef(ln.cmd)
+	ms := s.sc.Find(flat.text)
+	for i, m := range ms {
+		if m.Entry.Word || m.Start > 0 && strings.ContainsRune("\"'`", rune(flat.text[m.Start-1])) {
+			continue
+		}
+		if len(s.found) >= maxScanned {
+			s.dropped++
+			return
+		}
+		limit := len(flat.text)
+		if i+1 < len(ms) && ms[i+1].Start > m.Start {
+			limit = ms[i+1].Start
+		}
+		sc := scanned{m: m, text: flat.text[:limit], ln: flat, section: s.section, obj: p.lineObject(flat, m)}
+		if cmd.Kind == cluster.KindPod {
+			sc.cmdPod = cmd
+		}
+		s.found = append(s.found, sc)
+	}
+}
+
 // onlyPodSent is the pod the parser sent when it sent one and only one: the pod whose output
 // (a describe, a table row) the paste shows.
 func (s *scanState) onlyPodSent() (namespace, name string, ok bool) {
@@ -117,6 +146,9 @@ func (p *parser) scanLine(ln line) {
 		p.scanHeld(nil)
 		s.section++
 		s.header, s.hdrText = nil, "" // a table ends at a blank line
+		if ln.flat != "" {
+			p.scanFlat(ln)
+		}
 		return
 	}
 	if ln.kind != kindText {
