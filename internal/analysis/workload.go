@@ -114,8 +114,8 @@ func (in Input) eventObject(o *cluster.Object, defaultKind string) ObjectRef {
 		// The input lost the event's object (an Events section pasted apart from its
 		// describe): the controller its message names, if it names one.
 		if m := in.messages().message(o.Event.Message); m != nil {
-			if object, name := m.Workload(); name != "" {
-				r = ObjectRef{Kind: workloadKinds[object], Namespace: m.Capture("namespace"), Name: name}
+			if kind, name := m.Workload(); name != "" {
+				r = ObjectRef{Kind: kind, Namespace: m.Capture("namespace"), Name: name}
 			}
 		}
 		if r.Kind == "ReplicaSet" && defaultKind == "Deployment" {
@@ -131,11 +131,6 @@ func (in Input) eventObject(o *cluster.Object, defaultKind string) ObjectRef {
 	}
 	return r
 }
-
-// workloadKinds are the kinds of the controllers a message may name, by catalog object.
-var workloadKinds = map[string]string{"deployment": "Deployment", "replicaset": "ReplicaSet",
-	"replicationcontroller": "ReplicationController", "statefulset": "StatefulSet", "daemonset": "DaemonSet",
-	"job": "Job", "cronjob": "CronJob"}
 
 // fromConditions adds a symptom for each object of the kinds whose status holds a condition
 // match accepts, citing it; the message of the first is the symptom's.

@@ -64,16 +64,19 @@ func podDesc(s string) (namespace, name string, ok bool) {
 	return namespace, name, true
 }
 
-// workloads are the captures that name a controller of pods, by the object kind they name.
-var workloads = []string{"deployment", "replicaset", "replicationcontroller", "statefulset", "daemonset", "job", "cronjob"}
+// workloads are the captures that name a controller of pods, with the kind of the object
+// each names.
+var workloads = []struct{ capture, kind string }{{"deployment", "Deployment"}, {"replicaset", "ReplicaSet"},
+	{"replicationcontroller", "ReplicationController"}, {"statefulset", "StatefulSet"}, {"daemonset", "DaemonSet"},
+	{"job", "Job"}, {"cronjob", "CronJob"}}
 
 // Workload returns the controller of pods the message names in a capture of its kind's name
-// ("create Pod web-1 in StatefulSet {statefulset:name} failed …"): its object kind, as
-// Entry.Object writes it, and its name; "" when it names none.
-func (m Match) Workload() (object, name string) {
+// ("create Pod web-1 in StatefulSet {statefulset:name} failed …"): its Kubernetes kind and its
+// name; "" when it names none.
+func (m Match) Workload() (kind, name string) {
 	for _, w := range workloads {
-		if n := m.Capture(w); n != "" {
-			return w, n
+		if n := m.Capture(w.capture); n != "" {
+			return w.kind, n
 		}
 	}
 	return "", ""

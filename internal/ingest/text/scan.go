@@ -464,9 +464,9 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 				return corev1.ObjectReference{Kind: k[1], Namespace: r[1], Name: r[2]}
 			}
 		}
-		if object, name := m.Workload(); name != "" {
+		if kind, name := m.Workload(); name != "" {
 			// The controller the message names in its own words.
-			return corev1.ObjectReference{Kind: workloadKind(object), Namespace: m.Capture("namespace"), Name: name}
+			return corev1.ObjectReference{Kind: kind, Namespace: m.Capture("namespace"), Name: name}
 		}
 		if r := looseWorkloadRe.FindStringSubmatch(t); r != nil {
 			return corev1.ObjectReference{Kind: workloadKind(r[1]), Name: r[2]}
