@@ -31,11 +31,11 @@ func (r tagRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if !slices.Contains(r.symptoms, s.Kind) || s.Kind == PodPending && !stuckIn(s) {
 			continue // a pod waiting for the scheduler: its messages are the scheduler's
 		}
-		ev, msg, ok := r.shown(in, s, r.tags)
+		ev, msg, ok := tagShown(in, s, r.tags)
 		if !ok {
 			continue
 		}
-		if _, _, more := r.shown(in, s, r.unless); more {
+		if _, _, more := tagShown(in, s, r.unless); more {
 			continue
 		}
 		c.Explains = append(c.Explains, s.ID)
@@ -54,9 +54,9 @@ func (r tagRule) Causes(in Input, symptoms []Symptom) []Cause {
 	return []Cause{c}
 }
 
-// shown returns the first evidence item of a symptom (a member's, for a group) whose message
-// holds one of the tags, and the part of the message that does.
-func (r tagRule) shown(in Input, s Symptom, tags []string) (Evidence, string, bool) {
+// tagShown returns the first evidence item of a symptom (a member's, for a group) whose
+// message holds one of the catalogue's evidence tags, and the part of the message that does.
+func tagShown(in Input, s Symptom, tags []string) (Evidence, string, bool) {
 	if len(tags) == 0 {
 		return Evidence{}, "", false
 	}
@@ -69,7 +69,7 @@ func (r tagRule) shown(in Input, s Symptom, tags []string) (Evidence, string, bo
 		}
 	}
 	for _, mb := range s.Members {
-		if ev, msg, ok := r.shown(in, mb, tags); ok {
+		if ev, msg, ok := tagShown(in, mb, tags); ok {
 			return ev, msg, true
 		}
 	}

@@ -28,12 +28,16 @@ func (schedulingConstraintsRule) Causes(in Input, symptoms []Symptom) []Cause {
 			continue
 		}
 		sch, msg, ok := failedScheduling(s)
-		if !ok && len(s.Evidence) > 0 && placementOnly(in.evidenceTags(s.Details.Message)) {
+		if !ok && s.Kind == PodPending {
 			// A message the scheduler's diagnosis format does not hold (Karpenter's): what the
-			// catalogue says its parts tell.
-			c.Explains = append(c.Explains, s.ID)
-			c.Evidence = append(c.Evidence, s.Evidence[0])
-			parts = append(parts, objectLabel(s)+": "+s.Details.Message)
+			// catalogue says its parts tell, a rule of placement and no lack of room.
+			if ev, _, shown := tagShown(in, s, placementTags); shown {
+				if _, _, room := tagShown(in, s, capacityTags); !room {
+					c.Explains = append(c.Explains, s.ID)
+					c.Evidence = append(c.Evidence, ev)
+					parts = append(parts, objectLabel(s)+": "+firstLine(ev.Value))
+				}
+			}
 			continue
 		}
 		if !ok || len(sch.Reasons) == 0 || insufficient(sch) {
@@ -69,20 +73,6 @@ func (schedulingConstraintsRule) Causes(in Input, symptoms []Symptom) []Cause {
 // placementTags are the catalogue's evidence tags (internal/catalog) of a rule of placement,
 // and capacityTags those of a lack of room.
 var (
-	placementTags = map[string]bool{"node_selector_mismatch": true, "node_affinity_mismatch": true, "untolerated_taint": true,
-		"pod_affinity": true, "topology_spread": true}
-	capacityTags = map[string]bool{"insufficient_resource": true, "request_exceeds_node": true, "cloud_capacity": true,
-		"cluster_resource_limit": true, "nodepool_limit_reached": true}
+	placementTags = []string{"node_selector_mismatch", "node_affinity_mismatch", "untolerated_taint", "pod_affinity", "topology_spread"}
+	capacityTags  = []string{"insufficient_resource", "request_exceeds_node", "cloud_capacity", "cluster_resource_limit", "nodepool_limit_reached"}
 )
-
-// placementOnly reports whether a message's tags say a rule of placement and no lack of room.
-func placementOnly(tags []string) bool {
-	placement := false
-	for _, t := range tags {
-		if capacityTags[t] {
-			return false
-		}
-		placement = placement || placementTags[t]
-	}
-	return placement
-}

@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"slices"
-
 	"github.com/rootline-dev/rootline/internal/signal"
 )
 
@@ -16,25 +14,24 @@ func (volumeBindingRule) Causes(in Input, symptoms []Symptom) []Cause {
 	c := Cause{Kind: VolumeBinding, Role: Root, Confidence: 0.8, Components: []Component{}}
 	var msgs []string
 	for _, s := range symptoms {
-		if len(s.Evidence) == 0 {
-			continue
-		}
 		sch, msg, ok := failedScheduling(s)
-		volume := ok && sch.PreFilter != "" && (signal.ReasonCount{Reason: sch.PreFilter}).Class() == signal.ClassVolume
+		volume := ok && len(s.Evidence) > 0 && sch.PreFilter != "" && (signal.ReasonCount{Reason: sch.PreFilter}).Class() == signal.ClassVolume
 		for _, r := range sch.Reasons {
-			volume = volume || r.Class() == signal.ClassVolume
+			volume = volume || len(s.Evidence) > 0 && r.Class() == signal.ClassVolume
 		}
-		if !volume && (s.Kind == PodPending || s.Kind == VolumeProvisioningFailed) {
+		var ev Evidence
+		if volume {
+			ev = s.Evidence[0]
+		} else if e, said, shown := tagShown(in, s, bindingTags[s.Kind]); shown {
 			// A message the scheduler's diagnosis format does not hold (the whole message of
 			// 1.12-1.17, a log line) or a claim's own event: what the catalogue says it tells.
-			msg = s.Details.Message
-			volume = slices.ContainsFunc(in.evidenceTags(msg), func(t string) bool { return bindingTags[s.Kind][t] })
+			ev, msg, volume = e, said, true
 		}
 		if !volume {
 			continue
 		}
 		c.Explains = append(c.Explains, s.ID)
-		c.Evidence = append(c.Evidence, s.Evidence[0])
+		c.Evidence = append(c.Evidence, ev)
 		msgs = append(msgs, objectLabel(s)+": "+msg)
 	}
 	if len(c.Explains) == 0 {
@@ -47,8 +44,8 @@ func (volumeBindingRule) Causes(in Input, symptoms []Symptom) []Cause {
 // bindingTags are the catalogue's evidence tags (internal/catalog) that say a volume could not
 // be bound, by the symptom kind of the message: a pod the scheduler held for its claims, a
 // claim the binder found no volume for.
-var bindingTags = map[string]map[string]bool{
-	PodPending: {"unbound_pvc": true, "missing_pvc": true, "pvc_terminating": true, "volume_binding": true,
-		"binding_failed": true, "volume_node_affinity": true, "volume_zone": true},
-	VolumeProvisioningFailed: {"no_matching_pv": true, "pv_bound_to_other_claim": true, "pv_claim_mismatch": true},
+var bindingTags = map[string][]string{
+	PodPending: {"unbound_pvc", "missing_pvc", "pvc_terminating", "volume_binding", "binding_failed",
+		"volume_node_affinity", "volume_zone"},
+	VolumeProvisioningFailed: {"no_matching_pv", "pv_bound_to_other_claim", "pv_claim_mismatch"},
 }

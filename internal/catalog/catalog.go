@@ -189,6 +189,16 @@ func anchors(m map[string][]*Entry) []anchor {
 var objects = []string{"pod", "node", "container", "deployment", "replicaset", "replicationcontroller", "job", "cronjob",
 	"statefulset", "daemonset", "pvc", "pv", "nodegroup", "nodeclaim", "workload", "cluster", "service"}
 
+// objectKinds are the Kubernetes kinds of the objects an entry may be about that are
+// controllers of pods or claims, by Entry.Object.
+var objectKinds = map[string]string{"deployment": "Deployment", "replicaset": "ReplicaSet",
+	"replicationcontroller": "ReplicationController", "statefulset": "StatefulSet", "daemonset": "DaemonSet",
+	"job": "Job", "cronjob": "CronJob", "pvc": "PersistentVolumeClaim", "pv": "PersistentVolume"}
+
+// ObjectKind returns the Kubernetes kind of a controller or claim that Entry.Object (or a
+// capture of that name) names, or "" for any other object.
+func ObjectKind(object string) string { return objectKinds[object] }
+
 // symptomObjects are the objects a sign of each symptom kind may be about: a message is a sign
 // of a symptom of the object it names, so that the symptom can name it.
 var symptomObjects = map[string][]string{

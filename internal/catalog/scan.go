@@ -64,19 +64,16 @@ func podDesc(s string) (namespace, name string, ok bool) {
 	return namespace, name, true
 }
 
-// workloads are the captures that name a controller of pods, with the kind of the object
-// each names.
-var workloads = []struct{ capture, kind string }{{"deployment", "Deployment"}, {"replicaset", "ReplicaSet"},
-	{"replicationcontroller", "ReplicationController"}, {"statefulset", "StatefulSet"}, {"daemonset", "DaemonSet"},
-	{"job", "Job"}, {"cronjob", "CronJob"}}
+// workloads are the captures that name a controller of pods.
+var workloads = []string{"deployment", "replicaset", "replicationcontroller", "statefulset", "daemonset", "job", "cronjob"}
 
 // Workload returns the controller of pods the message names in a capture of its kind's name
 // ("create Pod web-1 in StatefulSet {statefulset:name} failed …"): its Kubernetes kind and its
 // name; "" when it names none.
 func (m Match) Workload() (kind, name string) {
 	for _, w := range workloads {
-		if n := m.Capture(w.capture); n != "" {
-			return w.kind, n
+		if n := m.Capture(w); n != "" {
+			return ObjectKind(w), n
 		}
 	}
 	return "", ""

@@ -355,11 +355,11 @@ func (p *held) release(ctx context.Context, f File, emit func(*cluster.Object) e
 	return nil // the same bytes end as they did the first time: whole, or cut where they were
 }
 
-// headReader keeps the first bytes read through it, to tell what kind of file it was.
 // headKept is how much of a file's start headReader keeps: enough for the magic of gzip and of
 // tar (at offset 257).
 const headKept = 262
 
+// headReader keeps the first bytes read through it, to tell what kind of file it was.
 type headReader struct {
 	r io.Reader
 	b []byte

@@ -144,3 +144,17 @@ func TestSniff(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandKind: the kind of the resource a command names, by any name kubectl takes for it.
+func TestCommandKind(t *testing.T) {
+	for in, want := range map[string]string{
+		"kubectl get po": "Pod", "kubectl describe nodes n-1": "Node", "kubectl get ev": "Event",
+		"kubectl describe deploy web": "Deployment", "kubectl get rs": "ReplicaSet", "kubectl describe sts db": "StatefulSet",
+		"kubectl get ds": "DaemonSet", "kubectl describe jobs.batch hello": "Job", "kubectl get cj": "CronJob",
+		"kubectl describe pvc data": "PersistentVolumeClaim", "kubectl get cm": "ConfigMap", "kubectl get svc": "",
+	} {
+		if got := parseCommand(in).kind(); got != want {
+			t.Errorf("kind of %q = %q, want %q", in, got, want)
+		}
+	}
+}

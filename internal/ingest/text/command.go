@@ -140,32 +140,26 @@ func (c *command) kind() string {
 		return ""
 	}
 	res, _, _ := strings.Cut(strings.ToLower(c.resource), ".")
-	switch res {
-	case "po", "pod", "pods":
-		return "Pod"
-	case "no", "node", "nodes":
-		return "Node"
-	case "ev", "event", "events":
-		return "Event"
-	case "cm", "configmap", "configmaps":
-		return "ConfigMap"
-	case "deploy", "deployment", "deployments":
-		return "Deployment"
-	case "rs", "replicaset", "replicasets":
-		return "ReplicaSet"
-	case "sts", "statefulset", "statefulsets":
-		return "StatefulSet"
-	case "ds", "daemonset", "daemonsets":
-		return "DaemonSet"
-	case "job", "jobs":
-		return "Job"
-	case "cj", "cronjob", "cronjobs":
-		return "CronJob"
-	case "pvc", "persistentvolumeclaim", "persistentvolumeclaims":
-		return "PersistentVolumeClaim"
-	}
-	return ""
+	return resourceKinds[res]
 }
+
+// resourceKinds are the kinds of the resources kubectl takes, by each name it takes for them
+// (singular, plural, short).
+var resourceKinds = func() map[string]string {
+	m := map[string]string{}
+	for kind, names := range map[string][]string{
+		"Pod": {"po", "pod", "pods"}, "Node": {"no", "node", "nodes"}, "Event": {"ev", "event", "events"},
+		"ConfigMap": {"cm", "configmap", "configmaps"}, "Deployment": {"deploy", "deployment", "deployments"},
+		"ReplicaSet": {"rs", "replicaset", "replicasets"}, "StatefulSet": {"sts", "statefulset", "statefulsets"},
+		"DaemonSet": {"ds", "daemonset", "daemonsets"}, "Job": {"job", "jobs"}, "CronJob": {"cj", "cronjob", "cronjobs"},
+		"PersistentVolumeClaim": {"pvc", "persistentvolumeclaim", "persistentvolumeclaims"},
+	} {
+		for _, n := range names {
+			m[n] = kind
+		}
+	}
+	return m
+}()
 
 // shellWords splits a command line as a shell would, keeping quoted words whole; "|" after a
 // word ends up as a word of its own.

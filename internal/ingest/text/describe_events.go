@@ -19,7 +19,7 @@ var oldDescribeRowRe = regexp.MustCompile(`^\s*(` + ageExpr + `|` + describeTime
 // parseOldRow reads one describe events row of the layouts before 1.10.
 func parseOldRow(s string) (eventRow, bool) {
 	m := oldDescribeRowRe.FindStringSubmatch(s)
-	if m == nil || eventRowKinds[m[7]] && eventRowRe.MatchString(s) {
+	if m == nil || eventRowKind(m[7]) && eventRowRe.MatchString(s) {
 		// Not a describe's row: a `kubectl get events` row of the same years, whose NAME
 		// and KIND columns stand where the describe's From and Reason do (read by the scan).
 		return eventRow{}, false

@@ -79,11 +79,12 @@ func (l *lineReader) next() (ln line, ok bool, err error) {
 	}
 	l.num++
 	l.lastEOL = eol
-	c := l.clean.clean(string(l.buf))
+	raw := string(l.buf)
+	c := l.clean.clean(raw)
 	ln = line{num: l.num, off: start, text: c.text, kind: c.kind, eol: eol, cut: cut, code: c.code, item: c.bullet && !c.code, cmd: c.cmd,
-		raw: len(strings.TrimRight(string(l.buf), " \t\r\n"))}
+		raw: len(strings.TrimRight(raw, " \t\r\n"))}
 	if c.kind == kindCommand && ln.raw >= minFlat {
-		ln.flat = strings.TrimSpace(string(l.buf))
+		ln.flat = strings.TrimSpace(raw)
 	}
 	return ln, true, nil
 }

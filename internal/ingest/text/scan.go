@@ -94,9 +94,15 @@ func (s *scanState) podSent(namespace, name string) {
 	s.podNS[name] = namespace
 }
 
-// eventRowKinds are the kinds an events row's KIND column holds that Rootline reads.
-var eventRowKinds = map[string]bool{"Pod": true, "Node": true, "ReplicationController": true, "ReplicaSet": true,
-	"Deployment": true, "StatefulSet": true, "DaemonSet": true, "Job": true, "CronJob": true, "PersistentVolumeClaim": true}
+// controllerKinds are the kinds of the controllers of pods.
+var controllerKinds = map[string]bool{"ReplicationController": true, "ReplicaSet": true, "Deployment": true,
+	"StatefulSet": true, "DaemonSet": true, "Job": true, "CronJob": true}
+
+// eventRowKind reports a kind an events row's KIND column holds that Rootline reads: a pod's,
+// a node's, a controller's or a claim's.
+func eventRowKind(kind string) bool {
+	return kind == cluster.KindPod || kind == cluster.KindNode || kind == "PersistentVolumeClaim" || controllerKinds[kind]
+}
 
 // scanFlat reads the messages of output flattened onto the line of its command: a
 // message quoted in the command (a grep's pattern) is the command's, not output. They are
@@ -184,7 +190,7 @@ func (s *scanState) noteNamed(ln line) {
 // noteRow notes the object a row of `kubectl get <kind>` names in its NAME column, for the
 // kinds of controllers and claims.
 func (s *scanState) noteRow(kind string, ln line) {
-	if !eventRowKinds[kind] || kind == cluster.KindPod || kind == cluster.KindNode {
+	if !controllerKinds[kind] && kind != "PersistentVolumeClaim" {
 		return
 	}
 	i := slices.Index(s.header, "NAME")
@@ -198,7 +204,7 @@ func (s *scanState) noteRow(kind string, ln line) {
 func (s *scanState) namedFor(messages []string) corev1.ObjectReference {
 	for _, msg := range messages {
 		for _, m := range s.sc.Find(msg) {
-			k := workloadKind(m.Entry.Object)
+			k := catalog.ObjectKind(m.Entry.Object)
 			if k == "" || m.Entry.Word {
 				continue
 			}
@@ -404,13 +410,13 @@ var (
 	// kvPodRe finds the pod of a structured log line: pod="ns/name", pod="name", "pod":"ns/name".
 	// A colon without quotes is prose ("error selecting node for pod: pod has …"), not a key.
 	kvPodRe = regexp.MustCompile(`\bpod(?:=\s*"?|"\s*:\s*")([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
-	// jsonInvolvedRe finds the object of an event written as JSON on a line:
-	// "involvedObject":{"kind":"Pod","namespace":"prod","name":"web-1",…}.
 	// eventRowRe reads a row of the old `kubectl get events` layout (LASTSEEN FIRSTSEEN COUNT
 	// NAME KIND SUBOBJECT [TYPE] REASON SOURCE MESSAGE, 1.2 to 1.13, and `oc get events`) whose
 	// header the paste lost: its NAME is the involved object's, or the event's own name, the
 	// object's and a hexadecimal suffix ("jenkins-1.157791108f2b2229"), and KIND its kind.
-	eventRowRe     = regexp.MustCompile(`^\s*\S+\s+\S+\s+\d+\s+([a-z0-9][-a-z0-9.]*?)(?:\.[0-9a-f]{10,16})?\s+([A-Z][A-Za-z]+)\s+(?:\S+\s+)?(?:(?:Normal|Warning)\s+)?[A-Za-z]+\s`)
+	eventRowRe = regexp.MustCompile(`^\s*\S+\s+\S+\s+\d+\s+([a-z0-9][-a-z0-9.]*?)(?:\.[0-9a-f]{10,16})?\s+([A-Z][A-Za-z]+)\s+(?:\S+\s+)?(?:(?:Normal|Warning)\s+)?[A-Za-z]+\s`)
+	// jsonInvolvedRe finds the object of an event written as JSON on a line:
+	// "involvedObject":{"kind":"Pod","namespace":"prod","name":"web-1",…}.
 	jsonInvolvedRe = regexp.MustCompile(`"involvedObject"\s*:\s*\{\s*"kind"\s*:\s*"(\w+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)"`)
 	// looseWorkloadRe finds a controller a line names: "replicaset/web-7d9f", "rs/web-7d9f".
 	looseWorkloadRe = regexp.MustCompile(`\b(replicaset|statefulset|daemonset|job|replicationcontroller)(?:\.apps|\.batch)?/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
@@ -446,7 +452,7 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		}
 		return ref
 	}
-	if r := eventRowRe.FindStringSubmatch(t); r != nil && len(p.scan.header) == 0 && eventRowKinds[r[2]] {
+	if r := eventRowRe.FindStringSubmatch(t); r != nil && len(p.scan.header) == 0 && eventRowKind(r[2]) {
 		ref := corev1.ObjectReference{Kind: r[2], Name: r[1]}
 		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
 			ref.APIVersion = "v1"
@@ -469,7 +475,7 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 			return corev1.ObjectReference{Kind: kind, Namespace: m.Capture("namespace"), Name: name}
 		}
 		if r := looseWorkloadRe.FindStringSubmatch(t); r != nil {
-			return corev1.ObjectReference{Kind: workloadKind(r[1]), Name: r[2]}
+			return corev1.ObjectReference{Kind: catalog.ObjectKind(r[1]), Name: r[2]}
 		}
 		// The pod it names is not its object: the row's, the describe's, the paste's are
 		// tried first (finishScan), the pod last.
@@ -482,7 +488,7 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		return nodeRef(n)
 	}
 	if n := m.Capture("name"); n != "" {
-		if kind := workloadKind(e.Object); kind != "" {
+		if kind := catalog.ObjectKind(e.Object); kind != "" {
 			return corev1.ObjectReference{Kind: kind, Namespace: m.Capture("namespace"), Name: n}
 		}
 	}
@@ -637,32 +643,6 @@ func podRef(ns, name string) corev1.ObjectReference {
 
 func nodeRef(name string) corev1.ObjectReference {
 	return corev1.ObjectReference{Kind: cluster.KindNode, APIVersion: "v1", Name: name}
-}
-
-// workloadKind is the Kubernetes kind of a catalogue entry's object, for the objects that are
-// neither pods nor nodes.
-func workloadKind(object string) string {
-	switch object {
-	case "deployment":
-		return "Deployment"
-	case "replicaset":
-		return "ReplicaSet"
-	case "replicationcontroller":
-		return "ReplicationController"
-	case "job":
-		return "Job"
-	case "cronjob":
-		return "CronJob"
-	case "statefulset":
-		return "StatefulSet"
-	case "daemonset":
-		return "DaemonSet"
-	case "pvc":
-		return "PersistentVolumeClaim"
-	case "pv":
-		return "PersistentVolume"
-	}
-	return ""
 }
 
 // lineTime is the time a line says, when it holds a full timestamp.
@@ -834,7 +814,7 @@ func (p *parser) finishScan() error {
 		if o, ok := sections[sc.section]; ok && obj.Name == "" && refKind(e.Object, o.Kind) {
 			obj = o
 		}
-		if k := workloadKind(e.Object); obj.Name == "" && k != "" && len(s.named[k]) == 1 {
+		if k := catalog.ObjectKind(e.Object); obj.Name == "" && k != "" && len(s.named[k]) == 1 {
 			obj = corev1.ObjectReference{Kind: k, Name: s.named[k][0]} // the one of its kind the paste names
 		}
 		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") && len(s.named[cluster.KindPod]) == 1 {
@@ -895,8 +875,6 @@ func (p *parser) finishScan() error {
 	return nil
 }
 
-// emitScanned emits an event of the scan, named as the readers name theirs; a second event of
-// one reason about one object on one line is told apart by a number.
 // messageLines finds the messages written on several lines (catalog.Entry.Follows): a match
 // whose entry follows the entry of the match before it, or of the message that match is a
 // line of, on the same line or the next, is a line of that message. head[i] is the index of
@@ -963,6 +941,8 @@ func lineMessage(sc scanned) string {
 	return messageText(sc)
 }
 
+// emitScanned emits an event of the scan, named as the readers name theirs; a second event of
+// one reason about one object on one line is told apart by a number.
 func (p *parser) emitScanned(ev *corev1.Event, ln line, src cluster.Source) error {
 	obj := ev.InvolvedObject.Name
 	if obj == "" {
@@ -990,9 +970,9 @@ func refKind(object, kind string) bool {
 	case "node":
 		return kind == cluster.KindNode
 	case "workload":
-		return slices.Contains([]string{"ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job", "CronJob", "Deployment"}, kind)
+		return controllerKinds[kind]
 	}
-	return kind == workloadKind(object)
+	return kind == catalog.ObjectKind(object)
 }
 
 // objectKind is the Kubernetes kind of an entry's object, for an event whose object has no name.
@@ -1003,7 +983,7 @@ func objectKind(object string) string {
 	case "node":
 		return cluster.KindNode
 	}
-	return workloadKind(object)
+	return catalog.ObjectKind(object)
 }
 
 // messageText is the message a match stands for: from its start to where the line's message
