@@ -83,12 +83,43 @@ func TestWorkloadRules(t *testing.T) {
 			[]string{}},
 		{"the kernel's OOM killer on a node", eventsHeader + `default   5m   Warning   SystemOOM   node/node-5   System OOM encountered, victim process: java, pid: 48211` + "\n",
 			[]string{"node_oom node-5"}},
+		{"a kernel that ran out of memory, as an old kernel wrote it", eventsHeader + `default   5m   Warning   OOMKilling   node/node-5   Out of memory: Kill process 31542 (java) score 1987 or sacrifice child` + "\n",
+			[]string{"node_oom node-5"}},
+		{"a memory cgroup at its limit is a container's kill, not the node's", eventsHeader + `default   5m   Warning   OOMKilling   node/node-5   Memory cgroup out of memory: Kill process 31542 (java) score 1987 or sacrifice child` + "\n",
+			[]string{"oom_killed"}},
+		{"the same, as a newer kernel writes it", eventsHeader + `default   5m   Warning   OOMKilling   node/node-5   Memory cgroup out of memory: Killed process 31542 (java) total-vm:8243112kB, anon-rss:3971224kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:8412kB oom_score_adj:936` + "\n",
+			[]string{"oom_killed"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := Run(model(t, tc.doc), Options{})
 			got := sortedLabels(rep.Symptoms)
 			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
 				t.Errorf("symptoms %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCgroupOOMNamesItsNode: a kill at a memory cgroup's limit names the node the event is on,
+// or the pod it is about, never the node as out of memory.
+func TestCgroupOOMNamesItsNode(t *testing.T) {
+	const msg = "Memory cgroup out of memory: Killed process 31542 (java) total-vm:8243112kB, anon-rss:3971224kB, file-rss:0kB"
+	for _, tc := range []struct{ name, doc, node, pod string }{
+		{"on a node", eventsHeader + "default   5m   Warning   OOMKilling   node/node-5   " + msg + "\n", "node-5", ""},
+		{"on a pod", eventsHeader + "shop   5m   Warning   OOMKilling   pod/web-1   " + msg + "\n", "", "web-1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := Run(model(t, tc.doc), Options{})
+			if len(rep.Symptoms) != 1 || rep.Symptoms[0].Kind != OOMKilled {
+				t.Fatalf("symptoms %q, want one oom_killed", sortedLabels(rep.Symptoms))
+			}
+			s := rep.Symptoms[0]
+			pod := ""
+			if len(s.Objects) == 1 {
+				pod = s.Objects[0].Name
+			}
+			if s.Node != tc.node || pod != tc.pod {
+				t.Errorf("node %q, pod %q; want %q, %q", s.Node, pod, tc.node, tc.pod)
 			}
 		})
 	}

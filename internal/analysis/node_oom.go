@@ -22,6 +22,9 @@ func (nodeOOMRule) Symptoms(in Input) []Symptom {
 		if e.Reason != "SystemOOM" && e.Reason != "OOMKilling" && in.eventSign(o, NodeOOM) == nil {
 			continue
 		}
+		if in.eventSign(o, OOMKilled) != nil {
+			continue // a memory cgroup's limit, not the node's memory: oom_killed
+		}
 		node := e.InvolvedObject.Name
 		if e.InvolvedObject.Kind != cluster.KindNode {
 			node = e.Source.Host

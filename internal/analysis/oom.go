@@ -52,6 +52,10 @@ func (oomRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range in.Model.Events {
 		e := o.Event
+		if e.Reason != "OOMKilled" && in.eventSign(o, OOMKilled) != nil {
+			out = append(out, cgroupOOM(o))
+			continue
+		}
 		if e.Reason == "OOMKilled" && aboutPod(o) { // a phrase in pasted output
 			ns, name := podKey(o)
 			objs, pod := []ObjectRef{}, ""
@@ -64,4 +68,25 @@ func (oomRule) Symptoms(in Input) []Symptom {
 		}
 	}
 	return out
+}
+
+// cgroupOOM is the kernel's kill of a process at a memory cgroup's limit, as the kernel log
+// or node-problem-detector's OOMKilling event says it ("Memory cgroup out of memory: Killed
+// process 31542 (java)"): a container's limit most often, the kubelet's OOMKilled of the same
+// kill. The message names the process, not its pod: the symptom names the pod only where the
+// event is about one, else the node the kill was on.
+func cgroupOOM(o *cluster.Object) Symptom {
+	e := o.Event
+	s := Symptom{Kind: OOMKilled, Objects: []ObjectRef{}, At: timePtr(cluster.EventTime(o)), Evidence: []Evidence{citeEvent(o)}}
+	where := "a node the input does not name"
+	switch ns, name := podKey(o); {
+	case aboutPod(o) && name != "":
+		s.Objects, where = []ObjectRef{{Kind: cluster.KindPod, Namespace: ns, Name: name}}, podPhrase(ns+"/"+name)
+	case e.InvolvedObject.Kind == cluster.KindNode && name != "":
+		s.Node, where = name, "node "+name
+	case e.Source.Host != "":
+		s.Node, where = e.Source.Host, "node "+e.Source.Host
+	}
+	s.Summary = fmt.Sprintf("a process was killed at a memory cgroup's limit (%s): %s", where, clip(firstLine(e.Message), 160))
+	return s
 }

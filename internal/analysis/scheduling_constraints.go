@@ -43,20 +43,25 @@ func (schedulingConstraintsRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if !ok || len(sch.Reasons) == 0 || insufficient(sch) {
 			continue
 		}
-		constrained := true
+		constrained, placed := true, false
 		for _, r := range sch.Reasons {
 			t, isTaint := r.Taint()
 			switch r.Class() {
 			case signal.ClassAffinity, signal.ClassPodAffinity, signal.ClassTopologySpread:
+				placed = true
 			case signal.ClassTaint:
+				placed = true
 				if _, cond := conditionTaints[t.Key]; isTaint && cond {
 					constrained = false // a node in trouble, not a rule of placement
 				}
+			case signal.ClassUnschedulable:
+				// Cordoned nodes: with a rule of placement that kept the pod off the others,
+				// the nodes it may run on are cordoned; alone, a cordon is no rule of the pod's.
 			default:
 				constrained = false
 			}
 		}
-		if !constrained {
+		if !constrained || !placed {
 			continue
 		}
 		c.Explains = append(c.Explains, s.ID)

@@ -7,7 +7,8 @@ import (
 // TestSchedulingConstraintsRule: pods the scheduler may not place for where they are allowed
 // to run (node affinity or selector, a taint of the cluster's own, pod anti-affinity, topology
 // spread) are scheduling_constraints; the taints the node lifecycle controller puts on nodes in
-// trouble, cordoned nodes, and lack of room are not.
+// trouble, cordoned nodes alone, and lack of room are not; a rule of placement that leaves only
+// cordoned nodes is.
 func TestSchedulingConstraintsRule(t *testing.T) {
 	const preemption = " preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling."
 	pending := []string{"pod_pending prod/report-0"}
@@ -30,6 +31,7 @@ func TestSchedulingConstraintsRule(t *testing.T) {
 		{"the unreachable taint", "0/5 nodes are available: 5 node(s) had taint {node.kubernetes.io/unreachable: }, that the pod didn't tolerate.", []string{}},
 		{"a node selector and the memory-pressure taint", "0/5 nodes are available: 2 node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{}},
 		{"cordoned nodes", "0/5 nodes are available: 5 node(s) were unschedulable." + preemption, []string{}},
+		{"a node selector that leaves only cordoned nodes", "0/5 nodes are available: 3 node(s) didn't match Pod's node affinity/selector, 2 node(s) were unschedulable." + preemption, []string{SchedulingConstraints}},
 		{"a node selector and lack of cpu", "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{CapacityExhaustion}},
 	}
 	var cases []causeCase

@@ -155,6 +155,19 @@ func TestPodCapture(t *testing.T) {
 	if ns, name := ms[0].Pod(); ns != "prod" || name != "web-7d9f-x2x" || ms[0].Node() != "node-3" {
 		t.Errorf("Pod() = %s/%s, Node() = %s", ns, name, ms[0].Node())
 	}
+	// The prober's "<name>_<namespace>(<uid>):<container>", and before 1.2 without the uid.
+	for _, line := range []string{
+		`Readiness probe for "liveness-exec_default(6c1d2f3a):liveness" failed (failure): exit 1`,
+		`Readiness probe for "liveness-exec_default:liveness" failed (failure): exit 1`,
+	} {
+		ms := Default().Find(line)
+		if len(ms) != 1 {
+			t.Fatalf("Find(%q) = %+v", line, ms)
+		}
+		if ns, name := ms[0].Pod(); ns != "default" || name != "liveness-exec" {
+			t.Errorf("%q: Pod() = %s/%s, want default/liveness-exec", line, ns, name)
+		}
+	}
 }
 
 // causeTags are, for each cause kind a message can state or support, the catalogue's evidence

@@ -47,6 +47,12 @@ func (m Match) Pod() (namespace, name string) {
 		return namespace, name
 	}
 	namespace, name = m.Capture("namespace"), m.Capture("pod")
+	if pc := m.Capture("podcontainer"); pc != "" && name == "" {
+		// The prober's "<pod>:<container>" (1.2-1.20: format.Pod(pod) + ":" + container.Name).
+		if i := strings.LastIndexByte(pc, ':'); i > 0 {
+			name = pc[:i]
+		}
+	}
 	if ns, n, ok := podDesc(name); ok && namespace == "" {
 		return ns, n
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -165,6 +166,9 @@ func (p *parser) phrase(ln line) error {
 			}
 		}
 		return nil
+	}
+	if word >= 0 && p.scan.heldTol && slices.Contains(ms[word].Entry.In, "taint") {
+		return nil // a toleration's key (scanState.noteTolerations), neither output nor a claim
 	}
 	if word >= 0 {
 		if p.prose.pendingCount < maxPhrases {

@@ -78,6 +78,11 @@ type scanState struct {
 	// podNS is the namespace of each pod sent by name, or ambiguousNS when two pods of the
 	// name were sent: a message of a row that shows no namespace is about the pod sent.
 	podNS map[string]string
+	// tolIndent is one more than the indentation of the tolerations field (YAML, JSON or a
+	// describe's) whose lines are being read, 0 outside one; heldTol says the line held is
+	// one of them: a taint's key there is a toleration's, no sign of a taint.
+	tolIndent int
+	heldTol   bool
 }
 
 // ambiguousNS marks a pod name sent in two namespaces.
@@ -167,8 +172,27 @@ func (p *parser) scanLine(ln line) {
 		s.noteRow(p.cmd.kind(), ln)
 	}
 	s.noteNamed(ln)
-	s.held = &ln
+	s.held, s.heldTol = &ln, s.noteTolerations(ln)
 }
+
+// noteTolerations follows the tolerations fields of the paste (`tolerations:` of a manifest,
+// `"tolerations": [` of JSON, `Tolerations:` of a describe) and reports whether ln is one of
+// their lines: deeper than the field, or a list item at its depth.
+func (s *scanState) noteTolerations(ln line) bool {
+	body := strings.TrimLeft(ln.text, " ")
+	indent := len(ln.text) - len(body)
+	if s.tolIndent > 0 && (indent >= s.tolIndent || indent == s.tolIndent-1 && strings.HasPrefix(body, "- ")) {
+		return true
+	}
+	s.tolIndent = 0
+	if tolerationsRe.MatchString(body) {
+		s.tolIndent = indent + 1
+		return true
+	}
+	return false
+}
+
+var tolerationsRe = regexp.MustCompile(`^(?:-\s+)?"?[Tt]olerations"?\s*:`)
 
 // noteNamed notes an object a YAML or JSON manifest pasted as text names: "kind: Job" and,
 // a few lines on, "name: backup" (its metadata's), for a message of the paste that names
@@ -288,6 +312,9 @@ func (p *parser) scanHeld(next *line) {
 		}
 		if m.Entry.Word && (!p.printed(*h) || !standalone(text, m) || !h.code && !asValue(text, m)) {
 			continue // a reason in a sentence is the author's, read as a claim; a key is not a value
+		}
+		if m.Entry.Word && s.heldTol && slices.Contains(m.Entry.In, "taint") {
+			continue // a toleration of the taint, which says nothing of a node
 		}
 		if len(s.found) >= maxScanned {
 			s.dropped++
@@ -750,6 +777,9 @@ func (s *scanState) covered(sc scanned) (bool, corev1.ObjectReference) {
 		}
 		if sc.m.Entry.Object == "node" && sp.obj.Kind == cluster.KindPod {
 			continue // the readers read a node's row as a pod's (an old `kubectl get nodes`)
+		}
+		if _, name := sc.m.Pod(); name != "" && sp.obj.Name != name && sc.m.Entry.Object == "pod" && (sp.obj.Kind == cluster.KindPod || sp.obj.Kind == "") {
+			continue // a message about the pod it names is not what a reader read of another pod, or of none
 		}
 		if obj.Name == "" {
 			obj = sp.obj
