@@ -61,11 +61,9 @@ func tagShown(in Input, s Symptom, tags []string) (Evidence, string, bool) {
 		return Evidence{}, "", false
 	}
 	for _, ev := range s.Evidence {
-		for _, m := range in.messages().explain(ev.Value) {
-			// A word (a reason, a taint's key) named inside a message is not what it says.
-			if !m.Entry.Word && slices.Contains(tags, m.Entry.Evidence) {
-				return ev, strings.TrimSpace(m.Text), true
-			}
+		// A word (a reason, a taint's key) named inside a message is not what it says.
+		if said, ok := in.tagSaid(ev.Value, tags); ok {
+			return ev, said, true
 		}
 	}
 	for _, mb := range s.Members {
@@ -74,6 +72,16 @@ func tagShown(in Input, s Symptom, tags []string) (Evidence, string, bool) {
 		}
 	}
 	return Evidence{}, "", false
+}
+
+// tagSaid returns the part of a message that holds one of the catalogue's evidence tags.
+func (in Input) tagSaid(msg string, tags []string) (string, bool) {
+	for _, m := range in.messages().explain(msg) {
+		if !m.Entry.Word && slices.Contains(tags, m.Entry.Evidence) {
+			return strings.TrimSpace(m.Text), true
+		}
+	}
+	return "", false
 }
 
 // tagRules are the causes the catalogue's tags show.

@@ -124,3 +124,33 @@ func TestCgroupOOMNamesItsNode(t *testing.T) {
 		})
 	}
 }
+
+// TestStartedAgain: a container the kubelet started n times (one Started event counted n
+// times) restarted n-1 times, where no status says so; once is no restart, and a status that
+// shows the restarts speaks for them.
+func TestStartedAgain(t *testing.T) {
+	events := func(started string) string {
+		return "Name:         initpod\nNamespace:    default\nEvents:\n  Type    Reason   Age                From     Message\n  ----    ------   ----               ----     -------\n" +
+			"  Normal  Started  22m" + started + "  kubelet  Started container web-ctr\n"
+	}
+	for _, tc := range []struct {
+		name, doc string
+		want      []string
+		restarts  int
+	}{
+		{"started five times", events(" (x5 over 23m)"), []string{"container_restarted default/initpod"}, 4},
+		{"started twice", events(" (x2 over 3m)"), []string{"container_restarted default/initpod"}, 1},
+		{"started once", events(""), []string{}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := Run(model(t, tc.doc), Options{})
+			got := sortedLabels(rep.Symptoms)
+			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+				t.Fatalf("symptoms %q, want %q", got, tc.want)
+			}
+			if len(got) > 0 && (rep.Symptoms[0].Details.Restarts != tc.restarts || rep.Symptoms[0].Details.Container != "web-ctr") {
+				t.Errorf("restarts %d of %q, want %d of web-ctr", rep.Symptoms[0].Details.Restarts, rep.Symptoms[0].Details.Container, tc.restarts)
+			}
+		})
+	}
+}

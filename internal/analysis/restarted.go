@@ -2,6 +2,10 @@ package analysis
 
 import (
 	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // restartedRule finds containers that restarted for reasons other than the OOM killer (which
@@ -12,6 +16,7 @@ func (restartedRule) Name() string { return "container-restarted" }
 
 func (restartedRule) Symptoms(in Input) []Symptom {
 	var out []Symptom
+	shown := map[string]bool{} // the pods whose status showed a restart
 	for _, o := range in.Model.Pods {
 		for _, cs := range allStatuses(o.Pod) {
 			t := cs.LastTerminationState.Terminated
@@ -50,8 +55,50 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 			if t != nil && t.Reason != "" {
 				s.Summary += fmt.Sprintf(" (last: %s, exit code %d)", t.Reason, t.ExitCode)
 			}
+			shown[o.Namespace+"/"+o.Name] = true
 			out = append(out, s)
 		}
+	}
+	return append(out, startedAgain(in, shown)...)
+}
+
+// startedAgain finds containers the kubelet started more than once, where no status showed
+// it: the kubelet records a Started event each time it starts a container, and the API
+// server counts the repeats of one object's event ("Started container web (x5 over 23m)"),
+// so a count of n is n-1 restarts. The pod's UID is part of the event's object, so a pod made
+// again under the same name starts its own count.
+func startedAgain(in Input, shown map[string]bool) []Symptom {
+	var out []Symptom
+	for _, o := range in.Model.Events {
+		e := o.Event
+		count, first, last := cluster.EventTimes(e)
+		if e.Reason != "Started" || count < 2 || !aboutPod(o) {
+			continue
+		}
+		ns, name := podKey(o)
+		if shown[ns+"/"+name] {
+			continue
+		}
+		container, _ := strings.CutPrefix(e.Message, "Started container ")
+		if strings.HasPrefix(container, "with ") || container == e.Message {
+			container = "" // 1.2-1.9 named the runtime's container id, 1.10-1.12 nothing
+		}
+		s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{}, Node: e.Source.Host, At: timePtr(last),
+			Details:  Details{Restarts: int(count) - 1, RestartDetails: RestartDetails{Container: container}},
+			Evidence: []Evidence{citeEvent(o)}}
+		if name != "" {
+			s.Objects = []ObjectRef{{Kind: cluster.KindPod, Namespace: ns, Name: name}}
+		}
+		what := "a container"
+		if container != "" {
+			what = "container " + container
+		}
+		s.Summary = fmt.Sprintf("%s of %s was started %d times from %s to %s: restarted %d time(s)", what,
+			podPhrase(ns+"/"+name), count, first.Format(time.RFC3339), last.Format(time.RFC3339), count-1)
+		if first.IsZero() || last.IsZero() {
+			s.Summary = fmt.Sprintf("%s of %s was started %d times: restarted %d time(s)", what, podPhrase(ns+"/"+name), count, count-1)
+		}
+		out = append(out, s)
 	}
 	return out
 }

@@ -28,6 +28,9 @@ var startFailureReasons = map[string]bool{"RunContainerError": true, "CreateCont
 // hookEvents are the events of a lifecycle hook that failed and killed its container.
 var hookEvents = map[string]bool{"FailedPostStartHook": true}
 
+// startFailureTags are the catalogue's evidence tags of a container that could not start.
+var startFailureTags = []string{"container_start_failed"}
+
 // startFailureRe finds the runtime's and the kubelet's words for a container that cannot start.
 var startFailureRe = regexp.MustCompile(`(?i)failed to (?:start|create) container|executable file not found|no such file or directory|permission denied|exec format error|OCI runtime (?:create|exec|start) failed|couldn't find key|(?:configmap|secret) "[^"]*" not found|StartError|RunContainerError|CreateContainerConfigError`)
 
@@ -62,6 +65,9 @@ func startFailure(in Input, s Symptom) (Evidence, string, bool) {
 		e := o.Event
 		if (e.Reason == "Failed" || startFailureReasons[e.Reason]) && startFailureRe.MatchString(e.Message) || hookEvents[e.Reason] {
 			return citeEvent(o), firstLine(e.Message), true
+		}
+		if said, ok := in.tagSaid(e.Message, startFailureTags); ok {
+			return citeEvent(o), said, true // the runtime's own words, in the container's log
 		}
 	}
 	p := podOf(m, s)

@@ -170,6 +170,12 @@ func (c *cleaner) command(t string, code bool) (cleaned, bool) {
 	}
 	loc := promptRe.FindStringIndex(t)
 	if loc == nil {
+		// A prompt written against its command ("$kubectl logs x", "#oc get job").
+		if r, n := utf8.DecodeRuneInString(t); strings.ContainsRune("$#%", r) {
+			if cmd := parseCommand(t[n:]); cmd != nil {
+				return cleaned{kind: kindCommand, code: code, cmd: cmd}, true
+			}
+		}
 		return cleaned{}, false
 	}
 	if cmd := parseCommand(t[loc[1]:]); cmd != nil {

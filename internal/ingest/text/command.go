@@ -121,6 +121,9 @@ func (c *command) parseArgs(args []string) {
 	if c.verb == "" && len(plain) > 0 {
 		c.verb, plain = plain[0], plain[1:]
 	}
+	if c.verb == "logs" && len(plain) > 0 && !strings.Contains(plain[0], "/") {
+		c.resource = "pod" // kubectl logs takes a pod's name alone
+	}
 	if c.resource == "" && len(plain) > 0 {
 		c.resource, plain = plain[0], plain[1:]
 	}
@@ -226,7 +229,7 @@ func (p *parser) cmdObject() corev1.ObjectReference { return cmdRef(p.cmd) }
 
 // cmdRef is the object a command describes or gets by name (see cmdObject).
 func cmdRef(c *command) corev1.ObjectReference {
-	if c == nil || c.name == "" || (c.verb != "describe" && c.verb != "get") {
+	if c == nil || c.name == "" || (c.verb != "describe" && c.verb != "get" && !(c.verb == "logs" && c.kind() == cluster.KindPod)) {
 		return corev1.ObjectReference{}
 	}
 	ref := corev1.ObjectReference{Kind: c.kind(), Name: c.name}

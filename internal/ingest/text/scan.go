@@ -47,6 +47,9 @@ type scanned struct {
 	// cmdPod is the pod the command above the line described or got by name, when it named
 	// one: the output it stands in is about that pod.
 	cmdPod corev1.ObjectReference
+	// cmdOut says the line follows its command with no blank line between: the command's
+	// output, though nothing else marks it printed (kubectl logs).
+	cmdOut bool
 }
 
 // span is what the readers made of a run of lines: the reasons they emitted and the object.
@@ -83,6 +86,8 @@ type scanState struct {
 	// one of them: a taint's key there is a toleration's, no sign of a taint.
 	tolIndent int
 	heldTol   bool
+	// cmdSection is the section the last command line began.
+	cmdSection int
 }
 
 // ambiguousNS marks a pod name sent in two namespaces.
@@ -132,7 +137,7 @@ func (p *parser) scanFlat(ln line) {
 		}
 		sc := scanned{m: m, text: flat.text[:limit], ln: flat, section: s.section, obj: p.lineObject(flat, m)}
 		if cmd.Kind == cluster.KindPod {
-			sc.cmdPod = cmd
+			sc.cmdPod, sc.cmdOut = cmd, true
 		}
 		s.found = append(s.found, sc)
 	}
@@ -156,6 +161,9 @@ func (p *parser) scanLine(ln line) {
 	if ln.kind == kindBlank || ln.kind == kindSep || ln.kind == kindCommand {
 		p.scanHeld(nil)
 		s.section++
+		if ln.kind == kindCommand {
+			s.cmdSection = s.section
+		}
 		s.header, s.hdrText = nil, "" // a table ends at a blank line
 		if ln.flat != "" {
 			p.scanFlat(ln)
@@ -198,6 +206,14 @@ var tolerationsRe = regexp.MustCompile(`^(?:-\s+)?"?[Tt]olerations"?\s*:`)
 // a few lines on, "name: backup" (its metadata's), for a message of the paste that names
 // no object of that kind (a Job's status pasted in a block of its own).
 func (s *scanState) noteNamed(ln line) {
+	if strings.Contains(ln.text, "kubectl ") || strings.Contains(ln.text, "oc ") {
+		// A command quoted in a sentence: "The command "kubectl describe pods web-1" gives …".
+		for _, r := range quotedCmdRe.FindAllStringSubmatch(ln.text, 4) {
+			if ref := cmdRef(parseCommand(r[1])); ref.Name != "" && (controllerKinds[ref.Kind] || ref.Kind == cluster.KindPod || ref.Kind == "PersistentVolumeClaim") {
+				s.name(ref.Kind, ref.Name)
+			}
+		}
+	}
 	if r := manifestKindRe.FindStringSubmatch(ln.text); r != nil {
 		s.kind, s.kindLine = r[1], ln.num
 		return
@@ -252,6 +268,8 @@ func (s *scanState) name(kind, name string) {
 }
 
 var (
+	// quotedCmdRe finds a kubectl command quoted in a sentence, in quotes or backticks.
+	quotedCmdRe    = regexp.MustCompile("[\"'`]((?:sudo )?(?:kubectl|oc) [^\"'`]{3,200})[\"'`]")
 	manifestKindRe = regexp.MustCompile(`^\s*"?kind"?\s*:\s*"?([A-Z][A-Za-z]+)"?,?\s*$`)
 	manifestNameRe = regexp.MustCompile(`^\s*"?name"?\s*:\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?,?\s*$`)
 )
@@ -322,7 +340,7 @@ func (p *parser) scanHeld(next *line) {
 		}
 		sc := scanned{m: m, text: text[:limit], ln: *h, section: s.section, obj: p.lineObject(*h, m)}
 		if ref := p.cmdObject(); ref.Kind == cluster.KindPod {
-			sc.cmdPod = ref
+			sc.cmdPod, sc.cmdOut = ref, s.section == s.cmdSection
 		}
 		sc.at = lineTime(h.text)
 		if sc.obj.Kind == cluster.KindPod && sc.obj.Name != "" {
@@ -854,7 +872,7 @@ func (p *parser) finishScan() error {
 			// Output pasted about one pod (the command above it, the one pod it names); a
 			// message quoted in the ticket's words, in a paste whose output shows one pod.
 			printed := p.printed(sc.ln)
-			if sc.cmdPod.Name != "" && printed {
+			if sc.cmdPod.Name != "" && (printed || sc.cmdOut) {
 				obj = sc.cmdPod
 			} else if ref := p.fragmentOwner(); ref != nil && printed {
 				obj = ref.ref()
