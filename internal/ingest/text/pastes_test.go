@@ -54,6 +54,11 @@ func TestParsePastes(t *testing.T) {
 			[]string{`2 Event tiefighter..2 Normal  on Pod /tiefighter loose "exec /usr/bin/bash: exec format error"`}},
 		{"a message quoted in a sentence is about the pod of the command the sentence quotes", "The command \"kubectl describe pods apache-7f6fddb7df-q229r\" and the output is \" Warning  FailedScheduling  61s (x2 over 6m23s)  default-scheduler  0/1 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }.\"\n",
 			[]string{`1 Event apache-7f6fddb7df-q229r.FailedScheduling.1 Warning FailedScheduling on Pod /apache-7f6fddb7df-q229r loose "0/1 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }."`}},
+		{"a tool's tables: a node column, and events by their own names", "NODENAME   SEVERITY   HEARTBEATTIME               REASON              MESSAGE\nnode-7     Fatal      2024-03-01T10:32:03+08:00   NodeStatusUnknown   Kubelet stopped posting node status.\n\n" +
+			"NAMESPACE   SEVERITY   PODNAME                            EVENTTIME                   REASON      MESSAGE\nshop        Warning    node-7.164b5861e041a60e            2024-03-01T19:01:09+08:00   SystemOOM   System OOM encountered, victim process: java, pid: 4242\nshop        Warning    web-7d9f8c6b5-x2x4q.16491643e6b6   2024-03-01T17:09:24+08:00   Failed      Error: ImagePullBackOff\n",
+			[]string{`2 Event node-7.NodeStatusUnknown.2 Warning NodeStatusUnknown on Node /node-7 loose "Kubelet stopped posting node status."`,
+				`5 Event node-7.SystemOOM.5 Warning SystemOOM on Node /node-7 loose "System OOM encountered, victim process: java, pid: 4242"`,
+				`6 Event shop/web-7d9f8c6b5-x2x4q.Failed.6 Warning Failed on Pod shop/web-7d9f8c6b5-x2x4q loose "Error: ImagePullBackOff"`}},
 		{"watch", "Every 2.0s: kubectl get pods -n spark          host-1: Sun Dec 31 13:46:45 2017\n\nNAME        READY     STATUS    RESTARTS   AGE\nexec-1      0/1       Pending   0          9m\n",
 			[]string{`4 Pod spark/exec-1 phase=Pending PodScheduled=False [ready=false restarts=0]`}},
 		{"a node shown twice is one node with what both say", "# kubectl get nodes\nNAME   STATUS     AGE   VERSION\nn-2    NotReady   41d   v1.7.0\n\n# kubectl describe node n-2\nName:\t\t\tn-2\nTaints:\t\t\tnode.alpha.kubernetes.io/unreachable:NoExecute\n",

@@ -580,6 +580,12 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		if m.Entry.Word {
 			return p.rowNode(ln) // a node's STATUS cell: the node is the row's
 		}
+		if n := p.rowCell(ln, "NODENAME", "NODE"); nameLike(n) {
+			return nodeRef(n) // a tool's table of nodes' troubles
+		}
+		if n, ok := p.rowEventObject(ln); ok {
+			return nodeRef(n) // an event's own name in a table: its node's and a suffix
+		}
 		return corev1.ObjectReference{}
 	}
 	if r := kvPodRe.FindStringSubmatch(t); r != nil {
@@ -600,9 +606,56 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		}
 	}
 	if e.Object == "pod" || e.Object == "container" {
+		if n, ok := p.rowEventObject(ln); ok {
+			return podRef(p.rowCell(ln, "NAMESPACE"), n)
+		}
+		if n := p.rowCell(ln, "PODNAME", "POD"); nameLike(n) {
+			return podRef(p.rowCell(ln, "NAMESPACE"), n)
+		}
 		return p.rowPod(ln)
 	}
+	if kind := catalog.ObjectKind(e.Object); kind != "" {
+		if n, ok := p.rowEventObject(ln); ok {
+			return corev1.ObjectReference{Kind: kind, Namespace: p.rowCell(ln, "NAMESPACE"), Name: n}
+		}
+	}
 	return corev1.ObjectReference{}
+}
+
+// rowCell returns the cell of a table row under the first of the columns the last header
+// has: by the cells' order where the row has as many as the header, else by position.
+func (p *parser) rowCell(ln line, cols ...string) string {
+	h := p.scan.header
+	if len(h) == 0 {
+		return ""
+	}
+	cells := tokensOf(ln.text)
+	for _, col := range cols {
+		i := slices.Index(h, col)
+		if i < 0 {
+			continue
+		}
+		if len(cells) == len(h) {
+			return cells[i]
+		}
+		return p.underHeader(ln.text, col)
+	}
+	return ""
+}
+
+// rowEventObject reads the object of an event from the event's own name in a row's NAME,
+// PODNAME or OBJECT cell, which the API server makes of the object's name and a hexadecimal
+// suffix ("web-1.17a71c191e6304ea").
+func (p *parser) rowEventObject(ln line) (string, bool) {
+	c := p.rowCell(ln, "PODNAME", "NAME", "OBJECT")
+	if !eventIDRe.MatchString(c) {
+		return "", false
+	}
+	n := eventIDRe.ReplaceAllString(c, "")
+	if _, after, ok := strings.Cut(n, "/"); ok {
+		n = after
+	}
+	return n, nameLike(n)
 }
 
 // rowPod reads the pod of a table row the readers may not know: the cells under NAME (and
