@@ -92,7 +92,7 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		}
 		ns, name := st.Objects[0].Namespace, st.Objects[0].Name
 		pod := m.Pod(ns, name)
-		if pod == nil || pod.Pod.Status.Phase != corev1.PodPending || pod.Pod.Spec.NodeName != "" {
+		if pod == nil || pod.Pod.Status.Phase != corev1.PodPending || pod.Pod.Spec.NodeName != "" || placed(pod.Pod) {
 			continue
 		}
 		owner := ownerName(pod)
@@ -313,4 +313,13 @@ func refused(p *corev1.Pod) (signal.PodFailure, bool) {
 		return f, true
 	}
 	return f, false
+}
+
+
+// placed reports whether a pod's PodScheduled condition is True: on a node, though its object
+// may not say which (a pods table without a NODE column whose STATUS is a reason only the
+// kubelet writes).
+func placed(p *corev1.Pod) bool {
+	c := scheduledCondition(p)
+	return c != nil && c.Status == corev1.ConditionTrue
 }

@@ -25,7 +25,7 @@ func TestParseFormats(t *testing.T) {
 		{"events without header", "> prod   3m26s   Warning   Evicted   pod/x-1   The node was low on resource: ephemeral-storage.\n",
 			[]string{`1 Event prod/x-1.Evicted.1 Warning Evicted on Pod prod/x-1 "The node was low on resource: ephemeral-storage."`}},
 		{"pods table", "NAME   READY   STATUS   RESTARTS   AGE\nweb-1   0/1   ImagePullBackOff   0   5m\n",
-			[]string{`2 Pod web-1 phase=Pending [ready=false waiting:ImagePullBackOff restarts=0]`}},
+			[]string{`2 Pod web-1 phase=Pending PodScheduled=True [ready=false waiting:ImagePullBackOff restarts=0]`}},
 		{"pods wide pending unscheduled", "NAME   READY   STATUS   RESTARTS   AGE   IP   NODE   NOMINATED NODE   READINESS GATES\n" +
 			"web-1   0/1   Pending   0   5m   <none>   <none>   <none>   <none>\n",
 			[]string{`2 Pod web-1 phase=Pending PodScheduled=False [ready=false restarts=0]`}},

@@ -211,8 +211,13 @@ func (p *parser) podRow(f map[string]string, wide bool) (*corev1.Pod, bool) {
 	}
 	pod.Status.ContainerStatuses = cs
 	p.applyStatus(pod, f["STATUS"], min(ready, len(cs)-1), restarts)
+	_, waiting := waitingReasons[f["STATUS"]]
 	switch {
 	case pod.Spec.NodeName != "":
+		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionTrue, "")
+	case waiting || strings.HasPrefix(f["STATUS"], "Init:"):
+		// A container's waiting reason is the kubelet's: the pod is on a node, though the
+		// table has no NODE column to say which.
 		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionTrue, "")
 	case pod.Status.Phase == corev1.PodPending && f["STATUS"] == "Pending":
 		// kubectl prints Pending when no container has a reason yet: not placed on a node,
