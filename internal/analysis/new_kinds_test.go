@@ -157,3 +157,29 @@ func TestStartedAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestKernelOOMLines: the kernel's own OOM report in a journal says which OOM it was: a memory
+// cgroup's limit (CONSTRAINT_MEMCG, "Task in … killed as a result of limit of …") is a
+// container's kill, a global one (CONSTRAINT_NONE) the node's; both are of the host that logged
+// them.
+func TestKernelOOMLines(t *testing.T) {
+	for _, tc := range []struct{ name, line, kind string }{
+		{"a memory cgroup's limit", "Dec 02 10:04:05 node-7 kernel: oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=4f3c2a1b,mems_allowed=0,oom_memcg=/kubepods/burstable/pod6c1d,task_memcg=/kubepods/burstable/pod6c1d/4f3c,task=java,pid=31542,uid=1000", OOMKilled},
+		{"a memory cgroup's limit, as kernels before 4.19 said it", "Dec 02 10:04:05 node-7 kernel: [12345.678901] Task in /kubepods/burstable/pod6c1d/4f3c killed as a result of limit of /kubepods/burstable/pod6c1d/4f3c", OOMKilled},
+		{"the node's memory", "Dec 02 10:04:05 node-7 kernel: [12345.678901] oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/kubepods/besteffort/pod1/abc,task=stress,pid=4242,uid=0", NodeOOM},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := Run(model(t, tc.line+"\n"), Options{})
+			if len(rep.Symptoms) != 1 || rep.Symptoms[0].Kind != tc.kind || rep.Symptoms[0].Node != "node-7" {
+				t.Fatalf("symptoms %q (node %q), want one %s on node-7", sortedLabels(rep.Symptoms), firstNode(rep.Symptoms), tc.kind)
+			}
+		})
+	}
+}
+
+func firstNode(ss []Symptom) string {
+	if len(ss) == 0 {
+		return ""
+	}
+	return ss[0].Node
+}

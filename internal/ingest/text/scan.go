@@ -472,8 +472,8 @@ var (
 	// jsonPodRe finds the pod of a JSON log line, as logr writes a klog.ObjectRef:
 	// "Pod":{"name":"web-1","namespace":"shop"}, either key first.
 	jsonPodRe = regexp.MustCompile(`"[Pp]od"\s*:\s*\{\s*(?:"name"\s*:\s*"([^"]+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"|"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)")`)
-	// journalHostRe finds the host of a journald or syslog line: "May 05 13:59:56 ip-10-0-1-2.ec2.internal kubelet[2858]:".
-	journalHostRe = regexp.MustCompile(`^\w{3} [ \d]\d \d\d:\d\d:\d\d ([A-Za-z0-9][A-Za-z0-9.-]*) [\w.-]+\[\d+\]:`)
+	// journalHostRe finds the host of a journald or syslog line: "May 05 13:59:56 ip-10-0-1-2.ec2.internal kubelet[2858]:", or of the kernel's ("… node-7 kernel:").
+	journalHostRe = regexp.MustCompile(`^\w{3} [ \d]\d \d\d:\d\d:\d\d ([A-Za-z0-9][A-Za-z0-9.-]*) ([\w.-]+\[\d+\]|kernel):`)
 	// kvNodeRe finds the node of a structured log line: node="name".
 	kvNodeRe = regexp.MustCompile(`\bnode(?:Name)?"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
 	// podNameRe is a name a controller generated for a pod: "web-6d4cf56db6-zp2lx", "db-0".
@@ -566,6 +566,9 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 			ref.Name, ref.Namespace = r[1]+strings.TrimPrefix(r[2], r[1]), ""
 		}
 		return ref
+	}
+	if r := journalHostRe.FindStringSubmatch(t); r != nil && r[2] == "kernel" && (e.Object == "node" || e.Object == "container") {
+		return nodeRef(r[1]) // the kernel's words (its OOM killer's) are about its host
 	}
 	if e.Object == "node" {
 		if r := kvNodeRe.FindStringSubmatch(t); r != nil {
