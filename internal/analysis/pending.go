@@ -315,7 +315,6 @@ func refused(p *corev1.Pod) (signal.PodFailure, bool) {
 	return f, false
 }
 
-
 // placed reports whether a pod's PodScheduled condition is True: on a node, though its object
 // may not say which (a pods table without a NODE column whose STATUS is a reason only the
 // kubelet writes).
