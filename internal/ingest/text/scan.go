@@ -209,7 +209,7 @@ func (s *scanState) noteNamed(ln line) {
 	if strings.Contains(ln.text, "kubectl ") || strings.Contains(ln.text, "oc ") {
 		// A command quoted in a sentence: "The command "kubectl describe pods web-1" gives …".
 		for _, r := range quotedCmdRe.FindAllStringSubmatch(ln.text, 4) {
-			if ref := cmdRef(parseCommand(r[1])); ref.Name != "" && (controllerKinds[ref.Kind] || ref.Kind == cluster.KindPod || ref.Kind == "PersistentVolumeClaim") {
+			if ref := cmdRef(parseCommand(r[1])); nameLike(ref.Name) && (controllerKinds[ref.Kind] || ref.Kind == cluster.KindPod || ref.Kind == "PersistentVolumeClaim") {
 				s.name(ref.Kind, ref.Name)
 			}
 		}
