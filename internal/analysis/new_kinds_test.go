@@ -144,6 +144,8 @@ func TestStartedAgain(t *testing.T) {
 		{"started five times", events(" (x5 over 23m)"), []string{"container_restarted default/initpod"}, 4},
 		{"started twice", events(" (x2 over 3m)"), []string{"container_restarted default/initpod"}, 1},
 		{"started once", events(""), []string{}, 0},
+		{"started five times, OOM-killed as its status shows", events(" (x5 over 23m)") + "Containers:\n  web-ctr:\n    State:          Running\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n    Restart Count:  4\n",
+			[]string{"oom_killed default/initpod"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := Run(model(t, tc.doc), Options{})
@@ -151,7 +153,7 @@ func TestStartedAgain(t *testing.T) {
 			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
 				t.Fatalf("symptoms %q, want %q", got, tc.want)
 			}
-			if len(got) > 0 && (rep.Symptoms[0].Details.Restarts != tc.restarts || rep.Symptoms[0].Details.Container != "web-ctr") {
+			if tc.restarts > 0 && (rep.Symptoms[0].Details.Restarts != tc.restarts || rep.Symptoms[0].Details.Container != "web-ctr") {
 				t.Errorf("restarts %d of %q, want %d of web-ctr", rep.Symptoms[0].Details.Restarts, rep.Symptoms[0].Details.Container, tc.restarts)
 			}
 		})

@@ -16,7 +16,7 @@ func (restartedRule) Name() string { return "container-restarted" }
 
 func (restartedRule) Symptoms(in Input) []Symptom {
 	var out []Symptom
-	shown := map[string]bool{} // the pods whose status showed a restart
+	shown := map[string]bool{} // the pods whose status showed a restart, for whatever reason
 	for _, o := range in.Model.Pods {
 		for _, cs := range allStatuses(o.Pod) {
 			t := cs.LastTerminationState.Terminated
@@ -26,8 +26,11 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 				// though the paste lost the count (a describe cut short).
 				restarts = 1
 			}
+			if restarts > 0 {
+				shown[o.Namespace+"/"+o.Name] = true
+			}
 			if restarts == 0 || (t != nil && t.Reason == "OOMKilled") {
-				continue
+				continue // an OOM kill's restarts are oom_killed's
 			}
 			s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{ref(o)}, Node: o.Pod.Spec.NodeName, pod: o,
 				Details: Details{Restarts: int(restarts), RestartDetails: RestartDetails{Container: cs.Name}}}
@@ -55,7 +58,6 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 			if t != nil && t.Reason != "" {
 				s.Summary += fmt.Sprintf(" (last: %s, exit code %d)", t.Reason, t.ExitCode)
 			}
-			shown[o.Namespace+"/"+o.Name] = true
 			out = append(out, s)
 		}
 	}
