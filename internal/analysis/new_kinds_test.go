@@ -168,12 +168,17 @@ func TestKernelOOMLines(t *testing.T) {
 	for _, tc := range []struct{ name, line, kind string }{
 		{"a memory cgroup's limit", "Dec 02 10:04:05 node-7 kernel: oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=4f3c2a1b,mems_allowed=0,oom_memcg=/kubepods/burstable/pod6c1d,task_memcg=/kubepods/burstable/pod6c1d/4f3c,task=java,pid=31542,uid=1000", OOMKilled},
 		{"a memory cgroup's limit, as kernels before 4.19 said it", "Dec 02 10:04:05 node-7 kernel: [12345.678901] Task in /kubepods/burstable/pod6c1d/4f3c killed as a result of limit of /kubepods/burstable/pod6c1d/4f3c", OOMKilled},
+		{"a memory cgroup's limit, its summary and its kill: one kill", "Dec 02 10:04:05 node-7 kernel: oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=4f3c2a1b,mems_allowed=0,oom_memcg=/kubepods/burstable/pod6c1d,task_memcg=/kubepods/burstable/pod6c1d/4f3c,task=java,pid=31542,uid=1000\n" +
+			"Dec 02 10:04:05 node-7 kernel: Memory cgroup out of memory: Killed process 31542 (java) total-vm:8243112kB, anon-rss:3971224kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:8412kB oom_score_adj:936", OOMKilled},
 		{"the node's memory", "Dec 02 10:04:05 node-7 kernel: [12345.678901] oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/kubepods/besteffort/pod1/abc,task=stress,pid=4242,uid=0", NodeOOM},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := Run(model(t, tc.line+"\n"), Options{})
 			if len(rep.Symptoms) != 1 || rep.Symptoms[0].Kind != tc.kind || rep.Symptoms[0].Node != "node-7" {
 				t.Fatalf("symptoms %q (node %q), want one %s on node-7", sortedLabels(rep.Symptoms), firstNode(rep.Symptoms), tc.kind)
+			}
+			if n := len(rep.Symptoms[0].Members); n > 0 {
+				t.Errorf("a group of %d, want one kill: %s", n, rep.Symptoms[0].Summary)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -50,10 +51,21 @@ func (oomRule) Symptoms(in Input) []Symptom {
 		}
 		out = append(out, s)
 	}
+	kills := map[string]int{} // a kernel kill's node and pid: its symptom's index in out
 	for _, o := range in.Model.Events {
 		e := o.Event
 		if e.Reason != "OOMKilled" && in.eventSign(o, OOMKilled) != nil {
-			out = append(out, cgroupOOM(o))
+			s := cgroupOOM(o)
+			key := ""
+			if m := killedPIDRe.FindStringSubmatch(e.Message); m != nil {
+				key = s.Node + "\x00" + m[1] + m[2]
+			}
+			if i, ok := kills[key]; ok && key != "" {
+				out[i].Evidence = append(out[i].Evidence, s.Evidence...) // the kernel's lines of one kill
+				continue
+			}
+			kills[key] = len(out)
+			out = append(out, s)
 			continue
 		}
 		if e.Reason == "OOMKilled" && aboutPod(o) { // a phrase in pasted output
@@ -69,6 +81,10 @@ func (oomRule) Symptoms(in Input) []Symptom {
 	}
 	return out
 }
+
+// killedPIDRe finds the process a kernel OOM line names: "pid=31542" of the summary line,
+// "Killed process 31542" (or "Kill process") of the kill.
+var killedPIDRe = regexp.MustCompile(`\bpid=(\d+)|\bKill(?:ed)? process (\d+)`)
 
 // cgroupOOM is the kernel's kill of a process at a memory cgroup's limit, as the kernel log
 // or node-problem-detector's OOMKilling event says it ("Memory cgroup out of memory: Killed
