@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -31,15 +34,20 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(runAs(filepath.Base(os.Args[0]), os.Args[1:], os.Stderr))
 }
 
 // run executes the command line and returns the exit code.
 func run(args []string) int { return runTo(args, os.Stderr) }
 
 // runTo is run, saying why a command failed on stderr.
-func runTo(args []string, stderr io.Writer) int {
-	root := newRootCmd()
+func runTo(args []string, stderr io.Writer) int { return runAs("rootline", args, stderr) }
+
+// runAs is runTo for the binary installed under name: as kubectl-rootline it is a kubectl
+// plugin (kubectl finds kubectl-* on the PATH and runs "kubectl rootline snapshot" as
+// "kubectl-rootline snapshot"), and its help says "kubectl rootline".
+func runAs(name string, args []string, stderr io.Writer) int {
+	root := rootFor(name)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -55,6 +63,28 @@ func runTo(args []string, stderr io.Writer) int {
 	}
 	return exitFailure
 }
+
+// rootFor is the root command of the binary installed under name.
+func rootFor(name string) *cobra.Command {
+	root := newRootCmd()
+	if !strings.HasPrefix(strings.TrimSuffix(name, ".exe"), "kubectl-rootline") {
+		return root
+	}
+	root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl rootline"}
+	var plugin func(*cobra.Command)
+	plugin = func(c *cobra.Command) {
+		c.Example = commandLineRe.ReplaceAllString(c.Example, "${1}kubectl rootline ")
+		c.Long = commandLineRe.ReplaceAllString(c.Long, "${1}kubectl rootline ")
+		for _, sub := range c.Commands() {
+			plugin(sub)
+		}
+	}
+	plugin(root)
+	return root
+}
+
+// commandLineRe finds a command line of the help's examples: "  rootline upload …".
+var commandLineRe = regexp.MustCompile(`(?m)^(\s*)rootline `)
 
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
