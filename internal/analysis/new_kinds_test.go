@@ -61,6 +61,10 @@ func TestQuotaExceededRule(t *testing.T) {
 			`shop   1m   Warning   FailedCreate   replicaset/web-7d9f   Error creating: pods "web-7d9f-x2x4q" is forbidden: exceeded quota: compute, requested: cpu=2, used: cpu=8, limited: cpu=8` + "\n"},
 			symptoms: []string{"pod_create_failed shop/web-7d9f"}, kinds: []string{QuotaExceeded},
 			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_create_failed shop/web-7d9f"}, summary: []string{"exceeded quota: compute"}}},
+		{name: "a scope the API server limits and no quota covers", docs: []string{eventsHeader +
+			`kube-system   1m   Warning   FailedCreate   daemonset/agent   Error creating: insufficient quota to match these scopes: [{PriorityClass In [system-node-critical system-cluster-critical]}]` + "\n"},
+			symptoms: []string{"pod_create_failed kube-system/agent"}, kinds: []string{QuotaExceeded},
+			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_create_failed kube-system/agent"}, summary: []string{"insufficient quota to match these scopes"}}},
 		{name: "a ReplicaSet refused by a webhook is no quota", docs: []string{eventsHeader +
 			`shop   1m   Warning   FailedCreate   replicaset/web-7d9f   Error creating: admission webhook "policy.example.com" denied the request: image not signed` + "\n"},
 			symptoms: []string{"pod_create_failed shop/web-7d9f"}, kinds: []string{}},

@@ -116,14 +116,23 @@ func (getRows) row(p *parser, ln line) (bool, error) {
 // (corpus 61). Their object is the one the command above them describes, if it names one.
 type describeRows struct {
 	parse func(string) (eventRow, bool)
+	// assigned is the pod the rows' Scheduled event named ("Successfully assigned ns/pod to
+	// node"): the rows after it are that pod's, pasted without the describe around them.
+	assigned corev1.ObjectReference
 }
 
-func (t describeRows) row(p *parser, ln line) (bool, error) {
+func (t *describeRows) row(p *parser, ln line) (bool, error) {
 	r, ok := t.parse(ln.text)
 	if !ok {
 		return false, nil
 	}
+	if m := assignedRe.FindStringSubmatch(strings.TrimSpace(r.message)); m != nil && r.reason == "Scheduled" {
+		t.assigned = corev1.ObjectReference{Kind: cluster.KindPod, APIVersion: "v1", Namespace: m[1], Name: m[2]}
+	}
 	ref := p.cmdObject()
+	if ref.Name == "" {
+		ref = t.assigned
+	}
 	r.kind, r.namespace, r.name = ref.Kind, ref.Namespace, ref.Name
 	return true, p.rowEvent(p.event(r), ln)
 }
@@ -147,9 +156,9 @@ func headerlessEvents(s string) tableParser {
 	case getRowRe.MatchString(s):
 		return getRows{}
 	case describeRowRe.MatchString(s):
-		return describeRows{parseDescribeRow}
+		return &describeRows{parse: parseDescribeRow}
 	case oldDescribeRowRe.MatchString(s):
-		return describeRows{parseOldRow}
+		return &describeRows{parse: parseOldRow}
 	}
 	return nil
 }

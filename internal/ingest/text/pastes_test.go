@@ -61,6 +61,8 @@ func TestParsePastes(t *testing.T) {
 				`6 Event shop/web-7d9f8c6b5-x2x4q.Failed.6 Warning Failed on Pod shop/web-7d9f8c6b5-x2x4q loose "Error: ImagePullBackOff"`}},
 		{"a placeholder in a quoted command names nothing", "Run `kubectl describe pod <pod-name>` and look for: 0/1 nodes are available: 1 Insufficient cpu.\n",
 			[]string{`1 Event unknown.in.FailedScheduling.1 Warning FailedScheduling on Pod / loose "0/1 nodes are available: 1 Insufficient cpu."`}},
+		{"describe rows without their Events header are the pod their Scheduled row names", "  Normal   Scheduled  5m6s                   default-scheduler  Successfully assigned prod/web-1 to node3\n  Warning  BackOff    3m42s (x7 over 4m56s)  kubelet, node3     Back-off restarting failed container\n",
+			[]string{`1 Event prod/web-1.Scheduled.1 Normal Scheduled on Pod prod/web-1 "Successfully assigned prod/web-1 to node3"`, `2 Event prod/web-1.BackOff.2 Warning BackOff on Pod prod/web-1 x7 "Back-off restarting failed container"`}},
 		{"watch", "Every 2.0s: kubectl get pods -n spark          host-1: Sun Dec 31 13:46:45 2017\n\nNAME        READY     STATUS    RESTARTS   AGE\nexec-1      0/1       Pending   0          9m\n",
 			[]string{`4 Pod spark/exec-1 phase=Pending PodScheduled=False [ready=false restarts=0]`}},
 		{"a node shown twice is one node with what both say", "# kubectl get nodes\nNAME   STATUS     AGE   VERSION\nn-2    NotReady   41d   v1.7.0\n\n# kubectl describe node n-2\nName:\t\t\tn-2\nTaints:\t\t\tnode.alpha.kubernetes.io/unreachable:NoExecute\n",
