@@ -504,6 +504,9 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		}
 		return ref
 	}
+	if ref, ok := nameKindCells(t, m.Start); ok && len(p.scan.header) == 0 {
+		return ref
+	}
 	if e.Symptom == vocab.PodCreateFailed {
 		// The API server's refusal names the pod it would not make; the symptom is of the
 		// controller that tried, which the wrapper names.
@@ -659,6 +662,45 @@ func (p *parser) rowEventObject(ln line) (string, bool) {
 		n = after
 	}
 	return n, nameLike(n)
+}
+
+// nameKindRe finds two cells of a row, an object's name and its kind ("app-5-x5np6  Pod"), as
+// the event lists of old `kubectl get events` (NAME KIND), of `-A` (NAMESPACE before them) and
+// of consoles that copy as pipe rows print them.
+var nameKindRe = regexp.MustCompile(`(?:^|\s)([a-z0-9][a-z0-9.-]*[a-z0-9])\s+(Pod|Node|PersistentVolumeClaim|ReplicaSet|ReplicationController|Deployment|StatefulSet|DaemonSet|Job|CronJob)\s`)
+
+// nameKindCells reads the object of a row without a header from its name and kind cells,
+// before the message at msgAt: cells of their own, in a row of cells (two spaces or more apart).
+func nameKindCells(t string, msgAt int) (corev1.ObjectReference, bool) {
+	if msgAt <= 0 || msgAt > len(t) {
+		return corev1.ObjectReference{}, false
+	}
+	t = pipeCellRe.ReplaceAllString(t[:msgAt], "   ") // "3:19:08 PM | app-5-x5np6 | Pod | …"
+	if len(tokensOf(t)) < 3 {
+		return corev1.ObjectReference{}, false
+	}
+	r := nameKindRe.FindStringSubmatchIndex(t)
+	if r == nil || !cellBounded(t, r[2], r[5]) {
+		return corev1.ObjectReference{}, false
+	}
+	ref := corev1.ObjectReference{Kind: t[r[4]:r[5]], Name: t[r[2]:r[3]]}
+	if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
+		ref.APIVersion = "v1"
+	}
+	return ref, true
+}
+
+// pipeCellRe is a break between the cells of a row copied as pipe-separated text.
+var pipeCellRe = regexp.MustCompile(`\s+\|\s+`)
+
+// cellBounded reports whether t[from:to] stands between cell breaks (two spaces or more, a
+// tab, the line's ends) and holds one single space at most, the one between name and kind.
+func cellBounded(t string, from, to int) bool {
+	before := strings.TrimRight(t[:from], " ")
+	after := strings.TrimLeft(t[to:], " ")
+	gapBefore := len(t[:from]) - len(before)
+	gapAfter := len(t[to:]) - len(after)
+	return (before == "" || gapBefore >= 2) && (after == "" || gapAfter >= 2) && strings.Contains(t[from:to], "  ")
 }
 
 // rowPod reads the pod of a table row the readers may not know: the cells under NAME (and
