@@ -12,8 +12,9 @@ import (
 )
 
 var (
-	// looseObjectRe finds an object a line names: "pod/x", "node/y".
-	looseObjectRe = regexp.MustCompile(`\b(pod|node)/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
+	// looseObjectRe finds an object a line names: "pod/x", "node/y", and as `kubectl events`
+	// prints its OBJECT column, "Pod/x".
+	looseObjectRe = regexp.MustCompile(`\b([Pp]od|[Nn]ode)/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
 	// backOffPodRe finds the pod in "Back-off restarting failed container c in pod name_ns(uid)".
 	backOffPodRe = regexp.MustCompile(`in pod ([a-z0-9][a-z0-9.-]*)_([a-z0-9][a-z0-9-]*)\(`)
 	// forwardedRe finds the object of an event a forwarder (kube-eventer, a webhook) printed as

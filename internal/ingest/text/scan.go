@@ -463,8 +463,9 @@ var (
 	// jsonInvolvedRe finds the object of an event written as JSON on a line:
 	// "involvedObject":{"kind":"Pod","namespace":"prod","name":"web-1",…}.
 	jsonInvolvedRe = regexp.MustCompile(`"involvedObject"\s*:\s*\{\s*"kind"\s*:\s*"(\w+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)"`)
-	// looseWorkloadRe finds a controller a line names: "replicaset/web-7d9f", "rs/web-7d9f".
-	looseWorkloadRe = regexp.MustCompile(`\b(replicaset|statefulset|daemonset|job|replicationcontroller)(?:\.apps|\.batch)?/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
+	// looseWorkloadRe finds a controller a line names: "replicaset/web-7d9f", and as `kubectl
+	// events` prints it, "ReplicaSet/web-7d9f".
+	looseWorkloadRe = regexp.MustCompile(`\b((?i:replicaset|statefulset|daemonset|job|replicationcontroller))(?:\.apps|\.batch)?/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
 	// kvObjectRe and kvKindRe find the object of a structured "Event occurred" log line:
 	// object="ns/name" kind="Kind" (object="name" for an object without a namespace).
 	kvObjectRe = regexp.MustCompile(`\bobject="(?:([a-z0-9][a-z0-9-]*)/)?([A-Za-z0-9][A-Za-z0-9.-]*)"`)
@@ -523,7 +524,7 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 			return corev1.ObjectReference{Kind: kind, Namespace: m.Capture("namespace"), Name: name}
 		}
 		if r := looseWorkloadRe.FindStringSubmatch(t); r != nil {
-			return corev1.ObjectReference{Kind: catalog.ObjectKind(r[1]), Name: r[2]}
+			return corev1.ObjectReference{Kind: catalog.ObjectKind(strings.ToLower(r[1])), Name: r[2]}
 		}
 		// The pod it names is not its object: the row's, the describe's, the paste's are
 		// tried first (finishScan), the pod last.
@@ -580,7 +581,7 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		if r := journalHostRe.FindStringSubmatch(t); r != nil && e.Component == "kubelet" {
 			return nodeRef(r[1]) // the host that logged it: the kubelet's node
 		}
-		if r := looseObjectRe.FindStringSubmatch(t); r != nil && r[1] == "node" {
+		if r := looseObjectRe.FindStringSubmatch(t); r != nil && strings.EqualFold(r[1], "node") {
 			return nodeRef(r[2])
 		}
 		if m.Entry.Word {
@@ -606,10 +607,8 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 	if r := backOffPodRe.FindStringSubmatch(t); r != nil {
 		return podRef(r[2], r[1])
 	}
-	if r := looseObjectRe.FindStringSubmatch(t); r != nil {
-		if r[1] == "pod" {
-			return podRef("", r[2])
-		}
+	if r := looseObjectRe.FindStringSubmatch(t); r != nil && strings.EqualFold(r[1], "pod") {
+		return podRef("", r[2])
 	}
 	if e.Object == "pod" || e.Object == "container" {
 		if n, ok := p.rowEventObject(ln); ok {
