@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/signal"
@@ -30,6 +31,14 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if s.Kind != PodPending {
 			continue
 		}
+		if ev, said, ok := templateUnfit(in, s); ok {
+			// The autoscaler's scale-up simulation: the pod does not fit a new node of the
+			// group, so adding nodes cannot place it.
+			c.Explains = append(c.Explains, s.ID)
+			c.Evidence = append(c.Evidence, ev)
+			parts = append(parts, objectLabel(s)+": cluster-autoscaler found it fits no new node: "+clip(said, 200))
+			continue
+		}
 		for _, ref := range s.Objects {
 			p := m.Pod(ref.Namespace, ref.Name)
 			if p == nil {
@@ -56,6 +65,23 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 	c.Explains = unique(c.Explains)
 	c.Summary = "pods request more than a node allocates: " + summaryParts(parts, "; ")
 	return []Cause{c}
+}
+
+// templateUnfitTags are the catalogue's tags of cluster-autoscaler finding that a pod fits no
+// new node of a group (its template node: the machine type with its DaemonSets' pods).
+var templateUnfitTags = []string{"no_node_group_fits"}
+
+// templateUnfit finds cluster-autoscaler saying that a pending pod is short of a resource on a
+// new node of a group ("can't be scheduled on eks-ng-1, predicate checking error: Insufficient
+// cpu"): the pod asks more than such a node has. A group it is short of for another reason (a
+// selector, its maximum size) says nothing of the request.
+func templateUnfit(in Input, s Symptom) (Evidence, string, bool) {
+	for _, o := range in.eventsFor(s) {
+		if said, ok := in.tagSaid(o.Event.Message, templateUnfitTags); ok && strings.Contains(said, "Insufficient ") && !strings.Contains(said, "max node group size") {
+			return citeEvent(o), said, true
+		}
+	}
+	return Evidence{}, "", false
 }
 
 // exceedsNode reports whether a pending pod asks more than a node can give: more than the

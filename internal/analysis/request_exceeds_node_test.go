@@ -108,3 +108,19 @@ func TestRequestExceedsNodeRule(t *testing.T) {
 	}
 	runCauseCases(t, RequestExceedsNode, tests)
 }
+
+// TestRequestExceedsNodeByAutoscaler: cluster-autoscaler's scale-up simulation that finds a
+// pending pod short of a resource on a new node of its group says the request exceeds the
+// node; short of anything else (a selector), it does not.
+func TestRequestExceedsNodeByAutoscaler(t *testing.T) {
+	line := func(why string) string {
+		return "I0111 10:23:26.908932       1 orchestrator.go:470] Pod prod/train-0 can't be scheduled on eks-ng-1, predicate checking error: " + why + "; predicateName=NodeResourcesFit; reasons: " + why + "; debugInfo=\n"
+	}
+	pending := []string{"pod_pending prod/train-0"}
+	runCauseCases(t, RequestExceedsNode, []causeCase{
+		{name: "short of cpu on a new node", docs: []string{line("Insufficient cpu")}, symptoms: pending, kinds: []string{RequestExceedsNode},
+			want: causeWant{role: Root, confidence: 0.55, explains: pending, missing: []string{"node objects (kubectl get nodes -o json)"},
+				summary: []string{"pod prod/train-0: cluster-autoscaler found it fits no new node: Pod prod/train-0 can't be scheduled on eks-ng-1"}}},
+		{name: "a selector a new node does not match", docs: []string{line("node(s) didn't match Pod's node affinity/selector")}, symptoms: pending, kinds: []string{SchedulingConstraints}},
+	})
+}
