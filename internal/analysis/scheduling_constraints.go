@@ -40,6 +40,13 @@ func (schedulingConstraintsRule) Causes(in Input, symptoms []Symptom) []Cause {
 			}
 			continue
 		}
+		if ok && sch.Total > 0 && excludesAll(sch) {
+			// A rule of placement no node meets: what else some nodes lacked does not matter.
+			c.Explains = append(c.Explains, s.ID)
+			c.Evidence = append(c.Evidence, s.Evidence[0])
+			parts = append(parts, objectLabel(s)+": "+msg)
+			continue
+		}
 		if !ok || len(sch.Reasons) == 0 || insufficient(sch) {
 			continue
 		}
@@ -81,3 +88,25 @@ var (
 	placementTags = []string{"node_selector_mismatch", "node_affinity_mismatch", "untolerated_taint", "pod_affinity", "topology_spread"}
 	capacityTags  = []string{"insufficient_resource", "request_exceeds_node", "cloud_capacity", "cluster_resource_limit", "nodepool_limit_reached"}
 )
+
+// excludesAll reports whether one rule of placement (node affinity or selector, pod affinity,
+// topology spread, a taint of the cluster's own) kept the pod off every node the scheduler
+// counted ("10 node(s) didn't match node selector, 4 Insufficient cpu" of 10 nodes).
+func excludesAll(sch signal.Scheduling) bool {
+	for _, r := range sch.Reasons {
+		if r.Count != sch.Total {
+			continue
+		}
+		switch r.Class() {
+		case signal.ClassAffinity, signal.ClassPodAffinity, signal.ClassTopologySpread:
+			return true
+		case signal.ClassTaint:
+			if t, isTaint := r.Taint(); isTaint {
+				if _, cond := conditionTaints[t.Key]; !cond {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -32,6 +32,7 @@ func TestSchedulingConstraintsRule(t *testing.T) {
 		{"a node selector and the memory-pressure taint", "0/5 nodes are available: 2 node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{}},
 		{"cordoned nodes", "0/5 nodes are available: 5 node(s) were unschedulable." + preemption, []string{}},
 		{"a node selector that leaves only cordoned nodes", "0/5 nodes are available: 3 node(s) didn't match Pod's node affinity/selector, 2 node(s) were unschedulable." + preemption, []string{SchedulingConstraints}},
+		{"a node selector no node matches, some short of cpu besides", "0/5 nodes are available: 5 node(s) didn't match node selector, 2 Insufficient cpu." + preemption, []string{CapacityExhaustion, SchedulingConstraints}},
 		{"a node selector and lack of cpu", "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{CapacityExhaustion}},
 	}
 	var cases []causeCase
