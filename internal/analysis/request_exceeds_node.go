@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/signal"
@@ -67,19 +66,35 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 	return []Cause{c}
 }
 
-// templateUnfitTags are the catalogue's tags of cluster-autoscaler finding that a pod fits no
-// new node of a group (its template node: the machine type with its DaemonSets' pods).
-var templateUnfitTags = []string{"no_node_group_fits"}
+// The catalogue's tags that templateUnfit reads: cluster-autoscaler finding that a pod fits no
+// new node of a group (its template node: the machine type with its DaemonSets' pods); a part
+// of its reasons saying the pod is short of a resource there (the autoscaler's "2 Insufficient
+// cpu", the scheduler's "Insufficient cpu" it quotes in its log); and a part saying a group
+// could not grow, where the pod might have fit.
+var (
+	templateUnfitTags = []string{"no_node_group_fits"}
+	templateShortTags = []string{"request_exceeds_node", "insufficient_resource"}
+	groupMaxedTags    = []string{"node_group_max_size"}
+)
 
 // templateUnfit finds cluster-autoscaler saying that a pending pod is short of a resource on a
 // new node of a group ("can't be scheduled on eks-ng-1, predicate checking error: Insufficient
-// cpu"): the pod asks more than such a node has. A group it is short of for another reason (a
-// selector, its maximum size) says nothing of the request.
+// cpu"): the pod asks more than such a node has. A group that was at its maximum size says
+// nothing of the request: a node of it might have held the pod.
 func templateUnfit(in Input, s Symptom) (Evidence, string, bool) {
 	for _, o := range in.eventsFor(s) {
-		if said, ok := in.tagSaid(o.Event.Message, templateUnfitTags); ok && strings.Contains(said, "Insufficient ") && !strings.Contains(said, "max node group size") {
-			return citeEvent(o), said, true
+		msg := o.Event.Message
+		said, ok := in.tagSaid(msg, templateUnfitTags)
+		if !ok {
+			continue
 		}
+		if _, short := in.tagSaid(msg, templateShortTags); !short {
+			continue
+		}
+		if _, maxed := in.tagSaid(msg, groupMaxedTags); maxed {
+			continue
+		}
+		return citeEvent(o), said, true
 	}
 	return Evidence{}, "", false
 }

@@ -116,11 +116,20 @@ func TestRequestExceedsNodeByAutoscaler(t *testing.T) {
 	line := func(why string) string {
 		return "I0111 10:23:26.908932       1 orchestrator.go:470] Pod prod/train-0 can't be scheduled on eks-ng-1, predicate checking error: " + why + "; predicateName=NodeResourcesFit; reasons: " + why + "; debugInfo=\n"
 	}
-	pending := []string{"pod_pending prod/train-0"}
+	event := func(msg string) string {
+		return "LAST SEEN   TYPE     REASON              OBJECT          MESSAGE\n" +
+			"2m          Warning  FailedScheduling    pod/train-0     0/3 nodes are available: 3 Insufficient cpu.\n" +
+			"2m          Normal   NotTriggerScaleUp   pod/train-0     " + msg + "\n"
+	}
+	pending, inEvents := []string{"pod_pending prod/train-0"}, []string{"pod_pending train-0"}
 	runCauseCases(t, RequestExceedsNode, []causeCase{
 		{name: "short of cpu on a new node", docs: []string{line("Insufficient cpu")}, symptoms: pending, kinds: []string{RequestExceedsNode},
 			want: causeWant{role: Root, confidence: 0.55, explains: pending, missing: []string{"node objects (kubectl get nodes -o json)"},
 				summary: []string{"pod prod/train-0: cluster-autoscaler found it fits no new node: Pod prod/train-0 can't be scheduled on eks-ng-1"}}},
 		{name: "a selector a new node does not match", docs: []string{line("node(s) didn't match Pod's node affinity/selector")}, symptoms: pending, kinds: []string{SchedulingConstraints}},
+		{name: "the event: short of cpu on every group", docs: []string{event("pod didn't trigger scale-up: 2 Insufficient cpu")}, symptoms: inEvents, kinds: []string{CapacityExhaustion, RequestExceedsNode},
+			want: causeWant{role: Root, confidence: 0.55, explains: inEvents, missing: []string{"node objects (kubectl get nodes -o json)"},
+				summary: []string{"pod train-0: cluster-autoscaler found it fits no new node: pod didn't trigger scale-up: 2 Insufficient cpu"}}},
+		{name: "the event: another group was at its maximum", docs: []string{event("pod didn't trigger scale-up: 1 max node group size reached, 1 Insufficient cpu")}, symptoms: inEvents, kinds: []string{CapacityExhaustion}},
 	})
 }

@@ -206,7 +206,7 @@ var tolerationsRe = regexp.MustCompile(`^(?:-\s+)?"?[Tt]olerations"?\s*:`)
 // a few lines on, "name: backup" (its metadata's), for a message of the paste that names
 // no object of that kind (a Job's status pasted in a block of its own).
 func (s *scanState) noteNamed(ln line) {
-	if strings.Contains(ln.text, "kubectl ") || strings.Contains(ln.text, "oc ") {
+	if strings.Contains(ln.text, "kubectl ") || strings.Contains(ln.text, "oc ") && quotedOcRe.MatchString(ln.text) {
 		// A command quoted in a sentence: "The command "kubectl describe pods web-1" gives …".
 		for _, r := range quotedCmdRe.FindAllStringSubmatch(ln.text, 4) {
 			if ref := cmdRef(parseCommand(r[1])); nameLike(ref.Name) && (controllerKinds[ref.Kind] || ref.Kind == cluster.KindPod || ref.Kind == "PersistentVolumeClaim") {
@@ -269,6 +269,7 @@ func (s *scanState) name(kind, name string) {
 
 var (
 	// quotedCmdRe finds a kubectl command quoted in a sentence, in quotes or backticks.
+	quotedOcRe     = regexp.MustCompile("[\"'`](?:sudo )?oc ")
 	quotedCmdRe    = regexp.MustCompile("[\"'`]((?:sudo )?(?:kubectl|oc) [^\"'`]{3,200})[\"'`]")
 	manifestKindRe = regexp.MustCompile(`^\s*"?kind"?\s*:\s*"?([A-Z][A-Za-z]+)"?,?\s*$`)
 	manifestNameRe = regexp.MustCompile(`^\s*"?name"?\s*:\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?,?\s*$`)
