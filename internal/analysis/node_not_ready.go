@@ -46,6 +46,20 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 				seen[n.Name] = true
 				break
 			}
+			// Or its other conditions: the node lifecycle controller sets every condition of
+			// a node whose kubelet went silent to Unknown at once, Ready with them, each with
+			// "Kubelet stopped posting node status.".
+			for _, c := range n.Status.Conditions {
+				if seen[n.Name] || c.Status != corev1.ConditionUnknown || in.statusSign(c.Message, NodeNotReady) == nil {
+					continue
+				}
+				pool, _ := cluster.NodePool(n.Labels)
+				s := get(pool)
+				s.Objects = append(s.Objects, ref(o))
+				s.Evidence = append(s.Evidence, cite(o, "status.conditions["+string(c.Type)+"]", fmt.Sprintf("%s: %s %s", c.Status, c.Reason, c.Message)))
+				s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
+				seen[n.Name] = true
+			}
 		}
 		for _, c := range n.Status.Conditions {
 			if c.Type != corev1.NodeReady || c.Status == corev1.ConditionTrue {

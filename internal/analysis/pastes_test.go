@@ -27,6 +27,15 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_evicted prod/web-1"}, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
+		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",
+			[]string{"pod_stuck_creating prod/web-1"}, []string{"ip_exhaustion"}},
+		{"a node whose Ready row the paste cut, its other conditions Unknown", "Name:     n-7\nConditions:\n  Type      Status    LastHeartbeatTime     LastTransitionTime      Reason      Message\n  ----      ------    -----------------     ------------------      ------      -------\n" +
+			"  NetworkUnavailable  False     Fri, 21 Apr 2017 23:38:59 +0300   Fri, 21 Apr 2017 23:38:59 +0300   RouteCreated    RouteController created a route\n" +
+			"  OutOfDisk     Unknown   Sun, 23 Apr 2017 07:47:26 +0300   Sun, 23 Apr 2017 07:48:07 +0300   NodeStatusUnknown   Kubelet stopped posting node status.\n",
+			[]string{"node_not_ready n-7"}, nil},
+		{"a node with a condition Unknown for another reason", "Name:     n-7\nConditions:\n  Type      Status    LastHeartbeatTime     LastTransitionTime      Reason      Message\n" +
+			"  NetworkUnavailable  Unknown     Fri, 21 Apr 2017 23:38:59 +0300   Fri, 21 Apr 2017 23:38:59 +0300   NoRouteCreated    RouteController failed to create a route\n",
+			nil, nil},
 		{"a pod ended by its node's shutdown", "NAME    READY   STATUS       RESTARTS   AGE   IP       NODE\nweb-1   0/1     Terminated   0          1h    <none>   spot-1\n",
 			[]string{"preempted web-1"}, []string{"preemption"}},
 		{"a container status lost is not a symptom alone", "NAME    READY   STATUS                   RESTARTS   AGE\nweb-1   0/1     ContainerStatusUnknown   0          1h\n",

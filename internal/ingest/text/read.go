@@ -20,7 +20,8 @@ type line struct {
 	cmd  *command // for kindCommand: the command, nil for a prompt without kubectl
 	raw  int      // length of the line before cleaning, for telling hard wraps
 	// flat is a command line's text, for output a paste flattened onto the line of its
-	// command ("$ kubectl describe pod x ... Events: … 0/4 nodes are available: …").
+	// command ("$ kubectl describe pod x ... Events: … 0/4 nodes are available: …"), or a
+	// heading's, for a message it quotes.
 	flat string
 	end  int // the last line number a wrapped line continued onto; 0 when it did not
 }
@@ -85,6 +86,9 @@ func (l *lineReader) next() (ln line, ok bool, err error) {
 		raw: len(strings.TrimRight(raw, " \t\r\n"))}
 	if c.kind == kindCommand && ln.raw >= minFlat {
 		ln.flat = strings.TrimSpace(raw)
+	}
+	if _, title, heading := strings.Cut(c.text, " "); c.kind == kindSep && heading {
+		ln.flat = title // a heading that quotes a message: an issue's title, "# Failed create pod sandbox: …"
 	}
 	return ln, true, nil
 }

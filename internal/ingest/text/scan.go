@@ -612,6 +612,9 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		return podRef("", r[2])
 	}
 	if e.Object == "pod" || e.Object == "container" {
+		if ns, name := p.partPod(m); name != "" {
+			return podRef(ns, name) // the wrapper names none: a part of the message may
+		}
 		if n, ok := p.rowEventObject(ln); ok {
 			return podRef(p.rowCell(ln, "NAMESPACE"), n)
 		}
@@ -626,6 +629,21 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		}
 	}
 	return corev1.ObjectReference{}
+}
+
+// partPod returns the pod that a part of a message names when the message does not: the
+// network plugin's "failed to set up pod "web-1_prod" network" inside the kubelet's "Failed
+// create pod sandbox: …", which names none.
+func (p *parser) partPod(m catalog.Match) (namespace, name string) {
+	for _, pm := range p.scan.cat.Explain(m.Text) {
+		if pm.Entry == m.Entry || !pm.Entry.Part {
+			continue
+		}
+		if ns, n := pm.Pod(); nameLike(n) {
+			return ns, n
+		}
+	}
+	return "", ""
 }
 
 // rowCell returns the cell of a table row under the first of the columns the last header
