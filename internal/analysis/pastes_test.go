@@ -29,6 +29,10 @@ func TestPastes(t *testing.T) {
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",
 			[]string{"pod_stuck_creating prod/web-1"}, []string{"ip_exhaustion"}},
+		{"Karpenter launching nodes for the pods it lists", `{"level":"INFO","time":"2025-11-11T12:16:09.218Z","logger":"controller","message":"found provisionable pod(s)","controller":"provisioner","Pods":"ml/train-a, ml/train-b and 80 other(s)","duration":"2.2s"}` + "\n",
+			[]string{"pod_pending ml/train-a,ml/train-b"}, nil},
+		{"a log line whose pods key is not a list of pods", `{"level":"INFO","message":"found provisionable pod(s)","Pods":"3 of them"}` + "\n",
+			[]string{"pod_pending "}, nil},
 		{"a node whose Ready row the paste cut, its other conditions Unknown", "Name:     n-7\nConditions:\n  Type      Status    LastHeartbeatTime     LastTransitionTime      Reason      Message\n  ----      ------    -----------------     ------------------      ------      -------\n" +
 			"  NetworkUnavailable  False     Fri, 21 Apr 2017 23:38:59 +0300   Fri, 21 Apr 2017 23:38:59 +0300   RouteCreated    RouteController created a route\n" +
 			"  OutOfDisk     Unknown   Sun, 23 Apr 2017 07:47:26 +0300   Sun, 23 Apr 2017 07:48:07 +0300   NodeStatusUnknown   Kubelet stopped posting node status.\n",

@@ -50,6 +50,9 @@ type scanned struct {
 	// cmdOut says the line follows its command with no blank line between: the command's
 	// output, though nothing else marks it printed (kubectl logs).
 	cmdOut bool
+	// listed says obj is one of the pods the line lists (Karpenter's "Pods" key): the
+	// message's own naming, as a {pod} capture is.
+	listed bool
 }
 
 // span is what the readers made of a run of lines: the reasons they emitted and the object.
@@ -347,8 +350,50 @@ func (p *parser) scanHeld(next *line) {
 		if sc.obj.Kind == cluster.KindPod && sc.obj.Name != "" {
 			p.notePod(sc.obj.Namespace, sc.obj.Name) // for a describe fragment after it that names none
 		}
-		s.found = append(s.found, sc)
+		pods := keyPods(h.text)
+		if m.Entry.Object != "pod" || len(pods) == 0 || sc.obj.Name != "" && !slices.ContainsFunc(pods, func(r corev1.ObjectReference) bool { return r.Name == sc.obj.Name }) {
+			s.found = append(s.found, sc)
+			continue
+		}
+		for _, ref := range pods { // a message about several pods: one finding each
+			if len(s.found) >= maxScanned {
+				s.dropped++
+				break
+			}
+			one := sc
+			one.obj, one.listed = ref, true
+			s.found = append(s.found, one)
+		}
 	}
+}
+
+// podsKeyRe finds a structured log line's list of pods, Karpenter's "Pods" key (JSON, or
+// logfmt-quoted): "ns/a, ns/b, ns/c, ns/d, ns/e and 80 other(s)" (its pretty.Slice).
+var podsKeyRe = regexp.MustCompile(`"[Pp]ods"\s*:\s*"([^"]{3,1000})"|\b[Pp]ods="([^"]{3,1000})"`)
+
+// keyPods returns the pods a structured log line lists under its "Pods" key, each named
+// namespace/name; nil when it lists none. A count of the rest ("and 80 other(s)") names none.
+func keyPods(t string) []corev1.ObjectReference {
+	if !strings.Contains(t, "ods") {
+		return nil
+	}
+	r := podsKeyRe.FindStringSubmatch(t)
+	if r == nil {
+		return nil
+	}
+	list := r[1] + r[2]
+	if i := strings.LastIndex(list, " and "); i >= 0 && strings.HasSuffix(list, " other(s)") {
+		list = list[:i]
+	}
+	var refs []corev1.ObjectReference
+	for item := range strings.SplitSeq(list, ",") {
+		ns, name, ok := strings.Cut(strings.TrimSpace(item), "/")
+		if !ok || !nameLike(ns) || !nameLike(name) {
+			return nil // not a list of pods as the logger writes one
+		}
+		refs = append(refs, podRef(ns, name))
+	}
+	return refs
 }
 
 // headOf is the start of a line, where the rest of a message a wrap cut would stand.
@@ -912,7 +957,11 @@ func (s *scanState) covered(sc scanned) (bool, corev1.ObjectReference) {
 		if sc.m.Entry.Object == "node" && sp.obj.Kind == cluster.KindPod {
 			continue // the readers read a node's row as a pod's (an old `kubectl get nodes`)
 		}
-		if _, name := sc.m.Pod(); name != "" && sp.obj.Name != name && sc.m.Entry.Object == "pod" && (sp.obj.Kind == cluster.KindPod || sp.obj.Kind == "") {
+		_, name := sc.m.Pod()
+		if sc.listed {
+			name = sc.obj.Name
+		}
+		if name != "" && sp.obj.Name != name && sc.m.Entry.Object == "pod" && (sp.obj.Kind == cluster.KindPod || sp.obj.Kind == "") {
 			continue // a message about the pod it names is not what a reader read of another pod, or of none
 		}
 		if obj.Name == "" {
