@@ -20,8 +20,11 @@ func containers(sec *node) ([]corev1.Container, []corev1.ContainerStatus) {
 		if k.key == "" || k.val != "" {
 			continue
 		}
-		c, st := container(k.key, k.kids)
-		cs, sts = append(cs, c), append(sts, st)
+		c, st, shown := container(k.key, k.kids)
+		cs = append(cs, c)
+		if shown {
+			sts = append(sts, st)
+		}
 	}
 	return cs, sts
 }
@@ -50,12 +53,19 @@ func nestStates(fields []*node) []*node {
 }
 
 // container reads one container's fields. Environment, Command, Args and Mounts are left
-// out on purpose: they may carry secrets and say nothing Rootline analyses.
-func container(name string, fields []*node) (corev1.Container, corev1.ContainerStatus) {
+// out on purpose: they may carry secrets and say nothing Rootline analyses. shown says the
+// container has a status: kubectl describe prints its Container ID, Image ID, State, Ready and
+// Restart Count lines only for a container the pod's status lists (describeContainerBasicInfo
+// and describeContainerState write them under "if ok"), none for a pod not yet placed.
+func container(name string, fields []*node) (c corev1.Container, st corev1.ContainerStatus, shown bool) {
 	fields = nestStates(fields)
-	c := corev1.Container{Name: name}
-	st := corev1.ContainerStatus{Name: name}
+	c = corev1.Container{Name: name}
+	st = corev1.ContainerStatus{Name: name}
 	for _, f := range fields {
+		switch f.key {
+		case "Container ID", "Image ID", "State", "Last State", "Last Termination State", "Ready", "Restart Count":
+			shown = true
+		}
 		switch f.key {
 		case "Container ID":
 			st.ContainerID = f.val
@@ -87,7 +97,7 @@ func container(name string, fields []*node) (corev1.Container, corev1.ContainerS
 			c.StartupProbe = probe(f.val)
 		}
 	}
-	return c, st
+	return c, st, shown
 }
 
 // state reads "State: Terminated" and the Reason, Exit Code, Signal, Message, Started and

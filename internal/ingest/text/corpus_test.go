@@ -25,7 +25,7 @@ func TestCorpus(t *testing.T) {
 			`Pod kube-system/coredns-5dd5756b68-2zrhr phase=Pending PodScheduled=False`,
 			`Pod kube-system/coredns-5dd5756b68-wcs5x phase=Pending PodScheduled=False`,
 			`Warning FailedScheduling on Pod kube-system/coredns-5dd5756b68-2zrhr x23 "0/1 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }`,
-			`Pod kube-system/coredns-5dd5756b68-2zrhr phase=Pending PodScheduled=False [coredns ready=false restarts=0] req=100m/70Mi`,
+			`Pod kube-system/coredns-5dd5756b68-2zrhr phase=Pending PodScheduled=False [ready=false restarts=0] req=100m/70Mi`,
 		}},
 		{"07-", false, []string{
 			`Warning Unhealthy on  / x44 "Liveness probe failed: Get \"http://10.244.54.71:18051/healthcheck\": context deadline exceeded`,
@@ -44,7 +44,7 @@ func TestCorpus(t *testing.T) {
 			`Warning FailedScheduling on  / x2 "0/6 nodes are available: 2 node(s) didn't match Pod's node affinity/selector, 4 Insufficient cpu.`,
 		}},
 		{"23-", true, []string{
-			`Pod proprietary/proprietary-crawler-preemptive-79f7cbc6cf-rzck9 phase=Failed reason=Evicted node=gke-general-preemptible-40c94gb-pool-35dd7b4d-mv7w [proprietary-crawler ready=false restarts=0] req=4/7G lim=8/10G`,
+			`Pod proprietary/proprietary-crawler-preemptive-79f7cbc6cf-rzck9 phase=Failed reason=Evicted message="The node was low on resource: memory. Container proprietary-crawler was using 9402820Ki, which exceeds its request of 7G." node=gke-general-preemptible-40c94gb-pool-35dd7b4d-mv7w req=4/7G lim=8/10G`,
 		}},
 		{"31-", true, []string{
 			`Node  MemoryPressure=True cpu-requests="150m (7%)"`,

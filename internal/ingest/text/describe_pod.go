@@ -94,7 +94,7 @@ func (p *parser) describePodFragment(roots []*node, b *block) error {
 	if c := find(roots, "Containers"); c != nil {
 		pod.Spec.Containers, pod.Status.ContainerStatuses = containers(c)
 	} else {
-		c, cs := container("", roots)
+		c, cs, _ := container("", roots) // a fragment is pasted for its state
 		pod.Spec.Containers, pod.Status.ContainerStatuses = []corev1.Container{c}, []corev1.ContainerStatus{cs}
 	}
 	owner := &ownerRef{kind: "Pod"}
