@@ -111,7 +111,10 @@ func tagRules() []CauseRule {
 			}},
 		tagRule{name: "volume-attach-failure", cause: VolumeAttachFailure, symptoms: []string{PodStuckCreating, PodPending},
 			tags: []string{"volume_multi_attach", "volume_mount_timeout", "volume_attach_failed", "volume_mount_failed",
-				"volume_not_attached", "volume_attach_limit", "volume_in_use"}, confidence: 0.75,
+				"volume_not_attached", "volume_attach_limit", "volume_in_use"},
+			// A mount that failed for an object that does not exist is missing-object's.
+			unless:     []string{"missing_secret", "missing_configmap", "missing_secret_key", "missing_configmap_key"},
+			confidence: 0.75,
 			summary: func(n int, o, said string) string {
 				return fmt.Sprintf("the volumes of %d pod(s) could not be attached or mounted: %s: %s", n, o, said)
 			}},

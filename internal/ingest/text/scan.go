@@ -657,7 +657,7 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		return podRef("", r[2])
 	}
 	if e.Object == "pod" || e.Object == "container" {
-		if ns, name := p.partPod(m); name != "" {
+		if ns, name := p.partPod(m, ln); name != "" {
 			return podRef(ns, name) // the wrapper names none: a part of the message may
 		}
 		if n, ok := p.rowEventObject(ln); ok {
@@ -678,9 +678,13 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 
 // partPod returns the pod that a part of a message names when the message does not: the
 // network plugin's "failed to set up pod "web-1_prod" network" inside the kubelet's "Failed
-// create pod sandbox: …", which names none.
-func (p *parser) partPod(m catalog.Match) (namespace, name string) {
-	for _, pm := range p.scan.cat.Explain(m.Text) {
+// create pod sandbox: …", which names none; or a part of the error a logger wrote beside it.
+func (p *parser) partPod(m catalog.Match, ln line) (namespace, name string) {
+	text := m.Text
+	if err := logError(ln.text); err != "" {
+		text += ": " + err // the error a structured logger wrote beside it: "Error syncing pod" err="…"
+	}
+	for _, pm := range p.scan.cat.Explain(text) {
 		if pm.Entry == m.Entry || !pm.Entry.Part {
 			continue
 		}
@@ -1123,7 +1127,7 @@ func (s *scanState) messageLines() (head []int, more map[int][]string) {
 
 // logErrorRe finds the error a structured logger writes beside its message: a JSON log's
 // "error" (zap, Karpenter's) or a klog line's err= (logr's Error(err, msg)).
-var logErrorRe = regexp.MustCompile(`"error"\s*:\s*("(?:[^"\\]|\\.)*")|\berr=("(?:[^"\\]|\\.)*")`)
+var logErrorRe = regexp.MustCompile(`"error"\s*:\s*("(?:[^"\\]|\\.)*")|\berr=("(?:[^"\\]|\\.)*")|\berr=("(?:[^"\\]|\\.)*\\?)$`)
 
 // logError returns the error a structured log line carries beside its message, or "".
 func logError(line string) string {
@@ -1136,6 +1140,11 @@ func logError(line string) string {
 		if json.Unmarshal([]byte(r[1]), &v) != nil {
 			return ""
 		}
+		return v
+	}
+	if r[3] != "" {
+		// A value the paste cut before its closing quote: as far as it goes.
+		v, _ := strconv.Unquote(strings.TrimSuffix(r[3], `\`) + `"`)
 		return v
 	}
 	v, err := strconv.Unquote(r[2])
