@@ -37,6 +37,16 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_stuck_creating prod/web-7d9f8"}, nil},
 		{"the volume manager's detailed error in a journal, quoted", `Oct 06 18:02:48 minikube kubelet[743]: E1006 18:02:48.167820     743 nestedpendingoperations.go:301] Operation for "{volumeName:kubernetes.io/secret/82bce830-webhook-certs podName:82bce830 nodeName:}" failed. No retries permitted until 2020-10-06 18:03:20.167797176 +0000 UTC m=+81.640929255 (durationBeforeRetry 32s). Error: "MountVolume.SetUp failed for volume \"webhook-certs\" (UniqueName: \"kubernetes.io/secret/82bce830-webhook-certs\") pod \"gcp-auth-5ff8987f65-qh2l5\" (UID: \"82bce830\") : secret \"gcp-auth-certs\" not found"` + "\n",
 			[]string{"pod_stuck_creating gcp-auth-5ff8987f65-qh2l5"}, []string{"missing_object"}},
+		{"gitlab-runner's wait for a pod, its condition under it", "Waiting for pod ci/runner-abc-project-1-concurrent-0 to be running, status is Pending\n\tUnschedulable: \"0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.\"\n",
+			[]string{"pod_pending ci/runner-abc-project-1-concurrent-0"}, []string{"capacity_exhaustion"}},
+		{"a test log's events, kind before name in one cell", "    logger.go:42: 06:03:12 | tmpl | 2022-11-20 05:58:15 +0000 UTC\tWarning\tPod tmpl-1\t\tFailedMount\tMountVolume.SetUp failed for volume \"cert\" : secret \"tmpl-cert\" not found\t\t\n" +
+			"    logger.go:42: 06:03:12 | tmpl | 2022-11-20 05:58:16 +0000 UTC\tNormal\tPod tmpl-2\t\tScheduled\tSuccessfully assigned kuttl/tmpl-2 to kind-worker8\t\t\n" +
+			"    logger.go:42: 06:03:12 | tmpl | 2022-11-20 05:58:16 +0000 UTC\tWarning\tPod tmpl-2\t\tFailedMount\tMountVolume.SetUp failed for volume \"cert\" : secret \"tmpl-cert\" not found\t\t\n",
+			[]string{"pod_stuck_creating tmpl-1,tmpl-2"}, []string{"missing_object"}},
+		{"Jenkins' Kubernetes plugin's events, the pod in brackets", "[Normal][ci/agent-x2gp][Scheduled] Successfully assigned ci/agent-x2gp to docker-desktop\n\n[Warning][ci/agent-x2gp][Failed] Failed to pull image \"invalid:image\": rpc error: code = Unknown desc = Error response from daemon: pull access denied for invalid, repository does not exist\n",
+			[]string{"image_pull_failed ci/agent-x2gp"}, []string{"image_unavailable"}},
+		{"a provisioner's log of the claims it failed", `E0203 20:31:17.244710       1 controller.go:700] error syncing claim "shop/db": failed to provision volume with StorageClass "replica1": rpc error: code = ResourceExhausted desc = No Hosting Volumes available, add more storage` + "\n",
+			[]string{"volume_provisioning_failed shop/db"}, nil},
 		{"Karpenter launching nodes for the pods it lists", `{"level":"INFO","time":"2025-11-11T12:16:09.218Z","logger":"controller","message":"found provisionable pod(s)","controller":"provisioner","Pods":"ml/train-a, ml/train-b and 80 other(s)","duration":"2.2s"}` + "\n",
 			[]string{"pod_pending ml/train-a,ml/train-b"}, nil},
 		{"a log line whose pods key is not a list of pods", `{"level":"INFO","message":"found provisionable pod(s)","Pods":"3 of them"}` + "\n",

@@ -54,6 +54,10 @@ type Entry struct {
 	// "Error syncing pod, skipping: …" of its sync result before 1.7): it is a sign of nothing
 	// itself, and its event is a sign of what the message inside it is a sign of.
 	Carries bool `json:"carries,omitempty"`
+	// Heads marks a tool's line that names the object of the lines under it: gitlab-runner's
+	// "Waiting for pod ns/x to be running, status is Pending", the pod's conditions under it.
+	// It is a sign of nothing itself.
+	Heads bool `json:"heads,omitempty"`
 	// Follows names the entries whose message this one continues on the next line: a
 	// component that writes a message of several lines (the scheduler's FitError before 1.6,
 	// "pod (x) failed to fit in any node" and a line per node under it). Found on the line
@@ -238,6 +242,8 @@ func (e *Entry) check() error {
 		return fmt.Errorf("no source: every entry cites where it was read")
 	case e.Carries && e.Symptom != "":
 		return fmt.Errorf("carries another message and is a sign of %s itself: a carrier's sign is the message inside it", e.Symptom)
+	case e.Heads && (e.Symptom != "" || e.Evidence != "" || e.Object != "pod"):
+		return fmt.Errorf("heads the lines under it: it names their pod and is a sign of nothing itself")
 	case e.Example == "":
 		return fmt.Errorf("no example")
 	case !slices.Contains(objects, e.Object):

@@ -660,6 +660,11 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		if ns, name := p.partPod(m, ln); name != "" {
 			return podRef(ns, name) // the wrapper names none: a part of the message may
 		}
+		if m.Start <= len(t) {
+			if r := bracketRefRe.FindStringSubmatch(t[:m.Start]); r != nil {
+				return podRef(r[1], r[2]) // a tool's "[Warning][ns/pod][Failed] …" (Jenkins' Kubernetes plugin)
+			}
+		}
 		if n, ok := p.rowEventObject(ln); ok {
 			return podRef(p.rowCell(ln, "NAMESPACE"), n)
 		}
@@ -746,11 +751,14 @@ func nameKindCells(t string, msgAt int) (corev1.ObjectReference, bool) {
 	if len(tokensOf(t)) < 3 {
 		return corev1.ObjectReference{}, false
 	}
-	r := nameKindRe.FindStringSubmatchIndex(t)
-	if r == nil || !cellBounded(t, r[2], r[5]) {
+	var ref corev1.ObjectReference
+	if r := nameKindRe.FindStringSubmatchIndex(t); r != nil && cellBounded(t, r[2], r[5], false) {
+		ref = corev1.ObjectReference{Kind: t[r[4]:r[5]], Name: t[r[2]:r[3]]}
+	} else if r := kindNameRe.FindStringSubmatchIndex(t); r != nil && cellBounded(t, r[2], r[5], true) {
+		ref = corev1.ObjectReference{Kind: t[r[2]:r[3]], Name: t[r[4]:r[5]]}
+	} else {
 		return corev1.ObjectReference{}, false
 	}
-	ref := corev1.ObjectReference{Kind: t[r[4]:r[5]], Name: t[r[2]:r[3]]}
 	if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
 		ref.APIVersion = "v1"
 	}
@@ -760,14 +768,26 @@ func nameKindCells(t string, msgAt int) (corev1.ObjectReference, bool) {
 // pipeCellRe is a break between the cells of a row copied as pipe-separated text.
 var pipeCellRe = regexp.MustCompile(`\s+\|\s+`)
 
-// cellBounded reports whether t[from:to] stands between cell breaks (two spaces or more, a
-// tab, the line's ends) and holds one single space at most, the one between name and kind.
-func cellBounded(t string, from, to int) bool {
+// bracketRefRe finds the object a tool prints in brackets before an event's message,
+// "[ns/name]".
+var bracketRefRe = regexp.MustCompile(`\[([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)/([a-z0-9][a-z0-9.-]*[a-z0-9])\]`)
+
+// kindNameRe finds one cell of a row that holds an object's kind and name, as test tools print
+// events ("Warning	Pod web-1		FailedMount	…", kuttl's "%s %s" of kind and name).
+var kindNameRe = regexp.MustCompile(`(?:^|\s)(Pod|Node|PersistentVolumeClaim|ReplicaSet|ReplicationController|Deployment|StatefulSet|DaemonSet|Job|CronJob) ([a-z0-9][a-z0-9.-]*[a-z0-9])\s`)
+
+// cellBounded reports whether t[from:to], a name and a kind, stands between cell breaks (two
+// spaces or more, the line's ends): cells of their own, two spaces or more apart, or, kind
+// first, one cell.
+func cellBounded(t string, from, to int, kindFirst bool) bool {
 	before := strings.TrimRight(t[:from], " ")
 	after := strings.TrimLeft(t[to:], " ")
 	gapBefore := len(t[:from]) - len(before)
 	gapAfter := len(t[to:]) - len(after)
-	return (before == "" || gapBefore >= 2) && (after == "" || gapAfter >= 2) && strings.Contains(t[from:to], "  ")
+	// An event's type cell ends where a tab stop fell one space after it ("Warning\tPod x").
+	typed := kindFirst && (strings.HasSuffix(before, "Warning") || strings.HasSuffix(before, "Normal"))
+	return (before == "" || gapBefore >= 2 || typed) && (after == "" || gapAfter >= 2) &&
+		(strings.Contains(t[from:to], "  ") || kindFirst)
 }
 
 // rowPod reads the pod of a table row the readers may not know: the cells under NAME (and
@@ -984,11 +1004,11 @@ func (s *scanState) covered(sc scanned) (bool, corev1.ObjectReference) {
 func (p *parser) finishScan() error {
 	p.scanHeld(nil)
 	s := &p.scan
-	// The object a section is about: the pod of its "Successfully assigned" line, or the
-	// object of a describe block or row in it.
+	// The object a section is about: the pod of its "Successfully assigned" line or of a
+	// tool's line that heads it, or the object of a describe block or row in it.
 	sections := map[int]corev1.ObjectReference{}
 	for _, sc := range s.found {
-		if sc.m.Entry.Reason == "Scheduled" && sc.obj.Kind == cluster.KindPod {
+		if (sc.m.Entry.Reason == "Scheduled" || sc.m.Entry.Heads) && sc.obj.Kind == cluster.KindPod {
 			if _, ok := sections[sc.section]; !ok && sc.obj.Name != "" {
 				sections[sc.section] = sc.obj
 			}
