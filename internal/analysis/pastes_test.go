@@ -37,6 +37,10 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_stuck_creating prod/web-7d9f8"}, nil},
 		{"the volume manager's detailed error in a journal, quoted", `Oct 06 18:02:48 minikube kubelet[743]: E1006 18:02:48.167820     743 nestedpendingoperations.go:301] Operation for "{volumeName:kubernetes.io/secret/82bce830-webhook-certs podName:82bce830 nodeName:}" failed. No retries permitted until 2020-10-06 18:03:20.167797176 +0000 UTC m=+81.640929255 (durationBeforeRetry 32s). Error: "MountVolume.SetUp failed for volume \"webhook-certs\" (UniqueName: \"kubernetes.io/secret/82bce830-webhook-certs\") pod \"gcp-auth-5ff8987f65-qh2l5\" (UID: \"82bce830\") : secret \"gcp-auth-certs\" not found"` + "\n",
 			[]string{"pod_stuck_creating gcp-auth-5ff8987f65-qh2l5"}, []string{"missing_object"}},
+		{"a wide pods table a narrow terminal wrapped, header and rows", "$ kubectl get pods -o wide --all-namespaces\nNAMESPACE     NAME                                 READY   STATUS    RESTARTS\nAGE   IP             NODE           NOMINATED NODE   READINESS GATES\n" +
+			"default       workerpod                            0/1     Pending   0\n19m   <none>         <none>         <none>           <none>\n" +
+			"kube-system   coredns-5644d7b6d9-f2xbk             1/1     Running   0\n30m   10.40.0.2      worker-node2   <none>           <none>\n",
+			[]string{"pod_pending default/workerpod"}, nil},
 		{"gitlab-runner's wait for a pod, its condition under it", "Waiting for pod ci/runner-abc-project-1-concurrent-0 to be running, status is Pending\n\tUnschedulable: \"0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.\"\n",
 			[]string{"pod_pending ci/runner-abc-project-1-concurrent-0"}, []string{"capacity_exhaustion"}},
 		{"a test log's events, kind before name in one cell", "    logger.go:42: 06:03:12 | tmpl | 2022-11-20 05:58:15 +0000 UTC\tWarning\tPod tmpl-1\t\tFailedMount\tMountVolume.SetUp failed for volume \"cert\" : secret \"tmpl-cert\" not found\t\t\n" +

@@ -25,7 +25,12 @@ type podsTable struct {
 	cols    []string
 	wide    bool  // the NODE column is shown
 	partial *line // a long row that stopped short: the next line may hold its rest
+	rows    int   // the rows read
 }
+
+// podsHeaderRest are the columns of a pods header that a narrow terminal or a ticket can wrap
+// onto the next line: "… STATUS RESTARTS" / "AGE IP NODE NOMINATED NODE READINESS GATES".
+var podsHeaderRest = []string{"RESTARTS", "AGE", "IP", "NODE", "NOMINATED NODE", "READINESS GATES"}
 
 // newPodsTable returns a table reader when s is a pods header, or nil.
 func newPodsTable(s string) *podsTable {
@@ -55,6 +60,15 @@ func (t *podsTable) row(p *parser, ln line) (bool, error) {
 			return false, err
 		}
 	}
+	if t.rows == 0 && t.partial == nil {
+		if rest := headerColumns(ln.text); len(rest) > 0 && !slices.ContainsFunc(rest, func(c string) bool {
+			return !slices.Contains(podsHeaderRest, c) || slices.Contains(t.cols, c)
+		}) {
+			t.cols = append(t.cols, rest...) // the header's wrapped rest
+			t.wide = t.wide || slices.Contains(rest, "NODE")
+			return true, nil
+		}
+	}
 	cells := cellsOf(ln.text)
 	if len(cells) < len(t.cols) && len(cells) >= 2 && ln.eol && ln.raw >= wrapWidth {
 		t.partial = &ln // a row wrapped onto the next line
@@ -79,6 +93,7 @@ func (t *podsTable) row(p *parser, ln line) (bool, error) {
 	if !ok {
 		return false, nil
 	}
+	t.rows++
 	return true, p.emitPod(pod, ln)
 }
 
