@@ -41,6 +41,9 @@ func TestPastes(t *testing.T) {
 			"default       workerpod                            0/1     Pending   0\n19m   <none>         <none>         <none>           <none>\n" +
 			"kube-system   coredns-5644d7b6d9-f2xbk             1/1     Running   0\n30m   10.40.0.2      worker-node2   <none>           <none>\n",
 			[]string{"pod_pending default/workerpod"}, nil},
+		{"grep's pods rows a narrow terminal wrapped after READY", "$ kubectl get pods -A -o wide | grep Evict\nbinderhub        binder-7c5df8bbf6-2vqvt                                     0/1\nEvicted    0          38d     <none>           chick18   <none>           <none>\n" +
+			"binderhub        hub-644db7d545-5tf5f                                        0/1\nEvicted    0          68d     <none>           chick14   <none>           <none>\n",
+			[]string{"pod_evicted binderhub/binder-7c5df8bbf6-2vqvt", "pod_evicted binderhub/hub-644db7d545-5tf5f", "evicted_pods_lingering binderhub/binder-7c5df8bbf6-2vqvt,binderhub/hub-644db7d545-5tf5f"}, nil},
 		{"gitlab-runner's wait for a pod, its condition under it", "Waiting for pod ci/runner-abc-project-1-concurrent-0 to be running, status is Pending\n\tUnschedulable: \"0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.\"\n",
 			[]string{"pod_pending ci/runner-abc-project-1-concurrent-0"}, []string{"capacity_exhaustion"}},
 		{"a test log's events, kind before name in one cell", "    logger.go:42: 06:03:12 | tmpl | 2022-11-20 05:58:15 +0000 UTC\tWarning\tPod tmpl-1\t\tFailedMount\tMountVolume.SetUp failed for volume \"cert\" : secret \"tmpl-cert\" not found\t\t\n" +

@@ -112,9 +112,28 @@ func (t *podsTable) close(p *parser) error {
 // podRows reads `kubectl get pods` rows without their header, as grep leaves them and as
 // people paste a few rows: [NAMESPACE] NAME READY STATUS RESTARTS AGE [IP NODE NOMINATED
 // READINESS], told apart from other text by the READY and RESTARTS cells.
-type podRows struct{}
+// A row a narrow terminal wrapped after its READY cell ("ns  web-1  0/1" / "Evicted  0  38d
+// …") is held until the next line gives its rest.
+type podRows struct {
+	half *line // the first part of a wrapped row
+}
 
-func (podRows) row(p *parser, ln line) (bool, error) {
+func (t *podRows) row(p *parser, ln line) (bool, error) {
+	if t.half != nil {
+		first := *t.half
+		t.half = nil
+		joined := ln
+		joined.text, joined.num, joined.off = first.text+"   "+strings.TrimSpace(ln.text), first.num, first.off
+		if f, wide, ok := headerlessPodCells(joined); ok {
+			if pod, ok := p.podRow(f, wide); ok {
+				return true, p.emitPod(pod, joined)
+			}
+		}
+	}
+	if halfPodRow(ln) {
+		t.half = &ln
+		return true, nil
+	}
 	f, wide, ok := headerlessPodCells(ln)
 	if !ok {
 		return false, nil
@@ -124,6 +143,21 @@ func (podRows) row(p *parser, ln line) (bool, error) {
 		return false, nil
 	}
 	return true, p.emitPod(pod, ln)
+}
+
+// halfPodRow reports whether ln is the first part of a header-less pods row wrapped after its
+// READY cell: [NAMESPACE] NAME READY, padded wide, and nothing else.
+func halfPodRow(ln line) bool {
+	cells := cellsOf(ln.text)
+	if len(cells) < 2 || len(cells) > 3 || !ln.eol || ln.raw < wrapWidth || !readyRe.MatchString(cells[len(cells)-1]) {
+		return false
+	}
+	for _, c := range cells[:len(cells)-1] {
+		if !objectNameRe.MatchString(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // objectNameRe is a pod, node or namespace name as pasted: DNS names, and the elided names

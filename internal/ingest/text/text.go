@@ -247,10 +247,11 @@ func (p *parser) start(ln line, owner *ownerRef) error {
 		}
 		return err
 	}
-	if _, _, ok := headerlessPodCells(ln); ok {
-		ok, err := podRows{}.row(p, ln)
+	if _, _, ok := headerlessPodCells(ln); ok || halfPodRow(ln) {
+		t := &podRows{}
+		ok, err := t.row(p, ln)
 		if ok {
-			p.table = podRows{}
+			p.table = t
 			return err
 		}
 	}
