@@ -2,6 +2,7 @@ package text
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -34,6 +35,10 @@ func startsBlock(s string) bool {
 type block struct {
 	lines []line
 	owner *ownerRef // the object of a describe just before, for a detached "Events:" section
+	// flatIn says the last line stands in a Containers section at column 0 (flatStep).
+	flatIn bool
+	// labelsIn says the last line is Labels:, Node-Selectors: or one of their labels.
+	labelsIn bool
 }
 
 func (b *block) add(ln line) {
@@ -43,6 +48,9 @@ func (b *block) add(ln line) {
 		return
 	}
 	b.lines = append(b.lines, ln)
+	b.flatIn = flatStep(b.flatIn, ln.text)
+	b.labelsIn = strings.HasPrefix(ln.text, "Labels:") || strings.HasPrefix(ln.text, "Node-Selectors:") ||
+		b.labelsIn && flatLabelRe.MatchString(ln.text)
 }
 
 // accepts reports whether ln continues the block: an indented line or a "Key:" at column 0
@@ -58,7 +66,65 @@ func (b *block) accepts(ln line) bool {
 	if !strings.HasPrefix(t, "Name:") && topKeyRe.MatchString(t) {
 		return true
 	}
+	if b.flatIn && flatContainerRe.MatchString(t) {
+		return true // a container's name or a quantity, in a describe that lost its indentation
+	}
+	if b.labelsIn && flatLabelRe.MatchString(t) {
+		return true // the next label of Labels: at column 0
+	}
 	return b.continues(ln)
+}
+
+// flatContainerRe is a line of a container section at column 0 that is not a "Key:" of the
+// describe: the container's name ("web:") or a quantity under Limits ("memory:  50Mi").
+// flatLabelRe is a label ("app.kubernetes.io/name=web") at column 0 under Labels:.
+var flatLabelRe = regexp.MustCompile(`^[\w./-]+=\S*$`)
+
+var flatContainerRe = regexp.MustCompile(`^[a-z0-9][\w./-]*:(?:\s+\S+)?\s*$`)
+
+// podTopKeys are the fields kubectl describe pod prints at column 0, 1.0 to now.
+var podTopKeys = map[string]bool{"Name": true, "Namespace": true, "Priority": true, "Priority Class Name": true,
+	"PriorityClassName": true, "Runtime Class Name": true, "Service Account": true, "Node": true, "Start Time": true,
+	"Labels": true, "Annotations": true, "Status": true, "Reason": true, "Message": true, "SeccompProfile": true,
+	"IP": true, "IPs": true, "Controlled By": true, "Created By": true, "NominatedNodeName": true,
+	"Nominated Node Name": true, "Init Containers": true, "Containers": true, "Readiness Gates": true,
+	"Conditions": true, "Volumes": true, "QoS Class": true, "Node-Selectors": true, "Tolerations": true,
+	"Events": true, "Image(s)": true, "Replication Controllers": true, "Termination Grace Period": true,
+	"Topology Spread Constraints": true}
+
+// flatStep is the state of a Containers section at column 0 after the line t: in it, or not.
+// A field of the pod ends it; a container's own field that shares its name with one of the
+// pod's (Reason, Message under State) does not.
+func flatStep(in bool, t string) bool {
+	if t == "" || t[0] == ' ' {
+		return false
+	}
+	if m := kvRe.FindStringSubmatch(t); m != nil && podTopKeys[m[1]] && !(in && (containerFields[m[1]] || stateKeys[m[1]])) {
+		return m[1] == "Containers" || m[1] == "Init Containers"
+	}
+	return in
+}
+
+// reindentFlat indents the lines of a Containers or Init Containers section that a paste put
+// at column 0, so that the tree holds them under their section (containers' regroup then puts
+// each field under its container).
+func reindentFlat(lines []line) []line {
+	in := false
+	var out []line
+	for i, ln := range lines {
+		was := in
+		in = flatStep(in, ln.text)
+		if was && in && ln.text != "" && ln.text[0] != ' ' {
+			if out == nil {
+				out = slices.Clone(lines)
+			}
+			out[i].text = "  " + ln.text
+		}
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }
 
 // continues reports whether ln, at column 0, is the rest of a long "Message:" or events row
@@ -155,7 +221,7 @@ func (p *parser) flushBlock() error {
 		p.scan.block = nil
 		p.scan.spans = append(p.scan.spans, *sp)
 	}()
-	roots := buildTree(b.lines)
+	roots := buildTree(reindentFlat(b.lines))
 	keys := map[string]bool{}
 	for _, n := range roots {
 		keys[n.key] = true

@@ -16,7 +16,7 @@ import (
 func containers(sec *node) ([]corev1.Container, []corev1.ContainerStatus) {
 	var cs []corev1.Container
 	var sts []corev1.ContainerStatus
-	for _, k := range sec.kids {
+	for _, k := range regroup(sec.kids) {
 		if k.key == "" || k.val != "" {
 			continue
 		}
@@ -27,6 +27,51 @@ func containers(sec *node) ([]corev1.Container, []corev1.ContainerStatus) {
 		}
 	}
 	return cs, sts
+}
+
+// containerFields are the lines kubectl describe prints under a container's name.
+var containerFields = map[string]bool{"Container ID": true, "Image": true, "Image ID": true, "Port": true, "Ports": true,
+	"Host Port": true, "Host Ports": true, "Command": true, "Args": true, "State": true, "Last State": true,
+	"Last Termination State": true, "Ready": true, "Restart Count": true, "Limits": true, "Requests": true,
+	"Liveness": true, "Readiness": true, "Startup": true, "Environment": true, "Environment Variables from": true,
+	"Mounts": true, "Devices": true, "SeccompProfile": true}
+
+// regroup puts a container's fields under its name where a paste lost the indentation that
+// did ("  web:" then "  Image: …" at the same depth, tabs collapsed or leading spaces
+// stripped), and a resource's quantities under its Limits or Requests line. A section whose
+// fields are nested already is returned as it is.
+func regroup(kids []*node) []*node {
+	flat := false
+	for i, k := range kids {
+		if containerFields[k.key] && i > 0 {
+			flat = true
+			break
+		}
+	}
+	if !flat {
+		return kids
+	}
+	var out []*node
+	var cur, res *node // the container, and its Limits or Requests line without kids
+	for _, k := range kids {
+		switch {
+		case (containerFields[k.key] || stateKeys[k.key]) && cur != nil:
+			cur.kids = append(cur.kids, k)
+			res = nil
+			if (k.key == "Limits" || k.key == "Requests") && len(k.kids) == 0 {
+				res = k
+			}
+		case res != nil && k.key != "" && k.key == strings.ToLower(k.key) && k.val != "":
+			res.kids = append(res.kids, k) // "cpu: 100m" under its Limits
+		case k.key != "" && k.val == "" && len(k.kids) == 0 && !containerFields[k.key]:
+			c := *k
+			cur, res = &c, nil
+			out = append(out, cur)
+		default:
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // stateKeys are the lines kubectl prints under a State or Last State line.
