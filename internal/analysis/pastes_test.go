@@ -49,6 +49,12 @@ func TestPastes(t *testing.T) {
 		{"a describe that lost all its indentation", "Name:               crawler-79f7cbc6cf-rzck9\nNamespace:          crawl\nNode:               gke-pool-1-mv7w/\nLabels:             app.kubernetes.io/instance=crawler\napp.kubernetes.io/name=crawler\npod-template-hash=3593767279\nAnnotations:        <none>\n" +
 			"Status:             Failed\nReason:             Evicted\nMessage:            The node was low on resource: memory. Container crawler was using 9402820Ki, which exceeds its request of 7G.\nIP:\nControlled By:      ReplicaSet/crawler-79f7cbc6cf\nContainers:\ncrawler:\nImage:      crawler:1\nLimits:\nmemory:  10G\nRequests:\nmemory:   7G\n",
 			[]string{"evicted_pods_lingering crawl/crawler-79f7cbc6cf-rzck9", "pod_evicted crawl/crawler-79f7cbc6cf-rzck9"}, []string{"memory_over_request"}},
+		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
+			nil, nil},
+		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
+			nil, nil},
+		{"a node whose STATUS is NotReady", "NAME       STATUS     ROLES    AGE   VERSION\nncn-w001   NotReady   <none>   30d   v1.24.1\n",
+			[]string{"node_not_ready ncn-w001"}, nil},
 		{"gitlab-runner's wait for a pod, its condition under it", "Waiting for pod ci/runner-abc-project-1-concurrent-0 to be running, status is Pending\n\tUnschedulable: \"0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.\"\n",
 			[]string{"pod_pending ci/runner-abc-project-1-concurrent-0"}, []string{"capacity_exhaustion"}},
 		{"a test log's events, kind before name in one cell", "    logger.go:42: 06:03:12 | tmpl | 2022-11-20 05:58:15 +0000 UTC\tWarning\tPod tmpl-1\t\tFailedMount\tMountVolume.SetUp failed for volume \"cert\" : secret \"tmpl-cert\" not found\t\t\n" +

@@ -338,6 +338,9 @@ func (p *parser) scanHeld(next *line) {
 		if m.Entry.Word && s.heldTol && slices.Contains(m.Entry.In, "taint") {
 			continue // a toleration of the taint, which says nothing of a node
 		}
+		if m.Entry.Word && m.Entry.Object == "node" && p.podsRow(*h) {
+			continue // kubectl's NotReady STATUS of a pod whose containers are not ready
+		}
 		if len(s.found) >= maxScanned {
 			s.dropped++
 			continue
@@ -847,6 +850,16 @@ func (p *parser) underHeader(row, col string) string {
 
 // rowNode reads the node of a row of `kubectl get nodes`, whatever its columns: the cell under
 // NAME of the last header, or the first cell.
+// podsRow reports whether ln is a row of `kubectl get pods`: under a pods header, or alone
+// with its READY and RESTARTS cells.
+func (p *parser) podsRow(ln line) bool {
+	if h := p.scan.header; len(h) > 0 {
+		return slices.Contains(h, "READY") && slices.Contains(h, "RESTARTS")
+	}
+	_, _, ok := headerlessPodCells(ln)
+	return ok
+}
+
 func (p *parser) rowNode(ln line) corev1.ObjectReference {
 	cells := tokensOf(ln.text)
 	if len(cells) < 2 {
