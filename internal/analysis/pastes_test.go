@@ -55,6 +55,13 @@ func TestPastes(t *testing.T) {
 			nil, nil},
 		{"a node whose STATUS is NotReady", "NAME       STATUS     ROLES    AGE   VERSION\nncn-w001   NotReady   <none>   30d   v1.24.1\n",
 			[]string{"node_not_ready ncn-w001"}, nil},
+		{"2016 describe events pasted alone, a Started event for each container id", "Events:\n  FirstSeen\tLastSeen\tCount\tFrom\t\t\t\tSubobjectPath\t\t\tType\t\tReason\t\t\tMessage\n  ---------\t--------\t-----\t----\t\t\t\t-------------\t\t\t--------\t------\t\t\t-------\n" +
+			"  3m\t\t3m\t\t1\t{default-scheduler }\t\t\t\t\tNormal\t\tScheduled\t\tSuccessfully assigned web-m2eoe to host-2\n" +
+			"  3m\t\t3m\t\t1\t{kubelet host-2}\tspec.containers{web}\tNormal\t\tStarted\t\t\tStarted container with docker id 7dc6893a5f79\n" +
+			"  2m\t\t2m\t\t1\t{kubelet host-2}\tspec.containers{web}\tWarning\t\tUnhealthy\t\tLiveness probe failed: cat: /tmp/web.lock: No such file or directory\n" +
+			"  2m\t\t2m\t\t1\t{kubelet host-2}\tspec.containers{web}\tNormal\t\tStarted\t\t\tStarted container with docker id eade5a04a45f\n" +
+			"  1m\t\t1m\t\t1\t{kubelet host-2}\tspec.containers{web}\tNormal\t\tStarted\t\t\tStarted container with docker id 95e53548eef4\n",
+			[]string{"liveness_probe_failed web-m2eoe", "container_restarted web-m2eoe"}, nil},
 		{"gitlab-runner's wait for a pod, its condition under it", "Waiting for pod ci/runner-abc-project-1-concurrent-0 to be running, status is Pending\n\tUnschedulable: \"0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.\"\n",
 			[]string{"pod_pending ci/runner-abc-project-1-concurrent-0"}, []string{"capacity_exhaustion"}},
 		{"a test log's events, kind before name in one cell", "    logger.go:42: 06:03:12 | tmpl | 2022-11-20 05:58:15 +0000 UTC\tWarning\tPod tmpl-1\t\tFailedMount\tMountVolume.SetUp failed for volume \"cert\" : secret \"tmpl-cert\" not found\t\t\n" +

@@ -69,8 +69,50 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 // server counts the repeats of one object's event ("Started container web (x5 over 23m)"),
 // so a count of n is n-1 restarts. The pod's UID is part of the event's object, so a pod made
 // again under the same name starts its own count.
+//
+// Before 1.10 the message named the runtime's id of the container started ("Started container
+// with docker id 7dc6893a5f79"), so each start is an event of its own: their counts add up for
+// one container of one pod (the event's field path, spec.containers{web}).
 func startedAgain(in Input, shown map[string]bool) []Symptom {
 	var out []Symptom
+	byID := map[string]*cluster.Object{} // the first of a container's starts by id
+	sums := map[string]int32{}
+	var keys []string
+	for _, o := range in.Model.Events {
+		e := o.Event
+		if e.Reason != "Started" || !aboutPod(o) || !strings.HasPrefix(e.Message, "Started container with ") {
+			continue
+		}
+		ns, name := podKey(o)
+		k := ns + "/" + name + "\x00" + e.InvolvedObject.FieldPath
+		if byID[k] == nil {
+			byID[k] = o
+			keys = append(keys, k)
+		}
+		count, _, _ := cluster.EventTimes(e)
+		sums[k] += count
+	}
+	for _, k := range keys {
+		o := byID[k]
+		ns, name := podKey(o)
+		if sums[k] < 2 || shown[ns+"/"+name] || name == "" {
+			continue
+		}
+		container := strings.TrimSuffix(strings.TrimPrefix(o.Event.InvolvedObject.FieldPath, "spec.containers{"), "}")
+		if container == o.Event.InvolvedObject.FieldPath {
+			container = ""
+		}
+		s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{{Kind: cluster.KindPod, Namespace: ns, Name: name}}, Node: o.Event.Source.Host,
+			Details:  Details{Restarts: int(sums[k]) - 1, RestartDetails: RestartDetails{Container: container}},
+			Evidence: []Evidence{citeEvent(o)}}
+		what := "a container"
+		if container != "" {
+			what = "container " + container
+		}
+		s.Summary = fmt.Sprintf("%s of %s was started %d times (a Started event for each container id): restarted %d time(s)", what, podPhrase(ns+"/"+name), sums[k], sums[k]-1)
+		shown[ns+"/"+name] = true
+		out = append(out, s)
+	}
 	for _, o := range in.Model.Events {
 		e := o.Event
 		count, first, last := cluster.EventTimes(e)

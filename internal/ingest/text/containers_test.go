@@ -1,6 +1,10 @@
 package text
 
-import "testing"
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+)
 
 // TestContainersRegrouped: a describe whose container fields stand at the depth of the
 // container's name (tabs collapsed, leading spaces stripped) is read as if nested: the
@@ -33,5 +37,22 @@ func TestContainersRegrouped(t *testing.T) {
 			}
 			t.Fatal("no pod read")
 		})
+	}
+}
+
+// TestScheduledPod: an events section pasted alone is about the pod its Scheduled row names,
+// with the namespace since 1.10 ("Successfully assigned prod/web-1 to n-1") or without it
+// before ("Successfully assigned web-1 to n-1", the scheduler's "%v to %v" of pod name and node).
+func TestScheduledPod(t *testing.T) {
+	t.Parallel()
+	for msg, want := range map[string]string{
+		"Successfully assigned prod/web-1 to n-1": "prod/web-1",
+		"Successfully assigned web-1 to n-1":      "/web-1",
+		"Started container web":                   "/",
+	} {
+		ref := scheduledPod(corev1.ObjectReference{}, []describedRow{{r: eventRow{reason: "Scheduled", message: msg}}})
+		if got := ref.Namespace + "/" + ref.Name; got != want {
+			t.Errorf("%q: pod %s, want %s", msg, got, want)
+		}
 	}
 }

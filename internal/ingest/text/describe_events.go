@@ -109,7 +109,8 @@ func rowMessages(rows []describedRow) []string {
 }
 
 // assignedRe reads the pod out of a Scheduled event's message.
-var assignedRe = regexp.MustCompile(`^Successfully assigned ([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*) to `)
+// Before 1.10 it says "Successfully assigned <pod> to <node>", without the namespace.
+var assignedRe = regexp.MustCompile(`^Successfully assigned (?:([a-z0-9][a-z0-9-]*)/)?([a-z0-9][a-z0-9.-]*) to `)
 
 // scheduledPod names the pod of an events section pasted alone from its Scheduled event,
 // which says "Successfully assigned <ns>/<pod> to <node>".
