@@ -50,9 +50,7 @@ func (t *podsTable) row(p *parser, ln line) (bool, error) {
 	if t.partial != nil {
 		first := *t.partial
 		t.partial = nil
-		joined := ln
-		joined.text, joined.num, joined.off = first.text+"   "+strings.TrimSpace(ln.text), first.num, first.off
-		if ok, err := t.row(p, joined); ok || err != nil {
+		if ok, err := t.row(p, joinRow(first, ln)); ok || err != nil {
 			return ok, err
 		}
 		first.eol = false // not continued: read as far as it goes
@@ -97,6 +95,14 @@ func (t *podsTable) row(p *parser, ln line) (bool, error) {
 	return true, p.emitPod(pod, ln)
 }
 
+// joinRow is a row a wrap cut into first and ln, as one line: first's number and offset, the
+// cells of both.
+func joinRow(first, ln line) line {
+	joined := ln
+	joined.text, joined.num, joined.off = first.text+"   "+strings.TrimSpace(ln.text), first.num, first.off
+	return joined
+}
+
 // close reads a row held for its continuation as far as it goes.
 func (t *podsTable) close(p *parser) error {
 	if t.partial == nil {
@@ -120,10 +126,8 @@ type podRows struct {
 
 func (t *podRows) row(p *parser, ln line) (bool, error) {
 	if t.half != nil {
-		first := *t.half
+		joined := joinRow(*t.half, ln)
 		t.half = nil
-		joined := ln
-		joined.text, joined.num, joined.off = first.text+"   "+strings.TrimSpace(ln.text), first.num, first.off
 		if f, wide, ok := headerlessPodCells(joined); ok {
 			if pod, ok := p.podRow(f, wide); ok {
 				return true, p.emitPod(pod, joined)
