@@ -62,6 +62,12 @@ func TestPastes(t *testing.T) {
 			"  2m\t\t2m\t\t1\t{kubelet host-2}\tspec.containers{web}\tNormal\t\tStarted\t\t\tStarted container with docker id eade5a04a45f\n" +
 			"  1m\t\t1m\t\t1\t{kubelet host-2}\tspec.containers{web}\tNormal\t\tStarted\t\t\tStarted container with docker id 95e53548eef4\n",
 			[]string{"liveness_probe_failed web-m2eoe", "container_restarted web-m2eoe"}, nil},
+		{"describe rows without their header, the pod named only in the network plugin's error", "Pod stuck on ContainerCreating:\n\n```\n  Normal   SandboxChanged          5m (x74 over 8m)    kubelet, agent-0  Pod sandbox changed, it will be killed and re-created.\n" +
+			"  Warning  FailedCreatePodSandBox  21s (x204 over 8m)  kubelet, agent-0  Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"disk6-56d8dcb746-487td_default\" network: failed to allocate for range 0: no IP addresses available in range set: 10.244.0.1-10.244.0.254\n```\n",
+			[]string{"pod_stuck_creating default/disk6-56d8dcb746-487td"}, []string{"ip_exhaustion"}},
+		{"an Events section without its describe, the pod named only in the network plugin's error", "Events:\n  Type     Reason                  Age                 From               Message\n  ----     ------                  ----                ----               -------\n" +
+			"  Warning  FailedCreatePodSandBox  21s (x204 over 8m)  kubelet, agent-0  Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"disk6-56d8dcb746-487td_default\" network: failed to allocate for range 0: no IP addresses available in range set: 10.244.0.1-10.244.0.254\n",
+			[]string{"pod_stuck_creating default/disk6-56d8dcb746-487td"}, []string{"ip_exhaustion"}},
 		{"gitlab-runner's wait for a pod, its condition under it", "Waiting for pod ci/runner-abc-project-1-concurrent-0 to be running, status is Pending\n\tUnschedulable: \"0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.\"\n",
 			[]string{"pod_pending ci/runner-abc-project-1-concurrent-0"}, []string{"capacity_exhaustion"}},
 		{"a test log's events, kind before name in one cell", "    logger.go:42: 06:03:12 | tmpl | 2022-11-20 05:58:15 +0000 UTC\tWarning\tPod tmpl-1\t\tFailedMount\tMountVolume.SetUp failed for volume \"cert\" : secret \"tmpl-cert\" not found\t\t\n" +

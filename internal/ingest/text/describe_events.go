@@ -92,6 +92,13 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 	for _, rw := range rows {
 		r := rw.r
 		r.kind, r.namespace, r.name = ref.Kind, ref.Namespace, ref.Name
+		if ref.Name == "" {
+			// Nothing names the section's pod: the row's message may, in itself or a part
+			// ("Failed create pod sandbox: … failed to set up pod "web-1_prod" network: …").
+			if own := p.messagePod(r.message); own.Name != "" {
+				r.kind, r.namespace, r.name = own.Kind, own.Namespace, own.Name
+			}
+		}
 		if err := p.emitEvent(p.event(r), rw.ln); err != nil {
 			return err
 		}
@@ -123,6 +130,17 @@ func scheduledPod(ref corev1.ObjectReference, rows []describedRow) corev1.Object
 		}
 	}
 	return ref
+}
+
+// messagePod is the pod a message names, in its own words or in a part of it; empty when it
+// names none.
+func (p *parser) messagePod(msg string) corev1.ObjectReference {
+	for _, m := range p.scan.cat.Explain(msg) {
+		if ns, name := m.Pod(); nameLike(name) && (m.Entry.Object == "pod" || m.Entry.Object == "container") {
+			return podRef(ns, name)
+		}
+	}
+	return corev1.ObjectReference{}
 }
 
 // isEventsRule reports a describe events header or its dashed rule.

@@ -133,6 +133,9 @@ func (t *describeRows) row(p *parser, ln line) (bool, error) {
 	if ref.Name == "" {
 		ref = t.assigned
 	}
+	if ref.Name == "" {
+		ref = p.messagePod(r.message) // the message's own words, or a part of it, may name it
+	}
 	r.kind, r.namespace, r.name = ref.Kind, ref.Namespace, ref.Name
 	return true, p.rowEvent(p.event(r), ln)
 }
