@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,7 +62,49 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 			out = append(out, s)
 		}
 	}
+	out = append(out, signedRestarts(in, shown)...)
 	return append(out, startedAgain(in, shown)...)
+}
+
+// signedRestarts finds the restarts a tool's message states, where no status showed them: the
+// catalogue's signs of a restart (oc status' "container "web" in pod/web-1 has restarted 7
+// times"), with the count the message gives, else at least one.
+func signedRestarts(in Input, shown map[string]bool) []Symptom {
+	var out []Symptom
+	for _, o := range in.Model.Events {
+		if !aboutPod(o) || in.eventSign(o, ContainerRestarted) == nil {
+			continue
+		}
+		ns, name := podKey(o)
+		if shown[ns+"/"+name] {
+			continue
+		}
+		m := in.messages().message(o.Event.Message)
+		restarts := 1
+		if m != nil {
+			if n, err := strconv.Atoi(m.Capture("count")); err == nil && n > 0 {
+				restarts = n
+			}
+		}
+		container := ""
+		if m != nil {
+			container = m.Capture("container")
+		}
+		s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{}, Node: o.Event.Source.Host,
+			Details:  Details{Restarts: restarts, RestartDetails: RestartDetails{Container: container}},
+			Evidence: []Evidence{citeEvent(o)}}
+		if name != "" {
+			s.Objects = []ObjectRef{{Kind: cluster.KindPod, Namespace: ns, Name: name}}
+			shown[ns+"/"+name] = true
+		}
+		what := "a container"
+		if container != "" {
+			what = "container " + container
+		}
+		s.Summary = fmt.Sprintf("%s of %s restarted %d time(s)", what, podPhrase(ns+"/"+name), restarts)
+		out = append(out, s)
+	}
+	return out
 }
 
 // startedAgain finds containers the kubelet started more than once, where no status showed
