@@ -68,6 +68,8 @@ func TestPastes(t *testing.T) {
 		{"an Events section without its describe, the pod named only in the network plugin's error", "Events:\n  Type     Reason                  Age                 From               Message\n  ----     ------                  ----                ----               -------\n" +
 			"  Warning  FailedCreatePodSandBox  21s (x204 over 8m)  kubelet, agent-0  Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"disk6-56d8dcb746-487td_default\" network: failed to allocate for range 0: no IP addresses available in range set: 10.244.0.1-10.244.0.254\n",
 			[]string{"pod_stuck_creating default/disk6-56d8dcb746-487td"}, []string{"ip_exhaustion"}},
+		{"an events table a chat ran onto one line", "LAST SEEN TYPE REASON OBJECT MESSAGE 3m Warning FailedScheduling pod/web-1 0/3 nodes are available: 3 Insufficient cpu. 3m Warning Evicted pod/web-2 The node was low on resource: memory. Container web was using 2924152Ki, which exceeds its request of 0.\n",
+			[]string{"pod_pending web-1", "pod_evicted web-2"}, []string{"capacity_exhaustion", "memory_over_request"}},
 		{"gitlab-runner's wait for a pod, its condition under it", "Waiting for pod ci/runner-abc-project-1-concurrent-0 to be running, status is Pending\n\tUnschedulable: \"0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.\"\n",
 			[]string{"pod_pending ci/runner-abc-project-1-concurrent-0"}, []string{"capacity_exhaustion"}},
 		{"a test log's events, kind before name in one cell", "    logger.go:42: 06:03:12 | tmpl | 2022-11-20 05:58:15 +0000 UTC\tWarning\tPod tmpl-1\t\tFailedMount\tMountVolume.SetUp failed for volume \"cert\" : secret \"tmpl-cert\" not found\t\t\n" +

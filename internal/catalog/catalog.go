@@ -87,6 +87,7 @@ type Entry struct {
 	anchor   string   // the longest run of fixed text without spaces: every match holds it
 	fixed    int      // how many bytes of the template are fixed text: the more, the more specific
 	captures []string // the capture of each group of re, by index (1…)
+	tail     bool     // the last capture takes the rest of the text
 }
 
 // Catalogue is a compiled set of entries.

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,10 +15,14 @@ type Match struct {
 	// Text is the message as it stands in the text, from its first fixed word to its end.
 	Text     string
 	captures []string // by the entry's capture order
+	tailAt   int      // where the capture that takes the rest of the text starts; -1 without one
 }
 
 func newMatch(e *Entry, s string, loc []int) Match {
-	m := Match{Entry: e, Start: loc[0], End: loc[1], Text: s[loc[0]:loc[1]]}
+	m := Match{Entry: e, Start: loc[0], End: loc[1], Text: s[loc[0]:loc[1]], tailAt: -1}
+	if n := len(e.captures); e.tail && n > 0 && loc[2*n] >= 0 {
+		m.tailAt = loc[2*n]
+	}
 	for i := range e.captures {
 		a, b := loc[2+2*i], loc[3+2*i]
 		if a < 0 {
@@ -249,12 +254,44 @@ func resolve(ms []Match) []Match {
 	end := -1
 	for _, m := range ms {
 		if m.Start < end {
+			if prev := &out[len(out)-1]; rowBreakBefore(prev, m) {
+				prev.cut(m.Start) // rows run together: the next row's message ends this one
+				out = append(out, m)
+				end = m.End
+			}
 			continue
 		}
 		out = append(out, m)
 		end = m.End
 	}
 	return out
+}
+
+// rowBreakRe is the start of an events row: its type and reason cells ("Warning  Evicted"),
+// and the object cell after them if any.
+var rowBreakRe = regexp.MustCompile(`(?:^|\s)(?:Normal|Warning)\s+[A-Z][A-Za-z]+\s+(?:\S+\s+)?$`)
+
+// rowBreakBefore reports whether m starts in the free text that ends prev right after the type
+// and reason cells of an events row: a table whose rows a paste ran onto one line, where the
+// next row's message is a message of its own, not a part of prev's.
+func rowBreakBefore(prev *Match, m Match) bool {
+	if prev.tailAt < 0 || m.Start <= prev.tailAt || m.Start > prev.End {
+		return false
+	}
+	gap := prev.Text[prev.tailAt-prev.Start : m.Start-prev.Start]
+	if len(gap) > 120 {
+		gap = gap[len(gap)-120:]
+	}
+	return rowBreakRe.MatchString(gap)
+}
+
+// cut ends the match at the offset at (of the text searched), inside its last capture.
+func (m *Match) cut(at int) {
+	m.Text = strings.TrimRight(m.Text[:at-m.Start], " ")
+	m.End = m.Start + len(m.Text)
+	if n := len(m.captures); n > 0 && m.tailAt >= 0 {
+		m.captures[n-1] = strings.TrimRight(m.captures[n-1][:max(0, min(len(m.captures[n-1]), at-m.tailAt))], " ")
+	}
 }
 
 // sortMatches orders by start, then the more specific first (see matchLess).

@@ -75,6 +75,7 @@ func (e *Entry) compile() error {
 		seen[name] = true
 		if typ == "text" && i == len(locs)-1 && strings.TrimSpace(strings.TrimRight(tmpl[loc[1]:], ". ")) == "" {
 			re = `.*` // the rest of the message
+			e.tail = true
 			if pat := b.String(); strings.HasSuffix(pat, `\s+`) {
 				// It may be empty where the text ends ("Error creating: " of an error
 				// without text), and a paste drops the space before it.

@@ -76,7 +76,7 @@ var (
 	outOfResourceRe = regexp.MustCompile(`didn't have enough resource: ([^,\s]+)`)
 	// devicesRe is the device manager's refusal: "requested number of devices unavailable for nvidia.com/gpu".
 	devicesRe       = regexp.MustCompile(`devices unavailable for (\S+?)\.?(?:\s|$)`)
-	taintCancelRe   = regexp.MustCompile(`^Cancelling deletion of Pod ([^/\s]+)/(\S+)$`)
+	taintCancelRe   = regexp.MustCompile(`^Cancelling deletion of Pod ([^/\s]+)/(\S+)`)
 	predicateNameRe = regexp.MustCompile(`^Predicate (\w+) failed`)
 )
 

@@ -57,6 +57,10 @@ func TestClassifyPodFailure(t *testing.T) {
 			want: PodFailure{Class: FailureTaintEviction, Namespace: "shop", Name: "cart-1", Cancelled: true},
 		},
 		{
+			name: "taint manager cancelling, a row run on after it", reason: "TaintManagerEviction", message: "Cancelling deletion of Pod shop/cart-1 default 0s Normal SandboxChanged pod/cart-1",
+			want: PodFailure{Class: FailureTaintEviction, Namespace: "shop", Name: "cart-1", Cancelled: true},
+		},
+		{
 			name: "taint manager condition", reason: "DeletionByTaintManager", message: "Taint manager: deleting due to NoExecute taint",
 			want: PodFailure{Class: FailureTaintEviction},
 		},

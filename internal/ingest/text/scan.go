@@ -630,6 +630,9 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		if r := journalHostRe.FindStringSubmatch(t); r != nil && e.Component == "kubelet" {
 			return nodeRef(r[1]) // the host that logged it: the kubelet's node
 		}
+		if r := nearestObject(t, m.Start); r != nil && strings.EqualFold(r[1], "node") {
+			return nodeRef(r[2])
+		}
 		if r := looseObjectRe.FindStringSubmatch(t); r != nil && strings.EqualFold(r[1], "node") {
 			return nodeRef(r[2])
 		}
@@ -655,6 +658,9 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 	}
 	if r := backOffPodRe.FindStringSubmatch(t); r != nil {
 		return podRef(r[2], r[1])
+	}
+	if r := nearestObject(t, m.Start); r != nil && strings.EqualFold(r[1], "pod") {
+		return podRef("", r[2]) // the object cell nearest before it: a table whose rows a paste ran together
 	}
 	if r := looseObjectRe.FindStringSubmatch(t); r != nil && strings.EqualFold(r[1], "pod") {
 		return podRef("", r[2])
@@ -770,6 +776,19 @@ func nameKindCells(t string, msgAt int) (corev1.ObjectReference, bool) {
 
 // pipeCellRe is a break between the cells of a row copied as pipe-separated text.
 var pipeCellRe = regexp.MustCompile(`\s+\|\s+`)
+
+// nearestObject returns the last "pod/x" or "node/x" before the message at msgAt: in a row,
+// its OBJECT cell; in rows a paste ran together onto one line, the row's own, not the first's.
+func nearestObject(t string, msgAt int) []string {
+	if msgAt <= 0 || msgAt > len(t) {
+		return nil
+	}
+	all := looseObjectRe.FindAllStringSubmatch(t[:msgAt], -1)
+	if len(all) == 0 {
+		return nil
+	}
+	return all[len(all)-1]
+}
 
 // bracketRefRe finds the object a tool prints in brackets before an event's message,
 // "[ns/name]".
