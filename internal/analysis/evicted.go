@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"cmp"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -33,7 +35,7 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 			continue
 		}
 		s := syms.pod(o)
-		s.Node = p.Spec.NodeName
+		s.Node = cmp.Or(p.Spec.NodeName, in.scheduledNode(p.Namespace, p.Name))
 		if evicted && p.Status.Reason != "" {
 			s.Evidence = append(s.Evidence, cite(o, "status.reason", p.Status.Reason))
 		}
@@ -75,7 +77,8 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 		if s.Node == "" {
-			s.Node = e.Source.Host
+			ns, name := podKey(o)
+			s.Node = cmp.Or(e.Source.Host, in.scheduledNode(ns, name))
 		}
 		noteResource(s, e.Message)
 		if ev, ok := signal.EvictionFromAnnotations(e.Annotations); ok {

@@ -245,3 +245,22 @@ func (in Input) aboutNode(o *cluster.Object) bool {
 	io := o.Event.InvolvedObject
 	return io.Kind == cluster.KindNode || (io.Name == "" && (io.Kind == "" || io.Kind == cluster.KindNode) && in.eventNode(o) != "")
 }
+
+// scheduledNode is the node the scheduler's "Successfully assigned ns/pod to node" event
+// says it placed the pod on, for a pod whose object does not say (a pods table row, an events
+// section pasted apart): "" when no such event is in the input.
+func (in Input) scheduledNode(namespace, name string) string {
+	if name == "" {
+		return ""
+	}
+	for _, o := range in.podEvents()[name] {
+		e := o.Event
+		if ns := e.InvolvedObject.Namespace; ns != "" && namespace != "" && ns != namespace {
+			continue
+		}
+		if m := in.messages().message(e.Message); m != nil && m.Entry.Reason == "Scheduled" && m.Node() != "" {
+			return m.Node()
+		}
+	}
+	return ""
+}

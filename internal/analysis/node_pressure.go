@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -123,6 +124,38 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
+	// "The node had condition: [DiskPressure]": the kubelet evicted or refused a pod for a
+	// pressure condition its node had, on the node the pod was on.
+	for _, o := range m.Pods {
+		p := o.Pod
+		if r := conditionPressures(p.Status.Message); len(r) > 0 {
+			s := get(cmp.Or(p.Spec.NodeName, in.scheduledNode(p.Namespace, p.Name)))
+			for _, x := range r {
+				addResource(s, x)
+			}
+			s.Evidence = append(s.Evidence, cite(o, "status.message", p.Status.Message))
+		}
+	}
+	for _, o := range m.Events {
+		e := o.Event
+		r := conditionPressures(e.Message)
+		if len(r) == 0 || !aboutPod(o) {
+			continue
+		}
+		ns, name := podKey(o)
+		node := cmp.Or(e.Source.Host, in.scheduledNode(ns, name))
+		if node == "" {
+			if po := m.Pod(ns, name); po != nil {
+				node = po.Pod.Spec.NodeName
+			}
+		}
+		s := get(node)
+		for _, x := range r {
+			addResource(s, x)
+		}
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+	}
 	nodes := make([]string, 0, len(byNode))
 	for n := range byNode {
 		nodes = append(nodes, n)
@@ -141,6 +174,22 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 			s.Objects = []ObjectRef{}
 		}
 		out = append(out, *s)
+	}
+	return out
+}
+
+// conditionPressures are the pressures an eviction or admission message says the node had
+// ("The node had condition: [DiskPressure MemoryPressure]."), in its order.
+func conditionPressures(msg string) []string {
+	ev, ok := signal.ParseEviction(msg)
+	if !ok || ev.Condition == "" {
+		return nil
+	}
+	var out []string
+	for _, c := range strings.Fields(ev.Condition) {
+		if r, ok := pressureConditions[corev1.NodeConditionType(strings.Trim(c, "[],"))]; ok {
+			out = append(out, r)
+		}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -46,6 +47,11 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 			note(resized.Group, resized.From, resized.To)
 		case in.eventSign(o, ScaleUp) == nil:
 			continue
+		case in.aboutNode(o):
+			// "Launched instance: …, hostname: n-1": a node the scale-up added.
+			if n := in.eventNode(o); !slices.ContainsFunc(s.Objects, func(r ObjectRef) bool { return r.Name == n }) {
+				s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindNode, Name: n})
+			}
 		}
 		// Any other message of a scale-up the catalogue knows ("ScaleUp: InProgress" of the
 		// autoscaler's status, "Final scale-up plan: …") is a scale-up, its groups untold.
@@ -71,8 +77,11 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 		s.At = earliest(s.At, timePtr(g.since))
 	}
 	burst := nodeBurst(in.Model)
+	launched := len(s.Objects)
 	for _, o := range burst {
-		s.Objects = append(s.Objects, ref(o))
+		if r := ref(o); !slices.Contains(s.Objects, r) {
+			s.Objects = append(s.Objects, r)
+		}
 	}
 	if len(burst) > 0 {
 		first, last := burst[0].Node.CreationTimestamp.Time, burst[len(burst)-1].Node.CreationTimestamp.Time
@@ -108,6 +117,8 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 		s.Summary = fmt.Sprintf("%d nodes were added within %s", len(burst), roundDuration(s.Details.WindowSeconds))
 	case len(parts) > 0:
 		s.Summary = "the cluster autoscaler scaled up " + strings.Join(parts, ", ")
+	case launched > 0:
+		s.Summary = fmt.Sprintf("%d node(s) were launched (the input does not say for which node groups)", launched)
 	default:
 		s.Summary = "nodes were being added (the input does not say to which node groups)"
 	}

@@ -214,7 +214,7 @@ var symptomObjects = map[string][]string{
 	kinds.NodeNotReady: {"node", "cluster"}, kinds.NodePressure: {"node"}, kinds.NodeOOM: {"node"},
 	kinds.PodCreateFailed: {"pod", "replicaset", "replicationcontroller", "job", "cronjob", "statefulset", "daemonset", "workload"},
 	kinds.RolloutStuck:    {"deployment", "replicaset"}, kinds.JobFailed: {"job", "cronjob"},
-	kinds.VolumeProvisioningFailed: {"pvc"}, kinds.ScaleUp: {"pod", "nodegroup", "cluster", "nodeclaim"},
+	kinds.VolumeProvisioningFailed: {"pvc"}, kinds.ScaleUp: {"pod", "nodegroup", "cluster", "nodeclaim", "node"},
 }
 
 // places are where a component may write a message.

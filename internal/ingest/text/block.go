@@ -127,12 +127,21 @@ func reindentFlat(lines []line) []line {
 	return out
 }
 
-// continues reports whether ln, at column 0, is the rest of a long "Message:" or events row
-// the paste wrapped onto the next line.
+// continues reports whether ln, at column 0, is the rest of the line before it that the
+// paste wrapped onto the next line: of a long "Message:" or events row, or, for a line of one
+// word (a container ID, an annotation's value), of any field whose line was long enough to
+// have been wrapped or whose value the wrap moved whole ("Container ID:" above
+// "containerd://9adc…").
 func (b *block) continues(ln line) bool {
 	last := b.lines[len(b.lines)-1]
-	wrapped := strings.HasPrefix(last.text, "Message:") || describeRowRe.MatchString(last.text) || oldDescribeRowRe.MatchString(last.text)
-	return wrapped && last.raw >= wrapWidth && ln.num == last.last()+1 && !startsFormat(ln.text) && !topKeyRe.MatchString(ln.text)
+	if ln.num != last.last()+1 || startsFormat(ln.text) || topKeyRe.MatchString(ln.text) {
+		return false
+	}
+	if strings.HasPrefix(last.text, "Message:") || describeRowRe.MatchString(last.text) || oldDescribeRowRe.MatchString(last.text) {
+		return last.raw >= wrapWidth
+	}
+	word := !strings.ContainsAny(ln.text, " \t") && !strings.HasSuffix(ln.text, ":") && !flatLabelRe.MatchString(ln.text)
+	return word && (last.raw >= wrapWidth || strings.HasSuffix(last.text, ":"))
 }
 
 // node is one line of a describe block, placed under the nearest less-indented line.
