@@ -58,6 +58,10 @@ func TestPastes(t *testing.T) {
 		{"karpenter v0.x launching instances: the nodes it adds", "karpenter-6b66bfbf8b-kp767 controller 2022-03-25T18:50:48.813Z\tINFO\tcontroller.provisioning\tLaunched instance: i-023b9556d022916f3, hostname: ip-192-168-81-251.us-west-2.compute.internal, type: m5.large, zone: us-west-2a, capacityType: on-demand\t{\"commit\": \"29b803e\", \"provisioner\": \"default\"}\n" +
 			"karpenter-6b66bfbf8b-kp767 controller 2022-03-25T18:50:48.815Z\tINFO\tcontroller.provisioning\tLaunched instance: i-0b3d21a1dc14dcf15, hostname: ip-192-168-71-252.us-west-2.compute.internal, type: m5.large, zone: us-west-2a, capacityType: on-demand\t{\"commit\": \"29b803e\", \"provisioner\": \"default\"}\n",
 			[]string{"scale_up ip-192-168-71-252.us-west-2.compute.internal,ip-192-168-81-251.us-west-2.compute.internal"}, nil},
+		{"a pods row cut after its STATUS, quoted in a sentence", "安装chart时会报错：\n`kubeflow                    training-operator-8569f97489-zkxbt                            0/1     OOMKilled`。\n调整到40Mi就可以啦。\n",
+			[]string{"oom_killed kubeflow/training-operator-8569f97489-zkxbt"}, nil},
+		{"a healthy pods row cut after its STATUS, quoted", "it shows `web   web-7d9f8-x2x4q   1/1   Running` now\n",
+			nil, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

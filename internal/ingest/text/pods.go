@@ -178,7 +178,11 @@ func headerlessPodCells(ln line) (f map[string]string, wide, ok bool) {
 		if !readyRe.MatchString(cells[r]) {
 			continue
 		}
-		if len(cells) < r+3 || (len(cells) < r+4 && ln.eol) {
+		if len(cells) == r+2 && troubleStatus(cells[r+1]) {
+			// "kubeflow  training-operator-85…  0/1  OOMKilled": a row cut after its STATUS,
+			// quoted alone, whose status is a reason the catalogue knows a container by.
+			cells = append(slices.Clip(cells), "")
+		} else if len(cells) < r+3 || (len(cells) < r+4 && ln.eol) {
 			return nil, false, false // an age is required, unless the row was cut
 		}
 		f = map[string]string{"NAME": cells[r-1], "READY": cells[r], "STATUS": cells[r+1], "RESTARTS": cells[r+2]}
@@ -205,6 +209,21 @@ func headerlessPodCells(ln line) (f map[string]string, wide, ok bool) {
 	return nil, false, false
 }
 
+// troubleStatus reports whether a STATUS cell is a container's waiting or terminated reason
+// the catalogue knows as a sign of a symptom (OOMKilled, CrashLoopBackOff, ErrImagePull), or
+// Evicted: words that name a failing pod however short the row that shows them.
+func troubleStatus(status string) bool {
+	if status == "Evicted" {
+		return true
+	}
+	for _, e := range catalog.Default().Words(status) {
+		if e.Symptom != "" && slices.ContainsFunc(e.In, func(in string) bool { return in == "waiting" || in == "terminated" }) {
+			return true
+		}
+	}
+	return false
+}
+
 // cellsOf splits a table row into its cells: runs of spaces separate them, and a cell with a
 // parenthesised group after it ("1 (114m ago)") stays whole.
 func cellsOf(s string) []string {
@@ -222,6 +241,9 @@ func cellsOf(s string) []string {
 // false when the cells are not those of a pod row.
 func (p *parser) podRow(f map[string]string, wide bool) (*corev1.Pod, bool) {
 	rm, sm := readyRe.FindStringSubmatch(f["READY"]), restartsRe.FindStringSubmatch(f["RESTARTS"])
+	if f["RESTARTS"] == "" && f["AGE"] == "" {
+		sm = []string{"", "0", ""} // a row cut after its STATUS: no restarts shown
+	}
 	if rm == nil || sm == nil {
 		return nil, false
 	}

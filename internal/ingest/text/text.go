@@ -255,6 +255,17 @@ func (p *parser) start(ln line, owner *ownerRef) error {
 			return err
 		}
 	}
+	if span, ok := codeSpan(ln); ok {
+		// A pods row quoted in a sentence: "the chart fails with `kubeflow  op-85…  0/1
+		// OOMKilled`." The span is read as the row it holds, the sentence as a phrase.
+		if f, wide, ok := headerlessPodCells(span); ok {
+			if pod, ok := p.podRow(f, wide); ok {
+				if err := p.emitPod(pod, ln); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	return p.phrase(ln)
 }
 
@@ -305,4 +316,23 @@ func (p *parser) closeTable() error {
 		return c.close(p)
 	}
 	return nil
+}
+
+// codeSpan returns the line's first inline code span ("`…`") of several words outside a code
+// block, as a line of its own.
+func codeSpan(ln line) (line, bool) {
+	if ln.code {
+		return line{}, false
+	}
+	_, rest, ok := strings.Cut(ln.text, "`")
+	if !ok {
+		return line{}, false
+	}
+	inner, _, ok := strings.Cut(rest, "`")
+	if !ok || !strings.Contains(strings.TrimSpace(inner), " ") {
+		return line{}, false
+	}
+	span := ln
+	span.text = strings.TrimSpace(inner)
+	return span, true
 }
