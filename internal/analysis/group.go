@@ -321,13 +321,31 @@ var groupVerbs = map[string]string{
 	NodeOOM: "ran the kernel's OOM killer",
 }
 
+// groupNoun names the members of a group by their objects' kind: "pods", "nodes",
+// "ReplicationControllers"; "objects" when their kinds differ.
+func groupNoun(objs []ObjectRef) string {
+	if len(objs) == 0 {
+		return "pods"
+	}
+	kind := objs[0].Kind
+	for _, o := range objs[1:] {
+		if o.Kind != kind {
+			return "objects"
+		}
+	}
+	switch kind {
+	case cluster.KindPod, "":
+		return "pods"
+	case cluster.KindNode:
+		return "nodes"
+	}
+	return kind + "s"
+}
+
 // groupSummary tells a group in one line: "1,204 pods could not be scheduled (37 workloads,
 // pool user): Insufficient cpu".
 func groupSummary(s Symptom) string {
-	noun := "pods"
-	if len(s.Objects) > 0 && s.Objects[0].Kind == cluster.KindNode {
-		noun = "nodes"
-	}
+	noun := groupNoun(s.Objects)
 	var where []string
 	switch len(s.Workloads) {
 	case 0:

@@ -170,3 +170,23 @@ func TestSeverity(t *testing.T) {
 		t.Errorf("hub restart %d, DNS pending %d, 100,000 pending %d, evicted %d, 2 pending %d", hubRestart, dnsPending, pending, evicted, fewPending)
 	}
 }
+
+// TestGroupNoun checks that a group's summary names its members by their kind.
+func TestGroupNoun(t *testing.T) {
+	t.Parallel()
+	rc := func(n string) ObjectRef { return ObjectRef{Kind: "ReplicationController", Name: n} }
+	for _, tt := range []struct {
+		objs []ObjectRef
+		want string
+	}{
+		{nil, "pods"},
+		{[]ObjectRef{{Kind: "Pod", Name: "a"}, {Kind: "Pod", Name: "b"}}, "pods"},
+		{[]ObjectRef{{Kind: "Node", Name: "n"}}, "nodes"},
+		{[]ObjectRef{rc("router-1"), rc("registry-1")}, "ReplicationControllers"},
+		{[]ObjectRef{rc("router-1"), {Kind: "ReplicaSet", Name: "web-1"}}, "objects"},
+	} {
+		if got := groupNoun(tt.objs); got != tt.want {
+			t.Errorf("groupNoun(%v) = %q, want %q", tt.objs, got, tt.want)
+		}
+	}
+}

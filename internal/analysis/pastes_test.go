@@ -62,6 +62,12 @@ func TestPastes(t *testing.T) {
 			[]string{"oom_killed kubeflow/training-operator-8569f97489-zkxbt"}, nil},
 		{"a healthy pods row cut after its STATUS, quoted", "it shows `web   web-7d9f8-x2x4q   1/1   Running` now\n",
 			nil, nil},
+		{"0.x get events rows with their times written out", "$ osc get events\nFIRSTSEEN                         LASTSEEN                          COUNT     NAME                KIND                    SUBOBJECT   REASON             SOURCE                      MESSAGE\n" +
+			"Mon, 18 May 2015 22:30:32 +0900   Mon, 18 May 2015 22:30:32 +0900   1         router-1            ReplicationController               failedCreate       {replication-controller }   Error creating: Pod \"router-1-\" is forbidden: Namespace default does not exist\n" +
+			"Mon, 18 May 2015 22:30:32 +0900   Mon, 18 May 2015 22:30:32 +0900   1         docker-registry-1   ReplicationController               failedCreate       {replication-controller }   Error creating: Pod \"docker-registry-1-\" is forbidden: Namespace default does not exist\n",
+			[]string{"pod_create_failed docker-registry-1,router-1"}, nil},
+		{"a 0.x get events row without its header", "~$ kubectl get events | tail\nMon, 23 Mar 2015 20:57:08 +0300   Mon, 23 Mar 2015 20:57:08 +0300   1                   verse-controller    Pod                                     failedScheduling    {scheduler }        Error scheduling: failed to find fit for pod: {{ } {verse-controller  default}}\n",
+			[]string{"pod_pending verse-controller"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

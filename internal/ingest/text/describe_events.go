@@ -16,6 +16,10 @@ const describeTimeExpr = `\w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d (?:[+-]\d{4}
 var oldDescribeRowRe = regexp.MustCompile(`^\s*(` + ageExpr + `|` + describeTimeExpr + `)\s+(` + ageExpr + `|` + describeTimeExpr + `)\s+(\d+)\s+` +
 	`(\{[^}]*\}|\S+,\s\S+|[a-z][\w.-]*)\s+(?:((?:spec\.|\{)\S*|implicitly required container \S+)\s+)?(?:(Normal|Warning)\s+)?([A-Za-z][\w-]*)(?:\s+(.*))?$`)
 
+// oldGetRestRe reads what follows the KIND cell of a 0.x-1.1 `kubectl get events` row:
+// [SUBOBJECT] REASON {SOURCE} MESSAGE.
+var oldGetRestRe = regexp.MustCompile(`^(?:((?:spec\.|\{)\S*)\s+)?([A-Za-z][\w-]*)\s+(\{[^}]*\})\s*(.*)$`)
+
 // parseOldRow reads one describe events row of the layouts before 1.10.
 func parseOldRow(s string) (eventRow, bool) {
 	m := oldDescribeRowRe.FindStringSubmatch(s)
@@ -25,6 +29,18 @@ func parseOldRow(s string) (eventRow, bool) {
 		return eventRow{}, false
 	}
 	r := eventRow{count: m[3], source: strings.Trim(m[4], "{} "), fieldPath: m[5], typ: m[6], reason: oldReason(m[7]), message: m[8]}
+	if eventRowKind(m[7]) && m[5] == "" && m[6] == "" {
+		// A `kubectl get events` row of 0.x-1.1, its times written out: FIRSTSEEN LASTSEEN
+		// COUNT NAME KIND [SUBOBJECT] REASON SOURCE MESSAGE.
+		g := oldGetRestRe.FindStringSubmatch(m[8])
+		if g == nil {
+			return eventRow{}, false
+		}
+		r = eventRow{count: m[3], kind: m[7], name: m[4], fieldPath: g[1], reason: oldReason(g[2]), source: strings.TrimSpace(strings.Trim(g[3], "{}")), message: g[4]}
+		if fields := strings.Fields(r.source); len(fields) == 2 {
+			r.source = fields[0] + ", " + fields[1]
+		}
+	}
 	if t, ok := parseTime(m[2]); ok {
 		r.lastAt = t
 		if f, ok := parseTime(m[1]); ok {
@@ -165,6 +181,10 @@ var oldReasons = map[string]string{"backoff": "BackOff", "failedScheduling": "Fa
 func oldReason(r string) string {
 	if n, ok := oldReasons[r]; ok {
 		return n
+	}
+	if r != "" && r[0] >= 'a' && r[0] <= 'z' {
+		// Releases before 1.2 wrote every reason in lower camel case ("failedCreate").
+		return strings.ToUpper(r[:1]) + r[1:]
 	}
 	return r
 }

@@ -130,6 +130,9 @@ func (t *describeRows) row(p *parser, ln line) (bool, error) {
 		t.assigned = corev1.ObjectReference{Kind: cluster.KindPod, APIVersion: "v1", Namespace: m[1], Name: m[2]}
 	}
 	ref := p.cmdObject()
+	if r.name != "" {
+		ref = corev1.ObjectReference{Kind: r.kind, Name: r.name} // the row's own NAME and KIND
+	}
 	if ref.Name == "" {
 		ref = t.assigned
 	}
