@@ -58,6 +58,11 @@ type Entry struct {
 	// "Waiting for pod ns/x to be running, status is Pending", the pod's conditions under it.
 	// It is a sign of nothing itself.
 	Heads bool `json:"heads,omitempty"`
+	// Behind is how far before its anchor the message may start, for a template whose
+	// captures before its fixed words hold paths longer than the scanner's look-behind (the
+	// kernel's "Task in <cgroup> killed as a result of …"): at most maxBehind; 0 for the
+	// scanner's own.
+	Behind int `json:"behind,omitempty"`
 	// Follows names the entries whose message this one continues on the next line: a
 	// component that writes a message of several lines (the scheduler's FitError before 1.6,
 	// "pod (x) failed to fit in any node" and a line per node under it). Found on the line
@@ -245,6 +250,8 @@ func (e *Entry) check() error {
 		return fmt.Errorf("carries another message and is a sign of %s itself: a carrier's sign is the message inside it", e.Symptom)
 	case e.Heads && (e.Symptom != "" || e.Evidence != "" || e.Object != "pod"):
 		return fmt.Errorf("heads the lines under it: it names their pod and is a sign of nothing itself")
+	case e.Behind < 0 || e.Behind > maxBehind:
+		return fmt.Errorf("behind %d is not within 0-%d", e.Behind, maxBehind)
 	case e.Example == "":
 		return fmt.Errorf("no example")
 	case !slices.Contains(objects, e.Object):

@@ -194,12 +194,14 @@ func (c *Catalogue) Explain(text string) []Match {
 const (
 	lookBehind = 160
 	lookAhead  = 1024
+	// maxBehind bounds an entry's own look-behind (Entry.Behind).
+	maxBehind = 1024
 )
 
 // matchAround tries the entry's pattern around the anchor at position at, and returns the
 // first match that holds the anchor.
 func (e *Entry) matchAround(text string, at int) (Match, bool) {
-	from := max(0, at-lookBehind)
+	from := max(0, at-max(lookBehind, e.Behind))
 	for from > 0 && from < len(text) && text[from]&0xC0 == 0x80 {
 		from++ // start at a rune boundary
 	}

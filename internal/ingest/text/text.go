@@ -194,6 +194,11 @@ func (p *parser) line(ln line) error {
 		p.cmd, p.cmdLine, p.owner = ln.cmd, ln.num, nil
 		return nil
 	}
+	if c := trailingCommand(ln); c != nil {
+		// "…pod in Pending and then kubectl describe pod gpu-1": a sentence that ends with
+		// the command whose output follows.
+		p.cmd, p.cmdLine = c, ln.num
+	}
 	// Anything else between a describe block and a detached "Events:" breaks the link.
 	owner := p.owner
 	p.owner = nil
@@ -335,4 +340,24 @@ func codeSpan(ln line) (line, bool) {
 	span := ln
 	span.text = strings.TrimSpace(inner)
 	return span, true
+}
+
+// trailingCmdRe finds a kubectl command a sentence ends with, unquoted.
+var trailingCmdRe = regexp.MustCompile(`(?:^|[\s，,;:])((?:sudo\s+)?kubectl\s+(?:describe|get|logs)\s+[^\s"'` + "`" + `]+(?:\s+[^\s"'` + "`" + `]+){0,5})\s*[:：]?$`)
+
+// trailingCommand returns the command a line of prose ends with, when it names the object
+// whose output the next lines may be: "then kubectl describe pod gpu-1".
+func trailingCommand(ln line) *command {
+	if ln.code || !strings.Contains(ln.text, "kubectl ") {
+		return nil
+	}
+	m := trailingCmdRe.FindStringSubmatch(ln.text)
+	if m == nil {
+		return nil
+	}
+	c := parseCommand(m[1])
+	if cmdRef(c).Name == "" {
+		return nil
+	}
+	return c
 }
