@@ -70,6 +70,8 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_pending verse-controller"}, nil},
 		{"the kernel's memory cgroup OOM under the systemd cgroup driver, its paths long", "Jan  5 02:12:02 node-1 kernel: Task in /kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod0330b2c1_a15b_4cdd_b5e5_72d4a90bee82.slice/docker-b27201334a41cd0749d053b18378d7ea65617b8e26277197ea25c974da1a5a8a.scope killed as a result of limit of /kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod0330b2c1_a15b_4cdd_b5e5_72d4a90bee82.slice/docker-b27201334a41cd0749d053b18378d7ea65617b8e26277197ea25c974da1a5a8a.scope\n",
 			[]string{"oom_killed "}, nil},
+		{"a sentence ending with the describe command whose events follow", "when  kubectl apply -f gpu-job.yaml \n，pod in Pending and then kubectl describe pod gpu-gtx-1050\nEvents:\n Warning FailedScheduling  40s (x2 over 40s)  default-scheduler  0/2 nodes are available: 2 Insufficient nvidia.com/gpu.\n",
+			[]string{"pod_pending gpu-gtx-1050"}, []string{"capacity_exhaustion"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
