@@ -76,6 +76,9 @@ func TestPastes(t *testing.T) {
 			[]string{"image_pull_failed kube-system/kube-addon-manager-minikubevm"}, []string{"image_unavailable"}},
 		{"the 1.1 replication manager refused pods by the quota admission", "E0302 15:23:58.002320 1586 replication_controller.go:357] unable to create pods: Pod \"voucher-manager-service-iron-\" is forbidden: unable to admit pod without exceeding quota for resource cpu:\n",
 			[]string{"pod_create_failed "}, []string{"quota_exceeded"}},
+		{"a claim's events pasted alone, the provisioner's row naming it", "  Warning  ProvisioningFailed    12m (x732 over 47h)     driver.longhorn.io_csi-provisioner-64f66878c7-trzbg_3095ffe4  failed to provision volume with StorageClass \"longhorn\": rpc error: code = Internal desc = context deadline exceeded\n" +
+			"  Normal   Provisioning          46s (x748 over 47h)     driver.longhorn.io_csi-provisioner-64f66878c7-trzbg_3095ffe4  External provisioner is provisioning volume for claim \"infra/data-es-0\"\n",
+			[]string{"volume_provisioning_failed infra/data-es-0"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

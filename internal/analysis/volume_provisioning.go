@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -22,7 +23,37 @@ func (volumeProvisioningRule) Symptoms(in Input) []Symptom {
 		return (e.Reason == "ProvisioningFailed" || e.Reason == "FailedBinding") && (kind == "PersistentVolumeClaim" || kind == "") ||
 			in.eventSign(o, VolumeProvisioningFailed) != nil
 	})
+	// A claim the input lost (an events section pasted alone) is the one claim the other
+	// messages of its file name ("External provisioner is provisioning volume for claim
+	// \"ns/x\"").
+	named := in.claimsByFile()
+	for _, key := range syms.order {
+		s := syms.byKey[key]
+		if len(s.Objects) > 0 || len(s.Evidence) == 0 {
+			continue
+		}
+		if claims := named[s.Evidence[0].File]; len(claims) == 1 {
+			s.Objects = claims
+		}
+	}
 	return syms.list(func(s *Symptom) string {
 		return fmt.Sprintf("%s could not be provisioned: %s", objectPhrase(s, "PersistentVolumeClaim"), clip(s.Details.Message, 160))
 	})
+}
+
+// claimsByFile lists, per file, the claims its events' messages name in the catalogue's words,
+// each once.
+func (in Input) claimsByFile() map[string][]ObjectRef {
+	out := map[string][]ObjectRef{}
+	for _, o := range in.Model.Events {
+		m := in.messages().message(o.Event.Message)
+		if m == nil || m.Entry.Object != "pvc" || m.Capture("name") == "" {
+			continue
+		}
+		r := ObjectRef{Kind: "PersistentVolumeClaim", Namespace: m.Capture("namespace"), Name: m.Capture("name")}
+		if f := o.Source.File; !slices.Contains(out[f], r) {
+			out[f] = append(out[f], r)
+		}
+	}
+	return out
 }
