@@ -79,6 +79,10 @@ func TestPastes(t *testing.T) {
 		{"a claim's events pasted alone, the provisioner's row naming it", "  Warning  ProvisioningFailed    12m (x732 over 47h)     driver.longhorn.io_csi-provisioner-64f66878c7-trzbg_3095ffe4  failed to provision volume with StorageClass \"longhorn\": rpc error: code = Internal desc = context deadline exceeded\n" +
 			"  Normal   Provisioning          46s (x748 over 47h)     driver.longhorn.io_csi-provisioner-64f66878c7-trzbg_3095ffe4  External provisioner is provisioning volume for claim \"infra/data-es-0\"\n",
 			[]string{"volume_provisioning_failed infra/data-es-0"}, nil},
+		{"describes a writer cut with \"...\"", "```\nName:           exit-nonzero\n...\nPods Statuses:  0 Running / 0 Succeeded / 6 Failed\n...\nEvents:\n  Type     Reason                Age    From            Message\n  ----     ------                ----   ----            -------\n" +
+			"  Warning  BackoffLimitExceeded  3m51s  job-controller  Job has reached the specified backoff limit\n```\n\n```\nName:         should-be-unschedulable\n...\nStatus:       Pending\nConditions:\n  PodScheduled   False\n...\nEvents:\n" +
+			"  Type     Reason            Age                From               Message\n  ----     ------            ----               ----               -------\n  Warning  FailedScheduling  40s (x2 over 40s)  default-scheduler  0/1 nodes are available: 1 Insufficient memory.\n```\n",
+			[]string{"job_failed exit-nonzero", "pod_pending should-be-unschedulable"}, []string{"capacity_exhaustion"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -42,6 +42,9 @@ type block struct {
 }
 
 func (b *block) add(ln line) {
+	if elisionRe.MatchString(ln.text) {
+		return
+	}
 	if len(b.lines) > 0 && ln.text != "" && ln.text[0] != ' ' && b.continues(ln) {
 		last := &b.lines[len(b.lines)-1]
 		last.text, last.raw, last.end = joinWrapped(last.text, ln.text), ln.raw, ln.num
@@ -63,6 +66,9 @@ func (b *block) accepts(ln line) bool {
 	if t[0] == ' ' {
 		return true
 	}
+	if elisionRe.MatchString(t) {
+		return true // "...": the writer cut fields out; the fields after are the same object's
+	}
 	if !strings.HasPrefix(t, "Name:") && topKeyRe.MatchString(t) {
 		return true
 	}
@@ -74,6 +80,10 @@ func (b *block) accepts(ln line) bool {
 	}
 	return b.continues(ln)
 }
+
+// elisionRe is a line that stands for lines a writer cut out of output: "...", "…", "[...]",
+// "<snip>".
+var elisionRe = regexp.MustCompile(`^(?:\.{3,}|…|\[(?:\.{3}|…)\]|\((?:\.{3}|…)\)|<snip(?:ped)?>|\[snip(?:ped)?\])$`)
 
 // flatContainerRe is a line of a container section at column 0 that is not a "Key:" of the
 // describe: the container's name ("web:") or a quantity under Limits ("memory:  50Mi").
