@@ -83,6 +83,9 @@ func TestPastes(t *testing.T) {
 			"  Warning  BackoffLimitExceeded  3m51s  job-controller  Job has reached the specified backoff limit\n```\n\n```\nName:         should-be-unschedulable\n...\nStatus:       Pending\nConditions:\n  PodScheduled   False\n...\nEvents:\n" +
 			"  Type     Reason            Age                From               Message\n  ----     ------            ----               ----               -------\n  Warning  FailedScheduling  40s (x2 over 40s)  default-scheduler  0/1 nodes are available: 1 Insufficient memory.\n```\n",
 			[]string{"job_failed exit-nonzero", "pod_pending should-be-unschedulable"}, []string{"capacity_exhaustion"}},
+		{"an Events row whose message a wrap moved to column 0 reads like a field", "Name:         conda-store-7d9f8-x2x4q\nNamespace:    dev\n...\nEvents:\n  Type     Reason                  Age                  From\nMessage\n  ----     ------                  ----                 ----\n-------\n" +
+			"  Warning  Evicted                 7s                   kubelet\nThe node was low on resource: memory. Container nfs-server was using 165800Ki,\nwhich exceeds its request of 0.\n",
+			[]string{"pod_evicted dev/conda-store-7d9f8-x2x4q"}, []string{"memory_over_request"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -144,14 +144,27 @@ func reindentFlat(lines []line) []line {
 // "containerd://9adc…").
 func (b *block) continues(ln line) bool {
 	last := b.lines[len(b.lines)-1]
-	if ln.num != last.last()+1 || startsFormat(ln.text) || topKeyRe.MatchString(ln.text) {
+	if ln.num != last.last()+1 || startsFormat(ln.text) {
 		return false
 	}
-	if strings.HasPrefix(last.text, "Message:") || describeRowRe.MatchString(last.text) || oldDescribeRowRe.MatchString(last.text) {
+	row := describeRowRe.MatchString(last.text) || oldDescribeRowRe.MatchString(last.text)
+	if topKeyRe.MatchString(ln.text) && !(row && !describeKey(ln.text)) {
+		// A field of the describe, unless it is the sentence of a row's message the wrap
+		// moved to column 0 ("The node was low on resource: memory. …").
+		return false
+	}
+	if strings.HasPrefix(last.text, "Message:") || row {
 		return last.raw >= wrapWidth
 	}
 	word := !strings.ContainsAny(ln.text, " \t") && !strings.HasSuffix(ln.text, ":") && !flatLabelRe.MatchString(ln.text)
 	return word && (last.raw >= wrapWidth || strings.HasSuffix(last.text, ":"))
+}
+
+// describeKey reports whether a "Key:" line at column 0 may be a describe's field: kubectl's
+// keys are at most three words ("Priority Class Name", "Termination Grace Period").
+func describeKey(s string) bool {
+	k, _, _ := strings.Cut(s, ":")
+	return len(strings.Fields(k)) <= 3
 }
 
 // node is one line of a describe block, placed under the nearest less-indented line.
