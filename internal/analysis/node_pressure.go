@@ -128,6 +128,9 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 	// pressure condition its node had, on the node the pod was on.
 	for _, o := range m.Pods {
 		p := o.Pod
+		if !strings.Contains(p.Status.Message, "Pressure") {
+			continue
+		}
 		if r := conditionPressures(p.Status.Message); len(r) > 0 {
 			s := get(cmp.Or(p.Spec.NodeName, in.scheduledNode(p.Namespace, p.Name)))
 			for _, x := range r {
@@ -138,8 +141,11 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range m.Events {
 		e := o.Event
+		if !aboutPod(o) || !strings.Contains(e.Message, "Pressure") {
+			continue // only a message naming a pressure condition states one
+		}
 		r := conditionPressures(e.Message)
-		if len(r) == 0 || !aboutPod(o) {
+		if len(r) == 0 {
 			continue
 		}
 		ns, name := podKey(o)

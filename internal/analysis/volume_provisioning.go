@@ -26,11 +26,14 @@ func (volumeProvisioningRule) Symptoms(in Input) []Symptom {
 	// A claim the input lost (an events section pasted alone) is the one claim the other
 	// messages of its file name ("External provisioner is provisioning volume for claim
 	// \"ns/x\"").
-	named := in.claimsByFile()
+	var named map[string][]ObjectRef
 	for _, key := range syms.order {
 		s := syms.byKey[key]
 		if len(s.Objects) > 0 || len(s.Evidence) == 0 {
 			continue
+		}
+		if named == nil {
+			named = in.claimsByFile() // only when a claim is unnamed: one pass over the events
 		}
 		if claims := named[s.Evidence[0].File]; len(claims) == 1 {
 			s.Objects = claims
