@@ -1,10 +1,10 @@
 package text
 
 import (
-	"encoding/json"
 	"html"
 	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -62,6 +62,13 @@ type cleaned struct {
 	code   bool     // inside a code fence or <pre>: pasted output, not prose
 	bullet bool     // a list item ("- …"): a person's writing, outside code
 	cmd    *command // for kindCommand: the command
+	record          // the collector's record the line was taken out of, if any
+}
+
+// record is what a collector's record said of the line it wrapped (see unwrap).
+type record struct {
+	at    time.Time // the time it recorded, zero when none
+	inner int       // the length of the line it wrapped, 0 when the line was not wrapped
 }
 
 // clean cleans one line with no state around it (for Sniff and tests).
@@ -71,15 +78,24 @@ func clean(s string) (string, lineKind) {
 	return r.text, r.kind
 }
 
-// clean strips the markup people wrap kubectl output in, keeping the indentation that
+// clean takes a line out of a log collector's record (unwrap) and cleans it (cleanLine).
+func (c *cleaner) clean(s string) cleaned {
+	var rec record
+	if in, at, ok := unwrap(strings.TrimRight(s, " \t\r\n")); ok {
+		s = in
+		rec = record{at: at, inner: len(strings.TrimRight(in, " \t\r\n"))}
+	}
+	r := c.cleanLine(s)
+	r.record = rec
+	return r
+}
+
+// cleanLine strips the markup people wrap kubectl output in, keeping the indentation that
 // describe blocks depend on: trailing space and CR, HTML tags and entities, terminal box
 // borders, markdown quote markers, bold markers, bullets, code fences, shell prompts; tabs
 // become spaces at 8-column stops and markdown pipe tables become space-separated rows.
-func (c *cleaner) clean(s string) cleaned {
+func (c *cleaner) cleanLine(s string) cleaned {
 	s = strings.TrimRight(s, " \t\r\n")
-	if strings.HasPrefix(strings.TrimLeft(s, " "), `{"log":`) {
-		s = dockerLog(s)
-	}
 	if strings.Contains(s, "\x1b[") {
 		s = ansiRe.ReplaceAllString(s, "") // colours of kubecolor, k9s, a terminal's log
 	}
@@ -314,19 +330,4 @@ func mayBePrompt(t string) bool {
 	first, _, _ := strings.Cut(t, " ")
 	return strings.ContainsAny(first, "@:") || strings.HasSuffix(first, "$") || strings.HasSuffix(first, "#") || strings.HasSuffix(first, ">") ||
 		strings.HasPrefix(first, "bash-") || strings.HasPrefix(first, "sh-") || strings.HasPrefix(first, "zsh-")
-}
-
-// dockerLog returns the line a container wrote, from a line of Docker's json-file log
-// (/var/lib/docker/containers/*/*-json.log: {"log":"…\n","stream":"stderr","time":"…"}),
-// which escapes its quotes; any other line is returned as it is.
-func dockerLog(s string) string {
-	var l struct {
-		Log    *string `json:"log"`
-		Stream string  `json:"stream"`
-		Time   string  `json:"time"`
-	}
-	if json.Unmarshal([]byte(s), &l) != nil || l.Log == nil || l.Stream == "" && l.Time == "" {
-		return s
-	}
-	return strings.TrimRight(*l.Log, " \t\r\n")
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"time"
 )
 
 // line is one cleaned input line with its position.
@@ -24,6 +25,8 @@ type line struct {
 	// heading's, for a message it quotes.
 	flat string
 	end  int // the last line number a wrapped line continued onto; 0 when it did not
+	// at is the time a log collector's record gave the line (see unwrap), zero when none.
+	at time.Time
 }
 
 // last is the number of the last input line ln covers.
@@ -83,7 +86,10 @@ func (l *lineReader) next() (ln line, ok bool, err error) {
 	raw := string(l.buf)
 	c := l.clean.clean(raw)
 	ln = line{num: l.num, off: start, text: c.text, kind: c.kind, eol: eol, cut: cut, code: c.code, item: c.bullet && !c.code, cmd: c.cmd,
-		raw: len(strings.TrimRight(raw, " \t\r\n"))}
+		raw: len(strings.TrimRight(raw, " \t\r\n")), at: c.at}
+	if c.inner > 0 {
+		ln.raw = c.inner // a record's line is as wide as the line it holds
+	}
 	if c.kind == kindCommand && ln.raw >= minFlat {
 		ln.flat = strings.TrimSpace(raw)
 	}

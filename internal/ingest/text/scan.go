@@ -349,7 +349,9 @@ func (p *parser) scanHeld(next *line) {
 		if ref := p.cmdObject(); ref.Kind == cluster.KindPod {
 			sc.cmdPod, sc.cmdOut = ref, s.section == s.cmdSection
 		}
-		sc.at = lineTime(h.text)
+		if sc.at = lineTime(h.text); sc.at.IsZero() {
+			sc.at = h.at // the time the collector's record gave it
+		}
 		if sc.obj.Kind == cluster.KindPod && sc.obj.Name != "" {
 			p.notePod(sc.obj.Namespace, sc.obj.Name) // for a describe fragment after it that names none
 		}
@@ -523,7 +525,8 @@ var (
 	// "Pod":{"name":"web-1","namespace":"shop"}, either key first.
 	jsonPodRe = regexp.MustCompile(`"[Pp]od"\s*:\s*\{\s*(?:"name"\s*:\s*"([^"]+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"|"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)")`)
 	// journalHostRe finds the host of a journald or syslog line: "May 05 13:59:56 ip-10-0-1-2.ec2.internal kubelet[2858]:", or of the kernel's ("… node-7 kernel:").
-	journalHostRe = regexp.MustCompile(`^\w{3} [ \d]\d \d\d:\d\d:\d\d ([A-Za-z0-9][A-Za-z0-9.-]*) ([\w.-]+\[\d+\]|kernel):`)
+	// journalctl -o short-iso's ("2024-05-05T13:59:56+0000 host kubelet[2858]:") too.
+	journalHostRe = regexp.MustCompile(`^(?:\w{3} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) ([A-Za-z0-9][A-Za-z0-9.-]*) ([\w.-]+\[\d+\]|kernel):`)
 	// kvNodeRe finds the node of a structured log line: node="name".
 	kvNodeRe = regexp.MustCompile(`\bnode(?:Name)?"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
 	// podNameRe is a name a controller generated for a pod: "web-6d4cf56db6-zp2lx", "db-0".
@@ -1178,8 +1181,9 @@ func (s *scanState) messageLines() (head []int, more map[int][]string) {
 }
 
 // logErrorRe finds the error a structured logger writes beside its message: a JSON log's
-// "error" (zap, Karpenter's) or a klog line's err= (logr's Error(err, msg)).
-var logErrorRe = regexp.MustCompile(`"error"\s*:\s*("(?:[^"\\]|\\.)*")|\berr=("(?:[^"\\]|\\.)*")|\berr=("(?:[^"\\]|\\.)*\\?)$`)
+// "error" (zap, Karpenter's), a klog line's err= (logr's Error(err, msg)) or a logrus line's
+// error= (containerd's WithError(err)).
+var logErrorRe = regexp.MustCompile(`"error"\s*:\s*("(?:[^"\\]|\\.)*")|\berr(?:or)?=("(?:[^"\\]|\\.)*")|\berr(?:or)?=("(?:[^"\\]|\\.)*\\?)$`)
 
 // logError returns the error a structured log line carries beside its message, or "".
 func logError(line string) string {
