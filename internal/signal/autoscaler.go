@@ -34,13 +34,15 @@ var (
 // ParseTriggeredScaleUp parses a TriggeredScaleUp event, "pod triggered scale-up: [{<group>
 // <cur>-><new> (max: <max>)} …]" (cluster-autoscaler processors/status). Groups are returned
 // in message order; a group cut off by truncation is left out. ok is true when the prefix is
-// present, even if no group could be read.
+// present, even if no group could be read, also after words of a component that quoted the
+// event.
 func ParseTriggeredScaleUp(msg string) ([]GroupResize, bool) {
 	s, _ := StripCombined(strings.TrimSpace(msg))
-	rest, ok := strings.CutPrefix(s, triggeredPrefix)
-	if !ok {
+	i := strings.Index(s, triggeredPrefix)
+	if i < 0 || i > 0 && !strings.ContainsRune(" :", rune(s[i-1])) {
 		return nil, false
 	}
+	rest := s[i+len(triggeredPrefix):] // after another component's words, where it quoted the event ("Reissued from pod/x: ")
 	var groups []GroupResize
 	for _, m := range scaleUpInfoRe.FindAllStringSubmatch(rest, -1) {
 		g, ok := newGroupResize(m[1], m[3], m[2], m[4])

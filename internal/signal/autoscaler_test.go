@@ -35,6 +35,13 @@ func TestParseTriggeredScaleUp(t *testing.T) {
 			want:   []GroupResize{{Group: "a", From: 1, To: 2, Max: 3}},
 			wantOK: true,
 		},
+		{
+			name:   "quoted by Kubeflow's notebook controller",
+			msg:    "Reissued from pod/gpu1-0: pod triggered scale-up: [{gke-kf-nap-n1-standard-1-grp 0->1 (max: 1000)}]",
+			want:   []GroupResize{{Group: "gke-kf-nap-n1-standard-1-grp", From: 0, To: 1, Max: 1000}},
+			wantOK: true,
+		},
+		{name: "inside a word", msg: "xpod triggered scale-up: [{a 1->2 (max: 3)}]"},
 		{name: "empty list", msg: "pod triggered scale-up: []", wantOK: true},
 		{name: "unrelated", msg: "pod didn't trigger scale-up: 1 max node group size reached"},
 	}

@@ -33,6 +33,10 @@ var (
 	predicatesRe    = regexp.MustCompile(`^(?:No nodes are available that match all of the (?:following )?predicates:+|(?:pod \([^)]*\) failed to fit in any node\s+)?fit failure summary on nodes\s*:)`)
 	predicateItemRe = regexp.MustCompile(`\s*\((\d+)\)(?:,\s*|$)`)
 	preemptionRe    = regexp.MustCompile(`preemption: (\d+)/(\d+) nodes are available:?`)
+	// quotedRe finds the scheduler's message where another component quoted it after words of
+	// its own: Kubeflow's notebook controller ("Reissued from pod/x: 0/2 nodes are available:
+	// …"), a CI plugin's or an operator's status ("Unschedulable: 0/3 nodes are available: …").
+	quotedRe = regexp.MustCompile(`(?:^|[\s:(\["'])(\d+/\d+ nodes are available(?::|\.|\s*$)|No nodes are available that match all of the|no nodes available to schedule pods)`)
 )
 
 // ParseFailedScheduling parses a FailedScheduling message: the "0/N nodes are available: …"
@@ -41,6 +45,13 @@ var (
 // The "(combined from similar events): " prefix is ignored.
 func ParseFailedScheduling(msg string) (Scheduling, bool) {
 	s, _ := StripCombined(strings.TrimSpace(msg))
+	if !availableRe.MatchString(s) && !predicatesRe.MatchString(s) && !strings.HasPrefix(strings.ToLower(s), noNodesMsg) {
+		m := quotedRe.FindStringSubmatchIndex(s)
+		if m == nil || strings.HasSuffix(s[:m[2]], "preemption: ") {
+			return Scheduling{}, false
+		}
+		s = s[m[2]:] // the scheduler's words, after another component's
+	}
 	var sc Scheduling
 	if cut, ok := strings.CutSuffix(s, " ..."); ok {
 		s, sc.Truncated = cut, true
