@@ -39,10 +39,11 @@ func pressureTaint(key string) (string, bool) {
 	return "disk", true
 }
 
-// hasPressureCondition reports whether a node shows any pressure condition, whatever its status.
-func hasPressureCondition(n *corev1.Node) bool {
+// hasCondition reports whether a node shows the condition of a pressure (memory, disk,
+// pids), whatever its status: where it does, the condition says whether the node had it.
+func hasCondition(n *corev1.Node, pressure string) bool {
 	for _, c := range n.Status.Conditions {
-		if _, ok := pressureConditions[c.Type]; ok {
+		if r, ok := pressureConditions[c.Type]; ok && r == pressure {
 			return true
 		}
 	}
@@ -73,18 +74,19 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 		}
 	}
 	for _, o := range m.Nodes {
-		if !hasPressureCondition(o.Node) {
-			// No pressure condition in the paste (a describe cut short, a node listed with its
-			// taints): the kubelet's and the node lifecycle controller's taints still say it.
-			for _, t := range o.Node.Spec.Taints {
-				if r, ok := pressureTaint(t.Key); ok {
-					s := get(o.Node.Name)
-					addResource(s, r)
-					s.Evidence = append(s.Evidence, cite(o, "spec.taints", t.ToString()))
-					if t.TimeAdded != nil {
-						s.At = earliest(s.At, timePtr(t.TimeAdded.Time))
-					}
-				}
+		// A pressure whose condition the paste lacks (a describe cut short in its conditions, a
+		// node listed with its taints): the kubelet's and the node lifecycle controller's
+		// taint still says it.
+		for _, t := range o.Node.Spec.Taints {
+			r, ok := pressureTaint(t.Key)
+			if !ok || hasCondition(o.Node, r) {
+				continue
+			}
+			s := get(o.Node.Name)
+			addResource(s, r)
+			s.Evidence = append(s.Evidence, cite(o, "spec.taints", t.ToString()))
+			if t.TimeAdded != nil {
+				s.At = earliest(s.At, timePtr(t.TimeAdded.Time))
 			}
 		}
 		for _, c := range o.Node.Status.Conditions {
