@@ -3,6 +3,7 @@ package analysis
 import (
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -31,7 +32,7 @@ var symptomClaims = []symptomClaim{
 	{ContainerRestarted, regexp.MustCompile(`(?i)\b(?:pods?|containers?|hub|proxy|service)\b[\w ,()-]{0,40}\brestart(?:ed|ing)\b|\brestart(?:ed|ing)\b[\w ,()-]{0,20}\b(?:times|repeatedly|over and over)\b`)},
 	{LivenessProbeFailed, regexp.MustCompile(`(?i)\bliveness probes? (?:failed|were failing|was failing|kept failing|started failing|timed out)\b`)},
 	{ReadinessProbeFailed, regexp.MustCompile(`(?i)\breadiness probes? (?:failed|were failing|was failing|kept failing|started failing|timed out)\b`)},
-	{ImagePullFailed, regexp.MustCompile(`(?i)\bImagePullBackOff\b|\bErrImagePull\b|\bcould(?:n't| not) pull (?:the |its |their )?images?\b|\bimage pulls? failed\b`)},
+	{ImagePullFailed, regexp.MustCompile(`(?i)\bImagePullBackOff\b|\bErrImagePull\b|\b(?:could(?:n't| not) pull|failed-pulling) (?:the |its |their )?images?\b|\bimage pulls? failed\b`)},
 	{NodeNotReady, regexp.MustCompile(`(?i)\bnodes?\b[\w ,()-]{0,40}\b(?:went|became|were|was|turned|got) (?:into )?(?:NotReady|not ready|unready|unreachable)\b|\bNotReady\b`)},
 	{NodePressure, regexp.MustCompile(`(?i)\b(?:memory|disk|pid) ?pressure\b`)},
 	{ScaleUp, regexp.MustCompile(`(?i)\b(?:scaled up|scaling up)\b[\w ,()-]{0,30}\bnodes?\b|\bautoscaler (?:added|launched|created) \w* ?nodes?\b|\bnodes? (?:were|was) added\b`)},
@@ -51,15 +52,34 @@ var nameRe = regexp.MustCompile(`\S*(?:\.(?:txt|md|log|json|ya?ml|go|sh)\b|://|/
 
 // claimedSymptoms are the symptom kinds a person's sentence reports having happened.
 func claimedSymptoms(c cluster.Claim) []string {
-	if c.Text == "" || hypotheticalRe.MatchString(c.Text) {
+	text := statedNegativeRe.ReplaceAllStringFunc(c.Text, func(s string) string { return statedNegative[strings.ToLower(strings.Join(strings.Fields(s), " "))] })
+	if text == "" || hypotheticalRe.MatchString(text) {
 		return nil
 	}
-	text := nameRe.ReplaceAllString(c.Text, " ")
+	text = nameRe.ReplaceAllString(text, " ")
 	var out []string
 	for _, p := range symptomClaims {
-		if p.re.MatchString(text) && !slices.Contains(out, p.kind) {
-			out = append(out, p.kind)
+		if slices.Contains(out, p.kind) {
+			continue
+		}
+		for _, loc := range p.re.FindAllStringIndex(text, -1) {
+			if !negatedRe.MatchString(text[max(0, loc[0]-24):loc[1]]) {
+				out = append(out, p.kind)
+				break
+			}
 		}
 	}
 	return out
 }
+
+// negatedRe finds a sentence saying a symptom did not happen ("so pods on that node are not
+// evicted", "the hub never restarted"), in the words before a symptom's or among them.
+var negatedRe = regexp.MustCompile(`(?i)\b(?:not|never|no|nor|without)\b|n't\b`)
+
+// statedNegative are the symptoms whose own words hold a negation ("could not be scheduled",
+// "not ready"): written as a word of their own before negatedRe looks.
+var (
+	statedNegativeRe = regexp.MustCompile(`(?i)\bcould(?:n't|\s+not)\s+be\s+scheduled\b|\bcould(?:n't|\s+not)\s+pull\b|\bnot\s+ready\b`)
+	statedNegative   = map[string]string{"could not be scheduled": "unschedulable", "couldn't be scheduled": "unschedulable",
+		"could not pull": "failed-pulling", "couldn't pull": "failed-pulling", "not ready": "NotReady"}
+)

@@ -164,6 +164,10 @@ func TestClaimedSymptoms(t *testing.T) {
 		{"Pods will be evicted if the node runs out of memory.", nil},
 		{"To avoid evictions, set memory requests.", nil},
 		{"We upgraded the cluster on Tuesday.", nil},
+		{"But the taint is not added to the node, so pods on that node are not evicted.", nil},
+		{"The hub never restarted and wasn't OOMKilled.", nil},
+		{"The pods could not be scheduled and two nodes went not ready.", []string{PodPending, NodeNotReady}},
+		{"We couldn't pull the image from the mirror.", []string{ImagePullFailed}},
 		{"The fragments are saved as 33-mybinder-proxy-crashloop-oomkilling-events.txt.", nil},
 	} {
 		got := claimedSymptoms(cluster.Claim{Text: tc.text})
