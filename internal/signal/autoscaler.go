@@ -29,15 +29,25 @@ var (
 	// message in later releases.
 	// "Scale-up: setting group …" until the wording became "Scale-up: group … size set to …".
 	scaledUpGroupRe = regexp.MustCompile(`^Scale-up: (?:setting group (.+?) size to|group (.+?) size set to) (\d+)(?: instead of (\d+) \(max: (\d+)\))?\.?$`)
+	// oldTriggeredRe matches the TriggeredScaleUp event of cluster-autoscaler 0.x-1.1 (core
+	// scale_up.go): "pod triggered scale-up, group: <group>, sizes (current/new): <cur>/<new>".
+	oldTriggeredRe = regexp.MustCompile(`(?:^|[\s:])pod triggered scale-up, group: (\S+?), sizes \(current/new\): (\d+)/(\d+)`)
 )
 
 // ParseTriggeredScaleUp parses a TriggeredScaleUp event, "pod triggered scale-up: [{<group>
 // <cur>-><new> (max: <max>)} …]" (cluster-autoscaler processors/status). Groups are returned
 // in message order; a group cut off by truncation is left out. ok is true when the prefix is
 // present, even if no group could be read, also after words of a component that quoted the
-// event.
+// event; and the 0.x-1.1 form "pod triggered scale-up, group: <group>, sizes (current/new):
+// <cur>/<new>", whose one group has no maximum.
 func ParseTriggeredScaleUp(msg string) ([]GroupResize, bool) {
 	s, _ := StripCombined(strings.TrimSpace(msg))
+	if m := oldTriggeredRe.FindStringSubmatch(s); m != nil {
+		if g, ok := newGroupResize(m[1], m[3], m[2], ""); ok {
+			return []GroupResize{g}, true
+		}
+		return nil, true
+	}
 	i := strings.Index(s, triggeredPrefix)
 	if i < 0 || i > 0 && !strings.ContainsRune(" :", rune(s[i-1])) {
 		return nil, false

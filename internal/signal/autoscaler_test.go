@@ -41,6 +41,12 @@ func TestParseTriggeredScaleUp(t *testing.T) {
 			want:   []GroupResize{{Group: "gke-kf-nap-n1-standard-1-grp", From: 0, To: 1, Max: 1000}},
 			wantOK: true,
 		},
+		{
+			name:   "0.x-1.1 form",
+			msg:    "pod triggered scale-up, group: nodes.example.com, sizes (current/new): 2/3",
+			want:   []GroupResize{{Group: "nodes.example.com", From: 2, To: 3}},
+			wantOK: true,
+		},
 		{name: "inside a word", msg: "xpod triggered scale-up: [{a 1->2 (max: 3)}]"},
 		{name: "empty list", msg: "pod triggered scale-up: []", wantOK: true},
 		{name: "unrelated", msg: "pod didn't trigger scale-up: 1 max node group size reached"},
