@@ -17,6 +17,12 @@ var (
 	looseObjectRe = regexp.MustCompile(`\b([Pp]od|[Nn]ode)/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
 	// backOffPodRe finds the pod in "Back-off restarting failed container c in pod name_ns(uid)".
 	backOffPodRe = regexp.MustCompile(`in pod ([a-z0-9][a-z0-9.-]*)_([a-z0-9][a-z0-9-]*)\(`)
+	// cniPodNameRe and cniPodNSRe find the pod in the CNI_ARGS a container runtime passes a
+	// network plugin ("IgnoreUnknown=1;K8S_POD_NAMESPACE=ns;K8S_POD_NAME=x;K8S_POD_INFRA_CONTAINER_ID=…",
+	// containerd's and CRI-O's), which plugins' errors print back (multus' "CNI request failed
+	// with status 400: '&{… Args:…}'").
+	cniPodNameRe = regexp.MustCompile(`\bK8S_POD_NAME=([a-z0-9][a-z0-9.-]*[a-z0-9])`)
+	cniPodNSRe   = regexp.MustCompile(`\bK8S_POD_NAMESPACE=([a-z0-9][a-z0-9-]*[a-z0-9])`)
 	// forwardedRe finds the object of an event a forwarder (kube-eventer, a webhook) printed as
 	// "Kind:Pod \nNamespace:ns \nName:pod.17a71c191e6304ea"; the suffix is the event's own id.
 	forwardedRe = regexp.MustCompile(`Kind:\s*(\w+)(?:\s|\\+n)*Namespace:\s*([a-z0-9-]+)(?:\s|\\+n)*Name:\s*([a-z0-9.-]*[a-z0-9])`)
@@ -350,3 +356,18 @@ func clipText(s string, n int) string {
 }
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// cniArgsPod returns the pod a line's CNI_ARGS name.
+func cniArgsPod(t string) (namespace, name string, ok bool) {
+	if !strings.Contains(t, "K8S_POD_NAME=") {
+		return "", "", false
+	}
+	n := cniPodNameRe.FindStringSubmatch(t)
+	if n == nil {
+		return "", "", false
+	}
+	if ns := cniPodNSRe.FindStringSubmatch(t); ns != nil {
+		namespace = ns[1]
+	}
+	return namespace, n[1], true
+}
