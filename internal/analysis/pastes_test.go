@@ -48,6 +48,8 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_pending es-1", "scale_up "}, nil},
 		{"a sandbox failure whose pod only the CNI_ARGS its plugin printed back name", "`Warning  FailedCreatePodSandBox  4m11s (x108 over 32m)  kubelet  (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"37d6\": plugin type=\"multus-shim\" name=\"multus-cni-network\" failed (add): CmdAdd (shim): CNI request failed with status 400: '&{ContainerID:37d6 Netns:/var/run/netns/cni-a2a9 IfName:eth0 Args:K8S_POD_UID=e4c6;IgnoreUnknown=1;K8S_POD_NAMESPACE=orq;K8S_POD_NAME=db-7b6c8bb675-fbhgr;K8S_POD_INFRA_CONTAINER_ID=37d6 Path:'`\n",
 			[]string{"pod_stuck_creating orq/db-7b6c8bb675-fbhgr"}, []string{"network_setup_failed"}},
+		{"rsyslog's kubelet line, without its pid", "Apr 13 10:53:52 ip-10-42-10-121 kubelet: E0413 10:53:52.844381    3263 kubelet.go:2055] \"Skipping pod synchronization\" err=\"PLEG is not healthy: pleg was last seen active 2h33m12.704970756s ago; threshold is 3m0s\"\n",
+			[]string{"node_not_ready ip-10-42-10-121"}, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

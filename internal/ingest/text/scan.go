@@ -524,9 +524,10 @@ var (
 	// jsonPodRe finds the pod of a JSON log line, as logr writes a klog.ObjectRef:
 	// "Pod":{"name":"web-1","namespace":"shop"}, either key first.
 	jsonPodRe = regexp.MustCompile(`"[Pp]od"\s*:\s*\{\s*(?:"name"\s*:\s*"([^"]+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"|"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)")`)
-	// journalHostRe finds the host of a journald or syslog line: "May 05 13:59:56 ip-10-0-1-2.ec2.internal kubelet[2858]:", or of the kernel's ("… node-7 kernel:").
+	// journalHostRe finds the host of a journald or syslog line: "May 05 13:59:56 ip-10-0-1-2.ec2.internal kubelet[2858]:",
+	// rsyslog's without the pid ("… ip-10-42-10-121 kubelet:"), or the kernel's ("… node-7 kernel:").
 	// journalctl -o short-iso's ("2024-05-05T13:59:56+0000 host kubelet[2858]:") too.
-	journalHostRe = regexp.MustCompile(`^(?:\w{3} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) ([A-Za-z0-9][A-Za-z0-9.-]*) ([\w.-]+\[\d+\]|kernel):`)
+	journalHostRe = regexp.MustCompile(`^(?:\w{3} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) ([A-Za-z0-9][A-Za-z0-9.-]*) ([\w.-]+(?:\[\d+\])?):`)
 	// kvNodeRe finds the node of a structured log line: node="name".
 	kvNodeRe = regexp.MustCompile(`\bnode(?:Name)?"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
 	// podNameRe is a name a controller generated for a pod: "web-6d4cf56db6-zp2lx", "db-0".
