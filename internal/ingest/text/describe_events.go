@@ -115,7 +115,11 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 				r.kind, r.namespace, r.name = own.Kind, own.Namespace, own.Name
 			}
 		}
-		if err := p.emitEvent(p.event(r), rw.ln); err != nil {
+		ev := p.event(r)
+		if p.holdOrphan(ev, rw.ln) {
+			continue // a pod the file may name later
+		}
+		if err := p.emitEvent(ev, rw.ln); err != nil {
 			return err
 		}
 	}

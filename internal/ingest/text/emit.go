@@ -52,6 +52,7 @@ func (p *parser) emitEventFrom(ev *corev1.Event, ln line, src cluster.Source) er
 	}
 	if io := ev.InvolvedObject; io.Kind == cluster.KindPod && io.Name != "" {
 		p.notePod(io.Namespace, io.Name)
+		p.seePod(io.Namespace, io.Name)
 	}
 	p.cover(ln.num, ln.last(), ev.InvolvedObject, ev.Reason)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: ev.Namespace,
@@ -84,6 +85,7 @@ func (p *parser) fragmentOwner() *ownerRef {
 // emitPod completes pod's type meta and emits it.
 func (p *parser) emitPod(pod *corev1.Pod, ln line) error {
 	pod.Kind, pod.APIVersion = cluster.KindPod, "v1"
+	p.seePod(pod.Namespace, pod.Name)
 	p.cover(ln.num, ln.last(), podRef(pod.Namespace, pod.Name), podReasons(pod)...)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: pod.Namespace,
 		Name: pod.Name, Source: p.source(ln), Pod: pod}

@@ -57,6 +57,11 @@ type parser struct {
 	// that names none.
 	lastPod   *ownerRef
 	podsNamed int // how many pods the paste named (their events), counted as they change
+	// orphans are the pod events of sections nothing named a pod for, held to the end
+	// (orphans.go); onePod is the pod the file names, manyPods set once it names another.
+	orphans  []orphan
+	onePod   *ownerRef
+	manyPods bool
 	// prose is what the paste says about itself, and the phrases held until its end.
 	prose prose
 	// held are the pods and nodes kept until the end, each merged from all its showings.
@@ -192,6 +197,9 @@ func (p *parser) line(ln line) error {
 	case kindCommand:
 		// What follows is this command's output: a new context, whatever came before.
 		p.cmd, p.cmdLine, p.owner = ln.cmd, ln.num, nil
+		if ref := cmdRef(ln.cmd); ref.Kind == cluster.KindPod {
+			p.seePod(ref.Namespace, ref.Name)
+		}
 		return nil
 	}
 	if c := trailingCommand(ln); c != nil {
@@ -300,6 +308,9 @@ func (p *parser) finish(lastEOL bool) error {
 		return err
 	}
 	if err := p.flushHeld(); err != nil {
+		return err
+	}
+	if err := p.flushOrphans(); err != nil {
 		return err
 	}
 	if err := p.finishScan(); err != nil {

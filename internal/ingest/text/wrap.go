@@ -34,6 +34,9 @@ func (p *parser) flushRow() error {
 		return nil
 	}
 	p.row = nil
+	if p.holdOrphan(r.ev, r.ln) {
+		return nil // a pod the file may name later
+	}
 	return p.emitEvent(r.ev, r.ln)
 }
 

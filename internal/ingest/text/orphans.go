@@ -1,0 +1,78 @@
+package text
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// An events section pasted with nothing naming its pod (no describe header, no Scheduled row,
+// no command above it, no pod named before it) may still be about the one pod the rest of the
+// paste names: "kubectl logs x" under it, a pods row after it. Its pod events are held to the
+// end of the file and given that pod when the file named exactly one; else they go out with no
+// object, as before.
+
+// maxOrphans bounds the events held back; past it they go out at once, with no object.
+const maxOrphans = 10000
+
+// orphan is a pod event of an events section no object was found for yet.
+type orphan struct {
+	ev *corev1.Event
+	ln line
+}
+
+// podEventReasons are the reasons of the events the kubelet and the scheduler record about a
+// pod (pkg/kubelet/events/event.go, the eviction manager's and the scheduler's): a row with one
+// of them is about a pod, whichever pod the section lost.
+var podEventReasons = map[string]bool{
+	"Created": true, "Started": true, "Failed": true, "Killing": true, "Preempting": true, "BackOff": true,
+	"ExceededGracePeriod": true, "FailedPreStopHook": true, "FailedPostStartHook": true, "Pulling": true,
+	"Pulled": true, "InspectFailed": true, "ErrImageNeverPull": true, "FailedCreatePodSandBox": true,
+	"FailedStatusPodSandBox": true, "FailedMount": true, "FailedAttachVolume": true, "FailedMapVolume": true,
+	"NetworkNotReady": true, "Unhealthy": true, "ProbeWarning": true, "FailedSync": true, "FailedKillPod": true,
+	"FailedCreatePodContainer": true, "SandboxChanged": true, "Evicted": true, "OutOfDisk": true,
+	"Scheduled": true, "FailedScheduling": true, "Preempted": true, "TaintManagerEviction": true,
+}
+
+// holdOrphan keeps ev for the end of the file when it is a pod event no object was found for;
+// held is false when it must go out now.
+func (p *parser) holdOrphan(ev *corev1.Event, ln line) (held bool) {
+	if ev.InvolvedObject.Name != "" || !podEventReasons[ev.Reason] || len(p.orphans) >= maxOrphans {
+		return false
+	}
+	p.orphans = append(p.orphans, orphan{ev: ev, ln: ln})
+	return true
+}
+
+// seePod notes a pod the paste names anywhere (an event's object, a command's, a pods row, a
+// describe block), for the orphans: only whether the file named one pod or more matters.
+func (p *parser) seePod(namespace, name string) {
+	if name == "" || p.manyPods {
+		return
+	}
+	switch {
+	case p.onePod == nil:
+		p.onePod = &ownerRef{kind: cluster.KindPod, namespace: namespace, name: name}
+	case p.onePod.name != name:
+		p.manyPods = true
+	case p.onePod.namespace == "":
+		p.onePod.namespace = namespace
+	}
+}
+
+// flushOrphans emits the held events: about the file's one pod when it named exactly one.
+func (p *parser) flushOrphans() error {
+	orphans := p.orphans
+	p.orphans = nil
+	for _, o := range orphans {
+		if p.onePod != nil && !p.manyPods {
+			o.ev.InvolvedObject = p.onePod.ref()
+			o.ev.Namespace = p.onePod.namespace
+			o.ev.Name = "" // named again for its object
+		}
+		if err := p.emitEvent(o.ev, o.ln); err != nil {
+			return err
+		}
+	}
+	return nil
+}
