@@ -37,7 +37,7 @@ func unwrap(s string) (line string, at time.Time, ok bool) {
 			return t[len(m[0]):], parseStamp(m[1]), true
 		}
 	}
-	if len(t) > 12 && t[0] >= '0' && t[0] <= '9' || strings.HasPrefix(t, `"`) {
+	if (len(t) > 12 && t[0] >= '0' && t[0] <= '9' || strings.HasPrefix(t, `"`)) && strings.Contains(t, `,"`) {
 		if m := csvLineRe.FindStringSubmatch(t); m != nil {
 			return strings.ReplaceAll(m[2], `""`, `"`), parseStamp(m[1]), true
 		}
