@@ -56,6 +56,8 @@ func TestPastes(t *testing.T) {
 			[]string{"crash_loop_backoff web-5d8f7b9c4d-abcde"}, nil},
 		{"events rows no header names, in a paste that names two pods after them", "```\n  Warning  Unhealthy  50s (x16 over 5m50s)   kubelet            Liveness probe failed: dial tcp 10.0.0.5:8080: connect: connection refused\n```\n\n```\n$ kubectl logs akhq-65fcb6f9f8-qmc64\nok\n$ kubectl logs akhq-65fcb6f9f8-zzzzz\nok\n```\n",
 			[]string{"liveness_probe_failed "}, nil},
+		{"Cilium's agent with no address left in the node's range", "  Warning  FailedCreatePodSandBox  7m10s  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"f175\": plugin type=\"cilium-cni\" failed (add): unable to allocate IP via local cilium agent: [POST /ipam][502] postIpamFailure  range is full\n",
+			[]string{"pod_stuck_creating "}, []string{"ip_exhaustion"}},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",
