@@ -281,6 +281,11 @@ func (p *parser) flushBlock() error {
 			p.cover(b.lines[0].num, b.lines[0].num, owner.ref())
 			p.scan.name(owner.kind, owner.name)
 		}
+		if rs := strings.Fields(find(roots, "NewReplicaSet").valOr("")); owner.kind == "Deployment" && len(rs) > 0 && nameLike(rs[0]) {
+			// "NewReplicaSet:  web-7d9f8c6b5 (0/3 replicas created)": the controller that makes the
+			// deployment's pods, whose ReplicaFailure the deployment shows.
+			p.scan.name("ReplicaSet", rs[0])
+		}
 		return p.describeEvents(find(roots, "Events"), owner)
 	case keys["Containers"] || keys["State"] || keys["Last State"] || keys["Last Termination State"] || keys["Restart Count"]:
 		return p.describePodFragment(roots, b)

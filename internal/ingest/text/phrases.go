@@ -21,8 +21,13 @@ var (
 	// network plugin ("IgnoreUnknown=1;K8S_POD_NAMESPACE=ns;K8S_POD_NAME=x;K8S_POD_INFRA_CONTAINER_ID=…",
 	// containerd's and CRI-O's), which plugins' errors print back (multus' "CNI request failed
 	// with status 400: '&{… Args:…}'").
-	cniPodNameRe = regexp.MustCompile(`\bK8S_POD_NAME=([a-z0-9][a-z0-9.-]*[a-z0-9])`)
-	cniPodNSRe   = regexp.MustCompile(`\bK8S_POD_NAMESPACE=([a-z0-9][a-z0-9-]*[a-z0-9])`)
+	cniPodNameRe = regexp.MustCompile(`\bK8S_POD_NAME=([a-z0-9][a-z0-9.-]*[a-z0-9])(?:[;,'"\s)]|$)`)
+	cniPodNSRe   = regexp.MustCompile(`\bK8S_POD_NAMESPACE=([a-z0-9][a-z0-9-]*[a-z0-9])(?:[;,'"\s)]|$)`)
+	// labelPodNameRe and labelPodNSRe find the pod in the labels the kubelet puts on every
+	// container it makes (io.kubernetes.pod.name, io.kubernetes.pod.namespace), which a
+	// runtime's events and inspections print (`docker events`' attributes, crictl inspect).
+	labelPodNameRe = regexp.MustCompile(`\bio\.kubernetes\.pod\.name"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])(?:[;,'"\s)]|$)`)
+	labelPodNSRe   = regexp.MustCompile(`\bio\.kubernetes\.pod\.namespace"?[=:]\s*"?([a-z0-9][a-z0-9-]*[a-z0-9])(?:[;,'"\s)]|$)`)
 	// forwardedRe finds the object of an event a forwarder (kube-eventer, a webhook) printed as
 	// "Kind:Pod \nNamespace:ns \nName:pod.17a71c191e6304ea"; the suffix is the event's own id.
 	forwardedRe = regexp.MustCompile(`Kind:\s*(\w+)(?:\s|\\+n)*Namespace:\s*([a-z0-9-]+)(?:\s|\\+n)*Name:\s*([a-z0-9.-]*[a-z0-9])`)
@@ -357,16 +362,22 @@ func clipText(s string, n int) string {
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// cniArgsPod returns the pod a line's CNI_ARGS name.
+// cniArgsPod returns the pod a line's CNI_ARGS, or the kubelet's labels of a container,
+// name.
 func cniArgsPod(t string) (namespace, name string, ok bool) {
-	if !strings.Contains(t, "K8S_POD_NAME=") {
+	nameRe, nsRe := cniPodNameRe, cniPodNSRe
+	switch {
+	case strings.Contains(t, "K8S_POD_NAME="):
+	case strings.Contains(t, "io.kubernetes.pod.name"):
+		nameRe, nsRe = labelPodNameRe, labelPodNSRe
+	default:
 		return "", "", false
 	}
-	n := cniPodNameRe.FindStringSubmatch(t)
+	n := nameRe.FindStringSubmatch(t)
 	if n == nil {
 		return "", "", false
 	}
-	if ns := cniPodNSRe.FindStringSubmatch(t); ns != nil {
+	if ns := nsRe.FindStringSubmatch(t); ns != nil {
 		namespace = ns[1]
 	}
 	return namespace, n[1], true
