@@ -16,6 +16,10 @@ type capacityRule struct{}
 
 func (capacityRule) Name() string { return "capacity-exhaustion" }
 
+// poolLimitTags are the catalogue's tags of a provisioner saying a node pool reached its limits
+// (Karpenter's "all available instance types exceed limits for nodepool").
+var poolLimitTags = []string{"nodepool_limit_reached"}
+
 // fullShare is the requested share of a node's allocatable above which the node is full.
 const fullShare = 0.9
 
@@ -36,7 +40,13 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 		sch, _, ok := failedScheduling(s)
 		unknown := s.Kind == PodPending && !ok && len(limits) > 0
 		admitted := s.Details.RefusedResource != "" // the kubelet found its node short (OutOfcpu)
-		if !unknown && !admitted && (!ok || !insufficient(sch) || tooBig(m, largest, s)) {
+		var pool Evidence
+		if s.Kind == PodPending && !ok {
+			// A provisioner's own words (Karpenter's): every instance type of the pool would
+			// pass the pool's limits, so the pool could not grow for the pod.
+			pool, _, ok = tagShown(in, s, poolLimitTags)
+		}
+		if !unknown && !admitted && pool.Value == "" && (!ok || !insufficient(sch) || tooBig(m, largest, s)) {
 			continue // a pod no node could hold is not short of capacity
 		}
 		if !unknown {
@@ -45,6 +55,9 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 		pending = append(pending, s)
 		c.Explains = append(c.Explains, s.ID)
 		c.Evidence = append(c.Evidence, s.Evidence[0])
+		if pool.Value != "" && pool != s.Evidence[0] {
+			c.Evidence = append(c.Evidence, pool)
+		}
 	}
 	for _, l := range limits {
 		if len(pending) == 0 {

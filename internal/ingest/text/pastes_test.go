@@ -49,7 +49,7 @@ func TestParsePastes(t *testing.T) {
 			nil},
 		{"a message that names its pod is that pod's, beside a reader's reading of the same line", "WARNING: Event retrieved from the cluster: The node was low on resource: ephemeral-storage. Threshold quantity: 16023864137, available: 12671572Ki. ERROR: Job failed (system failure): pod \"ci/runner-1\" is disrupted: reason \"TerminationByKubelet\", message \"The node was low on resource: ephemeral-storage.\"\n",
 			[]string{`1 Event unknown.in.Evicted.1 Warning Evicted on Pod / loose "The node was low on resource: ephemeral-storage. Threshold quantity: 16023864137, available: 12671572Ki. ERROR: Job failed (system failure):"`,
-				`1 Event ci/runner-1.Evicted.1 Warning Evicted on Pod ci/runner-1 loose "pod \"ci/runner-1\" is disrupted: reason \"TerminationByKubelet"`}},
+				`1 Event ci/runner-1.Evicted.1 Warning Evicted on Pod ci/runner-1 loose "pod \"ci/runner-1\" is disrupted: reason \"TerminationByKubelet\", message \"The node was low on resource: ephemeral-storage.\""`}},
 		{"a container's log under kubectl logs, its prompt against the command", "$kubectl logs tiefighter\nexec /usr/bin/bash: exec format error\n",
 			[]string{`2 Event tiefighter..2 Normal  on Pod /tiefighter loose "exec /usr/bin/bash: exec format error"`}},
 		{"a message quoted in a sentence is about the pod of the command the sentence quotes", "The command \"kubectl describe pods apache-7f6fddb7df-q229r\" and the output is \" Warning  FailedScheduling  61s (x2 over 6m23s)  default-scheduler  0/1 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }.\"\n",

@@ -317,10 +317,33 @@ func messageAt(s string, at int) string {
 		}
 		return strings.TrimSpace(msg)
 	}
-	if e := messageEndRe.FindStringIndex(msg); e != nil {
+	end := messageEndRe
+	if !inDoubleQuotes(s[:at]) {
+		end = bareMessageEndRe // a message not inside a string: its own quoted words ("provisioner "dev", daemonset …") do not end it
+	}
+	if e := end.FindStringIndex(msg); e != nil {
 		msg = msg[:e[0]]
 	}
 	return strings.TrimSpace(msg)
+}
+
+// bareMessageEndRe cuts a message that no double quote opened before it: at an escaped line
+// end, or a Python string's closing quote.
+var bareMessageEndRe = regexp.MustCompile(`\\+n|'$`)
+
+// inDoubleQuotes reports whether the text before a message leaves a double-quoted string open
+// (the message is inside a JSON string or a logfmt value), counting quotes not escaped.
+func inDoubleQuotes(before string) bool {
+	open := false
+	for i := 0; i < len(before); i++ {
+		switch before[i] {
+		case '\\':
+			i++
+		case '"':
+			open = !open
+		}
+	}
+	return open
 }
 
 // claimOf is what a person wrote, as the author's claim: the sentence around the phrase or the
