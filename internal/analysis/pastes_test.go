@@ -70,6 +70,8 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_pending default/web-1"}, []string{"scheduling_constraints"}},
 		{"Karpenter v0.3x's console log of a pod whose provisioner is at its limits", "2023-09-26T10:01:47.781Z\tERROR\tcontroller.provisioner\tscheduling/scheduler.go:190\tCould not schedule pod, all available instance types exceed limits for provisioner: \"default\"\t{\"commit\": \"637a642\", \"pod\": \"default/web-1\"}\n",
 			[]string{"pod_pending default/web-1"}, []string{"capacity_exhaustion"}},
+		{"events rows whose pod only a command quoted in the sentence above names", "When I ran `kubectl describe pods stars-instance3-57ss-0` , there was a warning in the Events:\n\nEvents:\n......\n  **Warning  Unhealthy  49m (x4 over 49m)  kubelet            Readiness probe failed: HTTP probe failed with statuscode: 503**\n",
+			[]string{"readiness_probe_failed stars-instance3-57ss-0"}, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

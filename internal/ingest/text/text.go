@@ -269,6 +269,11 @@ func (p *parser) start(ln line, owner *ownerRef) error {
 		}
 	}
 	if span, ok := codeSpan(ln); ok {
+		if ref := cmdRef(parseCommand(strings.TrimLeft(span.text, "$# "))); ref.Kind == cluster.KindPod {
+			// "When I ran `kubectl describe pods x`, it showed …": a pod the paste is about,
+			// for events nothing else names a pod for (orphans.go).
+			p.seePod(ref.Namespace, ref.Name)
+		}
 		// A pods row quoted in a sentence: "the chart fails with `kubeflow  op-85…  0/1
 		// OOMKilled`." The span is read as the row it holds, the sentence as a phrase.
 		if f, wide, ok := headerlessPodCells(span); ok {
