@@ -91,6 +91,8 @@ type scanState struct {
 	heldTol   bool
 	// cmdSection is the section the last command line began.
 	cmdSection int
+	// involved is the involvedObject of an event printed over lines (involved.go).
+	involved involved
 }
 
 // ambiguousNS marks a pod name sent in two namespaces.
@@ -183,6 +185,7 @@ func (p *parser) scanLine(ln line) {
 		s.noteRow(p.cmd.kind(), ln)
 	}
 	s.noteNamed(ln)
+	s.noteInvolved(ln)
 	s.held, s.heldTol = &ln, s.noteTolerations(ln)
 }
 
@@ -550,6 +553,9 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 			ref.APIVersion = "v1"
 		}
 		return ref
+	}
+	if ref, ok := p.scan.involvedFor(ln); ok && refKind(e.Object, ref.Kind) {
+		return ref // an event printed over lines: the involvedObject above its message
 	}
 	if r := eventRowRe.FindStringSubmatch(t); r != nil && len(p.scan.header) == 0 && eventRowKind(r[2]) {
 		ref := corev1.ObjectReference{Kind: r[2], Name: r[1]}
