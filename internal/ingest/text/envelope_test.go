@@ -50,3 +50,21 @@ func TestUnwrap(t *testing.T) {
 		})
 	}
 }
+
+// TestCNIArgsPod reads the pod a runtime's CNI_ARGS, a plugin's protobuf text of them or the
+// kubelet's labels of a container name, and no pod from a masked or placeholder name.
+func TestCNIArgsPod(t *testing.T) {
+	tests := []struct{ in, ns, name string }{
+		{"Args:K8S_POD_UID=e4c6;IgnoreUnknown=1;K8S_POD_NAMESPACE=orq;K8S_POD_NAME=db-0;K8S_POD_INFRA_CONTAINER_ID=37d6 Path:", "orq", "db-0"},
+		{`"msg":"AddNetworkRequest: K8S_POD_NAME:\"myapp-7dbf-gsnsn\" K8S_POD_NAMESPACE:\"streamnative\" K8S_POD_INFRA_CONTAINER_ID:\"2329\""`, "streamnative", "myapp-7dbf-gsnsn"},
+		{"container oom 29d7 (io.kubernetes.container.name=nb, io.kubernetes.pod.name=jupyter-ana, io.kubernetes.pod.namespace=jhub)", "jhub", "jupyter-ana"},
+		{"container oom 29d7 (io.kubernetes.pod.name=jupyter-******, io.kubernetes.pod.namespace=jhub)", "", ""},
+		{"nothing of a pod here", "", ""},
+	}
+	for _, tt := range tests {
+		ns, name, _ := cniArgsPod(tt.in)
+		if ns != tt.ns || name != tt.name {
+			t.Errorf("cniArgsPod(%q) = %q, %q; want %q, %q", tt.in, ns, name, tt.ns, tt.name)
+		}
+	}
+}

@@ -47,8 +47,8 @@ func (p *parser) holdOrphan(ev *corev1.Event, ln line) (held bool) {
 // seePod notes a pod the paste names anywhere (an event's object, a command's, a pods row, a
 // describe block), for the orphans: only whether the file named one pod or more matters.
 func (p *parser) seePod(namespace, name string) {
-	if name == "" || p.manyPods {
-		return
+	if !nameLike(name) || p.manyPods {
+		return // no name, or a placeholder ("<pod-name>")
 	}
 	switch {
 	case p.onePod == nil:

@@ -20,9 +20,10 @@ var (
 	// cniPodNameRe and cniPodNSRe find the pod in the CNI_ARGS a container runtime passes a
 	// network plugin ("IgnoreUnknown=1;K8S_POD_NAMESPACE=ns;K8S_POD_NAME=x;K8S_POD_INFRA_CONTAINER_ID=…",
 	// containerd's and CRI-O's), which plugins' errors print back (multus' "CNI request failed
-	// with status 400: '&{… Args:…}'").
-	cniPodNameRe = regexp.MustCompile(`\bK8S_POD_NAME=([a-z0-9][a-z0-9.-]*[a-z0-9])(?:[;,'"\s)]|$)`)
-	cniPodNSRe   = regexp.MustCompile(`\bK8S_POD_NAMESPACE=([a-z0-9][a-z0-9-]*[a-z0-9])(?:[;,'"\s)]|$)`)
+	// with status 400: '&{… Args:…}'"), or as a protobuf's text (the AWS VPC CNI's ipamd:
+	// K8S_POD_NAME:\"x\").
+	cniPodNameRe = regexp.MustCompile(`\bK8S_POD_NAME(?:=|:\\?")([a-z0-9][a-z0-9.-]*[a-z0-9])(?:[;,'"\\\s)]|$)`)
+	cniPodNSRe   = regexp.MustCompile(`\bK8S_POD_NAMESPACE(?:=|:\\?")([a-z0-9][a-z0-9-]*[a-z0-9])(?:[;,'"\\\s)]|$)`)
 	// labelPodNameRe and labelPodNSRe find the pod in the labels the kubelet puts on every
 	// container it makes (io.kubernetes.pod.name, io.kubernetes.pod.namespace), which a
 	// runtime's events and inspections print (`docker events`' attributes, crictl inspect).
@@ -390,7 +391,7 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 func cniArgsPod(t string) (namespace, name string, ok bool) {
 	nameRe, nsRe := cniPodNameRe, cniPodNSRe
 	switch {
-	case strings.Contains(t, "K8S_POD_NAME="):
+	case strings.Contains(t, "K8S_POD_NAME"):
 	case strings.Contains(t, "io.kubernetes.pod.name"):
 		nameRe, nsRe = labelPodNameRe, labelPodNSRe
 	default:
