@@ -82,6 +82,8 @@ func TestPastes(t *testing.T) {
 			[]string{"node_oom gke-apps-v1-e65p"}, nil},
 		{"kubectl get events -o yaml pasted in a ticket", "```\n- apiVersion: v1\n  involvedObject:\n    apiVersion: v1\n    kind: Pod\n    name: web-5d8f7b9c4d-abcde\n    namespace: shop\n  kind: Event\n  message: 'Liveness probe failed: HTTP probe failed with statuscode: 500'\n  reason: Unhealthy\n```\n",
 			[]string{"liveness_probe_failed shop/web-5d8f7b9c4d-abcde"}, nil},
+		{"a describe node cut above its Name, its hostname label still shown", "Roles:              <none>\nLabels:             beta.kubernetes.io/arch=amd64\n                    kubernetes.io/hostname=ip-192-168-145-119.ec2.internal\nAnnotations:        node.alpha.kubernetes.io/ttl=0\nTaints:             <none>\nConditions:\n  Type             Status    LastHeartbeatTime                 LastTransitionTime                Reason                    Message\n  ----             ------    -----------------                 ------------------                ------                    -------\n  Ready            Unknown   Tue, 13 Nov 2018 17:26:36 -0500   Tue, 13 Nov 2018 17:27:20 -0500   NodeStatusUnknown         Kubelet stopped posting node status.\n",
+			[]string{"node_not_ready ip-192-168-145-119.ec2.internal"}, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

@@ -18,7 +18,9 @@ var (
 	// table rows ("Warning  FailedScheduling  …: …") from reading as keys.
 	kvRe = regexp.MustCompile(`^([A-Za-z][\w.()/-]*(?: [\w.()/-]+)*):(?:\s+(.*))?$`)
 	// blockStartRe opens a describe block, or a fragment of one, at column 0.
-	blockStartRe = regexp.MustCompile(`^(?:Name:\s+\S|(?:Events|Containers|Init Containers|Conditions|Non-terminated Pods|Allocated resources|Capacity|Allocatable|Taints):)`)
+	// A paste cut above its Name starts at the next key kubectl prints: Roles (a node's),
+	// Labels, Annotations, CreationTimestamp.
+	blockStartRe = regexp.MustCompile(`^(?:Name:\s+\S|(?:Events|Containers|Init Containers|Conditions|Non-terminated Pods|Allocated resources|Capacity|Allocatable|Taints):|(?:Roles|Labels|Annotations|CreationTimestamp):\s+\S)`)
 	// fragmentRe opens a fragment of a describe pod's container section (corpus 09, 16).
 	// At column 0 when the paste lost its indentation ("State: Terminated" / "Reason: OOMKilled").
 	fragmentRe = regexp.MustCompile(`^\s+(?:State|Last State|Last Termination State|Restart Count|Container ID):\s|^(?:State|Last State):\s+(?:Running|Waiting|Terminated)\b`)

@@ -9,6 +9,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
+// hostnameLabel is the label the kubelet puts on its node with its hostname.
+const hostnameLabel = "kubernetes.io/hostname"
+
 // cellsRe splits a row at runs of two or more spaces, the way kubectl's tabwriter pads cells.
 var cellsRe = regexp.MustCompile(`\s{2,}`)
 
@@ -102,6 +105,12 @@ func (p *parser) describeNode(roots []*node, b *block) error {
 		nd.Name = p.lastNode
 		if nd.Name == "" {
 			nd.Name = p.onlyNode()
+		}
+		if h := nd.Labels[hostnameLabel]; nd.Name == "" && nameLike(h) {
+			// The kubelet's hostname label: the node's name wherever the kubelet registered
+			// under its hostname (kubeadm, EKS, GKE, AKS), which a paste cut above its Name
+			// still shows.
+			nd.Name = h
 		}
 		for _, pa := range pods {
 			pa.pod.Spec.NodeName = nd.Name
