@@ -147,6 +147,11 @@ func (c *cleaner) cleanLine(s string) cleaned {
 		if cmd := parseCommand(m[1]); cmd != nil {
 			return cleaned{kind: kindCommand, code: code, cmd: cmd}
 		}
+		if strings.HasSuffix(t, "`") && strings.TrimSpace(m[1]) != "" {
+			// A line of output quoted whole in an inline code span ("`  Warning  Evicted  …`"):
+			// the output, without the backticks its last cell would keep.
+			s, t = m[1], strings.TrimSpace(m[1])
+		}
 	}
 	if mayBeCommand(t) {
 		if cmd := parseCommand(t); cmd != nil && cmd.bare {
