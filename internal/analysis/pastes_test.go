@@ -92,6 +92,8 @@ func TestPastes(t *testing.T) {
 			[]string{"image_pull_failed "}, []string{"image_unavailable"}},
 		{"cri-containerd's sandbox failure for its pause image", `Sep 11 19:47:37 n-1 cri-containerd[4669]: E0911 19:47:37.280291    4669 instrumented_service.go:38] RunPodSandbox for &PodSandboxMetadata{Name:kube-scheduler-n-1,Uid:4fc47bcf,Namespace:kube-system,Attempt:0,} failed, error: failed to get sandbox image "gcr.io/google_containers/pause:3.0": failed to pull image "gcr.io/google_containers/pause:3.0": locked: unavailable` + "\n",
 			[]string{"image_pull_failed kube-system/kube-scheduler-n-1", "pod_stuck_creating kube-system/kube-scheduler-n-1"}, []string{"image_unavailable"}},
+		{"Calico's IPAM at its node's block limit", "  Warning  FailedCreatePodSandBox  2m  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"9f1c\": plugin type=\"calico\" failed (add): cannot allocate new block due to per host block limit\n",
+			[]string{"pod_stuck_creating "}, []string{"ip_exhaustion"}},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",
