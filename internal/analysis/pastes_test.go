@@ -94,6 +94,8 @@ func TestPastes(t *testing.T) {
 			[]string{"image_pull_failed kube-system/kube-scheduler-n-1", "pod_stuck_creating kube-system/kube-scheduler-n-1"}, []string{"image_unavailable"}},
 		{"Calico's IPAM at its node's block limit", "  Warning  FailedCreatePodSandBox  2m  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"9f1c\": plugin type=\"calico\" failed (add): cannot allocate new block due to per host block limit\n",
 			[]string{"pod_stuck_creating "}, []string{"ip_exhaustion"}},
+		{"a describe pod whose container has an empty argument, printed as an indented blank line", "Name:               olm-operator-57b6cf86dd-nljcf\nNamespace:          olm\nNode:               k8s-slave-0/10.15.88.1\nStatus:             Running\nContainers:\n  olm-operator:\n    Image:         quay.io/olm:latest\n    Args:\n      -writeStatusName\n      \n    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n      Reason:       Completed\n      Exit Code:    0\n    Ready:          False\n    Restart Count:  6\n",
+			[]string{"container_restarted olm/olm-operator-57b6cf86dd-nljcf", "crash_loop_backoff olm/olm-operator-57b6cf86dd-nljcf"}, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

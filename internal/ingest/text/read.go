@@ -27,6 +27,9 @@ type line struct {
 	end  int // the last line number a wrapped line continued onto; 0 when it did not
 	// at is the time a log collector's record gave the line (see unwrap), zero when none.
 	at time.Time
+	// inset is a blank line that kept an indentation of four spaces or more: the empty value
+	// of a describe's field (a container's empty argument), not a line between outputs.
+	inset bool
 }
 
 // last is the number of the last input line ln covers.
@@ -89,6 +92,9 @@ func (l *lineReader) next() (ln line, ok bool, err error) {
 		raw: len(strings.TrimRight(raw, " \t\r\n")), at: c.at}
 	if c.inner > 0 {
 		ln.raw = c.inner // a record's line is as wide as the line it holds
+	}
+	if c.kind == kindBlank && strings.HasPrefix(raw, "    ") {
+		ln.inset = true
 	}
 	if c.kind == kindCommand && ln.raw >= minFlat {
 		ln.flat = strings.TrimSpace(raw)

@@ -109,6 +109,9 @@ func Parse(ctx context.Context, name string, r io.Reader, now time.Time, emit fu
 		if ln.num == 1 {
 			ln.text = cutName(ln.text)
 		}
+		if ln.inset && p.block != nil {
+			continue // an empty value inside a describe block: the block goes on
+		}
 		p.scanLine(ln)
 		if err := p.line(ln); err != nil {
 			return p.res, err
