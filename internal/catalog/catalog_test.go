@@ -217,3 +217,21 @@ func TestCauseCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestPodDesc reads the kubelet's way of naming a pod, name_namespace(uid), also where a
+// paste lost the namespace, and refuses what is not one.
+func TestPodDesc(t *testing.T) {
+	for _, tt := range []struct{ in, ns, name string }{
+		{"web-1_prod(6c1d2f3a)", "prod", "web-1"},
+		{"web-1_prod", "prod", "web-1"},
+		{"router-2-snkr4_(a745fe1c-bff2)", "", "router-2-snkr4"},
+		{"router-2-snkr4_", "", ""},
+		{"web-1", "", ""},
+		{"a_b_c(x)", "", ""},
+	} {
+		ns, name, _ := podDesc(tt.in)
+		if ns != tt.ns || name != tt.name {
+			t.Errorf("podDesc(%q) = %q, %q; want %q, %q", tt.in, ns, name, tt.ns, tt.name)
+		}
+	}
+}

@@ -67,8 +67,11 @@ func (m Match) Pod() (namespace, name string) {
 // podDesc reads the kubelet's way of naming a pod in its messages, "<name>_<namespace>(<uid>)"
 // (pkg/kubelet/util/format.Pod), which a {pod:word} capture takes whole.
 func podDesc(s string) (namespace, name string, ok bool) {
-	s, _, _ = strings.Cut(s, "(")
+	s, uid, hasUID := strings.Cut(s, "(")
 	name, namespace, ok = strings.Cut(s, "_")
+	if ok && name != "" && namespace == "" && hasUID && uid != "" {
+		return "", name, true // "name_(uid)": a paste that lost the namespace (redacted)
+	}
 	if !ok || name == "" || namespace == "" || strings.Contains(namespace, "_") {
 		return "", "", false
 	}
