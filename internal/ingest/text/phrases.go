@@ -29,6 +29,9 @@ var (
 	// runtime's events and inspections print (`docker events`' attributes, crictl inspect).
 	labelPodNameRe = regexp.MustCompile(`\bio\.kubernetes\.pod\.name"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])(?:[;,'"\s)]|$)`)
 	labelPodNSRe   = regexp.MustCompile(`\bio\.kubernetes\.pod\.namespace"?[=:]\s*"?([a-z0-9][a-z0-9-]*[a-z0-9])(?:[;,'"\s)]|$)`)
+	// multusPodRe finds the pod Multus names before its error: "Multus: [ns/pod]: …", and with
+	// the pod's UID since its thick plugin ("Multus: [ns/pod/uid]: …").
+	multusPodRe = regexp.MustCompile(`\bMultus: \[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?\]`)
 	// forwardedRe finds the object of an event a forwarder (kube-eventer, a webhook) printed as
 	// "Kind:Pod \nNamespace:ns \nName:pod.17a71c191e6304ea"; the suffix is the event's own id.
 	forwardedRe = regexp.MustCompile(`Kind:\s*(\w+)(?:\s|\\+n)*Namespace:\s*([a-z0-9-]+)(?:\s|\\+n)*Name:\s*([a-z0-9.-]*[a-z0-9])`)
