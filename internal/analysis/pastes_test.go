@@ -100,6 +100,8 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_stuck_creating default/nginx-5556888458-68h5d"}, []string{"ip_exhaustion"}},
 		{"a sandbox failure whose pod Multus names before its delegate's error", "(combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create pod network sandbox k8s_tekton-54b4f8b94d-fbrhm_pipes_87cb_0(944f): Multus: [pipes/tekton-54b4f8b94d-fbrhm]: error adding container to network \"openshift-sdn\": delegateAdd: error invoking DelegateAdd - \"openshift-sdn\": error in getting result from AddNetwork: CNI request failed with status 400: failed to find netid for namespace: pipes\n",
 			[]string{"pod_stuck_creating pipes/tekton-54b4f8b94d-fbrhm"}, nil},
+		{"an event as JSON inside an application's log line, its involvedObject's apiVersion first", `2020-05-06 22:27:07,750 INFO  cook.kubernetes.api [pool-11-thread-5] - received pod event {:event-reason FailedScheduling, :event {"apiVersion":"v1","count":1,"involvedObject":{"apiVersion":"v1","kind":"Pod","name":"synthetic-2856","namespace":"cook"},"kind":"Event","message":"0/2 nodes are available: 2 Insufficient cpu.","reason":"FailedScheduling"}}` + "\n",
+			[]string{"pod_pending cook/synthetic-2856"}, []string{"capacity_exhaustion"}},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

@@ -519,7 +519,9 @@ var (
 	eventRowRe = regexp.MustCompile(`^\s*\S+\s+\S+\s+\d+\s+([a-z0-9][-a-z0-9.]*?)(?:\.[0-9a-f]{10,16})?\s+([A-Z][A-Za-z]+)\s+(?:\S+\s+)?(?:(?:Normal|Warning)\s+)?[A-Za-z]+\s`)
 	// jsonInvolvedRe finds the object of an event written as JSON on a line:
 	// "involvedObject":{"kind":"Pod","namespace":"prod","name":"web-1",…}.
-	jsonInvolvedRe = regexp.MustCompile(`"involvedObject"\s*:\s*\{\s*"kind"\s*:\s*"(\w+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)"`)
+	// Its fields come in any order (an exporter's, or a client's that writes apiVersion first).
+	jsonInvolvedRe = regexp.MustCompile(`"involvedObject"\s*:\s*\{([^{}]*)\}`)
+	jsonFieldRe    = regexp.MustCompile(`"(kind|namespace|name)"\s*:\s*"([^"]*)"`)
 	// looseWorkloadRe finds a controller a line names: "replicaset/web-7d9f", and as `kubectl
 	// events` prints it, "ReplicaSet/web-7d9f".
 	looseWorkloadRe = regexp.MustCompile(`\b((?i:replicaset|statefulset|daemonset|job|replicationcontroller))(?:\.apps|\.batch)?/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
@@ -549,13 +551,8 @@ var (
 func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 	e := m.Entry
 	t := ln.text
-	if r := jsonInvolvedRe.FindStringSubmatch(t); r != nil {
-		// An event written as JSON on a log line (an exporter's): its involvedObject.
-		ref := corev1.ObjectReference{Kind: r[1], Namespace: r[2], Name: r[3]}
-		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
-			ref.APIVersion = "v1"
-		}
-		return ref
+	if ref, ok := jsonInvolved(t); ok {
+		return ref // an event written as JSON on a log line (an exporter's): its involvedObject
 	}
 	if ref, ok := p.scan.involvedFor(ln); ok && refKind(e.Object, ref.Kind) {
 		return ref // an event printed over lines: the involvedObject above its message
@@ -1310,4 +1307,34 @@ func nodeReasons(node *corev1.Node) []string {
 		}
 	}
 	return rs
+}
+
+// jsonInvolved reads the involvedObject of an event written as JSON on one line, its fields in
+// any order; ok is false without one that has a kind and a name.
+func jsonInvolved(t string) (corev1.ObjectReference, bool) {
+	if !strings.Contains(t, `"involvedObject"`) {
+		return corev1.ObjectReference{}, false
+	}
+	r := jsonInvolvedRe.FindStringSubmatch(t)
+	if r == nil {
+		return corev1.ObjectReference{}, false
+	}
+	var ref corev1.ObjectReference
+	for _, f := range jsonFieldRe.FindAllStringSubmatch(r[1], -1) {
+		switch f[1] {
+		case "kind":
+			ref.Kind = f[2]
+		case "namespace":
+			ref.Namespace = f[2]
+		case "name":
+			ref.Name = f[2]
+		}
+	}
+	if ref.Kind == "" || ref.Name == "" {
+		return corev1.ObjectReference{}, false
+	}
+	if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
+		ref.APIVersion = "v1"
+	}
+	return ref, true
 }
