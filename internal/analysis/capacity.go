@@ -41,12 +41,13 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 		unknown := s.Kind == PodPending && !ok && len(limits) > 0
 		admitted := s.Details.RefusedResource != "" // the kubelet found its node short (OutOfcpu)
 		var pool Evidence
+		limited := false
 		if s.Kind == PodPending && !ok {
 			// A provisioner's own words (Karpenter's): every instance type of the pool would
 			// pass the pool's limits, so the pool could not grow for the pod.
-			pool, _, ok = tagShown(in, s, poolLimitTags)
+			pool, _, limited = tagShown(in, s, poolLimitTags)
 		}
-		if !unknown && !admitted && pool.Value == "" && (!ok || !insufficient(sch) || tooBig(m, largest, s)) {
+		if !unknown && !admitted && !limited && (!ok || !insufficient(sch) || tooBig(m, largest, s)) {
 			continue // a pod no node could hold is not short of capacity
 		}
 		if !unknown {
@@ -55,7 +56,7 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 		pending = append(pending, s)
 		c.Explains = append(c.Explains, s.ID)
 		c.Evidence = append(c.Evidence, s.Evidence[0])
-		if pool.Value != "" && pool != s.Evidence[0] {
+		if limited && pool != s.Evidence[0] {
 			c.Evidence = append(c.Evidence, pool)
 		}
 	}

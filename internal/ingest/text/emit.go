@@ -52,21 +52,11 @@ func (p *parser) emitEventFrom(ev *corev1.Event, ln line, src cluster.Source) er
 	}
 	if io := ev.InvolvedObject; io.Kind == cluster.KindPod && io.Name != "" {
 		p.notePod(io.Namespace, io.Name)
-		p.seePod(io.Namespace, io.Name)
 	}
 	p.cover(ln.num, ln.last(), ev.InvolvedObject, ev.Reason)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: ev.Namespace,
 		Name: ev.Name, Source: src, Event: ev}
 	return p.send(o)
-}
-
-// notePod remembers a pod the paste named, for a describe fragment that names none.
-func (p *parser) notePod(namespace, name string) {
-	if p.lastPod != nil && p.lastPod.name == name && (p.lastPod.namespace == namespace || namespace == "") {
-		return
-	}
-	p.podsNamed++
-	p.lastPod = &ownerRef{kind: cluster.KindPod, namespace: namespace, name: name}
 }
 
 // fragmentOwner is the pod a describe fragment without a Name line is about: the pod the
@@ -76,16 +66,13 @@ func (p *parser) fragmentOwner() *ownerRef {
 	if ref := p.cmdObject(); ref.Kind == cluster.KindPod {
 		return &ownerRef{kind: ref.Kind, namespace: ref.Namespace, name: ref.Name}
 	}
-	if p.podsNamed == 1 {
-		return p.lastPod
-	}
-	return nil
+	return p.onlyPod()
 }
 
 // emitPod completes pod's type meta and emits it.
 func (p *parser) emitPod(pod *corev1.Pod, ln line) error {
 	pod.Kind, pod.APIVersion = cluster.KindPod, "v1"
-	p.seePod(pod.Namespace, pod.Name)
+	p.notePod(pod.Namespace, pod.Name)
 	p.cover(ln.num, ln.last(), podRef(pod.Namespace, pod.Name), podReasons(pod)...)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: pod.Namespace,
 		Name: pod.Name, Source: p.source(ln), Pod: pod}

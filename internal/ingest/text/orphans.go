@@ -44,9 +44,10 @@ func (p *parser) holdOrphan(ev *corev1.Event, ln line) (held bool) {
 	return true
 }
 
-// seePod notes a pod the paste names anywhere (an event's object, a command's, a pods row, a
-// describe block), for the orphans: only whether the file named one pod or more matters.
-func (p *parser) seePod(namespace, name string) {
+// notePod notes a pod the paste names (an event's object, a message's, a command's, a pods
+// row, a runtime's line about it), for what names none: a describe fragment, the orphans. Only
+// whether the paste has named one pod so far, or more, matters.
+func (p *parser) notePod(namespace, name string) {
 	if !nameLike(name) || p.manyPods {
 		return // no name, or a placeholder ("<pod-name>")
 	}
@@ -60,14 +61,23 @@ func (p *parser) seePod(namespace, name string) {
 	}
 }
 
+// onlyPod is the one pod the paste has named so far, nil when it named none or several.
+func (p *parser) onlyPod() *ownerRef {
+	if p.manyPods {
+		return nil
+	}
+	return p.onePod
+}
+
 // flushOrphans emits the held events: about the file's one pod when it named exactly one.
 func (p *parser) flushOrphans() error {
 	orphans := p.orphans
 	p.orphans = nil
+	one := p.onlyPod()
 	for _, o := range orphans {
-		if p.onePod != nil && !p.manyPods {
-			o.ev.InvolvedObject = p.onePod.ref()
-			o.ev.Namespace = p.onePod.namespace
+		if one != nil {
+			o.ev.InvolvedObject = one.ref()
+			o.ev.Namespace = one.namespace
 			o.ev.Name = "" // named again for its object
 		}
 		if err := p.emitEvent(o.ev, o.ln); err != nil {

@@ -187,7 +187,7 @@ func (p *parser) scanLine(ln line) {
 	s.noteNamed(ln)
 	s.noteInvolved(ln)
 	if ns, name, ok := cniArgsPod(ln.text); ok {
-		p.seePod(ns, name) // a runtime's or a plugin's line about the pod: the CNI_ARGS it was given, its labels
+		p.notePod(ns, name) // a runtime's or a plugin's line about the pod: the CNI_ARGS it was given, its labels
 	}
 	s.held, s.heldTol = &ln, s.noteTolerations(ln)
 }

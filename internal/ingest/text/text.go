@@ -53,15 +53,12 @@ type parser struct {
 	// cmd is the last command line pasted, and cmdLine its line: what follows is its output.
 	cmd     *command
 	cmdLine int
-	// lastPod is the last pod the paste named (an event's object), for a describe fragment
-	// that names none.
-	lastPod   *ownerRef
-	podsNamed int // how many pods the paste named (their events), counted as they change
-	// orphans are the pod events of sections nothing named a pod for, held to the end
-	// (orphans.go); onePod is the pod the file names, manyPods set once it names another.
-	orphans  []orphan
+	// onePod is the first pod the paste named, manyPods set once it names another (notePod):
+	// the pod of a describe fragment that names none, and of the orphans, the pod events of
+	// sections nothing named a pod for, held to the end (orphans.go).
 	onePod   *ownerRef
 	manyPods bool
+	orphans  []orphan
 	// prose is what the paste says about itself, and the phrases held until its end.
 	prose prose
 	// held are the pods and nodes kept until the end, each merged from all its showings.
@@ -201,7 +198,7 @@ func (p *parser) line(ln line) error {
 		// What follows is this command's output: a new context, whatever came before.
 		p.cmd, p.cmdLine, p.owner = ln.cmd, ln.num, nil
 		if ref := cmdRef(ln.cmd); ref.Kind == cluster.KindPod {
-			p.seePod(ref.Namespace, ref.Name)
+			p.notePod(ref.Namespace, ref.Name)
 		}
 		return nil
 	}
@@ -275,7 +272,7 @@ func (p *parser) start(ln line, owner *ownerRef) error {
 		if ref := cmdRef(parseCommand(strings.TrimLeft(span.text, "$# "))); ref.Kind == cluster.KindPod {
 			// "When I ran `kubectl describe pods x`, it showed …": a pod the paste is about,
 			// for events nothing else names a pod for (orphans.go).
-			p.seePod(ref.Namespace, ref.Name)
+			p.notePod(ref.Namespace, ref.Name)
 		}
 		// A pods row quoted in a sentence: "the chart fails with `kubeflow  op-85…  0/1
 		// OOMKilled`." The span is read as the row it holds, the sentence as a phrase.
