@@ -47,7 +47,8 @@ func (r directRule) Causes(_ Input, symptoms []Symptom) []Cause {
 func directRules() []CauseRule {
 	return []CauseRule{
 		directRule{name: "image-unavailable", symptom: ImagePullFailed, cause: ImageUnavailable, role: Root, confidence: 0.8,
-			summary: func(n int, o string) string { return fmt.Sprintf("%d pod(s) could not pull their image: %s", n, o) }},
+			summary: func(n int, o string) string { return fmt.Sprintf("%d pod(s) could not pull their image: %s", n, o) },
+			when:    func(s Symptom) bool { return !pullFailedOnNode(s) }},
 		directRule{name: Preemption, symptom: Preempted, cause: Preemption, role: Root, confidence: 0.8,
 			summary: func(n int, o string) string {
 				return fmt.Sprintf("%d pod(s) were preempted, for other pods or with their node: %s", n, o)

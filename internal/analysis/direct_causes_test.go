@@ -8,10 +8,18 @@ import (
 
 // TestImageUnavailableRule: image_unavailable is the cause of every image_pull_failed symptom
 // (a waiting reason in a pods table or a describe, the kubelet's Failed event), five pods named
-// and the rest counted; crash loops and pulls that succeeded are not.
+// and the rest counted; crash loops, pulls that succeeded and pulls that failed only on the
+// node's own errors (its disk, its network to the registry) are not.
 func TestImageUnavailableRule(t *testing.T) {
 	pods := func(rows ...string) string {
 		return "$ kubectl get pods -n prod\nNAME                      READY   STATUS             RESTARTS   AGE\n" + strings.Join(rows, "\n") + "\n"
+	}
+	events := func(msgs ...string) string {
+		out := "$ kubectl get events -n prod\nLAST SEEN   TYPE      REASON   OBJECT      MESSAGE\n"
+		for _, m := range msgs {
+			out += "2m          Warning   Failed   pod/web-1   " + m + "\n"
+		}
+		return out
 	}
 	var six []string
 	var sixPulls []string
@@ -51,6 +59,14 @@ Events:
 		{name: "six pods", docs: []string{pods(six...)}, symptoms: sixPulls, kinds: []string{ImageUnavailable},
 			want: causeWant{role: Root, confidence: 0.8, explains: sixPulls,
 				summary: []string{"6 pod(s) could not pull their image: pod prod/etl-0, pod prod/etl-1, pod prod/etl-2, pod prod/etl-3, pod prod/etl-4, and 1 more"}}},
+		{name: "the node's disk full while pulling", docs: []string{events(`Failed to pull image "registry.example.com/web:1.4.0": rpc error: code = Unknown desc = failed to pull and unpack image "registry.example.com/web:1.4.0": failed to extract layer sha256:9f1c: write /var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/212/fs/usr/lib/libz.so: no space left on device`)},
+			symptoms: []string{"image_pull_failed prod/web-1"}, kinds: []string{}},
+		{name: "the node's network to the registry timing out", docs: []string{events(`Failed to pull image "registry.example.com/web:1.4.0": rpc error: code = Unknown desc = failed to pull and unpack image "registry.example.com/web:1.4.0": failed to resolve reference "registry.example.com/web:1.4.0": failed to do request: Head "https://registry.example.com/v2/web/manifests/1.4.0": dial tcp 10.2.0.8:443: i/o timeout`)},
+			symptoms: []string{"image_pull_failed prod/web-1"}, kinds: []string{}},
+		{name: "a timeout and then the registry's answer", docs: []string{events(`Failed to pull image "registry.example.com/web:1.4.0": rpc error: code = Unknown desc = Error response from daemon: Get https://registry.example.com/v2/: net/http: TLS handshake timeout`,
+			`Failed to pull image "registry.example.com/web:1.4.0": rpc error: code = Unknown desc = Error response from daemon: pull access denied for registry.example.com/web, repository does not exist or may require 'docker login'`)},
+			symptoms: []string{"image_pull_failed prod/web-1"}, kinds: []string{ImageUnavailable},
+			want: causeWant{role: Root, confidence: 0.8, explains: []string{"image_pull_failed prod/web-1"}, summary: []string{"pod prod/web-1"}}},
 		{name: "a crash loop", docs: []string{pods("web-1                     0/1     CrashLoopBackOff   7          12m")},
 			symptoms: []string{"container_restarted prod/web-1", "crash_loop_backoff prod/web-1"}, kinds: []string{}},
 		{name: "a pull that succeeded", docs: []string{"$ kubectl get events -n prod\nLAST SEEN   TYPE     REASON   OBJECT      MESSAGE\n" +

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -44,4 +45,25 @@ func (imagePullRule) Symptoms(in Input) []Symptom {
 	return syms.list(func(pod string, _ *Symptom) string {
 		return fmt.Sprintf("an image of %s could not be pulled", podPhrase(pod))
 	})
+}
+
+// A pull's error names where it failed. The registry's answers say the image does not exist or
+// may not be pulled (image_unavailable); the node's own errors (its disk full, its network to
+// the registry down or timing out, a registry certificate it does not trust) say nothing of the
+// image, so they are not that cause.
+var (
+	pullImageSideRe = regexp.MustCompile(`(?i)not found|manifest unknown|pull access denied|repository does not exist|unauthorized|authentication required|\bdenied\b|forbidden|invalid reference format|InvalidImageName|ErrImageNeverPull|toomanyrequests|rate limit|no matching manifest`)
+	pullNodeSideRe  = regexp.MustCompile(`(?i)no space left on device|i/o timeout|TLS handshake timeout|context deadline exceeded|connection refused|connection reset by peer|no route to host|network is unreachable|Client\.Timeout exceeded|request canceled while waiting for connection|x509: certificate`)
+)
+
+// pullFailedOnNode reports whether a pull failure's evidence shows only the node's own errors.
+func pullFailedOnNode(s Symptom) bool {
+	node := false
+	for _, e := range s.Evidence {
+		if pullImageSideRe.MatchString(e.Value) {
+			return false
+		}
+		node = node || pullNodeSideRe.MatchString(e.Value)
+	}
+	return node
 }
