@@ -54,6 +54,9 @@ func TestPastes(t *testing.T) {
 			[]string{"liveness_probe_failed akhq-65fcb6f9f8-qmc64"}, nil},
 		{"an Events section cut from its describe, whose pod the command after it names", "Events:\n  Type     Reason   Age                From     Message\n  ----     ------   ----               ----     -------\n  Warning  BackOff  2m (x40 over 12m)  kubelet  Back-off restarting failed container\n\nThe previous logs:\n\n$ kubectl logs web-5d8f7b9c4d-abcde --previous\nError: config file missing\n",
 			[]string{"crash_loop_backoff web-5d8f7b9c4d-abcde"}, nil},
+		{"the tail of one describe whose header was cut, then another pod's describe", "Tolerations:     node.kubernetes.io/not-ready:NoExecute op=Exists for 300s\nEvents:\n  Type     Reason            Age                  From               Message\n  ----     ------            ----                 ----               -------\n  Warning  FailedScheduling  22s (x4 over 2m31s)  default-scheduler  0/1 nodes are available: 1 Insufficient cpu.\n\n" +
+			"Name:         op-5dd757f594-79ssx\nNamespace:    default\nNode:         minikube/192.168.49.2\nStatus:       Running\nContainers:\n  op:\n    Image:          quay.io/op:0.10.0\n    State:          Running\n    Ready:          True\n    Restart Count:  0\n",
+			[]string{"pod_pending "}, []string{"capacity_exhaustion"}},
 		{"events rows no header names, in a paste that names two pods after them", "```\n  Warning  Unhealthy  50s (x16 over 5m50s)   kubelet            Liveness probe failed: dial tcp 10.0.0.5:8080: connect: connection refused\n```\n\n```\n$ kubectl logs akhq-65fcb6f9f8-qmc64\nok\n$ kubectl logs akhq-65fcb6f9f8-zzzzz\nok\n```\n",
 			[]string{"liveness_probe_failed "}, nil},
 		{"Cilium's agent with no address left in the node's range", "  Warning  FailedCreatePodSandBox  7m10s  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"f175\": plugin type=\"cilium-cni\" failed (add): unable to allocate IP via local cilium agent: [POST /ipam][502] postIpamFailure  range is full\n",
@@ -102,6 +105,8 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_stuck_creating pipes/tekton-54b4f8b94d-fbrhm"}, nil},
 		{"an event as JSON inside an application's log line, its involvedObject's apiVersion first", `2020-05-06 22:27:07,750 INFO  cook.kubernetes.api [pool-11-thread-5] - received pod event {:event-reason FailedScheduling, :event {"apiVersion":"v1","count":1,"involvedObject":{"apiVersion":"v1","kind":"Pod","name":"synthetic-2856","namespace":"cook"},"kind":"Event","message":"0/2 nodes are available: 2 Insufficient cpu.","reason":"FailedScheduling"}}` + "\n",
 			[]string{"pod_pending cook/synthetic-2856"}, []string{"capacity_exhaustion"}},
+		{"dockershim's CNI log line, cut after the network", "E0612 10:01:02.345678    1234 cni.go:364] Error adding kube-system_coredns-6955765f44-8xk2q/4b1d2a9c0e6f to network calico/k8s-pod-network\n",
+			[]string{"pod_stuck_creating kube-system/coredns-6955765f44-8xk2q"}, []string{"network_setup_failed"}},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

@@ -25,7 +25,7 @@ var (
 	// prompt. A markdown heading ("# Events") matches too, which is harmless: it carries no data.
 	promptRe = regexp.MustCompile(`^(?:\([\w.-]+\)\s*)?(?:` +
 		`\[[^\]]*\]\s?[$#%>]` + // [root@host ~]#
-		`|[\w.-]+@[\w.-]+(?::[^\s$#%>]*)?(?:\s[^\s$#%>]+)?\s?[$#%>]` + // user@host:~$, user@host ~ %
+		`|[\w.-]+@[\w.-]+(?::[^\s$#%>]*)?(?:\s[^\s$#%>]+){0,3}\s?[$#%>]` + // user@host:~$, user@host ~ %, user@host ~/dir (branch)$
 		`|[\w.-]+:[~/][^\s$#%>]*\s?[$#%>]` + // root:~#, user:/tmp$
 		`|(?:bash|sh|zsh)-[\d.]+[$#]` + // bash-4.2$
 		`|➜\s+\S+` + // oh-my-zsh

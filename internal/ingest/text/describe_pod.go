@@ -79,6 +79,11 @@ func (p *parser) describePod(roots []*node, b *block) error {
 	if pod.Name == "" {
 		return nil
 	}
+	// kubectl describe prints a pod's events last: events held before this describe's header
+	// were another object's, one whose header the paste lost, never this pod's.
+	if err := p.flushOrphans(); err != nil {
+		return err
+	}
 	if err := p.emitPod(pod, b.lines[0]); err != nil {
 		return err
 	}
