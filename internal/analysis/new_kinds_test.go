@@ -1,6 +1,9 @@
 package analysis
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The symptom and cause rules of issue 26, each at, below and above what makes it fire: a
 // sign present, absent, and present but overtaken (a pod that started after all, a claim
@@ -132,9 +135,9 @@ func TestCgroupOOMNamesItsNode(t *testing.T) {
 	}
 }
 
-// TestStartedAgain: a container the kubelet started n times (one Started event counted n
-// times) restarted n-1 times, where no status says so; once is no restart, and a status that
-// shows the restarts speaks for them.
+// TestStartedAgain: a container the kubelet started (or created) n times (one Started event
+// counted n times, or one event per container id before 1.10) restarted n-1 times, where no
+// status says so; once is no restart, and a status that shows the restarts speaks for them.
 func TestStartedAgain(t *testing.T) {
 	events := func(started string) string {
 		return "Name:         initpod\nNamespace:    default\nEvents:\n  Type    Reason   Age                From     Message\n  ----    ------   ----               ----     -------\n" +
@@ -148,6 +151,13 @@ func TestStartedAgain(t *testing.T) {
 		{"started five times", events(" (x5 over 23m)"), []string{"container_restarted default/initpod"}, 4},
 		{"started twice", events(" (x2 over 3m)"), []string{"container_restarted default/initpod"}, 1},
 		{"started once", events(""), []string{}, 0},
+		{"created three times", strings.Replace(events(" (x3 over 9m)"), "Started  22m (x3 over 9m)  kubelet  Started", "Created  22m (x3 over 9m)  kubelet  Created", 1), []string{"container_restarted default/initpod"}, 2},
+		{"created and started three times: one restart symptom", events(" (x3 over 9m)") + "  Normal  Created  22m (x3 over 9m)  kubelet  Created container web-ctr\n", []string{"container_restarted default/initpod"}, 2},
+		{"created with two docker ids, before 1.10", "Name:         initpod\nNamespace:    default\nEvents:\n" +
+			"  24m   24m 1   {kubelet n-1} spec.containers{web-ctr}   Normal  Created     Created container with docker id 15c7ac30a4b3; Security:[seccomp=unconfined]\n" +
+			"  23m   23m 1   {kubelet n-1} spec.containers{web-ctr}   Normal  Created     Created container with docker id 51168dc8d06e; Security:[seccomp=unconfined]\n" +
+			"  23m   23m 1   {kubelet n-1} spec.containers{web-ctr}   Normal  Started     Started container with docker id 51168dc8d06e\n",
+			[]string{"container_restarted default/initpod"}, 1},
 		{"started five times, OOM-killed as its status shows", events(" (x5 over 23m)") + "Containers:\n  web-ctr:\n    State:          Running\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n    Restart Count:  4\n",
 			[]string{"oom_killed default/initpod"}, 0},
 	} {

@@ -107,15 +107,20 @@ func signedRestarts(in Input, shown map[string]bool) []Symptom {
 	return out
 }
 
-// startedAgain finds containers the kubelet started more than once, where no status showed
-// it: the kubelet records a Started event each time it starts a container, and the API
+// startedAgain finds containers the kubelet started (or created) more than once, where no
+// status showed it: the kubelet records a Created and a Started event each time it makes and
+// starts a container (pkg/kubelet/events: CreatedContainer, StartedContainer), and the API
 // server counts the repeats of one object's event ("Started container web (x5 over 23m)"),
 // so a count of n is n-1 restarts. The pod's UID is part of the event's object, so a pod made
 // again under the same name starts its own count.
 //
-// Before 1.10 the message named the runtime's id of the container started ("Started container
-// with docker id 7dc6893a5f79"), so each start is an event of its own: their counts add up for
-// one container of one pod (the event's field path, spec.containers{web}).
+// Before 1.10 the message named the runtime's id of the container ("Created container with
+// docker id 15c7ac30a4b3", "Started container with docker id 7dc6893a5f79"), so each is an
+// event of its own: their counts add up for one container of one pod (the event's field path,
+// spec.containers{web}), each reason apart.
+// startReasons are the kubelet's events for each container it makes and starts.
+var startReasons = map[string]bool{"Started": true, "Created": true}
+
 func startedAgain(in Input, shown map[string]bool) []Symptom {
 	var out []Symptom
 	byID := map[string]*cluster.Object{} // the first of a container's starts by id
@@ -123,11 +128,11 @@ func startedAgain(in Input, shown map[string]bool) []Symptom {
 	var keys []string
 	for _, o := range in.Model.Events {
 		e := o.Event
-		if e.Reason != "Started" || !aboutPod(o) || !strings.HasPrefix(e.Message, "Started container with ") {
+		if !startReasons[e.Reason] || !aboutPod(o) || !strings.HasPrefix(e.Message, e.Reason+" container with ") {
 			continue
 		}
 		ns, name := podKey(o)
-		k := ns + "/" + name + "\x00" + e.InvolvedObject.FieldPath
+		k := ns + "/" + name + "\x00" + e.InvolvedObject.FieldPath + "\x00" + e.Reason
 		if byID[k] == nil {
 			byID[k] = o
 			keys = append(keys, k)
@@ -152,23 +157,28 @@ func startedAgain(in Input, shown map[string]bool) []Symptom {
 		if container != "" {
 			what = "container " + container
 		}
-		s.Summary = fmt.Sprintf("%s of %s was started %d times (a Started event for each container id): restarted %d time(s)", what, podPhrase(ns+"/"+name), sums[k], sums[k]-1)
+		s.Summary = fmt.Sprintf("%s of %s was %s %d times (a %s event for each container id): restarted %d time(s)", what, podPhrase(ns+"/"+name),
+			strings.ToLower(o.Event.Reason), sums[k], o.Event.Reason, sums[k]-1)
 		shown[ns+"/"+name] = true
 		out = append(out, s)
 	}
+	seen := map[string]bool{} // pod and container
 	for _, o := range in.Model.Events {
 		e := o.Event
 		count, first, last := cluster.EventTimes(e)
-		if e.Reason != "Started" || count < 2 || !aboutPod(o) {
+		if !startReasons[e.Reason] || count < 2 || !aboutPod(o) {
 			continue
 		}
 		ns, name := podKey(o)
 		if shown[ns+"/"+name] {
 			continue
 		}
-		container, _ := strings.CutPrefix(e.Message, "Started container ")
+		container, _ := strings.CutPrefix(e.Message, e.Reason+" container ")
 		if strings.HasPrefix(container, "with ") || container == e.Message {
 			container = "" // 1.2-1.9 named the runtime's container id, 1.10-1.12 nothing
+		}
+		if seen[ns+"/"+name+"\x00"+container] {
+			continue // its Started and its Created events, counted alike
 		}
 		s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{}, Node: e.Source.Host, At: timePtr(last),
 			Details:  Details{Restarts: int(count) - 1, RestartDetails: RestartDetails{Container: container}},
@@ -180,11 +190,13 @@ func startedAgain(in Input, shown map[string]bool) []Symptom {
 		if container != "" {
 			what = "container " + container
 		}
-		s.Summary = fmt.Sprintf("%s of %s was started %d times from %s to %s: restarted %d time(s)", what,
-			podPhrase(ns+"/"+name), count, first.Format(time.RFC3339), last.Format(time.RFC3339), count-1)
+		done := strings.ToLower(e.Reason)
+		s.Summary = fmt.Sprintf("%s of %s was %s %d times from %s to %s: restarted %d time(s)", what,
+			podPhrase(ns+"/"+name), done, count, first.Format(time.RFC3339), last.Format(time.RFC3339), count-1)
 		if first.IsZero() || last.IsZero() {
-			s.Summary = fmt.Sprintf("%s of %s was started %d times: restarted %d time(s)", what, podPhrase(ns+"/"+name), count, count-1)
+			s.Summary = fmt.Sprintf("%s of %s was %s %d times: restarted %d time(s)", what, podPhrase(ns+"/"+name), done, count, count-1)
 		}
+		seen[ns+"/"+name+"\x00"+container] = true
 		out = append(out, s)
 	}
 	return out
