@@ -53,6 +53,9 @@ var (
 // cleaner cleans lines, keeping what spans them: whether a code fence or an HTML <pre> is open.
 type cleaner struct {
 	fence string // the fence that opened the code block ("```", "~~~"), or "<pre>"; "" outside
+	// pipeCells is the number of cells of the Markdown table written without its outer pipes
+	// ("NAME | READY", "-- | --") that the lines above began; 0 outside one.
+	pipeCells int
 }
 
 // cleaned is one cleaned line.
@@ -163,6 +166,9 @@ func (c *cleaner) cleanLine(s string) cleaned {
 			return cleaned{kind: kindSkip, code: code}
 		}
 		return cleaned{text: pipeRow(t), kind: kindText, code: code}
+	}
+	if cl, ok := c.barePipeRow(t, code); ok {
+		return cl
 	}
 	if strings.HasSuffix(t, "```") && c.fence == "```" {
 		// Output whose closing fence is on its last line: "…  Running   0   5m```".
@@ -299,6 +305,40 @@ func stripBullet(s string) string {
 	}
 	return s
 }
+
+// barePipeRow reads a Markdown table written without its outer pipes, as GitHub lets one be
+// written and as a rendered table copies out of a page: a header of kubectl's column names
+// ("NAME | READY | STATUS"), its rule ("-- | -- | --"), and the rows of as many cells below.
+func (c *cleaner) barePipeRow(t string, code bool) (cleaned, bool) {
+	n := strings.Count(t, "|") + 1
+	switch {
+	case n < 2 || code:
+		c.pipeCells = 0
+		return cleaned{}, false
+	case tableRuleRe.MatchString(t):
+		c.pipeCells = n
+		return cleaned{kind: kindSkip}, true
+	case n == c.pipeCells || pipeHeader(t):
+		c.pipeCells = n
+		return cleaned{text: pipeRow(t), kind: kindText}, true
+	}
+	c.pipeCells = 0
+	return cleaned{}, false
+}
+
+// pipeHeader says whether every cell of a pipe row is a column name as kubectl prints them
+// (upper case: "NAME", "LAST SEEN", "NOMINATED NODE").
+func pipeHeader(t string) bool {
+	for cell := range strings.SplitSeq(t, "|") {
+		if !columnNameRe.MatchString(strings.TrimSpace(cell)) {
+			return false
+		}
+	}
+	return true
+}
+
+// columnNameRe is one column name of kubectl's tables.
+var columnNameRe = regexp.MustCompile(`^[A-Z][A-Z0-9_()%/-]*(?: [A-Z0-9_()%/-]+)*$`)
 
 // pipeRow turns "| NAME | READY |" into "NAME   READY".
 func pipeRow(t string) string {

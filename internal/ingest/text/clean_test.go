@@ -84,6 +84,23 @@ func TestCleanFences(t *testing.T) {
 	}
 }
 
+// TestCleanBarePipeTable reads a Markdown table written without its outer pipes: its header of
+// kubectl's column names, its rule, the rows of as many cells; a line of another count ends it,
+// and prose with a pipe in it is not a table.
+func TestCleanBarePipeTable(t *testing.T) {
+	in := []string{"NAME | READY | STATUS | RESTARTS | AGE", "-- | -- | -- | -- | --",
+		"web-1 | 0/1 | CreateContainerConfigError | 0 | 129m", "web-2 | 0/1 | CrashLoopBackOff | 29 (19s ago) | 129m",
+		"a | b", "use grep | less to read it"}
+	want := []string{"NAME   READY   STATUS   RESTARTS   AGE", "", "web-1   0/1   CreateContainerConfigError   0   129m",
+		"web-2   0/1   CrashLoopBackOff   29 (19s ago)   129m", "a | b", "use grep | less to read it"}
+	var c cleaner
+	for i, s := range in {
+		if got := c.clean(s).text; got != want[i] {
+			t.Errorf("line %d %q: %q, want %q", i+1, s, got, want[i])
+		}
+	}
+}
+
 // TestParseCommand reads the commands people paste above their output.
 func TestParseCommand(t *testing.T) {
 	tests := []struct {
