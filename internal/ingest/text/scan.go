@@ -715,7 +715,7 @@ func (p *parser) partPod(m catalog.Match, ln line) (namespace, name string) {
 		text += ": " + err // the error a structured logger wrote beside it: "Error syncing pod" err="…"
 	}
 	for _, pm := range p.scan.cat.Explain(text) {
-		if pm.Entry == m.Entry || !pm.Entry.Part {
+		if pm.Entry == m.Entry {
 			continue
 		}
 		if ns, n := pm.Pod(); nameLike(n) {
