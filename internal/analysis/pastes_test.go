@@ -111,6 +111,9 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_stuck_creating kube-system/calico-kube-controllers-5d9b9bfc74-nxrlq"}, []string{"network_setup_failed"}},
 		{"the kubelet's mount timeout quoted alone", "The pod hangs with\n\n    timeout expired waiting for volumes to attach or mount for pod \"data\"/\"pg-0\". list of unmounted volumes=[pgdata]. list of unattached volumes=[pgdata default-token-x2x]\n",
 			[]string{"pod_stuck_creating data/pg-0"}, []string{"volume_attach_failure"}},
+		{"the e2e framework's event dump in a CI log", "09:01:32 Aug 24 15:46:06.501: INFO: At 2016-08-24 15:46:06 +0000 UTC - event for cadvisor: {kubelet tmp-node-e2e-f170f56a} Evicted: The node was low on compute resources.\n" +
+			"I0824 15:46:07.100000 INFO: At 2016-08-24 15:46:07 +0000 UTC - event for web-1: {kubelet tmp-node-e2e-f170f56a} Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 500\n",
+			[]string{"liveness_probe_failed web-1", "pod_evicted cadvisor"}, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

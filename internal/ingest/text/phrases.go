@@ -32,6 +32,10 @@ var (
 	// multusPodRe finds the pod Multus names before its error: "Multus: [ns/pod]: …", and with
 	// the pod's UID since its thick plugin ("Multus: [ns/pod/uid]: …").
 	multusPodRe = regexp.MustCompile(`\bMultus: \[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?\]`)
+	// e2eEventRe finds the object of an event the end-to-end test framework dumped into its log
+	// (test/e2e/framework: Logf("At %v - event for %v: %v %v: %v", e.FirstTimestamp,
+	// e.InvolvedObject.Name, e.Source, e.Reason, e.Message)), right before the message.
+	e2eEventRe = regexp.MustCompile(`\bevent for ([a-z0-9][a-z0-9.-]*[a-z0-9]): \{[^{}]*\} [A-Za-z]+: $`)
 	// forwardedRe finds the object of an event a forwarder (kube-eventer, a webhook) printed as
 	// "Kind:Pod \nNamespace:ns \nName:pod.17a71c191e6304ea"; the suffix is the event's own id.
 	forwardedRe = regexp.MustCompile(`Kind:\s*(\w+)(?:\s|\\+n)*Namespace:\s*([a-z0-9-]+)(?:\s|\\+n)*Name:\s*([a-z0-9.-]*[a-z0-9])`)

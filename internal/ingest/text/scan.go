@@ -640,6 +640,11 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		if r := journalHostRe.FindStringSubmatch(t); r != nil && e.Component == "kubelet" {
 			return nodeRef(r[1]) // the host that logged it: the kubelet's node
 		}
+		if m.Start <= len(t) {
+			if r := e2eEventRe.FindStringSubmatch(t[:m.Start]); r != nil {
+				return nodeRef(r[1]) // the e2e framework's "event for n-1: {node-controller } NodeNotReady: …"
+			}
+		}
 		if r := nearestObject(t, m.Start); r != nil && strings.EqualFold(r[1], "node") {
 			return nodeRef(r[2])
 		}
@@ -656,6 +661,11 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 			return nodeRef(n) // an event's own name in a table: its node's and a suffix
 		}
 		return corev1.ObjectReference{}
+	}
+	if m.Start <= len(t) {
+		if r := e2eEventRe.FindStringSubmatch(t[:m.Start]); r != nil {
+			return podRef("", r[1]) // "At … - event for web-1: {kubelet n-1} Evicted: …"
+		}
 	}
 	if r := kvPodRe.FindStringSubmatch(t); r != nil {
 		return podRef(strings.TrimSuffix(r[1], "/"), r[2])
