@@ -114,6 +114,9 @@ func TestPastes(t *testing.T) {
 		{"the e2e framework's event dump in a CI log", "09:01:32 Aug 24 15:46:06.501: INFO: At 2016-08-24 15:46:06 +0000 UTC - event for cadvisor: {kubelet tmp-node-e2e-f170f56a} Evicted: The node was low on compute resources.\n" +
 			"I0824 15:46:07.100000 INFO: At 2016-08-24 15:46:07 +0000 UTC - event for web-1: {kubelet tmp-node-e2e-f170f56a} Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 500\n",
 			[]string{"liveness_probe_failed web-1", "pod_evicted cadvisor"}, nil},
+		{"the Docker daemon's journal of a pull it refused", "Feb 16 17:13:54 n-1 dockerd[11447]: time=\"2017-02-16T17:13:54.398460686+01:00\" level=error msg=\"Handler for POST /v1.26/images/create returned error: repository kube-aggregator not found: does not exist or no pull access\"\n" +
+			"Feb 16 17:14:07 n-1 dockerd[11447]: time=\"2017-02-16T17:14:07.226000709+01:00\" level=error msg=\"Handler for GET /v1.26/images/kube-aggregator:latest/json returned error: No such image: kube-aggregator:latest\"\n",
+			[]string{"image_pull_failed "}, []string{"image_unavailable"}},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",
