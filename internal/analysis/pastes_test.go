@@ -117,6 +117,12 @@ func TestPastes(t *testing.T) {
 		{"the Docker daemon's journal of a pull it refused", "Feb 16 17:13:54 n-1 dockerd[11447]: time=\"2017-02-16T17:13:54.398460686+01:00\" level=error msg=\"Handler for POST /v1.26/images/create returned error: repository kube-aggregator not found: does not exist or no pull access\"\n" +
 			"Feb 16 17:14:07 n-1 dockerd[11447]: time=\"2017-02-16T17:14:07.226000709+01:00\" level=error msg=\"Handler for GET /v1.26/images/kube-aggregator:latest/json returned error: No such image: kube-aggregator:latest\"\n",
 			[]string{"image_pull_failed "}, []string{"image_unavailable"}},
+		{"kubernetes-mixin alerts as a notification renders them", "[FIRING:3] KubePodCrashLooping\nDescription: Pod shop/web-5d8f7b9c4d-abcde (web) is in waiting state (reason: \"CrashLoopBackOff\") on cluster prod.\n" +
+			"Description: ip-10-0-3-17.ec2.internal has been unready for more than 15 minutes.\nDescription: Job batch/report-28421 failed to complete. Removing failed job after investigation should clear this alert.\n",
+			[]string{"crash_loop_backoff shop/web-5d8f7b9c4d-abcde", "job_failed batch/report-28421", "node_not_ready ip-10-0-3-17.ec2.internal"}, nil},
+		{"the rules those alerts come from: templates, not alerts", "- alert: KubePodCrashLooping\n  annotations:\n    description: 'Pod {{ $labels.namespace }}/{{ $labels.pod }} ({{ $labels.container }}) is in waiting state (reason: \"CrashLoopBackOff\").'\n" +
+			"- alert: KubeNodeNotReady\n  annotations:\n    description: '{{ $labels.node }} has been unready for more than 15 minutes.'\n",
+			nil, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

@@ -38,7 +38,7 @@ type Entry struct {
 	// the same fact. Rootline files what it reads under it.
 	Reason string `json:"reason"`
 	// In says where the component writes it: event, status, condition, log, waiting,
-	// terminated.
+	// terminated, taint, configmap, alert (a Prometheus alert's description).
 	In []string `json:"in"`
 	// Template is the message: fixed words and {name:type} captures (see compile).
 	Template string `json:"template"`
@@ -223,7 +223,7 @@ var symptomObjects = map[string][]string{
 }
 
 // places are where a component may write a message.
-var places = []string{"event", "status", "condition", "log", "waiting", "terminated", "taint", "configmap"}
+var places = []string{"event", "status", "condition", "log", "waiting", "terminated", "taint", "configmap", "alert"}
 
 // minAnchor is the shortest anchor an entry may have: the scanner looks for anchors first.
 // A part of a message ("Too many pods") is only looked for inside messages, and may have a

@@ -341,6 +341,9 @@ func (p *parser) scanHeld(next *line) {
 		if m.Entry.Word && (!p.printed(*h) || !standalone(text, m) || !h.code && !asValue(text, m)) {
 			continue // a reason in a sentence is the author's, read as a claim; a key is not a value
 		}
+		if m.Entry.Word && templated(text) {
+			continue // a template's words (an alert rule's "{{ $labels.pod }} … (reason: "CrashLoopBackOff")"), never rendered
+		}
 		if m.Entry.Word && s.heldTol && slices.Contains(m.Entry.In, "taint") {
 			continue // a toleration of the taint, which says nothing of a node
 		}
@@ -462,6 +465,13 @@ func (p *parser) printed(ln line) bool {
 	cells := len(tokensOf(ln.text))
 	return ln.code || machineRe.MatchString(ln.text) || p.table != nil || p.block != nil || cells >= 3 ||
 		cells >= 2 && len(p.scan.header) == cells // a row of a narrow table under its header
+}
+
+// templated reports whether a line is a template's text (a Prometheus rule's description, a
+// Helm chart's): Go's template actions, "{{ … }}", that a rendering replaces.
+func templated(text string) bool {
+	i := strings.Index(text, "{{")
+	return i >= 0 && strings.Contains(text[i:], "}}")
 }
 
 // standalone reports whether a word match stands as a value of its own: a cell of a row, the
