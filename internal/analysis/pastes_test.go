@@ -123,6 +123,10 @@ func TestPastes(t *testing.T) {
 		{"the rules those alerts come from: templates, not alerts", "- alert: KubePodCrashLooping\n  annotations:\n    description: 'Pod {{ $labels.namespace }}/{{ $labels.pod }} ({{ $labels.container }}) is in waiting state (reason: \"CrashLoopBackOff\").'\n" +
 			"- alert: KubeNodeNotReady\n  annotations:\n    description: '{{ $labels.node }} has been unready for more than 15 minutes.'\n",
 			nil, nil},
+		{"a describe fragment under the sentence that names its pod in inline code", "`pg-cluster-1` never becomes healthy:\n```\n    State:          Running\n      Started:      Fri, 16 May 2025 13:30:42 +0200\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n```\n",
+			[]string{"oom_killed pg-cluster-1"}, nil},
+		{"the same under a sentence that names a Deployment", "`pg-cluster` never becomes healthy:\n```\n    State:          Running\n      Started:      Fri, 16 May 2025 13:30:42 +0200\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n```\n",
+			[]string{"oom_killed "}, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

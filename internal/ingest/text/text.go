@@ -206,6 +206,10 @@ func (p *parser) line(ln line) error {
 		// "…pod in Pending and then kubectl describe pod gpu-1": a sentence that ends with
 		// the command whose output follows.
 		p.cmd, p.cmdLine = c, ln.num
+	} else if c := introCommand(ln); c != nil {
+		// "`pg-cluster-1` never becomes healthy:": a sentence that introduces the paste below
+		// it by the one pod it names, as a describe of that pod would.
+		p.cmd, p.cmdLine = c, ln.num
 	}
 	// Anything else between a describe block and a detached "Events:" breaks the link.
 	owner := p.owner
@@ -360,6 +364,24 @@ func codeSpan(ln line) (line, bool) {
 
 // trailingCmdRe finds a kubectl command a sentence ends with, unquoted.
 var trailingCmdRe = regexp.MustCompile(`(?:^|[\s，,;:])((?:sudo\s+)?kubectl\s+(?:describe|get|logs)\s+[^\s"'` + "`" + `]+(?:\s+[^\s"'` + "`" + `]+){0,5})\s*[:：]?$`)
+
+// introCommand reads a sentence that ends with a colon and names one pod, in inline code, as
+// the describe of that pod whose output follows: "`pg-cluster-1` never becomes healthy:". The
+// name must be one a controller makes for a pod ("db-0", "web-6d4cf56db6-zp2lx"), so that a
+// Deployment's or a container's name is not taken for it.
+func introCommand(ln line) *command {
+	t := strings.TrimSpace(ln.text)
+	if ln.code || !strings.HasSuffix(t, ":") || strings.Count(t, "`") != 2 {
+		return nil
+	}
+	_, rest, _ := strings.Cut(t, "`")
+	name, _, _ := strings.Cut(rest, "`")
+	name = strings.TrimPrefix(name, "pod/")
+	if !podNameRe.MatchString(name) {
+		return nil
+	}
+	return &command{text: t, verb: "describe", resource: "pod", name: name}
+}
 
 // trailingCommand returns the command a line of prose ends with, when it names the object
 // whose output the next lines may be: "then kubectl describe pod gpu-1".
