@@ -127,6 +127,12 @@ func TestPastes(t *testing.T) {
 			[]string{"oom_killed pg-cluster-1"}, nil},
 		{"the same under a sentence that names a Deployment", "`pg-cluster` never becomes healthy:\n```\n    State:          Running\n      Started:      Fri, 16 May 2025 13:30:42 +0200\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n```\n",
 			[]string{"oom_killed "}, nil},
+		{"a Job's events section cut from its describe: the Job its pods are named after", "Job events:\n```\nEvents:\n  Type     Reason                Age                From            Message\n  ----     ------                ----               ----            -------\n" +
+			"  Normal   SuccessfulCreate      5m56s              job-controller  Created pod: test-1551540600-kb4lm\n  Normal   SuccessfulDelete      10s                job-controller  Deleted pod: test-1551540600-kb4lm\n" +
+			"  Warning  BackoffLimitExceeded  10s (x2 over 10s)  job-controller  Job has reached the specified backoff limit\n```\n",
+			[]string{"job_failed test-1551540600"}, nil},
+		{"Helm waiting on a hook Job that failed, its name in the debug line before", "```\nclient.go:506: [debug] db-migrate: Jobs active: 1, jobs failed: 1, jobs succeeded: 0\nclient.go:467: [debug] Add/Modify event for db-migrate: MODIFIED\nError: failed pre-install: job failed: BackoffLimitExceeded\n```\n",
+			[]string{"job_failed db-migrate"}, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

@@ -92,6 +92,9 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 		ref = scheduledPod(ref, rows)
 	}
 	if ref.Name == "" {
+		ref = creatorOf(rows)
+	}
+	if ref.Name == "" {
 		ref = p.cmdObject()
 	}
 	if ref.Name == "" && len(rows) > 0 {
@@ -150,6 +153,30 @@ func scheduledPod(ref corev1.ObjectReference, rows []describedRow) corev1.Object
 		}
 	}
 	return ref
+}
+
+// createdPodRe reads a controller's SuccessfulCreate event: "Created pod: web-5d8f7b9c4d-abcde".
+var createdPodRe = regexp.MustCompile(`^Created pod: ([a-z0-9][a-z0-9.-]*[a-z0-9])-[a-z0-9]{5}$`)
+
+// podCreators are the controllers that name their pods by generateName, "<owner>-" and five
+// random characters (pkg/controller/controller_utils.go, getPodsPrefix), by the name each
+// records its events under.
+var podCreators = map[string]string{"job-controller": "Job", "replicaset-controller": "ReplicaSet", "daemonset-controller": "DaemonSet"}
+
+// creatorOf is the controller whose events section this is when nothing else names it: one
+// that records creating a pod, whose name is the controller's and a random suffix.
+func creatorOf(rows []describedRow) corev1.ObjectReference {
+	for _, rw := range rows {
+		e := rw.r
+		kind := podCreators[strings.TrimSpace(e.source)]
+		if e.reason != "SuccessfulCreate" || kind == "" {
+			continue
+		}
+		if m := createdPodRe.FindStringSubmatch(strings.TrimSpace(e.message)); m != nil {
+			return corev1.ObjectReference{Kind: kind, APIVersion: ownerAPIVersion(kind), Name: m[1]}
+		}
+	}
+	return corev1.ObjectReference{}
 }
 
 // messagePod is the pod a message names, in its own words or in a part of it; empty when it

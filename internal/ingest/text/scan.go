@@ -364,6 +364,9 @@ func (p *parser) scanHeld(next *line) {
 		if sc.obj.Kind == cluster.KindPod && sc.obj.Name != "" {
 			p.notePod(sc.obj.Namespace, sc.obj.Name) // for a describe fragment after it that names none
 		}
+		if kind, name := m.Workload(); nameLike(name) && m.Entry.Symptom == "" {
+			s.name(kind, name) // a tool's line naming a controller, for a message after it that names none
+		}
 		pods := keyPods(h.text)
 		if m.Entry.Object != "pod" || len(pods) == 0 || sc.obj.Name != "" && !slices.ContainsFunc(pods, func(r corev1.ObjectReference) bool { return r.Name == sc.obj.Name }) {
 			s.found = append(s.found, sc)
