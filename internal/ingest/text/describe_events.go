@@ -92,10 +92,10 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 		ref = scheduledPod(ref, rows)
 	}
 	if ref.Name == "" {
-		ref = creatorOf(rows)
+		ref = p.cmdObject()
 	}
 	if ref.Name == "" {
-		ref = p.cmdObject()
+		ref = creatorOf(rows)
 	}
 	if ref.Name == "" && len(rows) > 0 {
 		// A section cut from its describe, in a paste that named one pod before it.
