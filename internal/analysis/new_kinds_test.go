@@ -204,3 +204,24 @@ func firstNode(ss []Symptom) string {
 	}
 	return ss[0].Node
 }
+
+// TestScannedHost: a message read off a line that says where it was written has that node:
+// an old events row's "component, host" source, a node-local component's journal; a
+// controller's journal names its own host, not the node the message is about.
+func TestScannedHost(t *testing.T) {
+	for _, tc := range []struct{ name, doc, kind, node string }{
+		{"an old events row's source", "kernel-monitor, gke-pool-1-gl40\t\t\tWarning\t\tOOMKilling\tMemory cgroup out of memory: Kill process 1371 (node) score 2081 or sacrifice child\nKilled process 1371 (node) total-vm:783352kB, anon-rss:201844kB, file-rss:22852kB\n",
+			OOMKilled, "gke-pool-1-gl40"},
+		{"the kernel's journal", "Dec 02 10:04:05 node-7 kernel: Memory cgroup out of memory: Killed process 31542 (java) total-vm:8243112kB, anon-rss:3971224kB, file-rss:0kB, shmem-rss:0kB\n",
+			OOMKilled, "node-7"},
+		{"a controller's journal", "Dec 02 10:04:05 master-1 kube-controller-manager[811]: I1202 10:04:05.123456 811 job_controller.go:1552] Job has reached the specified backoff limit\n",
+			JobFailed, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := Run(model(t, tc.doc), Options{})
+			if len(rep.Symptoms) != 1 || rep.Symptoms[0].Kind != tc.kind || rep.Symptoms[0].Node != tc.node {
+				t.Fatalf("symptoms %q, want one %s on node %q", sortedLabels(rep.Symptoms), tc.kind, tc.node)
+			}
+		})
+	}
+}

@@ -1169,7 +1169,7 @@ func (p *parser) finishScan() error {
 			typ = corev1.EventTypeWarning
 		}
 		ev := &corev1.Event{Type: typ, Reason: e.Reason, Message: msg, InvolvedObject: obj,
-			Source: corev1.EventSource{Component: e.Component}}
+			Source: corev1.EventSource{Component: e.Component, Host: lineHost(sc.ln.text, e.Component)}}
 		if !sc.at.IsZero() {
 			ev.FirstTimestamp, ev.LastTimestamp = metav1.NewTime(sc.at), metav1.NewTime(sc.at)
 		}
@@ -1181,6 +1181,28 @@ func (p *parser) finishScan() error {
 		}
 	}
 	return nil
+}
+
+// oldSourceRe finds an events row's SOURCE as kubectl printed it before 1.11, "component,
+// host" ("kernel-monitor, gke-pool-1-gl40   Warning   OOMKilling …"), and as describe printed
+// it, "{kubelet host}".
+var oldSourceRe = regexp.MustCompile(`(?:^|\s)(?:[a-z][\w.-]*, ([a-z0-9][a-z0-9.-]*[a-z0-9])\s+(?:Normal|Warning)\s|\{[a-z][\w.-]* ([a-z0-9][a-z0-9.-]*[a-z0-9])\})`)
+
+// nodeLocal are the components that run on every node, whose journal's hostname is the node
+// their message is about.
+var nodeLocal = map[string]bool{"kubelet": true, "kernel": true, "node-problem-detector": true, "containerd": true,
+	"dockerd": true, "runc": true, "cri-o": true, "calico": true, "cilium": true, "flannel": true, "host-local": true}
+
+// lineHost is the host a line says its message was written on: an old events row's source,
+// or the journal's hostname of a component that runs on the node; "" when it says none.
+func lineHost(text, component string) string {
+	if r := journalHostRe.FindStringSubmatch(text); r != nil && nodeLocal[component] {
+		return r[1]
+	}
+	if r := oldSourceRe.FindStringSubmatch(text); r != nil {
+		return r[1] + r[2]
+	}
+	return ""
 }
 
 // messageLines finds the messages written on several lines (catalog.Entry.Follows): a match
