@@ -719,7 +719,13 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		if n := p.rowCell(ln, "PODNAME", "POD"); nameLike(n) {
 			return podRef(p.rowCell(ln, "NAMESPACE"), n)
 		}
-		return p.rowPod(ln)
+		if ref := p.rowPod(ln); ref.Name != "" || p.printed(ln) || m.Start > len(t) {
+			return ref
+		}
+		if name, ok := prosePod(t[:m.Start]); ok {
+			return podRef("", name) // the pod a person's sentence names before the message it quotes
+		}
+		return corev1.ObjectReference{}
 	}
 	if kind := catalog.ObjectKind(e.Object); kind != "" {
 		if n, ok := p.rowEventObject(ln); ok {
@@ -727,6 +733,36 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		}
 	}
 	return corev1.ObjectReference{}
+}
+
+var (
+	// prosePodRe finds a pod a sentence names: "pod web-0", "the pod `web-5d8f7b9c4d-abcde`",
+	// "Pod "db-0"".
+	prosePodRe = regexp.MustCompile("\\b[Pp]od[\\s:]+[\"'`]?([a-z0-9][a-z0-9.-]*[a-z0-9])[\"'`]?")
+	// deployedPodRe is a name a Deployment's ReplicaSet made: "web-5d8f7b9c4d-abcde", which a
+	// sentence may give without saying it is a pod's.
+	deployedPodRe = regexp.MustCompile(`\b[a-z0-9][a-z0-9-]*-[a-z0-9]{6,10}-[a-z0-9]{5}\b`)
+)
+
+// prosePod is the one pod a person's sentence names before a message it quotes ("My pod web-0
+// is stuck with "0/3 nodes are available: …""): ok only when it names one, as a pod's name
+// ("web-0", "web-5d8f7b9c4d-abcde"), not a Deployment's or a node's.
+func prosePod(before string) (string, bool) {
+	var names []string
+	for _, r := range prosePodRe.FindAllStringSubmatch(before, -1) {
+		if podNameRe.MatchString(r[1]) && !slices.Contains(names, r[1]) {
+			names = append(names, r[1])
+		}
+	}
+	for _, n := range deployedPodRe.FindAllString(before, -1) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) != 1 {
+		return "", false
+	}
+	return names[0], true
 }
 
 // partPod returns the pod that a part of a message names when the message does not: the
