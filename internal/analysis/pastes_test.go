@@ -149,6 +149,8 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_pending "}, []string{"capacity_exhaustion"}},
 		{"a Deployment a person names is not a pod", "The deployment web says 0/3 nodes are available: 3 Insufficient memory.\n",
 			[]string{"pod_pending "}, []string{"capacity_exhaustion"}},
+		{"a sandbox failure whose pod Multus names before its delegate's network", "`Warning  FailedCreatePodSandBox  2s (x7 over 74s)  kubelet  (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"a1d0567\": [default/nginx-deployment-77cb8f6769-m7nlc:k8s-pod-network]: error adding container to network \"k8s-pod-network\": error getting ClusterInformation: resource does not exist: ClusterInformation(default)`\n",
+			[]string{"pod_stuck_creating default/nginx-deployment-77cb8f6769-m7nlc"}, []string{"network_setup_failed"}},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

@@ -29,9 +29,10 @@ var (
 	// runtime's events and inspections print (`docker events`' attributes, crictl inspect).
 	labelPodNameRe = regexp.MustCompile(`\bio\.kubernetes\.pod\.name"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])(?:[;,'"\s)]|$)`)
 	labelPodNSRe   = regexp.MustCompile(`\bio\.kubernetes\.pod\.namespace"?[=:]\s*"?([a-z0-9][a-z0-9-]*[a-z0-9])(?:[;,'"\s)]|$)`)
-	// multusPodRe finds the pod Multus names before its error: "Multus: [ns/pod]: …", and with
-	// the pod's UID since its thick plugin ("Multus: [ns/pod/uid]: …").
-	multusPodRe = regexp.MustCompile(`\bMultus: \[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?\]`)
+	// multusPodRe finds the pod Multus names before its error: "Multus: [ns/pod]: …" (cmdErr),
+	// and before a delegate's error "[ns/pod:network]: error adding container to network …"
+	// (cmdPluginErr); with the pod's UID since its thick plugin ("[ns/pod/uid]", "[ns/pod/uid:network]").
+	multusPodRe = regexp.MustCompile(`\bMultus: \[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?\]|\[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?:[\w.-]+\]: error`)
 	// e2eEventRe finds the object of an event the end-to-end test framework dumped into its log
 	// (test/e2e/framework: Logf("At %v - event for %v: %v %v: %v", e.FirstTimestamp,
 	// e.InvolvedObject.Name, e.Source, e.Reason, e.Message)), right before the message.

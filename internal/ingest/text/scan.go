@@ -696,7 +696,7 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		return podRef(ns, name) // the CNI_ARGS the runtime gave the plugin, which its error repeats
 	}
 	if r := multusPodRe.FindStringSubmatch(t); r != nil {
-		return podRef(r[1], r[2]) // the pod Multus names before its delegate's error
+		return podRef(r[1]+r[3], r[2]+r[4]) // the pod Multus names before its delegate's error
 	}
 	if r := nearestObject(t, m.Start); r != nil && strings.EqualFold(r[1], "pod") {
 		return podRef("", r[2]) // the object cell nearest before it: a table whose rows a paste ran together
