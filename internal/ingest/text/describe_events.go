@@ -187,6 +187,12 @@ func (p *parser) messagePod(msg string) corev1.ObjectReference {
 			return podRef(ns, name)
 		}
 	}
+	if r := multusPodRe.FindStringSubmatch(msg); r != nil {
+		return podRef(r[1]+r[3], r[2]+r[4]) // Multus' "[ns/pod:network]: error adding container …"
+	}
+	if ns, name, ok := cniArgsPod(msg); ok {
+		return podRef(ns, name) // the CNI_ARGS the runtime gave the plugin, which its error repeats
+	}
 	return corev1.ObjectReference{}
 }
 
