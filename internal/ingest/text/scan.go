@@ -93,6 +93,10 @@ type scanState struct {
 	cmdSection int
 	// involved is the involvedObject of an event printed over lines (involved.go).
 	involved involved
+	// keyed are the pods each section names under a key of their own ("pod_name": "x", a
+	// tool's record of the pod beside its scheduler's message), for the messages of the
+	// section that name none.
+	keyed map[int][]string
 }
 
 // ambiguousNS marks a pod name sent in two namespaces.
@@ -186,10 +190,30 @@ func (p *parser) scanLine(ln line) {
 	}
 	s.noteNamed(ln)
 	s.noteInvolved(ln)
+	s.noteKeyed(ln)
 	if ns, name, ok := cniArgsPod(ln.text); ok {
 		p.notePod(ns, name) // a runtime's or a plugin's line about the pod: the CNI_ARGS it was given, its labels
 	}
 	s.held, s.heldTol = &ln, s.noteTolerations(ln)
+}
+
+// podKeyRe finds a pod's name under a key of its own in a tool's JSON or YAML record:
+// "pod_name": "x", "podName": "x", pod_name: x.
+var podKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?"?(pod_name|podName|podname|pod)"?\s*:\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?,?\s*$`)
+
+// noteKeyed notes the pod a line names under a key of its own, for its section.
+func (s *scanState) noteKeyed(ln line) {
+	if !strings.Contains(ln.text, "od") {
+		return
+	}
+	r := podKeyRe.FindStringSubmatch(ln.text)
+	if r == nil || slices.Contains(s.keyed[s.section], r[2]) || r[1] == "pod" && !podNameRe.MatchString(r[2]) {
+		return // "pod: true", "pod: annotations": a setting, not a pod's name
+	}
+	if s.keyed == nil {
+		s.keyed = map[int][]string{}
+	}
+	s.keyed[s.section] = append(s.keyed[s.section], r[2])
 }
 
 // noteTolerations follows the tolerations fields of the paste (`tolerations:` of a manifest,
@@ -1163,6 +1187,9 @@ func (p *parser) finishScan() error {
 		}
 		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") && len(s.named[cluster.KindPod]) == 1 {
 			obj = podRef("", s.named[cluster.KindPod][0]) // the one pod the paste's manifests name
+		}
+		if names := s.keyed[sc.section]; obj.Name == "" && (e.Object == "pod" || e.Object == "container") && len(names) == 1 {
+			obj = podRef("", names[0]) // the one pod its record names under a key of its own
 		}
 		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") {
 			// Output pasted about one pod (the command above it, the one pod it names); a
