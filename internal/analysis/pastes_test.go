@@ -155,6 +155,8 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_pending run-9656908a-wtclx"}, []string{"scheduling_constraints"}},
 		{"a setting named pod is no pod", "```yaml\npod: true\nmessage: '0/17 nodes are available: 17 node(s) didn't match Pod's node affinity/selector.'\n```\n",
 			[]string{"pod_pending "}, nil},
+		{"Helm's --wait seeing a failed Job", "```\nwait.go:53: [debug] beginning wait for 2 resources with timeout of 40s\nwait.go:194: [debug] Job is failed: batch/db-migrate-1.0.3\nError: UPGRADE FAILED: timed out waiting for the condition\n```\n",
+			[]string{"job_failed batch/db-migrate-1.0.3"}, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",
