@@ -157,6 +157,8 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_pending "}, nil},
 		{"Helm's --wait seeing a failed Job", "```\nwait.go:53: [debug] beginning wait for 2 resources with timeout of 40s\nwait.go:194: [debug] Job is failed: batch/db-migrate-1.0.3\nError: UPGRADE FAILED: timed out waiting for the condition\n```\n",
 			[]string{"job_failed batch/db-migrate-1.0.3"}, nil},
+		{"another controller's JSON log quoting the API server's quota refusal of a pod", `{"level":"warning","msg":"Failed to launch job, resource quota exceeded. err: caused by: pods \"wf-n0-0-n5-3\" is forbidden: exceeded quota: memory-cpu-quota, requested: requests.memory=1500M, used: requests.memory=7500M, limited: requests.memory=8Gi","ts":"2025-02-06T06:49:00Z"}` + "\n",
+			[]string{"pod_create_failed wf-n0-0-n5-3"}, []string{"quota_exceeded"}},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

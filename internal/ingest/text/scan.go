@@ -1206,6 +1206,11 @@ func (p *parser) finishScan() error {
 		if ns, name := sc.m.Pod(); obj.Name == "" && name != "" && e.Symptom == vocab.PodCreateFailed {
 			obj = podRef(ns, name) // the pod it would not make: all the message names
 		}
+		if obj.Name == "" && e.Symptom == vocab.PodCreateFailed && sc.m.Start <= len(sc.ln.text) {
+			if r := forbiddenPodRe.FindStringSubmatch(sc.ln.text[:sc.m.Start]); r != nil {
+				obj = podRef("", r[1]) // the pod the API server's refusal names before its reason, which another tool quoted
+			}
+		}
 		if obj.Kind == "" {
 			obj.Kind = objectKind(e.Object)
 		}
@@ -1255,6 +1260,11 @@ var oldSourceRe = regexp.MustCompile(`(?:^|\s)(?:[a-z][\w.-]*, ([a-z0-9][a-z0-9.
 // their message is about.
 var nodeLocal = map[string]bool{"kubelet": true, "kernel": true, "node-problem-detector": true, "containerd": true,
 	"dockerd": true, "runc": true, "cri-o": true, "calico": true, "cilium": true, "flannel": true, "host-local": true}
+
+// forbiddenPodRe finds the pod of the API server's refusal right before its reason: `pods "x"
+// is forbidden: ` (k8s.io/apimachinery's NewForbidden, "%s %q is forbidden: %v"), its quotes
+// escaped where a JSON log quoted it.
+var forbiddenPodRe = regexp.MustCompile(`\bpods \\?"([a-z0-9][a-z0-9.-]*[a-z0-9])\\?" is forbidden: $`)
 
 // lineHost is the host a line says its message was written on: an old events row's source,
 // or the journal's hostname of a component that runs on the node; "" when it says none.
