@@ -193,6 +193,9 @@ func (p *parser) messagePod(msg string) corev1.ObjectReference {
 	if ns, name, ok := cniArgsPod(msg); ok {
 		return podRef(ns, name) // the CNI_ARGS the runtime gave the plugin, which its error repeats
 	}
+	if ns, name, ok := runtimePod(msg); ok {
+		return podRef(ns, name) // the runtime's name of the pod's sandbox or container
+	}
 	return corev1.ObjectReference{}
 }
 

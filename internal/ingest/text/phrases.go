@@ -32,6 +32,11 @@ var (
 	// multusPodRe finds the pod Multus names before its error: "Multus: [ns/pod]: …" (cmdErr),
 	// and before a delegate's error "[ns/pod:network]: error adding container to network …"
 	// (cmdPluginErr); with the pod's UID since its thick plugin ("[ns/pod/uid]", "[ns/pod/uid:network]").
+	// runtimeNameRe finds the name a container runtime gives a pod's sandbox or container
+	// (dockershim's makeSandboxName and makeContainerName, "k8s_POD_<pod>_<ns>_<uid>_<attempt>"
+	// and "k8s_<container>_<pod>_<ns>_<uid>_<attempt>"; CRI-O's sandbox,
+	// "k8s_<pod>_<ns>_<uid>_<attempt>"): names hold no underscore, so the parts are plain.
+	runtimeNameRe = regexp.MustCompile(`\bk8s_(?:([a-z0-9][a-z0-9-]*|POD)_)?([a-z0-9][a-z0-9.-]*[a-z0-9])_([a-z0-9][a-z0-9-]*[a-z0-9])_([0-9a-f][0-9a-f-]{3,})_([0-9]+)\b`)
 	multusPodRe = regexp.MustCompile(`\bMultus: \[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?\]|\[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?:[\w.-]+\]: error`)
 	// e2eEventRe finds the object of an event the end-to-end test framework dumped into its log
 	// (test/e2e/framework: Logf("At %v - event for %v: %v %v: %v", e.FirstTimestamp,
@@ -413,4 +418,18 @@ func cniArgsPod(t string) (namespace, name string, ok bool) {
 		namespace = ns[1]
 	}
 	return namespace, n[1], true
+}
+
+// runtimePod reads the pod out of the name a container runtime gave its sandbox or one of its
+// containers, where a runtime's error quotes it ("error creating pod sandbox with name
+// "k8s_grafana-ff56fd59c-z7hdx_openshift-monitoring_23d28aab-…_0": layer not known").
+func runtimePod(t string) (namespace, name string, ok bool) {
+	if !strings.Contains(t, "k8s_") {
+		return "", "", false
+	}
+	r := runtimeNameRe.FindStringSubmatch(t)
+	if r == nil {
+		return "", "", false
+	}
+	return r[3], r[2], true
 }

@@ -722,6 +722,9 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 	if r := multusPodRe.FindStringSubmatch(t); r != nil {
 		return podRef(r[1]+r[3], r[2]+r[4]) // the pod Multus names before its delegate's error
 	}
+	if ns, name, ok := runtimePod(t); ok && (e.Object == "pod" || e.Object == "container") {
+		return podRef(ns, name) // the runtime's name of its sandbox or container, which its error quotes
+	}
 	if r := nearestObject(t, m.Start); r != nil && strings.EqualFold(r[1], "pod") {
 		return podRef("", r[2]) // the object cell nearest before it: a table whose rows a paste ran together
 	}
