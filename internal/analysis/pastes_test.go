@@ -163,6 +163,8 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_stuck_creating openshift-monitoring/grafana-ff56fd59c-z7hdx"}, nil},
 		{"dockershim's sandbox start error naming its pod", "> Warning  FailedCreatePodSandBox  3m (x12 over 3m)  kubelet, win-1  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to start sandbox container for pod \"kube-flannel-ds-windows-amd64-wc22r\": Error response from daemon: network host not found\n",
 			[]string{"pod_stuck_creating kube-flannel-ds-windows-amd64-wc22r"}, nil},
+		{"an alert's labels name the node its message does not", "Kubernetes node alert fires at 22:14 UTC:\nCRITICAL: KubeNodeNotReady\nnode: worker-node-07.prod.internal\ncondition: Ready=False\nmessage: \"Kubelet stopped posting node status\"\n",
+			[]string{"node_not_ready worker-node-07.prod.internal"}, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",

@@ -37,7 +37,7 @@ var (
 	// and "k8s_<container>_<pod>_<ns>_<uid>_<attempt>"; CRI-O's sandbox,
 	// "k8s_<pod>_<ns>_<uid>_<attempt>"): names hold no underscore, so the parts are plain.
 	runtimeNameRe = regexp.MustCompile(`\bk8s_(?:([a-z0-9][a-z0-9-]*|POD)_)?([a-z0-9][a-z0-9.-]*[a-z0-9])_([a-z0-9][a-z0-9-]*[a-z0-9])_([0-9a-f][0-9a-f-]{3,})_([0-9]+)\b`)
-	multusPodRe = regexp.MustCompile(`\bMultus: \[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?\]|\[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?:[\w.-]+\]: error`)
+	multusPodRe   = regexp.MustCompile(`\bMultus: \[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?\]|\[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?:[\w.-]+\]: error`)
 	// e2eEventRe finds the object of an event the end-to-end test framework dumped into its log
 	// (test/e2e/framework: Logf("At %v - event for %v: %v %v: %v", e.FirstTimestamp,
 	// e.InvolvedObject.Name, e.Source, e.Reason, e.Message)), right before the message.

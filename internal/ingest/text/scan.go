@@ -96,7 +96,8 @@ type scanState struct {
 	// keyed are the pods each section names under a key of their own ("pod_name": "x", a
 	// tool's record of the pod beside its scheduler's message), for the messages of the
 	// section that name none.
-	keyed map[int][]string
+	keyed      map[int][]string
+	keyedNodes map[int][]string
 }
 
 // ambiguousNS marks a pod name sent in two namespaces.
@@ -199,21 +200,29 @@ func (p *parser) scanLine(ln line) {
 
 // podKeyRe finds a pod's name under a key of its own in a tool's JSON or YAML record:
 // "pod_name": "x", "podName": "x", pod_name: x.
-var podKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?"?(pod_name|podName|podname|pod)"?\s*:\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?,?\s*$`)
+var podKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?"?(pod_name|podName|podname|pod|node_name|nodeName|nodename|node)"?\s*:\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?,?\s*$`)
 
-// noteKeyed notes the pod a line names under a key of its own, for its section.
+// noteKeyed notes the pod or node a line names under a key of its own, for its section: a
+// tool's record, an alert's labels ("node: worker-7").
 func (s *scanState) noteKeyed(ln line) {
 	if !strings.Contains(ln.text, "od") {
 		return
 	}
 	r := podKeyRe.FindStringSubmatch(ln.text)
-	if r == nil || slices.Contains(s.keyed[s.section], r[2]) || r[1] == "pod" && !podNameRe.MatchString(r[2]) {
+	if r == nil || r[1] == "pod" && !podNameRe.MatchString(r[2]) || r[2] == "true" || r[2] == "false" {
 		return // "pod: true", "pod: annotations": a setting, not a pod's name
 	}
-	if s.keyed == nil {
-		s.keyed = map[int][]string{}
+	keyed := &s.keyed
+	if strings.HasPrefix(strings.ToLower(r[1]), "node") {
+		keyed = &s.keyedNodes
 	}
-	s.keyed[s.section] = append(s.keyed[s.section], r[2])
+	if slices.Contains((*keyed)[s.section], r[2]) {
+		return
+	}
+	if *keyed == nil {
+		*keyed = map[int][]string{}
+	}
+	(*keyed)[s.section] = append((*keyed)[s.section], r[2])
 }
 
 // noteTolerations follows the tolerations fields of the paste (`tolerations:` of a manifest,
@@ -1193,6 +1202,9 @@ func (p *parser) finishScan() error {
 		}
 		if names := s.keyed[sc.section]; obj.Name == "" && (e.Object == "pod" || e.Object == "container") && len(names) == 1 {
 			obj = podRef("", names[0]) // the one pod its record names under a key of its own
+		}
+		if names := s.keyedNodes[sc.section]; obj.Name == "" && e.Object == "node" && len(names) == 1 {
+			obj = nodeRef(names[0]) // the one node its record (an alert's labels) names under a key of its own
 		}
 		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") {
 			// Output pasted about one pod (the command above it, the one pod it names); a
