@@ -413,3 +413,17 @@ func TestMixedIncidents(t *testing.T) {
 		t.Errorf("%d claims listed, want the 3 root causes", len(rep.Claims))
 	}
 }
+
+// TestCallerLineIsNewRecord: a Go program's next log record ("helm.go:75: [debug] …") is never
+// the rest of the message on the line before it, however short that line is.
+func TestCallerLineIsNewRecord(t *testing.T) {
+	rep := Run(model(t, "```\nError: failed pre-install: job failed: BackoffLimitExceeded\nhelm.go:75: [debug] failed pre-install: job failed: BackoffLimitExceeded\n```\n"), Options{})
+	if len(rep.Symptoms) != 1 {
+		t.Fatalf("symptoms %q, want one job_failed", sortedLabels(rep.Symptoms))
+	}
+	for _, e := range rep.Symptoms[0].Evidence {
+		if strings.Contains(e.Value, "helm.go") {
+			t.Errorf("evidence %q runs into the next record", e.Value)
+		}
+	}
+}

@@ -470,11 +470,15 @@ func joinable(h, next line) bool {
 	if t := strings.TrimSpace(h.text); len(t) >= 6 && len(n) >= 6 && t[:6] == n[:6] && strings.ContainsAny(t[:6], "0123456789") {
 		return false // a record dated like the one before (a log line's date or header): a new one
 	}
-	if startsFormat(next.text) || personRe.MatchString(next.text) {
+	if startsFormat(next.text) || personRe.MatchString(next.text) || callerRe.MatchString(n) {
 		return false
 	}
 	return !h.item || strings.HasPrefix(next.text, " ")
 }
+
+// callerRe is the start of a record a Go program logged with its caller ("helm.go:75: [debug]
+// …", "client.go:506] …"): a new record, never the rest of the line before.
+var callerRe = regexp.MustCompile(`^[\w.-]+\.go:\d+[:\]]\s`)
 
 // fieldRe is a line that starts a field of its own: a YAML or JSON key ("reason: …",
 // "- message: …", `"type": …`), not the rest of a message.
