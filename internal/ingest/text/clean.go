@@ -48,6 +48,10 @@ var (
 	jiraBlockRe = regexp.MustCompile(`^\{(?:code|noformat)(?::[^}]*)?\}$`)
 	// inlineCodeRe matches a line that is only an inline code span: "`kubectl get pods -o wide`".
 	inlineCodeRe = regexp.MustCompile("^`([^`]+)`:?$")
+	// spansRe matches a line of two inline code spans or more with only spaces between them;
+	// spanGapRe is the gap between two of them.
+	spansRe   = regexp.MustCompile("^`[^`]+`(?:[ \t]+`[^`]+`)+$")
+	spanGapRe = regexp.MustCompile("`[ \t]+`")
 )
 
 // cleaner cleans lines, keeping what spans them: whether a code fence or an HTML <pre> is open.
@@ -145,6 +149,11 @@ func (c *cleaner) cleanLine(s string) cleaned {
 	code := c.fence != ""
 	if c, ok := c.command(t, code); ok {
 		return c
+	}
+	if strings.HasPrefix(t, "`") && strings.HasSuffix(t, "`") && spansRe.MatchString(t) {
+		// A line of output quoted in spans side by side ("`… binding volumes:` `provisioning
+		// failed …`"): one span of their text, as one line of output.
+		t = "`" + spanGapRe.ReplaceAllString(t[1:len(t)-1], " ") + "`"
 	}
 	if m := inlineCodeRe.FindStringSubmatch(t); m != nil {
 		if cmd := parseCommand(m[1]); cmd != nil {

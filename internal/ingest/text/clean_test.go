@@ -22,6 +22,7 @@ func TestClean(t *testing.T) {
 		{"$ kubectl get pods", "", kindCommand},
 		{"sre@k8s-controller-01:~$ kubectl describe pod x ", "", kindCommand},
 		{"blair@system76-pc ~/jupyter-apis (lower-gpu-cpu-request)$ k describe pod -n ns x-0 | tail", "", kindCommand}, // bash with a git branch
+		{"`Warning  FailedScheduling  14s  default-scheduler  binding volumes:` `provisioning failed`", "Warning  FailedScheduling  14s  default-scheduler  binding volumes: provisioning failed", kindText}, // spans side by side
 		{"[root@master ~]# kubectl get ev", "", kindCommand},
 		{"[root@oomaster1 ~]# oc get pods", "", kindCommand},
 		{"(base) user@laptop ~ % kubectl get pods", "", kindCommand},
