@@ -98,6 +98,8 @@ type scanState struct {
 	// section that name none.
 	keyed      map[int][]string
 	keyedNodes map[int][]string
+	// kubeletHosts are the hosts whose kubelet's journal the paste shows: the nodes it is about.
+	kubeletHosts []string
 }
 
 // ambiguousNS marks a pod name sent in two namespaces.
@@ -192,6 +194,9 @@ func (p *parser) scanLine(ln line) {
 	s.noteNamed(ln)
 	s.noteInvolved(ln)
 	s.noteKeyed(ln)
+	if r := journalHostRe.FindStringSubmatch(ln.text); r != nil && strings.HasPrefix(r[2], "kubelet") && !slices.Contains(s.kubeletHosts, r[1]) && len(s.kubeletHosts) < 2 {
+		s.kubeletHosts = append(s.kubeletHosts, r[1])
+	}
 	if ns, name, ok := cniArgsPod(ln.text); ok {
 		p.notePod(ns, name) // a runtime's or a plugin's line about the pod: the CNI_ARGS it was given, its labels
 	}
@@ -1209,6 +1214,9 @@ func (p *parser) finishScan() error {
 		}
 		if names := s.keyedNodes[sc.section]; obj.Name == "" && e.Object == "node" && len(names) == 1 {
 			obj = nodeRef(names[0]) // the one node its record (an alert's labels) names under a key of its own
+		}
+		if obj.Name == "" && e.Object == "node" && len(s.kubeletHosts) == 1 {
+			obj = nodeRef(s.kubeletHosts[0]) // a message that names no node, in a paste that shows one node's kubelet journal: that node's
 		}
 		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") {
 			// Output pasted about one pod (the command above it, the one pod it names); a
