@@ -23,6 +23,7 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 	groups := map[string]*Symptom{}
 	var order []string
 	seen := map[string]bool{}
+	named := map[string]bool{} // the pods a symptom names
 	add := func(namespace, name, owner, msg string, ev Evidence) *Symptom {
 		key := namespace + "/" + owner
 		s, ok := groups[key]
@@ -35,6 +36,7 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 			s.Details.Message = msg // the fullest diagnosis read; rules that need all of them read the evidence
 		}
 		pod := namespace + "/" + name
+		named[pod] = true
 		if !seen[key+pod] && name != "" {
 			seen[key+pod] = true
 			s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindPod, Namespace: namespace, Name: name})
@@ -106,12 +108,35 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		}
 		s.At = earliest(s.At, st.At)
 	}
+	// cluster-autoscaler writes TriggeredScaleUp only on pods the scheduler could not place,
+	// and Karpenter nominates for the node it launches ("Pod should schedule on:
+	// nodeclaim/x") only a pod not yet placed: signs of a pending pod that nothing else says
+	// was, read after the rest.
+	var triggered []*cluster.Object
 	for _, o := range m.Events {
+		e := o.Event
+		if (e.Reason == "TriggeredScaleUp" && e.InvolvedObject.Kind == cluster.KindPod ||
+			e.Reason == "Nominated" && strings.HasPrefix(e.Message, "Pod should schedule on: ")) &&
+			!strings.EqualFold(e.Reason, "FailedScheduling") && in.eventSign(o, PodPending) == nil {
+			triggered = append(triggered, o)
+		}
+	}
+	events := m.Events
+	for i := 0; i < len(events)+len(triggered); i++ {
+		o, late := (*cluster.Object)(nil), i >= len(events)
+		if late {
+			o = triggered[i-len(events)]
+			if ns, name := podKey(o); named[ns+"/"+name] || name == "" && len(order) > 0 {
+				continue // said already; a pod no event names, where another said a pod was pending
+			}
+		} else {
+			o = events[i]
+		}
 		e := o.Event
 		// cluster-autoscaler writes NotTriggerScaleUp only on pods the scheduler could not place.
 		notTriggered := e.Reason == "NotTriggerScaleUp" && e.InvolvedObject.Kind == cluster.KindPod
 		failed := strings.EqualFold(e.Reason, "FailedScheduling") || in.eventSign(o, PodPending) != nil
-		if !failed && !notTriggered || !aboutPod(o) {
+		if !failed && !notTriggered && !late || !aboutPod(o) {
 			continue
 		}
 		if pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil && pod.Pod.Spec.NodeName != "" && pod.Pod.Status.Phase != corev1.PodPending {
@@ -126,7 +151,7 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 			owner = "\x00" + o.Source.File // the events of a paste that names no pod: one pod
 		}
 		msg := e.Message
-		if notTriggered {
+		if notTriggered || late {
 			msg = "" // the autoscaler's reasons, not the scheduler's
 		}
 		s := add(ns, name, owner, msg, citeEvent(o))
