@@ -124,7 +124,9 @@ func failedScaleUps(m *cluster.Model) []autoscalerNote {
 			continue
 		}
 		what := firstLine(e.Message)
-		if a, ok := signal.ParseAutoscalerLog(e.Message); ok && a.Group != "" {
+		if a, ok := signal.ParseAutoscalerLog(e.Message); ok && (a.Kind == signal.CAMaxTotalNodes || a.Kind == signal.CAResourceLimit) {
+			continue // "Failed to scale up: max node total count already reached": its own limit, no scale-up tried
+		} else if ok && a.Group != "" {
 			what = fmt.Sprintf("growing node group %s failed", shortGroup(a.Group))
 			if a.ErrorCode != "" || a.ErrorClass != "" {
 				what += " (" + strings.Trim(a.ErrorClass+"."+a.ErrorCode, ".") + ")"

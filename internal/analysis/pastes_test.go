@@ -173,6 +173,8 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_pending git/gitlab-1123350407-69jam", "scale_up "}, nil},
 		{"Karpenter nominating a pod no row names for the node it launched", "```\n  Normal   Nominated  6m21s  karpenter  Pod should schedule on: nodeclaim/default-mf7bc\n  Normal   Started    1s     kubelet    Started container inflate\n```\n",
 			[]string{"pod_pending "}, nil},
+		{"the autoscaler refusing itself at its node limit: no scale-up tried, none that failed", "```\nscale_up.go:432] Capping size to max cluster total size (23)\nE0103 10:01:02.000000 1 static_autoscaler.go:275] Failed to scale up: max node total count already reached\n```\n",
+			nil, nil},
 		{"a node known only by its unreachable taint", "Name:      n-9\nRoles:     <none>\nTaints:    node.kubernetes.io/unreachable:NoExecute\n",
 			[]string{"node_not_ready n-9"}, nil},
 		{"an issue's title quoting the kubelet's event", "# Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"web-1_prod\" network: add cmd: failed to assign an IP address to container\n\nThe pod never starts.\n",
