@@ -145,6 +145,9 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	sort.SliceStable(rep.Symptoms, func(i, j int) bool { return symptomLess(rep.Symptoms[i], rep.Symptoms[j]) })
 	for i := range rep.Symptoms {
 		rep.Symptoms[i].ID = fmt.Sprintf("S%d", i+1)
+		if rep.Symptoms[i].Objects == nil {
+			rep.Symptoms[i].Objects = []ObjectRef{} // "[]" when the input names none, as docs/report-format says
+		}
 	}
 	index := map[string]int{}
 	for i, s := range rep.Symptoms {

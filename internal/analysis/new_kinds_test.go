@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -223,5 +224,22 @@ func TestScannedHost(t *testing.T) {
 				t.Fatalf("symptoms %q, want one %s on node %q", sortedLabels(rep.Symptoms), tc.kind, tc.node)
 			}
 		})
+	}
+}
+
+// TestObjectsNeverNull: a symptom whose input names no object says so with an empty list, as
+// docs/report-format promises ("[]" when the input names none), never null: a scale-up whose
+// node groups the input does not give.
+func TestObjectsNeverNull(t *testing.T) {
+	rep := Run(model(t, "I0101 00:00:00.000000 1 scale_up.go:420] Final scale-up plan: [{eks-general-1a2b3c 2->4 (max: 10)}]\nScaleUp: InProgress (ready=3 registered=3)\n"), Options{})
+	if len(rep.Symptoms) == 0 {
+		t.Fatal("no symptom")
+	}
+	out, err := json.Marshal(rep.Symptoms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), `"objects":null`) {
+		t.Errorf("a symptom's objects are null: %s", out)
 	}
 }
