@@ -21,8 +21,10 @@ func TestClean(t *testing.T) {
 		{"```text", "", kindSep},
 		{"$ kubectl get pods", "", kindCommand},
 		{"sre@k8s-controller-01:~$ kubectl describe pod x ", "", kindCommand},
-		{"blair@system76-pc ~/jupyter-apis (lower-gpu-cpu-request)$ k describe pod -n ns x-0 | tail", "", kindCommand}, // bash with a git branch
-		{"`Warning  FailedScheduling  14s  default-scheduler  binding volumes:` `provisioning failed`", "Warning  FailedScheduling  14s  default-scheduler  binding volumes: provisioning failed", kindText}, // spans side by side
+		// bash with a directory and a git branch
+		{"blair@system76-pc ~/jupyter-apis (lower-gpu-cpu-request)$ k describe pod -n ns x-0 | tail", "", kindCommand},
+		// a line of output in inline code spans side by side
+		{"`Warning  FailedScheduling  14s  default-scheduler  binding volumes:` `provisioning failed`", "Warning  FailedScheduling  14s  default-scheduler  binding volumes: provisioning failed", kindText},
 		{"[root@master ~]# kubectl get ev", "", kindCommand},
 		{"[root@oomaster1 ~]# oc get pods", "", kindCommand},
 		{"(base) user@laptop ~ % kubectl get pods", "", kindCommand},
