@@ -108,39 +108,12 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		}
 		s.At = earliest(s.At, st.At)
 	}
-	// cluster-autoscaler writes TriggeredScaleUp only on pods the scheduler could not place,
-	// and Karpenter nominates for the node it launches ("Pod should schedule on:
-	// nodeclaim/x") only a pod not yet placed: signs of a pending pod that nothing else says
-	// was, read after the rest.
-	var triggered []*cluster.Object
-	for _, o := range m.Events {
+	// pendingEvent adds what an event says of a pod waiting to be placed; weak marks a sign
+	// that is no diagnosis (the autoscaler's and Karpenter's, below), whose message is not one.
+	pendingEvent := func(o *cluster.Object, weak bool) {
 		e := o.Event
-		if (e.Reason == "TriggeredScaleUp" && e.InvolvedObject.Kind == cluster.KindPod ||
-			e.Reason == "Nominated" && strings.HasPrefix(e.Message, "Pod should schedule on: ")) &&
-			!strings.EqualFold(e.Reason, "FailedScheduling") && in.eventSign(o, PodPending) == nil {
-			triggered = append(triggered, o)
-		}
-	}
-	events := m.Events
-	for i := 0; i < len(events)+len(triggered); i++ {
-		o, late := (*cluster.Object)(nil), i >= len(events)
-		if late {
-			o = triggered[i-len(events)]
-			if ns, name := podKey(o); named[ns+"/"+name] || name == "" && len(order) > 0 {
-				continue // said already; a pod no event names, where another said a pod was pending
-			}
-		} else {
-			o = events[i]
-		}
-		e := o.Event
-		// cluster-autoscaler writes NotTriggerScaleUp only on pods the scheduler could not place.
-		notTriggered := e.Reason == "NotTriggerScaleUp" && e.InvolvedObject.Kind == cluster.KindPod
-		failed := strings.EqualFold(e.Reason, "FailedScheduling") || in.eventSign(o, PodPending) != nil
-		if !failed && !notTriggered && !late || !aboutPod(o) {
-			continue
-		}
 		if pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil && pod.Pod.Spec.NodeName != "" && pod.Pod.Status.Phase != corev1.PodPending {
-			continue // it was placed later; the failure is still a symptom only while it lasted
+			return // it was placed later; the failure is still a symptom only while it lasted
 		}
 		owner := ""
 		if pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil {
@@ -151,12 +124,38 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 			owner = "\x00" + o.Source.File // the events of a paste that names no pod: one pod
 		}
 		msg := e.Message
-		if notTriggered || late {
+		if weak {
 			msg = "" // the autoscaler's reasons, not the scheduler's
 		}
 		s := add(ns, name, owner, msg, citeEvent(o))
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))
+	}
+	// cluster-autoscaler writes TriggeredScaleUp only on pods the scheduler could not place,
+	// and Karpenter nominates for the node it launches ("Pod should schedule on:
+	// nodeclaim/x") only a pod not yet placed: signs of a pending pod that nothing else says
+	// was, read after the rest.
+	var triggered []*cluster.Object
+	for _, o := range m.Events {
+		e := o.Event
+		if !aboutPod(o) {
+			continue
+		}
+		switch {
+		case e.Reason == "NotTriggerScaleUp" && e.InvolvedObject.Kind == cluster.KindPod:
+			pendingEvent(o, true) // cluster-autoscaler writes it only on pods the scheduler could not place
+		case strings.EqualFold(e.Reason, "FailedScheduling") || in.eventSign(o, PodPending) != nil:
+			pendingEvent(o, false)
+		case e.Reason == "TriggeredScaleUp" && e.InvolvedObject.Kind == cluster.KindPod,
+			e.Reason == "Nominated" && strings.HasPrefix(e.Message, "Pod should schedule on: "):
+			triggered = append(triggered, o)
+		}
+	}
+	for _, o := range triggered {
+		if ns, name := podKey(o); named[ns+"/"+name] || name == "" && len(order) > 0 {
+			continue // said already; a pod no event names, where another said a pod was pending
+		}
+		pendingEvent(o, true)
 	}
 	out := make([]Symptom, 0, len(order))
 	for _, key := range order {

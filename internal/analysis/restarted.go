@@ -107,6 +107,9 @@ func signedRestarts(in Input, shown map[string]bool) []Symptom {
 	return out
 }
 
+// startReasons are the kubelet's events for each container it makes and starts.
+var startReasons = map[string]bool{"Started": true, "Created": true}
+
 // startedAgain finds containers the kubelet started (or created) more than once, where no
 // status showed it: the kubelet records a Created and a Started event each time it makes and
 // starts a container (pkg/kubelet/events: CreatedContainer, StartedContainer), and the API
@@ -118,9 +121,6 @@ func signedRestarts(in Input, shown map[string]bool) []Symptom {
 // docker id 15c7ac30a4b3", "Started container with docker id 7dc6893a5f79"), so each is an
 // event of its own: their counts add up for one container of one pod (the event's field path,
 // spec.containers{web}), each reason apart.
-// startReasons are the kubelet's events for each container it makes and starts.
-var startReasons = map[string]bool{"Started": true, "Created": true}
-
 func startedAgain(in Input, shown map[string]bool) []Symptom {
 	var out []Symptom
 	byID := map[string]*cluster.Object{} // the first of a container's starts by id

@@ -187,14 +187,8 @@ func (p *parser) messagePod(msg string) corev1.ObjectReference {
 			return podRef(ns, name)
 		}
 	}
-	if r := multusPodRe.FindStringSubmatch(msg); r != nil {
-		return podRef(r[1]+r[3], r[2]+r[4]) // Multus' "[ns/pod:network]: error adding container …"
-	}
-	if ns, name, ok := cniArgsPod(msg); ok {
-		return podRef(ns, name) // the CNI_ARGS the runtime gave the plugin, which its error repeats
-	}
-	if ns, name, ok := runtimePod(msg); ok {
-		return podRef(ns, name) // the runtime's name of the pod's sandbox or container
+	if ns, name, ok := textPod(msg); ok {
+		return podRef(ns, name) // as a runtime or a network plugin names it
 	}
 	return corev1.ObjectReference{}
 }

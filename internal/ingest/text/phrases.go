@@ -29,15 +29,15 @@ var (
 	// runtime's events and inspections print (`docker events`' attributes, crictl inspect).
 	labelPodNameRe = regexp.MustCompile(`\bio\.kubernetes\.pod\.name"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])(?:[;,'"\s)]|$)`)
 	labelPodNSRe   = regexp.MustCompile(`\bio\.kubernetes\.pod\.namespace"?[=:]\s*"?([a-z0-9][a-z0-9-]*[a-z0-9])(?:[;,'"\s)]|$)`)
-	// multusPodRe finds the pod Multus names before its error: "Multus: [ns/pod]: …" (cmdErr),
-	// and before a delegate's error "[ns/pod:network]: error adding container to network …"
-	// (cmdPluginErr); with the pod's UID since its thick plugin ("[ns/pod/uid]", "[ns/pod/uid:network]").
 	// runtimeNameRe finds the name a container runtime gives a pod's sandbox or container
 	// (dockershim's makeSandboxName and makeContainerName, "k8s_POD_<pod>_<ns>_<uid>_<attempt>"
 	// and "k8s_<container>_<pod>_<ns>_<uid>_<attempt>"; CRI-O's sandbox,
 	// "k8s_<pod>_<ns>_<uid>_<attempt>"): names hold no underscore, so the parts are plain.
 	runtimeNameRe = regexp.MustCompile(`\bk8s_(?:([a-z0-9][a-z0-9-]*|POD)_)?([a-z0-9][a-z0-9.-]*[a-z0-9])_([a-z0-9][a-z0-9-]*[a-z0-9])_([0-9a-f][0-9a-f-]{3,})_([0-9]+)\b`)
-	multusPodRe   = regexp.MustCompile(`\bMultus: \[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?\]|\[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?:[\w.-]+\]: error`)
+	// multusPodRe finds the pod Multus names before its error: "Multus: [ns/pod]: …" (cmdErr),
+	// and before a delegate's error "[ns/pod:network]: error adding container to network …"
+	// (cmdPluginErr); with the pod's UID since its thick plugin ("[ns/pod/uid]", "[ns/pod/uid:network]").
+	multusPodRe = regexp.MustCompile(`\bMultus: \[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?\]|\[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?:[\w.-]+\]: error`)
 	// e2eEventRe finds the object of an event the end-to-end test framework dumped into its log
 	// (test/e2e/framework: Logf("At %v - event for %v: %v %v: %v", e.FirstTimestamp,
 	// e.InvolvedObject.Name, e.Source, e.Reason, e.Message)), right before the message.
@@ -418,6 +418,19 @@ func cniArgsPod(t string) (namespace, name string, ok bool) {
 		namespace = ns[1]
 	}
 	return namespace, n[1], true
+}
+
+// textPod returns the pod a runtime's or a network plugin's text names in its own way: the
+// CNI_ARGS or the kubelet's labels it repeats, Multus' bracket, the runtime's name for the
+// pod's sandbox or container.
+func textPod(t string) (namespace, name string, ok bool) {
+	if namespace, name, ok = cniArgsPod(t); ok {
+		return namespace, name, true
+	}
+	if r := multusPodRe.FindStringSubmatch(t); r != nil {
+		return r[1] + r[3], r[2] + r[4], true
+	}
+	return runtimePod(t)
 }
 
 // runtimePod reads the pod out of the name a container runtime gave its sandbox or one of its

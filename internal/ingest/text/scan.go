@@ -194,8 +194,10 @@ func (p *parser) scanLine(ln line) {
 	s.noteNamed(ln)
 	s.noteInvolved(ln)
 	s.noteKeyed(ln)
-	if r := journalHostRe.FindStringSubmatch(ln.text); r != nil && strings.HasPrefix(r[2], "kubelet") && !slices.Contains(s.kubeletHosts, r[1]) && len(s.kubeletHosts) < 2 {
-		s.kubeletHosts = append(s.kubeletHosts, r[1])
+	if len(s.kubeletHosts) < 2 && strings.Contains(ln.text, "kubelet") {
+		if r := journalHostRe.FindStringSubmatch(ln.text); r != nil && strings.HasPrefix(r[2], "kubelet") && !slices.Contains(s.kubeletHosts, r[1]) {
+			s.kubeletHosts = append(s.kubeletHosts, r[1])
+		}
 	}
 	if ns, name, ok := cniArgsPod(ln.text); ok {
 		p.notePod(ns, name) // a runtime's or a plugin's line about the pod: the CNI_ARGS it was given, its labels
@@ -734,14 +736,8 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 	if r := backOffPodRe.FindStringSubmatch(t); r != nil {
 		return podRef(r[2], r[1])
 	}
-	if ns, name, ok := cniArgsPod(t); ok {
-		return podRef(ns, name) // the CNI_ARGS the runtime gave the plugin, which its error repeats
-	}
-	if r := multusPodRe.FindStringSubmatch(t); r != nil {
-		return podRef(r[1]+r[3], r[2]+r[4]) // the pod Multus names before its delegate's error
-	}
-	if ns, name, ok := runtimePod(t); ok && (e.Object == "pod" || e.Object == "container") {
-		return podRef(ns, name) // the runtime's name of its sandbox or container, which its error quotes
+	if ns, name, ok := textPod(t); ok && (e.Object == "pod" || e.Object == "container") {
+		return podRef(ns, name) // as a runtime or a network plugin names it: CNI_ARGS, Multus' bracket, a sandbox's name
 	}
 	if r := nearestObject(t, m.Start); r != nil && strings.EqualFold(r[1], "pod") {
 		return podRef("", r[2]) // the object cell nearest before it: a table whose rows a paste ran together
