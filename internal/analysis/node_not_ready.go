@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -110,6 +111,18 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 				seen[p.Pod.Spec.NodeName] = true
 				s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindNode, Name: p.Pod.Spec.NodeName})
 			}
+			s.Evidence = append(s.Evidence, citeEvent(o))
+			s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+		}
+	}
+	if len(byPool) == 0 {
+		// Nothing else says so, but the scheduler does: "0/2 nodes are available: 2 node(s) were
+		// not ready." counts nodes it found not ready, without naming them.
+		for _, o := range m.Events {
+			if o.Event.Reason != "FailedScheduling" || !slices.Contains(in.evidenceTags(o.Event.Message), "node_not_ready") {
+				continue
+			}
+			s := get("")
 			s.Evidence = append(s.Evidence, citeEvent(o))
 			s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 		}

@@ -138,9 +138,9 @@ func TestPastes(t *testing.T) {
 		{"the same log of a pull whose runtime did not answer", `E0919 09:32:01.239971   35982 remote_image.go:171] "PullImage from image service failed" err="rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing dial unix /var/run/containerd/containerd.sock: connect: no such file or directory\"" image="registry.k8s.io/kube-apiserver:v1.28.2"` + "\n",
 			[]string{"image_pull_failed "}, nil},
 		{"the kubelet refusing a pod at admission, before 1.21", "kubelet log:\nPredicate failed on Pod: xihh-b1be980f_default(c8cff343-2abf-11ea-815b-246e9683be48), for reason: Node didn't have enough resource: memory, requested: 2147483648, used: 128849018880, capacity: 130405863424\n",
-			[]string{"pod_pending default/xihh-b1be980f"}, nil},
+			[]string{"pod_pending default/xihh-b1be980f"}, []string{"capacity_exhaustion"}},
 		{"the kubelet refusing a pod at admission, structured", `I1114 04:15:27.638990    5163 predicate.go:143] "Predicate failed on Pod" pod="istio-system/gw-54f59bb95-x7k2p" err="Node didn't have enough resource: cpu, requested: 2000, used: 15800, capacity: 16000"` + "\n",
-			[]string{"pod_pending istio-system/gw-54f59bb95-x7k2p"}, nil},
+			[]string{"pod_pending istio-system/gw-54f59bb95-x7k2p"}, []string{"capacity_exhaustion"}},
 		{"a pod a person names before the scheduler's message they quote", "My pod web-0 is stuck with \"0/3 nodes are available: 3 Insufficient cpu.\"\n",
 			[]string{"pod_pending web-0"}, []string{"capacity_exhaustion"}},
 		{"a Deployment's pod a person names bare", "web-5d8f7b9c4d-abcde is pending, the scheduler says 0/3 nodes are available: 3 Insufficient cpu.\n",
@@ -236,6 +236,21 @@ func TestPastes(t *testing.T) {
 		{"an Events row whose message a wrap moved to column 0 reads like a field", "Name:         conda-store-7d9f8-x2x4q\nNamespace:    dev\n...\nEvents:\n  Type     Reason                  Age                  From\nMessage\n  ----     ------                  ----                 ----\n-------\n" +
 			"  Warning  Evicted                 7s                   kubelet\nThe node was low on resource: memory. Container nfs-server was using 165800Ki,\nwhich exceeds its request of 0.\n",
 			[]string{"pod_evicted dev/conda-store-7d9f8-x2x4q"}, []string{"memory_over_request"}},
+		{"a 1.2 describe node, its labels on one line joined by commas", "Name:                   ip-172-20-0-99.eu-west-1.compute.internal\n" +
+			"Labels:                 beta.kubernetes.io/instance-type=t2.medium,failure-domain.beta.kubernetes.io/region=eu-west-1,failure-domain.beta.kubernetes.io/zone=eu-west-1a,kubernetes.io/hostname=ip-172-20-0-99.eu-west-1.compute.internal\n" +
+			"CreationTimestamp:      Thu, 24 Mar 2016 12:57:48 -0400\nPhase:\nConditions:\n" +
+			"  Type          Status          LastHeartbeatTime                       LastTransitionTime                      Reason                  Message\n" +
+			"  ----          ------          -----------------                       ------------------                      ------                  -------\n" +
+			"  Ready         Unknown         Wed, 30 Mar 2016 21:12:46 -0400         Wed, 30 Mar 2016 21:13:30 -0400         NodeStatusUnknown       Kubelet stopped posting node status.\n",
+			[]string{"node_not_ready ip-172-20-0-99.eu-west-1.compute.internal"}, nil},
+		{"the scheduler counting nodes not ready, naming none", "Name:         docker-registry-1-deploy\nNamespace:    default\nNode:         <none>\nStatus:       Pending\nEvents:\n" +
+			"  Type     Reason            Age                From               Message\n  ----     ------            ----               ----               -------\n" +
+			"  Warning  FailedScheduling  4m (x701 over 3h)  default-scheduler  0/2 nodes are available: 2 node(s) were not ready.\n",
+			[]string{"pod_pending default/docker-registry-1-deploy", "node_not_ready "}, nil},
+		{"kubectl get all rows without their header, grepped", "root@master:~# k get all -A -o wide | grep -i rancher\n" +
+			"cattle-system               pod/rancher-68d489b6d7-4c2gm                             0/1     Evicted                  0              53m     <none>            kubernetes-worker1-ubuntu   <none>           <none>\n" +
+			"cattle-system               pod/rancher-68d489b6d7-62d8n                             0/1     Evicted                  0              17m     <none>            kubernetes-worker3-ubuntu   <none>           <none>\n",
+			[]string{"pod_evicted cattle-system/rancher-68d489b6d7-4c2gm,cattle-system/rancher-68d489b6d7-62d8n", "evicted_pods_lingering cattle-system/rancher-68d489b6d7-4c2gm,cattle-system/rancher-68d489b6d7-62d8n"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -130,6 +130,11 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		s := add(ns, name, owner, msg, citeEvent(o))
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))
+		if f := signal.ClassifyPodFailure(e.Reason, e.Message); !strings.EqualFold(e.Reason, "FailedScheduling") && f.Class == signal.FailureAdmission && f.Resource != "" {
+			// The kubelet's refusal (OutOfmemory: "Node didn't have enough resource: memory,
+			// …"): the node it was placed on was short, as a pod's status says it (refused).
+			s.Details.Refused, s.Details.RefusedResource = e.Reason, f.Resource
+		}
 	}
 	// cluster-autoscaler writes TriggeredScaleUp only on pods the scheduler could not place,
 	// and Karpenter nominates for the node it launches ("Pod should schedule on:

@@ -44,6 +44,16 @@ func (m Match) Capture(name string) string {
 	return ""
 }
 
+// Reason is the reason of the event the message is written with: the entry's, but for the
+// kubelet's admission refusals, whose reason is "OutOf" and the resource the message names
+// (pkg/kubelet/lifecycle/predicate.go: fmt.Sprintf("OutOf%s", re.ResourceName)).
+func (m Match) Reason() string {
+	if r := m.Capture("resource"); strings.HasPrefix(m.Entry.Reason, "OutOf") && r != "" && !strings.ContainsAny(r, " \t") {
+		return "OutOf" + r
+	}
+	return m.Entry.Reason
+}
+
 // Pod returns the pod the message names: from a {podref} ("ns/name"), or a {pod} with the
 // {namespace} beside it. Name is "" when the message names no pod.
 func (m Match) Pod() (namespace, name string) {

@@ -361,6 +361,9 @@ func isNodeDescribe(roots []*node, keys map[string]bool) bool {
 				if nodeCondRowRe.MatchString(k.text) && !strings.HasPrefix(strings.TrimSpace(k.text), "Ready") {
 					return true // a pressure condition: only nodes have those
 				}
+				if strings.Contains(k.text, "LastHeartbeatTime") {
+					return true // the conditions table's header: only a node's has a heartbeat column
+				}
 			}
 		}
 	}

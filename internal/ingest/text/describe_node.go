@@ -49,7 +49,7 @@ func (p *parser) describeNode(roots []*node, b *block) error {
 				}
 			}
 		case "Labels":
-			for k, v := range pairs(n.values(), "=") {
+			for k, v := range labelPairs(n.values()) {
 				setMap(&nd.Labels, k, v)
 			}
 		case "Annotations":

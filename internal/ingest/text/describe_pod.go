@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // describePod builds the pod of a `kubectl describe pod` block, emits it, then its events.
@@ -36,7 +37,7 @@ func (p *parser) describePod(roots []*node, b *block) error {
 				st.StartTime = &t
 			}
 		case "Labels":
-			pod.Labels = pairs(n.values(), "=")
+			pod.Labels = labelPairs(n.values())
 		case "Annotations":
 			pod.Annotations = pairs(n.values(), ": ", "=")
 		case "Status":
@@ -71,7 +72,7 @@ func (p *parser) describePod(roots []*node, b *block) error {
 		case "QoS Class":
 			st.QOSClass = corev1.PodQOSClass(noneEmpty(v))
 		case "Node-Selectors":
-			spec.NodeSelector = pairs(n.values(), "=")
+			spec.NodeSelector = labelPairs(n.values())
 		case "Tolerations":
 			spec.Tolerations = tolerations(n.values())
 		}
@@ -150,6 +151,27 @@ func noneEmpty(s string) string {
 		return ""
 	}
 	return strings.TrimSpace(s)
+}
+
+// labelPairs reads the labels of a describe's Labels: or Node-Selectors: field: one "k=v" an
+// item, or several on one line joined by commas as kubectl before 1.5 printed them
+// (labels.FormatLabels); what is not a valid label (a key or value the API server would refuse:
+// a wrapped or cut line, a word of prose) is not one, and is left out. Nil when none.
+func labelPairs(items []string) map[string]string {
+	var m map[string]string
+	for _, it := range items {
+		for _, kv := range strings.Split(it, ",") {
+			k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+			if !ok || len(validation.IsQualifiedName(k)) > 0 || len(validation.IsValidLabelValue(v)) > 0 {
+				continue
+			}
+			if m == nil {
+				m = map[string]string{}
+			}
+			m[k] = v
+		}
+	}
+	return m
 }
 
 // pairs reads "k=v" (or "k: v") items into a map, trying each separator in turn; nil when none.

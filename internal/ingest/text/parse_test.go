@@ -1,6 +1,7 @@
 package text
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,6 +87,31 @@ func TestParseFormats(t *testing.T) {
 			}
 			if diff := cmp.Diff(byLine(tt.want), byLine(got)); diff != "" {
 				t.Errorf("objects (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestLabelPairs checks the labels a describe's Labels: field gives: one a line, or joined by
+// commas on one line as kubectl before 1.5 printed them; what the API server would refuse as a
+// label is not one.
+func TestLabelPairs(t *testing.T) {
+	tests := []struct {
+		name  string
+		items []string
+		want  map[string]string
+	}{
+		{"one a line", []string{"app=web", "tier=front"}, map[string]string{"app": "web", "tier": "front"}},
+		{"1.2 joined by commas", []string{"beta.kubernetes.io/instance-type=t2.medium,kubernetes.io/hostname=ip-172-20-0-99.eu-west-1.compute.internal"},
+			map[string]string{"beta.kubernetes.io/instance-type": "t2.medium", "kubernetes.io/hostname": "ip-172-20-0-99.eu-west-1.compute.internal"}},
+		{"a value too long for a label", []string{"app=" + strings.Repeat("v", 64), "tier=front"}, map[string]string{"tier": "front"}},
+		{"words, not a label", []string{"see the node's labels=all of them"}, nil},
+		{"an empty value", []string{"node-role.kubernetes.io/master="}, map[string]string{"node-role.kubernetes.io/master": ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, labelPairs(tt.items)); diff != "" {
+				t.Errorf("labels (-want +got):\n%s", diff)
 			}
 		})
 	}

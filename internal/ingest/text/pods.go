@@ -192,8 +192,8 @@ func headerlessPodCells(ln line) (f map[string]string, wide, ok bool) {
 				return nil, false, false
 			}
 		}
-		if !objectNameRe.MatchString(f["NAME"]) || !statusWordRe.MatchString(f["STATUS"]) {
-			return nil, false, false
+		if !objectNameRe.MatchString(strings.TrimPrefix(f["NAME"], "pod/")) || !statusWordRe.MatchString(f["STATUS"]) {
+			return nil, false, false // kubectl get all names its pods "pod/<name>"
 		}
 		if len(cells) > r+3 {
 			f["AGE"] = cells[r+3]

@@ -1247,7 +1247,7 @@ func (p *parser) finishScan() error {
 		if lines := more[i]; len(lines) > 0 {
 			msg += "\n" + strings.Join(lines, "\n")
 		}
-		k := key{obj: obj, reason: e.Reason, msg: msg}
+		k := key{obj: obj, reason: sc.m.Reason(), msg: msg}
 		if ev := seen[k]; ev != nil {
 			ev.Count = max(ev.Count, 1) + 1 // seen again: counted as the API server counts repeats
 			if !sc.at.IsZero() && sc.at.After(ev.LastTimestamp.Time) {
@@ -1259,7 +1259,7 @@ func (p *parser) finishScan() error {
 		if e.Symptom != "" {
 			typ = corev1.EventTypeWarning
 		}
-		ev := &corev1.Event{Type: typ, Reason: e.Reason, Message: msg, InvolvedObject: obj,
+		ev := &corev1.Event{Type: typ, Reason: sc.m.Reason(), Message: msg, InvolvedObject: obj,
 			Source: corev1.EventSource{Component: e.Component, Host: lineHost(sc.ln.text, e.Component)}}
 		if !sc.at.IsZero() {
 			ev.FirstTimestamp, ev.LastTimestamp = metav1.NewTime(sc.at), metav1.NewTime(sc.at)
