@@ -452,3 +452,24 @@ func TestCallerLineIsNewRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestPaddedScreen checks a describe whose line ends were lost when its terminal's screen was
+// copied, each line padded to the terminal's width on one long line: it is read as printed.
+func TestPaddedScreen(t *testing.T) {
+	var b strings.Builder
+	for _, l := range []string{"Name:           gpu-test-0", "Namespace:      admin", "Node:           <none>", "Status:         Pending",
+		"Events:", "  Type     Reason            Age   From               Message",
+		"  Warning  FailedScheduling  2m    default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpu."} {
+		b.WriteString(l + strings.Repeat(" ", 209-len(l)))
+	}
+	rep := Run(model(t, "```\n"+b.String()+"\n```\n"), Options{})
+	var got []string
+	for _, s := range rep.Symptoms {
+		for _, o := range s.Objects {
+			got = append(got, s.Kind+" "+o.Namespace+"/"+o.Name)
+		}
+	}
+	if want := []string{"pod_pending admin/gpu-test-0"}; !slices.Equal(got, want) {
+		t.Errorf("symptoms %q, want %q", got, want)
+	}
+}

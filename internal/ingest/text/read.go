@@ -47,6 +47,12 @@ type lineReader struct {
 	lastEOL bool
 	buf     []byte
 	clean   cleaner
+	// queue holds the lines a padded terminal line was cut into (padded), still to be
+	// returned, each with the number of the input line they were on.
+	queue []string
+	qnum  int
+	qoff  int64
+	qeol  bool
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -55,6 +61,12 @@ func newLineReader(r io.Reader) *lineReader {
 
 // next returns the next cleaned line; ok is false at the end of the input.
 func (l *lineReader) next() (ln line, ok bool, err error) {
+	if len(l.queue) > 0 {
+		raw := l.queue[0]
+		l.queue = l.queue[1:]
+		eol := l.qeol || len(l.queue) > 0
+		return l.make(raw, l.qnum, l.qoff, eol, false), true, nil
+	}
 	l.buf = l.buf[:0]
 	start := l.off
 	cut := false
@@ -87,8 +99,18 @@ func (l *lineReader) next() (ln line, ok bool, err error) {
 	l.num++
 	l.lastEOL = eol
 	raw := string(l.buf)
+	if lines := padded(strings.TrimRight(raw, "\r\n")); lines != nil && !cut {
+		// A screen's lines run together, padded to its width: each read as a line.
+		l.queue, l.qnum, l.qoff, l.qeol = lines[1:], l.num, start, eol
+		return l.make(lines[0], l.num, start, true, false), true, nil
+	}
+	return l.make(raw, l.num, start, eol, cut), true, nil
+}
+
+// make cleans the raw text of a line and records where it was.
+func (l *lineReader) make(raw string, num int, start int64, eol, cut bool) line {
 	c := l.clean.clean(raw)
-	ln = line{num: l.num, off: start, text: c.text, kind: c.kind, eol: eol, cut: cut, code: c.code, item: c.bullet && !c.code, cmd: c.cmd,
+	ln := line{num: num, off: start, text: c.text, kind: c.kind, eol: eol, cut: cut, code: c.code, item: c.bullet && !c.code, cmd: c.cmd,
 		raw: len(strings.TrimRight(raw, " \t\r\n")), at: c.at}
 	if c.inner > 0 {
 		ln.raw = c.inner // a record's line is as wide as the line it holds
@@ -102,5 +124,5 @@ func (l *lineReader) next() (ln line, ok bool, err error) {
 	if _, title, heading := strings.Cut(c.text, " "); c.kind == kindSep && heading {
 		ln.flat = title // a heading that quotes a message: an issue's title, "# Failed create pod sandbox: …"
 	}
-	return ln, true, nil
+	return ln
 }
