@@ -251,6 +251,9 @@ func TestPastes(t *testing.T) {
 			"cattle-system               pod/rancher-68d489b6d7-4c2gm                             0/1     Evicted                  0              53m     <none>            kubernetes-worker1-ubuntu   <none>           <none>\n" +
 			"cattle-system               pod/rancher-68d489b6d7-62d8n                             0/1     Evicted                  0              17m     <none>            kubernetes-worker3-ubuntu   <none>           <none>\n",
 			[]string{"pod_evicted cattle-system/rancher-68d489b6d7-4c2gm,cattle-system/rancher-68d489b6d7-62d8n", "evicted_pods_lingering cattle-system/rancher-68d489b6d7-4c2gm,cattle-system/rancher-68d489b6d7-62d8n"}, nil},
+		{"a local volume pinned to another node than the pod's", "Events:\n  Type     Reason       Age                       From                   Message\n  ----     ------       ----                      ----                   -------\n" +
+			"  Warning  FailedMount  4m51s (x525488 over 14h)  kubelet, 172.16.4.155  MountVolume.NodeAffinity check failed for volume \"local-pv-284c9de3\" : No matching NodeSelectorTerms\n",
+			[]string{"pod_stuck_creating "}, []string{"volume_binding"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

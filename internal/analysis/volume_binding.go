@@ -48,4 +48,6 @@ var bindingTags = map[string][]string{
 	PodPending: {"unbound_pvc", "missing_pvc", "pvc_terminating", "volume_binding", "binding_failed",
 		"volume_node_affinity", "volume_zone"},
 	VolumeProvisioningFailed: {"no_matching_pv", "pv_bound_to_other_claim", "pv_claim_mismatch"},
+	// A pod placed on a node its bound volume is pinned away from: the kubelet cannot mount it.
+	PodStuckCreating: {"volume_node_affinity"},
 }
