@@ -154,7 +154,7 @@ func TestPastes(t *testing.T) {
 		{"a tool's JSON record of a pod, its name under a key of its own", "```json\n{\n  \"current_pods\": [\n    {\n      \"condition_message\": \"Pod condition is NOT 'PodScheduled': Unschedulable; 0/17 nodes are available: 17 node(s) didn't match Pod's node affinity/selector.\",\n      \"phase\": \"Pending\",\n      \"pod_name\": \"run-9656908a-wtclx\"\n    }\n  ]\n}\n```\n",
 			[]string{"pod_pending run-9656908a-wtclx"}, []string{"scheduling_constraints"}},
 		{"a setting named pod is no pod", "```yaml\npod: true\nmessage: '0/17 nodes are available: 17 node(s) didn't match Pod's node affinity/selector.'\n```\n",
-			[]string{"pod_pending "}, nil},
+			[]string{"pod_pending "}, []string{"scheduling_constraints"}},
 		{"Helm's --wait seeing a failed Job", "```\nwait.go:53: [debug] beginning wait for 2 resources with timeout of 40s\nwait.go:194: [debug] Job is failed: batch/db-migrate-1.0.3\nError: UPGRADE FAILED: timed out waiting for the condition\n```\n",
 			[]string{"job_failed batch/db-migrate-1.0.3"}, nil},
 		{"another controller's JSON log quoting the API server's quota refusal of a pod", `{"level":"warning","msg":"Failed to launch job, resource quota exceeded. err: caused by: pods \"wf-n0-0-n5-3\" is forbidden: exceeded quota: memory-cpu-quota, requested: requests.memory=1500M, used: requests.memory=7500M, limited: requests.memory=8Gi","ts":"2025-02-06T06:49:00Z"}` + "\n",
@@ -254,6 +254,10 @@ func TestPastes(t *testing.T) {
 		{"a local volume pinned to another node than the pod's", "Events:\n  Type     Reason       Age                       From                   Message\n  ----     ------       ----                      ----                   -------\n" +
 			"  Warning  FailedMount  4m51s (x525488 over 14h)  kubelet, 172.16.4.155  MountVolume.NodeAffinity check failed for volume \"local-pv-284c9de3\" : No matching NodeSelectorTerms\n",
 			[]string{"pod_stuck_creating "}, []string{"volume_binding"}},
+		{"a pod's status as YAML, the scheduler's message folded over three lines", "    conditions:\n    - lastProbeTime: null\n      lastTransitionTime: \"2021-03-30T01:08:44Z\"\n" +
+			"      message: '0/6 nodes are available: 2 node(s) had taint {node.kubernetes.io/unreachable:\n        }, that the pod didn''t tolerate, 4 node(s) didn''t find available persistent\n        volumes to bind.'\n" +
+			"      reason: Unschedulable\n      status: \"False\"\n      type: PodScheduled\n    phase: Pending\n",
+			[]string{"pod_pending "}, []string{"volume_binding"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -42,6 +42,8 @@ var (
 	boxRe = regexp.MustCompile(`^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝╠╣╦╩╬]*$`)
 	// watchRe matches the header `watch` prints: "Every 2.0s: kubectl get pods    host: Sun Dec 31 13:46:45 2017".
 	watchRe = regexp.MustCompile(`^Every \d+(?:\.\d+)?s: (.*?)(?:\s{2,}(\S+?):?\s+(\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d(?: \w+)? \d{4}))?\s*$`)
+	// yamlApostropheRe is an apostrophe a single-quoted YAML string doubled, between letters.
+	yamlApostropheRe = regexp.MustCompile(`([A-Za-z])''([A-Za-z])`)
 	// ansiRe matches a terminal's escape sequences (SGR colours, cursor moves).
 	ansiRe = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 	// jiraBlockRe matches a line that opens or closes a Jira or Confluence code block.
@@ -117,6 +119,11 @@ func (c *cleaner) cleanLine(s string) cleaned {
 	}
 	if strings.ContainsRune(s, '&') {
 		s = html.UnescapeString(s)
+	}
+	if strings.Contains(s, "''") {
+		// A single-quoted YAML string escapes its apostrophes by doubling them ("didn''t"):
+		// the words are the message's with one.
+		s = yamlApostropheRe.ReplaceAllString(s, "$1'$2")
 	}
 	if strings.ContainsRune(s, '\u00a0') {
 		s = strings.ReplaceAll(s, "\u00a0", " ")

@@ -318,7 +318,7 @@ func messageAt(s string, at int) string {
 				i++
 				continue
 			}
-			if msg[i] == q {
+			if msg[i] == q && !(q == '\'' && apostrophe(msg, i)) {
 				end = i
 				break
 			}
@@ -340,6 +340,14 @@ func messageAt(s string, at int) string {
 	}
 	return strings.TrimSpace(msg)
 }
+
+// apostrophe reports whether the single quote at s[i] stands between two letters ("didn't",
+// "pod's"): a word's, not the one that closes a quotation.
+func apostrophe(s string, i int) bool {
+	return i > 0 && i+1 < len(s) && isLetter(s[i-1]) && isLetter(s[i+1])
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // bareMessageEndRe cuts a message that no double quote opened before it: at an escaped line
 // end, or a Python string's closing quote.

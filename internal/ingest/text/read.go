@@ -47,12 +47,18 @@ type lineReader struct {
 	lastEOL bool
 	buf     []byte
 	clean   cleaner
-	// queue holds the lines a padded terminal line was cut into (padded), still to be
-	// returned, each with the number of the input line they were on.
-	queue []string
-	qnum  int
-	qoff  int64
-	qeol  bool
+	// queue holds lines read ahead and still to be returned: those a padded terminal line was
+	// cut into (padded), or those read looking for the end of a quoted YAML string that did
+	// not end (folded).
+	queue []rawLine
+}
+
+// rawLine is an input line before cleaning, with where it was.
+type rawLine struct {
+	text     string
+	num, end int // its line number, and the last one it covers when lines were joined
+	off      int64
+	eol, cut bool
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -62,11 +68,29 @@ func newLineReader(r io.Reader) *lineReader {
 // next returns the next cleaned line; ok is false at the end of the input.
 func (l *lineReader) next() (ln line, ok bool, err error) {
 	if len(l.queue) > 0 {
-		raw := l.queue[0]
+		r := l.queue[0]
 		l.queue = l.queue[1:]
-		eol := l.qeol || len(l.queue) > 0
-		return l.make(raw, l.qnum, l.qoff, eol, false), true, nil
+		return l.make(r), true, nil
 	}
+	r, ok, err := l.read()
+	if !ok || err != nil {
+		return line{}, ok, err
+	}
+	if lines := padded(strings.TrimRight(r.text, "\r\n")); lines != nil && !r.cut {
+		// A screen's lines run together, padded to its width: each read as a line.
+		for i, t := range lines {
+			l.queue = append(l.queue, rawLine{text: t, num: r.num, off: r.off, eol: r.eol || i < len(lines)-1})
+		}
+		return l.next()
+	}
+	if q, indent := openQuote(r.text); q != 0 && !r.cut {
+		return l.make(l.folded(r, q, indent)), true, nil
+	}
+	return l.make(r), true, nil
+}
+
+// read reads the next input line, at most MaxLine bytes of it.
+func (l *lineReader) read() (rawLine, bool, error) {
 	l.buf = l.buf[:0]
 	start := l.off
 	cut := false
@@ -88,29 +112,24 @@ func (l *lineReader) next() (ln line, ok bool, err error) {
 		if errors.Is(rerr, io.EOF) {
 			break
 		}
-		return line{}, false, rerr
+		return rawLine{}, false, rerr
 	}
 	if l.off == start {
-		return line{}, false, nil
+		return rawLine{}, false, nil
 	}
 	if cut && len(l.buf) > 0 && l.buf[len(l.buf)-1] == '\n' {
 		eol = true
 	}
 	l.num++
 	l.lastEOL = eol
-	raw := string(l.buf)
-	if lines := padded(strings.TrimRight(raw, "\r\n")); lines != nil && !cut {
-		// A screen's lines run together, padded to its width: each read as a line.
-		l.queue, l.qnum, l.qoff, l.qeol = lines[1:], l.num, start, eol
-		return l.make(lines[0], l.num, start, true, false), true, nil
-	}
-	return l.make(raw, l.num, start, eol, cut), true, nil
+	return rawLine{text: string(l.buf), num: l.num, off: start, eol: eol, cut: cut}, true, nil
 }
 
 // make cleans the raw text of a line and records where it was.
-func (l *lineReader) make(raw string, num int, start int64, eol, cut bool) line {
+func (l *lineReader) make(r rawLine) line {
+	raw := r.text
 	c := l.clean.clean(raw)
-	ln := line{num: num, off: start, text: c.text, kind: c.kind, eol: eol, cut: cut, code: c.code, item: c.bullet && !c.code, cmd: c.cmd,
+	ln := line{num: r.num, end: r.end, off: r.off, text: c.text, kind: c.kind, eol: r.eol, cut: r.cut, code: c.code, item: c.bullet && !c.code, cmd: c.cmd,
 		raw: len(strings.TrimRight(raw, " \t\r\n")), at: c.at}
 	if c.inner > 0 {
 		ln.raw = c.inner // a record's line is as wide as the line it holds
