@@ -258,6 +258,10 @@ func TestPastes(t *testing.T) {
 			"      message: '0/6 nodes are available: 2 node(s) had taint {node.kubernetes.io/unreachable:\n        }, that the pod didn''t tolerate, 4 node(s) didn''t find available persistent\n        volumes to bind.'\n" +
 			"      reason: Unschedulable\n      status: \"False\"\n      type: PodScheduled\n    phase: Pending\n",
 			[]string{"pod_pending "}, []string{"volume_binding"}},
+		{"a claim waiting for its external provisioner for five minutes", "Events:\n Normal  ExternalProvisioning  4s (x22 over 5m19s)  persistentvolume-controller  waiting for a volume to be created, either by external provisioner \"fuseim.pri/ifs\" or manually created by system administrator\n",
+			[]string{"volume_provisioning_failed "}, nil},
+		{"a claim waiting for its external provisioner a little while", "Events:\n Normal  ExternalProvisioning  4s (x3 over 30s)  persistentvolume-controller  waiting for a volume to be created, either by external provisioner \"ebs.csi.aws.com\" or manually created by system administrator\n",
+			nil, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -21,7 +22,7 @@ func (volumeProvisioningRule) Symptoms(in Input) []Symptom {
 		e := o.Event
 		kind := e.InvolvedObject.Kind
 		return (e.Reason == "ProvisioningFailed" || e.Reason == "FailedBinding") && (kind == "PersistentVolumeClaim" || kind == "") ||
-			in.eventSign(o, VolumeProvisioningFailed) != nil
+			in.eventSign(o, VolumeProvisioningFailed) != nil || waitedForProvisioner(in, o)
 	})
 	// A claim the input lost (an events section pasted alone) is the one claim the other
 	// messages of its file name ("External provisioner is provisioning volume for claim
@@ -42,6 +43,27 @@ func (volumeProvisioningRule) Symptoms(in Input) []Symptom {
 	return syms.list(func(s *Symptom) string {
 		return fmt.Sprintf("%s could not be provisioned: %s", objectPhrase(s, "PersistentVolumeClaim"), clip(s.Details.Message, 160))
 	})
+}
+
+// waitedLong is how long a claim may wait for its external provisioner before the wait is a
+// failure: a CSI driver provisions a volume in seconds to a minute; one that has not in five
+// minutes is absent, not registered, or failing. The PV controller says it waits at each sync
+// of the claim (--pvclaimbinder-sync-period, 15 s by default), so waitedCount of its event
+// stands for that long where the paste's times are lost.
+const (
+	waitedLong  = 5 * time.Minute
+	waitedCount = 20
+)
+
+// waitedForProvisioner reports whether an event is the PV controller's "waiting for a volume to
+// be created, either by external provisioner …" said for waitedLong or more.
+func waitedForProvisioner(in Input, o *cluster.Object) bool {
+	e := o.Event
+	if e.Reason != "ExternalProvisioning" && !slices.Contains(in.evidenceTags(e.Message), "waiting_external_provisioner") {
+		return false
+	}
+	count, first, last := cluster.EventTimes(e)
+	return count >= waitedCount || !first.IsZero() && last.Sub(first) >= waitedLong
 }
 
 // claimsByFile lists, per file, the claims its events' messages name in the catalogue's words,
