@@ -29,15 +29,15 @@ func TestStuckCreatingRule(t *testing.T) {
 			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_pending shop/web-1", "pod_stuck_creating shop/web-1"},
 				summary: []string{"no IP address was left"}}},
 		{name: "ContainerCreating on a node whose network is not ready", docs: []string{
-			"NAME                        READY   STATUS              RESTARTS   AGE   IP       NODE\nkube-dns-86f4d74b45-2xkqz   0/3     ContainerCreating   0          12m   <none>   master-1\n",
+			"NAME                        READY   STATUS              RESTARTS   AGE   IP       NODE\nkube-dns-86f4d74b45-2xkqz   0/3     ContainerCreating   0          2m    <none>   master-1\n",
 			"Apr 01 10:00:00 master-1 kubelet[812]: E0401 10:00:00.000000     812 kubelet.go:2105] Container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:docker: network plugin is not ready: cni config uninitialized\n"},
 			symptoms: []string{"node_not_ready master-1", "pod_stuck_creating kube-dns-86f4d74b45-2xkqz"}, kinds: []string{NetworkSetupFailed},
 			want: causeWant{role: Root, confidence: 0.8, explains: []string{"pod_stuck_creating kube-dns-86f4d74b45-2xkqz"}, summary: []string{"cni config uninitialized"}}},
 		{name: "a pods row without a NODE column whose STATUS is the kubelet's is on a node: stuck, not pending", docs: []string{
 			"NAME                  READY   STATUS                       RESTARTS   AGE\nweb-7d9f8c6b5-x2x4q   0/1     CreateContainerConfigError   0          2m\n"},
 			symptoms: []string{"pod_stuck_creating web-7d9f8c6b5-x2x4q"}, kinds: []string{}},
-		{name: "ContainerCreating on a node whose network is fine is not stuck", docs: []string{
-			"NAME                        READY   STATUS              RESTARTS   AGE   IP       NODE\nkube-dns-86f4d74b45-2xkqz   0/3     ContainerCreating   0          12m   <none>   master-1\n"},
+		{name: "ContainerCreating for minutes on a node whose network is fine is not stuck", docs: []string{
+			"NAME                        READY   STATUS              RESTARTS   AGE   IP       NODE\nkube-dns-86f4d74b45-2xkqz   0/3     ContainerCreating   0          2m    <none>   master-1\n"},
 			symptoms: nil, kinds: []string{}},
 		{name: "a pod running by the time of the input got past a mount that failed once", docs: []string{eventsHeader +
 			`shop   9m   Warning   FailedMount   pod/web-1   MountVolume.SetUp failed for volume "config" : configmap "web" not found` + "\n",

@@ -262,6 +262,9 @@ func TestPastes(t *testing.T) {
 			[]string{"volume_provisioning_failed "}, nil},
 		{"a claim waiting for its external provisioner a little while", "Events:\n Normal  ExternalProvisioning  4s (x3 over 30s)  persistentvolume-controller  waiting for a volume to be created, either by external provisioner \"ebs.csi.aws.com\" or manually created by system administrator\n",
 			nil, nil},
+		{"pods ContainerCreating for hours, and one for seconds", "`kube-system   coredns-576cbf47c7-2zcjc                   0/1     ContainerCreating   0          57m`\n" +
+			"`katib-controller-7b784c44dd-jn9zx                           0/1     ContainerCreating   0          3h57m`\n`web-1   0/1   ContainerCreating   0   40s`\n",
+			[]string{"pod_stuck_creating kube-system/coredns-576cbf47c7-2zcjc", "pod_stuck_creating katib-controller-7b784c44dd-jn9zx"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -3,6 +3,8 @@ package analysis
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -68,6 +70,23 @@ func (stuckCreatingRule) Symptoms(in Input) []Symptom {
 			}
 		}
 	}
+	// A pod still ContainerCreating long after it was made, whatever the input says of why.
+	for _, o := range in.Model.Pods {
+		age, ok := podAge(in, o)
+		if _, said := syms.byPod[o.Namespace+"/"+o.Name]; !ok || age < stuckAfter || started(o.Pod) || said && o.Name != "" {
+			continue
+		}
+		for _, cs := range allStatuses(o.Pod) {
+			if w := cs.State.Waiting; w != nil && w.Reason == "ContainerCreating" {
+				s := syms.pod(o)
+				s.Node = o.Pod.Spec.NodeName
+				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name),
+					"ContainerCreating, the pod "+minutes(age)+" old"))
+				s.Details.Message = "still ContainerCreating " + minutes(age) + " after it was made"
+				break
+			}
+		}
+	}
 	for _, o := range in.Model.Events {
 		e := o.Event
 		if !stuckReasons[e.Reason] && in.eventSign(o, PodStuckCreating) == nil || !aboutPod(o) {
@@ -97,6 +116,36 @@ func (stuckCreatingRule) Symptoms(in Input) []Symptom {
 		}
 		return sum
 	})
+}
+
+// stuckAfter is how long a pod may be ContainerCreating before it is stuck: pulling a large
+// image takes minutes, but the kubelet gives up a runtime call after two (its
+// --runtime-request-timeout) and a mount after about two (the volume manager's wait), and
+// retries; a pod still creating after ten minutes is not getting past it.
+const stuckAfter = 10 * time.Minute
+
+// minutes writes a duration to the minute as kubectl's ages read: "57m", "3h57m", "50h".
+func minutes(d time.Duration) string {
+	s := d.Round(time.Minute).String()
+	s = strings.TrimSuffix(s, "0s")
+	if strings.Contains(s, "h") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// podAge is how old a pod was when the input showed it: the AGE its listing printed where the
+// time of the paste is unknown, else from its creation to the input's time; ok is false when
+// neither is known.
+func podAge(in Input, o *cluster.Object) (time.Duration, bool) {
+	if o.ListedAge > 0 {
+		return o.ListedAge, true
+	}
+	created := o.Pod.CreationTimestamp.Time
+	if created.IsZero() || in.Options.Now.IsZero() || in.Options.Now.Before(created) {
+		return 0, false
+	}
+	return in.Options.Now.Sub(created), true
 }
 
 // started reports whether a pod got past its start: running with every container started, or

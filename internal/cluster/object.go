@@ -81,6 +81,11 @@ type Object struct {
 	// what kubectl summed of its pods, kept as printed. Empty for any other input.
 	Allocated []Allocation
 
+	// ListedAge is the AGE a kubectl listing printed for a pod read from pasted text whose
+	// time of capture is unknown, so that its CreationTimestamp could not be set: how long the
+	// pod had existed when the listing was taken. Zero for any other input.
+	ListedAge time.Duration
+
 	// Raw is the redacted JSON of objects without a typed field. It is nil for typed objects,
 	// whose JSON is produced on demand by JSON.
 	Raw json.RawMessage

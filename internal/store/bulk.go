@@ -131,12 +131,12 @@ func dayOf(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
 var podColumns = []string{"snapshot_id", "namespace", "name", "uid", "node_name", "phase", "reason", "message",
 	"qos_class", "priority", "priority_class", "owner_kind", "owner_name", "created_at", "started_at",
-	"source_file", "source_line", "raw"}
+	"source_file", "source_line", "raw", "listed_age_seconds"}
 
 func (r *podRow) values() []any {
 	return []any{r.SnapshotID, r.Namespace, r.Name, r.UID, r.NodeName, r.Phase, r.Reason, r.Message,
 		r.QOSClass, r.Priority, r.PriorityClass, r.OwnerKind, r.OwnerName, r.CreatedAt, r.StartedAt,
-		r.SourceFile, int32(r.SourceLine), r.Raw}
+		r.SourceFile, int32(r.SourceLine), r.Raw, r.ListedAgeSeconds}
 }
 
 var containerColumns = []string{"snapshot_id", "namespace", "pod_name", "position", "name", "init", "image",

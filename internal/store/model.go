@@ -44,8 +44,12 @@ func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 		if err := s.unpack(r.Raw, p); err != nil {
 			return nil, fmt.Errorf("pod %s/%s: %w", r.Namespace, r.Name, err)
 		}
-		out = append(out, &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
-			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Pod: p})
+		o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
+			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Pod: p}
+		if r.ListedAgeSeconds != nil {
+			o.ListedAge = time.Duration(*r.ListedAgeSeconds) * time.Second
+		}
+		out = append(out, o)
 	}
 	var nodes []nodeRow
 	if err := db.Where("snapshot_id = ?", snap).Order("id").Find(&nodes).Error; err != nil {

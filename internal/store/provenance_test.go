@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -33,10 +34,15 @@ Events:              <none>
 
 $ kubectl logs hub-7c9 -n prod
 Liveness probe failed: Get "http://10.0.0.1:8081/hub/health": context deadline exceeded
+
+$ kubectl get pods -n prod
+NAME      READY   STATUS              RESTARTS   AGE
+web-1     0/1     ContainerCreating   0          3h57m
 `
 
 // TestTypedProvenanceStored: what the text parser knows of an object beyond the object
-// (describe node's Allocated resources table, a loose event) is stored in columns of its own
+// (describe node's Allocated resources table, a loose event, the age a pods listing printed
+// where the paste's time is unknown) is stored in columns of its own
 // and comes back typed, with no rootline.dev/ annotation in the stored JSON.
 func TestTypedProvenanceStored(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
@@ -87,6 +93,15 @@ func TestTypedProvenanceStored(t *testing.T) {
 		}
 		if gotLoose != 1 {
 			t.Errorf("%d loose event(s) read back, want 1", gotLoose)
+		}
+		ages := map[string]time.Duration{}
+		for _, o := range back {
+			if o.Pod != nil {
+				ages[o.Name] = o.ListedAge
+			}
+		}
+		if want := 3*time.Hour + 57*time.Minute; ages["web-1"] != want {
+			t.Errorf("the listed age of pod web-1 read back is %v, want %v (all: %v)", ages["web-1"], want, ages)
 		}
 	})
 }

@@ -35,6 +35,8 @@ type podRow struct {
 	SourceFile    string
 	SourceLine    int
 	Raw           []byte
+	// ListedAgeSeconds is cluster.Object.ListedAge, NULL when zero.
+	ListedAgeSeconds *int64
 }
 
 func (podRow) TableName() string { return "pods" }
@@ -116,6 +118,10 @@ func newPodRows(snap int64, o *cluster.Object, raw []byte) (podRow, []containerR
 		QOSClass: string(cluster.QOSClass(p)), Priority: p.Spec.Priority, PriorityClass: p.Spec.PriorityClassName,
 		OwnerKind: ownerKind, OwnerName: ownerName, CreatedAt: timePtr(p.CreationTimestamp.Time),
 		SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw,
+	}
+	if o.ListedAge > 0 {
+		secs := int64(o.ListedAge / time.Second)
+		row.ListedAgeSeconds = &secs
 	}
 	if p.Status.StartTime != nil {
 		row.StartedAt = timePtr(p.Status.StartTime.Time)

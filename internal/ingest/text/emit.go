@@ -1,6 +1,8 @@
 package text
 
 import (
+	"time"
+
 	"fmt"
 	"path"
 
@@ -71,11 +73,17 @@ func (p *parser) fragmentOwner() *ownerRef {
 
 // emitPod completes pod's type meta and emits it.
 func (p *parser) emitPod(pod *corev1.Pod, ln line) error {
+	return p.emitListed(pod, 0, ln)
+}
+
+// emitListed emits the pod of a listing's row, with the age the row printed where the time of
+// the paste is unknown (cluster.Object.ListedAge).
+func (p *parser) emitListed(pod *corev1.Pod, listed time.Duration, ln line) error {
 	pod.Kind, pod.APIVersion = cluster.KindPod, "v1"
 	p.notePod(pod.Namespace, pod.Name)
 	p.cover(ln.num, ln.last(), podRef(pod.Namespace, pod.Name), podReasons(pod)...)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: pod.Namespace,
-		Name: pod.Name, Source: p.source(ln), Pod: pod}
+		Name: pod.Name, Source: p.source(ln), Pod: pod, ListedAge: listed}
 	if held, prev := p.held.hold(o); held {
 		if prev != nil && prev.Pod != nil {
 			p.scan.unsay(o, lostReasons(podReasons(prev.Pod), podReasons(o.Pod)))

@@ -49,6 +49,9 @@ func (h *held) hold(o *cluster.Object) (bool, *cluster.Object) {
 	switch {
 	case o.Pod != nil && prev.Pod != nil:
 		mergePod(o.Pod, prev.Pod)
+		if o.ListedAge == 0 {
+			o.ListedAge = prev.ListedAge
+		}
 	case o.Node != nil && prev.Node != nil:
 		mergeNode(o.Node, prev.Node)
 		if o.Allocated == nil {

@@ -1,6 +1,8 @@
 package text
 
 import (
+	"time"
+
 	"regexp"
 	"slices"
 	"strconv"
@@ -87,12 +89,12 @@ func (t *podsTable) row(p *parser, ln line) (bool, error) {
 	if f["READY"] == "READY" {
 		return true, nil // a repeated header
 	}
-	pod, ok := p.podRow(f, t.wide)
+	pod, listed, ok := p.podRow(f, t.wide)
 	if !ok {
 		return false, nil
 	}
 	t.rows++
-	return true, p.emitPod(pod, ln)
+	return true, p.emitListed(pod, listed, ln)
 }
 
 // joinRow is a row a wrap cut into first and ln, as one line: first's number and offset, the
@@ -129,8 +131,8 @@ func (t *podRows) row(p *parser, ln line) (bool, error) {
 		joined := joinRow(*t.half, ln)
 		t.half = nil
 		if f, wide, ok := headerlessPodCells(joined); ok {
-			if pod, ok := p.podRow(f, wide); ok {
-				return true, p.emitPod(pod, joined)
+			if pod, listed, ok := p.podRow(f, wide); ok {
+				return true, p.emitListed(pod, listed, joined)
 			}
 		}
 	}
@@ -142,11 +144,11 @@ func (t *podRows) row(p *parser, ln line) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	pod, ok := p.podRow(f, wide)
+	pod, listed, ok := p.podRow(f, wide)
 	if !ok {
 		return false, nil
 	}
-	return true, p.emitPod(pod, ln)
+	return true, p.emitListed(pod, listed, ln)
 }
 
 // halfPodRow reports whether ln is the first part of a header-less pods row wrapped after its
@@ -239,19 +241,21 @@ func cellsOf(s string) []string {
 
 // podRow builds the pod a pods-table row describes, from its cells by column name; ok is
 // false when the cells are not those of a pod row.
-func (p *parser) podRow(f map[string]string, wide bool) (*corev1.Pod, bool) {
+// listed is the age the row printed where the time of the paste is unknown (cluster.Object's
+// ListedAge), else 0.
+func (p *parser) podRow(f map[string]string, wide bool) (pod *corev1.Pod, listed time.Duration, ok bool) {
 	rm, sm := readyRe.FindStringSubmatch(f["READY"]), restartsRe.FindStringSubmatch(f["RESTARTS"])
 	if f["RESTARTS"] == "" && f["AGE"] == "" {
 		sm = []string{"", "0", ""} // a row cut after its STATUS: no restarts shown
 	}
 	if rm == nil || sm == nil {
-		return nil, false
+		return nil, 0, false
 	}
 	age, ageKnown, ok := parseAge(f["AGE"])
 	if f["AGE"] != "" && !ok {
-		return nil, false
+		return nil, 0, false
 	}
-	pod := &corev1.Pod{}
+	pod = &corev1.Pod{}
 	// kubectl get all prints "pod/<name>".
 	pod.Name, pod.Namespace = strings.TrimPrefix(f["NAME"], "pod/"), f["NAMESPACE"]
 	if pod.Namespace == "" {
@@ -259,6 +263,8 @@ func (p *parser) podRow(f map[string]string, wide bool) (*corev1.Pod, bool) {
 	}
 	if tm := p.ago(age, ageKnown); tm != nil {
 		pod.CreationTimestamp = *tm
+	} else if ageKnown {
+		listed = age
 	}
 	if n := f["NODE"]; !isNone(n) && objectNameRe.MatchString(n) && !strings.HasSuffix(n, "-") {
 		pod.Spec.NodeName = n
@@ -301,7 +307,7 @@ func (p *parser) podRow(f map[string]string, wide bool) (*corev1.Pod, bool) {
 	case wide && pod.Status.Phase == corev1.PodPending:
 		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionFalse, "")
 	}
-	return pod, true
+	return pod, listed, true
 }
 
 // cmdNamespace is the namespace the last command named for output of that kind, when the

@@ -281,8 +281,8 @@ func (p *parser) start(ln line, owner *ownerRef) error {
 		// A pods row quoted in a sentence: "the chart fails with `kubeflow  op-85…  0/1
 		// OOMKilled`." The span is read as the row it holds, the sentence as a phrase.
 		if f, wide, ok := headerlessPodCells(span); ok {
-			if pod, ok := p.podRow(f, wide); ok {
-				if err := p.emitPod(pod, ln); err != nil {
+			if pod, listed, ok := p.podRow(f, wide); ok {
+				if err := p.emitListed(pod, listed, ln); err != nil {
 					return err
 				}
 			}
