@@ -201,6 +201,10 @@ func firstObject(s Symptom) string {
 // unnamedPod when the input does not name it.
 func objectLabel(s Symptom) string {
 	if len(s.Objects) == 0 || s.Objects[0].Name == "" {
+		switch s.Kind {
+		case NodeNotReady, NodePressure, NodeOOM, ScaleUp:
+			return unnamedNode
+		}
 		return unnamedPod
 	}
 	o := s.Objects[0]

@@ -72,6 +72,9 @@ func podKey(o *cluster.Object) (namespace, name string) {
 // unnamedPod is how summaries speak of a pod the input does not name.
 const unnamedPod = "a pod the input does not name"
 
+// unnamedNode stands for the node of a node's symptom whose input does not name it.
+const unnamedNode = "a node the input does not name"
+
 // podPhrase speaks of the pod "ns/name" (as podSymptoms keys it): "pod prod/web-1", or
 // unnamedPod for "".
 func podPhrase(pod string) string {

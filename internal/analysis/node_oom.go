@@ -51,7 +51,7 @@ func (nodeOOMRule) Symptoms(in Input) []Symptom {
 		s := byNode[node]
 		where := "node " + node
 		if node == "" {
-			where = "a node the input does not name"
+			where = unnamedNode
 		}
 		s.Summary = fmt.Sprintf("the kernel's OOM killer ran on %s: %s", where, clip(s.Details.Output, 160))
 		s.Details.Output, s.Count = "", 0

@@ -122,6 +122,14 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 				r = pressureOf(signal.EvictionResource(strings.Trim(f[0], ".,()")))
 			}
 		}
+		if m := in.messages().message(e.Message); r == "" && m != nil {
+			for _, c := range strings.Fields(m.Capture("conditions")) {
+				// "node conditions - observed: [DiskPressure]": the first condition it names.
+				if p, known := pressureConditions[corev1.NodeConditionType(strings.Trim(c, `[],"`))]; known && r == "" {
+					r = p
+				}
+			}
+		}
 		addResource(s, r)
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))

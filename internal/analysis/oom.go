@@ -94,7 +94,7 @@ var killedPIDRe = regexp.MustCompile(`\bpid=(\d+)|\bKill(?:ed)? process (\d+)`)
 func cgroupOOM(o *cluster.Object) Symptom {
 	e := o.Event
 	s := Symptom{Kind: OOMKilled, Objects: []ObjectRef{}, At: timePtr(cluster.EventTime(o)), Evidence: []Evidence{citeEvent(o)}}
-	where := "a node the input does not name"
+	where := unnamedNode
 	switch ns, name := podKey(o); {
 	case aboutPod(o) && name != "":
 		s.Objects, where = []ObjectRef{{Kind: cluster.KindPod, Namespace: ns, Name: name}}, podPhrase(ns+"/"+name)

@@ -265,6 +265,9 @@ func TestPastes(t *testing.T) {
 		{"pods ContainerCreating for hours, and one for seconds", "`kube-system   coredns-576cbf47c7-2zcjc                   0/1     ContainerCreating   0          57m`\n" +
 			"`katib-controller-7b784c44dd-jn9zx                           0/1     ContainerCreating   0          3h57m`\n`web-1   0/1   ContainerCreating   0   40s`\n",
 			[]string{"pod_stuck_creating kube-system/coredns-576cbf47c7-2zcjc", "pod_stuck_creating katib-controller-7b784c44dd-jn9zx"}, nil},
+		{"the kubelet's eviction manager observing its node's disk pressure, quoted in a table", "Time | Component | Event\n------------ | ------------- | -------------\n" +
+			"21/05/2019 22:09:02.078 | kubelet | Kubelet determines that it has DiskPressure `eviction manager: node conditions - observed: [DiskPressure]`\n",
+			[]string{"node_pressure "}, []string{"node_disk_exhaustion"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
