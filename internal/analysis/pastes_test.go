@@ -268,6 +268,8 @@ func TestPastes(t *testing.T) {
 		{"the kubelet's eviction manager observing its node's disk pressure, quoted in a table", "Time | Component | Event\n------------ | ------------- | -------------\n" +
 			"21/05/2019 22:09:02.078 | kubelet | Kubelet determines that it has DiskPressure `eviction manager: node conditions - observed: [DiskPressure]`\n",
 			[]string{"node_pressure "}, []string{"node_disk_exhaustion"}},
+		{"1.0's quota admission that could not read the quotas refusing a build's pod", "Build failed with error rjarvine/restify-base-1: &errors.errorString{s:\"failed to create pod for build rjarvine/restify-base-1: pods \\\"restify-base-1\\\" is forbidden: Unable to CREATE pods at this time because there was an error enforcing quota\"}\n",
+			[]string{"pod_create_failed restify-base-1"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

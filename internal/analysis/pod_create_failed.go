@@ -30,6 +30,10 @@ func (podCreateFailedRule) Symptoms(in Input) []Symptom {
 		return o.Event.Reason == "FailedCreate" && controllerKinds[kind] || in.eventSign(o, PodCreateFailed) != nil && kind != cluster.KindNode
 	})
 	return syms.list(func(s *Symptom) string {
+		if len(s.Objects) == 1 && s.Objects[0].Kind == cluster.KindPod {
+			// The API server's refusal names the pod it would not make, and nothing its controller.
+			return fmt.Sprintf("pod %s could not be created: %s", s.Objects[0].Name, clip(s.Details.Message, 160))
+		}
 		return fmt.Sprintf("%s could not create its pods: %s", objectPhrase(s, "controller"), clip(s.Details.Message, 160))
 	})
 }
