@@ -54,8 +54,10 @@ type LimitEviction struct {
 const partEnd = `(?:\.(?:\s+|$)|\s*$)`
 
 var (
-	lowOnResourceRe  = regexp.MustCompile(`^The node was low on resource: (\[[^\]]*\]|\S+?)` + partEnd)
-	hadConditionRe   = regexp.MustCompile(`^The node had condition: (\[[^\]]*\]|\S+?)` + partEnd)
+	// A condition list ends at its bracket, whatever follows it in a person's sentence
+	// ("…: [DiskPressure], when loading my workspace").
+	lowOnResourceRe  = regexp.MustCompile(`^The node was low on resource: (?:(\[[^\]]*\])(?:,\s|` + partEnd + `)|(\S+?)` + partEnd + `)`)
+	hadConditionRe   = regexp.MustCompile(`^The node had condition: (?:(\[[^\]]*\])(?:,\s|` + partEnd + `)|(\S+?)` + partEnd + `)`)
 	thresholdRe      = regexp.MustCompile(`^Threshold quantity: (\S+?), available: (\S+?)` + partEnd)
 	usageRe          = regexp.MustCompile(`^(Container|Pod) (\S+) was using (\S+?), request is (\S+?), has larger consumption of (\S+?)` + partEnd)
 	oldUsageRe       = regexp.MustCompile(`^(Container|Pod) (\S+) was using (\S+?), which exceeds its request of (\S+?)` + partEnd)
@@ -115,12 +117,12 @@ func (ev *Eviction) parsePart(s string, lead bool) int {
 		if inner, ok := bracketed(m[1]); ok {
 			ev.Condition = inner
 		} else {
-			ev.Resource = m[1]
+			ev.Resource = m[2]
 		}
 		return len(m[0])
 	}
 	if m := hadConditionRe.FindStringSubmatch(s); m != nil {
-		inner, _ := bracketed(m[1])
+		inner, _ := bracketed(m[1] + m[2])
 		ev.Condition = inner
 		return len(m[0])
 	}

@@ -74,6 +74,12 @@ func TestParseEviction(t *testing.T) {
 			wantOK: true,
 		},
 		{
+			name:   "old bracket form in a person's sentence",
+			msg:    "Pod The node was low on resource: [DiskPressure], when loading my workspace. It won't load.",
+			want:   Eviction{Condition: "DiskPressure", Unparsed: "when loading my workspace. It won't load.", Truncated: false},
+			wantOK: true,
+		},
+		{
 			name:   "old bracket form without prefix",
 			msg:    "The node was low on resource: [DiskPressure]. ",
 			want:   Eviction{Condition: "DiskPressure"},
