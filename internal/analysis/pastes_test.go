@@ -270,6 +270,9 @@ func TestPastes(t *testing.T) {
 			[]string{"node_pressure "}, []string{"node_disk_exhaustion"}},
 		{"1.0's quota admission that could not read the quotas refusing a build's pod", "Build failed with error rjarvine/restify-base-1: &errors.errorString{s:\"failed to create pod for build rjarvine/restify-base-1: pods \\\"restify-base-1\\\" is forbidden: Unable to CREATE pods at this time because there was an error enforcing quota\"}\n",
 			[]string{"pod_create_failed restify-base-1"}, nil},
+		{"a describe pod pasted indented as a whole", "This is the output of the `kubectl describe pods` command:\n```\n  Name:           xyz-v1-5c5b57cf9c-kvjxn\n  Namespace:      default\n  Node:           <none>\n" +
+			"  Status:         Pending\n  Controlled By:  ReplicaSet/xyz-v1-5c5b57cf9c\n  Containers:\n    aadhar:\n      Image:      tensorflow/serving:1.11.1-gpu\n      Limits:\n        nvidia.com/gpu:  1\n```\n",
+			[]string{"pod_pending default/xyz-v1-5c5b57cf9c-kvjxn"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

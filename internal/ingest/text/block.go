@@ -41,9 +41,43 @@ type block struct {
 	flatIn bool
 	// labelsIn says the last line is Labels:, Node-Selectors: or one of their labels.
 	labelsIn bool
+	// base is the indentation the whole describe was pasted with ("  Name:  web-0" and every
+	// line after it two spaces in): taken off each line, so that its fields stand where
+	// kubectl printed them.
+	base int
+}
+
+// maxBase is the deepest indentation a whole describe is taken off: a list item's or a
+// quotation's, not a field's under another.
+const maxBase = 8
+
+// indentedStartRe is the first line of a describe pasted indented as a whole: its Name field.
+var indentedStartRe = regexp.MustCompile(`^( {1,8})Name:\s+\S`)
+
+// indentedBlock opens the block of a describe pasted indented as a whole, or returns nil.
+func indentedBlock(ln line, owner *ownerRef) *block {
+	m := indentedStartRe.FindStringSubmatch(ln.text)
+	if m == nil {
+		return nil
+	}
+	return &block{owner: owner, base: len(m[1])}
+}
+
+// dedent takes the block's base indentation off a line, as far as the line has it.
+func (b *block) dedent(ln line) line {
+	if b.base == 0 {
+		return ln
+	}
+	n := 0
+	for n < b.base && n < len(ln.text) && ln.text[n] == ' ' {
+		n++
+	}
+	ln.text = ln.text[n:]
+	return ln
 }
 
 func (b *block) add(ln line) {
+	ln = b.dedent(ln)
 	if elisionRe.MatchString(ln.text) {
 		return
 	}
@@ -62,6 +96,10 @@ func (b *block) add(ln line) {
 // other than the "Name:" that starts the next object. Blank lines, fences and prompts end it.
 func (b *block) accepts(ln line) bool {
 	if ln.kind != kindText || len(b.lines) >= maxBlockLines {
+		return false
+	}
+	ln = b.dedent(ln)
+	if ln.text == "" {
 		return false
 	}
 	t := ln.text

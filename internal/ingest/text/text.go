@@ -219,6 +219,19 @@ func (p *parser) line(ln line) error {
 
 // start recognises the line that opens a format, in priority order.
 func (p *parser) start(ln line, owner *ownerRef) error {
+	if held := p.statusName; held != nil && !statusStartRe.MatchString(ln.text) {
+		// The indented "Name:" held for an autoscaler's status that did not follow: the first
+		// line of a describe pasted indented as a whole, when this line goes on with it.
+		p.statusName = nil
+		if b := indentedBlock(*held, owner); b != nil && held.num == ln.num-1 {
+			b.add(*held)
+			if b.accepts(ln) {
+				p.block = b
+				b.add(ln)
+				return nil
+			}
+		}
+	}
 	if p.startsStatus(ln) {
 		return nil
 	}
@@ -254,6 +267,11 @@ func (p *parser) start(ln line, owner *ownerRef) error {
 	}
 	if startsBlock(ln.text) {
 		p.block = &block{owner: owner}
+		p.block.add(ln)
+		return nil
+	}
+	if b := indentedBlock(ln, owner); b != nil {
+		p.block = b // a describe pasted indented as a whole
 		p.block.add(ln)
 		return nil
 	}
