@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"github.com/rootline-dev/rootline/internal/signal"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -40,6 +42,10 @@ func (nodeDiskRule) Causes(_ Input, symptoms []Symptom) []Cause {
 		case s.Kind == PodEvicted && diskEviction(res, cond):
 			c.Confidence = max(c.Confidence, diskEvictionConfidence)
 			evicted = append(evicted, objectLabel(s))
+		case s.Kind == NodePressure && slices.Contains(s.Details.Resources, "disk") && onlyScheduler(s):
+			// Only the scheduler's count of nodes with the pressure taint: a taint's weight, and
+			// said by the pending pods' part of the summary.
+			c.Confidence = max(c.Confidence, diskTaintConfidence)
 		case s.Kind == NodePressure && slices.Contains(s.Details.Resources, "disk"):
 			c.Confidence = max(c.Confidence, diskPressureConfidence)
 			pressured = append(pressured, objectLabel(s))
@@ -70,6 +76,17 @@ func (nodeDiskRule) Causes(_ Input, symptoms []Symptom) []Cause {
 		c.Missing = []string{"the node's DiskPressure condition and what filled its disk (kubectl describe node; the kubelet's eviction log)"}
 	}
 	return []Cause{c}
+}
+
+// onlyScheduler reports whether a symptom's every piece of evidence is the scheduler's
+// diagnosis (a node_pressure the scheduler's reasons counted, which names no node).
+func onlyScheduler(s Symptom) bool {
+	for _, ev := range s.Evidence {
+		if _, ok := signal.ParseFailedScheduling(ev.Value); !ok {
+			return false
+		}
+	}
+	return len(s.Evidence) > 0
 }
 
 // diskTainted is how many nodes the scheduler left out for their disk-pressure taint.

@@ -172,6 +172,35 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
+	if len(byNode) == 0 {
+		// Nothing else says so, but the scheduler does: "1 node(s) had disk pressure", "2
+		// node(s) had taint {node.kubernetes.io/memory-pressure: }" count nodes under
+		// pressure, without naming them.
+		for _, o := range m.Events {
+			if !strings.EqualFold(o.Event.Reason, "FailedScheduling") {
+				continue
+			}
+			sch, ok := signal.ParseFailedScheduling(o.Event.Message)
+			if !ok {
+				continue
+			}
+			var rs []string
+			for _, r := range sch.Reasons {
+				if p := schedulerPressure(r); p != "" {
+					rs = append(rs, p)
+				}
+			}
+			if len(rs) == 0 {
+				continue
+			}
+			s := get("")
+			for _, r := range rs {
+				addResource(s, r)
+			}
+			s.Evidence = append(s.Evidence, citeEvent(o))
+			s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+		}
+	}
 	nodes := make([]string, 0, len(byNode))
 	for n := range byNode {
 		nodes = append(nodes, n)
@@ -192,6 +221,28 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 		out = append(out, *s)
 	}
 	return out
+}
+
+// schedulerPressure is the pressure a reason of the scheduler says nodes were under: its
+// 1.9–1.17 words ("node(s) had disk pressure") or the taint the node lifecycle controller puts
+// on them for it; "" for any other reason.
+func schedulerPressure(r signal.ReasonCount) string {
+	if t, ok := r.Taint(); ok {
+		return conditionTaints[t.Key] // "" for a taint of no pressure
+	}
+	if r.Class() != signal.ClassNodeCondition {
+		return ""
+	}
+	s := strings.ToLower(r.Reason)
+	switch {
+	case strings.Contains(s, "memory pressure") || strings.Contains(s, "memorypressure"):
+		return "memory"
+	case strings.Contains(s, "disk pressure") || strings.Contains(s, "diskpressure"):
+		return "disk"
+	case strings.Contains(s, "pid pressure") || strings.Contains(s, "pidpressure"):
+		return "pids"
+	}
+	return ""
 }
 
 // conditionPressures are the pressures an eviction or admission message says the node had

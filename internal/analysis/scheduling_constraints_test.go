@@ -20,24 +20,30 @@ func TestSchedulingConstraintsRule(t *testing.T) {
 		name  string
 		msg   string
 		kinds []string
+		// pressure: the scheduler's reasons count nodes under pressure, a node_pressure of its own
+		pressure bool
 	}{
-		{"node selector", "0/5 nodes are available: 5 node(s) didn't match Pod's node affinity/selector." + preemption, []string{SchedulingConstraints}},
-		{"a taint of the cluster's own", "0/5 nodes are available: 5 node(s) had untolerated taint {dedicated: gpu}." + preemption, []string{SchedulingConstraints}},
-		{"node affinity and a taint", "0/5 nodes are available: 2 node(s) had untolerated taint {dedicated: gpu}, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{SchedulingConstraints}},
-		{"pod anti-affinity and topology spread", "0/5 nodes are available: 2 node(s) didn't match pod anti-affinity rules, 3 node(s) didn't match pod topology spread constraints." + preemption, []string{SchedulingConstraints}},
-		{"the pre-1.11 predicates", "No nodes are available that match all of the following predicates:: MatchNodeSelector (5).", []string{SchedulingConstraints}},
-		{"the memory-pressure taint", "0/5 nodes are available: 5 node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }." + preemption, []string{}},
-		{"the not-ready taint", "0/5 nodes are available: 5 node(s) had untolerated taint {node.kubernetes.io/not-ready: }." + preemption, []string{}},
-		{"the unreachable taint", "0/5 nodes are available: 5 node(s) had taint {node.kubernetes.io/unreachable: }, that the pod didn't tolerate.", []string{}},
-		{"a node selector and the memory-pressure taint", "0/5 nodes are available: 2 node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{}},
-		{"cordoned nodes", "0/5 nodes are available: 5 node(s) were unschedulable." + preemption, []string{}},
-		{"a node selector that leaves only cordoned nodes", "0/5 nodes are available: 3 node(s) didn't match Pod's node affinity/selector, 2 node(s) were unschedulable." + preemption, []string{SchedulingConstraints}},
-		{"a node selector no node matches, some short of cpu besides", "0/5 nodes are available: 5 node(s) didn't match node selector, 2 Insufficient cpu." + preemption, []string{CapacityExhaustion, SchedulingConstraints}},
-		{"a node selector and lack of cpu", "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{CapacityExhaustion}},
+		{"node selector", "0/5 nodes are available: 5 node(s) didn't match Pod's node affinity/selector." + preemption, []string{SchedulingConstraints}, false},
+		{"a taint of the cluster's own", "0/5 nodes are available: 5 node(s) had untolerated taint {dedicated: gpu}." + preemption, []string{SchedulingConstraints}, false},
+		{"node affinity and a taint", "0/5 nodes are available: 2 node(s) had untolerated taint {dedicated: gpu}, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{SchedulingConstraints}, false},
+		{"pod anti-affinity and topology spread", "0/5 nodes are available: 2 node(s) didn't match pod anti-affinity rules, 3 node(s) didn't match pod topology spread constraints." + preemption, []string{SchedulingConstraints}, false},
+		{"the pre-1.11 predicates", "No nodes are available that match all of the following predicates:: MatchNodeSelector (5).", []string{SchedulingConstraints}, false},
+		{"the memory-pressure taint", "0/5 nodes are available: 5 node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }." + preemption, []string{}, true},
+		{"the not-ready taint", "0/5 nodes are available: 5 node(s) had untolerated taint {node.kubernetes.io/not-ready: }." + preemption, []string{}, false},
+		{"the unreachable taint", "0/5 nodes are available: 5 node(s) had taint {node.kubernetes.io/unreachable: }, that the pod didn't tolerate.", []string{}, false},
+		{"a node selector and the memory-pressure taint", "0/5 nodes are available: 2 node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{}, true},
+		{"cordoned nodes", "0/5 nodes are available: 5 node(s) were unschedulable." + preemption, []string{}, false},
+		{"a node selector that leaves only cordoned nodes", "0/5 nodes are available: 3 node(s) didn't match Pod's node affinity/selector, 2 node(s) were unschedulable." + preemption, []string{SchedulingConstraints}, false},
+		{"a node selector no node matches, some short of cpu besides", "0/5 nodes are available: 5 node(s) didn't match node selector, 2 Insufficient cpu." + preemption, []string{CapacityExhaustion, SchedulingConstraints}, false},
+		{"a node selector and lack of cpu", "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{CapacityExhaustion}, false},
 	}
 	var cases []causeCase
 	for _, tt := range tests {
-		cases = append(cases, causeCase{name: tt.name, docs: []string{pendingPod("report-0", tt.msg)}, symptoms: pending, kinds: tt.kinds, want: constrained(tt.msg)})
+		symptoms := pending
+		if tt.pressure {
+			symptoms = []string{"node_pressure", "pod_pending prod/report-0"}
+		}
+		cases = append(cases, causeCase{name: tt.name, docs: []string{pendingPod("report-0", tt.msg)}, symptoms: symptoms, kinds: tt.kinds, want: constrained(tt.msg)})
 	}
 	runCauseCases(t, SchedulingConstraints, cases)
 }
