@@ -273,6 +273,9 @@ func TestPastes(t *testing.T) {
 		{"a describe pod pasted indented as a whole", "This is the output of the `kubectl describe pods` command:\n```\n  Name:           xyz-v1-5c5b57cf9c-kvjxn\n  Namespace:      default\n  Node:           <none>\n" +
 			"  Status:         Pending\n  Controlled By:  ReplicaSet/xyz-v1-5c5b57cf9c\n  Containers:\n    aadhar:\n      Image:      tensorflow/serving:1.11.1-gpu\n      Limits:\n        nvidia.com/gpu:  1\n```\n",
 			[]string{"pod_pending default/xyz-v1-5c5b57cf9c-kvjxn"}, nil},
+		{"an alerting bot's records, each naming the object above the message it forwards", "```\nv1/nodes error\nError Occurred in Node: ip-10-0-1-54.us-east-2.compute.internal in prod-k8s cluster\nAttempting to reclaim ephemeral-storage\n\n" +
+			"v1/pods error\nError Occurred in Pod: actions-runner-system/github-runner-jnp9m-2rwsr in prod-k8s cluster\nThe node was low on resource: ephemeral-storage. Container runner was using 84096Ki, which exceeds its request of 0. \n```\n",
+			[]string{"pod_evicted github-runner-jnp9m-2rwsr", "node_pressure ip-10-0-1-54.us-east-2.compute.internal"}, []string{"node_disk_exhaustion"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

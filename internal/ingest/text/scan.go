@@ -209,6 +209,11 @@ func (p *parser) scanLine(ln line) {
 // "pod_name": "x", "podName": "x", pod_name: x.
 var podKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?"?(pod_name|podName|podname|pod|node_name|nodeName|nodename|node)"?\s*:\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?,?\s*$`)
 
+// alertObjectRe finds the object an alerting bot's record names on the line above the message
+// it forwards ("Error Occurred in Pod: ns/web-1 in prod cluster", "… in Node: ip-10-0-1-54 …"):
+// the kind and the name, without its namespace.
+var alertObjectRe = regexp.MustCompile(`\bin (Pod|Node): (?:[a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])\b`)
+
 // noteKeyed notes the pod or node a line names under a key of its own, for its section: a
 // tool's record, an alert's labels ("node: worker-7").
 func (s *scanState) noteKeyed(ln line) {
@@ -216,6 +221,9 @@ func (s *scanState) noteKeyed(ln line) {
 		return
 	}
 	r := podKeyRe.FindStringSubmatch(ln.text)
+	if a := alertObjectRe.FindStringSubmatch(ln.text); r == nil && a != nil {
+		r = []string{a[0], strings.ToLower(a[1]), a[2]} // an alerting bot's "Error Occurred in Pod: ns/x in prod cluster"
+	}
 	if r == nil || r[1] == "pod" && !podNameRe.MatchString(r[2]) || r[2] == "true" || r[2] == "false" {
 		return // "pod: true", "pod: annotations": a setting, not a pod's name
 	}
