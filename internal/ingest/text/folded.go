@@ -25,6 +25,9 @@ var quotedKeyRe = regexp.MustCompile(`^(\s*)(?:-\s+)?[A-Za-z_][\w.-]*:\s+(['"])(
 // openQuote returns the quote of a YAML string opened on the line and not closed on it, with
 // the key's indentation; 0 when the line opens none.
 func openQuote(raw string) (q byte, indent int) {
+	if !strings.Contains(raw, ": '") && !strings.Contains(raw, `: "`) {
+		return 0, 0 // the cheap test first: most lines open no quoted value
+	}
 	t := strings.TrimRight(stripQuote(strings.TrimRight(raw, "\r\n")), " \t")
 	m := quotedKeyRe.FindStringSubmatch(t)
 	if m == nil || closes(m[3], m[2][0]) {
