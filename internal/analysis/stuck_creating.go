@@ -134,18 +134,12 @@ func minutes(d time.Duration) string {
 	return s
 }
 
-// podAge is how old a pod was when the input showed it: the AGE its listing printed where the
-// time of the paste is unknown, else from its creation to the input's time; ok is false when
-// neither is known.
-func podAge(in Input, o *cluster.Object) (time.Duration, bool) {
-	if o.ListedAge > 0 {
-		return o.ListedAge, true
-	}
-	created := o.Pod.CreationTimestamp.Time
-	if created.IsZero() || in.Options.Now.IsZero() || in.Options.Now.Before(created) {
-		return 0, false
-	}
-	return in.Options.Now.Sub(created), true
+// podAge is how old a pod was when a listing showed it: the AGE a pasted listing printed
+// (cluster.Object.ListedAge), which says how long it had existed at the listing's own time. A
+// pod object's creation against the input's latest time says nothing so sure (the pods may
+// have been listed before the last event was), so it is not read so; ok is false without one.
+func podAge(_ Input, o *cluster.Object) (time.Duration, bool) {
+	return o.ListedAge, o.ListedAge > 0
 }
 
 // started reports whether a pod got past its start: running with every container started, or
