@@ -62,7 +62,7 @@ func TestMissingObjectRule(t *testing.T) {
 func TestQuotaExceededRule(t *testing.T) {
 	runCauseCases(t, QuotaExceeded, []causeCase{
 		{name: "a ReplicaSet refused by a quota", docs: []string{eventsHeader +
-			`shop   1m   Warning   FailedCreate   replicaset/web-7d9f   Error creating: pods "web-7d9f-x2x4q" is forbidden: exceeded quota: compute, requested: cpu=2, used: cpu=8, limited: cpu=8` + "\n"},
+			`shop   1m   Warning   FailedCreate   replicaset/web-7d9f   Error creating: pods "web-7d9f-" is forbidden: exceeded quota: compute, requested: cpu=2, used: cpu=8, limited: cpu=8` + "\n"},
 			symptoms: []string{"pod_create_failed shop/web-7d9f"}, kinds: []string{QuotaExceeded},
 			want: causeWant{role: Root, confidence: 0.85, explains: []string{"pod_create_failed shop/web-7d9f"}, summary: []string{"exceeded quota: compute"}}},
 		{name: "a scope the API server limits and no quota covers", docs: []string{eventsHeader +

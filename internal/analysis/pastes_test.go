@@ -276,6 +276,8 @@ func TestPastes(t *testing.T) {
 		{"an alerting bot's records, each naming the object above the message it forwards", "```\nv1/nodes error\nError Occurred in Node: ip-10-0-1-54.us-east-2.compute.internal in prod-k8s cluster\nAttempting to reclaim ephemeral-storage\n\n" +
 			"v1/pods error\nError Occurred in Pod: actions-runner-system/github-runner-jnp9m-2rwsr in prod-k8s cluster\nThe node was low on resource: ephemeral-storage. Container runner was using 84096Ki, which exceeds its request of 0. \n```\n",
 			[]string{"pod_evicted github-runner-jnp9m-2rwsr", "node_pressure ip-10-0-1-54.us-east-2.compute.internal"}, []string{"node_disk_exhaustion"}},
+		{"the node lifecycle controller's log of a node whose kubelet went quiet", "I0528 07:44:10.430657 9 node_lifecycle_controller.go:1176] node dynamic.7.220.110.21 hasn't been updated for 40.125415326s. Last Ready is: &NodeCondition{Type:Ready,Status:False,Reason:KubeletNotReady,}\n",
+			[]string{"node_not_ready dynamic.7.220.110.21"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
@@ -352,7 +354,7 @@ func TestPastes(t *testing.T) {
 			nil, nil},
 		{"a StatefulSet's refusal, its Events pasted without the describe above them", "Events:\n  FirstSeen  LastSeen  Count  From         SubObjectPath  Type     Reason            Message\n  ---------  --------  -----  ----         -------------  ----     ------            -------\n" +
 			"  4m         4m        1      statefulset                 Warning  FailedCreate      create Pod db-1 in StatefulSet db failed error: The POST operation against Pod could not be completed at this time, please try again.\n",
-			[]string{"pod_create_failed db"}, nil},
+			[]string{"pod_create_failed db,db-1"}, nil},
 		{"a rollout's deadline, named by its ReplicaSet", "Conditions:\n  Type         Status  Reason\n  ----         ------  ------\n  Progressing  False   ProgressDeadlineExceeded  ReplicaSet \"gateway-87bf8b4df\" has timed out progressing.\n",
 			[]string{"rollout_stuck gateway"}, nil},
 		{"the scheduler's log of a pod it could not place", "E0108 22:07:45.954949       1 factory.go:660] Error scheduling default/kafka-0: pod has unbound immediate PersistentVolumeClaims; retrying\n" +

@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -29,6 +31,23 @@ func (podCreateFailedRule) Symptoms(in Input) []Symptom {
 		// The API server's refusal names the pod it would not make; a wrapper may name that pod.
 		return o.Event.Reason == "FailedCreate" && controllerKinds[kind] || in.eventSign(o, PodCreateFailed) != nil && kind != cluster.KindNode
 	})
+	for _, key := range syms.order {
+		// The pod the API server refused, where its controller names it before making it (a
+		// StatefulSet's "web-0"; a ReplicaSet's refusals name only its prefix, "web-7d9f8-",
+		// which is no pod's name).
+		s := syms.byKey[key]
+		if len(s.Objects) != 1 || s.Objects[0].Kind == cluster.KindPod {
+			continue
+		}
+		for _, ev := range s.Evidence {
+			for _, m := range in.messages().explain(ev.Value) {
+				if _, name := m.Pod(); name != "" && !strings.HasSuffix(name, "-") &&
+					!slices.ContainsFunc(s.Objects, func(o ObjectRef) bool { return o.Name == name }) {
+					s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindPod, Namespace: s.Objects[0].Namespace, Name: name})
+				}
+			}
+		}
+	}
 	return syms.list(func(s *Symptom) string {
 		if len(s.Objects) == 1 && s.Objects[0].Kind == cluster.KindPod {
 			// The API server's refusal names the pod it would not make, and nothing its controller.
