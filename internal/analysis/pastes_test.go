@@ -278,6 +278,8 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_evicted github-runner-jnp9m-2rwsr", "node_pressure ip-10-0-1-54.us-east-2.compute.internal"}, []string{"node_disk_exhaustion"}},
 		{"the node lifecycle controller's log of a node whose kubelet went quiet", "I0528 07:44:10.430657 9 node_lifecycle_controller.go:1176] node dynamic.7.220.110.21 hasn't been updated for 40.125415326s. Last Ready is: &NodeCondition{Type:Ready,Status:False,Reason:KubeletNotReady,}\n",
 			[]string{"node_not_ready dynamic.7.220.110.21"}, nil},
+		{"1.3's kubelet refusing a pod for its node's memory pressure, the conditions printed as an EXTRA", "W0818 03:35:27.856107    2658 eviction_manager.go:110] Failed to admit pod cadvisor_e2e-tests-density-test-43bif(ce5092e5-64f4-11e6-b1e0-42010a800007) - node has conditions: %v%!(EXTRA []api.NodeConditionType=[MemoryPressure])\n",
+			[]string{"node_pressure "}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
