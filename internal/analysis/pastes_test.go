@@ -280,6 +280,10 @@ func TestPastes(t *testing.T) {
 			[]string{"node_not_ready dynamic.7.220.110.21"}, nil},
 		{"1.3's kubelet refusing a pod for its node's memory pressure, the conditions printed as an EXTRA", "W0818 03:35:27.856107    2658 eviction_manager.go:110] Failed to admit pod cadvisor_e2e-tests-density-test-43bif(ce5092e5-64f4-11e6-b1e0-42010a800007) - node has conditions: %v%!(EXTRA []api.NodeConditionType=[MemoryPressure])\n",
 			[]string{"node_pressure "}, nil},
+		{"a describe's events row pasted above the pod's YAML, whose name comes after its labels", "```\n  Warning  FailedScheduling  2m58s (x1447 over 19h)  default-scheduler  0/1 nodes are available: 1 node(s) didn't match pod affinity/anti-affinity, 1 node(s) didn't satisfy existing pods anti-affinity rules.\n```\n\n" +
+			"```yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  creationTimestamp: \"2019-06-20T17:35:01Z\"\n  generateName: logical-backup-foo-db-1561052100-\n  labels:\n    application: spilo\n    cluster-name: foo-db\n" +
+			"    controller-uid: bb4f76bb-9381-11e9-8f3a-5254005c0982\n    job-name: logical-backup-foo-db-1561052100\n    team: foo\n  name: logical-backup-foo-db-1561052100-x9vdm\n  namespace: foo\n  ownerReferences:\n  - apiVersion: batch/v1\n    kind: Job\n    name: logical-backup-foo-db-1561052100\n",
+			[]string{"pod_pending logical-backup-foo-db-1561052100-x9vdm"}, []string{"scheduling_constraints"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -74,6 +74,9 @@ func (p *parser) flushOrphans() error {
 	orphans := p.orphans
 	p.orphans = nil
 	one := p.onlyPod()
+	if names := p.scan.named[cluster.KindPod]; one == nil && !p.manyPods && len(names) == 1 {
+		one = &ownerRef{kind: cluster.KindPod, name: names[0]} // the one pod a manifest pasted as text names
+	}
 	for _, o := range orphans {
 		if one != nil {
 			o.ev.InvolvedObject = one.ref()

@@ -76,11 +76,12 @@ type scanState struct {
 	names    map[string]int // the names of the events emitted, to keep two apart
 	// named are the objects the paste names, by kind (manifests, describe blocks), and kind
 	// the kind of a manifest whose name is yet to come, on line kindLine.
-	named    map[string][]string
-	kind     string
-	kindLine int
-	header   []string // the last table header's columns
-	hdrText  string
+	named      map[string][]string
+	kind       string
+	kindLine   int
+	kindIndent int
+	header     []string // the last table header's columns
+	hdrText    string
 	// podNS is the namespace of each pod sent by name, or ambiguousNS when two pods of the
 	// name were sent: a message of a row that shows no namespace is about the pod sent.
 	podNS map[string]string
@@ -259,6 +260,12 @@ func (s *scanState) noteTolerations(ln line) bool {
 
 var tolerationsRe = regexp.MustCompile(`^(?:-\s+)?"?[Tt]olerations"?\s*:`)
 
+// maxManifestHead is how far below its kind a manifest's metadata name is looked for.
+const maxManifestHead = 80
+
+// indentOf is the number of spaces a line starts with.
+func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+
 // noteNamed notes an object a YAML or JSON manifest pasted as text names: "kind: Job" and,
 // a few lines on, "name: backup" (its metadata's), for a message of the paste that names
 // no object of that kind (a Job's status pasted in a block of its own).
@@ -272,10 +279,12 @@ func (s *scanState) noteNamed(ln line) {
 		}
 	}
 	if r := manifestKindRe.FindStringSubmatch(ln.text); r != nil {
-		s.kind, s.kindLine = r[1], ln.num
+		s.kind, s.kindLine, s.kindIndent = r[1], ln.num, indentOf(ln.text)
 		return
 	}
-	if s.kind == "" || ln.num-s.kindLine > 8 {
+	// The metadata's name a few lines on, or, further on past labels and annotations, one
+	// level under the kind in YAML (metadata:'s own field), never a label's or a reference's.
+	if s.kind == "" || ln.num-s.kindLine > 8 && (ln.num-s.kindLine > maxManifestHead || indentOf(ln.text) != s.kindIndent+2) {
 		return
 	}
 	if r := manifestNameRe.FindStringSubmatch(ln.text); r != nil {
