@@ -284,6 +284,8 @@ func TestPastes(t *testing.T) {
 			"```yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  creationTimestamp: \"2019-06-20T17:35:01Z\"\n  generateName: logical-backup-foo-db-1561052100-\n  labels:\n    application: spilo\n    cluster-name: foo-db\n" +
 			"    controller-uid: bb4f76bb-9381-11e9-8f3a-5254005c0982\n    job-name: logical-backup-foo-db-1561052100\n    team: foo\n  name: logical-backup-foo-db-1561052100-x9vdm\n  namespace: foo\n  ownerReferences:\n  - apiVersion: batch/v1\n    kind: Job\n    name: logical-backup-foo-db-1561052100\n",
 			[]string{"pod_pending logical-backup-foo-db-1561052100-x9vdm"}, []string{"scheduling_constraints"}},
+		{"an OpenShift operator's degraded condition naming master nodes not ready", "ERROR NodeControllerDegraded: The master nodes not ready: node \"okdcluster-6wwm2-master-0\" not ready since 2021-03-04 01:16:28 +0000 UTC because NodeStatusUnknown (Kubelet stopped posting node status.)\n",
+			[]string{"node_not_ready okdcluster-6wwm2-master-0"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
