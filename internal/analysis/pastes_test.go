@@ -286,6 +286,9 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_pending logical-backup-foo-db-1561052100-x9vdm"}, []string{"scheduling_constraints"}},
 		{"an OpenShift operator's degraded condition naming master nodes not ready", "ERROR NodeControllerDegraded: The master nodes not ready: node \"okdcluster-6wwm2-master-0\" not ready since 2021-03-04 01:16:28 +0000 UTC because NodeStatusUnknown (Kubelet stopped posting node status.)\n",
 			[]string{"node_not_ready okdcluster-6wwm2-master-0"}, nil},
+		{"a describe pod cut above its Status, its node <none>, below the scheduler's message quoted", "I see \"0/6 nodes are available: 2 Insufficient cpu, 3 Insufficient memory.\"\n```\nName:                 pg-88cc-2-join-rhwwf\nNamespace:            implentio\nPriority:             10000000\n" +
+			"Priority Class Name:  workload-important\nService Account:      pg-88cc\nNode:                 <none>\nLabels:               batch.kubernetes.io/job-name=pg-88cc-2-join\n```\n",
+			[]string{"pod_pending implentio/pg-88cc-2-join-rhwwf"}, []string{"capacity_exhaustion"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -375,8 +375,11 @@ func isPodDescribe(keys map[string]bool) bool {
 	if keys["Replicas"] || keys["Pod Template"] || keys["Selector"] {
 		return false
 	}
+	// A pod's own fields, though the paste was cut above its Status: its node ("Node:
+	// <none>", which no other describe prints), its service account, its priority class.
 	return keys["Containers"] || keys["Init Containers"] || keys["QoS Class"] ||
-		(keys["Status"] && (keys["Node"] || keys["IP"] || keys["Start Time"]))
+		(keys["Status"] && (keys["Node"] || keys["IP"] || keys["Start Time"])) ||
+		keys["Node"] && (keys["Service Account"] || keys["Priority Class Name"] || keys["Priority"])
 }
 
 // isNodeDescribe recognises a describe node, or a fragment of one, by its node-only keys.
