@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"slices"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -33,7 +34,7 @@ func (memoryLimitRule) Causes(in Input, symptoms []Symptom) []Cause {
 			if ctr.Name != "" {
 				who = "container " + ctr.Name + " of " + podPhrase(p.Namespace+"/"+p.Name)
 			}
-			parts = append(parts, fmt.Sprintf("%s (limit %s)", who, memString(lim)))
+			parts = append(parts, fmt.Sprintf("%s (limit %s)", who, limitString(lim)))
 		}
 	}
 	if len(c.Explains) == 0 {
@@ -43,4 +44,13 @@ func (memoryLimitRule) Causes(in Input, symptoms []Symptom) []Cause {
 	c.Summary = "containers were OOM-killed at their memory limit: " + summaryParts(parts, ", ")
 	c.Missing = []string{"the containers' memory use before the kill (metrics), to size the limit"}
 	return []Cause{c}
+}
+
+// limitString writes a memory limit as it was most likely written: in binary units when it is
+// a whole number of MiB ("512Mi", "2Gi"), else in decimal ones ("3G", not a rounded "3Gi").
+func limitString(b int64) string {
+	if b%(1<<20) == 0 {
+		return memString(b)
+	}
+	return resource.NewQuantity(b, resource.DecimalSI).String()
 }

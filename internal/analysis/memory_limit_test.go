@@ -112,3 +112,16 @@ func TestMemoryLimitRule(t *testing.T) {
 	}
 	runCauseCases(t, MemoryLimitTooLow, tests)
 }
+
+// TestLimitString: a limit is written in the units it was most likely given in, never rounded
+// into another.
+func TestLimitString(t *testing.T) {
+	for _, tt := range []struct {
+		bytes int64
+		want  string
+	}{{3_000_000_000, "3G"}, {2 << 30, "2Gi"}, {512 << 20, "512Mi"}, {100_000_000, "100M"}} {
+		if got := limitString(tt.bytes); got != tt.want {
+			t.Errorf("limitString(%d) = %q, want %q", tt.bytes, got, tt.want)
+		}
+	}
+}

@@ -289,6 +289,9 @@ func TestPastes(t *testing.T) {
 		{"a describe pod cut above its Status, its node <none>, below the scheduler's message quoted", "I see \"0/6 nodes are available: 2 Insufficient cpu, 3 Insufficient memory.\"\n```\nName:                 pg-88cc-2-join-rhwwf\nNamespace:            implentio\nPriority:             10000000\n" +
 			"Priority Class Name:  workload-important\nService Account:      pg-88cc\nNode:                 <none>\nLabels:               batch.kubernetes.io/job-name=pg-88cc-2-join\n```\n",
 			[]string{"pod_pending implentio/pg-88cc-2-join-rhwwf"}, []string{"capacity_exhaustion"}},
+		{"a describe pod whose writer cut lines out with --- and ....", "```console\nkubectl  -n shoot--project-shoot describe pod loki-0\n...\nContainers:\n....\n  loki:\n---\n    State:          Running\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n" +
+			"    Ready:          True\n    Restart Count:  1\n    Limits:\n      cpu:     450m\n      memory:  3G\n    Requests:\n      cpu:      200m\n      memory:   2G\n```\n",
+			[]string{"oom_killed shoot--project-shoot/loki-0"}, []string{"memory_limit_too_low"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -121,9 +121,10 @@ func (b *block) accepts(ln line) bool {
 	return b.continues(ln)
 }
 
-// elisionRe is a line that stands for lines a writer cut out of output: "...", "…", "[...]",
+// elisionRe is a line that stands for lines a writer cut out of output: "...", "…", "---" (in a
+// describe, where kubectl prints no such line at column 0), "[...]",
 // "<snip>".
-var elisionRe = regexp.MustCompile(`^(?:\.{3,}|…|\[(?:\.{3}|…)\]|\((?:\.{3}|…)\)|<snip(?:ped)?>|\[snip(?:ped)?\])$`)
+var elisionRe = regexp.MustCompile(`^(?:\.{3,}|-{3,}|…|\[(?:\.{3}|…)\]|\((?:\.{3}|…)\)|<snip(?:ped)?>|\[snip(?:ped)?\])$`)
 
 // flatContainerRe is a line of a container section at column 0 that is not a "Key:" of the
 // describe: the container's name ("web:") or a quantity under Limits ("memory:  50Mi").
