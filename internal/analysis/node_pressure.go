@@ -50,8 +50,11 @@ func hasCondition(n *corev1.Node, pressure string) bool {
 	return false
 }
 
+// pressureEvents are the reasons that say a node is under a pressure, and which: the kubelet's
+// events, and its conditions' reasons where a message of theirs is all the input holds.
 var pressureEvents = map[string]string{
 	"NodeHasInsufficientMemory": "memory", "NodeHasDiskPressure": "disk", "NodeHasInsufficientPID": "pids", "EvictionThresholdMet": "",
+	"KubeletHasInsufficientMemory": "memory", "KubeletHasDiskPressure": "disk", "KubeletHasInsufficientPID": "pids",
 }
 
 func (nodePressureRule) Symptoms(in Input) []Symptom {

@@ -292,6 +292,8 @@ func TestPastes(t *testing.T) {
 		{"a describe pod whose writer cut lines out with --- and ....", "```console\nkubectl  -n shoot--project-shoot describe pod loki-0\n...\nContainers:\n....\n  loki:\n---\n    State:          Running\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n" +
 			"    Ready:          True\n    Restart Count:  1\n    Limits:\n      cpu:     450m\n      memory:  3G\n    Requests:\n      cpu:      200m\n      memory:   2G\n```\n",
 			[]string{"oom_killed shoot--project-shoot/loki-0"}, []string{"memory_limit_too_low"}},
+		{"a node's DiskPressure condition pasted as YAML, its reason and message only", "  - lastHeartbeatTime: 2019-09-18T07:30:26Z\n    lastTransitionTime: 2019-09-18T06:19:48Z\n    message: kubelet has disk pressure\n    reason: KubeletHasDiskPressure\n    status: \"True\"\n    type: DiskPressure\n",
+			[]string{"node_pressure "}, []string{"node_disk_exhaustion"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
