@@ -1,11 +1,11 @@
 package analysis
 
 import (
-	"github.com/rootline-dev/rootline/internal/signal"
-
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rootline-dev/rootline/internal/signal"
 )
 
 // nodeDiskRule finds nodes that ran out of disk: evictions for ephemeral-storage, inodes or

@@ -2,8 +2,9 @@ package analysis
 
 import (
 	"fmt"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"slices"
+
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )

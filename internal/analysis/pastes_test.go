@@ -294,6 +294,9 @@ func TestPastes(t *testing.T) {
 			[]string{"oom_killed shoot--project-shoot/loki-0"}, []string{"memory_limit_too_low"}},
 		{"a node's DiskPressure condition pasted as YAML, its reason and message only", "  - lastHeartbeatTime: 2019-09-18T07:30:26Z\n    lastTransitionTime: 2019-09-18T06:19:48Z\n    message: kubelet has disk pressure\n    reason: KubeletHasDiskPressure\n    status: \"True\"\n    type: DiskPressure\n",
 			[]string{"node_pressure "}, []string{"node_disk_exhaustion"}},
+		{"a container's fragment whose first line a paste indented less, below a sentence quoting the command", "```shell\nkubectl describe pod gives me: \n\n\n   State:          Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n" +
+			"    Ready:          False\n    Restart Count:  0\n    Limits:\n      cpu:     1100m\n      memory:  256Mi\n    Requests:\n      cpu:     10m\n      memory:  1Mi\n```\n",
+			[]string{"oom_killed "}, []string{"memory_limit_too_low"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -2,6 +2,7 @@ package text
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -131,6 +132,11 @@ func (c *command) parseArgs(args []string) {
 		c.resource, c.name = kind, name
 	} else if len(plain) > 0 {
 		c.name = plain[0]
+	}
+	if i := slices.Index(plain, c.name); i >= 0 && i+1 < len(plain) && strings.HasSuffix(plain[i+1], ":") && !strings.ContainsAny(c.name, "-.0123456789") {
+		// "kubectl describe pod gives me:": a sentence about a command, whose words after it
+		// are a person's: a plain word before a colon is a verb, not a name.
+		c.name = ""
 	}
 	if !kubectlVerbs[c.verb] {
 		c.verb = ""

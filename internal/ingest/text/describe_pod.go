@@ -100,7 +100,7 @@ func (p *parser) describePodFragment(roots []*node, b *block) error {
 	if c := find(roots, "Containers"); c != nil {
 		pod.Spec.Containers, pod.Status.ContainerStatuses = containers(c)
 	} else {
-		c, cs, _ := container("", roots) // a fragment is pasted for its state
+		c, cs, _ := container("", promoteContainerFields(roots)) // a fragment is pasted for its state
 		pod.Spec.Containers, pod.Status.ContainerStatuses = []corev1.Container{c}, []corev1.ContainerStatus{cs}
 	}
 	owner := &ownerRef{kind: "Pod"}
@@ -113,6 +113,42 @@ func (p *parser) describePodFragment(roots []*node, b *block) error {
 	}
 	p.owner = owner
 	return p.describeEvents(find(roots, "Events"), owner)
+}
+
+// containerFieldKeys are the fields kubectl prints for a container, beside its State; never
+// under it.
+var containerFieldKeys = map[string]bool{"Last State": true, "Last Termination State": true, "Ready": true,
+	"Restart Count": true, "Limits": true, "Requests": true, "Environment": true, "Mounts": true, "Image": true,
+	"Image ID": true, "Container ID": true, "Port": true, "Ports": true, "Host Port": true, "Host Ports": true,
+	"Command": true, "Args": true, "Liveness": true, "Readiness": true, "Startup": true}
+
+// promoteContainerFields puts a container's fields back beside its State where a fragment's
+// first line was pasted less indented than the rest ("   State:  Terminated" above
+// "    Ready:  False"), which put them under it.
+func promoteContainerFields(roots []*node) []*node {
+	var out []*node
+	for _, n := range roots {
+		if n.key != "State" {
+			out = append(out, n)
+			continue
+		}
+		var own, moved []*node
+		for _, k := range n.kids {
+			if containerFieldKeys[k.key] {
+				moved = append(moved, k)
+			} else {
+				own = append(own, k)
+			}
+		}
+		if len(moved) == 0 {
+			out = append(out, n)
+			continue
+		}
+		state := *n
+		state.kids = own
+		out = append(append(out, &state), moved...)
+	}
+	return out
 }
 
 // describeStatus reads the Status line: a phase, or "Terminating (lasts 5m)".

@@ -1,10 +1,9 @@
 package text
 
 import (
-	"time"
-
 	"fmt"
 	"path"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 

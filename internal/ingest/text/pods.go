@@ -1,12 +1,11 @@
 package text
 
 import (
-	"time"
-
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
