@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -119,7 +120,7 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 		// Nothing else says so, but the scheduler does: "0/2 nodes are available: 2 node(s) were
 		// not ready." counts nodes it found not ready, without naming them.
 		for _, o := range m.Events {
-			if o.Event.Reason != "FailedScheduling" || !slices.Contains(in.evidenceTags(o.Event.Message), "node_not_ready") {
+			if !strings.EqualFold(o.Event.Reason, "FailedScheduling") || !slices.Contains(schedulerConditions(o.Event.Message), notReadyCondition) {
 				continue
 			}
 			s := get("")

@@ -125,13 +125,8 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 				r = pressureOf(signal.EvictionResource(strings.Trim(f[0], ".,()")))
 			}
 		}
-		if m := in.messages().message(e.Message); r == "" && m != nil {
-			for _, c := range strings.Fields(m.Capture("conditions")) {
-				// "node conditions - observed: [DiskPressure]": the first condition it names.
-				if p, known := pressureConditions[corev1.NodeConditionType(strings.Trim(c, `[],"`))]; known && r == "" {
-					r = p
-				}
-			}
+		if r == "" {
+			r = observedPressure(in, e.Message)
 		}
 		addResource(s, r)
 		s.Evidence = append(s.Evidence, citeEvent(o))
@@ -183,16 +178,7 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 			if !strings.EqualFold(o.Event.Reason, "FailedScheduling") {
 				continue
 			}
-			sch, ok := signal.ParseFailedScheduling(o.Event.Message)
-			if !ok {
-				continue
-			}
-			var rs []string
-			for _, r := range sch.Reasons {
-				if p := schedulerPressure(r); p != "" {
-					rs = append(rs, p)
-				}
-			}
+			rs := slices.DeleteFunc(schedulerConditions(o.Event.Message), func(c string) bool { return c == notReadyCondition })
 			if len(rs) == 0 {
 				continue
 			}
@@ -226,24 +212,17 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 	return out
 }
 
-// schedulerPressure is the pressure a reason of the scheduler says nodes were under: its
-// 1.9–1.17 words ("node(s) had disk pressure") or the taint the node lifecycle controller puts
-// on them for it; "" for any other reason.
-func schedulerPressure(r signal.ReasonCount) string {
-	if t, ok := r.Taint(); ok {
-		return conditionTaints[t.Key] // "" for a taint of no pressure
-	}
-	if r.Class() != signal.ClassNodeCondition {
+// observedPressure is the first pressure a message of the catalogue names in its conditions
+// ("node conditions - observed: [DiskPressure]"), or "".
+func observedPressure(in Input, msg string) string {
+	m := in.messages().message(msg)
+	if m == nil {
 		return ""
 	}
-	s := strings.ToLower(r.Reason)
-	switch {
-	case strings.Contains(s, "memory pressure") || strings.Contains(s, "memorypressure"):
-		return "memory"
-	case strings.Contains(s, "disk pressure") || strings.Contains(s, "diskpressure"):
-		return "disk"
-	case strings.Contains(s, "pid pressure") || strings.Contains(s, "pidpressure"):
-		return "pids"
+	for _, c := range strings.Fields(m.Capture("conditions")) {
+		if p, ok := pressureConditions[corev1.NodeConditionType(strings.Trim(c, `[],"`))]; ok {
+			return p
+		}
 	}
 	return ""
 }

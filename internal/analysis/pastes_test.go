@@ -260,6 +260,10 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_pending "}, []string{"volume_binding"}},
 		{"a claim waiting for its external provisioner for five minutes", "Events:\n Normal  ExternalProvisioning  4s (x22 over 5m19s)  persistentvolume-controller  waiting for a volume to be created, either by external provisioner \"fuseim.pri/ifs\" or manually created by system administrator\n",
 			[]string{"volume_provisioning_failed "}, nil},
+		{"a claim waiting for its external provisioner for ten minutes, said three times", "apiVersion: v1\nkind: Event\nmetadata:\n  name: data-db-0.17a\n  namespace: prod\ninvolvedObject:\n  kind: PersistentVolumeClaim\n  name: data-db-0\n  namespace: prod\n" +
+			"reason: ExternalProvisioning\ntype: Normal\ncount: 3\nfirstTimestamp: \"2024-01-01T10:00:00Z\"\nlastTimestamp: \"2024-01-01T10:10:00Z\"\n" +
+			"message: 'waiting for a volume to be created, either by external provisioner \"ebs.csi.aws.com\" or manually created by system administrator'\n",
+			[]string{"volume_provisioning_failed prod/data-db-0"}, nil},
 		{"a claim waiting for its external provisioner a little while", "Events:\n Normal  ExternalProvisioning  4s (x3 over 30s)  persistentvolume-controller  waiting for a volume to be created, either by external provisioner \"ebs.csi.aws.com\" or manually created by system administrator\n",
 			nil, nil},
 		{"pods ContainerCreating for hours, and one for seconds", "`kube-system   coredns-576cbf47c7-2zcjc                   0/1     ContainerCreating   0          57m`\n" +

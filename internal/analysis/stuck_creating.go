@@ -3,7 +3,6 @@ package analysis
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -70,10 +69,13 @@ func (stuckCreatingRule) Symptoms(in Input) []Symptom {
 			}
 		}
 	}
-	// A pod still ContainerCreating long after it was made, whatever the input says of why.
+	// A pod a pasted listing shows still ContainerCreating long after it was made, whatever
+	// the input says of why. Its age is the AGE the listing printed, as of the listing's own
+	// time; a pod object's creation against the input's latest time says nothing so sure (the
+	// pods may have been listed before the last event was), so it is not read so.
 	for _, o := range in.Model.Pods {
-		age, ok := podAge(in, o)
-		if _, said := syms.byPod[o.Namespace+"/"+o.Name]; !ok || age < stuckAfter || started(o.Pod) || said && o.Name != "" {
+		age := o.ListedAge
+		if _, said := syms.byPod[o.Namespace+"/"+o.Name]; age < stuckAfter || started(o.Pod) || said && o.Name != "" {
 			continue
 		}
 		for _, cs := range allStatuses(o.Pod) {
@@ -81,8 +83,8 @@ func (stuckCreatingRule) Symptoms(in Input) []Symptom {
 				s := syms.pod(o)
 				s.Node = o.Pod.Spec.NodeName
 				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name),
-					"ContainerCreating, the pod "+minutes(age)+" old"))
-				s.Details.Message = "still ContainerCreating " + minutes(age) + " after it was made"
+					"ContainerCreating, the pod "+roundDuration(int(age.Seconds()))+" old"))
+				s.Details.Message = "still ContainerCreating " + roundDuration(int(age.Seconds())) + " after it was made"
 				break
 			}
 		}
@@ -123,24 +125,6 @@ func (stuckCreatingRule) Symptoms(in Input) []Symptom {
 // --runtime-request-timeout) and a mount after about two (the volume manager's wait), and
 // retries; a pod still creating after ten minutes is not getting past it.
 const stuckAfter = 10 * time.Minute
-
-// minutes writes a duration to the minute as kubectl's ages read: "57m", "3h57m", "50h".
-func minutes(d time.Duration) string {
-	s := d.Round(time.Minute).String()
-	s = strings.TrimSuffix(s, "0s")
-	if strings.Contains(s, "h") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
-
-// podAge is how old a pod was when a listing showed it: the AGE a pasted listing printed
-// (cluster.Object.ListedAge), which says how long it had existed at the listing's own time. A
-// pod object's creation against the input's latest time says nothing so sure (the pods may
-// have been listed before the last event was), so it is not read so; ok is false without one.
-func podAge(_ Input, o *cluster.Object) (time.Duration, bool) {
-	return o.ListedAge, o.ListedAge > 0
-}
 
 // started reports whether a pod got past its start: running with every container started, or
 // finished.

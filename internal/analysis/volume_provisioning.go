@@ -59,11 +59,11 @@ const (
 // be created, either by external provisioner …" said for waitedLong or more.
 func waitedForProvisioner(in Input, o *cluster.Object) bool {
 	e := o.Event
-	if e.Reason != "ExternalProvisioning" && !slices.Contains(in.evidenceTags(e.Message), "waiting_external_provisioner") {
-		return false
-	}
 	count, first, last := cluster.EventTimes(e)
-	return count >= waitedCount || !first.IsZero() && last.Sub(first) >= waitedLong
+	if count < waitedCount && (first.IsZero() || last.Sub(first) < waitedLong) {
+		return false // the cheap test first: every event of the input comes here
+	}
+	return e.Reason == "ExternalProvisioning" || slices.Contains(in.evidenceTags(e.Message), "waiting_external_provisioner")
 }
 
 // claimsByFile lists, per file, the claims its events' messages name in the catalogue's words,

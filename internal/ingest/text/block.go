@@ -47,11 +47,9 @@ type block struct {
 	base int
 }
 
-// maxBase is the deepest indentation a whole describe is taken off: a list item's or a
-// quotation's, not a field's under another.
-const maxBase = 8
-
-// indentedStartRe is the first line of a describe pasted indented as a whole: its Name field.
+// indentedStartRe is the first line of a describe pasted indented as a whole: its Name field,
+// at most eight spaces in (a list item's or a quotation's indentation, not a field's under
+// another).
 var indentedStartRe = regexp.MustCompile(`^( {1,8})Name:\s+\S`)
 
 // indentedBlock opens the block of a describe pasted indented as a whole, or returns nil.
