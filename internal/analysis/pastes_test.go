@@ -301,6 +301,11 @@ func TestPastes(t *testing.T) {
 		{"a container's fragment whose first line a paste indented less, below a sentence quoting the command", "```shell\nkubectl describe pod gives me: \n\n\n   State:          Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n" +
 			"    Ready:          False\n    Restart Count:  0\n    Limits:\n      cpu:     1100m\n      memory:  256Mi\n    Requests:\n      cpu:     10m\n      memory:  1Mi\n```\n",
 			[]string{"oom_killed "}, []string{"memory_limit_too_low"}},
+		{"the scheduler's diagnosis quoted without its count of nodes, below the pods listed", "```\n$ kubectl get pods\nNAME                   READY   STATUS    RESTARTS   AGE\nweb-6d4cf56db6-x2k9p   0/1     Pending   0          12m\n```\n" +
+			"The scheduler keeps saying \"1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient memory.\" for it.\n",
+			[]string{"pod_pending web-6d4cf56db6-x2k9p"}, []string{"capacity_exhaustion"}},
+		{"the same diagnosis alone in a sentence: a pod the input does not name", "Our pods never start: 1 node(s) didn't have free ports for the requested pod ports, 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate.\n",
+			[]string{"pod_pending "}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

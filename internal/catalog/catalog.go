@@ -58,6 +58,12 @@ type Entry struct {
 	// "Waiting for pod ns/x to be running, status is Pending", the pod's conditions under it.
 	// It is a sign of nothing itself.
 	Heads bool `json:"heads,omitempty"`
+	// Items names the capture that holds a list of the parts of the entries of the same
+	// component and reason, each after its count and joined by ", " (the scheduler's
+	// diagnosis, "1 node(s) had untolerated taint {…}, 2 Insufficient cpu", written
+	// fmt.Sprintf("%v %v", count, reason)). People quote that list without the words before
+	// it; found on its own, it is this message with those words left out.
+	Items string `json:"items,omitempty"`
 	// Behind is how far before its anchor the message may start, for a template whose
 	// captures before its fixed words hold paths longer than the scanner's look-behind (the
 	// kernel's "Task in <cgroup> killed as a result of …"): at most maxBehind; 0 for the
@@ -101,6 +107,15 @@ type Catalogue struct {
 	// messages are the anchors of the entries that are messages, each with the entries that
 	// hold it; all are those of every entry, parts included.
 	messages, all anchorSet
+	// lists are the entries whose message is a list of parts (Entry.Items), each with the
+	// anchors of its parts.
+	lists []list
+}
+
+// list is an entry whose message is a counted list of parts, and the anchors of those parts.
+type list struct {
+	entry *Entry
+	parts anchorSet
 }
 
 type anchor struct {
@@ -168,6 +183,24 @@ func Parse(data []byte) (*Catalogue, error) {
 			byAnchor[e.anchor] = append(byAnchor[e.anchor], e)
 		}
 		allByAnchor[e.anchor] = append(allByAnchor[e.anchor], e)
+	}
+	for i, e := range entries {
+		if e.Items == "" {
+			continue
+		}
+		if !slices.Contains(e.captures, e.Items) {
+			return nil, fmt.Errorf("catalog: entry %d (%s): items %q is not one of its captures", i+1, e.ID, e.Items)
+		}
+		parts := map[string][]*Entry{}
+		for _, p := range entries {
+			if p.Part && p.Component == e.Component && p.Reason == e.Reason {
+				parts[p.anchor] = append(parts[p.anchor], p)
+			}
+		}
+		if len(parts) == 0 {
+			return nil, fmt.Errorf("catalog: entry %d (%s): items %q, but no part of %s's %s is catalogued", i+1, e.ID, e.Items, e.Component, e.Reason)
+		}
+		c.lists = append(c.lists, list{entry: e, parts: newAnchorSet(parts)})
 	}
 	for i, e := range entries {
 		for _, id := range e.Follows {

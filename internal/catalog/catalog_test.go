@@ -108,6 +108,12 @@ func TestFind(t *testing.T) {
 		{"a message inside another is part of it", `Error creating: pods "web-1" is forbidden: exceeded quota: compute, requested: cpu=2, used: cpu=8, limited: cpu=8`,
 			[]string{"pod_create_failed"}},
 		{"a part alone is not a message", `Insufficient cpu`, nil},
+		{"the scheduler's diagnosis quoted without its count of nodes", `It says "1 node(s) didn't have free ports for the requested pod ports, 2 Insufficient cpu." and stays Pending`,
+			[]string{"pod_pending"}},
+		{"lists quoted apart are messages apart", `first 3 Too many pods, 1 node(s) were unschedulable and later 2 Insufficient memory`,
+			[]string{"pod_pending", "pod_pending"}},
+		{"a part after a number that counts no nodes", `version 1.2 Insufficient cpu, 0/3 Insufficient memory`, nil},
+		{"a part without its count", `node(s) had untolerated taint {a: b}`, nil},
 		{"an empty rest of the message where the text ends", "3m  Warning  FailedCreate  replicaset/toolbox-84b4c6f7f6  Error creating: ",
 			[]string{"pod_create_failed"}},
 		{"an empty rest of the message without its space", "Error creating:", []string{"pod_create_failed"}},
@@ -135,6 +141,12 @@ func TestFind(t *testing.T) {
 	ms := c.Find("Node ip-10-0-1-2.ec2.internal status is now: NodeHasDiskPressure")
 	if len(ms) != 1 || ms[0].Entry.Symptom != "node_pressure" || ms[0].Node() != "ip-10-0-1-2.ec2.internal" {
 		t.Errorf("node status: %+v, want the NodeHasDiskPressure entry naming the node", ms)
+	}
+	// The list quoted on its own is the diagnosis, its items the list's text.
+	ms = c.Find(`Scheduler: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. Please help`)
+	if len(ms) != 1 || ms[0].Entry.ID != "kube-scheduler/nodes-available" || ms[0].Capture("diagnosis") != ms[0].Text ||
+		ms[0].Text != "1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu" {
+		t.Errorf("quoted diagnosis: %+v, want the nodes-available entry with the two items as its diagnosis", ms)
 	}
 	// Explain finds the parts inside a message.
 	var tags []string

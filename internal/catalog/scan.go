@@ -119,7 +119,9 @@ const maxScan = 64 << 10
 // Find returns the messages of the catalogue that text holds, in order, none overlapping
 // another: where two entries match at overlapping places, the one that starts first wins, and
 // of two starting together the longer match. Parts of messages (Entry.Part) are not found on
-// their own; words (Entry.Word) are, and the caller decides whether a program printed them.
+// their own, but in the counted list of an entry's Items (the scheduler's diagnosis quoted
+// without its "0/3 nodes are available: "); words (Entry.Word) are, and the caller decides
+// whether a program printed them.
 //
 // Its cost is linear in the text: it looks for each anchor once, and tries an entry's pattern
 // only from a little before where its anchor stands.
@@ -145,7 +147,89 @@ func (c *Catalogue) find(text string, budget *int) []Match {
 			}
 		}
 	})
-	return resolve(found)
+	found = resolve(found)
+	for _, l := range c.lists {
+		found = l.quoted(c, text, found, budget)
+	}
+	return found
+}
+
+// quoted adds to found each list of the entry's parts that stands on its own in text: the
+// entry's message quoted without its fixed words. A part counts as an item of the list only
+// after its count ("2 Insufficient cpu"), where no message found holds it; items follow one
+// another after ", ". The match is the entry's, with the list its Items capture and every
+// other capture empty.
+func (l list) quoted(c *Catalogue, text string, found []Match, budget *int) []Match {
+	var items []Match
+	c.anchorsAt(l.parts, text, func(a anchor, at int) {
+		if budget != nil {
+			if *budget <= 0 {
+				return
+			}
+			*budget -= len(a.entries)
+		}
+		for _, e := range a.entries {
+			m, ok := e.matchAround(text, at)
+			if !ok {
+				continue
+			}
+			from := countBefore(text, m.Start)
+			if from < 0 || slices.ContainsFunc(found, func(f Match) bool { return from < f.End && f.Start < m.End }) {
+				continue
+			}
+			m.Start = from
+			items = append(items, m)
+		}
+	})
+	if len(items) == 0 {
+		return found
+	}
+	sortMatches(items)
+	var runs [][2]int // the bounds of each run of items
+	for _, m := range items {
+		if n := len(runs); n > 0 && m.Start < runs[n-1][1] {
+			continue // inside the item before (a part within a longer part)
+		}
+		if n := len(runs); n > 0 && strings.TrimLeft(text[runs[n-1][1]:m.Start], " ") == ", " {
+			runs[n-1][1] = m.End
+			continue
+		}
+		runs = append(runs, [2]int{m.Start, m.End})
+	}
+	for _, r := range runs {
+		loc := make([]int, 2+2*len(l.entry.captures))
+		for i := range loc {
+			loc[i] = -1
+		}
+		loc[0], loc[1] = r[0], r[1]
+		if i := slices.Index(l.entry.captures, l.entry.Items); i >= 0 {
+			loc[2+2*i], loc[3+2*i] = r[0], r[1]
+		}
+		found = append(found, newMatch(l.entry, text, loc))
+	}
+	sortMatches(found)
+	return found
+}
+
+// countBefore returns where the count before a list's item at position at starts ("2 " of
+// "2 Insufficient cpu"), or -1 when none stands right before it. A count is a number after
+// the start of the text, a space, a comma, or an opening quote or bracket: not the "3" of
+// "0/3".
+func countBefore(text string, at int) int {
+	if at < 2 || text[at-1] != ' ' {
+		return -1
+	}
+	i := at - 1
+	for i > 0 && i > at-8 && text[i-1] >= '0' && text[i-1] <= '9' {
+		i--
+	}
+	if i == at-1 {
+		return -1
+	}
+	if i > 0 && !strings.ContainsRune(" \t,:;\"'`([*_>", rune(text[i-1])) {
+		return -1
+	}
+	return i
 }
 
 // Scanner is Find with a bound on the work of a whole input: each place an anchor stands
@@ -181,7 +265,8 @@ func (c *Catalogue) anchorsAt(set anchorSet, text string, f func(a anchor, at in
 
 // Explain returns every message and part of a message of the catalogue that text holds, the
 // parts inside a message included, in order: what a message says in its pieces (the CNI's
-// error inside a sandbox failure, each reason of the scheduler's diagnosis).
+// error inside a sandbox failure, each reason of the scheduler's diagnosis), and the lists
+// quoted on their own that Find gives as messages.
 func (c *Catalogue) Explain(text string) []Match {
 	if len(text) > maxScan {
 		text = text[:maxScan]
@@ -196,6 +281,21 @@ func (c *Catalogue) Explain(text string) []Match {
 			}
 		}
 	})
+	var messages []Match
+	for _, m := range found {
+		if !m.Entry.Part {
+			messages = append(messages, m)
+		}
+	}
+	messages = resolve(messages)
+	for _, l := range c.lists { // the lists quoted on their own, which Find gives as messages
+		messages = l.quoted(c, text, messages, nil)
+		for _, m := range messages {
+			if m.Entry == l.entry && !slices.ContainsFunc(found, func(f Match) bool { return f.Entry == m.Entry && f.Start == m.Start }) {
+				found = append(found, m)
+			}
+		}
+	}
 	sortMatches(found)
 	return found
 }

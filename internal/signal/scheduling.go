@@ -37,15 +37,22 @@ var (
 	// its own: Kubeflow's notebook controller ("Reissued from pod/x: 0/2 nodes are available:
 	// …"), a CI plugin's or an operator's status ("Unschedulable: 0/3 nodes are available: …").
 	quotedRe = regexp.MustCompile(`(?:^|[\s:(\["'])(\d+/\d+ nodes are available(?::|\.|\s*$)|No nodes are available that match all of the|no nodes available to schedule pods)`)
+	// headlessRe starts the diagnosis quoted without the "0/N nodes are available: " before
+	// it, as people quote it and the text scan gives it (catalog's Entry.Items): its first
+	// item, "<count> <reason>" of a 1.10+ reason.
+	headlessRe = regexp.MustCompile(`^\d+ (?:node\(s\) |Insufficient |Too many pods)`)
 )
 
 // ParseFailedScheduling parses a FailedScheduling message: the "0/N nodes are available: …"
 // grammar with its PreFilter and PostFilter (preemption, DRA) parts, and the pre-1.11
-// "No nodes are available that match all of the following predicates:: R (k), …" form.
+// "No nodes are available that match all of the following predicates:: R (k), …" form, and
+// the diagnosis quoted without its count of nodes ("1 node(s) had untolerated taint {…}, 2
+// Insufficient cpu.": Available and Total are 0, as in the predicate form).
 // The "(combined from similar events): " prefix is ignored.
 func ParseFailedScheduling(msg string) (Scheduling, bool) {
 	s, _ := StripCombined(strings.TrimSpace(msg))
-	if !availableRe.MatchString(s) && !predicatesRe.MatchString(s) && !strings.HasPrefix(strings.ToLower(s), noNodesMsg) {
+	headless := headlessRe.MatchString(s)
+	if !headless && !availableRe.MatchString(s) && !predicatesRe.MatchString(s) && !strings.HasPrefix(strings.ToLower(s), noNodesMsg) {
 		m := quotedRe.FindStringSubmatchIndex(s)
 		if m == nil || strings.HasSuffix(s[:m[2]], "preemption: ") {
 			return Scheduling{}, false
@@ -63,17 +70,21 @@ func ParseFailedScheduling(msg string) (Scheduling, bool) {
 		sc.Reasons, sc.Truncated = parsePredicates(s[loc[1]:], sc.Truncated)
 		return sc, true
 	}
-	m := availableRe.FindStringSubmatch(s)
-	if m == nil {
-		return Scheduling{}, false
+	head := 0 // where the diagnosis starts: after the count of nodes, unless it was left out
+	if !headless {
+		m := availableRe.FindStringSubmatch(s)
+		if m == nil {
+			return Scheduling{}, false
+		}
+		var ok1, ok2 bool
+		sc.Available, ok1 = atoi(m[1])
+		sc.Total, ok2 = atoi(m[2])
+		if !ok1 || !ok2 {
+			return Scheduling{}, false
+		}
+		head = len(m[0])
 	}
-	var ok1, ok2 bool
-	sc.Available, ok1 = atoi(m[1])
-	sc.Total, ok2 = atoi(m[2])
-	if !ok1 || !ok2 {
-		return Scheduling{}, false
-	}
-	filter, post, hasPost := cutSentence(strings.TrimSpace(s[len(m[0]):]))
+	filter, post, hasPost := cutSentence(strings.TrimSpace(s[head:]))
 	if items, ok := splitCounted(trimSentenceEnd(filter)); ok {
 		// A cut message loses its last item, unless a period shows that the list ended.
 		var cut bool

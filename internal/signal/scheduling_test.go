@@ -31,6 +31,25 @@ func TestParseFailedScheduling(t *testing.T) {
 			wantOK: true,
 		},
 		{
+			name: "diagnosis quoted without its count of nodes",
+			msg:  "1 node(s) didn't have free ports for the requested pod ports, 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate.",
+			want: Scheduling{Reasons: []ReasonCount{
+				{1, "node(s) didn't have free ports for the requested pod ports"},
+				{1, "node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate"},
+			}},
+			wantOK: true,
+		},
+		{
+			name:   "headless diagnosis with its preemption",
+			msg:    "3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+			want:   Scheduling{Reasons: []ReasonCount{{3, "Insufficient memory"}}, PostFilter: "preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.", Preemption: []ReasonCount{{3, "No preemption victims found for incoming pod"}}},
+			wantOK: true,
+		},
+		{
+			name: "a count of something else is no diagnosis",
+			msg:  "3 nodes ran out of memory",
+		},
+		{
 			name:   "2020 taint form with inner comma (corpus 01)",
 			msg:    "0/1 nodes are available: 1 node(s) had taint {node.kubernetes.io/memory-pressure: }, that the pod didn't tolerate.",
 			want:   Scheduling{Total: 1, Reasons: []ReasonCount{{1, "node(s) had taint {node.kubernetes.io/memory-pressure: }, that the pod didn't tolerate"}}},
