@@ -221,6 +221,7 @@ func DefaultRegistry() *Registry {
 			evictedRule{}, lingeringRule{}, pendingRule{}, oomRule{},
 			probeRule{probe: "Liveness", kind: LivenessProbeFailed},
 			probeRule{probe: "Readiness", kind: ReadinessProbeFailed},
+			probeRule{probe: "Startup", kind: StartupProbeFailed},
 			crashLoopRule{}, restartedRule{}, imagePullRule{}, preemptedRule{},
 			nodeNotReadyRule{}, nodePressureRule{}, scaleUpRule{}, stuckCreatingRule{}, podCreateFailedRule{},
 			rolloutStuckRule{}, jobFailedRule{}, volumeProvisioningRule{}, nodeOOMRule{},

@@ -27,7 +27,7 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 	var out []Cause
 	byPod := map[string]int{} // pod → index in out: one cause per starved pod
 	for _, s := range symptoms {
-		if s.Kind != LivenessProbeFailed && s.Kind != ReadinessProbeFailed && s.Kind != ContainerRestarted {
+		if s.Kind != LivenessProbeFailed && s.Kind != ReadinessProbeFailed && s.Kind != StartupProbeFailed && s.Kind != ContainerRestarted {
 			continue
 		}
 		pod, node := podOf(m, s), m.Node(nodeOf(m, s))

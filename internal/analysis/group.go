@@ -313,7 +313,8 @@ func (g *group) symptom() Symptom {
 var groupVerbs = map[string]string{
 	PodEvicted: "were evicted", PodPending: "could not be scheduled", OOMKilled: "had containers OOM-killed",
 	LivenessProbeFailed: "failed their liveness probes", ReadinessProbeFailed: "failed their readiness probes",
-	CrashLoopBackOff: "were in CrashLoopBackOff", ContainerRestarted: "had containers restarted",
+	StartupProbeFailed: "failed their startup probes",
+	CrashLoopBackOff:   "were in CrashLoopBackOff", ContainerRestarted: "had containers restarted",
 	ImagePullFailed: "could not pull their images", Preempted: "were preempted", NodeNotReady: "were not ready",
 	NodePressure: "were under pressure", EvictedPodsLingering: "were left evicted, never deleted", ScaleUp: "were added",
 	PodStuckCreating: "could not start on their nodes", PodCreateFailed: "could not create their pods",

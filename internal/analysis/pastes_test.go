@@ -310,6 +310,9 @@ func TestPastes(t *testing.T) {
 			[]string{"job_failed cert-manager-startupapicheck"}, nil},
 		{"Helm 2's hook Job past its deadline", "[debug] CHART PATH: /root/helm/charts/px\n\nError: Job failed: DeadlineExceeded\n",
 			[]string{"job_failed "}, nil},
+		{"a startup probe failing is its own kind, not a liveness probe's", "  Warning  Unhealthy  1s (x15 over 15s)  kubelet            Startup probe failed: Get \"http://10.0.0.229:9000/health/started\": dial tcp 10.0.0.229:9000: connect: connection refused\n" +
+			"  Normal   Killing    1s                 kubelet            Container keycloak failed startup probe, will be restarted\n",
+			[]string{"startup_probe_failed "}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

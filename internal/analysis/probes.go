@@ -7,11 +7,12 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
-// probeRule finds failing probes of one type (Liveness or Readiness): the kubelet's Unhealthy
-// events ("Liveness probe failed: …", also "errored"), and for liveness the Killing events
-// that restart the container. One symptom per pod, with the number of failures seen.
+// probeRule finds failing probes of one type (Liveness, Readiness or Startup): the kubelet's
+// Unhealthy events ("Liveness probe failed: …", also "errored"), and for liveness and startup
+// the Killing events that restart the container. One symptom per pod, with the number of
+// failures seen.
 type probeRule struct {
-	probe string // "Liveness" or "Readiness"
+	probe string // "Liveness", "Readiness" or "Startup"
 	kind  string
 }
 
@@ -25,7 +26,7 @@ func (r probeRule) Symptoms(in Input) []Symptom {
 		sign := in.eventSign(o, r.kind)
 		killing := e.Reason == "Killing" || sign != nil && sign.Reason == "Killing"
 		failed := !killing && (e.Reason == "Unhealthy" && (hasPrefixFold(e.Message, r.probe+" probe failed") || hasPrefixFold(e.Message, r.probe+" probe errored")) || sign != nil)
-		killed := r.probe == "Liveness" && killing && (strings.Contains(e.Message, "failed liveness probe") || sign != nil)
+		killed := r.probe != "Readiness" && killing && (strings.Contains(e.Message, "failed "+strings.ToLower(r.probe)+" probe") || sign != nil)
 		if !failed && !killed {
 			continue
 		}

@@ -14,7 +14,7 @@ type cutCPURule struct{}
 func (cutCPURule) Name() string { return "recent-change-cpu" }
 
 func (cutCPURule) Causes(in Input, symptoms []Symptom) []Cause {
-	return changeCauses(in, symptoms, mechanism{matches: cutCPU, kinds: []string{LivenessProbeFailed, ReadinessProbeFailed},
+	return changeCauses(in, symptoms, mechanism{matches: cutCPU, kinds: []string{LivenessProbeFailed, ReadinessProbeFailed, StartupProbeFailed},
 		what: "their probes failed with less CPU", confidence: 0.6})
 }
 

@@ -72,6 +72,7 @@ const (
 	OOMKilled                = vocab.OOMKilled
 	LivenessProbeFailed      = vocab.LivenessProbeFailed
 	ReadinessProbeFailed     = vocab.ReadinessProbeFailed
+	StartupProbeFailed       = vocab.StartupProbeFailed
 	CrashLoopBackOff         = vocab.CrashLoopBackOff
 	ContainerRestarted       = vocab.ContainerRestarted
 	ImagePullFailed          = vocab.ImagePullFailed

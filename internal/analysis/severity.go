@@ -12,7 +12,7 @@ import (
 
 // severity orders symptom kinds for people, worst first: what users felt before what only
 // explains it.
-var severity = []string{PodEvicted, OOMKilled, NodeOOM, CrashLoopBackOff, LivenessProbeFailed, JobFailed, ContainerRestarted,
+var severity = []string{PodEvicted, OOMKilled, NodeOOM, CrashLoopBackOff, LivenessProbeFailed, StartupProbeFailed, JobFailed, ContainerRestarted,
 	Preempted, PodPending, PodStuckCreating, PodCreateFailed, RolloutStuck, ImagePullFailed, VolumeProvisioningFailed,
 	NodeNotReady, NodePressure, ReadinessProbeFailed, ScaleUp, EvictedPodsLingering}
 
@@ -101,7 +101,7 @@ func groupReason(s Symptom) string {
 			return "the kernel's OOM killer"
 		}
 		return "OOMKilled"
-	case LivenessProbeFailed, ReadinessProbeFailed:
+	case LivenessProbeFailed, ReadinessProbeFailed, StartupProbeFailed:
 		return probeFailure(s.Details.Output)
 	case ContainerRestarted, CrashLoopBackOff:
 		if r := s.Details.Reason; r != "" {

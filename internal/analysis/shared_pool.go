@@ -15,7 +15,7 @@ func (sharedPoolRule) Name() string { return "shared-node-pool" }
 
 // sufferings are the symptom kinds a critical pod shows when its node is contended.
 var sufferings = map[string]bool{PodEvicted: true, OOMKilled: true, LivenessProbeFailed: true,
-	ReadinessProbeFailed: true, ContainerRestarted: true, CrashLoopBackOff: true}
+	ReadinessProbeFailed: true, StartupProbeFailed: true, ContainerRestarted: true, CrashLoopBackOff: true}
 
 func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 	m := in.Model

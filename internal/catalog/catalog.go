@@ -247,7 +247,8 @@ func ObjectKind(object string) string { return objectKinds[object] }
 var symptomObjects = map[string][]string{
 	kinds.PodEvicted: {"pod", "container"}, kinds.PodPending: {"pod", "container"}, kinds.OOMKilled: {"pod", "container"},
 	kinds.LivenessProbeFailed: {"pod", "container"}, kinds.ReadinessProbeFailed: {"pod", "container"},
-	kinds.CrashLoopBackOff: {"pod", "container"}, kinds.ContainerRestarted: {"pod", "container"},
+	kinds.StartupProbeFailed: {"pod", "container"},
+	kinds.CrashLoopBackOff:   {"pod", "container"}, kinds.ContainerRestarted: {"pod", "container"},
 	kinds.ImagePullFailed: {"pod", "container"}, kinds.Preempted: {"pod", "container"}, kinds.PodStuckCreating: {"pod", "container"},
 	kinds.NodeNotReady: {"node", "cluster"}, kinds.NodePressure: {"node"}, kinds.NodeOOM: {"node"},
 	kinds.PodCreateFailed: {"pod", "replicaset", "replicationcontroller", "job", "cronjob", "statefulset", "daemonset", "workload"},

@@ -37,12 +37,16 @@ const (
 	// NodeOOM: the kernel's OOM killer ran on a node (SystemOOM), as opposed to a container
 	// killed at its own memory limit (oom_killed).
 	NodeOOM = "node_oom"
+	// StartupProbeFailed: a startup probe failed (the container is killed and restarted when
+	// it fails past its threshold, as for a liveness probe, but it says the container did not
+	// start in time rather than that a running one stopped answering).
+	StartupProbeFailed = "startup_probe_failed"
 )
 
 // Symptoms lists every symptom kind.
 var Symptoms = []string{PodEvicted, PodPending, OOMKilled, LivenessProbeFailed, ReadinessProbeFailed, CrashLoopBackOff,
 	ContainerRestarted, ImagePullFailed, Preempted, NodeNotReady, NodePressure, ScaleUp, EvictedPodsLingering,
-	PodStuckCreating, PodCreateFailed, RolloutStuck, JobFailed, VolumeProvisioningFailed, NodeOOM}
+	PodStuckCreating, PodCreateFailed, RolloutStuck, JobFailed, VolumeProvisioningFailed, NodeOOM, StartupProbeFailed}
 
 // Cause kinds: why the symptoms happened.
 const (

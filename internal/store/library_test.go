@@ -27,7 +27,7 @@ func TestSignatureBits(t *testing.T) {
 		{"symptom", symptoms, []string{"pod_evicted", "pod_pending", "oom_killed", "liveness_probe_failed", "readiness_probe_failed",
 			"crash_loop_backoff", "container_restarted", "image_pull_failed", "preempted", "node_not_ready", "node_pressure",
 			"scale_up", "evicted_pods_lingering", "pod_stuck_creating", "pod_create_failed", "rollout_stuck", "job_failed",
-			"volume_provisioning_failed", "node_oom"}},
+			"volume_provisioning_failed", "node_oom", "startup_probe_failed"}},
 		{"cause", causes, []string{"capacity_exhaustion", "shared_node_pool", "shared_prometheus", "cpu_starvation", "memory_over_request",
 			"memory_limit_too_low", "node_overcommitted", "scale_up_not_ready", "scheduling_constraints", "preemption",
 			"node_disk_exhaustion", "request_exceeds_node", "volume_binding", "image_unavailable", "container_start_failure", "recent_change",
