@@ -122,6 +122,8 @@ func TestParseCommand(t *testing.T) {
 		{"sudo KUBECONFIG=/etc/k.conf kubectl get events -nprod", "get events  prod false  false"},
 		{"microk8s kubectl get nodes", "get nodes   false  false"},
 		{"kubecetl describe pod x --namespace=kube-system", "describe pod x kube-system false  false"},
+		{"kubectl describe pod liveness-readiness-failure-podConditions:", "describe pod liveness-readiness-failure-pod  false  false"},
+		{"kubectl describe pod <pod-name> -n prod", "describe pod  prod false  false"},
 		{"df -h", ""},
 		{"docker ps", ""},
 		{"kubectl", ""},

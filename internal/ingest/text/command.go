@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -133,6 +134,7 @@ func (c *command) parseArgs(args []string) {
 	} else if len(plain) > 0 {
 		c.name = plain[0]
 	}
+	c.name = objectName(c.name)
 	if i := slices.Index(plain, c.name); i >= 0 && i+1 < len(plain) && strings.HasSuffix(plain[i+1], ":") && !strings.ContainsAny(c.name, "-.0123456789") {
 		// "kubectl describe pod gives me:": a sentence about a command, whose words after it
 		// are a person's: a plain word before a colon is a verb, not a name.
@@ -262,4 +264,23 @@ func cmdRef(c *command) corev1.ObjectReference {
 func mayBeCommand(s string) bool {
 	first, _, _ := strings.Cut(s, " ")
 	return strings.Contains(first, "kubectl") || first == "oc" || first == "sudo" || first == "microk8s" || first == "k3s" || first == "minikube"
+}
+
+// gluedRe is a word a page's text glued to the end of a command's name, where its lines were
+// joined without a space: "kubectl describe pod web-1Conditions:" is web-1, then Conditions.
+var gluedRe = regexp.MustCompile(`[A-Z][A-Za-z]*:?$`)
+
+// objectName is the name a command's word gives: the word, less a word glued to its end; ""
+// where what is left is no object's name (a DNS subdomain, as pods' and nodes' names are).
+func objectName(w string) string {
+	if w == "" {
+		return ""
+	}
+	if loc := gluedRe.FindStringIndex(w); loc != nil && loc[0] > 0 && len(validation.IsDNS1123Subdomain(w[:loc[0]])) == 0 {
+		return w[:loc[0]]
+	}
+	if len(validation.IsDNS1123Subdomain(w)) > 0 {
+		return ""
+	}
+	return w
 }
