@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	vocab "github.com/rootline-dev/rootline/internal/kinds"
 )
 
 // groupNode is a Ready node of a pool, as `kubectl get node -o json` prints it.
@@ -168,6 +170,19 @@ func TestSeverity(t *testing.T) {
 	fewPending := severityOf(Symptom{Kind: PodPending, Count: 2}, false)
 	if !(hubRestart > dnsPending && dnsPending > pending && pending > fewPending && evicted > fewPending) {
 		t.Errorf("hub restart %d, DNS pending %d, 100,000 pending %d, evicted %d, 2 pending %d", hubRestart, dnsPending, pending, evicted, fewPending)
+	}
+}
+
+// TestSeverityEveryKind: every symptom kind has its rank, its own or another's.
+func TestSeverityEveryKind(t *testing.T) {
+	t.Parallel()
+	for _, k := range vocab.Symptoms {
+		if s := severityOf(Symptom{Kind: k, Count: 1}, false); s < kindWeight {
+			t.Errorf("%s: severity %d, no rank of its kind", k, s)
+		}
+	}
+	if a, b := severityOf(Symptom{Kind: StartupProbeFailed}, false), severityOf(Symptom{Kind: LivenessProbeFailed}, false); a != b {
+		t.Errorf("a failing startup probe ranks %d, a failing liveness probe %d: both restart the container", a, b)
 	}
 }
 

@@ -313,6 +313,8 @@ func TestPastes(t *testing.T) {
 		{"a startup probe failing is its own kind, not a liveness probe's", "  Warning  Unhealthy  1s (x15 over 15s)  kubelet            Startup probe failed: Get \"http://10.0.0.229:9000/health/started\": dial tcp 10.0.0.229:9000: connect: connection refused\n" +
 			"  Normal   Killing    1s                 kubelet            Container keycloak failed startup probe, will be restarted\n",
 			[]string{"startup_probe_failed "}, nil},
+		{"a Deployment's ReplicaFailure condition under the command that described it by name", "$ kubectl describe deployment web\nConditions:\n  Type             Status  Reason\n  ----             ------  ------\n  Available        False   MinimumReplicasUnavailable\n  ReplicaFailure   True    FailedCreate\n",
+			[]string{"pod_create_failed web"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

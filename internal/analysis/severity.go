@@ -12,9 +12,13 @@ import (
 
 // severity orders symptom kinds for people, worst first: what users felt before what only
 // explains it.
-var severity = []string{PodEvicted, OOMKilled, NodeOOM, CrashLoopBackOff, LivenessProbeFailed, StartupProbeFailed, JobFailed, ContainerRestarted,
+var severity = []string{PodEvicted, OOMKilled, NodeOOM, CrashLoopBackOff, LivenessProbeFailed, JobFailed, ContainerRestarted,
 	Preempted, PodPending, PodStuckCreating, PodCreateFailed, RolloutStuck, ImagePullFailed, VolumeProvisioningFailed,
 	NodeNotReady, NodePressure, ReadinessProbeFailed, ScaleUp, EvictedPodsLingering}
+
+// severityAs ranks a kind as another: a failing startup probe restarts its container as a
+// failing liveness probe does.
+var severityAs = map[string]string{StartupProbeFailed: LivenessProbeFailed}
 
 // Weights of a symptom's severity: a critical component users reach (the hub, its proxy, DNS,
 // an ingress) outranks any number of ordinary pods (a hub restart before a thousand Pending
@@ -39,7 +43,11 @@ func severityOf(s Symptom, component bool) int {
 	case s.Critical:
 		score += criticalWeight
 	}
-	if i := slices.Index(severity, s.Kind); i >= 0 {
+	kind := s.Kind
+	if as, ok := severityAs[kind]; ok {
+		kind = as
+	}
+	if i := slices.Index(severity, kind); i >= 0 {
 		score += (len(severity) - i) * kindWeight
 	}
 	return score + min(int(math.Log2(float64(max(s.Count, 1))+1)*countWeight), maxCountBonus)

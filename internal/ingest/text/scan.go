@@ -47,6 +47,9 @@ type scanned struct {
 	// cmdPod is the pod the command above the line described or got by name, when it named
 	// one: the output it stands in is about that pod.
 	cmdPod corev1.ObjectReference
+	// cmdCtl is the controller or claim the command above the line described by name
+	// ("kubectl describe deployment web"): its output is about it.
+	cmdCtl corev1.ObjectReference
 	// cmdOut says the line follows its command with no blank line between: the command's
 	// output, though nothing else marks it printed (kubectl logs).
 	cmdOut bool
@@ -151,6 +154,8 @@ func (p *parser) scanFlat(ln line) {
 		sc := scanned{m: m, text: flat.text[:limit], ln: flat, section: s.section, obj: p.lineObject(flat, m)}
 		if cmd.Kind == cluster.KindPod {
 			sc.cmdPod, sc.cmdOut = cmd, true
+		} else if cmd.Kind != cluster.KindNode && cmd.Name != "" {
+			sc.cmdCtl, sc.cmdOut = cmd, true
 		}
 		s.found = append(s.found, sc)
 	}
@@ -414,6 +419,8 @@ func (p *parser) scanHeld(next *line) {
 		sc := scanned{m: m, text: text[:limit], ln: *h, section: s.section, obj: p.lineObject(*h, m)}
 		if ref := p.cmdObject(); ref.Kind == cluster.KindPod {
 			sc.cmdPod, sc.cmdOut = ref, s.section == s.cmdSection
+		} else if ref.Kind != cluster.KindNode && ref.Name != "" {
+			sc.cmdCtl, sc.cmdOut = ref, s.section == s.cmdSection
 		}
 		if sc.at = lineTime(h.text); sc.at.IsZero() {
 			sc.at = h.at // the time the collector's record gave it
@@ -1243,6 +1250,9 @@ func (p *parser) finishScan() error {
 				obj = podRef(ns, name)
 			}
 		}
+		if obj.Name == "" && sc.cmdCtl.Name != "" && (sc.cmdOut || p.printed(sc.ln)) && describes(sc.cmdCtl.Kind, e.Object) {
+			obj = sc.cmdCtl // the output of the command that described the controller or claim by name
+		}
 		if ns, name := sc.m.Pod(); obj.Name == "" && name != "" && e.Symptom == vocab.PodCreateFailed {
 			obj = podRef(ns, name) // the pod it would not make: all the message names
 		}
@@ -1495,4 +1505,21 @@ func jsonInvolved(t string) (corev1.ObjectReference, bool) {
 		ref.APIVersion = "v1"
 	}
 	return ref, true
+}
+
+// controllers are the kinds of object that make pods, whose describe output a message about
+// one of them (a ReplicaSet's FailedCreate under a Deployment's conditions) is about.
+var controllers = []string{"Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job", "CronJob"}
+
+// describes reports whether the output of a command about an object of kind may be a message's
+// about an object of its entry's object: a controller's about a controller, a claim's about a
+// claim.
+func describes(kind, object string) bool {
+	switch object {
+	case "deployment", "replicaset", "replicationcontroller", "statefulset", "daemonset", "job", "cronjob", "workload":
+		return slices.Contains(controllers, kind)
+	case "pvc":
+		return kind == "PersistentVolumeClaim"
+	}
+	return false
 }
