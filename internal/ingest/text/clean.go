@@ -177,6 +177,11 @@ func (c *cleaner) cleanLine(s string) cleaned {
 			return cleaned{kind: kindCommand, code: code, cmd: cmd}
 		}
 	}
+	if m := proseCommandRe.FindStringSubmatch(t); m != nil && !code {
+		if cmd := parseCommand(m[1]); cmd != nil && cmd.name != "" {
+			return cleaned{kind: kindCommand, cmd: cmd} // "After running oc describe pods web-1 -n prod"
+		}
+	}
 	if strings.HasPrefix(t, "|") && strings.HasSuffix(t, "|") && len(t) > 1 {
 		if tableRuleRe.MatchString(t) {
 			return cleaned{kind: kindSkip, code: code}
@@ -392,3 +397,8 @@ func mayBePrompt(t string) bool {
 	return strings.ContainsAny(first, "@:") || strings.HasSuffix(first, "$") || strings.HasSuffix(first, "#") || strings.HasSuffix(first, ">") ||
 		strings.HasPrefix(first, "bash-") || strings.HasPrefix(first, "sh-") || strings.HasPrefix(first, "zsh-")
 }
+
+// proseCommandRe finds a sentence that ends in the command whose output follows ("After
+// running oc describe pods web-1 -n prod", "I ran `kubectl logs web-1`:"): kubectl or oc, a
+// verb that prints an object, its resource and name, and flags only, up to the line's end.
+var proseCommandRe = regexp.MustCompile("\\s`?((?:kubectl|oc)\\s+(?:describe|get|logs)\\s+[a-z][a-z0-9./-]*(?:\\s+[a-z0-9][a-z0-9.-]*)?(?:\\s+-{1,2}[a-z][a-z-]*(?:[= ][A-Za-z0-9._/-]+)?)*)`?\\s*[:.]?$")

@@ -60,6 +60,9 @@ func TestClean(t *testing.T) {
 		{"┌──────────────┐", "", kindSkip},
 		{"web-1   0/1   **Evicted**   0   5m", "web-1   0/1   Evicted   0   5m", kindText},
 		{"web-1   0/1   \x1b[31mEvicted\x1b[0m   0   5m", "web-1   0/1   Evicted   0   5m", kindText},
+		{"After running oc describe pods ocean-operator-5d84dbbbf6-kx5rw -n openshift-operators", "", kindCommand},
+		{"I ran `kubectl logs web-1`:", "", kindCommand},
+		{"I ran kubectl describe pod web-1 and it said nothing", "I ran kubectl describe pod web-1 and it said nothing", kindText},
 		{"{code:bash}", "", kindSep},
 		{"{noformat}", "", kindSep},
 	}
