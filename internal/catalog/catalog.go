@@ -105,22 +105,24 @@ type Entry struct {
 type Catalogue struct {
 	Entries []*Entry
 	// messages are the anchors of the entries that are messages, each with the entries that
-	// hold it; all are those of every entry, parts included.
+	// hold it, and of the parts that are items of a list (Entry.Items), each with those parts;
+	// all are those of every entry, parts included.
 	messages, all anchorSet
-	// lists are the entries whose message is a list of parts (Entry.Items), each with the
-	// anchors of its parts.
-	lists []list
-}
-
-// list is an entry whose message is a counted list of parts, and the anchors of those parts.
-type list struct {
-	entry *Entry
-	parts anchorSet
+	// lists are the entries whose message is a list of parts (Entry.Items).
+	lists []*Entry
 }
 
 type anchor struct {
 	text    string
 	entries []*Entry
+	items   []item // the parts that hold it as items of a list
+}
+
+// item is a part of the entries that are items of a list: the list's entry (in lists) and the
+// part.
+type item struct {
+	list int
+	part *Entry
 }
 
 // anchorSet is a set of anchors with the automaton that finds them all in one pass.
@@ -129,8 +131,8 @@ type anchorSet struct {
 	ac      ahocorasick.AhoCorasick
 }
 
-func newAnchorSet(m map[string][]*Entry) anchorSet {
-	set := anchorSet{anchors: anchors(m)}
+func newAnchorSet(m map[string][]*Entry, items map[string][]item) anchorSet {
+	set := anchorSet{anchors: anchors(m, items)}
 	texts := make([]string, len(set.anchors))
 	for i, a := range set.anchors {
 		texts[i] = a.text
@@ -184,6 +186,7 @@ func Parse(data []byte) (*Catalogue, error) {
 		}
 		allByAnchor[e.anchor] = append(allByAnchor[e.anchor], e)
 	}
+	items := map[string][]item{}
 	for i, e := range entries {
 		if e.Items == "" {
 			continue
@@ -191,16 +194,17 @@ func Parse(data []byte) (*Catalogue, error) {
 		if !slices.Contains(e.captures, e.Items) {
 			return nil, fmt.Errorf("catalog: entry %d (%s): items %q is not one of its captures", i+1, e.ID, e.Items)
 		}
-		parts := map[string][]*Entry{}
+		n := 0
 		for _, p := range entries {
 			if p.Part && p.Component == e.Component && p.Reason == e.Reason {
-				parts[p.anchor] = append(parts[p.anchor], p)
+				items[p.anchor] = append(items[p.anchor], item{list: len(c.lists), part: p})
+				n++
 			}
 		}
-		if len(parts) == 0 {
+		if n == 0 {
 			return nil, fmt.Errorf("catalog: entry %d (%s): items %q, but no part of %s's %s is catalogued", i+1, e.ID, e.Items, e.Component, e.Reason)
 		}
-		c.lists = append(c.lists, list{entry: e, parts: newAnchorSet(parts)})
+		c.lists = append(c.lists, e)
 	}
 	for i, e := range entries {
 		for _, id := range e.Follows {
@@ -209,15 +213,20 @@ func Parse(data []byte) (*Catalogue, error) {
 			}
 		}
 	}
-	c.messages, c.all = newAnchorSet(byAnchor), newAnchorSet(allByAnchor)
+	c.messages, c.all = newAnchorSet(byAnchor, items), newAnchorSet(allByAnchor, nil)
 	return c, nil
 }
 
-// anchors lists the anchors of a map, longest first.
-func anchors(m map[string][]*Entry) []anchor {
+// anchors lists the anchors of the maps, longest first.
+func anchors(m map[string][]*Entry, items map[string][]item) []anchor {
 	var out []anchor
 	for text, es := range m {
-		out = append(out, anchor{text: text, entries: es})
+		out = append(out, anchor{text: text, entries: es, items: items[text]})
+	}
+	for text, its := range items {
+		if _, ok := m[text]; !ok {
+			out = append(out, anchor{text: text, items: its})
+		}
 	}
 	slices.SortFunc(out, func(a, b anchor) int {
 		if d := len(b.text) - len(a.text); d != 0 {

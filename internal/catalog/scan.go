@@ -134,42 +134,46 @@ func (c *Catalogue) find(text string, budget *int) []Match {
 		text = text[:maxScan]
 	}
 	var found []Match
+	var hits []hit // where the anchors of list items stand
 	c.anchorsAt(c.messages, text, func(a anchor, at int) {
 		if budget != nil {
 			if *budget <= 0 {
 				return
 			}
-			*budget -= len(a.entries)
+			*budget -= len(a.entries) + len(a.items)
 		}
 		for _, e := range a.entries {
 			if m, ok := e.matchAround(text, at); ok {
 				found = append(found, m)
 			}
 		}
+		if len(a.items) > 0 {
+			hits = append(hits, hit{items: a.items, at: at})
+		}
 	})
 	found = resolve(found)
-	for _, l := range c.lists {
-		found = l.quoted(c, text, found, budget)
+	if len(hits) > 0 {
+		found = c.quoted(text, found, hits)
 	}
 	return found
 }
 
-// quoted adds to found each list of the entry's parts that stands on its own in text: the
-// entry's message quoted without its fixed words. A part counts as an item of the list only
-// after its count ("2 Insufficient cpu"), where no message found holds it; items follow one
-// another after ", ". The match is the entry's, with the list its Items capture and every
-// other capture empty.
-func (l list) quoted(c *Catalogue, text string, found []Match, budget *int) []Match {
-	var items []Match
-	c.anchorsAt(l.parts, text, func(a anchor, at int) {
-		if budget != nil {
-			if *budget <= 0 {
-				return
-			}
-			*budget -= len(a.entries)
-		}
-		for _, e := range a.entries {
-			m, ok := e.matchAround(text, at)
+// hit is where the anchor of list items stands in a text.
+type hit struct {
+	items []item
+	at    int
+}
+
+// quoted adds to found each list of a list entry's parts that stands on its own in text,
+// from the hits of its items' anchors: the entry's message quoted without its fixed words. A
+// part counts as an item of the list only after its count ("2 Insufficient cpu"), where no
+// message found holds it; items follow one another after ", ". The match is the entry's, with
+// the list its Items capture and every other capture empty.
+func (c *Catalogue) quoted(text string, found []Match, hits []hit) []Match {
+	byList := map[int][]Match{}
+	for _, h := range hits {
+		for _, it := range h.items {
+			m, ok := it.part.matchAround(text, h.at)
 			if !ok {
 				continue
 			}
@@ -178,12 +182,20 @@ func (l list) quoted(c *Catalogue, text string, found []Match, budget *int) []Ma
 				continue
 			}
 			m.Start = from
-			items = append(items, m)
+			byList[it.list] = append(byList[it.list], m)
 		}
-	})
-	if len(items) == 0 {
-		return found
 	}
+	for i, l := range c.lists {
+		if items := byList[i]; len(items) > 0 {
+			found = listed(l, text, found, items)
+		}
+	}
+	sortMatches(found)
+	return found
+}
+
+// listed adds to found the runs of items of the list entry l, as its matches.
+func listed(l *Entry, text string, found, items []Match) []Match {
 	sortMatches(items)
 	var runs [][2]int // the bounds of each run of items
 	for _, m := range items {
@@ -197,17 +209,16 @@ func (l list) quoted(c *Catalogue, text string, found []Match, budget *int) []Ma
 		runs = append(runs, [2]int{m.Start, m.End})
 	}
 	for _, r := range runs {
-		loc := make([]int, 2+2*len(l.entry.captures))
+		loc := make([]int, 2+2*len(l.captures))
 		for i := range loc {
 			loc[i] = -1
 		}
 		loc[0], loc[1] = r[0], r[1]
-		if i := slices.Index(l.entry.captures, l.entry.Items); i >= 0 {
+		if i := slices.Index(l.captures, l.Items); i >= 0 {
 			loc[2+2*i], loc[3+2*i] = r[0], r[1]
 		}
-		found = append(found, newMatch(l.entry, text, loc))
+		found = append(found, newMatch(l, text, loc))
 	}
-	sortMatches(found)
 	return found
 }
 
@@ -281,19 +292,9 @@ func (c *Catalogue) Explain(text string) []Match {
 			}
 		}
 	})
-	var messages []Match
-	for _, m := range found {
-		if !m.Entry.Part {
-			messages = append(messages, m)
-		}
-	}
-	messages = resolve(messages)
-	for _, l := range c.lists { // the lists quoted on their own, which Find gives as messages
-		messages = l.quoted(c, text, messages, nil)
-		for _, m := range messages {
-			if m.Entry == l.entry && !slices.ContainsFunc(found, func(f Match) bool { return f.Entry == m.Entry && f.Start == m.Start }) {
-				found = append(found, m)
-			}
+	for _, m := range c.find(text, nil) { // the lists quoted on their own, which Find gives as messages
+		if m.Entry.Items != "" && !slices.ContainsFunc(found, func(f Match) bool { return f.Entry == m.Entry && f.Start == m.Start }) {
+			found = append(found, m)
 		}
 	}
 	sortMatches(found)
@@ -440,6 +441,11 @@ func (c *Catalogue) HasAnchor(text string) bool {
 	if len(text) > maxScan {
 		text = text[:maxScan]
 	}
-	it := c.messages.ac.Iter(text)
-	return it.Next() != nil
+	it := c.messages.ac.IterOverlapping(text)
+	for m := it.Next(); m != nil; m = it.Next() {
+		if len(c.messages.anchors[m.Pattern()].entries) > 0 {
+			return true // a message's, not only a list item's
+		}
+	}
+	return false
 }
