@@ -172,6 +172,9 @@ type hit struct {
 func (c *Catalogue) quoted(text string, found []Match, hits []hit) []Match {
 	byList := map[int][]Match{}
 	for _, h := range hits {
+		if slices.ContainsFunc(found, func(f Match) bool { return f.Start <= h.at && h.at < f.End }) {
+			continue // inside a message: a part of it, not of a list on its own
+		}
 		for _, it := range h.items {
 			m, ok := it.part.matchAround(text, h.at)
 			if !ok {
