@@ -315,6 +315,8 @@ func TestPastes(t *testing.T) {
 			[]string{"startup_probe_failed "}, nil},
 		{"a Deployment's ReplicaFailure condition under the command that described it by name", "$ kubectl describe deployment web\nConditions:\n  Type             Status  Reason\n  ----             ------  ------\n  Available        False   MinimumReplicasUnavailable\n  ReplicaFailure   True    FailedCreate\n",
 			[]string{"pod_create_failed web"}, nil},
+		{"1.0's quota refusing a pod without a memory limit, in a 2015 events row", "  Thu, 04 Jun 2015 15:40:12 -0400       Thu, 04 Jun 2015 15:40:31 -0400 6       {deployer }                     failedCreate    Error creating deployer pod for sinatra/ruby-example-2: Pod \"ruby-example-2-deploy\" is forbidden: Limited to 512Mi memory, but pod has no specified memory limit\n",
+			[]string{"pod_create_failed ruby-example-2-deploy"}, []string{"quota_exceeded"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

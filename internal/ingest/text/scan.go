@@ -1313,8 +1313,8 @@ var nodeLocal = map[string]bool{"kubelet": true, "kernel": true, "node-problem-d
 
 // forbiddenPodRe finds the pod of the API server's refusal right before its reason: `pods "x"
 // is forbidden: ` (k8s.io/apimachinery's NewForbidden, "%s %q is forbidden: %v"), its quotes
-// escaped where a JSON log quoted it.
-var forbiddenPodRe = regexp.MustCompile(`\bpods \\?"([a-z0-9][a-z0-9.-]*[a-z0-9])\\?" is forbidden: $`)
+// escaped where a JSON log quoted it; 1.0 named the kind, `Pod "x" is forbidden: `.
+var forbiddenPodRe = regexp.MustCompile(`\b(?:pods|Pod) \\?"([a-z0-9][a-z0-9.-]*[a-z0-9])\\?" is forbidden: $`)
 
 // lineHost is the host a line says its message was written on: an old events row's source,
 // or the journal's hostname of a component that runs on the node; "" when it says none.
