@@ -317,6 +317,12 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_create_failed web"}, nil},
 		{"1.0's quota refusing a pod without a memory limit, in a 2015 events row", "  Thu, 04 Jun 2015 15:40:12 -0400       Thu, 04 Jun 2015 15:40:31 -0400 6       {deployer }                     failedCreate    Error creating deployer pod for sinatra/ruby-example-2: Pod \"ruby-example-2-deploy\" is forbidden: Limited to 512Mi memory, but pod has no specified memory limit\n",
 			[]string{"pod_create_failed ruby-example-2-deploy"}, []string{"quota_exceeded"}},
+		{"a conditions table whose stale OutOfDisk the node controller marked Unknown, the node Ready", "Conditions:\n  Type                 Status    LastHeartbeatTime                 LastTransitionTime                Reason                       Message\n  ----                 ------    -----------------                 ------------------                ------                       -------\n" +
+			"  OutOfDisk            Unknown   Mon, 21 Jan 2019 19:29:36 +0000   Fri, 25 Jan 2019 13:57:23 +0000   NodeStatusUnknown            Kubelet stopped posting node status.\n" +
+			"  Ready                True      Mon, 28 Jan 2019 10:06:08 +0000   Mon, 28 Jan 2019 09:25:31 +0000   KubeletReady                 kubelet is posting ready status. AppArmor enabled\n",
+			nil, nil},
+		{"OpenShift's kubelet's ProbeError event of a startup probe", "  Warning  ProbeError  10m (x22541 over 16h)  kubelet  Startup probe error: HTTP probe failed with statuscode: 500\nbody: [-]backend-http failed: reason withheld\n",
+			[]string{"startup_probe_failed "}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

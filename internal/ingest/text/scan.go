@@ -412,6 +412,9 @@ func (p *parser) scanHeld(next *line) {
 		if m.Entry.Word && m.Entry.Object == "node" && p.podsRow(*h) {
 			continue // kubectl's NotReady STATUS of a pod whose containers are not ready
 		}
+		if r := conditionRowRe.FindStringSubmatch(h.text); r != nil && r[1] != "Ready" && m.Entry.Symptom == vocab.NodeNotReady {
+			continue // the node controller's word on a condition other than Ready (a stale OutOfDisk): not the node's readiness
+		}
 		if len(s.found) >= maxScanned {
 			s.dropped++
 			continue
@@ -447,6 +450,10 @@ func (p *parser) scanHeld(next *line) {
 		}
 	}
 }
+
+// conditionRowRe finds a row of a node's conditions table, its type and status: "OutOfDisk
+// Unknown  Mon, 21 Jan 2019 …  NodeStatusUnknown  Kubelet stopped posting node status.".
+var conditionRowRe = regexp.MustCompile(`^\s*([A-Z][A-Za-z]+)\s+(True|False|Unknown)\s`)
 
 // podsKeyRe finds a structured log line's list of pods, Karpenter's "Pods" key (JSON, or
 // logfmt-quoted): "ns/a, ns/b, ns/c, ns/d, ns/e and 80 other(s)" (its pretty.Slice).
