@@ -323,6 +323,10 @@ func TestPastes(t *testing.T) {
 			nil, nil},
 		{"OpenShift's kubelet's ProbeError event of a startup probe", "  Warning  ProbeError  10m (x22541 over 16h)  kubelet  Startup probe error: HTTP probe failed with statuscode: 500\nbody: [-]backend-http failed: reason withheld\n",
 			[]string{"startup_probe_failed "}, nil},
+		{"the scheduler's unbound-claim message in a sentence, the claim's describe naming the pod that mounts it", "The pod was pending: 0/5 nodes are available: 5 pod has unbound immediate PersistentVolumeClaims.\n\n```\nName:          nfs-data\nNamespace:     storage\nStorageClass:  longhorn\nStatus:        Pending\n" +
+			"Access Modes:  \nVolumeMode:    Filesystem\nMounted By:    nfs-provisioner-76cb977b9f-4slmf\nEvents:\n  Type     Reason              Age                  From                         Message\n  ----     ------              ----                 ----                         -------\n" +
+			"  Warning  ProvisioningFailed  108s (x42 over 11m)  persistentvolume-controller  storageclass.storage.k8s.io \"longhorn\" not found\n```\n",
+			[]string{"pod_pending nfs-provisioner-76cb977b9f-4slmf", "volume_provisioning_failed storage/nfs-data"}, []string{"volume_binding", "missing_object"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -80,6 +80,7 @@ type scanState struct {
 	// named are the objects the paste names, by kind (manifests, describe blocks), and kind
 	// the kind of a manifest whose name is yet to come, on line kindLine.
 	named      map[string][]string
+	usedBy     bool // the line before listed the pods that use a claim
 	kind       string
 	kindLine   int
 	kindIndent int
@@ -275,6 +276,16 @@ func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
 // a few lines on, "name: backup" (its metadata's), for a message of the paste that names
 // no object of that kind (a Job's status pasted in a block of its own).
 func (s *scanState) noteNamed(ln line) {
+	// A claim's describe lists the pods that use it ("Used By:", "Mounted By:" before 1.19),
+	// one a line: the pods a message about the claim's pod names none of.
+	if r := usedByRe.FindStringSubmatch(ln.text); r != nil {
+		s.name(cluster.KindPod, r[1])
+		s.usedBy = true
+	} else if r := bareNameRe.FindStringSubmatch(ln.text); r != nil && s.usedBy {
+		s.name(cluster.KindPod, r[1])
+	} else {
+		s.usedBy = false
+	}
 	if strings.Contains(ln.text, "kubectl ") || strings.Contains(ln.text, "oc ") && quotedOcRe.MatchString(ln.text) {
 		// A command quoted in a sentence: "The command "kubectl describe pods web-1" gives …".
 		for _, r := range quotedCmdRe.FindAllStringSubmatch(ln.text, 4) {
@@ -450,6 +461,13 @@ func (p *parser) scanHeld(next *line) {
 		}
 	}
 }
+
+// usedByRe finds the first pod a claim's describe says uses it, and bareNameRe each other,
+// alone on a line under it.
+var (
+	usedByRe   = regexp.MustCompile(`^\s*(?:Used By|Mounted By):\s+([a-z0-9][a-z0-9.-]*[a-z0-9])\s*$`)
+	bareNameRe = regexp.MustCompile(`^\s+([a-z0-9][a-z0-9.-]*[a-z0-9])\s*$`)
+)
 
 // conditionRowRe finds a row of a node's conditions table, its type and status: "OutOfDisk
 // Unknown  Mon, 21 Jan 2019 …  NodeStatusUnknown  Kubelet stopped posting node status.".
