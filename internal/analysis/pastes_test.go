@@ -327,6 +327,8 @@ func TestPastes(t *testing.T) {
 			"Access Modes:  \nVolumeMode:    Filesystem\nMounted By:    nfs-provisioner-76cb977b9f-4slmf\nEvents:\n  Type     Reason              Age                  From                         Message\n  ----     ------              ----                 ----                         -------\n" +
 			"  Warning  ProvisioningFailed  108s (x42 over 11m)  persistentvolume-controller  storageclass.storage.k8s.io \"longhorn\" not found\n```\n",
 			[]string{"pod_pending nfs-provisioner-76cb977b9f-4slmf", "volume_provisioning_failed storage/nfs-data"}, []string{"volume_binding", "missing_object"}},
+		{"Rancher's planner forwarding Cluster API's summary of a node's conditions", "2023/03/17 18:36:58 [INFO] [planner] rkecluster fleet-default/dascrke2: waiting: configuring bootstrap node(s) custom-d953bccd4557: Node condition MemoryPressure is Unknown. Node condition DiskPressure is Unknown. Node condition PIDPressure is Unknown. Node condition Ready is Unknown., waiting for probes: etcd, kubelet\n",
+			[]string{"node_not_ready custom-d953bccd4557"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

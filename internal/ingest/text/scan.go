@@ -462,6 +462,12 @@ func (p *parser) scanHeld(next *line) {
 	}
 }
 
+// nodeLeadRe finds the node a tool names right before the message it forwards about it:
+// "configuring bootstrap node(s) custom-d953: Node condition MemoryPressure is Unknown. Node
+// condition Ready is Unknown." (Rancher's planner forwarding Cluster API's summary, whose
+// other conditions may come first), "node ip-10-0-1-2: …".
+var nodeLeadRe = regexp.MustCompile(`\b[Nn]odes?(?:\(s\))? "?([a-z0-9][a-z0-9.-]*[a-z0-9])"?:\s*(?:Node condition [A-Za-z]+ is [A-Za-z]+\.\s*)*$`)
+
 // usedByRe finds the first pod a claim's describe says uses it, and bareNameRe each other,
 // alone on a line under it.
 var (
@@ -756,6 +762,11 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		}
 		if r := looseObjectRe.FindStringSubmatch(t); r != nil && strings.EqualFold(r[1], "node") {
 			return nodeRef(r[2])
+		}
+		if m.Start <= len(t) {
+			if r := nodeLeadRe.FindStringSubmatch(t[:m.Start]); r != nil {
+				return nodeRef(r[1]) // a tool's "… node(s) x: " before the message it forwards
+			}
 		}
 		if m.Entry.Word {
 			return p.rowNode(ln) // a node's STATUS cell: the node is the row's
