@@ -532,6 +532,9 @@ func joinable(h, next line) bool {
 	if t := strings.TrimSpace(h.text); len(t) >= 6 && len(n) >= 6 && t[:6] == n[:6] && strings.ContainsAny(t[:6], "0123456789") {
 		return false // a record dated like the one before (a log line's date or header): a new one
 	}
+	if sameFirstCell(h.text, next.text) {
+		return false // a row of the same table, its first cell (the namespace) the same: a new one
+	}
 	if startsFormat(next.text) || personRe.MatchString(next.text) || callerRe.MatchString(n) {
 		return false
 	}
@@ -549,6 +552,21 @@ var fieldRe = regexp.MustCompile(`^\s*(?:-\s+)?"?[A-Za-z][\w.-]*"?:(?:\s|$)`)
 // tailJoins reports whether next reads as the rest of the free text that ends a message on h:
 // h does not end its sentence, and next does not start one (a capital after a comma, a colon
 // or a hyphen still continues). Kubernetes' messages end their sentences with a period.
+// sameFirstCell reports whether two lines are rows of one table that begin with the same
+// cell: the same first word, followed by a column gap, and more cells after it.
+func sameFirstCell(a, b string) bool {
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	if len(fa) < 4 || len(fb) < 4 || fa[0] != fb[0] {
+		return false
+	}
+	gap := func(s string) bool {
+		s = strings.TrimLeft(s, " ")
+		i := strings.IndexByte(s, ' ')
+		return i > 0 && strings.HasPrefix(s[i:], "  ")
+	}
+	return gap(a) && gap(b)
+}
+
 func tailJoins(h, next line) bool {
 	t := strings.TrimSpace(h.text)
 	n := strings.TrimSpace(next.text)
@@ -938,7 +956,8 @@ func nameKindCells(t string, msgAt int) (corev1.ObjectReference, bool) {
 	}
 	var ref corev1.ObjectReference
 	if r := nameKindRe.FindStringSubmatchIndex(t); r != nil && cellBounded(t, r[2], r[5], false) {
-		ref = corev1.ObjectReference{Kind: t[r[4]:r[5]], Name: t[r[2]:r[3]]}
+		// The NAME cell of an old events table is the event's: its object's name and an id.
+		ref = corev1.ObjectReference{Kind: t[r[4]:r[5]], Name: eventIDRe.ReplaceAllString(t[r[2]:r[3]], "")}
 	} else if r := kindNameRe.FindStringSubmatchIndex(t); r != nil && cellBounded(t, r[2], r[5], true) {
 		ref = corev1.ObjectReference{Kind: t[r[2]:r[3]], Name: t[r[4]:r[5]]}
 	} else {
