@@ -333,6 +333,11 @@ func TestPastes(t *testing.T) {
 			"kube-system     3m          3m           1       canal-hgqfr.158111ce45c6fe5f                             Pod         spec.containers{calico-node}                Warning   Unhealthy                 kubelet, 10.150.162.241      Readiness probe failed: Get http://10.150.162.241:9099/readiness: dial tcp 10.150.162.241:9099: connect: connection refused\n" +
 			"kube-system     3m          3m           1       canal-5q4ds.158111ce6c40012f                             Pod         spec.containers{calico-node}                Normal    Started                   kubelet, 10.150.162.243      Started container\n",
 			[]string{"readiness_probe_failed canal-hgqfr"}, nil},
+		{"events with a KIND column and no object's name: a ReplicaSet's refused pods name it by their generateName", "LAST SEEN   TYPE      REASON              KIND         MESSAGE\n50m         Warning   FailedCreate        ReplicaSet   Error creating: pods \"gateway-cdbdbcd54-\" is forbidden: error looking up service account openfaas/faas-controller: serviceaccount \"faas-controller\" not found\n",
+			[]string{"pod_create_failed gateway-cdbdbcd54"}, []string{"missing_object"}},
+		{"the pod of an API error kubectl printed, above the pod's events", "logs =>> error: You must be logged in to the server (the server has asked for the client to provide credentials ( pods/log calico-node-sn6nh))\ndescribe =>\n" +
+			"  Warning  Unhealthy       20m (x8 over 21m)      kubelet  Readiness probe failed: calico/node is not ready: BIRD is not ready: Error querying BIRD\n",
+			[]string{"readiness_probe_failed calico-node-sn6nh"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -278,6 +278,9 @@ func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
 func (s *scanState) noteNamed(ln line) {
 	// A claim's describe lists the pods that use it ("Used By:", "Mounted By:" before 1.19),
 	// one a line: the pods a message about the claim's pod names none of.
+	if r := serverResponseRe.FindStringSubmatch(ln.text); r != nil {
+		s.name(cluster.KindPod, r[1]) // the pod of an API error kubectl printed: "(get pods/log web-1)"
+	}
 	if r := usedByRe.FindStringSubmatch(ln.text); r != nil {
 		s.name(cluster.KindPod, r[1])
 		s.usedBy = true
@@ -467,6 +470,11 @@ func (p *parser) scanHeld(next *line) {
 // condition Ready is Unknown." (Rancher's planner forwarding Cluster API's summary, whose
 // other conditions may come first), "node ip-10-0-1-2: …".
 var nodeLeadRe = regexp.MustCompile(`\b[Nn]odes?(?:\(s\))? "?([a-z0-9][a-z0-9.-]*[a-z0-9])"?:\s*(?:Node condition [A-Za-z]+ is [A-Za-z]+\.\s*)*$`)
+
+// serverResponseRe finds the pod an API server's error names as apimachinery writes it,
+// after its message: "(get pods/log web-1)", "( pods/log web-1)" where the verb is unknown
+// (k8s.io/apimachinery/pkg/api/errors, NewGenericServerResponse: "%s (%s %s %s)").
+var serverResponseRe = regexp.MustCompile(`\(\s*(?:[a-z]+ )?pods(?:/[a-z]+)? ([a-z0-9][a-z0-9.-]*[a-z0-9])\)`)
 
 // usedByRe finds the first pod a claim's describe says uses it, and bareNameRe each other,
 // alone on a line under it.
