@@ -338,6 +338,9 @@ func TestPastes(t *testing.T) {
 		{"the pod of an API error kubectl printed, above the pod's events", "logs =>> error: You must be logged in to the server (the server has asked for the client to provide credentials ( pods/log calico-node-sn6nh))\ndescribe =>\n" +
 			"  Warning  Unhealthy       20m (x8 over 21m)      kubelet  Readiness probe failed: calico/node is not ready: BIRD is not ready: Error querying BIRD\n",
 			[]string{"readiness_probe_failed calico-node-sn6nh"}, nil},
+		{"the 1.9 node controller's log deleting the pods of a node that stopped answering", "I0213 07:10:19.390380       5 nodecontroller.go:644] Node is unresponsive. Adding Pods on Node ip-172-20-59-148.ec2.internal to eviction queues: 2018-02-13 07:10:19.390366563 +0000 UTC is later than 2018-02-13 07:05:54.806837121 +0000 UTC + 4m20s\n" +
+			"I0213 07:10:19.456666       5 controller_utils.go:89] Starting deletion of pod default/maya-apiserver-3053842955-5h0zs\n",
+			[]string{"node_not_ready ip-172-20-59-148.ec2.internal", "pod_evicted default/maya-apiserver-3053842955-5h0zs"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
