@@ -341,6 +341,10 @@ func TestPastes(t *testing.T) {
 		{"the 1.9 node controller's log deleting the pods of a node that stopped answering", "I0213 07:10:19.390380       5 nodecontroller.go:644] Node is unresponsive. Adding Pods on Node ip-172-20-59-148.ec2.internal to eviction queues: 2018-02-13 07:10:19.390366563 +0000 UTC is later than 2018-02-13 07:05:54.806837121 +0000 UTC + 4m20s\n" +
 			"I0213 07:10:19.456666       5 controller_utils.go:89] Starting deletion of pod default/maya-apiserver-3053842955-5h0zs\n",
 			[]string{"node_not_ready ip-172-20-59-148.ec2.internal", "pod_evicted default/maya-apiserver-3053842955-5h0zs"}, nil},
+		{"an exporter's line naming the event (its pod's name and an id) before the message", "Abnormal event detected on 2018-08-04 15:12:40 +0300 EEST openfaas-fn/curl-597fc995ff-grdpv.1547ad45cd809d7b: Failed to pull image \"quay.io/stefanprodan/fn-curl:1.2.1\": rpc error: code = Unknown desc = Tag 1.2.1 not found in repository quay.io/stefanprodan/fn-curl\n",
+			[]string{"image_pull_failed openfaas-fn/curl-597fc995ff-grdpv"}, []string{"image_unavailable"}},
+		{"a volume plugin's mount error naming the pod it mounted for, in a sentence", "The second and third pod shows the same error:\n\nMountVolume.SetUp failed for volume \"pvc-ed04a6ce\" : mount command failed, status: Failure, reason: Rook: Mount volume failed: failed to attach volume pvc-ed04a6ce for pod default/nginx-deployment-86dfb99868-n82x8. Volume is already attached by pod default/nginx-deployment-86dfb99868-szpkd. Status Running\n",
+			[]string{"pod_stuck_creating default/nginx-deployment-86dfb99868-n82x8"}, []string{"volume_attach_failure"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -476,6 +476,15 @@ var nodeLeadRe = regexp.MustCompile(`\b[Nn]odes?(?:\(s\))? "?([a-z0-9][a-z0-9.-]
 // (k8s.io/apimachinery/pkg/api/errors, NewGenericServerResponse: "%s (%s %s %s)").
 var serverResponseRe = regexp.MustCompile(`\(\s*(?:[a-z]+ )?pods(?:/[a-z]+)? ([a-z0-9][a-z0-9.-]*[a-z0-9])\)`)
 
+// eventLeadRe finds an event's namespace and name right before its message, as exporters
+// print it: "openfaas-fn/curl-597fc995ff-grdpv.1547ad45cd809d7b: Failed to pull image …", the
+// name its object's and an id.
+var eventLeadRe = regexp.MustCompile(`(?:^|\s)([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])\.[0-9a-f]{8,}:\s*$`)
+
+// forPodRe finds the pod a message about a volume names as the one it worked for: "failed to
+// attach volume pvc-1 for pod default/web-1".
+var forPodRe = regexp.MustCompile(`\bfor pod ([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])\b`)
+
 // usedByRe finds the first pod a claim's describe says uses it, and bareNameRe each other,
 // alone on a line under it.
 var (
@@ -839,6 +848,12 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 			if r := bracketRefRe.FindStringSubmatch(t[:m.Start]); r != nil {
 				return podRef(r[1], r[2]) // a tool's "[Warning][ns/pod][Failed] …" (Jenkins' Kubernetes plugin)
 			}
+			if r := eventLeadRe.FindStringSubmatch(t[:m.Start]); r != nil {
+				return podRef(r[1], r[2]) // a forwarder's "ns/pod.1547ad45cd809d7b: " (the event's name) before the message
+			}
+		}
+		if r := forPodRe.FindStringSubmatch(m.Text); r != nil {
+			return podRef(r[1], r[2]) // a volume plugin's error naming the pod it was mounting for
 		}
 		if n, ok := p.rowEventObject(ln); ok {
 			return podRef(p.rowCell(ln, "NAMESPACE"), n)
