@@ -108,8 +108,10 @@ type Catalogue struct {
 	// hold it, and of the parts that are items of a list (Entry.Items), each with those parts;
 	// all are those of every entry, parts included.
 	messages, all anchorSet
-	// lists are the entries whose message is a list of parts (Entry.Items).
+	// lists are the entries whose message is a list of parts (Entry.Items), and items the
+	// parts that are their items.
 	lists []*Entry
+	items map[*Entry]bool
 }
 
 type anchor struct {
@@ -187,6 +189,7 @@ func Parse(data []byte) (*Catalogue, error) {
 		allByAnchor[e.anchor] = append(allByAnchor[e.anchor], e)
 	}
 	items := map[string][]item{}
+	c.items = map[*Entry]bool{}
 	for i, e := range entries {
 		if e.Items == "" {
 			continue
@@ -198,6 +201,7 @@ func Parse(data []byte) (*Catalogue, error) {
 		for _, p := range entries {
 			if p.Part && p.Component == e.Component && p.Reason == e.Reason {
 				items[p.anchor] = append(items[p.anchor], item{list: len(c.lists), part: p})
+				c.items[p] = true
 				n++
 			}
 		}

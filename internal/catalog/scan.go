@@ -295,9 +295,18 @@ func (c *Catalogue) Explain(text string) []Match {
 			}
 		}
 	})
-	for _, m := range c.find(text, nil) { // the lists quoted on their own, which Find gives as messages
-		if m.Entry.Items != "" && !slices.ContainsFunc(found, func(f Match) bool { return f.Entry == m.Entry && f.Start == m.Start }) {
-			found = append(found, m)
+	// The lists quoted on their own, which Find gives as messages: looked for only where an
+	// item of one stands after its count, outside every message found.
+	alone := func(m Match) bool {
+		return c.items[m.Entry] && countBefore(text, m.Start) >= 0 && !slices.ContainsFunc(found, func(f Match) bool {
+			return !f.Entry.Part && f.Start <= m.Start && m.Start < f.End
+		})
+	}
+	if slices.ContainsFunc(found, alone) {
+		for _, m := range c.find(text, nil) {
+			if m.Entry.Items != "" && !slices.ContainsFunc(found, func(f Match) bool { return f.Entry == m.Entry && f.Start == m.Start }) {
+				found = append(found, m)
+			}
 		}
 	}
 	sortMatches(found)
