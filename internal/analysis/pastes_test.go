@@ -345,6 +345,12 @@ func TestPastes(t *testing.T) {
 			[]string{"image_pull_failed openfaas-fn/curl-597fc995ff-grdpv"}, []string{"image_unavailable"}},
 		{"a volume plugin's mount error naming the pod it mounted for, in a sentence", "The second and third pod shows the same error:\n\nMountVolume.SetUp failed for volume \"pvc-ed04a6ce\" : mount command failed, status: Failure, reason: Rook: Mount volume failed: failed to attach volume pvc-ed04a6ce for pod default/nginx-deployment-86dfb99868-n82x8. Volume is already attached by pod default/nginx-deployment-86dfb99868-szpkd. Status Running\n",
 			[]string{"pod_stuck_creating default/nginx-deployment-86dfb99868-n82x8"}, []string{"volume_attach_failure"}},
+		{"a ReplicaSet's FailedCreate row alone, its refused pods' generateName naming it", "  Warning  FailedCreate  19s (x16 over 3m3s)  replicaset-controller  Error creating: pods \"rook-ceph.cephfs.csi.ceph.com-ctrlplugin-6ffb4b774-\" is forbidden: error looking up service account rook-ceph/csi-cephfs-ctrlplugin-sa: serviceaccount \"csi-cephfs-ctrlplugin-sa\" not found\n",
+			[]string{"pod_create_failed rook-ceph.cephfs.csi.ceph.com-ctrlplugin-6ffb4b774"}, []string{"missing_object"}},
+		{"a Job's FailedCreate rows under Events, the pods' generated names naming it", "Events:\n  Type     Reason        Age                From            Message\n  ----     ------        ----               ----            -------\n" +
+			"  Warning  FailedCreate  30m                job-controller  Error creating: pods \"timescaledb-patroni-0u-kf7t9\" is forbidden: failed quota: anais-quota: must specify limits.cpu,limits.memory\n" +
+			"  Warning  FailedCreate  29m                job-controller  Error creating: pods \"timescaledb-patroni-0u-swzqt\" is forbidden: failed quota: anais-quota: must specify limits.cpu,limits.memory\n",
+			[]string{"pod_create_failed timescaledb-patroni-0u,timescaledb-patroni-0u-kf7t9,timescaledb-patroni-0u-swzqt"}, []string{"quota_exceeded"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -114,7 +114,11 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 		if ref.Name == "" {
 			// Nothing names the section's pod: the row's message may, in itself or a part
 			// ("Failed create pod sandbox: … failed to set up pod "web-1_prod" network: …").
-			if own := p.messagePod(r.message); own.Name != "" {
+			own := refusedCreator(r) // a controller's event of the pods it could not make
+			if own.Name == "" {
+				own = p.messagePod(r.message)
+			}
+			if own.Name != "" {
 				r.kind, r.namespace, r.name = own.Kind, own.Namespace, own.Name
 			}
 		}

@@ -137,6 +137,9 @@ func (t *describeRows) row(p *parser, ln line) (bool, error) {
 		ref = t.assigned
 	}
 	if ref.Name == "" {
+		ref = refusedCreator(r) // a controller's event of the pods it could not make
+	}
+	if ref.Name == "" {
 		ref = p.messagePod(r.message) // the message's own words, or a part of it, may name it
 	}
 	r.kind, r.namespace, r.name = ref.Kind, ref.Namespace, ref.Name
@@ -168,3 +171,25 @@ func headerlessEvents(s string) tableParser {
 	}
 	return nil
 }
+
+// refusedCreator is the controller of a FailedCreate row its controller recorded (FROM
+// replicaset-controller, job-controller, daemonset-controller) whose refusal names the pod it
+// would make: "<controller>-" its generateName, or the name generated from it, "<controller>-"
+// and five characters (pkg/controller/controller_utils.go, getPodsPrefix).
+func refusedCreator(r eventRow) corev1.ObjectReference {
+	kind := podCreators[strings.TrimSpace(r.source)]
+	if kind == "" || r.reason != "FailedCreate" {
+		return corev1.ObjectReference{}
+	}
+	if m := refusedPrefixRe.FindStringSubmatch(r.message); m != nil {
+		return corev1.ObjectReference{Kind: kind, Name: m[1]}
+	}
+	if m := refusedGeneratedRe.FindStringSubmatch(r.message); m != nil {
+		return corev1.ObjectReference{Kind: kind, Name: m[1]}
+	}
+	return corev1.ObjectReference{}
+}
+
+// refusedGeneratedRe finds the controller in the name generated for a pod the API server
+// refused: `pods "timescaledb-patroni-0u-kf7t9" is forbidden: `.
+var refusedGeneratedRe = regexp.MustCompile(`\bpods \\?"([a-z0-9][a-z0-9.-]*[a-z0-9])-[a-z0-9]{5}\\?" is forbidden: `)
