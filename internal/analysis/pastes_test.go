@@ -351,6 +351,8 @@ func TestPastes(t *testing.T) {
 			"  Warning  FailedCreate  30m                job-controller  Error creating: pods \"timescaledb-patroni-0u-kf7t9\" is forbidden: failed quota: anais-quota: must specify limits.cpu,limits.memory\n" +
 			"  Warning  FailedCreate  29m                job-controller  Error creating: pods \"timescaledb-patroni-0u-swzqt\" is forbidden: failed quota: anais-quota: must specify limits.cpu,limits.memory\n",
 			[]string{"pod_create_failed timescaledb-patroni-0u,timescaledb-patroni-0u-kf7t9,timescaledb-patroni-0u-swzqt"}, []string{"quota_exceeded"}},
+		{"custom-columns events without their header: the pod's generated name in the cell before the message", "Preempted           victim-daemonset-d-llnjb    Preempted by pod f0215c99-7d4b-4b8e-9a51-1c2f0e3d4a5b on node preempt-victim-repro-worker\n",
+			[]string{"preempted victim-daemonset-d-llnjb"}, []string{"preemption"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -476,6 +476,26 @@ var nodeLeadRe = regexp.MustCompile(`\b[Nn]odes?(?:\(s\))? "?([a-z0-9][a-z0-9.-]
 // (k8s.io/apimachinery/pkg/api/errors, NewGenericServerResponse: "%s (%s %s %s)").
 var serverResponseRe = regexp.MustCompile(`\(\s*(?:[a-z]+ )?pods(?:/[a-z]+)? ([a-z0-9][a-z0-9.-]*[a-z0-9])\)`)
 
+// podCellBefore returns the cell right before the message at msgAt in a row of cells set
+// apart by runs of spaces, when it is a pod's generated name ("<controller>-" and five
+// characters, or an ordinal): "Preempted   victim-d-llnjb   Preempted by pod …".
+func podCellBefore(t string, msgAt int) (string, bool) {
+	if msgAt <= 0 || msgAt > len(t) {
+		return "", false
+	}
+	before := t[:msgAt]
+	cells := strings.TrimRight(before, " ")
+	if len(before)-len(cells) < 2 {
+		return "", false
+	}
+	i := strings.LastIndex(cells, "  ")
+	if i < 0 {
+		return "", false
+	}
+	cell := strings.TrimSpace(cells[i:])
+	return cell, podNameRe.MatchString(cell)
+}
+
 // eventLeadRe finds an event's namespace and name right before its message, as exporters
 // print it: "openfaas-fn/curl-597fc995ff-grdpv.1547ad45cd809d7b: Failed to pull image …", the
 // name its object's and an id.
@@ -854,6 +874,9 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		}
 		if r := forPodRe.FindStringSubmatch(m.Text); r != nil {
 			return podRef(r[1], r[2]) // a volume plugin's error naming the pod it was mounting for
+		}
+		if name, ok := podCellBefore(t, m.Start); ok {
+			return podRef("", name) // a row without its header, a pod's generated name the cell before the message
 		}
 		if n, ok := p.rowEventObject(ln); ok {
 			return podRef(p.rowCell(ln, "NAMESPACE"), n)
