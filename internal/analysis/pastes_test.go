@@ -353,6 +353,11 @@ func TestPastes(t *testing.T) {
 			[]string{"pod_create_failed timescaledb-patroni-0u,timescaledb-patroni-0u-kf7t9,timescaledb-patroni-0u-swzqt"}, []string{"quota_exceeded"}},
 		{"custom-columns events without their header: the pod's generated name in the cell before the message", "Preempted           victim-daemonset-d-llnjb    Preempted by pod f0215c99-7d4b-4b8e-9a51-1c2f0e3d4a5b on node preempt-victim-repro-worker\n",
 			[]string{"preempted victim-daemonset-d-llnjb"}, []string{"preemption"}},
+		{"a person's sentence in the everyday words of the OutOfDisk condition's message", "`kubectl describe nodes` shows that none of the nodes are running out of disk space:\n\n```\nNAME                                         STATUS    AGE\nip-172-20-0-130.us-west-1.compute.internal   Ready     48d\n```\n",
+			nil, nil},
+		{"the OutOfDisk condition's message as its row prints it", "Conditions:\n  Type          Status    LastHeartbeatTime                 LastTransitionTime                Reason              Message\n  ----          ------    -----------------                 ------------------                ------              -------\n" +
+			"  OutOfDisk     True      Mon, 12 Sep 2016 23:21:42 +0000   Mon, 12 Sep 2016 23:11:42 +0000   KubeletOutOfDisk    out of disk space\n",
+			[]string{"node_pressure "}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

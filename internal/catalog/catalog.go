@@ -46,6 +46,9 @@ type Entry struct {
 	// write in sentences as often as programs print it, so it is read only where a program
 	// printed it.
 	Word bool `json:"word,omitempty"`
+	// Whole marks a message written in everyday words ("out of disk space"): read only as a
+	// whole value, a cell of a row or a field's value, never inside a person's sentence.
+	Whole bool `json:"whole,omitempty"`
 	// Part marks a part of a longer message (one reason of the scheduler's diagnosis, the
 	// threshold sentence of an eviction): it tells what the message says, never a message of
 	// its own.

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -417,6 +419,9 @@ func (p *parser) scanHeld(next *line) {
 		if m.Entry.Word && (!p.printed(*h) || !standalone(text, m) || !h.code && !asValue(text, m)) {
 			continue // a reason in a sentence is the author's, read as a claim; a key is not a value
 		}
+		if m.Entry.Whole && !wholeValue(text, m) {
+			continue // everyday words in a sentence ("running out of disk space"), not the component's message
+		}
 		if m.Entry.Word && templated(text) {
 			continue // a template's words (an alert rule's "{{ $labels.pod }} … (reason: "CrashLoopBackOff")"), never rendered
 		}
@@ -648,6 +653,22 @@ func standalone(text string, m catalog.Match) bool {
 // a table's cell of its own ("CrashLoopBackOff", "NotReady,SchedulingDisabled"), or the value
 // of a field ("Reason:  OOMKilled", "reason": "OOMKilled"). The same word in a sentence of a
 // table people wrote ("Node entered NotReady state") is theirs.
+// wholeValue reports whether a message in everyday words stands as a value of its own: a
+// field's or a cell's, or after a logger's header, a quote or a bracket; not after a word of a
+// sentence ("are running out of disk space").
+func wholeValue(text string, m catalog.Match) bool {
+	if asValue(text, m) {
+		return true
+	}
+	before := text[:m.Start]
+	trimmed := strings.TrimRight(before, " \t")
+	if trimmed == "" || len(before)-len(trimmed) >= 2 {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(trimmed)
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ','
+}
+
 func asValue(text string, m catalog.Match) bool {
 	before := strings.TrimRight(text[:m.Start], " \t\"'")
 	if strings.HasSuffix(before, ":") || strings.HasSuffix(before, "=") {
