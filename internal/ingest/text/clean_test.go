@@ -184,3 +184,30 @@ func TestCommandKind(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusal: the pod and the controller an API server's refusal names, in every form it takes.
+func TestRefusal(t *testing.T) {
+	for _, tc := range []struct {
+		msg, pod, controller string
+	}{
+		{`Error creating: pods "web-0" is forbidden: exceeded quota: q`, "web-0", ""},
+		{`Error creating: pods "web-7d9f8c6b5-" is forbidden: exceeded quota: q`, "", "web-7d9f8c6b5"},
+		{`Error creating: pods "patroni-0u-kf7t9" is forbidden: failed quota: q`, "patroni-0u-kf7t9", "patroni-0u"},
+		{`Error creating deployer pod: Pod "ruby-2-deploy" is forbidden: Limited to 512Mi memory`, "ruby-2-deploy", ""},
+		{`{"message":"pods \"web-0\" is forbidden: exceeded quota"}`, "web-0", ""},
+		{`the pods "web-0" were fine`, "", ""},
+	} {
+		if got := refusedPod(refusalRe, tc.msg); got != tc.pod {
+			t.Errorf("refusedPod(%q) = %q, want %q", tc.msg, got, tc.pod)
+		}
+		if got := refusedController(tc.msg); got != tc.controller {
+			t.Errorf("refusedController(%q) = %q, want %q", tc.msg, got, tc.controller)
+		}
+	}
+	if got := refusedPod(refusalEndRe, `pods "web-0" is forbidden: `); got != "web-0" {
+		t.Errorf("a refusal ending the text: %q, want web-0", got)
+	}
+	if got := refusedPod(refusalEndRe, `pods "web-0" is forbidden: quota x`); got != "" {
+		t.Errorf("a refusal not ending the text: %q, want none", got)
+	}
+}

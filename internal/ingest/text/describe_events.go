@@ -194,16 +194,11 @@ func (p *parser) messagePod(msg string) corev1.ObjectReference {
 	if ns, name, ok := textPod(msg); ok {
 		return podRef(ns, name) // as a runtime or a network plugin names it
 	}
-	if r := refusedPodRe.FindStringSubmatch(msg); r != nil {
-		return podRef("", r[1]) // the pod the API server refused to make
+	if name := refusedPod(refusalRe, msg); name != "" {
+		return podRef("", name) // the pod the API server refused to make
 	}
 	return corev1.ObjectReference{}
 }
-
-// refusedPodRe finds the pod of the API server's refusal in a message: `pods "x" is
-// forbidden: ` (1.0: `Pod "x" is forbidden: `). A name ending in "-" is a controller's
-// generateName, no pod's.
-var refusedPodRe = regexp.MustCompile(`\b(?:pods|Pod) \\?"([a-z0-9][a-z0-9.-]*[a-z0-9])\\?" is forbidden: `)
 
 // isEventsRule reports a describe events header or its dashed rule.
 func isEventsRule(s string) bool {

@@ -181,15 +181,8 @@ func refusedCreator(r eventRow) corev1.ObjectReference {
 	if kind == "" || r.reason != "FailedCreate" {
 		return corev1.ObjectReference{}
 	}
-	if m := refusedPrefixRe.FindStringSubmatch(r.message); m != nil {
-		return corev1.ObjectReference{Kind: kind, Name: m[1]}
-	}
-	if m := refusedGeneratedRe.FindStringSubmatch(r.message); m != nil {
-		return corev1.ObjectReference{Kind: kind, Name: m[1]}
+	if name := refusedController(r.message); name != "" {
+		return corev1.ObjectReference{Kind: kind, Name: name}
 	}
 	return corev1.ObjectReference{}
 }
-
-// refusedGeneratedRe finds the controller in the name generated for a pod the API server
-// refused: `pods "timescaledb-patroni-0u-kf7t9" is forbidden: `.
-var refusedGeneratedRe = regexp.MustCompile(`\bpods \\?"([a-z0-9][a-z0-9.-]*[a-z0-9])-[a-z0-9]{5}\\?" is forbidden: `)

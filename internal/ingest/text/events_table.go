@@ -1,7 +1,6 @@
 package text
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -133,9 +132,7 @@ func (t *eventsTable) eventRow(f map[string]string) (eventRow, bool) {
 		return eventRow{}, false
 	}
 	if r.name == "" && generateNamed[r.kind] {
-		if m := refusedPrefixRe.FindStringSubmatch(r.message); m != nil {
-			r.name = m[1] // the controller whose pods' generateName the API server refused
-		}
+		r.name = refusedController(r.message) // the controller whose pod the API server refused
 	}
 	return r, true
 }
@@ -143,10 +140,6 @@ func (t *eventsTable) eventRow(f map[string]string) (eventRow, bool) {
 // generateNamed are the controllers that name their pods "<controller>-" and a random suffix
 // (pkg/controller/controller_utils.go, getPodsPrefix).
 var generateNamed = map[string]bool{"ReplicaSet": true, "ReplicationController": true, "Job": true, "DaemonSet": true}
-
-// refusedPrefixRe finds the generateName of the pods a controller could not make in the API
-// server's refusal: `pods "web-7d9f8c6b5-" is forbidden: `.
-var refusedPrefixRe = regexp.MustCompile(`\bpods \\?"([a-z0-9][a-z0-9.-]*[a-z0-9])-\\?" is forbidden: `)
 
 // glued returns the field at toks[i] with any parenthesised group after it ("5 (3m ago)"),
 // and the index of the next field.

@@ -1379,8 +1379,8 @@ func (p *parser) finishScan() error {
 			obj = podRef(ns, name) // the pod it would not make: all the message names
 		}
 		if obj.Name == "" && e.Symptom == vocab.PodCreateFailed && sc.m.Start <= len(sc.ln.text) {
-			if r := forbiddenPodRe.FindStringSubmatch(sc.ln.text[:sc.m.Start]); r != nil {
-				obj = podRef("", r[1]) // the pod the API server's refusal names before its reason, which another tool quoted
+			if name := refusedPod(refusalEndRe, sc.ln.text[:sc.m.Start]); name != "" {
+				obj = podRef("", name) // the pod the API server's refusal names before its reason, which another tool quoted
 			}
 		}
 		if obj.Kind == "" {
@@ -1432,11 +1432,6 @@ var oldSourceRe = regexp.MustCompile(`(?:^|\s)(?:[a-z][\w.-]*, ([a-z0-9][a-z0-9.
 // their message is about.
 var nodeLocal = map[string]bool{"kubelet": true, "kernel": true, "node-problem-detector": true, "containerd": true,
 	"dockerd": true, "runc": true, "cri-o": true, "calico": true, "cilium": true, "flannel": true, "host-local": true}
-
-// forbiddenPodRe finds the pod of the API server's refusal right before its reason: `pods "x"
-// is forbidden: ` (k8s.io/apimachinery's NewForbidden, "%s %q is forbidden: %v"), its quotes
-// escaped where a JSON log quoted it; 1.0 named the kind, `Pod "x" is forbidden: `.
-var forbiddenPodRe = regexp.MustCompile(`\b(?:pods|Pod) \\?"([a-z0-9][a-z0-9.-]*[a-z0-9])\\?" is forbidden: $`)
 
 // lineHost is the host a line says its message was written on: an old events row's source,
 // or the journal's hostname of a component that runs on the node; "" when it says none.
@@ -1629,17 +1624,13 @@ func jsonInvolved(t string) (corev1.ObjectReference, bool) {
 	return ref, true
 }
 
-// controllers are the kinds of object that make pods, whose describe output a message about
-// one of them (a ReplicaSet's FailedCreate under a Deployment's conditions) is about.
-var controllers = []string{"Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job", "CronJob"}
-
 // describes reports whether the output of a command about an object of kind may be a message's
 // about an object of its entry's object: a controller's about a controller, a claim's about a
 // claim.
 func describes(kind, object string) bool {
 	switch object {
 	case "deployment", "replicaset", "replicationcontroller", "statefulset", "daemonset", "job", "cronjob", "workload":
-		return slices.Contains(controllers, kind)
+		return controllerKinds[kind]
 	case "pvc":
 		return kind == "PersistentVolumeClaim"
 	}
