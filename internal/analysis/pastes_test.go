@@ -358,6 +358,24 @@ func TestPastes(t *testing.T) {
 		{"the OutOfDisk condition's message as its row prints it", "Conditions:\n  Type          Status    LastHeartbeatTime                 LastTransitionTime                Reason              Message\n  ----          ------    -----------------                 ------------------                ------              -------\n" +
 			"  OutOfDisk     True      Mon, 12 Sep 2016 23:21:42 +0000   Mon, 12 Sep 2016 23:11:42 +0000   KubeletOutOfDisk    out of disk space\n",
 			[]string{"node_pressure "}, nil},
+		{"a pods table Ansible's debug task printed as an array of strings", "TASK [Check the registry] ******\nok: [master-0] => {\n    \"msg\": [\n" +
+			"        \"NAME                       READY     STATUS             RESTARTS   AGE\",\n" +
+			"        \"docker-registry-1-x2bq9    0/1       CrashLoopBackOff   14         48m\",\n" +
+			"        \"router-1-deploy            1/1       Running            0          50m\"\n    ]\n}\n",
+			[]string{"crash_loop_backoff docker-registry-1-x2bq9", "container_restarted docker-registry-1-x2bq9"}, nil},
+		{"a pod's FailedScheduling row under a node's describe cut by egrep", "```\noc describe node gpu-0.example.org | egrep 'Capacity|gpu'\nCapacity:\n nvidia.com/gpu:  2\n```\n\nand then my test pod could not be scheduled\n\n```\n" +
+			"  Warning  FailedScheduling  3s (x5 over 9s)  default-scheduler  0/6 nodes are available: 3 node(s) didn't match node selector, 6 Insufficient nvidia.com/gpu.\n```\n",
+			[]string{"pod_pending "}, []string{"capacity_exhaustion"}},
+		{"a refusal quoted in prose under the generateName of a controller of no kind said", "now the \"agent\" workload says:\n> Error creating: pods \"agent-\" is forbidden: error looking up service account infra/agent: serviceaccount \"agent\" not found\n",
+			[]string{"pod_create_failed infra/agent"}, []string{"missing_object"}},
+		{"a refusal quoted in prose under the generateName of a ReplicaSet", "the events say:\n> Error creating: pods \"web-7d9f5c6b8-\" is forbidden: error looking up service account prod/web: serviceaccount \"web\" not found\n",
+			[]string{"pod_create_failed prod/web-7d9f5c6b8"}, []string{"missing_object"}},
+		{"a README's diff whose command selects evicted pods to delete", "````diff\n@@ -0,0 +1,4 @@\n+# Cleanup evicted pods\n+```bash\n" +
+			"+kubectl get pods -A -ojson | jq -r '.items[] | select(.status.reason | contains(\"Evicted\")) | .metadata.name'\n+```\n````\n",
+			nil, nil},
+		{"events a person marked in a diff's colours", "```diff\n  Type     Reason   Age   From     Message\n  ----     ------   ----  ----     -------\n" +
+			"- Warning  Evicted  3m    kubelet  The node was low on resource: memory. Container web was using 2924152Ki, which exceeds its request of 0.\n```\n",
+			[]string{"pod_evicted "}, []string{"memory_over_request"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

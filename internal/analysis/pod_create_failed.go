@@ -26,7 +26,7 @@ func (podCreateFailedRule) Symptoms(in Input) []Symptom {
 		// The controller sets it True; a status written by hand may leave it empty.
 		return c.Type == "ReplicaFailure" && (c.Status == "True" || c.Status == "" && c.Reason == "FailedCreate")
 	})
-	syms.fromEvents(in, "ReplicaSet", func(o *cluster.Object) bool {
+	syms.fromEvents(in, "", func(o *cluster.Object) bool {
 		kind := o.Event.InvolvedObject.Kind
 		// The API server's refusal names the pod it would not make; a wrapper may name that pod.
 		return o.Event.Reason == "FailedCreate" && controllerKinds[kind] || in.eventSign(o, PodCreateFailed) != nil && kind != cluster.KindNode

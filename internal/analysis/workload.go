@@ -101,6 +101,9 @@ func objectPhrase(s *Symptom, kind string) string {
 		return "a " + kind + " the input does not name"
 	}
 	o := s.Objects[0]
+	if o.Kind == "" {
+		o.Kind = kind // a controller whose kind the input does not say
+	}
 	if o.Namespace == "" {
 		return o.Kind + " " + o.Name
 	}

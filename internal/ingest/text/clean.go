@@ -1,6 +1,7 @@
 package text
 
 import (
+	"encoding/json"
 	"html"
 	"regexp"
 	"strings"
@@ -62,6 +63,12 @@ type cleaner struct {
 	// pipeCells is the number of cells of the Markdown table written without its outer pipes
 	// ("NAME | READY", "-- | --") that the lines above began; 0 outside one.
 	pipeCells int
+	// strings is whether the line above was an element of an array of JSON strings with a comma
+	// after it, so that this line may be the array's last (see stringLine).
+	strings bool
+	// diff is whether the open code fence is a diff's ("```diff"), whose lines begin with the
+	// mark of what a change did to them.
+	diff bool
 }
 
 // cleaned is one cleaned line.
@@ -111,6 +118,13 @@ func (c *cleaner) cleanLine(s string) cleaned {
 	if strings.Contains(s, "\t") {
 		s = expandTabs(s)
 	}
+	if c.diff && c.fence != "" {
+		if d, ok := diffLine(s); ok {
+			s = d
+		} else {
+			return cleaned{kind: kindSep, code: true} // a hunk's header, a file's, a fence the diff changed
+		}
+	}
 	if strings.ContainsRune(s, '<') {
 		var sep bool
 		if s, sep = c.stripHTML(s); sep {
@@ -135,6 +149,11 @@ func (c *cleaner) cleanLine(s string) cleaned {
 		s = stripBox(s)
 	}
 	s = stripQuote(s)
+	if in, more, ok := stringLine(s, c.strings); ok {
+		s, c.strings = in, more
+	} else {
+		c.strings = false
+	}
 	if strings.Contains(s, "**") {
 		s = strings.ReplaceAll(s, "**", "")
 	}
@@ -245,8 +264,9 @@ func (c *cleaner) toggleFence(t string) cleaned {
 	switch {
 	case c.fence == "":
 		c.fence = mark
+		c.diff = strings.TrimSpace(rest) == "diff"
 	case c.fence == mark:
-		c.fence = ""
+		c.fence, c.diff = "", false
 	}
 	rest = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), mark))
 	if rest == "" || !strings.Contains(rest, " ") {
@@ -298,6 +318,46 @@ func stripBox(s string) string {
 		}
 	}
 	return s
+}
+
+// stringLine reads a line that is one element of an array of JSON strings and nothing else
+// ("        \"NAME   READY   STATUS\",", as Ansible's debug task and stdout_lines print a
+// command's output): the string's text, at the line's indentation, so that the rows of a table
+// printed so keep their columns. An element is followed by a comma, but for the array's last,
+// which is one only after one that was (after): a line that is a string alone is a structured
+// log's message wrapped onto a line of its own, quotes and all. A line with anything outside
+// its string (a key, a second string) is not one. more says whether a comma followed it.
+func stringLine(s string, after bool) (in string, more, ok bool) {
+	t := strings.TrimLeft(s, " ")
+	lit, more := strings.CutSuffix(t, ",")
+	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' || !more && !after {
+		return "", false, false
+	}
+	if json.Unmarshal([]byte(lit), &in) != nil || strings.ContainsAny(in, "\n\r") {
+		return "", false, false
+	}
+	return s[:len(s)-len(t)] + in, more, true
+}
+
+// diffLine is a line of a diff's hunk without the mark of what the change did to it ("+" added,
+// "-" removed, " " kept): the text of a file the diff changed, which may be a command, a
+// paste, a document's words. A line with no mark (the fence that closes the diff; output a
+// person marked here and there only to colour it) is itself. ok is false for the rest of a
+// diff: a hunk's header ("@@ -1,4 +1,6 @@"), a file's ("--- a/README.md"), and a code fence of
+// the changed file, which is not the diff's own.
+func diffLine(s string) (string, bool) {
+	switch {
+	case s == "":
+		return "", true
+	case strings.HasPrefix(s, "@@") || strings.HasPrefix(s, "+++ ") || strings.HasPrefix(s, "--- ") || strings.HasPrefix(s, "diff --git "):
+		return "", false
+	case !strings.ContainsRune("+- ", rune(s[0])):
+		return s, true
+	}
+	if t := strings.TrimSpace(s[1:]); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		return "", false
+	}
+	return s[1:], true
 }
 
 // stripQuote removes markdown quote markers ("> ", ">", nested "> > ") and up to three

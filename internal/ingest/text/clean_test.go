@@ -48,6 +48,13 @@ func TestClean(t *testing.T) {
 		{"| NAME | READY |", "NAME   READY", kindText},
 		{"|---|:---:|", "", kindSkip},
 		{"a\tb", "a       b", kindText},
+		// a line of an array of strings, as Ansible's debug task prints a command's output
+		{`        "web-1-deploy   0/1       CrashLoopBackOff   5          1h",`, "        web-1-deploy   0/1       CrashLoopBackOff   5          1h", kindText},
+		{`        "say \"hi\"",`, `        say "hi"`, kindText},
+		{`    "Predicate failed on Pod"`, `    "Predicate failed on Pod"`, kindText}, // a structured log's message wrapped alone
+		{`        "reason": "Evicted",`, `        "reason": "Evicted",`, kindText},
+		{`    "a", "b"`, `    "a", "b"`, kindText},
+		{`    "a\nb",`, `    "a\nb",`, kindText},
 		{"   \r", "", kindBlank},
 		{"CPU was at 100% today", "CPU was at 100% today", kindText},
 		{"<details>", "", kindSep},
@@ -103,6 +110,39 @@ func TestCleanBarePipeTable(t *testing.T) {
 	for i, s := range in {
 		if got := c.clean(s).text; got != want[i] {
 			t.Errorf("line %d %q: %q, want %q", i+1, s, got, want[i])
+		}
+	}
+}
+
+// TestCleanStringArray reads an array of JSON strings, as Ansible prints a command's output:
+// each element with a comma after it, and the last, which has none; a string alone on its line
+// after no element is not one (a structured log's message wrapped onto its own line).
+func TestCleanStringArray(t *testing.T) {
+	in := []string{`    "msg": [`, `        "NAME    READY",`, `        "web-1   0/1"`, `    ]`, `        "web-2   0/1"`}
+	want := []string{`    "msg": [`, `        NAME    READY`, `        web-1   0/1`, `    ]`, `        "web-2   0/1"`}
+	var c cleaner
+	for i, s := range in {
+		if got := c.clean(s).text; got != want[i] {
+			t.Errorf("line %d %q: %q, want %q", i+1, s, got, want[i])
+		}
+	}
+}
+
+// TestCleanDiff reads a diff's fence: each line of a hunk without its mark, the hunk's and the
+// files' headers and the changed file's own fences as separators, a line a person left
+// unmarked as itself, and the diff's closing fence as a fence.
+func TestCleanDiff(t *testing.T) {
+	in := []string{"````diff", "--- a/README.md", "+++ b/README.md", "@@ -0,0 +1,3 @@", "+# Cleanup", "+```bash",
+		"+kubectl get pods -A | grep Evicted", " kept words", "-removed words", "NAME   READY", "````", "+after"}
+	want := []cleaned{{kind: kindSep}, {kind: kindSep, code: true}, {kind: kindSep, code: true}, {kind: kindSep, code: true},
+		{kind: kindSep, code: true}, {kind: kindSep, code: true}, {kind: kindCommand, code: true},
+		{kind: kindText, code: true, text: "kept words"}, {kind: kindText, code: true, text: "removed words"},
+		{kind: kindText, code: true, text: "NAME   READY"}, {kind: kindSep}, {kind: kindText, text: "+after"}}
+	var c cleaner
+	for i, s := range in {
+		got := c.clean(s)
+		if got.kind != want[i].kind || got.code != want[i].code || got.kind == kindText && got.text != want[i].text {
+			t.Errorf("line %d %q: %v %v %q, want %v %v %q", i+1, s, got.kind, got.code, got.text, want[i].kind, want[i].code, want[i].text)
 		}
 	}
 }

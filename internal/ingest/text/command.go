@@ -235,6 +235,17 @@ func oneTypo(s, want string) bool {
 // an events section pasted alone. It is empty when the command named none.
 func (p *parser) cmdObject() corev1.ObjectReference { return cmdRef(p.cmd) }
 
+// cmdObjectOf is cmdObject for events of these reasons: none where the command named a node
+// and a reason is one the kubelet and the scheduler record only about pods (a FailedScheduling
+// row under `oc describe node x | egrep gpu` is a pod's, not the node's).
+func (p *parser) cmdObjectOf(reasons ...string) corev1.ObjectReference {
+	ref := p.cmdObject()
+	if ref.Kind == cluster.KindNode && slices.ContainsFunc(reasons, func(r string) bool { return podEventReasons[r] }) {
+		return corev1.ObjectReference{}
+	}
+	return ref
+}
+
 // cmdRef is the object a command describes or gets by name (see cmdObject).
 func cmdRef(c *command) corev1.ObjectReference {
 	if c == nil || c.name == "" || (c.verb != "describe" && c.verb != "get" && !(c.verb == "logs" && c.kind() == cluster.KindPod)) {

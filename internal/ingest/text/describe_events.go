@@ -92,7 +92,11 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 		ref = scheduledPod(ref, rows)
 	}
 	if ref.Name == "" {
-		ref = p.cmdObject()
+		reasons := make([]string, len(rows))
+		for i, rw := range rows {
+			reasons[i] = rw.r.reason
+		}
+		ref = p.cmdObjectOf(reasons...)
 	}
 	if ref.Name == "" {
 		ref = creatorOf(rows)

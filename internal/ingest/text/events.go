@@ -129,7 +129,7 @@ func (t *describeRows) row(p *parser, ln line) (bool, error) {
 	if m := assignedRe.FindStringSubmatch(strings.TrimSpace(r.message)); m != nil && r.reason == "Scheduled" {
 		t.assigned = corev1.ObjectReference{Kind: cluster.KindPod, APIVersion: "v1", Namespace: m[1], Name: m[2]}
 	}
-	ref := p.cmdObject()
+	ref := p.cmdObjectOf(r.reason)
 	if r.name != "" {
 		ref = corev1.ObjectReference{Kind: r.kind, Name: r.name} // the row's own NAME and KIND
 	}

@@ -1377,6 +1377,15 @@ func (p *parser) finishScan() error {
 		}
 		if ns, name := sc.m.Pod(); obj.Name == "" && name != "" && e.Symptom == vocab.PodCreateFailed {
 			obj = podRef(ns, name) // the pod it would not make: all the message names
+			if ctl := refusedController(`pods "` + name + `" is forbidden: `); strings.HasSuffix(name, "-") && ctl != "" {
+				// Only its controller's generateName ("web-", no pod's name): the controller
+				// named so, a ReplicaSet where its name ends in a pod template's hash, else of
+				// a kind the message does not say.
+				obj = corev1.ObjectReference{Namespace: ns, Name: ctl}
+				if _, ok := cluster.DeploymentOf(ctl); ok {
+					obj.Kind = "ReplicaSet"
+				}
+			}
 		}
 		if obj.Name == "" && e.Symptom == vocab.PodCreateFailed && sc.m.Start <= len(sc.ln.text) {
 			if name := refusedPod(refusalEndRe, sc.ln.text[:sc.m.Start]); name != "" {
