@@ -376,6 +376,10 @@ func TestPastes(t *testing.T) {
 		{"events a person marked in a diff's colours", "```diff\n  Type     Reason   Age   From     Message\n  ----     ------   ----  ----     -------\n" +
 			"- Warning  Evicted  3m    kubelet  The node was low on resource: memory. Container web was using 2924152Ki, which exceeds its request of 0.\n```\n",
 			[]string{"pod_evicted "}, []string{"memory_over_request"}},
+		{"the runtime manager's error of a pod's container that could not start, 1.19+, its line wrapped by hand", "Oct 29 02:09:51 minikube kubelet[1717]: E1029 02:09:51.827842    1717 kuberuntime_manager.go:804] container &Container{Name:web,Image:registry.example.com/web:1.4,Command:[],} start failed in pod web-6ddfcc9757-t7pmx_default(8ea8c461-b6a8-4c16-9b57-71ba32ae8cba): ErrImagePull: rpc error: code = Unknown desc = Error response from daemon: Get https://registry.example.com/v2/: dial tcp: loo\nkup registry.example.com on 192.168.49.1:53: i/o timeout\n",
+			[]string{"image_pull_failed default/web-6ddfcc9757-t7pmx"}, nil},
+		{"the runtime manager's error of a container that could not start, 1.5-1.18", "Mar 02 10:01:02 node-1 kubelet[812]: E0302 10:01:02.123456     812 runtime.go:66] container start failed: ErrImagePull: rpc error: code = Unknown desc = Error response from daemon: Get https://registry.example.com/v2/: net/http: TLS handshake timeout\n",
+			[]string{"image_pull_failed "}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
