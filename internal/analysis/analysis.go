@@ -231,7 +231,7 @@ func DefaultRegistry() *Registry {
 			memoryOverRequestRule{}, scaleUpNotReadyRule{}, schedulingConstraintsRule{},
 			memoryLimitRule{}, requestExceedsNodeRule{}, volumeBindingRule{}, overcommitRule{}, nodeDiskRule{}, startFailureRule{},
 			changedImageRule{}, loweredMemoryLimitRule{}, cutCPURule{}, tightenedProbeRule{}, movedPlacementRule{},
-			cordonedNodeRule{}, taintedNodeRule{}, removedNodeRule{}, movedNeighbourRule{},
+			cordonedNodeRule{}, taintedNodeRule{}, removedNodeRule{}, movedNeighbourRule{}, missingClassRule{},
 		},
 		Links: defaultLinks(),
 		Gaps:  []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}, quietGap{}},

@@ -380,6 +380,28 @@ func TestPastes(t *testing.T) {
 			[]string{"image_pull_failed default/web-6ddfcc9757-t7pmx"}, nil},
 		{"the runtime manager's error of a container that could not start, 1.5-1.18", "Mar 02 10:01:02 node-1 kubelet[812]: E0302 10:01:02.123456     812 runtime.go:66] container start failed: ErrImagePull: rpc error: code = Unknown desc = Error response from daemon: Get https://registry.example.com/v2/: net/http: TLS handshake timeout\n",
 			[]string{"image_pull_failed "}, nil},
+		{"claims Pending an hour for a storage class the listing above them does not hold", "$ kubectl get sc\nNAME                          PROVISIONER                     RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\n" +
+			"example-sc                    kubernetes.io/gce-pd            Delete          Immediate              false                  23h\n" +
+			"local-path (default)          rancher.io/local-path           Delete          WaitForFirstConsumer   false                  6d1h\n\n" +
+			"$ kubectl get pv,pvc -n pg\nNAME                                    STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\n" +
+			"persistentvolumeclaim/crdcluster        Pending                                      standard       59m\n" +
+			"persistentvolumeclaim/hippo             Pending                                      fast           4m3s\n",
+			[]string{"volume_provisioning_failed pg/crdcluster"}, []string{"missing_object"}},
+		{"a claim Pending an hour for a class that waits for its first consumer", "$ kubectl get sc\nNAME                          PROVISIONER                     RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\n" +
+			"example-sc                    kubernetes.io/gce-pd            Delete          Immediate              false                  23h\n" +
+			"local-path (default)          rancher.io/local-path           Delete          WaitForFirstConsumer   false                  6d1h\n\n" +
+			"$ kubectl get pvc -n pg\nNAME   STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\n" +
+			"data   Pending                                      local-path     59m\n",
+			nil, nil},
+		{"a claim Pending two hours for a class that binds at once", "$ kubectl get sc\nNAME                          PROVISIONER                     RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\n" +
+			"example-sc                    kubernetes.io/gce-pd            Delete          Immediate              false                  23h\n" +
+			"local-path (default)          rancher.io/local-path           Delete          WaitForFirstConsumer   false                  6d1h\n\n" +
+			"$ kubectl get pvc -A\nNAMESPACE   NAME   STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\n" +
+			"pg          data   Pending                                      example-sc     2h\n" +
+			"pg          logs   Bound     pvc-5c1d2f3a-0b1c-4d2e-9f00-1a2b3c4d5e6f   1Gi        RWO            example-sc     2h\n",
+			[]string{"volume_provisioning_failed pg/data"}, nil},
+		{"a claims listing its author's editor collapsed, Pending an hour, no class listed", "NAME STATUS VOLUME CAPACITY ACCESS MODES STORAGECLASS AGE\ndata Pending standard 59m\n",
+			[]string{"volume_provisioning_failed data"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

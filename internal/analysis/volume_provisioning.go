@@ -1,11 +1,14 @@
 package analysis
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 )
 
 // volumeProvisioningRule finds PersistentVolumeClaims that could not be provisioned or bound:
@@ -24,6 +27,7 @@ func (volumeProvisioningRule) Symptoms(in Input) []Symptom {
 		return (e.Reason == "ProvisioningFailed" || e.Reason == "FailedBinding") && (kind == "PersistentVolumeClaim" || kind == "") ||
 			in.eventSign(o, VolumeProvisioningFailed) != nil || waitedForProvisioner(in, o)
 	})
+	waitedClaims(in, syms)
 	// A claim the input lost (an events section pasted alone) is the one claim the other
 	// messages of its file name ("External provisioner is provisioning volume for claim
 	// \"ns/x\"").
@@ -81,4 +85,67 @@ func (in Input) claimsByFile() map[string][]ObjectRef {
 		}
 	}
 	return out
+}
+
+// waitedClaims adds the claims a pasted listing shows still Pending waitedLong or more after
+// they were made (the AGE it printed, as of the listing's own time), whatever the input says
+// of why: a claim of a class that provisions is bound in a minute. A claim of a class that
+// binds at its first consumer's scheduling (WaitForFirstConsumer, as a storage classes listing
+// or the claim's own event says) waits for a pod by design, and is not one.
+func waitedClaims(in Input, syms *objectSymptoms) {
+	var firstConsumer map[string]bool // claim namespace/name → said to wait for its consumer
+	for _, o := range others(in.Model, "PersistentVolumeClaim") {
+		if o.ListedAge < waitedLong {
+			continue
+		}
+		c := claimOf(o)
+		if c == nil || c.Status.Phase != corev1.ClaimPending {
+			continue
+		}
+		if firstConsumer == nil {
+			firstConsumer = waitingForConsumer(in)
+		}
+		class := ""
+		if c.Spec.StorageClassName != nil {
+			class = *c.Spec.StorageClassName
+		}
+		if firstConsumer[o.Namespace+"/"+o.Name] || class != "" && firstConsumer["class/"+class] {
+			continue
+		}
+		s := syms.get(ref(o), o.Source.File)
+		if len(s.Evidence) > 0 {
+			continue // its events say more
+		}
+		age := roundDuration(int(o.ListedAge.Seconds()))
+		s.Evidence = append(s.Evidence, cite(o, "status.phase", "Pending, the claim "+age+" old"))
+		s.Reason, s.Details.Message = "Pending", "still Pending "+age+" after it was made"
+	}
+}
+
+// waitingForConsumer lists the claims whose class binds at its first consumer's scheduling:
+// by the claim's WaitForFirstConsumer event ("namespace/name"), and the classes a storage
+// class object says so of ("class/name").
+func waitingForConsumer(in Input) map[string]bool {
+	out := map[string]bool{}
+	for _, o := range in.Model.Events {
+		if e := o.Event; e.Reason == "WaitForFirstConsumer" {
+			out[e.InvolvedObject.Namespace+"/"+e.InvolvedObject.Name] = true
+		}
+	}
+	for _, o := range others(in.Model, "StorageClass") {
+		var sc storagev1.StorageClass
+		if json.Unmarshal(o.Raw, &sc) == nil && sc.VolumeBindingMode != nil && *sc.VolumeBindingMode == storagev1.VolumeBindingWaitForFirstConsumer {
+			out["class/"+o.Name] = true
+		}
+	}
+	return out
+}
+
+// claimOf decodes a claim kept as JSON; nil when it is not one.
+func claimOf(o *cluster.Object) *corev1.PersistentVolumeClaim {
+	var c corev1.PersistentVolumeClaim
+	if len(o.Raw) == 0 || json.Unmarshal(o.Raw, &c) != nil {
+		return nil
+	}
+	return &c
 }

@@ -82,8 +82,9 @@ type Object struct {
 	Allocated []Allocation
 
 	// ListedAge is the AGE a kubectl listing printed for a pod read from pasted text whose
-	// time of capture is unknown, so that its CreationTimestamp could not be set: how long the
-	// pod had existed when the listing was taken. Zero for any other input.
+	// time of capture is unknown, so that its CreationTimestamp could not be set, and for a
+	// claim of a claims listing whatever is known of that time: how long the object had
+	// existed when the listing was taken. Zero for any other input.
 	ListedAge time.Duration
 
 	// Raw is the redacted JSON of objects without a typed field. It is nil for typed objects,

@@ -161,10 +161,10 @@ func (r *nodeRow) values() []any {
 		r.Unschedulable, r.CreatedAt, r.SourceFile, int32(r.SourceLine), r.Raw, r.DescribeAllocated}
 }
 
-var objectColumns = []string{"snapshot_id", "api_version", "kind", "namespace", "name", "uid", "source_file", "source_line", "raw"}
+var objectColumns = []string{"snapshot_id", "api_version", "kind", "namespace", "name", "uid", "source_file", "source_line", "raw", "listed_age_seconds"}
 
 func (r *objectRow) values() []any {
-	return []any{r.SnapshotID, r.APIVersion, r.Kind, r.Namespace, r.Name, r.UID, r.SourceFile, int32(r.SourceLine), r.Raw}
+	return []any{r.SnapshotID, r.APIVersion, r.Kind, r.Namespace, r.Name, r.UID, r.SourceFile, int32(r.SourceLine), r.Raw, r.ListedAgeSeconds}
 }
 
 var linkColumns = []string{"snapshot_id", "event_id", "source_file", "source_line", "loose"}

@@ -78,8 +78,12 @@ func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &cluster.Object{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
-			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Raw: raw})
+		o := &cluster.Object{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
+			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Raw: raw}
+		if r.ListedAgeSeconds != nil {
+			o.ListedAge = time.Duration(*r.ListedAgeSeconds) * time.Second
+		}
+		out = append(out, o)
 	}
 	return out, nil
 }

@@ -38,11 +38,15 @@ Liveness probe failed: Get "http://10.0.0.1:8081/hub/health": context deadline e
 $ kubectl get pods -n prod
 NAME      READY   STATUS              RESTARTS   AGE
 web-1     0/1     ContainerCreating   0          3h57m
+
+$ kubectl get pvc -n prod
+NAME   STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE
+data   Pending                                      standard       59m
 `
 
 // TestTypedProvenanceStored: what the text parser knows of an object beyond the object
 // (describe node's Allocated resources table, a loose event, the age a pods listing printed
-// where the paste's time is unknown) is stored in columns of its own
+// or a claims listing printed where the paste's time is unknown) is stored in columns of its own
 // and comes back typed, with no rootline.dev/ annotation in the stored JSON.
 func TestTypedProvenanceStored(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
@@ -96,12 +100,15 @@ func TestTypedProvenanceStored(t *testing.T) {
 		}
 		ages := map[string]time.Duration{}
 		for _, o := range back {
-			if o.Pod != nil {
-				ages[o.Name] = o.ListedAge
+			if o.Pod != nil || o.Kind == "PersistentVolumeClaim" {
+				ages[o.Kind+" "+o.Name] = o.ListedAge
 			}
 		}
-		if want := 3*time.Hour + 57*time.Minute; ages["web-1"] != want {
-			t.Errorf("the listed age of pod web-1 read back is %v, want %v (all: %v)", ages["web-1"], want, ages)
+		if want := 3*time.Hour + 57*time.Minute; ages["Pod web-1"] != want {
+			t.Errorf("the listed age of pod web-1 read back is %v, want %v (all: %v)", ages["Pod web-1"], want, ages)
+		}
+		if want := 59 * time.Minute; ages["PersistentVolumeClaim data"] != want {
+			t.Errorf("the listed age of claim data read back is %v, want %v (all: %v)", ages["PersistentVolumeClaim data"], want, ages)
 		}
 	})
 }

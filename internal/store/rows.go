@@ -105,6 +105,8 @@ type objectRow struct {
 	SourceFile string
 	SourceLine int
 	Raw        []byte
+	// ListedAgeSeconds is cluster.Object.ListedAge, NULL when zero.
+	ListedAgeSeconds *int64
 }
 
 func (objectRow) TableName() string { return "objects" }

@@ -6,7 +6,7 @@ import (
 )
 
 // twoWordColumns are the column names kubectl prints with a space in them.
-var twoWordColumns = []string{"LAST SEEN", "FIRST SEEN", "NOMINATED NODE", "READINESS GATES"}
+var twoWordColumns = []string{"LAST SEEN", "FIRST SEEN", "NOMINATED NODE", "READINESS GATES", "ACCESS MODES", "RECLAIM POLICY"}
 
 // headerColumns reads a table header into column names, or nil when s is not an upper-case
 // header line.

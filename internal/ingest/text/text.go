@@ -250,6 +250,14 @@ func (p *parser) start(ln line, owner *ownerRef) error {
 		p.table = t
 		return nil
 	}
+	if t := newClaimsTable(ln.text); t != nil {
+		p.table = t
+		return nil
+	}
+	if t := newClassesTable(ln.text); t != nil {
+		p.table = t
+		return nil
+	}
 	if t := p.newColumnsTable(ln.text); t != nil {
 		p.table = t
 		return nil

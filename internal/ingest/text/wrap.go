@@ -64,7 +64,7 @@ var rowStartRe = regexp.MustCompile(`^\s*(?:\S+\s+){0,2}(?:Normal|Warning)\b|^\s
 
 // startsFormat reports whether s opens a table, a describe block, a row or a log line.
 func startsFormat(s string) bool {
-	return rowStartRe.MatchString(s) || newEventsTable(s) != nil || newPodsTable(s) != nil || newNodesTable(s) != nil || startsBlock(s) ||
+	return rowStartRe.MatchString(s) || newEventsTable(s) != nil || newPodsTable(s) != nil || newNodesTable(s) != nil || newClaimsTable(s) != nil || startsBlock(s) ||
 		headerlessEvents(s) != nil || klogHeaderRe.MatchString(s) || statusStartRe.MatchString(s) || headerColumns(s) != nil
 }
 

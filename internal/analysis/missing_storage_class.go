@@ -1,0 +1,77 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// missingClassRule finds claims that could not be provisioned because the storage class they
+// ask for is not among those the input lists (`kubectl get sc` beside `get pvc`): no
+// provisioner serves a class that does not exist, so such a claim waits for ever (the PV
+// controller's `storageclass.storage.k8s.io "x" not found`, which the catalogue's tag gives
+// where the input shows it). Its evidence is the claim's class and the classes listed.
+type missingClassRule struct{}
+
+func (missingClassRule) Name() string { return "missing-storage-class" }
+
+func (missingClassRule) Causes(in Input, symptoms []Symptom) []Cause {
+	classes := others(in.Model, "StorageClass")
+	if len(classes) == 0 {
+		return nil // no listing: nothing says which classes exist
+	}
+	var names []string
+	for _, o := range classes {
+		names = append(names, o.Name)
+	}
+	slices.Sort(names)
+	c := Cause{Kind: MissingObject, Role: Root, Confidence: 0.8, Components: []Component{}}
+	var missing []string
+	for _, s := range symptoms {
+		if s.Kind != VolumeProvisioningFailed || len(s.Objects) != 1 {
+			continue
+		}
+		if _, _, said := tagShown(in, s, []string{"storageclass_not_found"}); said {
+			continue // the component's own message says so: missing-object's
+		}
+		claim := claimObject(in.Model, s.Objects[0])
+		if claim == nil {
+			continue
+		}
+		pvc := claimOf(claim)
+		if pvc == nil || pvc.Spec.StorageClassName == nil || *pvc.Spec.StorageClassName == "" {
+			continue
+		}
+		class := *pvc.Spec.StorageClassName
+		if slices.Contains(names, class) {
+			continue
+		}
+		c.Explains = append(c.Explains, s.ID)
+		c.Evidence = append(c.Evidence, cite(claim, "spec.storageClassName", class),
+			cite(classes[0], "kind StorageClass", "the storage classes listed: "+strings.Join(names, ", ")))
+		missing = append(missing, class)
+	}
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	missing = unique(missing)
+	c.Summary = fmt.Sprintf("%d claim(s) ask for a storage class the input's listing does not hold (%s; listed: %s): no provisioner serves it",
+		len(c.Explains), strings.Join(missing, ", "), strings.Join(names, ", "))
+	c.Evidence = uniqueEvidence(c.Evidence)
+	return []Cause{c}
+}
+
+// claimObject is the claim object of the input a symptom names, or nil.
+func claimObject(m *cluster.Model, r ObjectRef) *cluster.Object {
+	if r.Kind != "PersistentVolumeClaim" {
+		return nil
+	}
+	for _, o := range others(m, "PersistentVolumeClaim") {
+		if o.Name == r.Name && o.Namespace == r.Namespace {
+			return o
+		}
+	}
+	return nil
+}
