@@ -402,6 +402,9 @@ func TestPastes(t *testing.T) {
 			[]string{"volume_provisioning_failed pg/data"}, nil},
 		{"a claims listing its author's editor collapsed, Pending an hour, no class listed", "NAME STATUS VOLUME CAPACITY ACCESS MODES STORAGECLASS AGE\ndata Pending standard 59m\n",
 			[]string{"volume_provisioning_failed data"}, nil},
+		{"a DaemonSet's pod refused by the namespace's Pod Security level, in get events -A", "NAMESPACE   LAST SEEN   TYPE      REASON         OBJECT             MESSAGE\n" +
+			"default     32m         Warning   FailedCreate   daemonset/debug    Error creating: pods \"debug-ghjw9\" is forbidden: violates PodSecurity \"restricted:latest\": host namespaces (hostNetwork=true, hostPID=true), privileged (container \"container-00\" must not set securityContext.privileged=true)\n",
+			[]string{"pod_create_failed default/debug,default/debug-ghjw9"}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
