@@ -405,6 +405,20 @@ func TestPastes(t *testing.T) {
 		{"a DaemonSet's pod refused by the namespace's Pod Security level, in get events -A", "NAMESPACE   LAST SEEN   TYPE      REASON         OBJECT             MESSAGE\n" +
 			"default     32m         Warning   FailedCreate   daemonset/debug    Error creating: pods \"debug-ghjw9\" is forbidden: violates PodSecurity \"restricted:latest\": host namespaces (hostNetwork=true, hostPID=true), privileged (container \"container-00\" must not set securityContext.privileged=true)\n",
 			[]string{"pod_create_failed default/debug,default/debug-ghjw9"}, nil},
+		{"a kernel's OOM report cut inside its call trace, a memory cgroup's by its frames", "[26029.151574] prometheus invoked oom-killer: gfp_mask=0xd0, order=0, oom_score_adj=-998\n" +
+			"[26029.851401] Call Trace:\n[26029.880650]  [<ffffffff81687063>] dump_stack+0x19/0x1b\n[26029.942166]  [<ffffffff8168200e>] dump_header+0x8e/0x225\n" +
+			"[26030.076609]  [<ffffffff81184d3e>] oom_kill_process+0x24e/0x3c0\n[26030.296463]  [<ffffffff811f38d1>] mem_cgroup_oom_synchronize+0x551/0x580\n",
+			[]string{"oom_killed "}, nil},
+		{"a kernel's whole OOM report of a memory cgroup: one kill", "[ 5011.120931] java invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0, oom_score_adj=936\n[ 5011.121001] Call Trace:\n" +
+			"[ 5011.121030]  dump_stack_lvl+0x34/0x48\n[ 5011.121041]  oom_kill_process.cold+0xb/0x10\n[ 5011.121050]  out_of_memory+0x1f0/0x4f0\n" +
+			"[ 5011.121062]  mem_cgroup_out_of_memory+0x13e/0x170\n[ 5011.121070]  try_charge_memcg+0x6d0/0x7a0\n" +
+			"[ 5011.121200] Memory cgroup out of memory: Killed process 31542 (java) total-vm:8243112kB, anon-rss:3971224kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:8412kB oom_score_adj:936\n",
+			[]string{"oom_killed "}, nil},
+		{"a kernel's system-wide OOM report: the node's, not a container's limit", "[ 7011.120931] kworker invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0\n[ 7011.121001] Call Trace:\n" +
+			"[ 7011.121030]  dump_stack_lvl+0x34/0x48\n[ 7011.121041]  oom_kill_process.cold+0xb/0x10\n[ 7011.121050]  out_of_memory+0x1f0/0x4f0\n" +
+			"[ 7011.121062]  __alloc_pages_slowpath.constprop.0+0xc3b/0xd10\n" +
+			"[ 7011.121200] Out of memory: Killed process 31542 (java) total-vm:8243112kB, anon-rss:3971224kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:8412kB oom_score_adj:0\n",
+			[]string{"node_oom "}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
