@@ -419,6 +419,9 @@ func TestPastes(t *testing.T) {
 			"[ 7011.121062]  __alloc_pages_slowpath.constprop.0+0xc3b/0xd10\n" +
 			"[ 7011.121200] Out of memory: Killed process 31542 (java) total-vm:8243112kB, anon-rss:3971224kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:8412kB oom_score_adj:0\n",
 			[]string{"node_oom "}, nil},
+		{"describe events whose From is blank, the scheduler's message after it", "Events:\n  Type     Reason             Age                 From                Message\n  ----     ------             ----                ----                -------\n" +
+			"  Warning  FailedScheduling   60m                                     0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu.\n",
+			[]string{"pod_pending "}, []string{"capacity_exhaustion"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

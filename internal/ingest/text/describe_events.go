@@ -68,13 +68,27 @@ type describedRow struct {
 // describeEvents emits the rows of a describe "Events:" section as events about owner (which
 // may be nil when the section was pasted alone). A line that is not a row continues the
 // message of the row before it: terminals and tickets wrap long messages.
+// describeHeaderRe is the header of describe's Events table; its groups are where the From and
+// Message columns start.
+var describeHeaderRe = regexp.MustCompile(`^\s*Type\s+Reason\s+Age\s+(From)\s+(Message)\s*$`)
+
 func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 	if sec == nil {
 		return nil
 	}
 	var rows []describedRow
+	var from, msg int // where the header's From and Message columns start; 0 without one
 	for _, n := range sec.flat() {
+		if m := describeHeaderRe.FindStringSubmatchIndex(n.text); m != nil {
+			from, msg = m[2], m[4]
+			continue
+		}
 		if r, ok := parseDescribeRow(n.text); ok {
+			if from > 0 && len(n.text) > msg && strings.TrimSpace(n.text[from:msg]) == "" && n.text[from-1] == ' ' {
+				// No component under From (an event of events.k8s.io that set none): what
+				// the pattern took for it is the message's first word.
+				r.source, r.message = "", strings.TrimSpace(n.text[msg:])
+			}
 			rows = append(rows, describedRow{r, n.ln})
 			continue
 		}
