@@ -422,6 +422,16 @@ func TestPastes(t *testing.T) {
 		{"describe events whose From is blank, the scheduler's message after it", "Events:\n  Type     Reason             Age                 From                Message\n  ----     ------             ----                ----                -------\n" +
 			"  Warning  FailedScheduling   60m                                     0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu.\n",
 			[]string{"pod_pending "}, []string{"capacity_exhaustion"}},
+		{"kubectl's report of the API server refusing a custom resource for its webhook: no controller's pods", "# kubectl apply -f cluster.yaml\n" +
+			"Error from server (InternalError): error when creating \"cluster.yaml\": Internal error occurred: failed calling webhook \"clusters.example.com\": Post \"https://webhook.example.svc:443/mutate?timeout=30s\": dial tcp 10.0.0.1:443: connect: connection refused\n",
+			nil, nil},
+		{"the same webhook's failure in a ReplicaSet's FailedCreate: its pods", "Events:\n  Type     Reason        Age   From                   Message\n  ----     ------        ----  ----                   -------\n" +
+			"  Warning  FailedCreate  3m    replicaset-controller  Error creating: Internal error occurred: failed calling webhook \"clusters.example.com\": Post \"https://webhook.example.svc:443/mutate?timeout=30s\": dial tcp 10.0.0.1:443: connect: connection refused\n",
+			[]string{"pod_create_failed "}, nil},
+		{"a pod's event an operator relayed onto its own object, naming the pod first", "```\n  Warning  Unhealthy   9s (x3 over 29s)   event-controller    Pod pulsar-proxy-0: Startup probe failed: Get \"http://10.128.3.91:8080/status.html\": dial tcp 10.128.3.91:8080: connect: connection refused\n```\n",
+			[]string{"startup_probe_failed pulsar-proxy-0"}, nil},
+		{"1.5-1.12 kubelet's CNI error, naming no pod", "Dec 21 20:21:24 host-1 kubelet[83422]: E1221 20:21:24.150274   83422 cni.go:259] Error adding network: Unable to retreive ReadyFlag from Backend: resource does not exist\n",
+			[]string{"pod_stuck_creating "}, []string{"network_setup_failed"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

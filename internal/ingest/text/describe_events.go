@@ -215,8 +215,16 @@ func (p *parser) messagePod(msg string) corev1.ObjectReference {
 	if name := refusedPod(refusalRe, msg); name != "" {
 		return podRef("", name) // the pod the API server refused to make
 	}
+	if m := relayedRe.FindStringSubmatch(msg); m != nil && len(p.scan.cat.Explain(msg[len(m[0]):])) > 0 {
+		return podRef(strings.TrimSuffix(m[1], "/"), m[2]) // a pod's event relayed onto another object
+	}
 	return corev1.ObjectReference{}
 }
+
+// relayedRe is the head of a pod's event that an operator recorded again on an object of its
+// own, naming the pod before the kubelet's message ("Pod pulsar-proxy-0: Startup probe
+// failed: …", KubeBlocks' event controller).
+var relayedRe = regexp.MustCompile(`^Pod ([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9]): `)
 
 // isEventsRule reports a describe events header or its dashed rule.
 func isEventsRule(s string) bool {

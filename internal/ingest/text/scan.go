@@ -431,6 +431,9 @@ func (p *parser) scanHeld(next *line) {
 		if m.Entry.Word && m.Entry.Object == "node" && p.podsRow(*h) {
 			continue // kubectl's NotReady STATUS of a pod whose containers are not ready
 		}
+		if m.Entry.Symptom == vocab.PodCreateFailed && kubectlErrorRe.MatchString(h.text) {
+			continue // the API server's answer to the request a person made with kubectl, not a controller's pods
+		}
 		if r := conditionRowRe.FindStringSubmatch(h.text); r != nil && r[1] != "Ready" && m.Entry.Symptom == vocab.NodeNotReady {
 			continue // the node controller's word on a condition other than Ready (a stale OutOfDisk): not the node's readiness
 		}
@@ -685,6 +688,11 @@ func asValue(text string, m catalog.Match) bool {
 }
 
 var cellSplitRe = regexp.MustCompile(`\s{2,}|\t|\|`)
+
+// kubectlErrorRe is the line kubectl writes when the API server refused what it asked for
+// (k8s.io/kubectl pkg/cmd/util/helpers.go: "Error from server (%s): %s", "Error from
+// server: %s"; apply's "error when creating %q: %v" inside it).
+var kubectlErrorRe = regexp.MustCompile(`^\s*Error from server\b`)
 
 // tokensOf splits a row into its cells (two spaces or more apart).
 func tokensOf(s string) []string {
