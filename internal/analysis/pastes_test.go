@@ -432,6 +432,10 @@ func TestPastes(t *testing.T) {
 			[]string{"startup_probe_failed pulsar-proxy-0"}, nil},
 		{"1.5-1.12 kubelet's CNI error, naming no pod", "Dec 21 20:21:24 host-1 kubelet[83422]: E1221 20:21:24.150274   83422 cni.go:259] Error adding network: Unable to retreive ReadyFlag from Backend: resource does not exist\n",
 			[]string{"pod_stuck_creating "}, []string{"network_setup_failed"}},
+		{"a part of the scheduler's message quoted again under its describe: one pod, its volume", "Name: opensearch-0\nNamespace: logs\nStatus: Pending\nEvents:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n" +
+			"  Warning  FailedScheduling  3m2s  default-scheduler  0/4 nodes are available: 1 node(s) did not have enough free storage, 1 node(s) had untolerated taint {k3s-controlplane: true}, 2 node(s) didn't match Pod's node affinity/selector.\n\n" +
+			"The `1 node(s) did not have enough free storage` message is not right: the node has 60G free.\n",
+			[]string{"pod_pending logs/opensearch-0"}, []string{"volume_binding"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

@@ -52,7 +52,7 @@ func (r ReasonCount) Class() ReasonClass {
 		return ClassInsufficient
 	case strings.Contains(s, "taint"):
 		return ClassTaint
-	case containsAny(s, "volume", "pvc", "disk conflict", "nodiskconflict"):
+	case containsAny(s, "volume", "pvc", "disk conflict", "nodiskconflict", "free storage"):
 		return ClassVolume
 	case containsAny(s, "pod affinity", "anti-affinity", "podaffinity", "antiaffinity"):
 		return ClassPodAffinity

@@ -47,6 +47,7 @@ func TestReasonCount(t *testing.T) {
 		{reason: `persistentvolumeclaim "data-db-0" not found`, class: ClassVolume},
 		{reason: "pod has unbound immediate PersistentVolumeClaims", class: ClassVolume},
 		{reason: "NoVolumeZoneConflict", class: ClassVolume},
+		{reason: "node(s) did not have enough free storage", class: ClassVolume}, // the volume binder's storage capacity check, 1.23+
 		{reason: "node(s) had memory pressure", class: ClassNodeCondition},
 		{reason: "node(s) were not ready", class: ClassNodeCondition},
 		{reason: "node(s) didn't have free ports for the requested pod ports", class: ClassOther},

@@ -55,6 +55,9 @@ func (p *parser) emitEventFrom(ev *corev1.Event, ln line, src cluster.Source) er
 		p.notePod(io.Namespace, io.Name)
 	}
 	p.cover(ln.num, ln.last(), ev.InvolvedObject, ev.Reason)
+	if ev.Reason == "FailedScheduling" && !src.Loose && len(p.scan.readParts) < maxReadParts {
+		p.scan.readParts = append(p.scan.readParts, ev.Message)
+	}
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: ev.Namespace,
 		Name: ev.Name, Source: src, Event: ev}
 	return p.send(o)

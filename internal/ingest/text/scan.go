@@ -98,6 +98,10 @@ type scanState struct {
 	heldTol   bool
 	// cmdSection is the section the last command line began.
 	cmdSection int
+	// readParts are the messages of the FailedScheduling events the readers emitted (at most
+	// maxReadParts), so that a part of one quoted again in a sentence, naming no pod, is not
+	// taken for a second pod's.
+	readParts []string
 	// involved is the involvedObject of an event printed over lines (involved.go).
 	involved involved
 	// keyed are the pods each section names under a key of their own ("pod_name": "x", a
@@ -688,6 +692,9 @@ func asValue(text string, m catalog.Match) bool {
 }
 
 var cellSplitRe = regexp.MustCompile(`\s{2,}|\t|\|`)
+
+// maxReadParts bounds scanState.readParts.
+const maxReadParts = 1000
 
 // kubectlErrorRe is the line kubectl writes when the API server refused what it asked for
 // (k8s.io/kubectl pkg/cmd/util/helpers.go: "Error from server (%s): %s", "Error from
@@ -1412,6 +1419,9 @@ func (p *parser) finishScan() error {
 		}
 		if lines := more[i]; len(lines) > 0 {
 			msg += "\n" + strings.Join(lines, "\n")
+		}
+		if obj.Name == "" && sc.m.Reason() == "FailedScheduling" && slices.ContainsFunc(s.readParts, func(r string) bool { return strings.Contains(r, msg) }) {
+			continue // a part of the scheduler's message a reader read whole, quoted again
 		}
 		k := key{obj: obj, reason: sc.m.Reason(), msg: msg}
 		if ev := seen[k]; ev != nil {
