@@ -206,10 +206,15 @@ func pager(c *gin.Context, p *incidents.GroupPage) {
 	}
 }
 
-// objectText names an object for people: "Pod prod/web-1", "Node n-1".
+// objectText names an object for people: "Pod prod/web-1", "Node n-1", and "prod/agent" for a
+// controller the input names without its kind.
 func objectText(o analysis.ObjectRef) string {
-	if o.Namespace == "" {
-		return o.Kind + " " + o.Name
+	name := o.Name
+	if o.Namespace != "" {
+		name = o.Namespace + "/" + o.Name
 	}
-	return o.Kind + " " + o.Namespace + "/" + o.Name
+	if o.Kind == "" {
+		return name
+	}
+	return o.Kind + " " + name
 }
