@@ -436,6 +436,9 @@ func TestPastes(t *testing.T) {
 			"  Warning  FailedScheduling  3m2s  default-scheduler  0/4 nodes are available: 1 node(s) did not have enough free storage, 1 node(s) had untolerated taint {k3s-controlplane: true}, 2 node(s) didn't match Pod's node affinity/selector.\n\n" +
 			"The `1 node(s) did not have enough free storage` message is not right: the node has 60G free.\n",
 			[]string{"pod_pending logs/opensearch-0"}, []string{"volume_binding"}},
+		{"oc's deploy log of a controller's refusals under its generateName, the LimitRange's words after", "```console\n" +
+			"-->  FailedCreate: rails-ex-1 Error creating: pods \"rails-ex-1-\" is forbidden: [minimum memory usage per Pod is 204Mi, but request is 62914560., minimum cpu usage per Container is 39m, but request is 11m.]\n```\n",
+			[]string{"pod_create_failed rails-ex-1"}, []string{"quota_exceeded"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

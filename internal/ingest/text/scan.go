@@ -693,6 +693,17 @@ func asValue(text string, m catalog.Match) bool {
 
 var cellSplitRe = regexp.MustCompile(`\s{2,}|\t|\|`)
 
+// prefixController is the controller a refusal names only by its pods' generateName ("web-",
+// no pod's name): a ReplicaSet where its name ends in a pod template's hash, else of a kind the
+// message does not say.
+func prefixController(namespace, name string) corev1.ObjectReference {
+	obj := corev1.ObjectReference{Namespace: namespace, Name: name}
+	if _, ok := cluster.DeploymentOf(name); ok {
+		obj.Kind = "ReplicaSet"
+	}
+	return obj
+}
+
 // maxReadParts bounds scanState.readParts.
 const maxReadParts = 1000
 
@@ -1392,19 +1403,21 @@ func (p *parser) finishScan() error {
 		}
 		if ns, name := sc.m.Pod(); obj.Name == "" && name != "" && e.Symptom == vocab.PodCreateFailed {
 			obj = podRef(ns, name) // the pod it would not make: all the message names
-			if ctl := refusedController(`pods "` + name + `" is forbidden: `); strings.HasSuffix(name, "-") && ctl != "" {
-				// Only its controller's generateName ("web-", no pod's name): the controller
-				// named so, a ReplicaSet where its name ends in a pod template's hash, else of
-				// a kind the message does not say.
-				obj = corev1.ObjectReference{Namespace: ns, Name: ctl}
-				if _, ok := cluster.DeploymentOf(ctl); ok {
-					obj.Kind = "ReplicaSet"
-				}
+			if strings.HasSuffix(name, "-") {
+				obj = prefixController(ns, strings.TrimSuffix(name, "-"))
 			}
 		}
 		if obj.Name == "" && e.Symptom == vocab.PodCreateFailed && sc.m.Start <= len(sc.ln.text) {
-			if name := refusedPod(refusalEndRe, sc.ln.text[:sc.m.Start]); name != "" {
-				obj = podRef("", name) // the pod the API server's refusal names before its reason, which another tool quoted
+			before, from := sc.ln.text[:sc.m.Start], sc.ln.text[sc.m.Start:]
+			switch {
+			case refusedPod(refusalEndRe, before) != "":
+				obj = podRef("", refusedPod(refusalEndRe, before)) // the pod the API server's refusal names before its reason, which another tool quoted
+			case refusalEndRe.MatchString(before) && refusedController(before) != "":
+				obj = prefixController("", refusedController(before))
+			case refusedPod(refusalRe, from) != "":
+				obj = podRef("", refusedPod(refusalRe, from)) // the refusal inside the controller's message ("Error creating: pods "web-0" is forbidden: …")
+			case refusedController(from) != "":
+				obj = prefixController("", refusedController(from))
 			}
 		}
 		if obj.Kind == "" {
