@@ -50,11 +50,12 @@ func (imagePullRule) Symptoms(in Input) []Symptom {
 // A pull's error names where it failed. The registry's answers say the image does not exist or
 // may not be pulled (image_unavailable); the node's own errors (its disk full, its network to
 // the registry down or timing out, a registry certificate it does not trust, its container
-// runtime not answering or speaking another API) say nothing of the image, so they are not
-// that cause.
+// runtime not answering or speaking another API, its resolver failing: glibc's EAI_AGAIN
+// "Temporary failure in name resolution", Go's "server misbehaving") say nothing of the image,
+// so they are not that cause.
 var (
 	pullImageSideRe = regexp.MustCompile(`(?i)not found|manifest unknown|pull access denied|repository does not exist|unauthorized|authentication required|\bdenied\b|forbidden|invalid reference format|InvalidImageName|ErrImageNeverPull|toomanyrequests|rate limit|no matching manifest`)
-	pullNodeSideRe  = regexp.MustCompile(`(?i)no space left on device|i/o timeout|TLS handshake timeout|context deadline exceeded|connection refused|connection reset by peer|no route to host|network is unreachable|Client\.Timeout exceeded|request canceled while waiting for connection|x509: certificate|dial unix|unknown service runtime`)
+	pullNodeSideRe  = regexp.MustCompile(`(?i)no space left on device|i/o timeout|Temporary failure in name resolution|server misbehaving|TLS handshake timeout|context deadline exceeded|connection refused|connection reset by peer|no route to host|network is unreachable|Client\.Timeout exceeded|request canceled while waiting for connection|x509: certificate|dial unix|unknown service runtime`)
 )
 
 // pullFailedOnNode reports whether a pull failure's evidence shows only the node's own errors.

@@ -439,6 +439,9 @@ func TestPastes(t *testing.T) {
 		{"oc's deploy log of a controller's refusals under its generateName, the LimitRange's words after", "```console\n" +
 			"-->  FailedCreate: rails-ex-1 Error creating: pods \"rails-ex-1-\" is forbidden: [minimum memory usage per Pod is 204Mi, but request is 62914560., minimum cpu usage per Container is 39m, but request is 11m.]\n```\n",
 			[]string{"pod_create_failed rails-ex-1"}, []string{"quota_exceeded"}},
+		{"1.1's FitError in a 2015 describe's tab-separated events", "Events:\n  FirstSeen\t\t\t\tLastSeen\t\t\tCount\tFrom\t\tSubobjectPath\tReason\t\t\tMessage\n" +
+			"  Thu, 09 Jul 2015 23:56:21 -0700\tFri, 10 Jul 2015 00:01:30 -0700\t21\t{scheduler }\t\t\tfailedScheduling\tFailed for reason PodFitsResources and possibly others\n",
+			[]string{"pod_pending "}, []string{"capacity_exhaustion"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

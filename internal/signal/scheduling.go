@@ -30,6 +30,10 @@ const noNodesMsg = "no nodes available to schedule pods"
 var (
 	availableRe = regexp.MustCompile(`^(\d+)/(\d+) nodes are available(?::|\.|\s*$)`)
 	// predicatesRe starts the pre-1.11 forms, whose items are "<reason> (<count>)".
+	// oldFitRe is the 1.0 and 1.1 schedulers' FitError: "For each of these fitness predicates,
+	// pod x failed on at least one node: PodFitsResources, PodFitsPorts." (1.0) and "Failed for
+	// reason PodFitsResources and possibly others" (1.1); it counts no nodes.
+	oldFitRe        = regexp.MustCompile(`^(?:For each of these fitness predicates, pod \S+ failed on at least one node: (.+?)\.?|Failed for reason (\S+) and possibly others)$`)
 	predicatesRe    = regexp.MustCompile(`^(?:No nodes are available that match all of the (?:following )?predicates:+|(?:pod \([^)]*\) failed to fit in any node\s+)?fit failure summary on nodes\s*:)`)
 	predicateItemRe = regexp.MustCompile(`\s*\((\d+)\)(?:,\s*|$)`)
 	preemptionRe    = regexp.MustCompile(`preemption: (\d+)/(\d+) nodes are available:?`)
@@ -51,6 +55,15 @@ var (
 // The "(combined from similar events): " prefix is ignored.
 func ParseFailedScheduling(msg string) (Scheduling, bool) {
 	s, _ := StripCombined(strings.TrimSpace(msg))
+	if m := oldFitRe.FindStringSubmatch(s); m != nil {
+		var sc Scheduling
+		for _, r := range strings.Split(m[1]+m[2], ",") {
+			if r = strings.TrimSpace(r); r != "" {
+				sc.Reasons = append(sc.Reasons, ReasonCount{Reason: r})
+			}
+		}
+		return sc, len(sc.Reasons) > 0
+	}
 	headless := headlessRe.MatchString(s)
 	if !headless && !availableRe.MatchString(s) && !predicatesRe.MatchString(s) && !strings.HasPrefix(strings.ToLower(s), noNodesMsg) {
 		m := quotedRe.FindStringSubmatchIndex(s)

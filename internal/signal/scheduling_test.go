@@ -31,6 +31,18 @@ func TestParseFailedScheduling(t *testing.T) {
 			wantOK: true,
 		},
 		{
+			name:   "1.1's FitError, one predicate and no count",
+			msg:    "Failed for reason PodFitsResources and possibly others",
+			want:   Scheduling{Reasons: []ReasonCount{{0, "PodFitsResources"}}},
+			wantOK: true,
+		},
+		{
+			name:   "1.0's FitError, its predicates listed",
+			msg:    "For each of these fitness predicates, pod frontend failed on at least one node: PodFitsResources, PodFitsPorts.",
+			want:   Scheduling{Reasons: []ReasonCount{{0, "PodFitsResources"}, {0, "PodFitsPorts"}}},
+			wantOK: true,
+		},
+		{
 			name: "diagnosis quoted without its count of nodes",
 			msg:  "1 node(s) didn't have free ports for the requested pod ports, 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate.",
 			want: Scheduling{Reasons: []ReasonCount{

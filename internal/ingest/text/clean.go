@@ -45,6 +45,9 @@ var (
 	watchRe = regexp.MustCompile(`^Every \d+(?:\.\d+)?s: (.*?)(?:\s{2,}(\S+?):?\s+(\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d(?: \w+)? \d{4}))?\s*$`)
 	// yamlApostropheRe is an apostrophe a single-quoted YAML string doubled, between letters.
 	yamlApostropheRe = regexp.MustCompile(`([A-Za-z])''([A-Za-z])`)
+	// emphasisRe is a capitalised word in Markdown's italics, "_Word_" or "*Word*", standing
+	// alone: a status or a reason a person emphasised. Object names are lower case.
+	emphasisRe = regexp.MustCompile(`(^|\s)[_*]([A-Z][A-Za-z:]*)[_*](\s|$)`)
 	// ansiRe matches a terminal's escape sequences (SGR colours, cursor moves).
 	ansiRe = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 	// jiraBlockRe matches a line that opens or closes a Jira or Confluence code block.
@@ -156,6 +159,11 @@ func (c *cleaner) cleanLine(s string) cleaned {
 	}
 	if strings.Contains(s, "**") {
 		s = strings.ReplaceAll(s, "**", "")
+	}
+	if strings.ContainsAny(s, "_*") {
+		// A word a person set in italics ("_ErrImagePull_", "**_**ErrImagePull**_**" once its
+		// bold is gone): the word.
+		s = emphasisRe.ReplaceAllString(s, "$1$2$3")
 	}
 	t := strings.TrimSpace(s)
 	switch {

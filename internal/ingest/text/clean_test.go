@@ -48,6 +48,10 @@ func TestClean(t *testing.T) {
 		{"| NAME | READY |", "NAME   READY", kindText},
 		{"|---|:---:|", "", kindSkip},
 		{"a\tb", "a       b", kindText},
+		// a status a person set in italics (and bold, whose markers go first)
+		{"hello-node-1538117351-qfewi   0/1       **_**ErrImagePull**_**   0          3m", "hello-node-1538117351-qfewi   0/1       ErrImagePull   0          3m", kindText},
+		{"web-1   0/1   *CrashLoopBackOff*   5   3m", "web-1   0/1   CrashLoopBackOff   5   3m", kindText},
+		{"my_var_name and __init__ stay", "my_var_name and __init__ stay", kindText},
 		// a line of an array of strings, as Ansible's debug task prints a command's output
 		{`        "web-1-deploy   0/1       CrashLoopBackOff   5          1h",`, "        web-1-deploy   0/1       CrashLoopBackOff   5          1h", kindText},
 		{`        "say \"hi\"",`, `        say "hi"`, kindText},
