@@ -442,6 +442,11 @@ func TestPastes(t *testing.T) {
 		{"1.1's FitError in a 2015 describe's tab-separated events", "Events:\n  FirstSeen\t\t\t\tLastSeen\t\t\tCount\tFrom\t\tSubobjectPath\tReason\t\t\tMessage\n" +
 			"  Thu, 09 Jul 2015 23:56:21 -0700\tFri, 10 Jul 2015 00:01:30 -0700\t21\t{scheduler }\t\t\tfailedScheduling\tFailed for reason PodFitsResources and possibly others\n",
 			[]string{"pod_pending "}, []string{"capacity_exhaustion"}},
+		{"the node lifecycle controller's log of a node healthy again, after its pods' NodeNotReady", "I0828 07:00:00.535153       1 event.go:291] \"Event occurred\" object=\"edge/web-79dd69d57c-g6spv\" kind=\"Pod\" apiVersion=\"v1\" type=\"Warning\" reason=\"NodeNotReady\" message=\"Node is not ready\"\n" +
+			"I0828 07:00:31.843751       1 node_lifecycle_controller.go:893] Node vm-node-229-106 is healthy again, removing all taints\n",
+			[]string{"node_not_ready vm-node-229-106"}, nil},
+		{"gitlab-runner's job log of its build container OOM-killed", "ERROR: Job failed (system failure): Error in container build: exit code: 137, reason: 'OOMKilled'\n",
+			[]string{"oom_killed "}, nil},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
