@@ -447,6 +447,8 @@ func TestPastes(t *testing.T) {
 			[]string{"node_not_ready vm-node-229-106"}, nil},
 		{"gitlab-runner's job log of its build container OOM-killed", "ERROR: Job failed (system failure): Error in container build: exit code: 137, reason: 'OOMKilled'\n",
 			[]string{"oom_killed "}, nil},
+		{"events a test suite's log printed as flat JSON objects, each naming its object", "20:00:11  {\"reason\":\"Evicted\",\"message\":\"The node had condition: [DiskPressure]. \",\"kind\":\"Pod\",\"name\":\"e2e-y17n6-kvv5n\",\"namespace\":\"e2e\"}\n",
+			[]string{"pod_evicted e2e/e2e-y17n6-kvv5n", "node_pressure "}, []string{"node_disk_exhaustion"}},
 		{"a pod whose STATUS is kubectl's NotReady", "NAMESPACE   NAME                           READY   STATUS     RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES\nservices    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",
 			nil, nil},
 		{"the same row without its header", "services    hms-discovery-29243088-kzhv7   1/2     NotReady   0          73s   10.32.0.4   ncn-w001   <none>           <none>\n",

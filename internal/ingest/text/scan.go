@@ -704,6 +704,31 @@ func prefixController(namespace, name string) corev1.ObjectReference {
 	return obj
 }
 
+// flatEvent reads an event a tool printed as one flat JSON object, its object's kind and name
+// beside its reason and message ({"reason":"Evicted","message":"…","kind":"Pod","name":"x",
+// "namespace":"y"}, as a test suite's or a watcher's log writes it): that object.
+func flatEvent(t string) (corev1.ObjectReference, bool) {
+	i, j := strings.IndexByte(t, '{'), strings.LastIndexByte(t, '}')
+	if i < 0 || j <= i || !strings.Contains(t, `"kind"`) || !strings.Contains(t, `"reason"`) {
+		return corev1.ObjectReference{}, false
+	}
+	var ev struct {
+		Reason    *string `json:"reason"`
+		Message   *string `json:"message"`
+		Kind      string  `json:"kind"`
+		Name      string  `json:"name"`
+		Namespace string  `json:"namespace"`
+	}
+	if json.Unmarshal([]byte(t[i:j+1]), &ev) != nil || ev.Reason == nil || ev.Message == nil || !eventRowKind(ev.Kind) || !nameLike(ev.Name) {
+		return corev1.ObjectReference{}, false
+	}
+	ref := corev1.ObjectReference{Kind: ev.Kind, Namespace: ev.Namespace, Name: ev.Name}
+	if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
+		ref.APIVersion = "v1"
+	}
+	return ref, true
+}
+
 // maxReadParts bounds scanState.readParts.
 const maxReadParts = 1000
 
@@ -1638,7 +1663,7 @@ func nodeReasons(node *corev1.Node) []string {
 // any order; ok is false without one that has a kind and a name.
 func jsonInvolved(t string) (corev1.ObjectReference, bool) {
 	if !strings.Contains(t, `"involvedObject"`) {
-		return corev1.ObjectReference{}, false
+		return flatEvent(t)
 	}
 	r := jsonInvolvedRe.FindStringSubmatch(t)
 	if r == nil {
