@@ -29,11 +29,11 @@ const noNodesMsg = "no nodes available to schedule pods"
 
 var (
 	availableRe = regexp.MustCompile(`^(\d+)/(\d+) nodes are available(?::|\.|\s*$)`)
-	// predicatesRe starts the pre-1.11 forms, whose items are "<reason> (<count>)".
 	// oldFitRe is the 1.0 and 1.1 schedulers' FitError: "For each of these fitness predicates,
 	// pod x failed on at least one node: PodFitsResources, PodFitsPorts." (1.0) and "Failed for
 	// reason PodFitsResources and possibly others" (1.1); it counts no nodes.
-	oldFitRe        = regexp.MustCompile(`^(?:For each of these fitness predicates, pod \S+ failed on at least one node: (.+?)\.?|Failed for reason (\S+) and possibly others)$`)
+	oldFitRe = regexp.MustCompile(`^(?:For each of these fitness predicates, pod \S+ failed on at least one node: (.+?)\.?|Failed for reason (\S+) and possibly others)$`)
+	// predicatesRe starts the pre-1.11 forms, whose items are "<reason> (<count>)".
 	predicatesRe    = regexp.MustCompile(`^(?:No nodes are available that match all of the (?:following )?predicates:+|(?:pod \([^)]*\) failed to fit in any node\s+)?fit failure summary on nodes\s*:)`)
 	predicateItemRe = regexp.MustCompile(`\s*\((\d+)\)(?:,\s*|$)`)
 	preemptionRe    = regexp.MustCompile(`preemption: (\d+)/(\d+) nodes are available:?`)

@@ -65,13 +65,13 @@ type describedRow struct {
 	ln line
 }
 
-// describeEvents emits the rows of a describe "Events:" section as events about owner (which
-// may be nil when the section was pasted alone). A line that is not a row continues the
-// message of the row before it: terminals and tickets wrap long messages.
 // describeHeaderRe is the header of describe's Events table; its groups are where the From and
 // Message columns start.
 var describeHeaderRe = regexp.MustCompile(`^\s*Type\s+Reason\s+Age\s+(From)\s+(Message)\s*$`)
 
+// describeEvents emits the rows of a describe "Events:" section as events about owner (which
+// may be nil when the section was pasted alone). A line that is not a row continues the
+// message of the row before it: terminals and tickets wrap long messages.
 func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 	if sec == nil {
 		return nil

@@ -656,10 +656,6 @@ func standalone(text string, m catalog.Match) bool {
 	return prevOK && nextOK
 }
 
-// asValue reports whether a word stands as a value a program printed, outside a code block:
-// a table's cell of its own ("CrashLoopBackOff", "NotReady,SchedulingDisabled"), or the value
-// of a field ("Reason:  OOMKilled", "reason": "OOMKilled"). The same word in a sentence of a
-// table people wrote ("Node entered NotReady state") is theirs.
 // wholeValue reports whether a message in everyday words stands as a value of its own: a
 // field's or a cell's, or after a logger's header, a quote or a bracket; not after a word of a
 // sentence ("are running out of disk space").
@@ -676,6 +672,10 @@ func wholeValue(text string, m catalog.Match) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ','
 }
 
+// asValue reports whether a word stands as a value a program printed, outside a code block:
+// a table's cell of its own ("CrashLoopBackOff", "NotReady,SchedulingDisabled"), or the value
+// of a field ("Reason:  OOMKilled", "reason": "OOMKilled"). The same word in a sentence of a
+// table people wrote ("Node entered NotReady state") is theirs.
 func asValue(text string, m catalog.Match) bool {
 	before := strings.TrimRight(text[:m.Start], " \t\"'")
 	if strings.HasSuffix(before, ":") || strings.HasSuffix(before, "=") {
