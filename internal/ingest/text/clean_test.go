@@ -254,4 +254,19 @@ func TestRefusal(t *testing.T) {
 	if got := refusedPod(refusalEndRe, `pods "web-0" is forbidden: quota x`); got != "" {
 		t.Errorf("a refusal not ending the text: %q, want none", got)
 	}
+	// What a refusal names as an object: the pod, or the controller of a generateName, a
+	// ReplicaSet only where the name ends in a pod template's hash.
+	for _, tc := range []struct {
+		msg, kind, name string
+	}{
+		{`Error creating: pods "web-0" is forbidden: q`, "Pod", "web-0"},
+		{`Error creating: pods "web-7d9f8c6b5-" is forbidden: q`, "ReplicaSet", "web-7d9f8c6b5"},
+		{`Error creating: pods "kube-api-auth-" is forbidden: q`, "", "kube-api-auth"},
+		{`Error creating: pods "-" is forbidden: q`, "", ""},
+		{`no refusal`, "", ""},
+	} {
+		if got := refusedObject(refusalRe, tc.msg); got.Kind != tc.kind || got.Name != tc.name {
+			t.Errorf("refusedObject(%q) = %s %q, want %s %q", tc.msg, got.Kind, got.Name, tc.kind, tc.name)
+		}
+	}
 }

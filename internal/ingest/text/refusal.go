@@ -3,6 +3,10 @@ package text
 import (
 	"regexp"
 	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // The API server's refusal to make a pod names it as k8s.io/apimachinery's NewForbidden writes
@@ -47,4 +51,41 @@ func refusedController(msg string) string {
 		return g[1]
 	}
 	return ""
+}
+
+// refusedObject is what the refusal the expression r finds in s names: the pod, or, where it
+// names only a generateName ("web-", no pod's name), the controller named so (prefixController);
+// none without a refusal.
+func refusedObject(r *regexp.Regexp, s string) corev1.ObjectReference {
+	m := r.FindStringSubmatch(s)
+	if m == nil {
+		return corev1.ObjectReference{}
+	}
+	return refusedName("", m[1])
+}
+
+// refusedName is the object a refusal's name stands for in namespace: a controller's prefix
+// ("web-") is that controller, a name that ends in "." none, any other a pod.
+func refusedName(namespace, name string) corev1.ObjectReference {
+	if p, ok := strings.CutSuffix(name, "-"); ok {
+		if p == "" {
+			return corev1.ObjectReference{}
+		}
+		return prefixController(namespace, p)
+	}
+	if strings.HasSuffix(name, ".") {
+		return corev1.ObjectReference{}
+	}
+	return podRef(namespace, name)
+}
+
+// prefixController is the controller a refusal names only by its pods' generateName ("web-",
+// no pod's name): a ReplicaSet where its name ends in a pod template's hash, else of a kind the
+// message does not say.
+func prefixController(namespace, name string) corev1.ObjectReference {
+	obj := corev1.ObjectReference{Namespace: namespace, Name: name}
+	if _, ok := cluster.DeploymentOf(name); ok {
+		obj.Kind = "ReplicaSet"
+	}
+	return obj
 }

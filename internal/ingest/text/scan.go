@@ -693,17 +693,6 @@ func asValue(text string, m catalog.Match) bool {
 
 var cellSplitRe = regexp.MustCompile(`\s{2,}|\t|\|`)
 
-// prefixController is the controller a refusal names only by its pods' generateName ("web-",
-// no pod's name): a ReplicaSet where its name ends in a pod template's hash, else of a kind the
-// message does not say.
-func prefixController(namespace, name string) corev1.ObjectReference {
-	obj := corev1.ObjectReference{Namespace: namespace, Name: name}
-	if _, ok := cluster.DeploymentOf(name); ok {
-		obj.Kind = "ReplicaSet"
-	}
-	return obj
-}
-
 // flatEvent reads an event a tool printed as one flat JSON object, its object's kind and name
 // beside its reason and message ({"reason":"Evicted","message":"…","kind":"Pod","name":"x",
 // "namespace":"y"}, as a test suite's or a watcher's log writes it): that object.
@@ -1427,22 +1416,13 @@ func (p *parser) finishScan() error {
 			obj = sc.cmdCtl // the output of the command that described the controller or claim by name
 		}
 		if ns, name := sc.m.Pod(); obj.Name == "" && name != "" && e.Symptom == vocab.PodCreateFailed {
-			obj = podRef(ns, name) // the pod it would not make: all the message names
-			if strings.HasSuffix(name, "-") {
-				obj = prefixController(ns, strings.TrimSuffix(name, "-"))
-			}
+			obj = refusedName(ns, name) // the pod it would not make (or its controller's prefix): all the message names
 		}
 		if obj.Name == "" && e.Symptom == vocab.PodCreateFailed && sc.m.Start <= len(sc.ln.text) {
-			before, from := sc.ln.text[:sc.m.Start], sc.ln.text[sc.m.Start:]
-			switch {
-			case refusedPod(refusalEndRe, before) != "":
-				obj = podRef("", refusedPod(refusalEndRe, before)) // the pod the API server's refusal names before its reason, which another tool quoted
-			case refusalEndRe.MatchString(before) && refusedController(before) != "":
-				obj = prefixController("", refusedController(before))
-			case refusedPod(refusalRe, from) != "":
-				obj = podRef("", refusedPod(refusalRe, from)) // the refusal inside the controller's message ("Error creating: pods "web-0" is forbidden: …")
-			case refusedController(from) != "":
-				obj = prefixController("", refusedController(from))
+			// The API server's refusal before the reason, which another tool quoted; else
+			// inside the controller's message ("Error creating: pods "web-0" is forbidden: …").
+			if obj = refusedObject(refusalEndRe, sc.ln.text[:sc.m.Start]); obj.Name == "" {
+				obj = refusedObject(refusalRe, sc.ln.text[sc.m.Start:])
 			}
 		}
 		if obj.Kind == "" {
