@@ -26,7 +26,7 @@ type claimsTable struct {
 // newClaimsTable returns a table reader when s is a claims header, or nil. A volumes table
 // (NAME CAPACITY ACCESS MODES RECLAIM POLICY STATUS CLAIM …) is not one.
 func newClaimsTable(s string) *claimsTable {
-	cols := headerColumns(s)
+	cols, starts := headerCells(s)
 	if len(cols) < 5 || slices.Contains(cols, "CLAIM") || !slices.Contains(cols, "VOLUME") || !slices.Contains(cols, "CAPACITY") ||
 		!slices.Contains(cols, "STATUS") || !slices.Contains(cols, "AGE") ||
 		!slices.Contains(cols, "ACCESS MODES") && !slices.Contains(cols, "ACCESSMODES") {
@@ -34,17 +34,6 @@ func newClaimsTable(s string) *claimsTable {
 	}
 	if i := slices.Index(cols, "NAME"); i != 0 && !(i == 1 && cols[0] == "NAMESPACE") {
 		return nil
-	}
-	var starts []int
-	toks := tokens(s)
-	for i := 0; i < len(toks); i++ {
-		starts = append(starts, toks[i].start)
-		if i+1 < len(toks) && slices.Contains(twoWordColumns, toks[i].text+" "+toks[i+1].text) {
-			i++
-		}
-	}
-	if len(starts) != len(cols) {
-		starts = nil
 	}
 	return &claimsTable{cols: cols, starts: starts}
 }

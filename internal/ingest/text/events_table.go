@@ -11,20 +11,25 @@ var twoWordColumns = []string{"LAST SEEN", "FIRST SEEN", "NOMINATED NODE", "READ
 // headerColumns reads a table header into column names, or nil when s is not an upper-case
 // header line.
 func headerColumns(s string) []string {
-	var cols []string
+	cols, _ := headerCells(s)
+	return cols
+}
+
+// headerCells is headerColumns with where each column starts in s.
+func headerCells(s string) (cols []string, starts []int) {
 	toks := tokens(s)
 	for i := 0; i < len(toks); i++ {
-		w := toks[i].text
+		w, start := toks[i].text, toks[i].start
 		if strings.ToUpper(w) != w || !strings.ContainsAny(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-			return nil
+			return nil, nil
 		}
 		if i+1 < len(toks) && slices.Contains(twoWordColumns, w+" "+toks[i+1].text) {
 			w += " " + toks[i+1].text
 			i++
 		}
-		cols = append(cols, w)
+		cols, starts = append(cols, w), append(starts, start)
 	}
-	return cols
+	return cols, starts
 }
 
 // eventsTable reads the rows of a `kubectl get events` table under its header: the current
