@@ -44,12 +44,8 @@ func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 		if err := s.unpack(r.Raw, p); err != nil {
 			return nil, fmt.Errorf("pod %s/%s: %w", r.Namespace, r.Name, err)
 		}
-		o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
-			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Pod: p}
-		if r.ListedAgeSeconds != nil {
-			o.ListedAge = time.Duration(*r.ListedAgeSeconds) * time.Second
-		}
-		out = append(out, o)
+		out = append(out, &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
+			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Pod: p, ListedAge: listedAge(r.ListedAgeSeconds)})
 	}
 	var nodes []nodeRow
 	if err := db.Where("snapshot_id = ?", snap).Order("id").Find(&nodes).Error; err != nil {
@@ -78,12 +74,8 @@ func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 		if err != nil {
 			return nil, err
 		}
-		o := &cluster.Object{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
-			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Raw: raw}
-		if r.ListedAgeSeconds != nil {
-			o.ListedAge = time.Duration(*r.ListedAgeSeconds) * time.Second
-		}
-		out = append(out, o)
+		out = append(out, &cluster.Object{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
+			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Raw: raw, ListedAge: listedAge(r.ListedAgeSeconds)})
 	}
 	return out, nil
 }

@@ -121,10 +121,7 @@ func newPodRows(snap int64, o *cluster.Object, raw []byte) (podRow, []containerR
 		OwnerKind: ownerKind, OwnerName: ownerName, CreatedAt: timePtr(p.CreationTimestamp.Time),
 		SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw,
 	}
-	if o.ListedAge > 0 {
-		secs := int64(o.ListedAge / time.Second)
-		row.ListedAgeSeconds = &secs
-	}
+	row.ListedAgeSeconds = listedSeconds(o.ListedAge)
 	if p.Status.StartTime != nil {
 		row.StartedAt = timePtr(p.Status.StartTime.Time)
 	}
@@ -243,4 +240,21 @@ func jsonText(v any) string {
 		return "[]"
 	}
 	return string(b)
+}
+
+// listedSeconds is a listed age as its column holds it: whole seconds, NULL when zero.
+func listedSeconds(d time.Duration) *int64 {
+	if d <= 0 {
+		return nil
+	}
+	secs := int64(d / time.Second)
+	return &secs
+}
+
+// listedAge is the listed age a column held (listedSeconds), zero for NULL.
+func listedAge(secs *int64) time.Duration {
+	if secs == nil {
+		return 0
+	}
+	return time.Duration(*secs) * time.Second
 }

@@ -313,13 +313,9 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 		}
 		w.addEvent(r)
 	default:
-		row := objectRow{SnapshotID: w.row.ID, APIVersion: o.APIVersion, Kind: o.Kind,
-			Namespace: o.Namespace, Name: o.Name, UID: o.UID, SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw}
-		if o.ListedAge > 0 {
-			secs := int64(o.ListedAge / time.Second)
-			row.ListedAgeSeconds = &secs
-		}
-		w.batch.objects = append(w.batch.objects, row)
+		w.batch.objects = append(w.batch.objects, objectRow{SnapshotID: w.row.ID, APIVersion: o.APIVersion, Kind: o.Kind,
+			Namespace: o.Namespace, Name: o.Name, UID: o.UID, SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw,
+			ListedAgeSeconds: listedSeconds(o.ListedAge)})
 	}
 	limit := batchSize
 	if w.c.conn != nil {
