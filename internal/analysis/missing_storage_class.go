@@ -27,6 +27,10 @@ func (missingClassRule) Causes(in Input, symptoms []Symptom) []Cause {
 		names = append(names, o.Name)
 	}
 	slices.Sort(names)
+	claims := map[ObjectRef]*cluster.Object{}
+	for _, o := range others(in.Model, "PersistentVolumeClaim") {
+		claims[ref(o)] = o
+	}
 	c := Cause{Kind: MissingObject, Role: Root, Confidence: 0.8, Components: []Component{}}
 	var missing []string
 	for _, s := range symptoms {
@@ -36,7 +40,7 @@ func (missingClassRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if _, _, said := tagShown(in, s, []string{"storageclass_not_found"}); said {
 			continue // the component's own message says so: missing-object's
 		}
-		claim := claimObject(in.Model, s.Objects[0])
+		claim := claims[s.Objects[0]]
 		if claim == nil {
 			continue
 		}
@@ -61,17 +65,4 @@ func (missingClassRule) Causes(in Input, symptoms []Symptom) []Cause {
 		len(c.Explains), strings.Join(missing, ", "), strings.Join(names, ", "))
 	c.Evidence = uniqueEvidence(c.Evidence)
 	return []Cause{c}
-}
-
-// claimObject is the claim object of the input a symptom names, or nil.
-func claimObject(m *cluster.Model, r ObjectRef) *cluster.Object {
-	if r.Kind != "PersistentVolumeClaim" {
-		return nil
-	}
-	for _, o := range others(m, "PersistentVolumeClaim") {
-		if o.Name == r.Name && o.Namespace == r.Namespace {
-			return o
-		}
-	}
-	return nil
 }
