@@ -160,3 +160,73 @@ func ComponentWord(kind string) string {
 	}
 	return kind
 }
+
+// names are the kinds' names for people: what a page shows, the id small beside it.
+var names = map[string]string{
+	PodEvicted:               "Pod evicted",
+	PodPending:               "Pod pending",
+	OOMKilled:                "Container OOM-killed",
+	LivenessProbeFailed:      "Liveness probe failed",
+	ReadinessProbeFailed:     "Readiness probe failed",
+	CrashLoopBackOff:         "Crash loop",
+	ContainerRestarted:       "Container restarted",
+	ImagePullFailed:          "Image pull failed",
+	Preempted:                "Pod preempted",
+	NodeNotReady:             "Node not ready",
+	NodePressure:             "Node under pressure",
+	ScaleUp:                  "Node scale-up",
+	EvictedPodsLingering:     "Evicted pods left behind",
+	PodStuckCreating:         "Pod stuck creating",
+	PodCreateFailed:          "Pods not created",
+	RolloutStuck:             "Rollout stuck",
+	JobFailed:                "Job failed",
+	VolumeProvisioningFailed: "Volume not provisioned",
+	NodeOOM:                  "Node out of memory",
+	StartupProbeFailed:       "Startup probe failed",
+
+	CapacityExhaustion:    "Capacity exhausted",
+	SharedNodePool:        "Shared node pool",
+	SharedPrometheus:      "Shared Prometheus",
+	CPUStarvation:         "CPU starvation",
+	MemoryOverRequest:     "Memory over request",
+	MemoryLimitTooLow:     "Memory limit too low",
+	NodeOvercommitted:     "Node overcommitted",
+	ScaleUpNotReady:       "New nodes not ready",
+	SchedulingConstraints: "Scheduling constraints",
+	Preemption:            "Preemption",
+	NodeDiskExhaustion:    "Node disk full",
+	RequestExceedsNode:    "Request larger than any node",
+	VolumeBinding:         "Volume binding",
+	ImageUnavailable:      "Image unavailable",
+	ContainerStartFailure: "Container cannot start",
+	RecentChange:          "Recent change",
+	QuotaExceeded:         "Quota exceeded",
+	NetworkSetupFailed:    "Pod network not set up",
+	IPExhaustion:          "IP addresses exhausted",
+	MissingObject:         "Missing object",
+	VolumeAttachFailure:   "Volume not attached",
+
+	GapNoEvents:           "No events",
+	GapEventsExpired:      "Events expired",
+	GapNoNodes:            "No nodes",
+	GapEventsCombined:     "Events combined",
+	GapMessageTruncated:   "Message truncated",
+	GapCompetingCauses:    "Competing causes",
+	GapRestartUnexplained: "Restart unexplained",
+	GapMixedIncidents:     "Several incidents",
+	GapFileSkipped:        "File skipped",
+	GapFileTruncated:      "File truncated",
+	GapFileProse:          "File of prose",
+	GapFileNoMessage:      "No known message",
+	GapNoSymptoms:         "No symptoms",
+}
+
+// Name names a symptom, cause or gap kind for people ("Capacity exhausted" for
+// capacity_exhaustion); a kind it does not know, as it is written. Pages show the name with
+// the kind small beside it; the report's JSON keeps the kind.
+func Name(kind string) string {
+	if n, ok := names[kind]; ok {
+		return n
+	}
+	return kind
+}

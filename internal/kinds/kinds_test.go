@@ -31,3 +31,24 @@ func TestComponentWord(t *testing.T) {
 		}
 	}
 }
+
+// Every kind has a name for people, and no two kinds share one.
+func TestEveryKindHasAName(t *testing.T) {
+	t.Parallel()
+	seen := map[string]string{}
+	for _, list := range [][]string{Symptoms, Causes, Gaps} {
+		for _, k := range list {
+			n := Name(k)
+			if n == k || n == "" {
+				t.Errorf("kind %s has no name for people", k)
+			}
+			if other, ok := seen[n]; ok {
+				t.Errorf("kinds %s and %s share the name %q", other, k, n)
+			}
+			seen[n] = k
+		}
+	}
+	if Name("something_new") != "something_new" {
+		t.Error("an unknown kind is not named as it is written")
+	}
+}
