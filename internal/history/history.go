@@ -118,12 +118,15 @@ type Lane struct {
 	Marks []Mark `json:"marks,omitempty"`
 }
 
-// Tones of a span or mark, which the picture colours by.
+// Tones of a span or mark, which the picture colours by. ToneUnknown is a span of time in which
+// the evidence does not tell the state (before the first state known of the object, since its
+// creation): drawn as unknown, never as the state known later.
 const (
 	ToneOK      = "ok"
 	ToneWarning = "warning"
 	ToneBad     = "bad"
 	ToneInfo    = "info"
+	ToneUnknown = "unknown"
 )
 
 // Span is a state from one time to another; To is the window's end for a state that lasts.
@@ -216,7 +219,9 @@ func (b *builder) window(groups []Group) (from, to time.Time) {
 			}
 			if from.IsZero() { // nothing else dated: the states say when
 				for _, s := range l.Spans {
-					see(s.From)
+					if s.Tone != ToneUnknown {
+						see(s.From)
+					}
 				}
 			}
 		}
@@ -228,8 +233,8 @@ func (b *builder) window(groups []Group) (from, to time.Time) {
 	return from.Add(-pad).UTC(), to.Add(pad).UTC()
 }
 
-// bound ends a lane's lasting states at the window's end, and keeps at most maxSpans spans and
-// maxMarks marks of it, those of the window first, saying in notes what it left out.
+// bound ends a lane's lasting states at the window's end, and keeps at most maxSpans states
+// (after the unknown time before the first) and maxMarks marks of it, those of the window first, saying in notes what it left out.
 func bound(l Lane, from, to time.Time, o Object, notes *[]string) Lane {
 	spans := l.Spans[:0]
 	for _, s := range l.Spans {
@@ -241,10 +246,14 @@ func bound(l Lane, from, to time.Time, o Object, notes *[]string) Lane {
 		}
 		spans = append(spans, s)
 	}
-	if n := len(spans); n > maxSpans {
+	lead := 0 // the time before the first known state, which is no state
+	if len(spans) > 0 && spans[0].Tone == ToneUnknown {
+		lead = 1
+	}
+	if n := len(spans) - lead; n > maxSpans {
 		*notes = append(*notes, fmt.Sprintf("%s, %s: %d states; the first %d are drawn, from %s", o, l.Name, n, maxSpans,
-			spans[0].From.UTC().Format(time.RFC3339)))
-		spans = spans[:maxSpans]
+			spans[lead].From.UTC().Format(time.RFC3339)))
+		spans = spans[:lead+maxSpans]
 	}
 	marks := l.Marks[:0]
 	for _, m := range l.Marks {
@@ -283,8 +292,8 @@ func statesLane(name string, states []timeline.Change) Lane {
 
 // badWords and warnWords mark a state line that says something went wrong, or may have.
 var (
-	badWords  = []string{"Failed", "Evicted", "OOMKilled", "CrashLoopBackOff", "Error", "ImagePullBackOff", "ErrImagePull", "Ready false", "Ready unknown", "unschedulable"}
-	warnWords = []string{"Pending", "Pressure", "terminating", "disruption target", "cordoned", "ready false", "waiting", "restarts"}
+	badWords  = []string{"Failed", "Evicted", "OOMKilled", "CrashLoopBackOff", "Error", "ImagePullBackOff", "ErrImagePull", "Ready false", "Ready unknown", "ready false", "disruption target", "Pressure", "unschedulable"}
+	warnWords = []string{"Pending", "terminating", "cordoned", "ready unknown", "waiting", "restarts"}
 )
 
 // stateTone is how a state line reads: bad, a warning, or fine.

@@ -125,7 +125,7 @@ func TestBuild(t *testing.T) {
 		}, 0},
 		{"pod", Object{"Pod", "prod", "hub-2-new"}, []string{"Pod prod/hub-2-new"}, []string{
 			"status (snapshot): bad Pending; ready false; on core-1; hub waiting: ImagePullBackOff",
-			"condition Ready: warning False (ContainersNotReady)",
+			"condition Ready: bad False (ContainersNotReady)",
 			`container hub · restarts 0: bad waiting: ImagePullBackOff: Back-off pulling image "` + bad + `"`,
 			"events: event ",
 			"symptoms: symptom " + imagePull,
@@ -189,8 +189,9 @@ func TestBuildBounds(t *testing.T) {
 	if !ok {
 		t.Fatal("no history")
 	}
-	if l := h.Groups[0].Lanes[0]; l.Name != "status (collected)" || len(l.Spans) != maxSpans || l.Spans[1].Tone != ToneBad {
-		t.Errorf("the collected lane %s has %d spans, the second %+v", l.Name, len(l.Spans), l.Spans[1])
+	// Unknown from the pod's creation to the first state collected, then 200 states.
+	if l := h.Groups[0].Lanes[0]; l.Name != "status (collected)" || len(l.Spans) != 1+maxSpans || l.Spans[0].Tone != ToneUnknown || l.Spans[2].Tone != ToneBad {
+		t.Errorf("the collected lane %s has %d spans, the first two %+v", l.Name, len(l.Spans), l.Spans[:2])
 	}
 	if len(h.Notes) != 1 || !strings.Contains(h.Notes[0], "1000 states; the first 200 are drawn") {
 		t.Errorf("notes %q", h.Notes)

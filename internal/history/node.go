@@ -3,6 +3,7 @@ package history
 import (
 	"slices"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -12,7 +13,8 @@ import (
 )
 
 // node is a node's lanes: its states as the collector saw them (else as the snapshot shows it
-// since it was created), its taints, each condition since it last changed, the changes of it
+// since the latest transition it records), its taints, each condition since it last changed
+// (every lane of states unknown from the node's creation to its first known state), the changes of it
 // the analysis read (labels, taints, cordoning), and the events and symptoms about it.
 func (b *builder) node(o Object) (Group, bool) {
 	g := Group{Object: o}
@@ -22,13 +24,17 @@ func (b *builder) node(o Object) (Group, bool) {
 			n = obj.Node
 		}
 	}
+	var created time.Time
+	if n != nil {
+		created = n.CreationTimestamp.Time
+	}
 	states := b.states[Object{Kind: cluster.KindNode, Name: o.Name}]
 	switch {
 	case len(states) > 0:
-		g.Lanes = append(g.Lanes, statesLane("status (collected)", states), taintsLane(states))
+		g.Lanes = append(g.Lanes, unknownBefore(statesLane("status (collected)", states), created), unknownBefore(taintsLane(states), created))
 	case n != nil && !n.CreationTimestamp.IsZero():
 		s := cluster.NodeState(n)
-		g.Lanes = append(g.Lanes, Lane{Name: "status (snapshot)", Spans: []Span{{From: n.CreationTimestamp.Time.UTC(), State: s, Tone: stateTone(s)}}})
+		g.Lanes = append(g.Lanes, unknownBefore(Lane{Name: "status (snapshot)", Spans: []Span{{From: b.nodeSince(n).UTC(), State: s, Tone: stateTone(s)}}}, created))
 		var taints []string
 		from := n.CreationTimestamp.Time
 		for _, t := range n.Spec.Taints {
@@ -45,26 +51,19 @@ func (b *builder) node(o Object) (Group, bool) {
 		if len(taints) > 0 {
 			state, tone = strings.Join(taints, ", "), ToneWarning
 		}
-		g.Lanes = append(g.Lanes, Lane{Name: "taints (snapshot)", Spans: []Span{{From: from.UTC(), State: state, Tone: tone}}})
+		g.Lanes = append(g.Lanes, unknownBefore(Lane{Name: "taints (snapshot)", Spans: []Span{{From: from.UTC(), State: state, Tone: tone}}}, created))
 	}
 	if n != nil {
 		for _, c := range n.Status.Conditions {
 			if c.LastTransitionTime.IsZero() {
 				continue
 			}
-			good := c.Status == corev1.ConditionFalse // the pressure conditions
-			if c.Type == corev1.NodeReady {
-				good = c.Status == corev1.ConditionTrue
-			}
-			tone := ToneOK
-			if !good {
-				tone = ToneBad
-			}
 			state := string(c.Status)
 			if c.Reason != "" {
 				state += " (" + c.Reason + ")"
 			}
-			g.Lanes = append(g.Lanes, Lane{Name: "condition " + string(c.Type), Spans: []Span{{From: c.LastTransitionTime.Time.UTC(), State: state, Tone: tone}}})
+			l := Lane{Name: "condition " + string(c.Type), Spans: []Span{{From: c.LastTransitionTime.Time.UTC(), State: state, Tone: nodeConditionTone(c.Type, c.Status)}}}
+			g.Lanes = append(g.Lanes, unknownBefore(l, created))
 		}
 	}
 	g.Lanes = append(g.Lanes,

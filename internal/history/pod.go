@@ -11,8 +11,9 @@ import (
 )
 
 // pod is a pod's lanes: its states (as the collector saw them, else as the snapshot shows the
-// pod since it was created), its conditions since they last changed, each container's runs
-// and restarts, and the events and symptoms about it. False when nothing names the pod.
+// pod since the latest transition it records), its conditions since they last changed, each
+// container's runs and restarts, and the events and symptoms about it; every lane of states
+// unknown from the pod's creation to its first known state. False when nothing names the pod.
 func (b *builder) pod(o Object) (Group, bool) {
 	g := Group{Object: o}
 	var p *corev1.Pod
@@ -21,31 +22,31 @@ func (b *builder) pod(o Object) (Group, bool) {
 			p = obj.Pod
 		}
 	}
+	var created time.Time
+	if p != nil {
+		created = p.CreationTimestamp.Time
+		if created.IsZero() && p.Status.StartTime != nil {
+			created = p.Status.StartTime.Time
+		}
+	}
 	states := b.states[o]
 	switch {
 	case len(states) > 0:
-		g.Lanes = append(g.Lanes, statesLane("status (collected)", states))
+		g.Lanes = append(g.Lanes, unknownBefore(statesLane("status (collected)", states), created))
 	case p != nil:
-		from := p.CreationTimestamp.Time
-		if from.IsZero() && p.Status.StartTime != nil {
-			from = p.Status.StartTime.Time
-		}
-		if !from.IsZero() {
+		if since := b.podSince(o, p); !since.IsZero() {
 			s := cluster.PodState(p)
-			g.Lanes = append(g.Lanes, Lane{Name: "status (snapshot)", Spans: []Span{{From: from.UTC(), State: s, Tone: stateTone(s)}}})
+			g.Lanes = append(g.Lanes, unknownBefore(Lane{Name: "status (snapshot)", Spans: []Span{{From: since.UTC(), State: s, Tone: stateTone(s)}}}, created))
 		}
 	}
 	if p != nil {
+		var ready corev1.PodCondition // of all its containers
 		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.ContainersReady {
+				ready = c
+			}
 			if c.LastTransitionTime.IsZero() {
 				continue
-			}
-			tone := ToneOK
-			if c.Status != corev1.ConditionTrue {
-				tone = ToneWarning
-				if c.Type == corev1.PodScheduled {
-					tone = ToneBad
-				}
 			}
 			state := string(c.Status)
 			if c.Reason != "" {
@@ -54,14 +55,15 @@ func (b *builder) pod(o Object) (Group, bool) {
 			if c.Message != "" {
 				state += ": " + firstLine(c.Message)
 			}
-			g.Lanes = append(g.Lanes, Lane{Name: "condition " + string(c.Type), Spans: []Span{{From: c.LastTransitionTime.Time.UTC(), State: state, Tone: tone}}})
+			l := Lane{Name: "condition " + string(c.Type), Spans: []Span{{From: c.LastTransitionTime.Time.UTC(), State: state, Tone: podConditionTone(c.Type, c.Status)}}}
+			g.Lanes = append(g.Lanes, unknownBefore(l, created))
 		}
 		start := p.CreationTimestamp.Time
 		if p.Status.StartTime != nil {
 			start = p.Status.StartTime.Time
 		}
 		for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
-			g.Lanes = append(g.Lanes, containerLane(cs, start))
+			g.Lanes = append(g.Lanes, unknownBefore(containerLane(cs, start, ready), created))
 		}
 	}
 	g.Lanes = append(g.Lanes,
@@ -82,40 +84,63 @@ func named(g Group) bool {
 	return false
 }
 
-// containerLane is a container's runs as its status tells them: the last run that ended (and
-// its restart), then the current state, running since it started or waiting since the last
-// run ended (else since the pod started).
-func containerLane(cs corev1.ContainerStatus, podStart time.Time) Lane {
+// containerLane is a container's runs as its status tells them, each state from when it began:
+// the last run that ended (running from its start to its end, a restart mark there), then the
+// current state: running since it started (ready or not since its pod's ContainersReady
+// condition last changed, when that agrees, and merely running before); running until it
+// ended, then terminated; or waiting since the last run ended (else since the pod started).
+func containerLane(cs corev1.ContainerStatus, podStart time.Time, ready corev1.PodCondition) Lane {
 	l := Lane{Name: fmt.Sprintf("container %s · restarts %d", cs.Name, cs.RestartCount)}
 	waitFrom := podStart
+	var lastEnd time.Time
 	if t := cs.LastTerminationState.Terminated; t != nil {
-		state := fmt.Sprintf("ran, then %s (exit %d)", orText(t.Reason, "terminated"), t.ExitCode)
+		how := orText(t.Reason, "terminated")
 		tone := ToneWarning
 		if t.Reason == "OOMKilled" || t.Reason == "Error" || t.ExitCode != 0 {
 			tone = ToneBad
 		}
-		if !t.StartedAt.IsZero() {
-			l.Spans = append(l.Spans, Span{From: t.StartedAt.Time.UTC(), To: t.FinishedAt.Time.UTC(), State: state, Tone: tone})
+		if !t.StartedAt.IsZero() && !t.FinishedAt.IsZero() {
+			l.Spans = append(l.Spans, Span{From: t.StartedAt.Time.UTC(), To: t.FinishedAt.Time.UTC(),
+				State: fmt.Sprintf("running, until %s (exit %d)", how, t.ExitCode), Tone: ToneInfo})
 		}
 		if !t.FinishedAt.IsZero() {
-			l.Marks = append(l.Marks, Mark{At: t.FinishedAt.Time.UTC(), Kind: MarkRestart, Label: cs.Name + " stopped: " + orText(t.Reason, "terminated"), Tone: tone})
-			waitFrom = t.FinishedAt.Time
+			l.Marks = append(l.Marks, Mark{At: t.FinishedAt.Time.UTC(), Kind: MarkRestart, Label: cs.Name + " stopped: " + how, Tone: tone})
+			waitFrom, lastEnd = t.FinishedAt.Time, t.FinishedAt.Time
 		}
 	}
 	switch st := cs.State; {
 	case st.Running != nil && !st.Running.StartedAt.IsZero():
-		state, tone := "running, not ready", ToneWarning
-		if cs.Ready {
-			state, tone = "running, ready", ToneOK
+		from := st.Running.StartedAt.Time.UTC()
+		if !lastEnd.IsZero() && from.After(lastEnd) {
+			l.Spans = append(l.Spans, Span{From: lastEnd.UTC(), To: from, State: "stopped, restarting", Tone: ToneWarning})
 		}
-		l.Spans = append(l.Spans, Span{From: st.Running.StartedAt.Time.UTC(), State: state, Tone: tone})
-	case st.Terminated != nil && !st.Terminated.StartedAt.IsZero():
+		state, tone, want := "running, not ready", ToneWarning, corev1.ConditionFalse
+		if cs.Ready {
+			state, tone, want = "running, ready", ToneOK, corev1.ConditionTrue
+		}
+		if since := ready.LastTransitionTime.Time; ready.Status == want && since.After(from) {
+			l.Spans = append(l.Spans, Span{From: from, To: since.UTC(), State: "running", Tone: ToneInfo})
+			from = since.UTC()
+		}
+		l.Spans = append(l.Spans, Span{From: from, State: state, Tone: tone})
+	case st.Terminated != nil && (!st.Terminated.StartedAt.IsZero() || !st.Terminated.FinishedAt.IsZero()):
+		t := st.Terminated
+		how := orText(t.Reason, "terminated")
 		tone := ToneInfo
-		if st.Terminated.ExitCode != 0 {
+		if t.ExitCode != 0 {
 			tone = ToneBad
 		}
-		l.Spans = append(l.Spans, Span{From: st.Terminated.StartedAt.Time.UTC(), To: st.Terminated.FinishedAt.Time.UTC(),
-			State: fmt.Sprintf("terminated: %s (exit %d)", orText(st.Terminated.Reason, "terminated"), st.Terminated.ExitCode), Tone: tone})
+		state := fmt.Sprintf("terminated: %s (exit %d)", how, t.ExitCode)
+		if t.FinishedAt.IsZero() { // ended, when not told: terminated since it started, as far as is known
+			l.Spans = append(l.Spans, Span{From: t.StartedAt.Time.UTC(), State: state, Tone: tone})
+			break
+		}
+		end := t.FinishedAt.Time.UTC()
+		if !t.StartedAt.IsZero() && end.After(t.StartedAt.Time) {
+			l.Spans = append(l.Spans, Span{From: t.StartedAt.Time.UTC(), To: end, State: "running", Tone: ToneInfo})
+		}
+		l.Spans = append(l.Spans, Span{From: end, State: state, Tone: tone})
+		l.Marks = append(l.Marks, Mark{At: end, Kind: MarkRestart, Label: cs.Name + " stopped: " + how, Tone: tone})
 	case st.Waiting != nil && !waitFrom.IsZero():
 		tone := ToneWarning
 		switch st.Waiting.Reason {
