@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rootline-dev/rootline/internal/kinds"
 )
 
 // Routine rows are what a cluster does all day: nodes added, pods scheduled, pulled, created,
@@ -34,6 +36,9 @@ const (
 	famPods       = "pods"        // events and state changes of pods
 	famNodeEvents = "node-events" // the kubelet's and controllers' events about nodes
 	famWorkloads  = "workloads"   // controllers' events about workloads
+	// famEvidence is the rows cited as evidence by one symptom or cause: a hundred nodes not
+	// ready are one row under the symptom that cites them (owner), not a hundred.
+	famEvidence = "evidence"
 )
 
 // A burst is a run of routine rows of one family and place. While the story goes on (a row that
@@ -66,6 +71,9 @@ func routine(e *Entry) (family string, ok bool) {
 
 type burst struct {
 	family, pool, namespace string
+	// owner is the symptom or cause whose evidence a fold of famEvidence holds, and kind its
+	// kind, which the row names.
+	owner, kind   string
 	first, lastAt           time.Time
 	lastIndex               int // of its last member in the rows
 	members                 []*Entry
@@ -86,15 +94,38 @@ func (l line) entry(days bool) Entry {
 	return *l.e
 }
 
-// collapse folds the bursts of routine rows (in time order) into one line each, standing where
-// the burst's first row stood; rows between (a warning, a symptom, evidence) stay where they
-// are.
-func collapse(rows []*Entry) []line {
+// owner is the symptom or cause a row cited as evidence folds under: the first that cites it
+// (a row's links name the symptoms before the causes). Rows of other types (symptoms, causes,
+// changes, alerts, notes) are never folded.
+func owner(e *Entry) string {
+	if len(e.Links) == 0 || e.Parent != "" || e.Members > 0 || (e.Type != TypeEvent && e.Type != TypeNode) {
+		return ""
+	}
+	return e.Links[0]
+}
+
+// collapse folds the bursts of routine rows (in time order) into one line each, and the rows
+// cited as evidence by one symptom or cause into one line for it, standing where the first of
+// them stood; rows between (a warning, a symptom) stay where they are. kindOf names the kind of
+// each symptom and cause, for the evidence rows' line to say what they are evidence of.
+func collapse(rows []*Entry, kindOf map[string]string) []line {
 	type place struct{ family, pool, namespace string }
 	of := make([]*burst, len(rows))
 	open := map[place]*burst{}
-	story := -1 // index of the last row that is not routine
+	cited := map[string]*burst{} // owner → the fold of its evidence
+	story := -1                  // index of the last row that is not routine
 	for i, e := range rows {
+		if id := owner(e); id != "" {
+			b := cited[id]
+			if b == nil {
+				b = &burst{family: famEvidence, owner: id, kind: kindOf[id], first: e.At}
+				cited[id] = b
+			}
+			b.lastAt, b.lastIndex = e.At, i
+			b.members = append(b.members, e)
+			of[i], story = b, i
+			continue
+		}
 		family, ok := routine(e)
 		if !ok {
 			story = i
@@ -129,6 +160,9 @@ func collapse(rows []*Entry) []line {
 // ref is the key of a burst's row: its family, place and first time, the same in every view
 // that folds the same rows.
 func (b *burst) ref() string {
+	if b.owner != "" {
+		return b.owner
+	}
 	place := b.pool
 	if place == "" && b.namespace != "" {
 		place = "ns-" + b.namespace
@@ -141,6 +175,9 @@ func (b *burst) row(days bool) *Entry {
 	first := b.members[0]
 	e := &Entry{At: b.first, Type: first.Type, Severity: SeverityInfo, Pool: b.pool, Namespace: first.Namespace, Node: first.Node,
 		Members: len(b.members), Kinds: map[string]int{}}
+	if b.owner != "" {
+		e.Pool = first.Pool
+	}
 	last := b.first
 	objects := map[string]bool{}
 	for _, m := range b.members {
@@ -157,42 +194,76 @@ func (b *burst) row(days bool) *Entry {
 		if m.Node != e.Node {
 			e.Node = ""
 		}
+		if m.Pool != e.Pool {
+			e.Pool = ""
+		}
+		if severityRank[m.Severity] > severityRank[e.Severity] {
+			e.Severity = m.Severity
+		}
+		if b.owner != "" {
+			e.Links = union(e.Links, m.Links)
+		}
 	}
 	if last.After(b.first) {
 		e.Last = &last
 	}
-	kinds := slices.SortedFunc(maps.Keys(e.Kinds), func(a, b string) int {
+	order := slices.SortedFunc(maps.Keys(e.Kinds), func(a, b string) int {
 		if d := e.Kinds[b] - e.Kinds[a]; d != 0 {
 			return d
 		}
 		return strings.Compare(a, b)
 	})
-	e.Kind = strings.Join(kinds, ",")
+	e.Kind = strings.Join(order, ",")
+	parts := make([]string, len(order))
+	for i, k := range order {
+		parts[i] = k + " " + Thousands(e.Kinds[k])
+	}
 	where := ""
 	switch {
-	case b.pool != "":
-		where = " in pool " + b.pool
+	case e.Pool != "":
+		where = " in pool " + e.Pool
 	case b.namespace != "":
 		where = " in namespace " + b.namespace
 	}
-	noun := map[string]string{famNodes: "node", famPods: "pod", famNodeEvents: "node", famWorkloads: "object"}[b.family]
+	noun := map[string]string{famNodes: "node", famPods: "pod", famNodeEvents: "node", famWorkloads: "object", famEvidence: objectNoun(objects)}[b.family]
 	if len(objects) != 1 {
 		noun += "s"
 	}
 	e.Object = Thousands(len(objects)) + " " + noun
 	span := Span(b.first, last, days)
-	if b.family == famNodes && e.Kind == "NodeAdded" {
-		e.Summary = fmt.Sprintf("+%s nodes%s, %s", Thousands(len(objects)), where, span)
-	} else {
-		parts := make([]string, len(kinds))
-		for i, k := range kinds {
-			parts[i] = k + " " + Thousands(e.Kinds[k])
+	switch {
+	case b.owner != "":
+		// "Node not ready: 96 nodes in pool dask-pool (NodeNotReady 100), 17:01–17:02"
+		what := b.owner
+		if b.kind != "" {
+			what = kinds.Name(b.kind)
 		}
+		e.Summary = fmt.Sprintf("%s: %s%s (%s), %s", what, e.Object, where, strings.Join(parts, ", "), span)
+	case b.family == famNodes && e.Kind == "NodeAdded":
+		e.Summary = fmt.Sprintf("+%s nodes%s, %s", Thousands(len(objects)), where, span)
+	default:
 		what := map[string]string{famNodes: "node changes", famPods: "pod events", famNodeEvents: "node events", famWorkloads: "workload events"}[b.family]
 		e.Summary = fmt.Sprintf("%s routine %s of %s%s (%s), %s", Thousands(e.Count), what, e.Object, where, strings.Join(parts, ", "), span)
 	}
 	e.Ref = b.ref()
 	return e
+}
+
+// objectNoun names what a set of objects ("Node n1", "Pod prod/a") are: their kind when they
+// share one ("node"), else "object".
+func objectNoun(objects map[string]bool) string {
+	noun := ""
+	for o := range objects {
+		kind, _, _ := strings.Cut(o, " ")
+		if kind == "" || (noun != "" && noun != kind) {
+			return "object"
+		}
+		noun = kind
+	}
+	if noun == "" {
+		return "object"
+	}
+	return strings.ToLower(noun)
 }
 
 // SpansDays reports whether a timeline (in time order) covers more than one calendar day (UTC):

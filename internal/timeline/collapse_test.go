@@ -1,11 +1,18 @@
 package timeline
 
 import (
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 )
 
 // at is a time of the afternoon of 2023-02-01, in minutes and seconds after 17:00.
@@ -27,6 +34,17 @@ func symptom(t time.Time, id string) Entry {
 	return Entry{At: t, Type: TypeSymptom, Kind: "pod_evicted", Severity: SeverityCritical, Ref: id, Summary: "hub evicted"}
 }
 
+// notReady is a node's Ready condition going false, cited by the symptoms or causes ids.
+func notReady(t time.Time, name, pool string, ids ...string) Entry {
+	return Entry{At: t, Type: TypeNode, Kind: "NodeNotReady", Severity: SeverityWarning, Node: name, Pool: pool,
+		Object: "Node " + name, Summary: "node " + name + " not ready", Links: ids}
+}
+
+// symptomOf is a symptom of a kind.
+func symptomOf(t time.Time, id, kind, summary string) Entry {
+	return Entry{At: t, Type: TypeSymptom, Kind: kind, Severity: SeverityCritical, Ref: id, Summary: summary}
+}
+
 // row is what a test checks of a row: its summary, or for a collapsed row its summary and size.
 func rows(es []Entry) []string {
 	out := make([]string, len(es))
@@ -37,6 +55,15 @@ func rows(es []Entry) []string {
 		}
 	}
 	return out
+}
+
+// folds reports whether a folded row may stand for a row: a burst for routine rows only (no
+// symptom, evidence or warning), a symptom's or cause's fold for the rows that cite it first.
+func folds(r, m Entry) bool {
+	if strings.HasPrefix(r.Ref, BurstPrefix) {
+		return len(m.Links) == 0 && m.Severity == SeverityInfo && m.Type != TypeSymptom && m.Type != TypeCause
+	}
+	return len(m.Links) > 0 && m.Links[0] == r.Ref && (m.Type == TypeEvent || m.Type == TypeNode)
 }
 
 // TestCollapse runs the collapse rules over small timelines: what folds, what never does, and
@@ -83,6 +110,24 @@ func TestCollapse(t *testing.T) {
 			nodeAdded(at(16, 0), "n5", "user"), symptom(at(16, 1), "S5"),
 		}, []string{"+4 nodes in pool user, 17:00–17:12 [burst-nodes-user-20230201T170000Z]", "hub evicted", "hub evicted", "hub evicted", "hub evicted",
 			"node n5 added to pool user", "hub evicted"}},
+		{"the rows cited by a symptom fold under it", []Entry{
+			notReady(at(1, 10), "d1", "dask", "S4"), symptomOf(at(1, 10), "S4", "node_not_ready", "4 nodes not ready"),
+			notReady(at(1, 20), "d2", "dask", "S4"), notReady(at(1, 30), "d3", "dask", "S4"),
+			{At: at(1, 31), Type: TypeEvent, Kind: "NodeNotReady", Severity: SeverityInfo, Node: "d3", Pool: "dask", Object: "Node d3",
+				Summary: "Node d3 status is now: NodeNotReady", Count: 2, Links: []string{"S4"}},
+			notReady(at(2, 5), "d4", "dask", "S4"),
+		}, []string{"Node not ready: 4 nodes in pool dask (NodeNotReady 6), 17:01–17:02 [S4]", "4 nodes not ready"}},
+		{"two rows of evidence stay as they are", []Entry{
+			notReady(at(1, 10), "d1", "dask", "S4"), notReady(at(1, 20), "d2", "dask", "S4"), symptomOf(at(1, 10), "S4", "node_not_ready", "2 nodes not ready"),
+		}, []string{"node d1 not ready", "node d2 not ready", "2 nodes not ready"}},
+		{"a row cited by a symptom and a cause folds under the symptom, across pools", []Entry{
+			notReady(at(1, 0), "c1", "core", "S1", "C1"), notReady(at(1, 1), "u1", "user", "S1"), notReady(at(1, 2), "u2", "user", "C1", "S1"),
+			notReady(at(1, 3), "u3", "user", "S1"), symptomOf(at(1, 4), "S1", "no_such_kind", "nodes down"),
+		}, []string{"no_such_kind: 3 nodes (NodeNotReady 3), 17:01 [S1]", "node u2 not ready", "nodes down"}},
+		{"a burst goes on around folded evidence", []Entry{
+			nodeAdded(at(0, 0), "n1", "user"), notReady(at(0, 1), "n1", "user", "S1"), nodeAdded(at(0, 2), "n2", "user"),
+			notReady(at(0, 3), "n2", "user", "S1"), nodeAdded(at(0, 4), "n3", "user"), notReady(at(0, 5), "n3", "user", "S1"),
+		}, []string{"+3 nodes in pool user, 17:00 [burst-nodes-user-20230201T170000Z]", "S1: 3 nodes in pool user (NodeNotReady 3), 17:00 [S1]"}},
 		{"the date where the timeline spans days", []Entry{
 			nodeAdded(late(1, 23, 58), "n1", "user"), nodeAdded(late(1, 23, 59), "n2", "user"), nodeAdded(late(2, 0, 3), "n3", "user"),
 		}, []string{"+3 nodes in pool user, 2023-02-01 23:58–2023-02-02 00:03 [burst-nodes-user-20230201T235800Z]"}},
@@ -117,8 +162,8 @@ func TestCollapse(t *testing.T) {
 				sum := 0
 				for _, m := range members {
 					sum += max(m.Count, 1)
-					if len(m.Links) > 0 || m.Severity != SeverityInfo || m.Type == TypeSymptom {
-						t.Errorf("%s folded %q, which is a symptom, evidence or a warning", r.Ref, m.Summary)
+					if !folds(r, m) {
+						t.Errorf("%s folded %q", r.Ref, m.Summary)
 					}
 				}
 				if sum != r.Count || r.Last == nil && !members[len(members)-1].At.Equal(r.At) {
@@ -221,5 +266,150 @@ func TestSpanAndThousands(t *testing.T) {
 	}
 	if strings.Contains(Span(at(0, 0), at(1, 0), false), "2023") {
 		t.Error("a one-day timeline shows dates")
+	}
+}
+
+// TestFoldEvidence: the row a symptom's evidence folds into is as alarming as the most alarming
+// of them, links to everything they are evidence of, and expands (by the symptom's id) into them
+// and the symptom's members, filtered by the same view.
+func TestFoldEvidence(t *testing.T) {
+	g := symptomOf(at(1, 0), "S4", "node_not_ready", "nodes not ready")
+	g.Members, g.Count = 1, 1
+	member := symptomOf(at(1, 0), "S4.1", "node_not_ready", "d1 not ready")
+	member.Parent, member.Node = "S4", "d1"
+	quiet := notReady(at(1, 40), "d3", "dask", "S4")
+	quiet.Severity = SeverityInfo
+	es := []Entry{notReady(at(1, 0), "d1", "dask", "S4", "C6"), g, member, notReady(at(1, 30), "d2", "dask", "S4"), quiet,
+		nodeAdded(at(2, 0), "x", "user")}
+	got, total := Apply(es, Filter{Collapse: true})
+	if total != 3 || got[0].Ref != "S4" || got[0].Members != 3 || got[0].Severity != SeverityWarning || !linksAre(got[0].Links, "S4", "C6") ||
+		got[0].Last == nil || !got[0].Last.Equal(at(1, 40)) || got[0].Node != "" || got[0].Pool != "dask" {
+		t.Fatalf("rows %q; the fold: %+v", rows(got), got[0])
+	}
+	for _, tt := range []struct {
+		name string
+		f    Filter
+		want []string
+	}{
+		{"its member and its evidence", Filter{Expand: "S4"}, []string{"node d1 not ready", "d1 not ready", "node d2 not ready", "node d3 not ready"}},
+		{"on one node", Filter{Expand: "S4", Node: "d2"}, []string{"node d2 not ready"}},
+		{"warnings only", Filter{Expand: "S4", Severity: SeverityWarning, Types: []string{TypeNode}}, []string{"node d1 not ready", "node d2 not ready"}},
+		{"not under a cause it cites second", Filter{Expand: "C6"}, []string{}},
+		{"a filter selects before folding", Filter{Collapse: true, Node: "d1"}, []string{"node d1 not ready", "nodes not ready [S4]"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := Apply(es, tt.f)
+			if diff := cmp.Diff(tt.want, rows(got)); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestGroupKeepsFolds: grouping events by node or namespace groups the rows left unfolded;
+// bursts and evidence stay folded as in the view without it. With collapse off, it groups alone.
+func TestGroupKeepsFolds(t *testing.T) {
+	var es []Entry
+	for i := range 6 {
+		es = append(es, nodeAdded(at(0, i), fmt.Sprintf("n%d", i), "user"), notReady(at(0, i), fmt.Sprintf("n%d", i), "user", "S4"))
+	}
+	for i := range 4 {
+		e := podEvent(at(1, i), "FailedMount", fmt.Sprintf("p%d", i), "user")
+		e.Severity, e.Node = SeverityWarning, "n"+strconv.Itoa(i%2)
+		es = append(es, e)
+	}
+	es = append(es, symptomOf(at(2, 0), "S4", "node_not_ready", "nodes not ready"))
+	want := []string{"+6 nodes in pool user, 17:00 [burst-nodes-user-20230201T170000Z]",
+		"Node not ready: 6 nodes in pool user (NodeNotReady 6), 17:00 [S4]", "FailedMount p0", "FailedMount p1", "nodes not ready"}
+	for _, by := range []string{"node", "namespace"} {
+		got, total := Apply(es, Filter{Collapse: true, GroupBy: by})
+		if by == "namespace" {
+			want = slices.Delete(slices.Clone(want), 3, 4) // one namespace: the four events are one row
+		}
+		if diff := cmp.Diff(want, rows(got)); diff != "" || total != len(want) {
+			t.Errorf("group=%s: %d rows (-want +got):\n%s", by, total, diff)
+		}
+		for _, r := range got {
+			if r.Kind == "FailedMount" && r.Count != 4/(len(want)-3) {
+				t.Errorf("group=%s: %q counts %d", by, r.Summary, r.Count)
+			}
+			if r.Members > 0 {
+				if members, n := Apply(es, Filter{Collapse: true, GroupBy: by, Expand: r.Ref}); n != r.Members || len(members) != n {
+					t.Errorf("group=%s: %s lists %d of %d", by, r.Ref, n, r.Members)
+				}
+			}
+		}
+	}
+	if _, total := Apply(es, Filter{GroupBy: "node"}); total != 6+6+2+1 {
+		t.Errorf("group=node, collapse off: %d rows, want every node row, the events grouped by node", total)
+	}
+}
+
+// TestExpandEveryOfferedRow runs views of both readings of IL-0070: the evicted one's timeline
+// is at most 40 rows, none of its 96 nodes not ready a row of its own; in every view, every
+// row that stands for others lists exactly them when expanded (a burst its routine rows, a
+// symptom or cause its members and evidence), and the rows shown and listed add up to the rows
+// of the same view unfolded.
+func TestExpandEveryOfferedRow(t *testing.T) {
+	views := []Filter{{}, {GroupBy: "node"}, {GroupBy: "namespace"}, {Types: []string{TypeNode}}, {Types: []string{TypeEvent}},
+		{Severity: SeverityWarning}, {Namespace: "prod"}, {Kind: "NodeNotReady"}, {Node: "gke-leap-core-pool-b3f2e0a1-c7eo"},
+		{From: at(1, 0), To: at(3, 0)}, {Types: []string{TypeSymptom, TypeCause}}}
+	for _, variant := range []string{"evicted", "liveness"} {
+		m := cluster.NewModel(nil, fixtures.Decode(t, fixtures.IL0070VariantDir(variant), fixtures.IL0070Files()...))
+		entries := Build(m, analysis.Run(m, analysis.Options{}), nil)
+		if variant == "evicted" {
+			got, total := Apply(entries, Filter{Collapse: true})
+			if total > 40 {
+				t.Errorf("evicted: %d rows folded, want at most 40", total)
+			}
+			for _, r := range got {
+				if r.Kind == "NodeNotReady" && r.Members == 0 {
+					t.Errorf("evicted: a node not ready is a row of its own: %q", r.Summary)
+				}
+			}
+		}
+		for _, v := range views {
+			v.Collapse = true
+			name := fmt.Sprintf("%s %+v", variant, v)
+			got, _ := Apply(entries, v)
+			unfolded := v
+			unfolded.Collapse = false
+			if v.GroupBy == "" {
+				_, want := Apply(entries, unfolded)
+				shown := 0
+				for _, r := range got {
+					if r.Type == TypeSymptom || r.Type == TypeCause {
+						shown++ // a group's members are not rows of the view unfolded either
+					} else {
+						shown += max(r.Members, 1)
+					}
+				}
+				if shown != want {
+					t.Errorf("%s: %d rows shown or folded, %d rows unfolded", name, shown, want)
+				}
+			}
+			for _, r := range got {
+				if r.Members == 0 {
+					continue
+				}
+				e := v
+				e.Expand = r.Ref
+				members, n := Apply(entries, e)
+				if n == 0 || len(members) != n {
+					t.Errorf("%s: %s (%q) expands into %d rows", name, r.Ref, r.Summary, n)
+				}
+				if r.Type == TypeSymptom || r.Type == TypeCause {
+					continue // its members, and the rows of its evidence (the fold beside it)
+				}
+				if n != r.Members {
+					t.Errorf("%s: %s stands for %d rows and lists %d", name, r.Ref, r.Members, n)
+				}
+				for _, mr := range members {
+					if !folds(r, mr) {
+						t.Errorf("%s: %s lists %q", name, r.Ref, mr.Summary)
+					}
+				}
+			}
+		}
 	}
 }

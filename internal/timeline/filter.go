@@ -3,6 +3,7 @@ package timeline
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -16,11 +17,13 @@ type Filter struct {
 	Kind      string   // event reason or symptom, cause, note kind
 	Severity  string   // the least severity shown: info, warning or critical
 	GroupBy   string   // "node" or "namespace": events of one reason there are one entry
-	// Collapse folds each burst of routine rows into one row (collapse.go); GroupBy, when
-	// set, folds instead.
+	// Collapse folds each burst of routine rows into one row, and the rows cited as evidence
+	// by a symptom or cause into one row under it (collapse.go); GroupBy then groups the
+	// events left unfolded.
 	Collapse bool
-	// Expand lists the members of one row instead of the timeline: a symptom or cause group
-	// (by its id) or a collapsed burst (by its Ref), the other fields still filtering them.
+	// Expand lists the rows one row stands for instead of the timeline: a symptom's or cause's
+	// members and the rows cited as its evidence (by its id), or a collapsed burst's (by its
+	// Ref), the other fields still filtering them.
 	Expand string
 	Offset int
 	Limit  int // 0 means all
@@ -69,9 +72,10 @@ func Apply(entries []Entry, f Filter) (page []Entry, total int) {
 // lines is every row the filter selects, before paging.
 func (f Filter) lines(entries []Entry) []line {
 	var out []line
-	if f.Expand != "" && isGroup(entries, f.Expand) {
+	if f.Expand != "" && !strings.HasPrefix(f.Expand, BurstPrefix) {
+		// A symptom or cause: its members, and the rows cited as its evidence that fold under it.
 		for i := range entries {
-			if e := &entries[i]; e.Parent == f.Expand && f.match(e) {
+			if e := &entries[i]; (e.Parent == f.Expand || (e.Parent == "" && owner(e) == f.Expand)) && f.match(e) {
 				out = append(out, line{e: e})
 			}
 		}
@@ -94,7 +98,7 @@ func (f Filter) lines(entries []Entry) []line {
 	}
 	switch {
 	case f.Expand != "":
-		for _, l := range collapse(sel) {
+		for _, l := range collapse(sel, kindsOf(entries)) {
 			if l.b != nil && l.b.ref() == f.Expand {
 				for _, m := range l.b.members {
 					out = append(out, line{e: m})
@@ -103,34 +107,36 @@ func (f Filter) lines(entries []Entry) []line {
 			}
 		}
 		return nil
-	case f.GroupBy != "":
-		grouped := make([]Entry, len(sel))
-		for i, e := range sel {
-			grouped[i] = *e
-		}
-		grouped = Group(grouped, f.GroupBy)
-		for i := range grouped {
-			out = append(out, line{e: &grouped[i]})
-		}
-		return out
 	case f.Collapse:
-		return collapse(sel)
+		// Bursts and evidence stay folded under a grouping too: it groups the rows left.
+		lines := collapse(sel, kindsOf(entries))
+		if f.GroupBy != "" {
+			return groupLines(lines, f.GroupBy)
+		}
+		return lines
+	case f.GroupBy != "":
+		return groupLines(asLines(sel), f.GroupBy)
 	}
-	out = make([]line, len(sel))
+	return asLines(sel)
+}
+
+func asLines(sel []*Entry) []line {
+	out := make([]line, len(sel))
 	for i, e := range sel {
 		out[i] = line{e: e}
 	}
 	return out
 }
 
-// isGroup reports whether id names a symptom or cause group of the timeline.
-func isGroup(entries []Entry, id string) bool {
+// kindsOf is the kind of each symptom and cause of the timeline, by id.
+func kindsOf(entries []Entry) map[string]string {
+	out := map[string]string{}
 	for i := range entries {
-		if e := &entries[i]; e.Ref == id && e.Members > 0 && e.Parent == "" {
-			return true
+		if e := &entries[i]; e.Parent == "" && (e.Type == TypeSymptom || e.Type == TypeCause) && e.Ref != "" {
+			out[e.Ref] = e.Kind
 		}
 	}
-	return false
+	return out
 }
 
 // Bucket counts the events of one interval, for the events-per-minute picture.
@@ -173,42 +179,81 @@ func Group(entries []Entry, by string) []Entry {
 	if by != "node" && by != "namespace" {
 		return entries
 	}
-	out := make([]Entry, 0, len(entries))
-	index := map[string]int{}
-	objects := map[string]map[string]bool{}
+	g := newGrouper(by)
+	rows := make([]*Entry, 0, len(entries))
 	for _, e := range entries {
-		if e.Type != TypeEvent {
-			out = append(out, e)
-			continue
+		if x := g.add(e); x != nil {
+			rows = append(rows, x)
 		}
-		where := e.Node
-		if by == "namespace" {
-			where = e.Namespace
-		}
-		key := where + "\x00" + e.Kind
-		i, ok := index[key]
-		if !ok {
-			index[key] = len(out)
-			objects[key] = map[string]bool{e.Object: true}
-			e.Count = max(e.Count, 1)
-			out = append(out, e)
-			continue
-		}
-		g := &out[i]
-		g.Count += max(e.Count, 1)
-		objects[key][e.Object] = true
-		last := e.At
-		if e.Last != nil {
-			last = *e.Last
-		}
-		if g.Last == nil || last.After(*g.Last) {
-			g.Last = &last
-		}
-		if severityRank[e.Severity] > severityRank[g.Severity] {
-			g.Severity = e.Severity
-		}
-		g.Object = fmt.Sprintf("%d objects", len(objects[key]))
-		g.Source = ""
+	}
+	out := make([]Entry, len(rows))
+	for i, e := range rows {
+		out[i] = *e
 	}
 	return out
+}
+
+// groupLines groups the event rows of a view that are not folded (Group), leaving folded
+// rows where they are.
+func groupLines(lines []line, by string) []line {
+	if by != "node" && by != "namespace" {
+		return lines
+	}
+	g := newGrouper(by)
+	out := lines[:0:0]
+	for _, l := range lines {
+		if l.b != nil {
+			out = append(out, l)
+		} else if x := g.add(*l.e); x != nil {
+			out = append(out, line{e: x})
+		}
+	}
+	return out
+}
+
+// grouper merges event entries of one reason and place (a node or a namespace).
+type grouper struct {
+	by      string
+	index   map[string]*Entry
+	objects map[string]map[string]bool
+}
+
+func newGrouper(by string) *grouper {
+	return &grouper{by: by, index: map[string]*Entry{}, objects: map[string]map[string]bool{}}
+}
+
+// add takes an entry: it returns the row to show for it when it starts one (a copy), or nil
+// when it was merged into an earlier row.
+func (gr *grouper) add(e Entry) *Entry {
+	if e.Type != TypeEvent {
+		return &e
+	}
+	where := e.Node
+	if gr.by == "namespace" {
+		where = e.Namespace
+	}
+	key := where + "\x00" + e.Kind
+	g, ok := gr.index[key]
+	if !ok {
+		gr.objects[key] = map[string]bool{e.Object: true}
+		e.Count = max(e.Count, 1)
+		gr.index[key] = &e
+		return &e
+	}
+	g.Count += max(e.Count, 1)
+	gr.objects[key][e.Object] = true
+	last := e.At
+	if e.Last != nil {
+		last = *e.Last
+	}
+	if g.Last == nil || last.After(*g.Last) {
+		g.Last = &last
+	}
+	if severityRank[e.Severity] > severityRank[g.Severity] {
+		g.Severity = e.Severity
+	}
+	g.Links = union(slices.Clip(g.Links), e.Links) // the first entry's links are the timeline's: never append to them
+	g.Object = fmt.Sprintf("%d objects", len(gr.objects[key]))
+	g.Source = ""
+	return nil
 }
