@@ -139,13 +139,8 @@ func (s *Store) IncidentEvidence(ctx context.Context, incidentID string, prev *E
 	if err != nil {
 		return nil, wrap(err, "snapshots of incident %s", incidentID)
 	}
-	at := loadPoint{}
-	if in.ClusterID != nil && in.StartedAt != nil {
-		at.cluster, at.from, at.to, at.open = *in.ClusterID, *in.StartedAt, time.Now().UTC(), in.EndedAt == nil
-		if in.EndedAt != nil {
-			at.to = *in.EndedAt
-		}
-	}
+	// The window: the incident's start and end, else the span of its snapshots' evidence.
+	at := incidentWindow(in, snaps, time.Now())
 	involved := []int64{}
 	if at.cluster != 0 {
 		involved = append(involved, at.cluster)

@@ -120,8 +120,11 @@ const expireBatch = 5000
 // snapshots (the snapshot row stays, marked expired), and collected states other than the
 // newest of each pod and node that is still there. The newest state of an object is kept up
 // to four times the age, so that a pod that runs unchanged for long is still known. Alerts go
-// when they ended before now-age (still firing, at four times the age). It also creates the
-// event partitions of the next days. Safe to run on several servers at once.
+// by when they were last received, not by when they fired: resolved ones received before
+// now-age, those still firing received before four times the age. Evidence is thus dated by
+// its arrival (snapshots by when they were stored, events by the day of their last sighting),
+// so that nothing is deleted as soon as it is stored, however old the times it records. It
+// also creates the event partitions of the next days. Safe to run on several servers at once.
 func (s *Store) Expire(ctx context.Context, now time.Time, age time.Duration) (Expired, error) {
 	var n Expired
 	if err := s.ensureEventDays(ctx, storageDays(now)...); err != nil {
@@ -275,14 +278,16 @@ func (s *Store) expireStates(ctx context.Context, cutoff, hardCutoff time.Time) 
 	}
 }
 
-// expireAlerts deletes the alerts that ended before the cutoff, and those still firing that
-// started before the hard cutoff (four retention periods back: an alert whose resolution never
-// came, which no incident's window of that age reaches).
+// expireAlerts deletes the resolved alerts last received (their resolution, or a later change)
+// before the cutoff, and those still firing last received before the hard cutoff (four
+// retention periods back: an alert whose resolution never came). By when they were received,
+// not when they fired or ended: Alertmanager may post an alert that fired long ago (a firing
+// that lasts, a notification delivered late), which an incident of now may still read.
 func (s *Store) expireAlerts(ctx context.Context, cutoff, hardCutoff time.Time) (int64, error) {
 	var total int64
 	for {
 		res := s.db.WithContext(ctx).Exec(`DELETE FROM alerts WHERE id IN (
-			SELECT id FROM alerts WHERE (ends_at IS NOT NULL AND ends_at < ?) OR starts_at < ? LIMIT ?)`, cutoff, hardCutoff, expireBatch)
+			SELECT id FROM alerts WHERE (ends_at IS NOT NULL AND received_at < ?) OR received_at < ? LIMIT ?)`, cutoff, hardCutoff, expireBatch)
 		if res.Error != nil {
 			return total, wrap(res.Error, "expire alerts")
 		}

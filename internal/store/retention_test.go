@@ -227,9 +227,12 @@ func TestEventsAfterUpgrade(t *testing.T) {
 	})
 }
 
-// TestExpireAlerts: alerts that ended before the cutoff go, as do alerts still firing four
-// retention periods after they started; a recent one, and one firing within that, stay; the
-// incident's version changes, so that its cached analysis is made again.
+// TestExpireAlerts: alerts expire by when they were last received, not by when they fired:
+// resolved ones received before the cutoff go, as do those still firing received four
+// retention periods back; an alert received just now stays however long ago it fired or
+// ended (Expire right after the answer counted it new deletes nothing), and so does one whose
+// resolution came recently; the incident's version changes, so that its cached analysis is
+// made again.
 func TestExpireAlerts(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
@@ -243,14 +246,32 @@ func TestExpireAlerts(t *testing.T) {
 			return a
 		}
 		day := 24 * time.Hour
-		alerts := []alert.Alert{
-			fired("0000000000000001", now.Add(-50*day), now.Add(-40*day)), // ended before the cutoff: goes
-			fired("0000000000000002", now.Add(-50*day), now.Add(-10*day)), // ended after it: stays
-			fired("0000000000000003", now.Add(-200*day), time.Time{}),     // firing for longer than four periods: goes
-			fired("0000000000000004", now.Add(-100*day), time.Time{}),     // firing within four periods: stays
+		received := []struct {
+			at     time.Time
+			alerts []alert.Alert
+		}{
+			{now.Add(-40 * day), []alert.Alert{
+				fired("0000000000000001", now.Add(-50*day), now.Add(-40*day)), // resolved, received before the cutoff: goes
+				fired("0000000000000005", now.Add(-45*day), time.Time{}),      // firing, received within four periods: stays
+				fired("0000000000000006", now.Add(-45*day), time.Time{}),      // firing then, its resolution received lately: stays
+			}},
+			{now.Add(-130 * day), []alert.Alert{
+				fired("0000000000000003", now.Add(-200*day), time.Time{}), // firing, received four periods back: goes
+			}},
+			{now.Add(-time.Minute), []alert.Alert{
+				fired("0000000000000002", now.Add(-50*day), now.Add(-40*day)), // ended long ago, received just now: stays
+				fired("0000000000000004", now.Add(-200*day), time.Time{}),     // fired long ago, received just now: stays
+				fired("0000000000000006", now.Add(-45*day), now.Add(-44*day)),
+			}},
 		}
-		if _, err := st.StoreAlerts(ctx, "leap", alerts, now.Add(-day)); err != nil {
-			t.Fatal(err)
+		for _, r := range received {
+			n, err := st.StoreAlerts(ctx, "leap", r.alerts, r.at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.at.Equal(now.Add(-time.Minute)) && n != (store.AlertCounts{New: 2, Resolved: 1}) {
+				t.Fatalf("the payload received just now: %+v, want 2 new and 1 resolved", n)
+			}
 		}
 		start := now.Add(-300 * day)
 		if err := st.CreateIncident(ctx, &incident.Incident{ID: "old", Title: "Old", Cluster: "leap", StartedAt: &start}); err != nil {
@@ -273,7 +294,7 @@ func TestExpireAlerts(t *testing.T) {
 			fps = append(fps, a.Fingerprint)
 		}
 		slices.Sort(fps)
-		if d := cmp.Diff([]string{"0000000000000002", "0000000000000004"}, fps); d != "" {
+		if d := cmp.Diff([]string{"0000000000000002", "0000000000000004", "0000000000000005", "0000000000000006"}, fps); d != "" {
 			t.Errorf("alerts left (-want +got):\n%s", d)
 		}
 		if after, err := st.IncidentVersion(ctx, "old"); err != nil || after == before {

@@ -35,6 +35,10 @@ type snapshotRow struct {
 	CreatedAt  time.Time
 	ExpiredAt  *time.Time // when its objects were deleted (see Expire)
 	ChangedGen int64      // the cluster's generation its commit made: its events changed then
+	// EvidenceFrom and EvidenceTo are the span of the times its evidence records (see
+	// evidenceSpan), nil when it records none: they make the window of an incident without
+	// a start (incidentWindow).
+	EvidenceFrom, EvidenceTo *time.Time
 }
 
 func (snapshotRow) TableName() string { return "snapshots" }
@@ -144,6 +148,7 @@ type SnapshotWriter struct {
 	counts  map[string]int
 	seen    map[string]cluster.Source // kind/namespace/name → where it was first seen
 	evSeen  map[string]bool           // ids of the events in this snapshot
+	span    evidenceSpan              // the times its objects record
 	batch   *rowBatch                 // the rows being gathered
 	c       *connTx                   // the transaction (tx is c.tx)
 	day     string                    // the day events are stored on
@@ -156,6 +161,7 @@ type SnapshotWriter struct {
 // partUndo is what a part of a snapshot (see Mark) added to the writer's own bookkeeping.
 type partUndo struct {
 	counts map[string]int // the counts before the part
+	span   evidenceSpan   // the span before the part
 	seen   []string       // keys the part added to seen
 	events []string       // event ids the part added to evSeen
 }
@@ -294,6 +300,7 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 	if o.Event == nil {
 		w.counts[o.Kind]++
 	}
+	w.span.see(o)
 	switch {
 	case o.Pod != nil:
 		p, cs := newPodRows(w.row.ID, o, raw)
@@ -392,7 +399,7 @@ func (w *SnapshotWriter) Mark(ctx context.Context) error {
 	if err := w.tx.WithContext(ctx).SavePoint(partSavepoint).Error; err != nil {
 		return w.fail(wrap(err, "begin part of snapshot"))
 	}
-	w.part = &partUndo{counts: maps.Clone(w.counts)}
+	w.part = &partUndo{counts: maps.Clone(w.counts), span: w.span}
 	return nil
 }
 
@@ -431,7 +438,7 @@ func (w *SnapshotWriter) Drop(ctx context.Context) error {
 	if err := tx.Exec("RELEASE SAVEPOINT " + partSavepoint).Error; err != nil {
 		return w.fail(wrap(err, "drop part of snapshot"))
 	}
-	w.counts = p.counts
+	w.counts, w.span = p.counts, p.span
 	for _, k := range p.seen {
 		delete(w.seen, k)
 	}
@@ -487,8 +494,10 @@ func (w *SnapshotWriter) Commit(ctx context.Context, skipped []ingest.Skipped) (
 		return nil, wrap(err, "finish snapshot")
 	}
 	w.row.ChangedGen = gen
+	w.row.EvidenceFrom, w.row.EvidenceTo = w.span.bounds()
 	if err := w.tx.WithContext(ctx).Model(&snapshotRow{}).Where("id = ?", w.row.ID).
-		Updates(map[string]any{"objects": w.row.Objects, "skipped": w.row.Skipped, "changed_gen": gen}).Error; err != nil {
+		Updates(map[string]any{"objects": w.row.Objects, "skipped": w.row.Skipped, "changed_gen": gen,
+			"evidence_from": w.row.EvidenceFrom, "evidence_to": w.row.EvidenceTo}).Error; err != nil {
 		return nil, wrap(err, "finish snapshot")
 	}
 	if err := w.c.commit(); err != nil {
