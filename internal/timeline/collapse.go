@@ -74,9 +74,9 @@ type burst struct {
 	// owner is the symptom or cause whose evidence a fold of famEvidence holds, and kind its
 	// kind, which the row names.
 	owner, kind   string
-	first, lastAt           time.Time
-	lastIndex               int // of its last member in the rows
-	members                 []*Entry
+	first, lastAt time.Time
+	lastIndex     int // of its last member in the rows
+	members       []*Entry
 }
 
 // line is a row of a view before paging: an entry of the timeline, or a burst that one row
