@@ -14,6 +14,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/markdown"
 	"github.com/rootline-dev/rootline/internal/metrics"
+	"github.com/rootline-dev/rootline/internal/picture"
 	"github.com/rootline-dev/rootline/internal/store"
 )
 
@@ -43,6 +44,7 @@ type SessionStore interface {
 type SnapshotStore interface {
 	WriteSnapshot(ctx context.Context, m store.SnapshotMeta, fill store.SnapshotFill) (*store.Snapshot, error)
 	AttachSnapshot(ctx context.Context, digest, incidentID string) (*store.Snapshot, error)
+	SnapshotHolder(ctx context.Context, digest string) (string, error)
 }
 
 // ObjectStore loads what an incident is made of: its objects, for analysis and export, with the
@@ -113,6 +115,7 @@ type Server struct {
 	log       *slog.Logger
 	metrics   *Metrics
 	markdown  *markdown.Renderer
+	chains    *picture.Layouter // lays out the causal chain; its Graphviz starts on the first page
 	states    *stateCache
 	uploads   *keyedLimiter // nil: no limit
 	events    *keyedLimiter // collectors' batches; nil: no limit
@@ -137,7 +140,7 @@ func New(cfg config.Config, deps Deps) *Server {
 	if deps.Log == nil {
 		deps.Log = slog.New(slog.DiscardHandler)
 	}
-	srv := &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New(), states: newStateCache(stateCacheSize, stateCacheObjects)}
+	srv := &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New(), chains: picture.NewLayouter(), states: newStateCache(stateCacheSize, stateCacheObjects)}
 	srv.logins, srv.hashing = newKeyedLimiter(loginRate, loginBurst), make(chan struct{}, passwordChecks)
 	if cfg.UploadRate > 0 {
 		srv.uploads = newKeyedLimiter(cfg.UploadRate, cfg.UploadBurst)
