@@ -122,13 +122,14 @@ func TestPagesAtPhoneWidthAndInDark(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// shoot saves what the screen shows at the top of the page and, where the page has
-	// pictures, with its last picture in the middle.
+	// shoot saves what the screen shows at the top of the page and, where the page has them,
+	// with its last picture in the middle and with its first table at the top.
 	shoot := func(name string) {
 		t.Helper()
 		for _, at := range []struct{ suffix, js string }{
 			{"", `(() => { window.scrollTo(0, 0); return true })()`},
 			{"-picture", `(() => { const f = document.querySelectorAll('figure'); if (!f.length) return false; f[f.length-1].scrollIntoView({block: 'center'}); return true })()`},
+			{"-table", `(() => { const t = document.querySelector('table'); if (!t) return false; t.scrollIntoView({block: 'start'}); return true })()`},
 		} {
 			moved, err := chromedp.Run(ctx, chromedp.Evaluate[bool](at.js))
 			if err != nil {
