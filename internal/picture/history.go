@@ -19,14 +19,28 @@ const (
 	histChars  = 36 // of a lane's name, cut beyond (the whole name is its tooltip)
 )
 
-// toneFill colours spans and marks by tone; the stylesheet may override them by class.
-var toneFill = map[string]string{history.ToneOK: "#8cc59a", history.ToneWarning: "#f0c36d", history.ToneBad: "#d9534f", history.ToneInfo: "#a9bde6"}
+// toneFill colours spans and marks by tone; the stylesheet may override them by class. The
+// unknown is hatched (the pattern histUnknown), so that it reads as no state rather than as one.
+var toneFill = map[string]string{history.ToneOK: "#8cc59a", history.ToneWarning: "#f0c36d", history.ToneBad: "#d9534f", history.ToneInfo: "#a9bde6",
+	history.ToneUnknown: "url(#" + histUnknown + ")"}
+
+// histUnknown is the id of the hatching of the unknown; a page holds one history picture.
+const histUnknown = "history-unknown"
+
+// legend is what the picture's key shows, in order: each tone with its meaning.
+var legend = []struct{ tone, text string }{
+	{history.ToneOK, "fine"}, {history.ToneWarning, "warning"}, {history.ToneBad, "bad"}, {history.ToneInfo, "info"},
+	{history.ToneUnknown, "unknown (before the evidence tells)"},
+}
 
 // History draws an object's history as swimlanes: a header per object (the object, then a
-// workload's pods), a row per lane with its states as bars coloured by tone and what happened
-// as marks (a change a diamond with its id, a symptom a triangle, an event or a restart a
-// tick), every one with a tooltip of its time and text, over a time axis. The history is
-// bounded already (history.Build); every text is escaped.
+// workload's pods), a row per lane with its states as bars coloured by tone (the time before
+// a state is known hatched, as unknown) and what happened as marks (a change a diamond with
+// its id, a symptom a triangle, an event or a restart a tick), every one with a tooltip of its
+// time and text, over a time axis, under a key of the colours. Each bar says its times and
+// tone in data- attributes, and the lanes' group says the window and where it is drawn, so
+// that a test reads the picture's times from the page. The history is bounded already
+// (history.Build); every text is escaped.
 func History(h history.History) string {
 	rows := 0
 	for _, g := range h.Groups {
@@ -50,6 +64,10 @@ func History(h history.History) string {
 	}
 	format := clock(h.From, h.To)
 	stamp := func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
+	fmt.Fprintf(&s.b, `<defs><pattern id="%s" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">`+
+		`<rect width="6" height="6" fill="#eceff1"/><line x1="0" y1="0" x2="0" y2="6" stroke="#9aa0a6" stroke-width="2.5"/></pattern></defs>`, histUnknown)
+	fmt.Fprintf(&s.b, `<g class="history-lanes" data-from="%s" data-to="%s" data-x0="%.1f" data-x1="%.1f">`,
+		h.From.UTC().Format(time.RFC3339Nano), h.To.UTC().Format(time.RFC3339Nano), x0, x1)
 	y := float64(histTop)
 	for gi, g := range h.Groups {
 		s.rect(0, y, width, histGroupH, "history-group", ` fill="#eef1f6"`, "")
@@ -60,19 +78,24 @@ func History(h history.History) string {
 			if li%2 == 1 {
 				fill = "#f8f9fb"
 			}
+			fmt.Fprintf(&s.b, `<g class="lane-row" data-name="%s">`, esc(l.Name))
 			s.rect(0, y, width, histLaneH, "lane", fmt.Sprintf(` fill="%s" data-lane="%d-%d"`, fill, gi, li), "")
 			s.textTip(12, y+14, "start", "label lane-label", "", cut(l.Name, histChars), l.Name)
 			for _, sp := range l.Spans {
 				from, to := x(sp.From), x(sp.To)
-				s.rect(from, y+4, max(to-from, 1.5), histLaneH-8, "span tone-"+toneClass(sp.Tone), fmt.Sprintf(` fill="%s"`, toneFill[sp.Tone]),
+				s.rect(from, y+4, max(to-from, 1.5), histLaneH-8, "span tone-"+toneClass(sp.Tone),
+					fmt.Sprintf(` fill="%s" data-tone="%s" data-from="%s" data-to="%s"`, orFill(toneFill[sp.Tone]), toneClass(sp.Tone),
+						sp.From.UTC().Format(time.RFC3339Nano), sp.To.UTC().Format(time.RFC3339Nano)),
 					fmt.Sprintf("%s – %s: %s", stamp(sp.From), stamp(sp.To), sp.State))
 			}
 			for _, m := range l.Marks {
 				mark(s, x(m.At), y, m, stamp(m.At))
 			}
+			s.b.WriteString(`</g>`)
 			y += histLaneH
 		}
 	}
+	s.b.WriteString(`</g>`)
 	s.line(x0, y+2, x1, y+2, "axis", ` stroke="#888"`)
 	s.text(x0, y+16, "start", "label", format(h.From))
 	s.text(x1, y+16, "end", "label", format(h.To)+" UTC")
@@ -85,8 +108,21 @@ func History(h history.History) string {
 		s.line(x(t), y, x(t), y+5, "axis", ` stroke="#888"`)
 		s.text(x(t), y+16, "middle", "label", tick(t))
 	}
-	s.text(x0, 14, "start", "label", "states as bars (green fine, amber a warning, red bad); ◆ change, ▲ symptom, | event or restart")
+	historyKey(s)
 	return s.String()
+}
+
+// historyKey draws the picture's key along its top: a swatch of each tone with its meaning,
+// then the marks.
+func historyKey(s *svg) {
+	kx := 6.0
+	for _, k := range legend {
+		s.rect(kx, 5, 14, 11, "legend-swatch tone-"+toneClass(k.tone), fmt.Sprintf(` fill="%s" stroke="#888" stroke-width="0.5" data-legend="%s"`,
+			toneFill[k.tone], toneClass(k.tone)), "")
+		s.text(kx+18, 14, "start", "label legend-label", k.text)
+		kx += 18 + float64(len([]rune(k.text)))*charW + 14
+	}
+	s.text(kx, 14, "start", "label legend-label", "◆ change  ▲ symptom  | event or restart")
 }
 
 // mark draws one mark of a lane whose top is at y.

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/history"
 	"github.com/rootline-dev/rootline/internal/timeline"
 )
@@ -92,5 +94,90 @@ func TestHistoryBounded(t *testing.T) {
 	}
 	if len(h.Notes) != 2 || !strings.Contains(h.Notes[0], "10000 states; the first 200") || !strings.Contains(h.Notes[1], "lanes; the first 16") {
 		t.Errorf("notes %q", h.Notes)
+	}
+}
+
+// drawnSpan is a state's bar as the picture draws it.
+type drawnSpan struct {
+	lane, tone, from, to, fill string
+	x, w                       float64
+}
+
+// drawnSpans reads the bars of a history picture, with the lanes' window and where it is drawn.
+func drawnSpans(t *testing.T, svg string) (spans []drawnSpan, from, to time.Time, x0, x1 float64) {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	var lane string
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return spans, from, to, x0, x1
+		}
+		if err != nil {
+			t.Fatalf("not XML: %v", err)
+		}
+		el, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		a := map[string]string{}
+		for _, at := range el.Attr {
+			a[at.Name.Local] = at.Value
+		}
+		num := func(k string) float64 {
+			var f float64
+			if _, err := fmt.Sscan(a[k], &f); err != nil {
+				t.Fatalf("%s=%q: %v", k, a[k], err)
+			}
+			return f
+		}
+		switch {
+		case el.Name.Local == "g" && a["class"] == "history-lanes":
+			from, _ = time.Parse(time.RFC3339Nano, a["data-from"])
+			to, _ = time.Parse(time.RFC3339Nano, a["data-to"])
+			x0, x1 = num("data-x0"), num("data-x1")
+		case el.Name.Local == "g" && a["class"] == "lane-row":
+			lane = a["data-name"]
+		case el.Name.Local == "rect" && strings.HasPrefix(a["class"], "span "):
+			spans = append(spans, drawnSpan{lane: lane, tone: a["data-tone"], from: a["data-from"], to: a["data-to"], fill: a["fill"], x: num("x"), w: num("width")})
+		}
+	}
+}
+
+// TestHistoryUnknownDrawn: IL-0070's hub pod, evicted at 17:06, is drawn hatched as unknown
+// from the window's start to 17:06 and Failed (bad) only from there: its bar begins where 17:06
+// lies on the axis; the DisruptionTarget condition is bad from 17:06 too; the key shows the
+// unknown's hatching.
+func TestHistoryUnknownDrawn(t *testing.T) {
+	h, ok := history.Build(history.Input{Model: fixtures.IL0070Model(t)}, history.Object{Kind: cluster.KindPod, Namespace: "prod", Name: "hub-8sr9zr4gx7-js2fw"})
+	if !ok {
+		t.Fatal("no history of the hub pod")
+	}
+	svg := History(h)
+	spans, from, to, x0, x1 := drawnSpans(t, svg)
+	evicted := time.Date(2023, 2, 1, 17, 6, 0, 0, time.UTC)
+	at := x0 + (x1-x0)*float64(evicted.Sub(from))/float64(to.Sub(from))
+	for _, lane := range []string{"status (snapshot)", "condition DisruptionTarget"} {
+		var got []drawnSpan
+		for _, s := range spans {
+			if s.lane == lane {
+				got = append(got, s)
+			}
+		}
+		if len(got) != 2 {
+			t.Fatalf("%s: bars %+v", lane, got)
+		}
+		u, bad := got[0], got[1]
+		if u.tone != "unknown" || u.fill != "url(#history-unknown)" || u.to != "2023-02-01T17:06:00Z" || math.Abs(u.x-x0) > 0.1 || math.Abs(u.x+u.w-at) > 0.1 {
+			t.Errorf("%s: the unknown bar %+v, want from %.1f to %.1f", lane, u, x0, at)
+		}
+		if bad.tone != "bad" || bad.from != "2023-02-01T17:06:00Z" || math.Abs(bad.x-at) > 0.1 {
+			t.Errorf("%s: the bad bar %+v, want from x %.1f (17:06)", lane, bad, at)
+		}
+	}
+	for _, want := range []string{`<pattern id="history-unknown"`, `data-legend="unknown"`, "unknown (before the evidence tells)"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the picture lacks %q", want)
+		}
 	}
 }

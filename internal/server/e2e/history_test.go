@@ -2,12 +2,16 @@ package e2e
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/rootline-dev/rootline/internal/fixtures"
 )
 
 // rolloutFiles writes one snapshot of a rollout gone wrong: Deployment prod/hub's two
@@ -146,5 +150,102 @@ func TestChangeAndHistoryInTheBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("screenshot: %s", path)
+	}
+}
+
+// drawnBar is a state's bar of the history picture as the browser lays it out: its tone and
+// times (data- attributes), its x and width in the picture's units, and its left and right
+// edges on the screen.
+type drawnBar struct {
+	Tone, From, To    string
+	X, W, Left, Right float64
+}
+
+// drawnLane is the bars of one lane, with the lanes' window and where it is drawn.
+type drawnLane struct {
+	From, To string
+	X0, X1   float64
+	Bars     []drawnBar
+}
+
+// readLane reads a lane of the history picture on the page from its DOM.
+const readLane = `((name) => {
+	const g = document.querySelector('[data-testid="history-picture"] svg g.history-lanes');
+	const row = [...g.querySelectorAll('g.lane-row')].find(r => r.dataset.name === name);
+	if (!row) return null;
+	return {From: g.dataset.from, To: g.dataset.to, X0: +g.dataset.x0, X1: +g.dataset.x1,
+		Bars: [...row.querySelectorAll('rect.span')].map(r => { const b = r.getBoundingClientRect();
+			return {Tone: r.dataset.tone, From: r.dataset.from, To: r.dataset.to, X: +r.getAttribute('x'), W: +r.getAttribute('width'), Left: b.left, Right: b.right}; })};
+})`
+
+// TestEvictedHubHistoryInTheBrowser uploads IL-0070's evicted variant through the upload page
+// and opens the history of the hub pod (evicted at 17:06, created two days before) at
+// 1366×768. Its status and its DisruptionTarget condition are drawn unknown (hatched) from the
+// window's start to 17:06 and bad only from 17:06, where 17:06 lies on the axis; the key
+// shows the hatching of the unknown; the page says what hatched means.
+func TestEvictedHubHistoryInTheBrowser(t *testing.T) {
+	base, _ := startServer(t)
+	ctx, log := browser(t)
+	step, text := driver(t, ctx)
+	il0070 := fixtures.IL0070Dir()
+	step("create the incident",
+		chromedp.EmulateViewport(1366, 768),
+		chromedp.Navigate(base+"/"),
+		chromedp.SetValue(css(`input[name="title"]`), "Hub evicted"),
+		chromedp.SetValue(css(`input[name="id"]`), "IL-0070"),
+		chromedp.SetValue(css(`input[name="cluster"]`), "leap"),
+		chromedp.Submit(css(`[data-testid="create-form"]`)),
+		chromedp.WaitVisible(css(`[data-testid="incident-title"]`)))
+	step("upload the evicted variant",
+		chromedp.Navigate(base+"/upload?incident=IL-0070"),
+		chromedp.SetUploadFiles(css(`input[type="file"]`), []string{
+			filepath.Join(il0070, "nodes.json"), filepath.Join(il0070, "pods.json"), filepath.Join(il0070, "events.json")}),
+		chromedp.Submit(css(`[data-testid="upload-form"]`)),
+		chromedp.WaitVisible(css(`[data-testid="upload-results"]`)))
+	step("open the hub pod's history",
+		chromedp.Navigate(base+"/incidents/IL-0070/history?kind=Pod&namespace=prod&name=hub-8sr9zr4gx7-js2fw"),
+		chromedp.WaitVisible(css(`[data-testid="history-picture"] svg g.history-lanes`)))
+	evicted := time.Date(2023, 2, 1, 17, 6, 0, 0, time.UTC)
+	for _, name := range []string{"status (snapshot)", "condition DisruptionTarget"} {
+		l, err := chromedp.Run(ctx, chromedp.Evaluate[*drawnLane](readLane+"("+fmt.Sprintf("%q", name)+")"))
+		if err != nil || l == nil {
+			t.Fatalf("lane %s: %v", name, err)
+		}
+		from, err1 := time.Parse(time.RFC3339Nano, l.From)
+		to, err2 := time.Parse(time.RFC3339Nano, l.To)
+		if err1 != nil || err2 != nil || !from.Before(evicted) || !to.After(evicted) || len(l.Bars) != 2 {
+			t.Fatalf("lane %s: %+v", name, l)
+		}
+		at := l.X0 + (l.X1-l.X0)*float64(evicted.Sub(from))/float64(to.Sub(from))
+		u, bad := l.Bars[0], l.Bars[1]
+		if u.Tone != "unknown" || u.To != "2023-02-01T17:06:00Z" || math.Abs(u.X-l.X0) > 0.1 || math.Abs(u.X+u.W-at) > 0.1 {
+			t.Errorf("%s: the bar before 17:06 is %+v, want unknown from x %.1f to %.1f", name, u, l.X0, at)
+		}
+		if bad.Tone != "bad" || bad.From != "2023-02-01T17:06:00Z" || math.Abs(bad.X-at) > 0.1 {
+			t.Errorf("%s: the bad bar is %+v, want it from x %.1f (17:06)", name, bad, at)
+		}
+		if math.Abs(bad.Left-u.Right) > 1 || bad.Left < 300 {
+			t.Errorf("%s: on the screen the unknown ends at %.1f and the bad begins at %.1f", name, u.Right, bad.Left)
+		}
+	}
+	hatch, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const k = document.querySelector('[data-testid="history-picture"] svg [data-legend="unknown"]');
+		return k && k.getBoundingClientRect().width > 0 ? k.getAttribute('fill') : ''; })()`))
+	if err != nil || hatch != "url(#history-unknown)" {
+		t.Errorf("the key's unknown: %q, %v", hatch, err)
+	}
+	if key := text(`[data-testid="history-key"]`); !strings.Contains(key, "Hatched is unknown") {
+		t.Errorf("the page's key: %q", key)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(artifacts(t), "il0070-hub-history.png")
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+	if c := log.complaints(); len(c) > 0 {
+		t.Errorf("the browser logged errors:\n%s", strings.Join(c, "\n"))
 	}
 }
