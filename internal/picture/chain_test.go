@@ -392,18 +392,59 @@ func TestTextWidth(t *testing.T) {
 	}
 }
 
-func BenchmarkChain(b *testing.B) {
+// largestChain is a chain at the limits: every cause and every group drawn, each cause
+// linked to the next two causes and to three groups.
+func largestChain() analysis.Report {
+	rep := analysis.Report{}
+	for i := range chainMaxSymptoms {
+		rep.Symptoms = append(rep.Symptoms, analysis.Symptom{ID: fmt.Sprintf("S%d", i+1), Kind: "pod_pending", Count: 10, Severity: 100 - i})
+	}
+	for i := range chainMaxCauses {
+		c := analysis.Cause{ID: fmt.Sprintf("C%d", i+1), Kind: "shared_prometheus", Role: "contributing", Confidence: 0.5}
+		for _, j := range []int{i + 2, i + 3} {
+			if j <= chainMaxCauses {
+				c.Explains = append(c.Explains, fmt.Sprintf("C%d", j))
+			}
+		}
+		for k := range 3 {
+			c.Explains = append(c.Explains, fmt.Sprintf("S%d", (i*5+k*7)%chainMaxSymptoms+1))
+		}
+		rep.Causes = append(rep.Causes, c)
+	}
+	return rep
+}
+
+func TestChainLargest(t *testing.T) {
+	svg := layChain(t, largestChain())
+	g := readChain(t, svg)
+	if len(g.boxes) != chainMaxCauses+chainMaxSymptoms {
+		t.Errorf("%d boxes, want %d", len(g.boxes), chainMaxCauses+chainMaxSymptoms)
+	}
+	checkGeometry(t, g)
+}
+
+// benchChain lays out rep b.N times; fresh forgets each layout first, as for a page not seen.
+func benchChain(b *testing.B, rep analysis.Report, fresh bool) {
 	l := NewLayouter()
 	defer l.Close()
-	rep := chainReport()
 	ctx := context.Background()
 	if _, err := l.Chain(ctx, rep); err != nil { // the engine's start, once
 		b.Fatal(err)
 	}
-	b.ResetTimer()
 	for b.Loop() {
+		if fresh {
+			l.done = nil
+		}
 		if _, err := l.Chain(ctx, rep); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkChain: IL-0070's shape laid out anew (a page not seen), seen again, and the largest
+// chain drawn.
+func BenchmarkChain(b *testing.B) {
+	b.Run("il0070", func(b *testing.B) { benchChain(b, chainReport(), true) })
+	b.Run("il0070-seen", func(b *testing.B) { benchChain(b, chainReport(), false) })
+	b.Run("largest", func(b *testing.B) { benchChain(b, largestChain(), true) })
 }

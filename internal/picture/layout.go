@@ -24,9 +24,13 @@ var engine = make(chan struct{}, 1)
 // view pays a layout (a few milliseconds), not the engine's start. A Layouter is safe for
 // concurrent use; the server holds one. The zero value is ready; Close releases the instance.
 type Layouter struct {
-	mu sync.Mutex // guards gv
-	gv *graphviz.Graphviz
+	gv   *graphviz.Graphviz // guarded by the engine slot
+	mu   sync.Mutex         // guards done
+	done map[string]placed  // layouts by the graph sent, so a page seen again costs none
 }
+
+// layoutsKept bounds Layouter.done; when full it starts again empty.
+const layoutsKept = 256
 
 // NewLayouter returns a Layouter; it starts no engine until the first layout.
 func NewLayouter() *Layouter { return &Layouter{} }
@@ -37,8 +41,6 @@ func (l *Layouter) Close() error {
 		return err
 	}
 	defer release()
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.gv == nil {
 		return nil
 	}
@@ -100,12 +102,17 @@ func (l *Layouter) dot(ctx context.Context, boxes []box, arcs []arc, sink []int)
 		fmt.Fprintf(&src, "n%d -> n%d%s;\n", a.from, a.to, style)
 	}
 	src.WriteString("}\n")
+	key := src.String()
+	l.mu.Lock()
+	p, ok := l.done[key]
+	l.mu.Unlock()
+	if ok {
+		return p, nil
+	}
 	if err := acquire(ctx); err != nil {
 		return placed{}, err
 	}
 	defer release()
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.gv == nil {
 		gv, err := graphviz.New(ctx)
 		if err != nil {
@@ -113,7 +120,7 @@ func (l *Layouter) dot(ctx context.Context, boxes []box, arcs []arc, sink []int)
 		}
 		l.gv = gv
 	}
-	g, err := graphviz.ParseBytes([]byte(src.String()))
+	g, err := graphviz.ParseBytes([]byte(key))
 	if err != nil {
 		return placed{}, fmt.Errorf("picture: parse the chain's graph: %w", err)
 	}
@@ -122,7 +129,17 @@ func (l *Layouter) dot(ctx context.Context, boxes []box, arcs []arc, sink []int)
 	if err := l.gv.Render(ctx, g, "json", &out); err != nil {
 		return placed{}, fmt.Errorf("picture: lay out the chain: %w", err)
 	}
-	return readLayout(out.Bytes(), boxes, arcs)
+	p, err = readLayout(out.Bytes(), boxes, arcs)
+	if err != nil {
+		return placed{}, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.done) >= layoutsKept || l.done == nil {
+		l.done = map[string]placed{}
+	}
+	l.done[key] = p
+	return p, nil
 }
 
 // dotJSON is the part of Graphviz's json output the chain reads.
