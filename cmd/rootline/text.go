@@ -25,12 +25,14 @@ const (
 	shownGroups   = 15 // symptom groups listed
 	shownChildren = 6  // symptoms under one cause in the chain
 	shownGaps     = 8  // missing-evidence items
+	shownChanges  = 5  // changes of the summary's list
 	largeReport   = 8  // symptom groups above which evidence is cut to one item
 )
 
-// writeText writes a report for people: the causal chain from the root cause to the symptoms;
-// the causes, root first, with what they explain, the evidence quoted, what is missing and
-// what to change; the symptom groups, worst first; then the evidence that is missing.
+// writeText writes a report for people: the summary (what happened, why, how sure, and what
+// to change, ranked); the causal chain from the root cause to the symptoms; the causes, root
+// first, with what they explain, the evidence quoted and what is missing; the symptom groups,
+// worst first; then the evidence that is missing.
 func writeText(w io.Writer, rep analysis.Report, o textOptions) error {
 	if o.Evidence == 0 {
 		o.Evidence = 3
@@ -45,6 +47,7 @@ func writeText(w io.Writer, rep analysis.Report, o textOptions) error {
 		p.f(", from %s to %s", in.From.Format("2006-01-02 15:04:05Z"), in.To.Format("2006-01-02 15:04:05Z"))
 	}
 	p.f("\n")
+	p.summary(rep.Summary)
 	p.chain(rep)
 	kinds := map[string]string{}
 	for _, s := range rep.Symptoms {
@@ -91,9 +94,6 @@ func writeText(w io.Writer, rep analysis.Report, o textOptions) error {
 			}
 			for _, m := range p.some(c.Missing, 1) {
 				p.f("     %s %s\n", p.dim("missing:"), m)
-			}
-			for _, sg := range p.someSuggestions(c.Suggestions, 2) {
-				p.f("     %s %s\n", p.dim("change:"), sg)
 			}
 		}
 	}
@@ -293,12 +293,39 @@ func (p *printer) some(ss []string, n int) []string {
 	return out
 }
 
-func (p *printer) someSuggestions(ss []analysis.Suggestion, n int) []string {
-	out := make([]string, 0, len(ss))
-	for _, s := range ss {
-		out = append(out, s.Change)
+// summary leads the report: what users felt, why, how sure, and the one ranked list of
+// changes, with the suggestions other evidence contradicts said apart.
+func (p *printer) summary(s *analysis.Summary) {
+	if s == nil {
+		return
 	}
-	return p.some(out, n)
+	p.f("\n%s\n  %s\n", p.bold("What happened"), s.WhatHappened)
+	p.f("\n%s\n  %s\n  %s\n", p.bold("Why"), s.Why, s.Sure)
+	if len(s.Changes) == 0 && len(s.Dropped) == 0 {
+		return
+	}
+	p.f("\n%s\n", p.bold("What to change, the most preventive first"))
+	for i, c := range s.Changes {
+		if i == shownChanges && !p.o.All {
+			p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more (--all lists them)", len(s.Changes)-i)))
+			break
+		}
+		p.f("  %d. %s\n", i+1, c.Change)
+		p.f("     %s\n", p.dim(changeAnswers(c)))
+		p.evidence(c.Evidence[:min(len(c.Evidence), 1)])
+	}
+	for _, c := range s.Dropped {
+		p.f("  %s %s\n     %s\n", p.dim("not suggested:"), c.Change, p.dim("because "+c.Why))
+	}
+}
+
+// changeAnswers says what a ranked change answers: "answers C2, C3; would have prevented S1, S6".
+func changeAnswers(c analysis.RankedChange) string {
+	t := "answers " + strings.Join(c.Causes, ", ")
+	if len(c.Prevents) > 0 {
+		t += "; would have prevented " + strings.Join(c.Prevents, ", ")
+	}
+	return t
 }
 
 // list joins items, the first n of them unless all are asked for.

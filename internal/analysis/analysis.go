@@ -173,6 +173,7 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	}
 	rep.Gaps = mergeGaps(rep.Gaps)
 	resolveReport(&rep, final)
+	rep.Summary = summarize(&rep)
 	return rep
 }
 

@@ -206,7 +206,8 @@ func (p poolShortfall) suggestion(m *cluster.Model, atLimit bool) (Suggestion, b
 		change += fmt.Sprintf("; the autoscaler was at its limit, so raise the node group's maximum size by at least %d", n)
 	}
 	return Suggestion{Change: change, Evidence: []Evidence{cite(node, "status.allocatable",
-		fmt.Sprintf("%s CPU, %s memory", cpuString(alloc.MilliCPU), memString(alloc.Memory)))}}, true
+		fmt.Sprintf("%s CPU, %s memory", cpuString(alloc.MilliCPU), memString(alloc.Memory)))},
+		Action: ActionAddNodes, Targets: []ObjectRef{{Kind: cluster.ComponentNodePool, Name: p.pool}}, Nodes: n}, true
 }
 
 // shortfall works out, for the pending pods the model holds, which pool they wait for (the

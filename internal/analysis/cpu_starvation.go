@@ -77,7 +77,7 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 			c.Suggestions = []Suggestion{{
 				Change: fmt.Sprintf("raise the CPU request of %s from %s to at least %s, the median request of the %d other %s on node %s, so that under contention its share of the CPU matches theirs (the input holds no CPU usage of it to size the request from)",
 					workloadPhrase(pod), cpuString(req.MilliCPU), cpuString(median), n, peers, node.Name),
-				Evidence: c.Evidence}}
+				Evidence: c.Evidence, Action: ActionCPURequest, Targets: []ObjectRef{workloadRef(pod)}}}
 		}
 		c.Confidence = clamp(c.Confidence)
 		byPod[pod.Namespace+"/"+pod.Name] = len(out)

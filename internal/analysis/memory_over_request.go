@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 
+	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
 
@@ -34,13 +35,15 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 				found = true
 				parts = append(parts, fmt.Sprintf("container %s of %s used %s against a request of %s", off.Name, objectLabel(s), memString(use), memString(req)))
 				who := objectLabel(s)
+				var targets []ObjectRef
 				if p := podOf(in.Model, s); p != nil {
 					who = workloadPhrase(p)
+					targets = []ObjectRef{workloadRef(p)}
 				}
 				c.Suggestions = append(c.Suggestions, Suggestion{
 					Change: fmt.Sprintf("raise the memory request of container %s of %s from %s to at least %s, what it used when it was evicted: under memory pressure the kubelet evicts first the pods that use more than they request",
 						off.Name, who, memString(req), memString(use)),
-					Evidence: []Evidence{e}})
+					Evidence: []Evidence{e}, Action: ActionMemoryRequest, Targets: targets})
 			}
 			if found {
 				c.Explains = append(c.Explains, s.ID)
@@ -60,7 +63,18 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 	}
 	c.nodes = unique(c.nodes)
 	c.Summary = "evicted containers used more memory than they requested: " + summaryParts(unique(parts), "; ")
+	// The components whose pods were evicted (the hub): the incident involved them.
 	c.Components = []Component{}
+	for _, s := range symptoms {
+		if !containsString(c.Explains, s.ID) {
+			continue
+		}
+		if p := podOf(in.Model, s); p != nil {
+			if k := cluster.PodComponent(p.Pod); k != "" {
+				c.Components = appendComponent(c.Components, Component{Kind: k, Name: cluster.WorkloadName(p.Pod)})
+			}
+		}
+	}
 	return []Cause{c}
 }
 
@@ -90,7 +104,7 @@ func workingSetOver(in Input, c *Cause, s Symptom, parts *[]string) {
 		c.Suggestions = append(c.Suggestions, Suggestion{
 			Change: fmt.Sprintf("raise the memory request of container %s of %s from %s to at least %s, its working set before it was evicted: under memory pressure the kubelet evicts first the pods that use more than they request",
 				ct.Name, workloadPhrase(pod), memString(req), memString(use)),
-			Evidence: []Evidence{ev}})
+			Evidence: []Evidence{ev}, Action: ActionMemoryRequest, Targets: []ObjectRef{workloadRef(pod)}})
 		return
 	}
 }

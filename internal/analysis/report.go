@@ -27,6 +27,10 @@ type Report struct {
 	// rollouts the input's ReplicaSets tell), numbered X1… in time order; a recent_change
 	// cause names those it stands on (Cause.Changes).
 	Changes []Change `json:"changes,omitempty"`
+	// Summary is the report in a few sentences, with one ranked list of changes for the whole
+	// incident: what the pages, the text report and the exports lead with. Nil when the report
+	// has no symptom.
+	Summary *Summary `json:"summary,omitempty"`
 }
 
 // Change is a change to the cluster the analysis read, with its id.
@@ -215,7 +219,26 @@ type Link struct {
 type Suggestion struct {
 	Change   string     `json:"change"`
 	Evidence []Evidence `json:"evidence,omitempty"`
+	// Action is what the change does (one of the Action constants), and Targets the objects it
+	// changes: two causes suggesting the same action on the same object suggest one change.
+	Action  string      `json:"action,omitempty"`
+	Targets []ObjectRef `json:"targets,omitempty"`
+	// Nodes is how many nodes an add_nodes change adds.
+	Nodes int `json:"nodes,omitempty"`
 }
+
+// Actions of suggestions.
+const (
+	// ActionAddNodes: more nodes in a pool (Targets: the pool, as kind NodePool).
+	ActionAddNodes = "add_nodes"
+	// ActionPriorityClass: a PriorityClass for a workload.
+	ActionPriorityClass = "priority_class"
+	// ActionIsolate: heavy workloads kept off the nodes of critical ones (Targets: the heavy).
+	ActionIsolate = "isolate"
+	// ActionMemoryRequest, ActionCPURequest: a container's request raised.
+	ActionMemoryRequest = "raise_memory_request"
+	ActionCPURequest    = "raise_cpu_request"
+)
 
 // Share is a name and how many members of a group it has.
 type Share struct {

@@ -34,10 +34,12 @@ const (
 )
 
 // severityOf scores a symptom or group; higher is worse. component says that its members are
-// pods of a critical component.
+// pods of a critical component. A kind users did not feel (notFelt) gets no weight for its
+// pods' importance: the hub's evicted pod left behind is a leftover, not a second failure.
 func severityOf(s Symptom, component bool) int {
 	score := 0
 	switch {
+	case notFelt[s.Kind]: // evicted pods left behind, a scale-up: never what users felt
 	case component:
 		score += componentWeight
 	case s.Critical:

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -60,7 +61,10 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 		mix.critical = appendUnique(mix.critical, workloadPhrase(pod))
 		for _, o := range l.Pods {
 			if o != pod && heavy(in, o, l) {
-				mix.heavy = appendUnique(mix.heavy, workloadPhrase(o))
+				if w := workloadPhrase(o); !slices.Contains(mix.heavy, w) {
+					mix.heavy = append(mix.heavy, w)
+					mix.targets = append(mix.targets, workloadRef(o))
+				}
 			}
 		}
 		c.Confidence += 0.1
@@ -77,7 +81,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 	for _, p := range sortedKeys(mixes) {
 		mix := mixes[p]
 		c.Suggestions = append(c.Suggestions, Suggestion{Change: fmt.Sprintf("keep the heavy pods (%s) off the nodes of the critical ones (%s) in pool %s: a pool of their own, or podAntiAffinity between them",
-			listSome(mix.heavy, 4), listSome(mix.critical, 4), p), Evidence: mix.evidence})
+			listSome(mix.heavy, 4), listSome(mix.critical, 4), p), Evidence: mix.evidence, Action: ActionIsolate, Targets: mix.targets})
 	}
 	c.Confidence = clamp(c.Confidence)
 	c.Explains, c.nodes = unique(c.Explains), unique(c.nodes)
@@ -88,5 +92,6 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 // poolMix is what a pool mixes: the workloads of critical pods and of heavy pods beside them.
 type poolMix struct {
 	critical, heavy []string
+	targets         []ObjectRef // the heavy workloads, as objects
 	evidence        []Evidence
 }

@@ -62,7 +62,7 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 		c.Suggestions = []Suggestion{{
 			Change: fmt.Sprintf("give %s a node pool of its own, away from the critical pods of pool %s (a dedicated pool with a taint it tolerates, or podAntiAffinity from them): it requested %s, %.0f%% of node %s's memory, and grows with every node it scrapes",
 				workloadPhrase(prom), l.Pool, memString(req.Memory), share*100, n.Name),
-			Evidence: c.Evidence[:1]}}
+			Evidence: c.Evidence[:1], Action: ActionIsolate, Targets: []ObjectRef{workloadRef(prom)}}}
 		c.Summary = fmt.Sprintf("Prometheus %s/%s requested %s (%.0f%% of the memory) of node %s, which it shared with critical pods",
 			prom.Namespace, prom.Name, memString(req.Memory), share*100, n.Name)
 		c.nodes = []string{n.Name}

@@ -67,6 +67,16 @@ func medianCPURequest(m *cluster.Model, l cluster.NodeLoad, skip *cluster.Object
 	return reqs[len(reqs)/2], len(reqs)
 }
 
+// workloadRef is the workload a pod belongs to, as an object: Deployment prod/hub, or the pod
+// itself when it has no controller.
+func workloadRef(o *cluster.Object) ObjectRef {
+	kind, name := cluster.Workload(o.Pod)
+	if kind == cluster.KindPod {
+		return ObjectRef{Kind: "Pod", Namespace: o.Namespace, Name: o.Name}
+	}
+	return ObjectRef{Kind: kind, Namespace: o.Namespace, Name: name}
+}
+
 // workloadPhrase names the workload a pod belongs to, for a sentence: "Deployment prod/hub".
 func workloadPhrase(o *cluster.Object) string {
 	kind, name := cluster.Workload(o.Pod)

@@ -35,7 +35,8 @@ func suggestPriority(in Input, r *Report) {
 			cs[0].Suggestions = append(cs[0].Suggestions, Suggestion{
 				Change: fmt.Sprintf("give %s a PriorityClass above the user pods' (it has none, and was %s in %s): under node pressure the kubelet evicts lower-priority pods first, and the scheduler preempts them to place it",
 					w, what, s.ID),
-				Evidence: []Evidence{cite(p, "spec.priorityClassName", "(none), priority 0")}})
+				Evidence: []Evidence{cite(p, "spec.priorityClassName", "(none), priority 0")},
+				Action:   ActionPriorityClass, Targets: []ObjectRef{workloadRef(p)}})
 		}
 	}
 }

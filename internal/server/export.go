@@ -16,6 +16,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/kinds"
 	"github.com/rootline-dev/rootline/internal/store"
 )
 
@@ -147,7 +148,8 @@ func frontMatterOf(rep analysis.Report) incident.Report {
 	return r
 }
 
-// analysisText is the text of a report written from an analysis: the causes, the symptoms, the
+// analysisText is the text of a report written from an analysis: the summary and the ranked
+// changes, the causes, the symptoms, the
 // alerts Alertmanager posted over the incident, the metrics read and the missing evidence. The
 // notes are the report's own field.
 func analysisText(title string, rep analysis.Report, alerts []alert.Alert) string {
@@ -156,10 +158,27 @@ func analysisText(title string, rep analysis.Report, alerts []alert.Alert) strin
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\nWritten by Rootline from the analysis of the incident's snapshots.\n\n", title)
+	if sm := rep.Summary; sm != nil {
+		fmt.Fprintf(&b, "## Summary\n\n**What happened.** %s\n\n**Why.** %s\n\n**How sure.** %s\n\n", sm.WhatHappened, sm.Why, sm.Sure)
+		if len(sm.Changes) > 0 {
+			b.WriteString("## What to change, the most preventive first\n\n")
+			for i, c := range sm.Changes {
+				fmt.Fprintf(&b, "%d. %s (answers %s", i+1, c.Change, strings.Join(c.Causes, ", "))
+				if len(c.Prevents) > 0 {
+					fmt.Fprintf(&b, "; would have prevented %s", strings.Join(c.Prevents, ", "))
+				}
+				b.WriteString(")\n")
+			}
+			b.WriteString("\n")
+		}
+		for _, c := range sm.Dropped {
+			fmt.Fprintf(&b, "Not suggested: %s, because %s.\n\n", c.Change, c.Why)
+		}
+	}
 	if len(rep.Causes) > 0 {
 		b.WriteString("## Causes\n\n")
 		for _, c := range rep.Causes {
-			fmt.Fprintf(&b, "- **%s** (%s, confidence %.2f): %s\n", c.Kind, c.Role, c.Confidence, c.Summary)
+			fmt.Fprintf(&b, "- %s **%s** (`%s`, %s, confidence %.2f): %s\n", c.ID, kinds.Name(c.Kind), c.Kind, c.Role, c.Confidence, c.Summary)
 		}
 		b.WriteString("\n")
 	}
@@ -170,7 +189,7 @@ func analysisText(title string, rep analysis.Report, alerts []alert.Alert) strin
 			if s.At != nil {
 				at = s.At.UTC().Format("2006-01-02 15:04Z") + " "
 			}
-			fmt.Fprintf(&b, "- %s%s: %s\n", at, s.Kind, s.Summary)
+			fmt.Fprintf(&b, "- %s %s%s (`%s`): %s\n", s.ID, at, kinds.Name(s.Kind), s.Kind, s.Summary)
 		}
 		b.WriteString("\n")
 	}

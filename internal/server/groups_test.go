@@ -84,8 +84,16 @@ func TestGroupsAndChain(t *testing.T) {
 			t.Errorf("the chain is missing or does not link the root and the groups it reaches")
 		}
 		root := doc.Find(`article#C1`)
-		if root.Find(`[data-testid="leads-to"]`).Length() == 0 || root.Find(`[data-testid="suggestion"]`).Length() == 0 {
-			t.Errorf("C1 shows no link of the chain or no change: %q", root.Text())
+		if root.Find(`[data-testid="leads-to"]`).Length() == 0 {
+			t.Errorf("C1 shows no link of the chain: %q", root.Text())
+		}
+		// The changes are one list in the summary; each cause's card links its own. C1's only
+		// change (more nodes) is not suggested: the scale-up was already adding them.
+		if doc.Find(`[data-testid="summary"] [data-testid="change"]`).Length() == 0 || doc.Find(`article [data-testid="suggestion"][href="#change-1"]`).Length() == 0 {
+			t.Errorf("the summary lists no change, or no cause card links the first")
+		}
+		if d := doc.Find(`[data-testid="dropped-change"]`); d.Length() != 1 || !strings.Contains(d.Text(), "more node(s)") || root.Find(`[data-testid="suggestion"]`).Length() != 0 {
+			t.Errorf("the extra nodes are not said to be not suggested, or C1 still links a change: %q", d.Text())
 		}
 		group := doc.Find(`article#` + users)
 		if got := group.Find(`[data-testid="symptom-count"]`).Text(); got != "×12" {

@@ -62,6 +62,7 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 		kinds[ca.ID] = ca.Kind
 	}
 	p.Causes, p.Symptoms, p.Gaps = analysisViews(in.ID, rep)
+	p.Summary = summaryView(rep)
 	if p.Chain, err = s.chains.Chain(c.Request.Context(), rep); err != nil {
 		s.log.Warn("incident page without its causal chain", "incident_id", in.ID, "error", err)
 	}
@@ -179,12 +180,8 @@ func (s *Server) createNoteForm(c *gin.Context) error {
 	return nil
 }
 
-// shownMembers is how many members a symptom card lists, and shownSuggestions how many changes
-// a cause card lists; their pages list them all.
-const (
-	shownMembers     = 5
-	shownSuggestions = 3
-)
+// shownMembers is how many members a symptom card lists; its page lists them all.
+const shownMembers = 5
 
 // analysisViews are the cards of the analysis, in its order (worst first): the causes with
 // the links of the chain and the changes to make, the symptom groups with their first
@@ -210,20 +207,14 @@ func analysisViews(id string, rep analysis.Report) ([]incidents.Cause, []inciden
 			v.Explains = append(v.Explains, incidents.Link{ID: sid, Kind: kinds[sid]})
 			causesOf[sid] = append(causesOf[sid], incidents.Link{ID: ca.ID, Kind: ca.Kind})
 		}
-		for i, sg := range ca.Suggestions {
-			if i == shownSuggestions {
-				v.MoreSuggestions = len(ca.Suggestions) - i
-				break
-			}
-			v.Suggestions = append(v.Suggestions, incidents.Suggestion{Change: sg.Change, Evidence: evidenceViews(sg.Evidence)})
-		}
+		v.ChangeRanks = changeRanks(rep.Summary, ca.ID)
 		v.MembersURL = base + "/causes/" + ca.ID
 		v.Changes = causeChanges(id, ca, rep.Changes)
 		causes = append(causes, v)
 	}
 	var symptoms []incidents.Symptom
 	for _, sy := range rep.Symptoms {
-		v := incidents.Symptom{ID: sy.ID, Kind: sy.Kind, At: span(sy), Summary: sy.Summary, Count: sy.Count, Critical: sy.Critical,
+		v := incidents.Symptom{ID: sy.ID, Kind: sy.Kind, At: span(sy), Summary: sy.Summary, Count: sy.Count, Critical: sy.Critical && analysis.Felt(sy.Kind),
 			Where: where(sy), Causes: causesOf[sy.ID], Evidence: evidenceViews(sy.Evidence)}
 		v.AtFrom = sy.Details.AtFrom
 		if n := len(sy.Members); n > 0 || len(sy.Objects) > 1 {

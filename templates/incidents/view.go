@@ -1,5 +1,7 @@
 package incidents
 
+import "github.com/rootline-dev/rootline/internal/kinds"
+
 // Page is the view model of an incident's workspace: the analysis, the timeline and the notes.
 type Page struct {
 	ID, Title, Cluster string
@@ -30,7 +32,31 @@ type Page struct {
 	Metrics string
 	// MetricsError is why a read of Prometheus asked for from the page was refused.
 	MetricsError string
+	// Summary leads the page: nil when the analysis found no symptom.
+	Summary *Summary
 }
+
+// Summary leads the incident page: what users felt, why, how sure the evidence makes it, and
+// the incident's one ranked list of changes.
+type Summary struct {
+	WhatHappened, Why, Sure string
+	Changes                 []RankedChange // the first few, shown
+	MoreChanges             []RankedChange // the rest, folded
+	Dropped                 []RankedChange // contradicted by other evidence, each with why
+}
+
+// RankedChange is a change of the incident's one list: its rank, the causes it answers and the
+// symptoms it would have prevented, worst first.
+type RankedChange struct {
+	Rank             int
+	Change, Why      string
+	Causes, Prevents []Link
+	Evidence         []Evidence
+}
+
+// kindName names a symptom or cause kind for people ("Pod evicted"); the page shows the kind
+// itself small beside it.
+func kindName(kind string) string { return kinds.Name(kind) }
 
 // Gap is missing evidence, with the like items it stands for.
 type Gap struct {
@@ -74,10 +100,9 @@ type Cause struct {
 	Evidence                            []Evidence
 	Missing                             []string
 	Against                             []Evidence    // what speaks against it (a metric, a symptom before the change)
-	Suggestions                         []Suggestion  // the first few
-	MoreSuggestions                     int           // how many more its page lists
 	MembersURL                          string        // the page of its members and all its changes
 	Changes                             []CauseChange // the changes a recent_change cause stands on
+	ChangeRanks                         []int         // the ranks of the summary's changes that answer it
 }
 
 // CauseChange is a change a cause stands on: its id (its timeline row), the changed object
