@@ -181,7 +181,8 @@ func nodeBatch(at, taints string) string {
 }
 
 // TestHistoryOfCollectedStates: a node the collector saw change (tainted between two
-// batches) has a history whose lanes are its collected states, its taints among them.
+// batches) has a history whose lanes are its collected states, its taints among them, each
+// unknown before the first batch that tells it.
 func TestHistoryOfCollectedStates(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
@@ -214,11 +215,12 @@ func TestHistoryOfCollectedStates(t *testing.T) {
 				lanes[l.Name] = append(lanes[l.Name], s.State)
 			}
 		}
-		if got := lanes["taints (collected)"]; len(got) != 2 || got[0] != "no taints" || got[1] != "maintenance:NoSchedule" {
+		// Unknown from the node's creation to the first batch at 17:01, inside the window.
+		if got := lanes["taints (collected)"]; len(got) != 3 || !strings.HasPrefix(got[0], "unknown: ") || got[1] != "no taints" || got[2] != "maintenance:NoSchedule" {
 			t.Errorf("taints lane %q; lanes %v", got, lanes)
 		}
-		if len(lanes["status (collected)"]) != 2 {
-			t.Errorf("status lane %q", lanes["status (collected)"])
+		if got := lanes["status (collected)"]; len(got) != 3 || !strings.HasPrefix(got[0], "unknown: ") {
+			t.Errorf("status lane %q", got)
 		}
 	})
 }
