@@ -61,6 +61,10 @@ type File struct {
 	// Explicit is set for a file the user named (on the command line, or the only file of an
 	// upload): one that cannot be read is an error, not a skip.
 	Explicit bool
+	// Beside is set for a file that came with others (an upload of several files) which the
+	// caller reads as Explicit only to stream its objects and skips itself: a document of
+	// notes among them is still read for its claims alone (notes.go).
+	Beside bool
 	// MaxHeld bounds the decompressed bytes of a file that may yet be skipped (one not
 	// explicit) whose objects are held back until its outcome is known. A larger file is
 	// decoded twice, once to learn its outcome and once to emit, so that memory stays bounded
@@ -147,12 +151,17 @@ func (r FileResult) Skipped() Skipped {
 //   - A file that cannot be read (ErrUnsupported, ErrMalformed) is skipped, with
 //     FileResult.Err saying why; an explicit one returns that *Error instead, except a
 //     document of prose (Error.Prose), which is read with nothing kept and Err saying so.
+//   - A README or notes among other files (not explicit, or Beside) is read for the claims
+//     of its sentences alone, never for evidence, and skipped when it makes none (notes.go).
 //   - Too large (ErrTooLarge), a cancelled ctx, a failure to read Content and emit's own error
 //     are returned as errors whatever the file: they fail the whole run or upload.
 //
 // The objects of an explicit file stream to emit as they are decoded, as with Decode; those of
 // another file are held until the file has been read to its end (see File.MaxHeld).
 func (d *Decoder) DecodeFile(ctx context.Context, f File, emit func(*cluster.Object) error) (FileResult, error) {
+	if (!f.Explicit || f.Beside) && notesName(f.Name) {
+		return d.decodeNotes(ctx, f, emit)
+	}
 	res := FileResult{Name: f.Name}
 	p := &held{d: d, max: f.MaxHeld, start: d.read}
 	head := &headReader{r: f.Content}
