@@ -353,12 +353,19 @@ func TestChainFolds(t *testing.T) {
 
 // TestChainHostile: names an attacker controls stay text, and their boxes still hold them.
 func TestChainHostile(t *testing.T) {
-	rep := analysis.Report{Causes: []analysis.Cause{{ID: `C1"><script>`, Kind: `<img src=x onerror=alert(1)>WWWWWWWW`, Role: "root",
-		Summary: `</title><script>alert(2)</script>`, Explains: []string{"S1"}}},
+	rep := analysis.Report{Causes: []analysis.Cause{{ID: `C1"><i>`, Kind: `<img src=x onerror=alert(1)>WWWWWWWW`, Role: "<b>root</b>",
+		Summary: `</title><script>alert(2)</script>`, Explains: []string{"S1"}, Links: []analysis.Link{{To: "S1", Why: "<u>why</u>"}}}},
 		Symptoms: []analysis.Symptom{{ID: "S1", Kind: "ｗｉｄｅ　ｔｅｘｔ　ｗｉｄｅ", Summary: "&amp;"}}}
 	svg := layChain(t, rep)
-	if strings.Contains(svg, "<script>") || strings.Contains(svg, "<img") || !strings.Contains(svg, "&lt;img src=x") {
-		t.Errorf("a hostile name is not escaped:\n%s", svg)
+	for _, tag := range []string{"<script>", "<img", "<b>", "<i>", "<u>"} {
+		if strings.Contains(svg, tag) {
+			t.Errorf("a hostile name is not escaped: %s in\n%s", tag, svg)
+		}
+	}
+	for _, want := range []string{"&lt;img src=x", "&lt;b&gt;root", "&lt;u&gt;why", "&lt;/title&gt;&lt;script&gt;", `href="#C1&#34;&gt;&lt;i&gt;"`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the chain lacks %s:\n%s", want, svg)
+		}
 	}
 	checkGeometry(t, readChain(t, svg))
 }
