@@ -95,10 +95,15 @@ const pictureScaleJS = `(() => {
 	return least;
 })()`
 
+// timelineWhatJS is the width of the timeline's first "what happened" cell, -1 without a
+// timeline: on a phone the rows reflow, so that the text has the screen's width.
+const timelineWhatJS = `(() => { const c = document.querySelector('table.timeline td.tl-what'); return c ? c.getBoundingClientRect().width : -1 })()`
+
 // TestPagesAtPhoneWidthAndInDark opens the incident page of IL-0070's evicted variant, the hub
 // pod's history, a symptom group, the related incidents, the upload form and the home page on
 // a 400 px wide phone: no page is wider than the screen (a picture scrolls inside its figure,
-// a table inside itself) and every picture keeps a scale its labels read at. In an emulated
+// a table inside itself), every picture keeps a scale its labels read at and the timeline's
+// rows reflow to give their text the screen's width. In an emulated
 // dark scheme the body's background changes. Screenshots at 400 px and 1366×768, light and
 // dark, go to the artifacts folder.
 func TestPagesAtPhoneWidthAndInDark(t *testing.T) {
@@ -186,9 +191,16 @@ func TestPagesAtPhoneWidthAndInDark(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				t.Logf("%s at 400 px, %s: %d px wide, pictures at %.2f of their size", p.name, colours, o.ScrollWidth, scale)
 				if scale < 0.6 {
 					t.Errorf("%s at 400 px: a picture is drawn at %.2f of its size, its labels too small to read", p.name, scale)
+				}
+				what, err := chromedp.Run(ctx, chromedp.Evaluate[float64](timelineWhatJS))
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s at 400 px, %s: %d px wide, pictures at %.2f of their size, the timeline's text %.0f px wide", p.name, colours, o.ScrollWidth, scale, what)
+				if what >= 0 && what < 300 {
+					t.Errorf("%s at 400 px: the timeline's \"what happened\" is %.0f px wide, squeezed between the other columns", p.name, what)
 				}
 			}
 		}
