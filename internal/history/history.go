@@ -296,8 +296,12 @@ var (
 	warnWords = []string{"Pending", "terminating", "cordoned", "ready unknown", "waiting", "restarts"}
 )
 
-// stateTone is how a state line reads: bad, a warning, or fine.
+// stateTone is how a state line reads: bad, a warning, or fine. How a container last stopped
+// (cluster.PodState's "hub last stopped: Error") is its past, which the restart's mark tells:
+// a pod running again after it reads as restarted (a warning), not as failing.
 func stateTone(s string) string {
+	parts := strings.Split(s, "; ")
+	s = strings.Join(slices.DeleteFunc(parts, func(p string) bool { return strings.Contains(p, " last stopped: ") }), "; ")
 	for _, w := range badWords {
 		if strings.Contains(s, w) {
 			return ToneBad

@@ -114,9 +114,11 @@ func TestConditionTones(t *testing.T) {
 
 // TestKnownFrom: each state of a pod is drawn from when it is known to have begun, unknown
 // from the pod's creation to then: a running pod's state from its container's start (merely
-// running until ContainersReady turned True, ready since), a restarted container's last run
-// and the time it waited to restart; a Failed pod that records no time of its failure from
-// the latest time of the evidence, an evicted one from the event of its eviction; a pod known since its creation has no unknown time.
+// running until ContainersReady turned True, ready since; restarted, a warning, not bad for
+// how its container last stopped), a restarted container's last run and the time it waited
+// to restart; a Failed pod that records no time of its failure from the latest time of the
+// evidence, an evicted one from the event of its eviction; a pod known since its creation has
+// no unknown time.
 func TestKnownFrom(t *testing.T) {
 	at := func(m int) time.Time { return t2.Add(time.Duration(m) * time.Minute) }
 	ts := func(m int) string { return at(m).Format(time.RFC3339) }
@@ -143,7 +145,7 @@ func TestKnownFrom(t *testing.T) {
 		want map[string][]string
 	}{
 		{"restarted", map[string][]string{
-			"status (snapshot)":          {"unknown " + ts(0) + "–" + ts(9), "bad " + ts(9) + "–"}, // "hub last stopped: OOMKilled"
+			"status (snapshot)":          {"unknown " + ts(0) + "–" + ts(9), "warning " + ts(9) + "–"}, // restarted, not failing
 			"condition ContainersReady":  {"unknown " + ts(0) + "–" + ts(9), "ok " + ts(9) + "–"},
 			"container hub · restarts 1": {"unknown " + ts(0) + "–" + ts(2), "info " + ts(2) + "–" + ts(5), "warning " + ts(5) + "–" + ts(7), "info " + ts(7) + "–" + ts(9), "ok " + ts(9) + "–"},
 		}},
