@@ -90,7 +90,7 @@ func TestTimelineScenarios(t *testing.T) {
 			{"window and namespace", "?from=2023-02-01T17:05:00Z&to=2023-02-01T17:07:00Z&namespace=prod&type=event", 200, []string{`"kind":"Evicted"`}},
 			{"critical only", "?severity=critical", 200, []string{`"severity":"critical"`}},
 			{"page", "?limit=3&offset=2", 200, []string{`"at"`}},
-			{"grouped by namespace", "?type=event&kind=FailedScheduling&group=namespace", 200, []string{`objects"`}},
+			{"grouped by namespace", "?type=event&kind=FailedScheduling&group=namespace&collapse=off", 200, []string{`objects"`}},
 			{"bad group", "?group=zone", 400, []string{"group="}},
 			{"bad time", "?from=yesterday", 400, []string{`from=\"yesterday\"`}},
 			{"bad type", "?type=gossip", 400, []string{`type=\"gossip\"`}},
@@ -112,7 +112,7 @@ func TestTimelineScenarios(t *testing.T) {
 				}
 			})
 		}
-		req, _ := http.NewRequest("GET", tl+"?limit=3", nil)
+		req, _ := http.NewRequest("GET", tl+"?limit=3&collapse=off", nil)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

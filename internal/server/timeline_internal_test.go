@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/kinds"
 	"github.com/rootline-dev/rootline/internal/synth"
 	"github.com/rootline-dev/rootline/internal/timeline"
 	"github.com/rootline-dev/rootline/templates/incidents"
@@ -62,7 +65,7 @@ func section(html, open string) string {
 func TestTimelineSection(t *testing.T) {
 	m := fixtures.IL0070Model(t)
 	rep := analysis.Run(m, analysis.Options{})
-	html, pics := sectionPage(t, m, rep, "?type=node&limit=20&offset=20")
+	html, pics := sectionPage(t, m, rep, "?type=node&collapse=off&limit=20&offset=20")
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
 	if err != nil {
 		t.Fatal(err)
@@ -72,10 +75,18 @@ func TestTimelineSection(t *testing.T) {
 		t.Fatalf("%d rows, want a page of 20", rows.Length())
 	}
 	rows.Each(func(_ int, s *goquery.Selection) {
-		if at := s.Find("td").First().Text(); len(at) != len("2023-02-01 17:01:00") || !strings.HasPrefix(at, "2023-0") {
-			t.Errorf("row time %q has no date", at)
+		td := s.Find("td").First()
+		date := strings.TrimSpace(s.Parent().Find(`[data-testid="day"]`).Text()) // the row of its day, atop its tbody
+		if at, title := td.Text(), td.AttrOr("title", ""); len(at) != len("17:01:00") || title != date+" "+at {
+			t.Errorf("row time %q (title %q) under day %q: want the time of day alone, the date and time in its title", at, title, date)
 		}
 	})
+	// The date is a row of its own, once a day: the nodes of January, then the incident's day.
+	var days []string
+	doc.Find(`[data-testid="day"]`).Each(func(_ int, s *goquery.Selection) { days = append(days, strings.TrimSpace(s.Text())) })
+	if len(days) == 0 || !slices.IsSorted(days) || len(slices.Compact(slices.Clone(days))) != len(days) || !strings.HasPrefix(days[0], "2023-0") {
+		t.Errorf("day rows %q: want each date once, in order", days)
+	}
 	if got := doc.Find(`[data-testid="timeline-count"]`).Text(); !strings.HasPrefix(got, "rows 21–40 of ") {
 		t.Errorf("count %q", got)
 	}
@@ -83,7 +94,7 @@ func TestTimelineSection(t *testing.T) {
 		t.Errorf("current page %q, want 2", cur)
 	}
 	first, _ := doc.Find(`[data-testid="pager"] a`).First().Attr("href")
-	if first != "/incidents/x?limit=20&type=node#timeline" {
+	if first != "/incidents/x?collapse=off&limit=20&type=node#timeline" {
 		t.Errorf("first page's link %q", first)
 	}
 	first, _ = sectionPage(t, m, rep, "?type=node")
@@ -112,6 +123,70 @@ func TestTimelineSection(t *testing.T) {
 	}
 	if n := doc.Find(`[data-testid="entry"]`).Length(); n < 50 {
 		t.Errorf("%d members of %s shown", n, ref)
+	}
+}
+
+// TestTimelineTable renders the evicted reading's timeline as the page shows it by default and
+// grouped: column headers, at most 40 rows (its 96 nodes not ready one row under their symptom),
+// kinds named for people with the id beside, a long message clipped with the whole of it on
+// demand, and every link to expand a row leading to the rows it stands for.
+func TestTimelineTable(t *testing.T) {
+	m := fixtures.IL0070Model(t)
+	rep := analysis.Run(m, analysis.Options{})
+	for _, query := range []string{"", "?group=node", "?group=namespace", "?type=node", "?severity=warning"} {
+		html, _ := sectionPage(t, m, rep, query)
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var heads []string
+		doc.Find(`[data-testid="timeline-table"] thead th`).Each(func(_ int, s *goquery.Selection) { heads = append(heads, s.Text()) })
+		if !slices.Equal(heads, []string{"Time", "Type", "Kind", "What happened", "Object"}) {
+			t.Errorf("%q: column headers %q", query, heads)
+		}
+		rows := doc.Find(`[data-testid="entry"]`)
+		if rows.Length() == 0 || rows.Length() > 40 {
+			t.Errorf("%q: %d rows, want at most 40", query, rows.Length())
+		}
+		rows.Each(func(_ int, s *goquery.Selection) {
+			kind := s.Find("td.tl-kind")
+			if id := kind.Find(`[data-testid="kind-id"]`); id.Length() > 0 && !strings.HasPrefix(strings.TrimSpace(kind.Text()), kinds.Name(id.Text())+" ") {
+				t.Errorf("%q: kind cell %q: want its name, then its id", query, kind.Text())
+			}
+			if s.HasClass("entry-symptom") && kind.Find(`[data-testid="kind-id"]`).Length() == 0 {
+				t.Errorf("%q: a symptom's kind without its name: %q", query, kind.Text())
+			}
+		})
+		offered := 0
+		doc.Find(`a[data-testid="expand"]`).Each(func(_ int, a *goquery.Selection) {
+			offered++
+			href := a.AttrOr("href", "")
+			u, err := url.Parse(href)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := u.Query().Get("expand")
+			html, _ := sectionPage(t, m, rep, "?"+u.RawQuery)
+			x, _ := goquery.NewDocumentFromReader(strings.NewReader(html))
+			if n := x.Find(`[data-testid="entry"]`).Length(); n == 0 || !strings.Contains(x.Find(`[data-testid="expanded"]`).Text(), ref) {
+				t.Errorf("%q: %s expands into %d rows", query, href, n)
+			}
+		})
+		if offered == 0 {
+			t.Errorf("%q: no row to expand", query)
+		}
+		if query == "" && doc.Find(`a[data-testid="expand"][href*="expand=S"]`).Length() == 0 {
+			t.Errorf("no symptom's evidence folded under it, to expand")
+		}
+	}
+	// A message longer than a row shows is clipped, the whole of it on demand.
+	html, _ := sectionPage(t, m, rep, "?collapse=off&kind=FailedScheduling")
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(html))
+	long := doc.Find(`[data-testid="long-summary"]`).First()
+	short := long.Find("summary").Text()
+	if whole := strings.TrimSpace(strings.TrimPrefix(long.Text(), short)); !strings.HasSuffix(short, " …") || len(whole) <= len(short) ||
+		!strings.HasPrefix(whole, strings.TrimSuffix(short, " …")) {
+		t.Errorf("long message: shown %q, whole %q", short, whole)
 	}
 }
 

@@ -66,9 +66,9 @@ func uploadDir(t *testing.T, base, id string, files map[string][]byte) {
 	}
 }
 
-// TestTimelineCollapse reads timelines through the router: routine rows folded into bursts,
-// each burst's and each symptom group's members listed and paged with expand, evidence and
-// symptoms never folded, every row with a real time, the filters still selecting, and the page
+// TestTimelineCollapse reads timelines through the router: routine rows folded into bursts and
+// a symptom's evidence into one row under it (under a grouping too), each burst's, each fold's
+// and each symptom group's members listed and paged with expand, symptoms never folded, every row with a real time, the filters still selecting, and the page
 // showing the same rows with links to expand them (its pager: TestTimelineSection).
 func TestTimelineCollapse(t *testing.T) {
 	il := fixtures.IL0070Bytes(t)
@@ -102,6 +102,14 @@ func TestTimelineCollapse(t *testing.T) {
 		if burst.Members < 90 || !strings.HasPrefix(burst.Summary, "+"+strconv.Itoa(burst.Members)+" nodes in pool dask-pool, 2023-02-01 17:01") ||
 			burst.Kinds["NodeAdded"] != burst.Members || burst.Pool != "dask-pool" {
 			t.Fatalf("no burst of the scale-up's nodes: %+v", burst)
+		}
+		// The rows cited by the symptom of the nodes not ready, folded into one.
+		_, all, _, _ := getRows(t, api("IL-0070", ""))
+		var notReady row
+		for _, r := range all {
+			if r.Members > notReady.Members && r.Kinds["NodeNotReady"] > 0 && !strings.HasPrefix(r.Ref, "burst-") {
+				notReady = r
+			}
 		}
 		// A symptom group of the synthetic cluster.
 		_, symptoms, _, _ := getRows(t, api("S300", "?type=symptom"))
@@ -186,14 +194,20 @@ func TestTimelineCollapse(t *testing.T) {
 						}
 					}
 					if r.Members > 0 && r.Type != "symptom" && r.Type != "cause" {
+						// A burst folds routine rows; a symptom's or cause's fold, the rows citing it first.
 						_, members, _, _ := getRows(t, api("IL-0070", "?limit=5000&expand="+url.QueryEscape(r.Ref)))
+						burst := strings.HasPrefix(r.Ref, "burst-")
 						for _, m := range members {
-							if len(m.Links) > 0 || m.Type == "symptom" || m.Type == "cause" || m.Kind == "Evicted" {
+							if m.Type == "symptom" || m.Type == "cause" || m.Kind == "Evicted" || (burst && len(m.Links) > 0) ||
+								(!burst && (len(m.Links) == 0 || m.Links[0] != r.Ref)) {
 								t.Errorf("%s folds %+v", r.Ref, m)
 							}
 						}
+						if !burst {
+							cited += len(members)
+						}
 					}
-					if (r.Type == "event" || r.Type == "node") && len(r.Links) > 0 {
+					if (r.Type == "event" || r.Type == "node") && len(r.Links) > 0 && r.Members == 0 {
 						cited++
 					}
 				}
@@ -211,10 +225,43 @@ func TestTimelineCollapse(t *testing.T) {
 					}
 				}
 			}},
-			{"grouping instead of folding", "IL-0070", "?type=event&group=namespace", 200, func(t *testing.T, rows []row, _ int, _ string) {
+			{"the evicted timeline folds to at most 40 rows", "IL-0070", "", 200, func(t *testing.T, rows []row, total int, _ string) {
+				if total > 40 || len(rows) != total {
+					t.Errorf("%d rows (total %d), want at most 40", len(rows), total)
+				}
+				for _, r := range rows {
+					if r.Kind == "NodeNotReady" && r.Members == 0 {
+						t.Errorf("a node not ready is a row of its own: %+v", r)
+					}
+				}
+			}},
+			{"a symptom's evidence expanded", "IL-0070", "?expand=" + notReady.Ref, 200, func(t *testing.T, rows []row, total int, _ string) {
+				if total != notReady.Members || len(rows) != total || total < 96 {
+					t.Fatalf("%d rows (total %d), want the %d the fold stands for", len(rows), total, notReady.Members)
+				}
+				for _, r := range rows {
+					if r.Kind != "NodeNotReady" || len(r.Links) == 0 || r.Links[0] != notReady.Ref {
+						t.Errorf("%+v is not evidence of %s", r, notReady.Ref)
+					}
+				}
+			}},
+			{"grouping keeps the folds", "IL-0070", "?group=node", 200, func(t *testing.T, rows []row, total int, _ string) {
+				bursts, folds := 0, 0
+				for _, r := range rows {
+					if strings.HasPrefix(r.Ref, "burst-") {
+						bursts++
+					} else if r.Members > 0 && r.Type != "symptom" && r.Type != "cause" {
+						folds++
+					}
+				}
+				if total > 40 || bursts == 0 || folds == 0 {
+					t.Errorf("group=node: %d rows, %d bursts, %d folds of evidence: want at most 40, both folded", total, bursts, folds)
+				}
+			}},
+			{"grouping events alone", "IL-0070", "?type=event&group=namespace&collapse=off", 200, func(t *testing.T, rows []row, _ int, _ string) {
 				for _, r := range rows {
 					if r.Members > 0 {
-						t.Errorf("a folded row in a grouped view: %+v", r)
+						t.Errorf("a folded row with collapse=off: %+v", r)
 					}
 				}
 			}},
@@ -237,6 +284,24 @@ func TestTimelineCollapse(t *testing.T) {
 				}
 				sc.check(t, rows, total, body)
 			})
+		}
+
+		// Every row a view folds expands, in that view, into the rows it stands for.
+		for _, view := range []string{"", "?group=node", "?group=namespace", "?type=node", "?type=event", "?severity=warning", "?namespace=prod"} {
+			_, rows, _, _ := getRows(t, api("IL-0070", view))
+			for _, r := range rows {
+				if r.Members == 0 {
+					continue
+				}
+				q := "?expand=" + url.QueryEscape(r.Ref) + "&limit=5000"
+				if view != "" {
+					q += "&" + view[1:]
+				}
+				status, members, total, body := getRows(t, api("IL-0070", q))
+				if status != 200 || total == 0 || len(members) != total || (r.Type != "symptom" && r.Type != "cause" && total != r.Members) {
+					t.Errorf("%s: %s (%d members) expands into %d rows: %d %.200s", view, r.Ref, r.Members, total, status, body)
+				}
+			}
 		}
 
 		// The page shows the same rows, the burst with a link to its members, and pages.

@@ -47,10 +47,75 @@ func expandURL(p Page, ref string) templ.SafeURL {
 	return timelineURL(p.ID, f)
 }
 
-// expandable reports whether a row stands for others: a folded burst, or a symptom or cause
-// group.
+// expandable reports whether a row stands for others: a folded burst, a symptom or cause
+// group, or the rows cited as a symptom's or cause's evidence (an event or node row with a ref,
+// which only such a fold has).
 func expandable(e Entry) bool {
-	return strings.HasPrefix(e.Ref, burstPrefix) || ((e.Type == "symptom" || e.Type == "cause") && e.Count > 1)
+	switch e.Type {
+	case "symptom", "cause":
+		return e.Count > 1
+	case "event", "node":
+		return e.Ref != ""
+	}
+	return strings.HasPrefix(e.Ref, burstPrefix)
+}
+
+// expandedSays heads the rows an expanded row stands for.
+func expandedSays(ref string) string {
+	if strings.HasPrefix(ref, burstPrefix) {
+		return "The rows of " + ref + ", in time order."
+	}
+	return "The rows " + ref + " stands for (its members and the rows cited as its evidence), in time order."
+}
+
+// day is the rows of one date (UTC) of a page of the timeline.
+type day struct {
+	Date    string
+	Entries []Entry
+}
+
+// byDay cuts a page's rows (in time order) by their date, so that the page says the date once
+// a day and each row its time alone. A row's At is "2006-01-02 15:04:05".
+func byDay(entries []Entry) []day {
+	var out []day
+	for _, e := range entries {
+		date, _, _ := strings.Cut(e.At, " ")
+		if len(out) == 0 || out[len(out)-1].Date != date {
+			out = append(out, day{Date: date})
+		}
+		d := &out[len(out)-1]
+		d.Entries = append(d.Entries, e)
+	}
+	return out
+}
+
+// clockTime is the time of day of a row's At, without its date.
+func clockTime(at string) string {
+	if _, t, ok := strings.Cut(at, " "); ok {
+		return t
+	}
+	return at
+}
+
+// kindList writes a folded row's kinds ("Created,Pulled,Started") so that they wrap.
+func kindList(kind string) string { return strings.ReplaceAll(kind, ",", ", ") }
+
+// maxShown is how much of a row's text the timeline shows before "more": event messages can
+// run to kilobytes (a scale-up's list of node groups), and a row is a line or two.
+const maxShown = 240
+
+// clipText shortens a long text at a word for the row, reporting whether it did; the row then
+// shows the whole text on demand.
+func clipText(s string) (string, bool) {
+	r := []rune(s)
+	if len(r) <= maxShown {
+		return s, false
+	}
+	cut := string(r[:maxShown])
+	if i := strings.LastIndex(cut, " "); i > maxShown/2 {
+		cut = cut[:i]
+	}
+	return cut + " …", true
 }
 
 // pageLink is one link of the timeline's pager.
