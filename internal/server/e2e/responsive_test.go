@@ -95,6 +95,25 @@ const pictureScaleJS = `(() => {
 	return least;
 })()`
 
+// figureContrastJS finds the worst figure of the page: the luminance of its background (the
+// pictures are drawn with dark text and light fills, so it must stay light in either scheme)
+// and the contrast of its caption's text against it (WCAG's ratio). [2, 21] without figures.
+const figureContrastJS = `(() => {
+	const rgb = s => (s.match(/[\d.]+/g) || []).slice(0, 3).map(Number);
+	const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4 })
+		.reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+	let least = [2, 21];
+	for (const f of document.querySelectorAll('figure')) {
+		const bg = lum(rgb(getComputedStyle(f).backgroundColor));
+		least[0] = Math.min(least[0], bg);
+		for (const c of f.querySelectorAll('figcaption')) {
+			const fg = lum(rgb(getComputedStyle(c).color));
+			least[1] = Math.min(least[1], (Math.max(bg, fg) + 0.05) / (Math.min(bg, fg) + 0.05));
+		}
+	}
+	return least;
+})()`
+
 // timelineWhatJS is the width of the timeline's first "what happened" cell, -1 without a
 // timeline: on a phone the rows reflow, so that the text has the screen's width.
 const timelineWhatJS = `(() => { const c = document.querySelector('table.timeline td.tl-what'); return c ? c.getBoundingClientRect().width : -1 })()`
@@ -103,8 +122,8 @@ const timelineWhatJS = `(() => { const c = document.querySelector('table.timelin
 // pod's history, a symptom group, the related incidents, the upload form and the home page on
 // a 400 px wide phone: no page is wider than the screen (a picture scrolls inside its figure,
 // a table inside itself), every picture keeps a scale its labels read at and the timeline's
-// rows reflow to give their text the screen's width. In an emulated
-// dark scheme the body's background changes. Screenshots at 400 px and 1366×768, light and
+// rows reflow to give their text the screen's width. In an emulated dark scheme the body's
+// background changes, and the pictures stay on light paper with legible captions. Screenshots at 400 px and 1366×768, light and
 // dark, go to the artifacts folder.
 func TestPagesAtPhoneWidthAndInDark(t *testing.T) {
 	base, _ := startServer(t)
@@ -172,6 +191,16 @@ func TestPagesAtPhoneWidthAndInDark(t *testing.T) {
 				bg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.body).backgroundColor`))
 				if err != nil {
 					t.Fatal(err)
+				}
+				paper, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](figureContrastJS))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if paper[0] < 0.6 {
+					t.Errorf("%s on a %s, %s: a picture's figure is dark (luminance %.2f), under the pictures' dark text", p.name, screen.name, colours, paper[0])
+				}
+				if paper[1] < 4.5 {
+					t.Errorf("%s on a %s, %s: a picture's caption has a contrast of %.1f with its figure, under 4.5", p.name, screen.name, colours, paper[1])
 				}
 				if background[p.name] == nil {
 					background[p.name] = map[string]string{}
