@@ -124,9 +124,10 @@ func TestBuild(t *testing.T) {
 			"symptoms of its pods: symptom " + imagePull,
 		}, 0},
 		{"pod", Object{"Pod", "prod", "hub-2-new"}, []string{"Pod prod/hub-2-new"}, []string{
-			"status (snapshot): bad Pending; ready false; on core-1; hub waiting: ImagePullBackOff",
+			// Why the container waits, and so the pod's line, is known from the BackOff event.
+			"status (snapshot): unknown unknown: nothing the evidence holds tells this state before 2023-02-01 16:52:00Z | bad Pending; ready false; on core-1; hub waiting: ImagePullBackOff",
 			"condition Ready: bad False (ContainersNotReady)",
-			`container hub · restarts 0: bad waiting: ImagePullBackOff: Back-off pulling image "` + bad + `"`,
+			`container hub · restarts 0: warning waiting | bad waiting: ImagePullBackOff: Back-off pulling image "` + bad + `"`,
 			"events: event ",
 			"symptoms: symptom " + imagePull,
 		}, 0},

@@ -1,6 +1,8 @@
 package history
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -52,7 +54,7 @@ func latest(ts ...time.Time) time.Time {
 // reason, conditions, containers, restarts) is known to have begun: the latest transition the
 // pod records (a condition's lastTransitionTime, a container's start, end or last end, the
 // pod's start on its node, the start of its deletion) or event of its status' reason (the
-// kubelet's Evicted); a Pending pod with none of them has been so since it was created. Else
+// kubelet's Evicted) or of a container's waiting reason (BackOff); a Pending pod with none of them has been so since it was created. Else
 // the latest time of the evidence (the state was so then), else its creation.
 func (b *builder) podSince(o Object, p *corev1.Pod) time.Time {
 	var ts []time.Time
@@ -71,6 +73,9 @@ func (b *builder) podSince(o Object, p *corev1.Pod) time.Time {
 		}
 		if t := cs.LastTerminationState.Terminated; t != nil {
 			ts = append(ts, t.FinishedAt.Time)
+		}
+		if w := cs.State.Waiting; w != nil {
+			ts = append(ts, toldSince(b.events[o], cs.Name, w.Reason, time.Time{}))
 		}
 	}
 	if d := p.DeletionTimestamp; d != nil {
@@ -123,4 +128,34 @@ func (b *builder) evidenceOr(otherwise time.Time) time.Time {
 		return *to
 	}
 	return otherwise
+}
+
+// waitingEvents are the reasons of the kubelet's events that tell a container's waiting reason:
+// a BackOff event ("Back-off pulling image", "Back-off restarting failed container") or a
+// Failed one (the pull, the container's config) is when it began to wait so.
+var waitingEvents = map[string][]string{
+	"ImagePullBackOff":           {"BackOff", "Failed"},
+	"ErrImagePull":               {"Failed"},
+	"CrashLoopBackOff":           {"BackOff"},
+	"CreateContainerConfigError": {"Failed"},
+	"CreateContainerError":       {"Failed"},
+	"InvalidImageName":           {"InspectFailed", "Failed"},
+}
+
+// toldSince is the first time, after from, that an event about a pod (and its container,
+// when the event names one) told that the container waits for reason; zero when none did.
+func toldSince(events []*corev1.Event, container, reason string, from time.Time) time.Time {
+	var out time.Time
+	for _, e := range events {
+		if !slices.Contains(waitingEvents[reason], e.Reason) {
+			continue
+		}
+		if f := e.InvolvedObject.FieldPath; f != "" && !strings.HasSuffix(f, "{"+container+"}") {
+			continue
+		}
+		if _, first, _ := cluster.EventTimes(e); first.After(from) && (out.IsZero() || first.Before(out)) {
+			out = first
+		}
+	}
+	return out
 }

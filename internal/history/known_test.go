@@ -180,3 +180,28 @@ func TestUnknownBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestToldSince: a container's waiting reason is known from the first event after a time that
+// tells it, of its own container (or of none named), of a reason that tells that wait.
+func TestToldSince(t *testing.T) {
+	ev := func(reason, field string, m int) *corev1.Event {
+		return &corev1.Event{Reason: reason, InvolvedObject: corev1.ObjectReference{Kind: "Pod", FieldPath: field},
+			FirstTimestamp: metav1.NewTime(t2.Add(time.Duration(m) * time.Minute))}
+	}
+	events := []*corev1.Event{ev("BackOff", "spec.containers{sidecar}", 1), ev("Pulling", "", 2),
+		ev("BackOff", "spec.containers{hub}", 5), ev("BackOff", "", 9), ev("Failed", "spec.containers{hub}", -3)}
+	for _, tt := range []struct {
+		reason string
+		want   int // minutes after t2; -1 none
+	}{
+		{"ImagePullBackOff", 5},
+		{"CrashLoopBackOff", 5},
+		{"ErrImagePull", -1}, // its Failed was before
+		{"ContainerCreating", -1},
+	} {
+		got := toldSince(events, "hub", tt.reason, t2)
+		if want := t2.Add(time.Duration(tt.want) * time.Minute); tt.want < 0 && !got.IsZero() || tt.want >= 0 && !got.Equal(want) {
+			t.Errorf("%s: %s, want %d minutes after", tt.reason, got, tt.want)
+		}
+	}
+}

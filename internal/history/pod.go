@@ -63,7 +63,7 @@ func (b *builder) pod(o Object) (Group, bool) {
 			start = p.Status.StartTime.Time
 		}
 		for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
-			g.Lanes = append(g.Lanes, unknownBefore(containerLane(cs, start, ready), created))
+			g.Lanes = append(g.Lanes, unknownBefore(containerLane(cs, start, ready, b.events[o]), created))
 		}
 	}
 	g.Lanes = append(g.Lanes,
@@ -88,8 +88,9 @@ func named(g Group) bool {
 // the last run that ended (running from its start to its end, a restart mark there), then the
 // current state: running since it started (ready or not since its pod's ContainersReady
 // condition last changed, when that agrees, and merely running before); running until it
-// ended, then terminated; or waiting since the last run ended (else since the pod started).
-func containerLane(cs corev1.ContainerStatus, podStart time.Time, ready corev1.PodCondition) Lane {
+// ended, then terminated; or waiting since the last run ended (else since the pod started,
+// and for its reason since the first event that tells it: the kubelet's BackOff or Failed).
+func containerLane(cs corev1.ContainerStatus, podStart time.Time, ready corev1.PodCondition, events []*corev1.Event) Lane {
 	l := Lane{Name: fmt.Sprintf("container %s · restarts %d", cs.Name, cs.RestartCount)}
 	waitFrom := podStart
 	var lastEnd time.Time
@@ -151,7 +152,14 @@ func containerLane(cs corev1.ContainerStatus, podStart time.Time, ready corev1.P
 		if st.Waiting.Message != "" {
 			state += ": " + firstLine(st.Waiting.Message)
 		}
-		l.Spans = append(l.Spans, Span{From: waitFrom.UTC(), State: state, Tone: tone})
+		from := waitFrom.UTC()
+		// A container that never ran has waited since its pod started; why, from the first
+		// event that tells it (before, it was being created, or its image pulled).
+		if told := toldSince(events, cs.Name, st.Waiting.Reason, from); lastEnd.IsZero() && !told.IsZero() {
+			l.Spans = append(l.Spans, Span{From: from, To: told, State: "waiting", Tone: ToneWarning})
+			from = told
+		}
+		l.Spans = append(l.Spans, Span{From: from, State: state, Tone: tone})
 	}
 	return l
 }
