@@ -47,9 +47,13 @@ cannot read (a README, a binary) is skipped, and a truncated one is stored as fa
 both are printed on stderr with the reason. A file sent alone must be readable (a truncated one
 is stored as far as it goes).
 
-Without --incident a new incident is created with the snapshot (titled by --title) and its id
-printed; an upload the server refuses creates none.
+Without --incident a new incident is created with the snapshot (titled by --title); an upload
+the server refuses creates none, and files already stored go to the incident that holds them,
+so sending the same folder twice makes one incident. Of a folder, a README or notes (Markdown,
+README.txt, NOTES) are what people wrote: read for their claims only, never as evidence.
 Sending the same files again is harmless: the server answers with the stored snapshot.
+Its last line on stdout is the address of the incident's page (--server and /incidents/ID),
+to open in a browser (with --json, the server's answer alone).
 
 Exit codes: 0 stored (or already stored), 1 a local problem (unreadable file),
 2 wrong usage, 3 server unreachable, 4 input refused by the server, 5 server error.`,
@@ -178,10 +182,14 @@ func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr 
 		return err
 	}
 	var answer struct {
-		Created bool `json:"created"`
+		Incident string `json:"incident"`
+		Created  bool   `json:"created"`
 	}
-	if json.Unmarshal(raw, &answer) == nil && answer.Created {
-		fmt.Fprintf(stderr, "created incident %s\n", o.incident)
+	if err := json.Unmarshal(raw, &answer); err != nil || answer.Incident == "" {
+		return &exitError{exitServerError, fmt.Errorf("unexpected answer from %s: no incident in %.200s", c.base, raw)}
+	}
+	if answer.Created {
+		fmt.Fprintf(stderr, "created incident %s\n", answer.Incident)
 	}
 	if o.asJSON {
 		if _, err := fmt.Fprintln(stdout, string(raw)); err != nil {
@@ -192,7 +200,19 @@ func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr 
 	if err := printSummary(stdout, raw); err != nil {
 		return err
 	}
+	// The page to open next: the server's address as it was given, and the incident's path.
+	if _, err := fmt.Fprintln(stdout, incidentURL(base, answer.Incident)); err != nil {
+		return err
+	}
 	return printFileNotes(stderr, raw)
+}
+
+// incidentURL is the address of an incident's page on the server at base.
+func incidentURL(base *url.URL, id string) string {
+	u := *base
+	u.Path = strings.TrimSuffix(u.Path, "/") + "/incidents/" + url.PathEscape(id)
+	u.RawPath, u.RawQuery, u.Fragment = "", "", ""
+	return u.String()
 }
 
 // uploadBody streams the files: one file as the body itself, several as multipart parts.

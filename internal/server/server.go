@@ -44,6 +44,7 @@ type SessionStore interface {
 type SnapshotStore interface {
 	WriteSnapshot(ctx context.Context, m store.SnapshotMeta, fill store.SnapshotFill) (*store.Snapshot, error)
 	AttachSnapshot(ctx context.Context, digest, incidentID string) (*store.Snapshot, error)
+	SnapshotHolder(ctx context.Context, digest string) (string, error)
 }
 
 // ObjectStore loads what an incident is made of: its objects, for analysis and export, with the

@@ -51,7 +51,9 @@ type snapshotResponse struct {
 //
 // With create=true (a query parameter or a multipart field), the incident is created with the
 // snapshot, titled by title= (else after the first file), in the snapshot's transaction: an
-// upload that is refused leaves no incident behind. The id must be new (409 otherwise).
+// upload that is refused leaves no incident behind. The id must be new (409 otherwise). Files
+// already stored for an incident go to that incident instead (the answer names it, created
+// false): the same files sent twice make one incident, not two holding the same evidence.
 func (s *Server) uploadSnapshot(c *gin.Context) error {
 	ctx := c.Request.Context()
 	id := c.Param("id")
@@ -86,6 +88,16 @@ func (s *Server) uploadSnapshot(c *gin.Context) error {
 	}
 	var fresh *incident.Incident
 	if create = create || sp.fields["create"] == "true"; create {
+		holder, err := s.deps.Snapshots.SnapshotHolder(ctx, sp.digest())
+		switch {
+		case err == nil:
+			id, create = holder, false
+		case !errors.Is(err, store.ErrNotFound):
+			s.metrics.uploadResults.WithLabelValues("failed").Inc()
+			return err
+		}
+	}
+	if create {
 		if fresh, err = s.newUploadIncident(ctx, c, id, clusterName, sp); err != nil {
 			s.metrics.uploadResults.WithLabelValues("rejected").Inc()
 			return err
@@ -176,6 +188,17 @@ func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName stri
 	}
 	if errors.Is(err, store.ErrExists) { // the same bytes, stored before or by a concurrent request
 		if fresh != nil {
+			// A concurrent upload of the same files stored them first, for its incident: they
+			// go there, as they would have had it finished before this one began.
+			if holder, err := s.deps.Snapshots.SnapshotHolder(ctx, digest); err == nil {
+				snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, holder)
+				if err != nil {
+					return snapshotResponse{}, 0, err
+				}
+				return response(holder, snap, true), http.StatusOK, nil
+			} else if !errors.Is(err, store.ErrNotFound) {
+				return snapshotResponse{}, 0, err
+			}
 			// Stored bytes were accepted before: the incident is created and they are attached.
 			in := *fresh
 			if err := s.deps.Incidents.CreateIncident(ctx, &in); errors.Is(err, store.ErrExists) {
@@ -279,7 +302,7 @@ func decodeFile(ctx context.Context, dec *ingest.Decoder, w store.SnapshotSink, 
 	}
 	mark := sk.mark()
 	var emitErr error // emit's own failure fails the upload, whatever the decoder makes of it
-	res, err := dec.DecodeFile(ctx, ingest.File{Name: f.name, Content: r, Explicit: true}, func(o *cluster.Object) error {
+	res, err := dec.DecodeFile(ctx, ingest.File{Name: f.name, Content: r, Explicit: true, Beside: true}, func(o *cluster.Object) error {
 		if err := emit(o); err != nil {
 			emitErr = err
 			return err

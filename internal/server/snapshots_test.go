@@ -452,7 +452,8 @@ func TestUploadStrayFiles(t *testing.T) {
 // TestUploadCreatingIncident: an upload with create=true creates its incident with the
 // snapshot, in one transaction. A refused upload (it does not parse, nothing in it is kept, it
 // is too large, its title or cluster is wrong) creates nothing; an id that is taken is a 409;
-// the same bytes again, for a new incident, create it and attach what is stored.
+// the same bytes again, for a new incident, go to the incident that holds them and create none
+// (issue 27).
 func TestUploadCreatingIncident(t *testing.T) {
 	pod := `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-0", "namespace": "prod", "uid": "u1"}, "spec": {"nodeName": "n1"}, "status": {"phase": "Running"}}`
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
@@ -471,8 +472,8 @@ func TestUploadCreatingIncident(t *testing.T) {
 			{"bad cluster", "N4", "create=true&title=T&cluster=a%20b", pod, 422, "cluster", false},
 			{"bad id", "bad%20id", "create=true&title=T", pod, 422, "id", false},
 			{"created", "N5", "create=true&title=Hub+down&cluster=leap&name=pods.json", pod, 201, `"created":true`, true},
-			{"id taken", "N5", "create=true&title=again&name=pods.json", pod, 409, "already exists", true},
-			{"same bytes, new incident", "N6", "create=true&name=pods.json", pod, 200, `"existing":true`, true},
+			{"id taken", "N5", "create=true&title=again&name=pods.json", strings.ReplaceAll(pod, "hub-0", "hub-2"), 409, "already exists", true},
+			{"same bytes, no new incident", "N6", "create=true&title=again&name=pods.json", pod, 200, `"incident":"N5"`, false},
 			{"without create, unknown id", "N7", "name=pods.json", pod, 404, "not found", false},
 		}
 		for _, tt := range tests {
@@ -491,12 +492,15 @@ func TestUploadCreatingIncident(t *testing.T) {
 		if !strings.Contains(string(b), `"title":"Hub down"`) || !strings.Contains(string(b), `"cluster":"leap"`) {
 			t.Errorf("N5: %s", b)
 		}
-		_, b = call(t, "GET", base+"/api/v1/incidents/N6", "", nil)
-		if !strings.Contains(string(b), `"title":"Upload of pods.json at `) {
-			t.Errorf("N6 without a title: %s", b)
+		status, b := call(t, "POST", base+"/api/v1/incidents/N8/snapshots?create=true&name=pod2.json", "application/octet-stream",
+			strings.NewReader(strings.ReplaceAll(pod, "hub-0", "hub-1")))
+		_, got := call(t, "GET", base+"/api/v1/incidents/N8", "", nil)
+		if status != 201 || !strings.Contains(string(got), `"title":"Upload of pod2.json at `) {
+			t.Errorf("N8 without a title: %d %s; %s", status, b, got)
 		}
-		if status, b := call(t, "GET", base+"/api/v1/incidents/N6/analysis", "", nil); status != 200 || !strings.Contains(string(b), `"pods":1`) {
-			t.Errorf("N6 has the stored snapshot attached: %d %.200s", status, b)
+		_, b = call(t, "GET", base+"/api/v1/incidents", "", nil)
+		if n := strings.Count(string(b), `"id":`); n != 2 {
+			t.Errorf("%d incidents, want N5 and N8: %s", n, b)
 		}
 	})
 }
