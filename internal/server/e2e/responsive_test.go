@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 )
 
@@ -119,8 +120,8 @@ const figureContrastJS = `(() => {
 const timelineWhatJS = `(() => { const c = document.querySelector('table.timeline td.tl-what'); return c ? c.getBoundingClientRect().width : -1 })()`
 
 // TestPagesAtPhoneWidthAndInDark opens the incident page of IL-0070's evicted variant, the hub
-// pod's history, a symptom group, the related incidents, the upload form and the home page on
-// a 400 px wide phone: no page is wider than the screen (a picture scrolls inside its figure,
+// pod's history, a symptom group, the related incidents, the upload form, the home page and
+// the sign-in page on a 400 px wide phone: no page is wider than the screen (a picture scrolls inside its figure,
 // a table inside itself), every picture keeps a scale its labels read at and the timeline's
 // rows reflow to give their text the screen's width. In an emulated dark scheme the body's
 // background changes, and the pictures stay on light paper with legible captions. Screenshots at 400 px and 1366×768, light and
@@ -130,13 +131,16 @@ func TestPagesAtPhoneWidthAndInDark(t *testing.T) {
 	uploadIL0070(t, base, "IL-0070", "evicted")
 	ctx, dialogs := browser(t)
 	step, _ := driver(t, ctx)
-	pages := []struct{ name, path, ready string }{
-		{"incident", "/incidents/IL-0070", `[data-testid="chain"] svg`},
-		{"history", "/incidents/IL-0070/history?kind=Pod&namespace=prod&name=hub-8sr9zr4gx7-js2fw", `[data-testid="history-picture"] svg`},
-		{"group", "/incidents/IL-0070/symptoms/S1", `[data-testid="group-member"]`},
-		{"related", "/incidents/IL-0070/related", `[data-testid="signature"]`},
-		{"upload", "/upload?incident=IL-0070", `[data-testid="upload-form"]`},
-		{"home", "/", `[data-testid="incident-list"]`},
+	// The sign-in page shows only where authentication is on.
+	signIn, _ := startServerWith(t, func(c *config.Config) { c.Auth = "on" })
+	pages := []struct{ name, url, ready string }{
+		{"incident", base + "/incidents/IL-0070", `[data-testid="chain"] svg`},
+		{"history", base + "/incidents/IL-0070/history?kind=Pod&namespace=prod&name=hub-8sr9zr4gx7-js2fw", `[data-testid="history-picture"] svg`},
+		{"group", base + "/incidents/IL-0070/symptoms/S1", `[data-testid="group-member"]`},
+		{"related", base + "/incidents/IL-0070/related", `[data-testid="signature"]`},
+		{"upload", base + "/upload?incident=IL-0070", `[data-testid="upload-form"]`},
+		{"home", base + "/", `[data-testid="incident-list"]`},
+		{"sign-in", signIn + "/login", `[data-testid="login-form"]`},
 	}
 	dir := artifacts(t)
 	scheme := func(value string) {
@@ -147,12 +151,13 @@ func TestPagesAtPhoneWidthAndInDark(t *testing.T) {
 		}
 	}
 	// shoot saves what the screen shows at the top of the page and, where the page has them,
-	// with its last picture in the middle and with its first table at the top.
+	// with its first picture at the top, its last in the middle and its first table at the top.
 	shoot := func(name string) {
 		t.Helper()
 		for _, at := range []struct{ suffix, js string }{
 			{"", `(() => { window.scrollTo(0, 0); return true })()`},
-			{"-picture", `(() => { const f = document.querySelectorAll('figure'); if (!f.length) return false; f[f.length-1].scrollIntoView({block: 'center'}); return true })()`},
+			{"-picture", `(() => { const f = document.querySelector('figure'); if (!f) return false; f.scrollIntoView({block: 'start'}); return true })()`},
+			{"-last-picture", `(() => { const f = document.querySelectorAll('figure'); if (f.length < 2) return false; f[f.length-1].scrollIntoView({block: 'center'}); return true })()`},
 			{"-table", `(() => { const t = document.querySelector('table'); if (!t) return false; t.scrollIntoView({block: 'start'}); return true })()`},
 		} {
 			moved, err := chromedp.Run(ctx, chromedp.Evaluate[bool](at.js))
@@ -186,7 +191,7 @@ func TestPagesAtPhoneWidthAndInDark(t *testing.T) {
 			}
 			step(fmt.Sprintf("a %s's screen", screen.name), chromedp.EmulateViewport(screen.width, screen.height, opts...))
 			for _, p := range pages {
-				step(fmt.Sprintf("open the %s page on a %s, %s", p.name, screen.name, colours), chromedp.Navigate(base+p.path), chromedp.WaitVisible(css(p.ready)))
+				step(fmt.Sprintf("open the %s page on a %s, %s", p.name, screen.name, colours), chromedp.Navigate(p.url), chromedp.WaitVisible(css(p.ready)))
 				shoot(fmt.Sprintf("%s-%s-%s", screen.name, p.name, colours))
 				bg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.body).backgroundColor`))
 				if err != nil {
