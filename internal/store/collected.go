@@ -369,21 +369,15 @@ func resourceVersion(raw []byte) string {
 const CollectedFile = "collected"
 
 // IncidentStates returns the pod and node states the collector saw of an incident's cluster
-// during its window (to now when it has no end); none for an incident without a cluster or a
-// start. ErrNotFound when the incident does not exist.
+// during its window (see incidentWindow: its start and end, else the span of its snapshots'
+// evidence); none for an incident without a window. ErrNotFound when the incident does not
+// exist.
 func (s *Store) IncidentStates(ctx context.Context, incidentID string) ([]StateChange, error) {
-	in, err := s.Incident(ctx, incidentID)
+	ev, err := s.IncidentEvidence(ctx, incidentID, nil)
 	if err != nil {
 		return nil, err
 	}
-	if in.Cluster == "" || in.StartedAt == nil {
-		return nil, nil
-	}
-	to := time.Now().UTC()
-	if in.EndedAt != nil {
-		to = *in.EndedAt
-	}
-	return s.ClusterStates(ctx, in.Cluster, *in.StartedAt, to)
+	return ev.States, nil
 }
 
 // Version names the state of everything an incident's analysis and timeline are made of, in

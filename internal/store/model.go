@@ -20,8 +20,8 @@ import (
 // IncidentObjects loads what an incident's snapshots hold, as the objects ingestion decoded:
 // pods, nodes and other kinds from each snapshot (oldest snapshot first, so that a model built
 // from them keeps the newest state of an object), and the events those snapshots carried, with
-// every sighting merged; and, for an incident with a cluster and a start time, what the
-// collector streamed of that cluster during the incident's window (file "collected"). Each
+// every sighting merged; and, for an incident with a cluster, what the collector streamed of
+// that cluster during the incident's window (file "collected"; see incidentWindow). Each
 // object keeps the file and line it came from. It returns the names of the files too.
 // ErrNotFound when the incident does not exist.
 func (s *Store) IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error) {

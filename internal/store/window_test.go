@@ -104,6 +104,9 @@ func TestEvidenceWindow(t *testing.T) {
 			t.Fatal(err)
 		}
 		check("the full load", first, []string{"00000000000000a4", "00000000000000a1"})
+		if states, err := st.IncidentStates(ctx, "unstarted"); err != nil || len(states) != 1 {
+			t.Errorf("IncidentStates: %+v, %v; want the state of 17:05", states, err)
+		}
 		// A resolution changes the cluster's generation: the next load reads what changed since.
 		if _, err := st.StoreAlerts(ctx, "leap", []alert.Alert{resolvedAt(alerts[3], t0.Add(2*time.Minute))}, time.Now()); err != nil {
 			t.Fatal(err)
