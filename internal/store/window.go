@@ -13,6 +13,12 @@ import (
 // fired while its evidence was recorded. Each snapshot keeps that span in its row
 // (evidence_from, evidence_to), measured as it is written: the window costs no query.
 
+// MaxEvidenceWindow bounds a window the evidence makes: it starts at most this long before
+// the last time the evidence records. An event first seen days before (a BackOff that
+// recurs), or pods started weeks apart, would otherwise make the incident read everything
+// its cluster's collector sent over weeks, at each load.
+const MaxEvidenceWindow = 24 * time.Hour
+
 // evidenceSpan is the span of the times of a snapshot's evidence, as cluster.Model.TimeRange
 // dates a model: its events' first and last sightings, else its pods' starts.
 type evidenceSpan struct {
@@ -64,9 +70,10 @@ func (e evidenceSpan) bounds() (from, to *time.Time) {
 
 // incidentWindow is the window of an incident (in: its cluster, start and end) whose
 // snapshots are snaps, at now: none (cluster 0) without a cluster, or without a start and
-// any time in its snapshots. An unset start is the first time its snapshots record; an unset
-// end is now for an incident started and not ended (the window is open: it grows with each
-// load), else the last time its snapshots record.
+// any time in its snapshots. An unset start is the first time its snapshots record (at most
+// MaxEvidenceWindow before the last); an unset end is now for an incident started and not
+// ended (the window is open: it grows with each load), else the last time its snapshots
+// record.
 func incidentWindow(in incidentRow, snaps []snapshotRow, now time.Time) loadPoint {
 	var at loadPoint
 	if in.ClusterID == nil {
@@ -84,6 +91,9 @@ func incidentWindow(in incidentRow, snaps []snapshotRow, now time.Time) loadPoin
 		at.from = in.StartedAt.UTC()
 	case !span.from.IsZero():
 		at.from = span.from
+		if earliest := span.to.Add(-MaxEvidenceWindow); at.from.Before(earliest) {
+			at.from = earliest
+		}
 	default:
 		return at
 	}

@@ -298,3 +298,36 @@ func TestEvidenceSpanAfterUpgrade(t *testing.T) {
 		}
 	})
 }
+
+// TestEvidenceWindowBounded: the window the evidence of an incident without a start makes is
+// at most MaxEvidenceWindow long, ending at the last time it records: pods started ten days
+// apart do not make it read ten days of its cluster.
+func TestEvidenceWindowBounded(t *testing.T) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ctx := t.Context()
+		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
+		createIncident(t, st, "pods-only", "leap")
+		var objs []*cluster.Object
+		for i, start := range []time.Time{t0.Add(-10 * 24 * time.Hour), t0} {
+			name := "p" + string(rune('1'+i))
+			objs = append(objs, &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, UID: name,
+				Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "prod", UID: types.UID(name)},
+					Status: corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &metav1.Time{Time: start}}}})
+		}
+		storeObjects(t, st, store.SnapshotMeta{Digest: "pods-only", Incident: "pods-only", Cluster: "leap"}, objs, nil)
+		alerts := []alert.Alert{
+			resolvedAt(testAlert("00000000000000b1", t0.Add(-5*24*time.Hour)), t0.Add(-5*24*time.Hour+time.Hour)), // five days before: outside
+			resolvedAt(testAlert("00000000000000b2", t0.Add(-2*time.Hour)), t0.Add(-time.Hour)),                   // two hours before: inside
+		}
+		if _, err := st.StoreAlerts(ctx, "leap", alerts, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		ev, err := st.IncidentEvidence(ctx, "pods-only", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"00000000000000b2"}, fingerprints(ev.Alerts)); diff != "" {
+			t.Errorf("alerts of a window of pods started ten days apart (-want +got):\n%s", diff)
+		}
+	})
+}
