@@ -59,7 +59,7 @@ func (s *Server) renderLibrary(c *gin.Context, status int, form incidents.NewInc
 		search.Counts = append(search.Counts, incidents.CauseCount{Cause: cc.Cause, Incidents: cc.Incidents, Href: "/?" + q.Encode(),
 			Active: cc.Cause == f.Cause})
 	}
-	return render(c, status, "Incidents", incidents.List(rows, form, search))
+	return render(c, status, "Incidents", incidents.List(rows, form, search, s.publicBase(c.Request)))
 }
 
 // searchLibrary runs the library search of a request (the page's and the API's): the
