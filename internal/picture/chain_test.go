@@ -399,6 +399,48 @@ func TestTextWidth(t *testing.T) {
 	}
 }
 
+// TestChainConcurrent: two Layouters (two servers in one process) lay out at once from several
+// goroutines; go-graphviz's one wasm module is behind the process's lock, so each answer is the
+// one a lone call gives.
+func TestChainConcurrent(t *testing.T) {
+	want := layChain(t, chainReport())
+	ls := []*Layouter{NewLayouter(), NewLayouter()}
+	errs := make(chan error, 16)
+	for i := range 16 {
+		go func() {
+			l := ls[i%2]
+			rep := chainReport()
+			if i%3 == 0 {
+				rep = largestChain()
+			}
+			for range 3 {
+				l.mu.Lock()
+				l.done = nil // a layout each time
+				l.mu.Unlock()
+				svg, err := l.Chain(context.Background(), rep)
+				if err == nil && i%3 != 0 && svg != want {
+					err = fmt.Errorf("goroutine %d drew another chain", i)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for _, l := range ls {
+		if err := l.Close(); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 // largestChain is a chain at the limits: every cause and every group drawn, each cause
 // linked to the next two causes and to three groups.
 func largestChain() analysis.Report {
