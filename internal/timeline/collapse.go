@@ -87,9 +87,9 @@ type line struct {
 }
 
 // entry is the row a line shows.
-func (l line) entry(days bool) Entry {
+func (l line) entry() Entry {
 	if l.b != nil {
-		return *l.b.row(days)
+		return *l.b.row()
 	}
 	return *l.e
 }
@@ -171,7 +171,7 @@ func (b *burst) ref() string {
 }
 
 // row is the one row a burst becomes.
-func (b *burst) row(days bool) *Entry {
+func (b *burst) row() *Entry {
 	first := b.members[0]
 	e := &Entry{At: b.first, Type: first.Type, Severity: SeverityInfo, Pool: b.pool, Namespace: first.Namespace, Node: first.Node,
 		Members: len(b.members), Kinds: map[string]int{}}
@@ -230,7 +230,7 @@ func (b *burst) row(days bool) *Entry {
 		noun += "s"
 	}
 	e.Object = Thousands(len(objects)) + " " + noun
-	span := Span(b.first, last, days)
+	span := Span(b.first, last)
 	switch {
 	case b.owner != "":
 		// "Node not ready: 96 nodes in pool dask-pool (NodeNotReady 100), 17:01–17:02"
@@ -266,31 +266,18 @@ func objectNoun(objects map[string]bool) string {
 	return strings.ToLower(noun)
 }
 
-// SpansDays reports whether a timeline (in time order) covers more than one calendar day (UTC):
-// its rows then carry their date wherever they are shown.
-func SpansDays(entries []Entry) bool {
-	if len(entries) == 0 {
-		return false
-	}
-	last := entries[len(entries)-1]
-	return !sameDay(entries[0].At, last.end())
-}
-
-// Span says when a burst happened, to the minute: "17:00–17:04", with the date when the
-// timeline spans days ("2023-02-01 17:00–17:04", "2023-02-01 23:58–2023-02-02 00:03").
-func Span(from, to time.Time, days bool) string {
+// Span says when a burst happened, to the minute: "17:00–17:04"; across midnight with both
+// dates ("2023-02-01 23:58–2023-02-02 00:03"). Within a day the row's own time gives the date
+// (the page says it once a day).
+func Span(from, to time.Time) string {
 	from, to = from.UTC(), to.UTC()
-	format := func(t time.Time) string { return t.Format("15:04") }
-	if days {
-		format = func(t time.Time) string { return t.Format("2006-01-02 15:04") }
-	}
 	switch {
 	case from.Truncate(time.Minute).Equal(to.Truncate(time.Minute)):
-		return format(from)
-	case days && sameDay(from, to):
-		return format(from) + "–" + to.Format("15:04")
+		return from.Format("15:04")
+	case sameDay(from, to):
+		return from.Format("15:04") + "–" + to.Format("15:04")
 	}
-	return format(from) + "–" + format(to)
+	return from.Format("2006-01-02 15:04") + "–" + to.Format("2006-01-02 15:04")
 }
 
 // Thousands writes a count with thousands separated: 1,204.

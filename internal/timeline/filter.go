@@ -59,11 +59,10 @@ func (f Filter) match(e *Entry) bool {
 // page are the same, as both call it with the same filter.
 func Apply(entries []Entry, f Filter) (page []Entry, total int) {
 	lines := f.lines(entries)
-	days := SpansDays(entries)
 	page = make([]Entry, 0, min(len(lines), max(f.Limit, 0)))
 	for i, l := range lines {
 		if i >= f.Offset && (f.Limit == 0 || len(page) < f.Limit) {
-			page = append(page, l.entry(days))
+			page = append(page, l.entry())
 		}
 	}
 	return page, len(lines)

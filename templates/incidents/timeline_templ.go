@@ -714,7 +714,7 @@ func timelineRow(p Page, e Entry) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-		} else if short, clipped := clipText(e.Summary); clipped {
+		} else if short, clipped := clipText(e); clipped {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 68, "<details class=\"tl-more\" data-testid=\"long-summary\"><summary>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

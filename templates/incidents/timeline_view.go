@@ -100,16 +100,17 @@ func clockTime(at string) string {
 // kindList writes a folded row's kinds ("Created,Pulled,Started") so that they wrap.
 func kindList(kind string) string { return strings.ReplaceAll(kind, ",", ", ") }
 
-// maxShown is how much of a row's text the timeline shows before "more": event messages can
-// run to kilobytes (a scale-up's list of node groups), and a row is a line or two.
+// maxShown is how much of a message the timeline shows before "more": event messages can run
+// to kilobytes (a scale-up's list of node groups), and a row is a line or two.
 const maxShown = 240
 
-// clipText shortens a long text at a word for the row, reporting whether it did; the row then
-// shows the whole text on demand.
-func clipText(s string) (string, bool) {
-	r := []rune(s)
-	if len(r) <= maxShown {
-		return s, false
+// clipText shortens a row's long message at a word, reporting whether it did; the row then
+// shows the whole of it on demand. A symptom's or cause's summary is shown whole: the timeline
+// already bounds it (timeline.maxSummary), and its card holds the rest.
+func clipText(e Entry) (string, bool) {
+	r := []rune(e.Summary)
+	if len(r) <= maxShown || e.Type == "symptom" || e.Type == "cause" {
+		return e.Summary, false
 	}
 	cut := string(r[:maxShown])
 	if i := strings.LastIndex(cut, " "); i > maxShown/2 {
