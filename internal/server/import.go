@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/crosscheck"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
@@ -83,7 +84,7 @@ func (s *Server) importReports(c *gin.Context) error {
 
 // reportView is the imported report of an incident for its page, nil when the incident was not
 // imported from a report (no text, no front-matter fields, no signature from a report).
-func (s *Server) reportView(ctx context.Context, id string) (*incidents.ReportView, error) {
+func (s *Server) reportView(ctx context.Context, id string, rep *analysis.Report) (*incidents.ReportView, error) {
 	r, err := s.deps.Library.Report(ctx, id)
 	if err != nil {
 		return nil, err
@@ -105,6 +106,9 @@ func (s *Server) reportView(ctx context.Context, id string) (*incidents.ReportVi
 	}
 	if v.HTML, err = s.markdown.HTML(r.Body); err != nil {
 		return nil, err
+	}
+	if rep != nil {
+		v.Check = checkView(crosscheck.Compare(r, *rep))
 	}
 	return v, nil
 }

@@ -101,7 +101,11 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 	if len(rep.Inputs.Queries) > 0 {
 		p.Metrics = fmt.Sprintf("%d series of %s", rep.Inputs.Series, strings.Join(rep.Inputs.Queries, ", "))
 	}
-	if p.Report, err = s.reportView(c.Request.Context(), in.ID); err != nil {
+	var analysed *analysis.Report // the report is set against the analysis when there is evidence
+	if p.Analysed {
+		analysed = &rep
+	}
+	if p.Report, err = s.reportView(c.Request.Context(), in.ID, analysed); err != nil {
 		return err
 	}
 	return render(c, status, in.Title, incidents.IncidentPage(p))
@@ -300,6 +304,9 @@ func evidenceViews(es []analysis.Evidence) []incidents.Evidence {
 }
 
 func inputsLine(in analysis.Inputs) string {
+	if in.Files == 0 && in.Nodes+in.Pods+in.Events == 0 {
+		return "no evidence uploaded yet"
+	}
 	s := fmt.Sprintf("%d file(s): %d nodes, %d pods, %d events", in.Files, in.Nodes, in.Pods, in.Events)
 	if in.From != nil {
 		s += fmt.Sprintf(", %s to %s", in.From.Format("2006-01-02 15:04Z"), in.To.Format("15:04Z"))
