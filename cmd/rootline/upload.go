@@ -147,7 +147,7 @@ func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr 
 		// refuses leaves no empty incident behind.
 		title := o.title
 		if title == "" {
-			title = "Upload of " + files[0].name + " at " + time.Now().UTC().Format("2006-01-02 15:04 UTC")
+			title = "Upload of " + uploadName(args, files) + " at " + time.Now().UTC().Format("2006-01-02 15:04 UTC")
 		}
 		o.incident = incident.NewID(time.Now())
 		q.Set("create", "true")
@@ -213,6 +213,20 @@ func incidentURL(base *url.URL, id string) string {
 	u.Path = strings.TrimSuffix(u.Path, "/") + "/incidents/" + url.PathEscape(id)
 	u.RawPath, u.RawQuery, u.Fragment = "", "", ""
 	return u.String()
+}
+
+// uploadName names what is uploaded, for the title of the incident it creates: the folder
+// when one is given alone ("evicted", not the README that sorts first in it), else the first
+// file.
+func uploadName(args []string, files []uploadFile) string {
+	if len(args) == 1 && args[0] != "-" {
+		if info, err := os.Stat(args[0]); err == nil && info.IsDir() {
+			if abs, err := filepath.Abs(args[0]); err == nil {
+				return filepath.Base(abs)
+			}
+		}
+	}
+	return files[0].name
 }
 
 // uploadBody streams the files: one file as the body itself, several as multipart parts.

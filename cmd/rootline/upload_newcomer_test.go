@@ -56,8 +56,9 @@ func symptomCounts(t *testing.T, report []byte) []string {
 
 // TestUploadNewcomer is the newcomer's path of issue 27 on both databases: `rootline upload`
 // of the IL-0070 evicted folder with a README beside the evidence, twice without --incident,
-// makes one incident, and prints its page's address each time; the incident's symptoms are
-// exactly those of the evidence without the README, which adds claims, no symptom.
+// makes one incident, titled after the folder, and prints its page's address each time; the
+// incident's symptoms are exactly those of the evidence without the README, which adds
+// claims, no symptom.
 func TestUploadNewcomer(t *testing.T) {
 	const example = "../../internal/analysis/testdata/il0070/evicted"
 	rep, err := analyzePaths(context.Background(), []string{example}, analysis.Options{}, io.Discard)
@@ -70,7 +71,10 @@ func TestUploadNewcomer(t *testing.T) {
 	}
 	want := symptomCounts(t, plain)
 
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "evicted")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range []string{"nodes.json", "pods.json", "events.json"} {
 		data, err := os.ReadFile(filepath.Join(example, name))
 		if err != nil {
@@ -101,6 +105,9 @@ func TestUploadNewcomer(t *testing.T) {
 		list, err := st.Incidents(context.Background(), store.IncidentFilter{})
 		if err != nil || len(list) != 1 {
 			t.Fatalf("incidents after the same folder twice: %d (%v), want 1", len(list), err)
+		}
+		if !strings.HasPrefix(list[0].Title, "Upload of evicted at ") {
+			t.Errorf("title %q, want it to name the folder, not the README first in it", list[0].Title)
 		}
 		page := ts.URL + "/incidents/" + list[0].ID
 		if diff := cmp.Diff([]string{page, page}, pages); diff != "" {
