@@ -109,13 +109,21 @@ func TestTimelineFoldsInTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { document.querySelector('#timeline').scrollIntoView({block: 'start'}); return true })()`)); err != nil {
+		t.Fatal(err)
+	}
+	expanded, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if v.Rows < 96 || v.Status != 200 {
 		t.Errorf("the nodes not ready: %d rows (status %d), want every one of the 96", v.Rows, v.Status)
 	}
 	if c := cspViolations(log); len(c) > 0 {
 		t.Errorf("Content-Security-Policy violations:\n%s", strings.Join(c, "\n"))
 	}
-	for name, png := range map[string][]byte{"timeline-fold-1366x768.png": shot, "timeline-fold-section.png": whole} {
+	for name, png := range map[string][]byte{"timeline-fold-1366x768.png": shot, "timeline-fold-section.png": whole,
+		"timeline-fold-expanded-1366x768.png": expanded} {
 		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
