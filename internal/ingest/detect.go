@@ -89,6 +89,12 @@ func (d *Decoder) decodeTar(ctx context.Context, name string, r io.Reader, emit 
 			continue
 		}
 		files++
+		if notesName(base) { // a README beside the evidence: claims, never evidence (notes.go)
+			if err := d.notesEntry(ctx, name+":"+hdr.Name, tr, emit, depth+1, compressed); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := d.decodeIn(ctx, name+":"+hdr.Name, tr, emit, depth+1, compressed); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"errors"
+	"io"
 	"path"
 	"strings"
 
@@ -69,6 +70,45 @@ func (d *Decoder) decodeNotes(ctx context.Context, f File, emit func(*cluster.Ob
 	}
 	res.Outcome, res.Objects = FileRead, len(claims)
 	return res, nil
+}
+
+// notesEntry reads a README or notes inside an archive, which is a folder: for its claims
+// alone, as decodeNotes reads one among other files. One with no claim, or that cannot be
+// read, is passed over, told to OnSkip as a file skipped, and the archive read on; before,
+// a README in an archive with nothing Rootline reads failed the whole archive.
+func (d *Decoder) notesEntry(ctx context.Context, name string, r io.Reader, emit func(*cluster.Object) error, depth int, compressed bool) error {
+	onSkip, onTruncated := d.opts.OnSkip, d.opts.OnTruncated
+	d.opts.OnSkip, d.opts.OnTruncated = nil, nil
+	var claims []*cluster.Object
+	err := d.decodeIn(ctx, name, r, func(o *cluster.Object) error {
+		if isClaim(o) {
+			claims = append(claims, o)
+		}
+		return nil
+	}, depth, compressed)
+	d.opts.OnSkip, d.opts.OnTruncated = onSkip, onTruncated
+	var ie *Error
+	switch {
+	case err != nil && (!errors.As(err, &ie) || errors.Is(err, ErrTooLarge)):
+		return err
+	case err != nil || len(claims) == 0:
+		reason := notesMsg
+		if err != nil {
+			reason = ie.Msg
+			// The rest of the entry counts against the budget as the rest of the archive does.
+			if _, err := io.Copy(io.Discard, &budgetReader{ctx: ctx, r: r, d: d}); err != nil {
+				return d.readError(name, err)
+			}
+		}
+		d.skip(Skipped{File: name, Kind: FileKind, Reason: reason})
+		return nil
+	}
+	for _, o := range claims {
+		if err := emit(o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func isClaim(o *cluster.Object) bool {

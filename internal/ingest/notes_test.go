@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -86,5 +87,32 @@ func TestNotesName(t *testing.T) {
 		if got := notesName(name); got != want {
 			t.Errorf("notesName(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestNotesInArchive: an archive is a folder. Its README is read for claims alone, and notes
+// with nothing Rootline reads are passed over, said to OnSkip, where before they failed the
+// whole archive.
+func TestNotesInArchive(t *testing.T) {
+	archive := tarOf(t, map[string][]byte{
+		"incident/pods.json":      []byte(podsFile),
+		"incident/README.md":      []byte(notesFile),
+		"incident/docs/NOTES.txt": []byte(readmeFile),
+	}, "incident/README.md", "incident/pods.json", "incident/docs/NOTES.txt")
+	var seen, skipped []string
+	d := NewDecoder(Options{OnSkip: func(s Skipped) { skipped = append(skipped, s.Kind+" "+s.File+": "+s.Reason) }})
+	err := d.Decode(context.Background(), "incident.tar", bytes.NewReader(archive), func(o *cluster.Object) error {
+		seen = append(seen, o.Kind)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"Claim", "Claim", "Claim", "Pod", "Pod"}, seen); diff != "" {
+		t.Errorf("emitted (-want +got):\n%s", diff)
+	}
+	want := []string{"File incident.tar:incident/docs/NOTES.txt: prose without kubectl output: no Kubernetes message found in it"}
+	if diff := cmp.Diff(want, skipped); diff != "" {
+		t.Errorf("skipped (-want +got):\n%s", diff)
 	}
 }
