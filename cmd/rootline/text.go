@@ -307,12 +307,15 @@ func (p *printer) summary(s *analysis.Summary) {
 	p.f("\n%s\n", p.bold("What to change, the most preventive first"))
 	for i, c := range s.Changes {
 		if i == shownChanges && !p.o.All {
-			p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more (--all lists them)", len(s.Changes)-i)))
+			p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more (--all lists them)", len(s.Changes)-i+s.MoreChanges)))
 			break
 		}
 		p.f("  %d. %s\n", i+1, c.Change)
 		p.f("     %s\n", p.dim(changeAnswers(c)))
 		p.evidence(c.Evidence[:min(len(c.Evidence), 1)])
+	}
+	if p.o.All && s.MoreChanges > 0 {
+		p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more, less preventive: each cause's suggestions in --format json", s.MoreChanges)))
 	}
 	for _, c := range s.Dropped {
 		p.f("  %s %s\n     %s\n", p.dim("not suggested:"), c.Change, p.dim("because "+c.Why))

@@ -38,7 +38,17 @@ type Summary struct {
 	// suggestions other evidence contradicts, each saying why.
 	Changes []RankedChange `json:"changes,omitempty"`
 	Dropped []RankedChange `json:"dropped,omitempty"`
+	// MoreChanges is how many changes the list leaves out past summaryChanges: the causes'
+	// suggestions hold them all.
+	MoreChanges int `json:"more_changes,omitempty"`
 }
+
+// summaryChanges is how many changes the summary's list holds, and summaryMissing how many
+// missing items its sentence names: a report of a thousand causes says the worst.
+const (
+	summaryChanges = 25
+	summaryMissing = 3
+)
 
 // RankedChange is a change of the summary's list: the suggestion, the causes it answers and
 // the symptoms it would have prevented, worst first.
@@ -90,6 +100,13 @@ func summarize(rep *Report) *Summary {
 	s.Why = whyText(rep, s.Chain, s.Trigger)
 	s.Sure, s.Missing = sureText(rep, s.Chain)
 	s.Changes, s.Dropped = rankChanges(rep)
+	if len(s.Changes) > summaryChanges {
+		s.MoreChanges = len(s.Changes) - summaryChanges
+		s.Changes = s.Changes[:summaryChanges]
+	}
+	if len(s.Dropped) > summaryChanges {
+		s.Dropped = s.Dropped[:summaryChanges]
+	}
 	return s
 }
 
@@ -283,9 +300,12 @@ func sureText(rep *Report, chain []string) (string, []string) {
 		}
 		b.WriteString(" ")
 	}
-	if len(missing) == 0 {
+	switch {
+	case len(missing) == 0:
 		b.WriteString("No evidence the analysis looks for is missing.")
-	} else {
+	case len(missing) > summaryMissing:
+		fmt.Fprintf(&b, "Missing: %s; and %d more.", strings.Join(missing[:summaryMissing], "; "), len(missing)-summaryMissing)
+	default:
 		fmt.Fprintf(&b, "Missing: %s.", strings.Join(missing, "; "))
 	}
 	return b.String(), missing

@@ -34,7 +34,7 @@ func summaryView(rep analysis.Report) *incidents.Summary {
 		return incidents.RankedChange{Rank: rank, Change: c.Change, Why: c.Why, Causes: links(c.Causes), Prevents: links(c.Prevents),
 			Evidence: evidenceViews(c.Evidence)}
 	}
-	v := &incidents.Summary{WhatHappened: sm.WhatHappened, Why: sm.Why, Sure: sm.Sure}
+	v := &incidents.Summary{WhatHappened: sm.WhatHappened, Why: sm.Why, Sure: sm.Sure, Unlisted: sm.MoreChanges}
 	for i, c := range sm.Changes {
 		if i < shownChanges {
 			v.Changes = append(v.Changes, change(i+1, c))

@@ -42,6 +42,7 @@ type Summary struct {
 	WhatHappened, Why, Sure string
 	Changes                 []RankedChange // the first few, shown
 	MoreChanges             []RankedChange // the rest, folded
+	Unlisted                int            // the changes the analysis' list leaves out
 	Dropped                 []RankedChange // contradicted by other evidence, each with why
 }
 
