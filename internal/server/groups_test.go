@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -95,6 +96,13 @@ func TestGroupsAndChain(t *testing.T) {
 		if d := doc.Find(`[data-testid="dropped-change"]`); d.Length() != 1 || !strings.Contains(d.Text(), "more node(s)") || root.Find(`[data-testid="suggestion"]`).Length() != 0 {
 			t.Errorf("the extra nodes are not said to be not suggested, or C1 still links a change: %q", d.Text())
 		}
+		// The scale-up is shown as the chain's trigger, not as something users felt.
+		doc.Find(`article[data-testid="symptom"]`).Each(func(_ int, a *goquery.Selection) {
+			scaleUp := strings.Contains(a.Find("h3").Text(), "scale_up")
+			if side := a.Find(`[data-testid="symptom-side"]`).Text(); scaleUp != (side == "trigger, not felt") {
+				t.Errorf("symptom %q is marked %q", a.Find("h3").Text(), side)
+			}
+		})
 		group := doc.Find(`article#` + users)
 		if got := group.Find(`[data-testid="symptom-count"]`).Text(); got != "×12" {
 			t.Errorf("group count = %q", got)

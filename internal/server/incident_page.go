@@ -184,6 +184,10 @@ func (s *Server) createNoteForm(c *gin.Context) error {
 	return nil
 }
 
+// notFeltSides say what the symptom kinds users did not feel are to the incident: the scale-up
+// is the trigger of a chain, an evicted pod left behind a leftover (analysis.Felt).
+var notFeltSides = map[string]string{analysis.ScaleUp: "trigger, not felt", analysis.EvictedPodsLingering: "leftover, not felt"}
+
 // shownMembers is how many members a symptom card lists; its page lists them all.
 const shownMembers = 5
 
@@ -221,6 +225,7 @@ func analysisViews(id string, rep analysis.Report) ([]incidents.Cause, []inciden
 		v := incidents.Symptom{ID: sy.ID, Kind: sy.Kind, At: span(sy), Summary: sy.Summary, Count: sy.Count, Critical: sy.Critical && analysis.Felt(sy.Kind),
 			Where: where(sy), Causes: causesOf[sy.ID], Evidence: evidenceViews(sy.Evidence)}
 		v.AtFrom = sy.Details.AtFrom
+		v.Side = notFeltSides[sy.Kind]
 		if n := len(sy.Members); n > 0 || len(sy.Objects) > 1 {
 			v.MembersTotal, v.MembersURL = max(n, len(sy.Objects)), base+"/symptoms/"+sy.ID
 			for i, m := range sy.Members {

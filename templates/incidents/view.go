@@ -131,6 +131,7 @@ type Symptom struct {
 	Critical              bool
 	Where                 string // workloads and pools: "8 workloads (most users/nb0) · pool user"
 	AtFrom                string // where a borrowed time came from
+	Side                  string // for a kind users did not feel, what it is: "trigger, not felt"
 	Causes                []Link
 	Evidence              []Evidence
 	Members               []Member // the first few
