@@ -121,10 +121,10 @@ func (s *Server) uploadSnapshot(c *gin.Context) error {
 			"incident_created", resp.Created)
 		s.refreshSignature(ctx, id)
 	} else {
+		// The bytes were stored already, perhaps for another incident: this one may never have
+		// been analysed with them.
 		s.metrics.uploadResults.WithLabelValues("existing").Inc()
-		if resp.Created {
-			s.refreshSignature(ctx, id)
-		}
+		s.refreshSignature(ctx, id)
 	}
 	c.JSON(status, resp)
 	return nil
