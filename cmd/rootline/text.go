@@ -312,7 +312,9 @@ func (p *printer) summary(s *analysis.Summary) {
 		}
 		p.f("  %d. %s\n", i+1, c.Change)
 		p.f("     %s\n", p.dim(changeAnswers(c)))
-		p.evidence(c.Evidence[:min(len(c.Evidence), 1)])
+		if p.o.Evidence > 1 || p.o.All { // a large report's changes cite their causes only
+			p.evidence(c.Evidence[:min(len(c.Evidence), 1)])
+		}
 	}
 	if p.o.All && s.MoreChanges > 0 {
 		p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more, less preventive: each cause's suggestions in --format json", s.MoreChanges)))
