@@ -120,8 +120,8 @@ func buildChain(rep analysis.Report) chainGraph {
 		}
 	}
 	slices.SortStableFunc(shown, func(a, b analysis.Symptom) int {
-		if a.Critical != b.Critical {
-			if a.Critical {
+		if ca, cb := felt(a), felt(b); ca != cb {
+			if ca {
 				return -1
 			}
 			return 1
@@ -217,13 +217,17 @@ func causeNode(c analysis.Cause) chainNode {
 		href: "#" + c.ID, class: class, tip: c.Summary}
 }
 
+// felt reports whether a symptom is a critical failure users felt: a critical pod's eviction,
+// never the leftover pod object it left behind (analysis.Felt).
+func felt(s analysis.Symptom) bool { return s.Critical && analysis.Felt(s.Kind) }
+
 func symptomNode(s analysis.Symptom) chainNode {
 	sub := fmt.Sprintf("×%d", max(s.Count, 1))
 	if s.At != nil {
 		sub += " · " + s.At.UTC().Format("15:04")
 	}
 	class := "chain-symptom"
-	if s.Critical {
+	if felt(s) {
 		sub = "critical · " + sub
 		class += " chain-critical"
 	}

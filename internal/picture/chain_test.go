@@ -497,3 +497,19 @@ func BenchmarkChain(b *testing.B) {
 	b.Run("il0070-seen", func(b *testing.B) { benchChain(b, chainReport(), false) })
 	b.Run("largest", func(b *testing.B) { benchChain(b, largestChain(), true) })
 }
+
+// TestChainLeftoverNotCritical: the pod object a critical pod's eviction left behind is a
+// leftover, not a critical failure: drawn without "critical" and below the failures.
+func TestChainLeftoverNotCritical(t *testing.T) {
+	rep := chainReport()
+	rep.Symptoms = append(rep.Symptoms, analysis.Symptom{ID: "S9", Kind: analysis.EvictedPodsLingering, Count: 1, Critical: true, Severity: 9999})
+	rep.Causes[0].Explains = append(rep.Causes[0].Explains, "S9")
+	g := readChain(t, layChain(t, rep))
+	if g.boxes["#S9"].y <= g.boxes["#S2"].y {
+		t.Errorf("the leftover S9 (y %v) is drawn above the critical S2 (y %v)", g.boxes["#S9"].y, g.boxes["#S2"].y)
+	}
+	n := symptomNode(rep.Symptoms[len(rep.Symptoms)-1])
+	if strings.Contains(n.sub, "critical") || strings.Contains(n.class, "chain-critical") {
+		t.Errorf("the leftover is drawn critical: %q %q", n.sub, n.class)
+	}
+}
