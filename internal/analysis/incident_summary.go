@@ -341,11 +341,3 @@ func capitalise(s string) string {
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
 }
-
-func lowerFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return s
-	}
-	return string(unicode.ToLower(r)) + s[n:]
-}

@@ -53,8 +53,12 @@ func rankChanges(rep *Report) (kept, dropped []RankedChange) {
 		}
 		return w
 	}
+	byID := make(map[string]*Cause, len(rep.Causes))
+	for i := range rep.Causes {
+		byID[rep.Causes[i].ID] = &rep.Causes[i]
+	}
 	for _, it := range items {
-		it.Prevents = prevented(rep, it.Causes, rank)
+		it.Prevents = prevented(byID, it.Causes, rank)
 		if why, ok := contradicted(rep, it.Action, it.targets, it.nodes); ok {
 			it.Why = why
 		}
@@ -84,7 +88,7 @@ func rankChanges(rep *Report) (kept, dropped []RankedChange) {
 
 // prevented are the felt symptoms the causes explain, directly or through other causes, worst
 // first.
-func prevented(rep *Report, causes []string, rank map[string]int) []string {
+func prevented(byID map[string]*Cause, causes []string, rank map[string]int) []string {
 	seen := map[string]bool{}
 	var out []string
 	var walk func(id string)
@@ -97,7 +101,7 @@ func prevented(rep *Report, causes []string, rank map[string]int) []string {
 			out = append(out, id)
 			return
 		}
-		if c, ok := causeByID(rep, id); ok {
+		if c, ok := byID[id]; ok {
 			for _, to := range c.Explains {
 				walk(to)
 			}

@@ -209,9 +209,9 @@ func TestImportedReportPage(t *testing.T) {
 			t.Fatalf("no report section on the page of an imported incident")
 		}
 		for sel, want := range map[string]string{
-			`[data-testid="report-root-cause"]`:  "capacity exhaustion",
-			`[data-testid="report-causes"]`:      "shared prometheus",
-			`[data-testid="report-symptoms"]`:    "pod evicted",
+			`[data-testid="report-root-cause"]`:  "Capacity exhausted",
+			`[data-testid="report-causes"]`:      "Shared Prometheus",
+			`[data-testid="report-symptoms"]`:    "Pod evicted",
 			`[data-testid="report-components"]`:  "Node pool core, Prometheus prometheus-server",
 			`[data-testid="report-org"]`:         "Example Org",
 			`[data-testid="report-date"]`:        "2024-05-06",

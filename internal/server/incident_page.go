@@ -54,13 +54,6 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 			EndedAt: timeText(in.EndedAt), Error: c.GetString(editErrorKey)},
 		NoteKinds: incident.NoteKinds, CauseKinds: analysis.CauseKinds, Form: form, FormError: formErr,
 		Filter: incidents.Filter{Namespace: f.Namespace, Node: f.Node, Kind: f.Kind, Severity: f.Severity, From: c.Query("from"), To: c.Query("to"), Type: c.Query("type"), Group: f.GroupBy}}
-	kinds := map[string]string{}
-	for _, sy := range rep.Symptoms {
-		kinds[sy.ID] = sy.Kind
-	}
-	for _, ca := range rep.Causes {
-		kinds[ca.ID] = ca.Kind
-	}
 	p.Causes, p.Symptoms, p.Gaps = analysisViews(in.ID, rep)
 	p.Summary = summaryView(rep)
 	if p.Chain, err = s.chains.Chain(c.Request.Context(), rep); err != nil {
@@ -184,6 +177,19 @@ func (s *Server) createNoteForm(c *gin.Context) error {
 	return nil
 }
 
+// kindsByID is the kind of each symptom and cause of a report, by id, for the links between
+// them.
+func kindsByID(rep analysis.Report) map[string]string {
+	kinds := make(map[string]string, len(rep.Symptoms)+len(rep.Causes))
+	for _, sy := range rep.Symptoms {
+		kinds[sy.ID] = sy.Kind
+	}
+	for _, ca := range rep.Causes {
+		kinds[ca.ID] = ca.Kind
+	}
+	return kinds
+}
+
 // notFeltSides say what the symptom kinds users did not feel are to the incident: the scale-up
 // is the trigger of a chain, an evicted pod left behind a leftover (analysis.Felt).
 var notFeltSides = map[string]string{analysis.ScaleUp: "trigger, not felt", analysis.EvictedPodsLingering: "leftover, not felt"}
@@ -195,13 +201,7 @@ const shownMembers = 5
 // the links of the chain and the changes to make, the symptom groups with their first
 // members, the missing evidence.
 func analysisViews(id string, rep analysis.Report) ([]incidents.Cause, []incidents.Symptom, []incidents.Gap) {
-	kinds := map[string]string{}
-	for _, sy := range rep.Symptoms {
-		kinds[sy.ID] = sy.Kind
-	}
-	for _, ca := range rep.Causes {
-		kinds[ca.ID] = ca.Kind
-	}
+	kinds := kindsByID(rep)
 	base := "/incidents/" + url.PathEscape(id)
 	var causes []incidents.Cause
 	causesOf := map[string][]incidents.Link{}

@@ -156,7 +156,7 @@ func TestLibrarySearchPage(t *testing.T) {
 		if in, _ := row.Find(`[data-testid="match"]`).Attr("data-in"); in != "report" || !strings.Contains(row.Text(), "in the report") {
 			t.Errorf("B matched in %q: %q", in, row.Text())
 		}
-		if got := row.Find(`[data-testid="root-cause"]`).Text(); got != "memory limit too low" {
+		if got := row.Find(`[data-testid="root-cause"]`).Text(); got != "Memory limit too low" {
 			t.Errorf("B's root cause on the page: %q", got)
 		}
 		if doc.Find("script").Length() != 0 {
@@ -254,7 +254,7 @@ func TestExportOfSnapshotIncident(t *testing.T) {
 			t.Errorf("the export changed through an import:\n%s\n---- then ----\n%s", first, second)
 		}
 		_, pg := call(t, "GET", base2+"/incidents/S", "", nil)
-		if got := page(t, pg).Find(`[data-testid="report-root-cause"]`).Text(); got != "capacity exhaustion" {
+		if got := page(t, pg).Find(`[data-testid="report-root-cause"]`).Text(); got != "Capacity exhausted" {
 			t.Errorf("the imported export's page: root cause %q", got)
 		}
 	})

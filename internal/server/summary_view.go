@@ -16,13 +16,7 @@ func summaryView(rep analysis.Report) *incidents.Summary {
 	if sm == nil {
 		return nil
 	}
-	kinds := map[string]string{}
-	for _, sy := range rep.Symptoms {
-		kinds[sy.ID] = sy.Kind
-	}
-	for _, ca := range rep.Causes {
-		kinds[ca.ID] = ca.Kind
-	}
+	kinds := kindsByID(rep)
 	links := func(ids []string) []incidents.Link {
 		out := make([]incidents.Link, 0, len(ids))
 		for _, id := range ids {
