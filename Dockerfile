@@ -6,7 +6,7 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /out/rootline ./cmd/rootline \
+RUN CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -tags nomsgpack -o /out/rootline ./cmd/rootline \
  && mkdir -p /out/data
 
 FROM gcr.io/distroless/static-debian12:nonroot

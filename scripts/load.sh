@@ -73,7 +73,7 @@ trap cleanup EXIT
 log() { printf '==> %s\n' "$*" >&2; }
 
 log "building rootline and the load program"
-go build -o "$work/rootline" ./cmd/rootline
+go build -trimpath -ldflags='-s -w' -tags nomsgpack -o "$work/rootline" ./cmd/rootline
 go build -o "$work/loadtest" ./scripts/loadtest
 
 # start_server DATABASE LOG: runs `rootline serve` on a free loopback port (--addr :0; the

@@ -53,7 +53,7 @@ msop() { awk -v v="$1" 'BEGIN { if (v == "n/a") print "n/a"; else printf "%.1f",
 mbs() { awk -v bytes="$1" -v ns="$2" 'BEGIN { if (ns + 0 == 0) print "n/a"; else printf "%.1f", bytes / (ns / 1e9) / 1e6 }'; }
 
 log "building rootline"
-go build -o "$work/rootline" ./cmd/rootline
+go build -trimpath -ldflags='-s -w' -tags nomsgpack -o "$work/rootline" ./cmd/rootline
 go build -o "$work/proctime" ./scripts/proctime
 
 log "ingest: Rootline's decode of a pod list against the bare decodes"
