@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/redact"
 )
 
 // Limits bound what Decode accepts. A zero field takes its default (DefaultLimits()).
@@ -111,7 +111,7 @@ func Decode(r io.Reader, lim Limits) (*Group, error) {
 			return nil, invalid("receiver, groupKey or externalURL longer than %d bytes", lim.MaxValueBytes)
 		}
 	}
-	g := &Group{Receiver: p.Receiver, Status: p.Status, GroupKey: p.GroupKey, ExternalURL: ingest.RedactText(p.ExternalURL),
+	g := &Group{Receiver: p.Receiver, Status: p.Status, GroupKey: p.GroupKey, ExternalURL: redact.Text(p.ExternalURL),
 		TruncatedAlerts: p.TruncatedAlerts, Alerts: make([]Alert, 0, len(p.Alerts))}
 	for i, a := range p.Alerts {
 		got, err := a.check(i, lim)
@@ -158,9 +158,9 @@ func (a payloadAlert) check(i int, lim Limits) (Alert, error) {
 	if notes == nil {
 		notes = map[string]string{}
 	}
-	ingest.RedactKeyed(notes)
+	redact.Keyed(notes)
 	return Alert{Fingerprint: a.Fingerprint, Status: a.Status, Labels: labels, Annotations: notes, StartsAt: a.StartsAt.UTC(),
-		EndsAt: end, GeneratorURL: ingest.RedactText(a.GeneratorURL)}, nil
+		EndsAt: end, GeneratorURL: redact.Text(a.GeneratorURL)}, nil
 }
 
 // checkPairs checks a map of labels or annotations against lim; where names it in the error.

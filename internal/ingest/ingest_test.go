@@ -264,22 +264,6 @@ func TestDecodeStopsOnEmitError(t *testing.T) {
 	}
 }
 
-func TestScrub(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"API_TOKEN=s3cr3t-1", "API_TOKEN=[redacted]"},
-		{"--api-token=abc --verbose", "--api-token=[redacted] --verbose"},
-		{`password: "hunter2"`, "password: [redacted]"},
-		{"Authorization: Bearer eyJhbGciOi.x.y", "Authorization: Bearer [redacted]"},
-		{"The node was low on resource: memory. ", "The node was low on resource: memory. "},
-		{"Liveness probe failed: Get \"http://10.0.0.5:8081/hub/health\"", "Liveness probe failed: Get \"http://10.0.0.5:8081/hub/health\""},
-	}
-	for _, tt := range tests {
-		if got := scrub(tt.in); got != tt.want {
-			t.Errorf("scrub(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func FuzzDecode(f *testing.F) {
 	for _, name := range []string{"pods-list.json", "nodes.yaml", "events.jsonl", "multi.yaml", "podlist-api.json"} {
 		f.Add(readTestdata(f, name))

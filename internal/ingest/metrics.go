@@ -8,6 +8,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/metrics"
+	"github.com/rootline-dev/rootline/internal/redact"
 )
 
 // maxAnswerBytes bounds one saved answer, which is read whole before it is decoded.
@@ -49,7 +50,7 @@ func (d *Decoder) decodeMetrics(name string, r io.Reader, emit func(*cluster.Obj
 		return nil
 	}
 	for i := range res.Series {
-		redactKeyed(res.Series[i].Labels)
+		redact.Keyed(res.Series[i].Labels)
 	}
 	query := metrics.QueryName(name)
 	objs, err := metrics.Objects(query, "", cluster.Source{File: name}, res)

@@ -16,6 +16,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/metrics"
+	"github.com/rootline-dev/rootline/internal/redact"
 )
 
 // contextKinds are kept, redacted, as raw JSON: they explain pods (owners and their earlier
@@ -150,7 +151,7 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 	case metrics.SeriesKind, metrics.ManifestKind:
 		// Series and a manifest of saved answers, written as objects: their labels are
 		// redacted as those of a saved answer are.
-		checked, err := metrics.CheckObject(raw, metrics.Limits{}, redactKeyed)
+		checked, err := metrics.CheckObject(raw, metrics.Limits{}, redact.Keyed)
 		if err != nil {
 			return d.objErr(src, raw, err)
 		}

@@ -1,4 +1,4 @@
-package ingest
+package redact
 
 import (
 	"bytes"
@@ -82,10 +82,11 @@ var privateKey = regexp.MustCompile(`(-----BEGIN [A-Z ]*PRIVATE KEY-----)[\s\S]*
 var credentialWords = [][]byte{[]byte("secret"), []byte("token"), []byte("pass"), []byte("pw"), []byte("credential"),
 	[]byte("key"), []byte("auth"), []byte("cookie")}
 
-// scrub redacts the credentials in free text (see the rules above).
-func scrub(s string) string { return scrubText(s, false) }
+// Text redacts the credentials in free text (see the rules above): a message, a command, a
+// URL, an alert's annotation.
+func Text(s string) string { return scrubText(s, false) }
 
-// scrubText is scrub; all hands s to every rule, whatever the cheap checks say, for tests to
+// scrubText is Text; all hands s to every rule, whatever the cheap checks say, for tests to
 // prove that those checks never let a credential through.
 func scrubText(s string, all bool) string {
 	var buf [256]byte
@@ -195,21 +196,21 @@ func looksLikeCredential(tok string) bool {
 	return false
 }
 
-// redactArgs redacts a command line given as a list of words (a container's command and args,
+// Args redacts a command line given as a list of words (a container's command and args,
 // an exec probe's or hook's command): each word as text, and the word after a credential flag
 // ("--password", "hunter2"). It changes the list in place.
-func redactArgs(args []string) {
+func Args(args []string) {
 	for i := range args {
 		if i > 0 && isCredentialFlag(args[i-1]) && !strings.HasPrefix(args[i], "-") {
 			args[i] = Redacted
 			continue
 		}
-		args[i] = scrub(args[i])
+		args[i] = Text(args[i])
 	}
 }
 
 // isCredentialFlag reports whether an argument is a credential flag whose value is the next
-// argument: "--password", "-token", not "--password=x" (scrub redacts that) nor "--port".
+// argument: "--password", "-token", not "--password=x" (Text redacts that) nor "--port".
 func isCredentialFlag(arg string) bool {
 	return strings.HasPrefix(arg, "-") && !strings.ContainsAny(arg, "= \t") && isCredentialName(strings.TrimLeft(arg, "-"))
 }
@@ -217,19 +218,19 @@ func isCredentialFlag(arg string) bool {
 // schemeOf matches the authorization scheme a header's value starts with.
 var schemeOf = regexp.MustCompile(`(?i)^(?:bearer|basic|token|digest|negotiate)[ \t]+`)
 
-// redactHeader is the value of a header whose name looks secret, redacted, its authorization
+// Header is the value of a header whose name looks secret, redacted, its authorization
 // scheme kept: "Bearer [redacted]".
-func redactHeader(v string) string {
+func Header(v string) string {
 	if v == "" {
 		return v
 	}
 	return schemeOf.FindString(v) + Redacted
 }
 
-// isSecretKey reports whether the value of a header, annotation or keyed option named name
+// IsSecretKey reports whether the value of a header, annotation or keyed option named name
 // must be redacted whole: its name looks secret (secretName) or names a credential; for an
 // annotation, the part after its prefix's slash is the name.
-func isSecretKey(name string) bool {
+func IsSecretKey(name string) bool {
 	if isSecretName(name) {
 		return true
 	}
