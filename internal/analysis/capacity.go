@@ -284,7 +284,7 @@ func memString(b int64) string {
 		return "0"
 	}
 	if b >= gi {
-		return fmt.Sprintf("%.0fGi", float64(b)/gi)
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(b)/gi), ".0") + "Gi"
 	}
 	return fmt.Sprintf("%dMi", b>>20)
 }

@@ -32,7 +32,7 @@ func TestMemoryOverRequestRule(t *testing.T) {
 			want: over("512Mi", "Container web was using 524289Ki, request is 512Mi")},
 		{name: "used 1.8Gi (kubelet 1.9 wording)", symptoms: evicted, kinds: []string{MemoryOverRequest},
 			docs: []string{evictedUsing("The node was low on resource: memory. Container web was using 1900004Ki, which exceeds its request of 536870912.")},
-			want: over("2Gi", "Container web was using 1900004Ki, which exceeds its request of 536870912.")},
+			want: over("1.8Gi", "Container web was using 1900004Ki, which exceeds its request of 536870912.")},
 		{name: "requested nothing", symptoms: evicted, kinds: []string{MemoryOverRequest},
 			docs: []string{evictedUsing("The node was low on resource: memory. Threshold quantity: 100Mi, available: 92160Ki. Container web was using 300Mi, request is 0, has larger consumption of memory.")},
 			want: causeWant{role: Contributing, confidence: 0.6, explains: []string{"pod_evicted " + pod},

@@ -79,7 +79,7 @@ func TestMetricsAsEvidence(t *testing.T) {
 			t.Errorf("cpu_starvation: missing %q, confidence %.2f (%.2f without metrics), against %+v", cpu.Missing, cpu.Confidence, baseCause(CPUStarvation).Confidence, cpu.Against)
 		}
 		prom := mustCause(t, rep, SharedPrometheus)
-		if !cites(prom, "Metric prometheus_memory", "resident memory grew from 7Gi at 16:30 to 10Gi at 17:06") || !cites(prom, "Metric prometheus_head_series", "grew from 1,000,000") {
+		if !cites(prom, "Metric prometheus_memory", "resident memory grew from 7.5Gi at 16:30 to 10.4Gi at 17:06") || !cites(prom, "Metric prometheus_head_series", "grew from 1,000,000") {
 			t.Errorf("shared_prometheus does not cite the growth: %+v", prom.Evidence)
 		}
 		if prom.Confidence <= baseCause(SharedPrometheus).Confidence {
@@ -155,7 +155,7 @@ func TestMemoryOverRequestByWorkingSet(t *testing.T) {
 	}
 	rep := run(1.5 * (1 << 30))
 	c := mustCause(t, rep, MemoryOverRequest)
-	if !cites(c, "Metric container_memory", "working set of container worker peaked at 2Gi at 16:45, before the eviction, against a request of 1Gi") {
+	if !cites(c, "Metric container_memory", "working set of container worker peaked at 1.5Gi at 16:45, before the eviction, against a request of 1Gi") {
 		t.Errorf("memory_over_request does not cite the working set: %+v", c.Evidence)
 	}
 	for _, c := range run(0.5 * (1 << 30)).Causes {

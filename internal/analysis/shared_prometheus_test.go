@@ -23,10 +23,11 @@ func TestSharedPrometheusRule(t *testing.T) {
 		"9m          Normal   TriggeredScaleUp   pod/dask-worker-x7   pod triggered scale-up: [{https://www.googleapis.com/compute/v1/projects/acme/zones/us-central1-b/instanceGroups/gke-acme-dask-pool-grp 3->40 (max: 100)}]\n"
 	onNode := []string{"node_pressure core-4"}
 	crowded := func(pct int, confidence float64) causeWant {
+		mem := map[int]string{40: "3.9Gi", 41: "4Gi"}[pct] // 4000Mi and 4100Mi
 		return causeWant{role: Contributing, confidence: confidence, explains: onNode,
 			components: []string{"Prometheus:prometheus-server", "NodePool:core"},
-			summary:    []string{fmt.Sprintf("Prometheus monitoring/prometheus-server-0 requested 4Gi (%d%% of the memory) of node core-4, which it shared with critical pods", pct)},
-			evidence:   []string{fmt.Sprintf("1 CPU, 4Gi memory: %d%% of node core-4's allocatable memory", pct)},
+			summary:    []string{fmt.Sprintf("Prometheus monitoring/prometheus-server-0 requested %s (%d%% of the memory) of node core-4, which it shared with critical pods", mem, pct)},
+			evidence:   []string{fmt.Sprintf("1 CPU, %s memory: %d%% of node core-4's allocatable memory", mem, pct)},
 			missing:    []string{"Prometheus's actual memory use"}}
 	}
 	tests := []causeCase{
