@@ -6,6 +6,8 @@ import (
 
 	"github.com/bytedance/sonic"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/jsonscan"
 )
 
 // BenchmarkSonicDecodePodList is issue 16's yardstick: the fastest typed decode of the same
@@ -29,7 +31,7 @@ func BenchmarkSonicDecodePodList(b *testing.B) {
 }
 
 // BenchmarkSonicItems measures what issue 16's decode could be: the items of the list found by
-// skipValue (the scan duplicateKey and valueFault already make), each decoded by sonic into a
+// jsonscan.SkipValue (the scan duplicateKey and valueFault already make), each decoded by sonic into a
 // corev1.Pod, and checked for repeated keys. A measurement for choosing the decoder, not yet
 // Rootline's path.
 func BenchmarkSonicItems(b *testing.B) {
@@ -46,7 +48,7 @@ func BenchmarkSonicItems(b *testing.B) {
 			if i >= len(data) || data[i] != '{' {
 				break
 			}
-			end, ok := skipValue(data, i)
+			end, ok := jsonscan.SkipValue(data, i)
 			if !ok {
 				b.Fatal("bad item")
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/jsonscan"
 )
 
 // A key said twice at the top of an object, or in its metadata, makes the object two things
@@ -37,8 +38,8 @@ func (r repeatedKey) String() string {
 func duplicateKey(raw []byte) (repeatedKey, bool) { return duplicateKeyIn(raw, nil) }
 
 // duplicateKeyIn is duplicateKey for a value whose nested objects and arrays at the top are
-// known already (a valueScan's tops, in order): they are stepped over, not scanned again.
-func duplicateKeyIn(raw []byte, tops []span) (repeatedKey, bool) {
+// known already (a jsonscan.Value's Tops, in order): they are stepped over, not scanned again.
+func duplicateKeyIn(raw []byte, tops []jsonscan.Span) (repeatedKey, bool) {
 	if r, meta, ok := firstRepeat(raw, tops); ok {
 		return repeatedKey{Key: r.Key, Off: r.Off}, true
 	} else if meta.Off >= 0 {
@@ -49,25 +50,22 @@ func duplicateKeyIn(raw []byte, tops []span) (repeatedKey, bool) {
 	return repeatedKey{}, false
 }
 
-// span is where a value lies in its object's bytes; Off is -1 when there is none.
-type span struct{ Off, End int }
-
 // firstRepeat returns the first key of the JSON object raw that repeats an earlier one, and
 // where its "metadata" value is. It reads keys and skips values with the scanner of peek.go,
 // which gives up on escapes: keys are compared as decoded then, by encoding/json.
-func firstRepeat(raw []byte, tops []span) (repeatedKey, span, bool) {
-	meta := span{Off: -1}
-	i := skipWS(raw, 0)
+func firstRepeat(raw []byte, tops []jsonscan.Span) (repeatedKey, jsonscan.Span, bool) {
+	meta := jsonscan.Span{Off: -1}
+	i := jsonscan.SkipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return repeatedKey{}, meta, false
 	}
-	i = skipWS(raw, i+1)
+	i = jsonscan.SkipWS(raw, i+1)
 	if i < len(raw) && raw[i] == '}' {
 		return repeatedKey{}, meta, false
 	}
 	var seen keySet
 	for {
-		key, j, ok := scanKey(raw, i)
+		key, j, ok := jsonscan.Key(raw, i)
 		if !ok {
 			return firstRepeatDecoded(raw)
 		}
@@ -82,27 +80,27 @@ func firstRepeat(raw []byte, tops []span) (repeatedKey, span, bool) {
 		case len(tops) > 0 && tops[0].Off == j:
 			end, ok = tops[0].End, true
 		case raw[j] == '{' || raw[j] == '[':
-			if e, fast := skipFast(raw[j:]); fast {
+			if e, fast := jsonscan.SkipFast(raw[j:]); fast {
 				end, ok = j+e, true
 				break
 			}
 			fallthrough
 		default:
-			end, ok = skipValue(raw, j)
+			end, ok = jsonscan.SkipValue(raw, j)
 		}
 		if !ok {
 			return firstRepeatDecoded(raw)
 		}
 		if string(key) == "metadata" {
-			meta = span{j, end}
+			meta = jsonscan.Span{Off: j, End: end}
 		}
-		i = skipWS(raw, end)
+		i = jsonscan.SkipWS(raw, end)
 		if i >= len(raw) {
 			return repeatedKey{}, meta, false
 		}
 		switch raw[i] {
 		case ',':
-			i = skipWS(raw, i+1)
+			i = jsonscan.SkipWS(raw, i+1)
 		case '}':
 			return repeatedKey{}, meta, false
 		default:
@@ -112,8 +110,8 @@ func firstRepeat(raw []byte, tops []span) (repeatedKey, span, bool) {
 }
 
 // firstRepeatDecoded is firstRepeat by encoding/json's tokens, for keys with escapes.
-func firstRepeatDecoded(raw []byte) (repeatedKey, span, bool) {
-	meta := span{Off: -1}
+func firstRepeatDecoded(raw []byte) (repeatedKey, jsonscan.Span, bool) {
+	meta := jsonscan.Span{Off: -1}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return repeatedKey{}, meta, false
@@ -135,7 +133,7 @@ func firstRepeatDecoded(raw []byte) (repeatedKey, span, bool) {
 		}
 		if key == "metadata" {
 			end := int(dec.InputOffset())
-			meta = span{end - len(v), end}
+			meta = jsonscan.Span{Off: end - len(v), End: end}
 		}
 	}
 	return repeatedKey{}, meta, false

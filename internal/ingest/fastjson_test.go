@@ -176,20 +176,6 @@ func FuzzDecodeTyped(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) { checkTypedDecode(t, raw) })
 }
 
-func FuzzValidJSON(f *testing.F) {
-	for _, raw := range typedEdges {
-		f.Add([]byte(raw))
-	}
-	for _, s := range []string{``, ` `, `1`, `-`, `"a`, `[1,2`, `{"a":1}{}`, "\"\xff\"", `1 2`, `tru`, `nul`, `[1e+]`, `{"a" 1}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		if got, want := validJSON(raw), json.Valid(raw); got != want {
-			t.Fatalf("validJSON(%q) = %v, json.Valid %v", raw, got, want)
-		}
-	})
-}
-
 // streamResult is what a decode of one input gave.
 type streamResult struct {
 	objs    []*cluster.Object

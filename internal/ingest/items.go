@@ -4,6 +4,8 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+
+	"github.com/rootline-dev/rootline/internal/jsonscan"
 )
 
 // The items of a list are read in batches: the items the buffer holds whole after a read are
@@ -31,7 +33,7 @@ const (
 type batchItem struct {
 	start, end int64
 	raw        []byte // the item's bytes, in the line reader's buffer (pinRaw)
-	tops       []span
+	tops       []jsonscan.Span
 	target     target
 	v          any
 	check      typedCheck
@@ -147,7 +149,7 @@ func (s *jsonStream) collect(b *batch, afterItem *bool, held bool) (closed bool,
 		if n := len(b.items); n < cap(b.items) {
 			it.tops = b.items[:n+1][n].tops[:0] // the memory of an earlier batch's item
 		}
-		it.tops = append(it.tops, s.scan.tops...)
+		it.tops = append(it.tops, s.scan.Tops...)
 		b.items = append(b.items, it)
 		b.bytes += end - start
 		s.pos = end

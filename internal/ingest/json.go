@@ -11,13 +11,14 @@ import (
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/jsonscan"
 )
 
 // jsonStream decodes a JSON input: one object, a List (kind List, PodList, …) whose items are
 // decoded one at a time, a top-level array of objects, or JSON Lines (any sequence of those).
 //
 // It reads the bytes itself, from the line reader's buffer, rather than through encoding/json's
-// Decoder: it finds the extent of each item by a byte scan (valueScan, a memchr per string)
+// Decoder: it finds the extent of each item by a byte scan (jsonscan.Value, a memchr per string)
 // and hands the item's bytes to the typed decode (decodeTyped), so that an item is scanned by a
 // fast loop once and decoded once, not scanned by encoding/json's byte-at-a-time state machine
 // and then decoded by it again. The structure around the items (the top-level object's keys,
@@ -30,10 +31,10 @@ type jsonStream struct {
 	lr    *lineReader
 	emit  func(*cluster.Object) error
 	depth int
-	shift int64     // bytes before the JSON (a pasted command line), added to reported offsets
-	pos   int64     // the offset of the next byte to read, in the line reader's offsets
-	eof   bool      // the input has ended: nothing is left beyond lr.passed
-	scan  valueScan // of the last value valueEnd found
+	shift int64          // bytes before the JSON (a pasted command line), added to reported offsets
+	pos   int64          // the offset of the next byte to read, in the line reader's offsets
+	eof   bool           // the input has ended: nothing is left beyond lr.passed
+	scan  jsonscan.Value // of the last value valueEnd found
 	// noFill makes more refuse to read (errNeedFill): a batch of items (items.go) is collected
 	// from what the buffer holds, so that their offsets stay where they are.
 	noFill bool
@@ -161,10 +162,10 @@ var errBadValue = errors.New("invalid JSON value")
 // scanned once.
 func (s *jsonStream) valueEnd() (int64, error) {
 	start := s.pos
-	s.scan.reset()
+	s.scan.Reset()
 	for {
 		avail := s.lr.bytesFrom(start, s.lr.passed)
-		end, done, bad := s.scan.scan(avail)
+		end, done, bad := s.scan.Scan(avail)
 		if done {
 			return start + int64(end), nil
 		}
@@ -216,7 +217,7 @@ func (s *jsonStream) key() (string, int64, error) {
 	}
 	raw := s.lr.bytesFrom(at, end)
 	var key string
-	if bytes.IndexByte(raw, '\\') < 0 && !hasControl(raw) {
+	if bytes.IndexByte(raw, '\\') < 0 && !jsonscan.HasControl(raw) {
 		key = string(raw[1 : len(raw)-1])
 	} else if err := json.Unmarshal(raw, &key); err != nil {
 		return "", at, s.invalid(at, end)
@@ -302,7 +303,7 @@ func (s *jsonStream) object(start int64) error {
 			switch {
 			case err != nil:
 				serr = s.syntax(err, valOff)
-			case !validJSON(s.lr.bytesFrom(valOff, end)):
+			case !jsonscan.Valid(s.lr.bytesFrom(valOff, end)):
 				serr = s.invalid(valOff, end) // truncated, for a literal the input cuts short
 			}
 			if serr != nil {
@@ -398,7 +399,7 @@ func (s *jsonStream) cutItem(err error, kind, version string) error {
 
 // rawItem builds the item raw, which lies from start to end, through object.
 func (s *jsonStream) rawItem(raw []byte, start, end int64, kind, version string) error {
-	if !validJSON(raw) {
+	if !jsonscan.Valid(raw) {
 		return s.invalid(start, end)
 	}
 	return s.d.object(s.ctx, raw, s.source(start), kind, version, s.emit, s.depth)
@@ -418,7 +419,7 @@ type typedCheck struct {
 // reads the item's kind and apiVersion from its bytes exactly as object does; when they call
 // for the guessed type, the item's checks run and v is redacted (fast); otherwise, or when the
 // decode failed on a type, the item is left to object.
-func checkTyped(guess target, v any, derr error, raw []byte, kind, version string, tops []span) typedCheck {
+func checkTyped(guess target, v any, derr error, raw []byte, kind, version string, tops []jsonscan.Span) typedCheck {
 	if _, ok := errors.AsType[*json.SyntaxError](derr); ok {
 		return typedCheck{syntax: true}
 	}
@@ -591,7 +592,7 @@ func isTruncated(err error) bool {
 	return errors.As(err, &e) && e.Truncated
 }
 
-// salvage builds and emits the object the input cut short, closed by repairJSON after its
+// salvage builds and emits the object the input cut short, closed by jsonscan.Repair after its
 // last whole member, and returns the truncation error, which then says so. An object that
 // cannot be repaired, or does not build, leaves the error as it was.
 func (s *jsonStream) salvage(cut error, kind, version string) error {
@@ -601,7 +602,7 @@ func (s *jsonStream) salvage(cut error, kind, version string) error {
 // salvage is jsonStream's (and the reference stream's): partial is what was read of the value
 // cut short, starting at src.
 func (d *Decoder) salvage(ctx context.Context, cut error, partial []byte, src cluster.Source, kind, version string, emit func(*cluster.Object) error, depth int) error {
-	raw, ok := repairJSON(partial)
+	raw, ok := jsonscan.Repair(partial)
 	if !ok {
 		return cut
 	}

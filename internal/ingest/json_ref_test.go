@@ -315,7 +315,7 @@ func (s *refStream) fail(off int64, msg string) error {
 	return &Error{File: s.name, Line: line, Offset: s.shift + s.lr.fileOffset(off), Msg: msg, Err: ErrMalformed}
 }
 
-// salvage builds and emits the object the input cut short, closed by repairJSON after its
+// salvage builds and emits the object the input cut short, closed by jsonscan.Repair after its
 // last whole member, and returns the truncation error, which then says so. An object that
 // cannot be repaired, or does not build, leaves the error as it was.
 func (s *refStream) salvage(cut error, kind, version string) error {

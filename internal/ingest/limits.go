@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/jsonscan"
 	"github.com/rootline-dev/rootline/internal/textcheck"
 )
 
@@ -211,14 +212,14 @@ func rawMetaFault(raw []byte) (fault, bool) {
 func locate(raw []byte, keys ...string) int {
 	i := 0
 	for _, want := range keys {
-		i = skipWS(raw, i)
+		i = jsonscan.SkipWS(raw, i)
 		if i >= len(raw) || raw[i] != '{' {
 			return -1
 		}
-		i = skipWS(raw, i+1)
+		i = jsonscan.SkipWS(raw, i+1)
 		found := false
 		for !found {
-			key, j, ok := scanKey(raw, i)
+			key, j, ok := jsonscan.Key(raw, i)
 			if !ok {
 				return -1
 			}
@@ -226,13 +227,13 @@ func locate(raw []byte, keys ...string) int {
 				i, found = j, true
 				break
 			}
-			if i, ok = skipValue(raw, j); !ok {
+			if i, ok = jsonscan.SkipValue(raw, j); !ok {
 				return -1
 			}
-			if i = skipWS(raw, i); i >= len(raw) || raw[i] != ',' {
+			if i = jsonscan.SkipWS(raw, i); i >= len(raw) || raw[i] != ',' {
 				return -1
 			}
-			i = skipWS(raw, i+1)
+			i = jsonscan.SkipWS(raw, i+1)
 		}
 	}
 	return i

@@ -1,13 +1,13 @@
 //go:build (amd64 && !go1.28) || (arm64 && !go1.28)
 
-package ingest
+package jsonscan
 
 import "github.com/bytedance/sonic/decoder"
 
-// skipFast returns the end of the JSON value at the start of data, found by sonic's native
+// SkipFast returns the end of the JSON value at the start of data, found by sonic's native
 // (SIMD) skip, which checks the value as it goes; ok is false when the value is not whole in
 // data or not valid, and the caller's own scan decides.
-func skipFast(data []byte) (end int, ok bool) {
+func SkipFast(data []byte) (end int, ok bool) {
 	start, end := decoder.Skip(data)
 	return end, start == 0 && end > 0
 }

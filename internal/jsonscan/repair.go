@@ -1,10 +1,10 @@
-package ingest
+package jsonscan
 
-// repairJSON closes a JSON value that the input cut short, the way a person finishing the
+// Repair closes a JSON value that the input cut short, the way a person finishing the
 // paste would: it keeps the value up to the last member or element that was written whole
 // (the last ',' outside a string, or the last closing bracket) and closes what is still open.
 // ok is false when nothing whole was written, or b does not start an object.
-func repairJSON(b []byte) (out []byte, ok bool) {
+func Repair(b []byte) (out []byte, ok bool) {
 	var stack []byte // the closers of what is open, innermost last
 	cut, cutDepth := -1, 0
 	var closers []byte

@@ -1,6 +1,0 @@
-//go:build !((amd64 && !go1.28) || (arm64 && !go1.28))
-
-package ingest
-
-// skipFast is sonic's native skip where sonic compiles; elsewhere the caller's scan decides.
-func skipFast([]byte) (int, bool) { return 0, false }
