@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/inputsize"
 )
 
 func newAnalyzeCmd() *cobra.Command {
@@ -173,8 +173,8 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 // collected over and over for a few megabytes.
 const minMemoryLimit = 64 << 20
 
-// inputSize is the size of the files once decompressed: gzip records it (modulo 4 GiB) in
-// its last four bytes.
+// inputSize is what the files are once read (inputsize.Decoded): decompressed, and pasted
+// text as the objects it becomes, estimated as the server's memory budget estimates them.
 func inputSize(files []inputFile) int64 {
 	var total int64
 	for _, f := range files {
@@ -182,36 +182,9 @@ func inputSize(files []inputFile) int64 {
 		if err != nil {
 			continue // reported when the file is read
 		}
-		size := fi.Size()
-		if r, err := os.Open(f.path); err == nil {
-			var head [2]byte
-			var tail [4]byte
-			if _, err := r.ReadAt(head[:], 0); err == nil && head == [2]byte{0x1f, 0x8b} && size >= 18 {
-				if _, err := r.ReadAt(tail[:], size-4); err == nil {
-					size = max(size, int64(binary.LittleEndian.Uint32(tail[:])))
-				}
-			} else if err == nil && head[0] != '{' && head[0] != '[' && !jsonOrYAMLName(f.path) {
-				// Pasted text: a table row of 100 bytes becomes a whole pod object, so a
-				// limit of the text's size would have the collector run without end.
-				size *= textGrowth
-			}
-			r.Close()
-		}
-		total += size
+		total += inputsize.Decoded(f.path, f.path, fi.Size(), 0)
 	}
 	return total
-}
-
-// textGrowth is about how much larger the objects read from pasted text are than the text.
-const textGrowth = 24
-
-// jsonOrYAMLName reports a file named as JSON or YAML, whose objects are about its size.
-func jsonOrYAMLName(name string) bool {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".json", ".jsonl", ".ndjson", ".yaml", ".yml":
-		return true
-	}
-	return false
 }
 
 // inputFile is a file to analyse; explicit when named on the command line.

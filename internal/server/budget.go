@@ -2,12 +2,8 @@ package server
 
 import (
 	"context"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -15,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/semaphore"
+
+	"github.com/rootline-dev/rootline/internal/inputsize"
 )
 
 // Memory per decoded byte. Decoding and storing an upload holds its objects (the decoded form
@@ -132,31 +130,12 @@ func (b *budget) giveBack() {
 	})
 }
 
-// decodedSize estimates the bytes a spooled file decodes to: a gzip file's own record of its
-// uncompressed size (its last four bytes, modulo 4 GiB), else the file's size; at most limit,
-// where decoding stops anyway.
-func decodedSize(path string, size, limit int64) int64 {
-	est := size
-	if size >= 18 {
-		if f, err := os.Open(path); err == nil {
-			var head [2]byte
-			var tail [4]byte
-			if _, err := io.ReadFull(f, head[:]); err == nil && head == [2]byte{0x1f, 0x8b} {
-				if _, err := f.ReadAt(tail[:], size-4); err == nil || errors.Is(err, io.EOF) {
-					est = max(est, int64(binary.LittleEndian.Uint32(tail[:])))
-				}
-			}
-			f.Close()
-		}
-	}
-	return min(est, limit)
-}
-
-// cost is the budget a spooled upload takes while it is decoded and stored.
+// cost is the budget a spooled upload takes while it is decoded and stored: its files by the
+// size of what they are once read (inputsize.Decoded), pasted text by the objects it becomes.
 func (sp *spool) cost(limit int64) int64 {
 	n := int64(costBase)
 	for _, f := range sp.files {
-		n += costPerByte * decodedSize(f.path, f.size, limit)
+		n += costPerByte * inputsize.Decoded(f.path, f.name, f.size, limit)
 	}
 	return n
 }

@@ -1,16 +1,17 @@
 package server
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rootline-dev/rootline/internal/inputsize"
 )
 
 // TestBudgetAdmits: requests take their cost from the budget; one that does not fit waits,
@@ -83,29 +84,20 @@ func TestBudgetSlots(t *testing.T) {
 	r3()
 }
 
-// TestDecodedSize: a gzip file is costed by the size it says it unpacks to, capped by the
-// decoding limit; other files by their size.
-func TestDecodedSize(t *testing.T) {
+// TestPastedTextCost: a large paste of kubectl text is charged as the objects it becomes,
+// TextGrowth times its size, as `rootline analyze` estimates it, not as its bytes: a table
+// row of 100 bytes becomes a whole pod. Before one estimator served both, the server charged
+// the text's size and let many large pastes decode at once past the budget.
+func TestPastedTextCost(t *testing.T) {
 	dir := t.TempDir()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(make([]byte, 10<<20))
-	zw.Close()
-	gz := filepath.Join(dir, "z.gz")
-	os.WriteFile(gz, b.Bytes(), 0o600)
-	plain := filepath.Join(dir, "p.json")
-	os.WriteFile(plain, make([]byte, 1000), 0o600)
-	for _, tc := range []struct {
-		path        string
-		size, limit int64
-		want        int64
-	}{
-		{gz, int64(b.Len()), 1 << 30, 10 << 20},
-		{gz, int64(b.Len()), 1 << 20, 1 << 20},
-		{plain, 1000, 1 << 30, 1000},
-	} {
-		if got := decodedSize(tc.path, tc.size, tc.limit); got != tc.want {
-			t.Errorf("%s limit %d: %d, want %d", filepath.Base(tc.path), tc.limit, got, tc.want)
-		}
+	row := "app-7c9d8f-x2k4p   0/1     CrashLoopBackOff   12 (3m ago)   41m\n"
+	text := []byte("NAME                READY   STATUS             RESTARTS      AGE\n" + strings.Repeat(row, 40000))
+	path := filepath.Join(dir, "upload")
+	if err := os.WriteFile(path, text, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sp := &spool{files: []spooledFile{{name: "pods.txt", path: path, size: int64(len(text))}}}
+	if got, want := sp.cost(1<<30), int64(costBase+costPerByte*inputsize.TextGrowth*len(text)); got < want {
+		t.Errorf("a %d-byte paste costs %d, less than the %d its objects take (%d per byte of text)", len(text), got, want, costPerByte*inputsize.TextGrowth)
 	}
 }

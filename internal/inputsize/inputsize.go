@@ -1,0 +1,73 @@
+// Package inputsize estimates how large an input is once read: the bytes a file decodes to,
+// and for pasted text the size of the objects it becomes. The server's memory budget charges
+// an upload by it, and `rootline analyze` sets its memory limit by it, so that both cost the
+// same input the same way.
+package inputsize
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// TextGrowth is about how much larger the objects read from pasted text are than the text:
+// a table row of 100 bytes becomes a whole pod object.
+const TextGrowth = 24
+
+// Decoded estimates what the file at path, size bytes long and named name, is once read:
+// the bytes it decodes to (a gzip file's own record of its uncompressed size, its last four
+// bytes modulo 4 GiB, else its size), at most limit where decoding stops anyway (0: no
+// limit); times TextGrowth when it is pasted text, not JSON or YAML (by its name or its
+// first bytes). A file that cannot be read is estimated by its size.
+func Decoded(path, name string, size, limit int64) int64 {
+	est := size
+	var head [64]byte
+	n := 0
+	if f, err := os.Open(path); err == nil {
+		n, _ = f.ReadAt(head[:], 0)
+		if n >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+			var tail [4]byte
+			if size >= 18 {
+				if _, err := f.ReadAt(tail[:], size-4); err == nil {
+					est = max(est, int64(binary.LittleEndian.Uint32(tail[:])))
+				}
+			}
+			f.Close()
+			return capped(est, limit)
+		}
+		f.Close()
+	}
+	est = capped(est, limit)
+	if n > 0 && isText(head[:n], name) {
+		est *= TextGrowth
+	}
+	return est
+}
+
+func capped(n, limit int64) int64 {
+	if limit > 0 {
+		return min(n, limit)
+	}
+	return n
+}
+
+// isText reports whether a file that starts with head and is named name is pasted text: not
+// named as JSON or YAML, and not starting as either does.
+func isText(head []byte, name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json", ".jsonl", ".ndjson", ".yaml", ".yml":
+		return false
+	}
+	head = bytes.TrimLeft(head, " \t\r\n\xef\xbb\xbf")
+	if len(head) > 0 && (head[0] == '{' || head[0] == '[') {
+		return false
+	}
+	for _, p := range []string{"---", "apiVersion:", "kind:", "items:"} {
+		if bytes.HasPrefix(head, []byte(p)) {
+			return false
+		}
+	}
+	return true
+}
