@@ -104,13 +104,13 @@ func changeLeadsIn(r *Report) []changeLead {
 // cause names) does not lead to such a cause.
 var changeLeads = map[string]func(c change.Change, led Cause) string{
 	ImageUnavailable: func(c change.Change, _ Cause) string {
-		if strings.HasSuffix(c.Field, ".image") {
+		if c.Path.Attr == change.Image {
 			return fmt.Sprintf("the new image %s could not be pulled", c.After)
 		}
 		return ""
 	},
 	ContainerStartFailure: func(c change.Change, _ Cause) string {
-		if strings.HasSuffix(c.Field, ".image") {
+		if c.Path.Attr == change.Image {
 			return fmt.Sprintf("the new image %s does not start", c.After)
 		}
 		return ""
@@ -123,13 +123,13 @@ var changeLeads = map[string]func(c change.Change, led Cause) string{
 	},
 	CPUStarvation: func(c change.Change, _ Cause) string {
 		if cutCPU(c) {
-			return fmt.Sprintf("the change cut the pods' CPU (%s: %s → %s), so on a busy node they got too little to answer their probes", lastPart(c.Field), c.Before, c.After)
+			return fmt.Sprintf("the change cut the pods' CPU (%s: %s → %s), so on a busy node they got too little to answer their probes", c.Path.Short(), c.Before, c.After)
 		}
 		return ""
 	},
 	SchedulingConstraints: func(c change.Change, _ Cause) string {
 		if placement(c) {
-			return fmt.Sprintf("the new %s (%s) is matched by no node the new pods may run on", lastPart(c.Field), c.After)
+			return fmt.Sprintf("the new %s (%s) is matched by no node the new pods may run on", c.Path.Short(), c.After)
 		}
 		if gained := gainedTaints(c); len(gained) > 0 {
 			var ts []string
@@ -142,33 +142,27 @@ var changeLeads = map[string]func(c change.Change, led Cause) string{
 	},
 	SharedNodePool: func(c change.Change, _ Cause) string {
 		if placement(c) {
-			return fmt.Sprintf("the new %s of %s %s/%s (%s) sent its heavy pods onto the nodes of the critical pods", lastPart(c.Field), c.Kind, c.Namespace, c.Name, c.After)
+			return fmt.Sprintf("the new %s of %s %s/%s (%s) sent its heavy pods onto the nodes of the critical pods", c.Path.Short(), c.Kind, c.Namespace, c.Name, c.After)
 		}
 		return ""
 	},
 	SharedPrometheus: func(c change.Change, led Cause) string {
 		if placement(c) && slices.Contains(led.Components, Component{Kind: cluster.ComponentPrometheus, Name: c.Name}) {
-			return fmt.Sprintf("the new %s of %s %s/%s (%s) sent it onto the node of the critical pods", lastPart(c.Field), c.Kind, c.Namespace, c.Name, c.After)
+			return fmt.Sprintf("the new %s of %s %s/%s (%s) sent it onto the node of the critical pods", c.Path.Short(), c.Kind, c.Namespace, c.Name, c.After)
 		}
 		return ""
 	},
 	CapacityExhaustion: func(c change.Change, _ Cause) string {
 		switch {
 		case removed(c):
-			return fmt.Sprintf("node %s went (it was %s), and what was left had no room for the pods waiting", c.Name, strings.TrimPrefix(c.Before, "present, "))
+			was := "present"
+			if c.Was.Pool != "" {
+				was = "in pool " + c.Was.Pool
+			}
+			return fmt.Sprintf("node %s went (it was %s), and what was left had no room for the pods waiting", c.Name, was)
 		case cordoned(c):
 			return fmt.Sprintf("node %s was cordoned, and the nodes left had no room for the pods waiting", c.Name)
 		}
 		return ""
 	},
-}
-
-// lastPart is the last part of a field's path: "nodeSelector" of
-// "spec.template.spec.nodeSelector", "requests.cpu" of "….resources.requests.cpu".
-func lastPart(field string) string {
-	parts := strings.Split(field, ".")
-	if n := len(parts); n >= 2 && (parts[n-2] == "requests" || parts[n-2] == "limits") {
-		return parts[n-2] + "." + parts[n-1]
-	}
-	return parts[len(parts)-1]
 }

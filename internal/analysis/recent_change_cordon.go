@@ -18,7 +18,7 @@ func (cordonedNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 }
 
 // cordoned reports whether a change cordoned a node.
-func cordoned(c change.Change) bool { return c.Field == "spec.unschedulable" && c.After == "true" }
+func cordoned(c change.Change) bool { return c.Path.Attr == change.Unschedulable && c.Is.Set }
 
 // cordonHits reports whether a symptom is of a cordon of node n: a pod pending that could have
 // run on it, for which the scheduler found node(s) unschedulable; a pod on it evicted, not for a

@@ -1,7 +1,7 @@
 package analysis
 
 import (
-	"strings"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/change"
 )
@@ -21,10 +21,12 @@ func (cutCPURule) Causes(in Input, symptoms []Symptom) []Cause {
 // cutCPU reports whether a change lowered a CPU request, or lowered or added a CPU limit.
 func cutCPU(c change.Change) bool {
 	switch {
-	case strings.HasSuffix(c.Field, ".resources.limits.cpu"):
-		return less(c) // lowered, or added where there was none
-	case strings.HasSuffix(c.Field, ".resources.requests.cpu"):
-		return c.Before != change.Absent && less(c) // a request added is more, not less
+	case c.Path.Resource != corev1.ResourceCPU:
+		return false
+	case c.Path.Attr == change.Limits:
+		return c.Less() // lowered, or added where there was none
+	case c.Path.Attr == change.Requests:
+		return !c.Was.Absent && c.Less() // a request added is more, not less
 	}
 	return false
 }

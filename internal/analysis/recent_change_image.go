@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"strings"
-
 	"github.com/rootline-dev/rootline/internal/change"
 )
 
@@ -14,7 +12,7 @@ type changedImageRule struct{}
 func (changedImageRule) Name() string { return "recent-change-image" }
 
 func (changedImageRule) Causes(in Input, symptoms []Symptom) []Cause {
-	image := func(c change.Change) bool { return strings.HasSuffix(c.Field, ".image") && c.Before != change.Absent }
+	image := func(c change.Change) bool { return c.Path.Attr == change.Image && !c.Was.Absent }
 	crashed := func(s Symptom) bool { return s.Kind != ContainerRestarted || s.Details.Reason != "OOMKilled" }
 	return changeCauses(in, symptoms, mechanism{matches: image, kinds: []string{ImagePullFailed, CrashLoopBackOff, ContainerRestarted},
 		fits: crashed, what: "the new image could not be pulled or did not start", confidence: 0.8})

@@ -1,9 +1,7 @@
 package analysis
 
 import (
-	"strings"
-
-	"k8s.io/apimachinery/pkg/api/resource"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/change"
 )
@@ -21,19 +19,5 @@ func (loweredMemoryLimitRule) Causes(in Input, symptoms []Symptom) []Cause {
 // lowered reports whether a change set a memory limit lower than before, or one where there was
 // none.
 func lowered(c change.Change) bool {
-	return strings.HasSuffix(c.Field, ".resources.limits.memory") && less(c)
-}
-
-// less reports whether a change of a quantity made it smaller, or set one where there was none
-// (a limit added where there was none).
-func less(c change.Change) bool {
-	after, err := resource.ParseQuantity(c.After)
-	if err != nil {
-		return false
-	}
-	if c.Before == change.Absent {
-		return true
-	}
-	was, err := resource.ParseQuantity(c.Before)
-	return err == nil && after.Cmp(was) < 0
+	return c.Path.Attr == change.Limits && c.Path.Resource == corev1.ResourceMemory && c.Less()
 }

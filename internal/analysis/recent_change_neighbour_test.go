@@ -43,7 +43,7 @@ func TestRecentChangeHeavyNeighbour(t *testing.T) {
 	}
 	hub := hubPod("hub-1-q8z4d", "hub-1", t1, "jupyterhub/k8s-hub:3.0.0", "1Gi", running())
 	core := poolNode("core-1", "core", "4", "16Gi")
-	moved := change.Change{Kind: "Deployment", Namespace: "prod", Name: "prometheus-server", Field: "spec.template.spec.nodeSelector",
+	moved := change.Change{Kind: "Deployment", Namespace: "prod", Name: "prometheus-server", Field: "spec.template.spec.nodeSelector", Path: change.Path{Attr: change.NodeSelector, Template: true},
 		Before: "cloud.google.com/gke-nodepool=monitoring", After: "cloud.google.com/gke-nodepool=core", Since: t1.Add(time.Hour), Until: t2,
 		Source: cluster.Source{File: "deployments.json", Line: 1}}
 	for _, tt := range []struct {

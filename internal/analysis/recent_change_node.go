@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"strings"
 
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
@@ -30,8 +29,8 @@ func changedNodeOf(m *cluster.Model, c change.Change) changedNode {
 	n := changedNode{name: c.Name, obj: m.Node(c.Name)}
 	if n.obj != nil {
 		n.pool = nodePool(n.obj)
-	} else if p, ok := strings.CutPrefix(c.Before, "present, in pool "); ok {
-		n.pool = p
+	} else {
+		n.pool = c.Was.Pool
 	}
 	return n
 }
@@ -79,7 +78,7 @@ func nodeChangeCauses(in Input, symptoms []Symptom, mech nodeMechanism) []Cause 
 			continue
 		}
 		what := fmt.Sprintf("%s changed from %s to %s", ch.Field, ch.Before, ch.After)
-		if ch.Field == "" && ch.After == change.Absent {
+		if removed(ch.Change) {
 			what = "was removed"
 		}
 		where := ""

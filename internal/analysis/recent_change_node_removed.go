@@ -22,7 +22,7 @@ func (removedNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 
 // removed reports whether a change is a node that went.
 func removed(c change.Change) bool {
-	return c.Kind == cluster.KindNode && c.Field == "" && c.After == change.Absent
+	return c.Kind == cluster.KindNode && c.Path.Object() && c.Is.Absent
 }
 
 // removedHits reports whether a symptom is of node n's going: a pod pending for want of

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/change"
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // movedPlacementRule: a workload's node selector, affinity or tolerations changed, then its
@@ -20,7 +21,11 @@ func (movedPlacementRule) Causes(in Input, symptoms []Symptom) []Cause {
 // placement reports whether a change is to where a workload's pods may run: its node
 // selector, affinity or tolerations.
 func placement(c change.Change) bool {
-	return c.Kind != "Node" && (strings.HasSuffix(c.Field, ".nodeSelector") || strings.HasSuffix(c.Field, ".affinity") || strings.HasSuffix(c.Field, ".tolerations"))
+	switch c.Path.Attr {
+	case change.NodeSelector, change.Affinity, change.Tolerations:
+		return c.Kind != cluster.KindNode
+	}
+	return false
 }
 
 // placementRefused reports whether the scheduler, where its message is at hand, said nodes did

@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"strings"
-
 	"github.com/rootline-dev/rootline/internal/change"
 )
 
@@ -16,10 +14,10 @@ func (tightenedProbeRule) Name() string { return "recent-change-probe" }
 func (tightenedProbeRule) Causes(in Input, symptoms []Symptom) []Cause {
 	var out []Cause
 	for _, p := range []struct {
-		field string
+		field change.Attr
 		kind  string
-	}{{".livenessProbe", LivenessProbeFailed}, {".readinessProbe", ReadinessProbeFailed}, {".startupProbe", StartupProbeFailed}} {
-		changed := func(c change.Change) bool { return strings.HasSuffix(c.Field, p.field) && c.After != change.Absent }
+	}{{change.LivenessProbe, LivenessProbeFailed}, {change.ReadinessProbe, ReadinessProbeFailed}, {change.StartupProbe, StartupProbeFailed}} {
+		changed := func(c change.Change) bool { return c.Path.Attr == p.field && !c.Is.Absent }
 		out = append(out, changeCauses(in, symptoms, mechanism{matches: changed, kinds: []string{p.kind}, what: "the changed probe failed", confidence: 0.7})...)
 	}
 	return out

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
@@ -25,36 +24,20 @@ func (taintedNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 		hits: taintHits, what: "pods that do not tolerate the new taint could not be placed on the node, or were evicted from it", confidence: 0.7})
 }
 
-// gainedTaints are the NoSchedule and NoExecute taints a change to a node's taints added (taints
-// as change reads them: "key=value:Effect", joined by ", "), but for the taints of a node's
-// conditions.
+// gainedTaints are the NoSchedule and NoExecute taints a change to a node's taints added, but
+// for the taints of a node's conditions.
 func gainedTaints(c change.Change) []corev1.Taint {
-	if c.Field != "spec.taints" {
+	if c.Path.Attr != change.Taints {
 		return nil
 	}
-	was := strings.Split(c.Before, ", ")
 	var out []corev1.Taint
-	for _, s := range strings.Split(c.After, ", ") {
-		if s == "" || s == change.Absent || slices.Contains(was, s) {
-			continue
-		}
-		t := parseTaint(s)
+	for _, t := range c.GainedTaints() {
 		if _, cond := conditionTaints[t.Key]; cond || t.Effect != corev1.TaintEffectNoSchedule && t.Effect != corev1.TaintEffectNoExecute {
 			continue
 		}
-		out = append(out, t)
+		out = append(out, corev1.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
 	}
 	return out
-}
-
-// parseTaint reads a taint as corev1.Taint.ToString writes it: "key=value:Effect", "key:Effect".
-func parseTaint(s string) corev1.Taint {
-	var t corev1.Taint
-	if i := strings.LastIndex(s, ":"); i >= 0 {
-		s, t.Effect = s[:i], corev1.TaintEffect(s[i+1:])
-	}
-	t.Key, t.Value, _ = strings.Cut(s, "=")
-	return t
 }
 
 // taintHits reports whether a symptom is of node n's new taints: a pod pending that could have

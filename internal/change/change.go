@@ -28,6 +28,11 @@ type Change struct {
 	Field  string `json:"field"`
 	Before string `json:"before"`
 	After  string `json:"after"`
+	// Path is Field as a value, and Was and Is are Before and After as values, for the rules
+	// to read: Field, Before and After are for people, and never read back.
+	Path Path  `json:"-"`
+	Was  Value `json:"-"`
+	Is   Value `json:"-"`
 	// Since and Until bound when it happened: after the first reading was taken, no later than
 	// the second (zero when a reading's time is unknown).
 	Since time.Time `json:"since,omitzero"`
@@ -81,16 +86,13 @@ func Between(before, after Reading) []Change {
 		was, is := b[key], a[key]
 		switch {
 		case was == nil:
-			out = append(out, Change{Kind: key.kind, Namespace: key.namespace, Name: key.name, Before: Absent, After: is.summary})
+			out = append(out, Change{Kind: key.kind, Namespace: key.namespace, Name: key.name, Before: Absent, After: is.summary,
+				Was: Value{Absent: true}, Is: is.whole})
 		case is == nil:
-			out = append(out, Change{Kind: key.kind, Namespace: key.namespace, Name: key.name, Before: was.summary, After: Absent})
+			out = append(out, Change{Kind: key.kind, Namespace: key.namespace, Name: key.name, Before: was.summary, After: Absent,
+				Was: was.whole, Is: Value{Absent: true}})
 		default:
-			for _, f := range fieldNames(was.fields, is.fields) {
-				if was.fields[f] != is.fields[f] {
-					out = append(out, Change{Kind: key.kind, Namespace: key.namespace, Name: key.name, Field: f,
-						Before: orAbsent(was.fields, f), After: orAbsent(is.fields, f)})
-				}
-			}
+			out = append(out, differences(key, was.fields, is.fields)...)
 		}
 	}
 	for i := range out {
@@ -100,11 +102,31 @@ func Between(before, after Reading) []Change {
 	return out
 }
 
-func orAbsent(fields map[string]string, f string) string {
-	if v, ok := fields[f]; ok {
-		return v
+// differences are the changes of the fields of one object between two readings of it.
+func differences(k key, was, is fieldSet) []Change {
+	var out []Change
+	for _, f := range fieldNames(was, is) {
+		if was[f].text == is[f].text {
+			continue
+		}
+		b, bv := orAbsent(was, f)
+		a, av := orAbsent(is, f)
+		p := was[f].path
+		if _, ok := is[f]; ok {
+			p = is[f].path
+		}
+		out = append(out, Change{Kind: k.kind, Namespace: k.namespace, Name: k.name, Field: f, Path: p,
+			Before: b, After: a, Was: bv, Is: av})
 	}
-	return Absent
+	return out
+}
+
+// orAbsent is a field's text and value, Absent when it is not there.
+func orAbsent(fields fieldSet, f string) (string, Value) {
+	if v, ok := fields[f]; ok {
+		return v.text, v.value
+	}
+	return Absent, Value{Absent: true}
 }
 
 // Across compares each reading with the one before it, readings in the order they were taken

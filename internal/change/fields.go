@@ -26,8 +26,9 @@ type key struct{ kind, namespace, name string }
 // state is what is compared of one object: its fields by name, and what to say of it when it is
 // in one reading only.
 type state struct {
-	fields  map[string]string
+	fields  fieldSet
 	summary string
+	whole   Value // the object as a value: a node's pool
 	source  cluster.Source
 }
 
@@ -39,11 +40,12 @@ func index(objs []*cluster.Object) map[key]*state {
 		if !slices.Contains(Watched, o.Kind) || o.Name == "" {
 			continue
 		}
-		fields, summary, ok := read(o)
+		st, ok := read(o)
 		if !ok {
 			continue
 		}
-		out[key{o.Kind, o.Namespace, o.Name}] = &state{fields: fields, summary: summary, source: o.Source}
+		st.source = o.Source
+		out[key{o.Kind, o.Namespace, o.Name}] = st
 	}
 	return out
 }
@@ -84,7 +86,7 @@ func keys(a, b map[key]*state) []key {
 }
 
 // fieldNames are the fields of both, sorted.
-func fieldNames(a, b map[string]string) []string {
+func fieldNames(a, b fieldSet) []string {
 	names := slices.Collect(maps.Keys(a))
 	for k := range b {
 		if _, ok := a[k]; !ok {
@@ -97,15 +99,15 @@ func fieldNames(a, b map[string]string) []string {
 
 // read returns the compared fields of o and what to say of it alone; ok is false when its JSON
 // does not decode into its kind.
-func read(o *cluster.Object) (fields map[string]string, summary string, ok bool) {
+func read(o *cluster.Object) (st *state, ok bool) {
 	if o.Kind == cluster.KindNode {
 		if o.Node == nil {
-			return nil, "", false
+			return nil, false
 		}
-		return nodeFields(o.Node), nodeSummary(o.Node), true
+		return fieldsOf(o.Node)
 	}
 	if o.Raw == nil {
-		return nil, "", false
+		return nil, false
 	}
 	var typed any
 	switch o.Kind {
@@ -125,7 +127,7 @@ func read(o *cluster.Object) (fields map[string]string, summary string, ok bool)
 		typed, ok = decode[corev1.ConfigMap](o.Raw)
 	}
 	if !ok {
-		return nil, "", false
+		return nil, false
 	}
 	return fieldsOf(typed)
 }
@@ -135,13 +137,16 @@ func read(o *cluster.Object) (fields map[string]string, summary string, ok bool)
 // no change Between would find, only by status churn. ok is false for a kind that is not
 // compared.
 func Fields(obj any) (fields map[string]string, ok bool) {
-	fields, _, ok = fieldsOf(obj)
-	return fields, ok
+	st, ok := fieldsOf(obj)
+	if !ok {
+		return nil, false
+	}
+	return st.fields.texts(), true
 }
 
-// fieldsOf is Fields, and what to say of the object when it is in one reading only.
-func fieldsOf(obj any) (fields map[string]string, summary string, ok bool) {
-	fields = map[string]string{}
+// fieldsOf is Fields as values, and what to say of the object when it is in one reading only.
+func fieldsOf(obj any) (st *state, ok bool) {
+	fields := fieldSet{}
 	var (
 		spec     *corev1.PodSpec
 		at       = "spec.template.spec"
@@ -149,7 +154,7 @@ func fieldsOf(obj any) (fields map[string]string, summary string, ok bool) {
 	)
 	switch d := obj.(type) {
 	case *corev1.Node:
-		return nodeFields(d), nodeSummary(d), true
+		return nodeState(d), true
 	case *appsv1.Deployment:
 		spec, replicas = &d.Spec.Template.Spec, d.Spec.Replicas
 	case *appsv1.StatefulSet:
@@ -166,27 +171,27 @@ func fieldsOf(obj any) (fields map[string]string, summary string, ok bool) {
 	case *batchv1.Job:
 		spec = &d.Spec.Template.Spec
 	case *batchv1.CronJob:
-		set(fields, "spec.schedule", d.Spec.Schedule)
+		fields.set("spec.schedule", Path{Attr: Schedule}, d.Spec.Schedule)
 		if d.Spec.Suspend != nil {
-			fields["spec.suspend"] = fmt.Sprint(*d.Spec.Suspend)
+			fields["spec.suspend"] = field{path: Path{Attr: Suspend}, text: fmt.Sprint(*d.Spec.Suspend), value: Value{Set: *d.Spec.Suspend}}
 		}
 		spec, at = &d.Spec.JobTemplate.Spec.Template.Spec, "spec.jobTemplate.spec.template.spec"
 	case *corev1.ConfigMap:
 		for k, v := range d.Data {
-			fields["data["+k+"]"] = hash([]byte(v))
+			fields["data["+k+"]"] = field{path: Path{Attr: Data, Key: k}, text: hash([]byte(v))}
 		}
 		for k, v := range d.BinaryData {
-			fields["binaryData["+k+"]"] = hash(v)
+			fields["binaryData["+k+"]"] = field{path: Path{Attr: BinaryData, Key: k}, text: hash(v)}
 		}
-		return fields, fmt.Sprintf("present, %d key(s)", len(d.Data)+len(d.BinaryData)), true
+		return &state{fields: fields, summary: fmt.Sprintf("present, %d key(s)", len(d.Data)+len(d.BinaryData))}, true
 	default:
-		return nil, "", false
+		return nil, false
 	}
 	if replicas != nil {
-		fields["spec.replicas"] = fmt.Sprint(*replicas)
+		fields["spec.replicas"] = field{path: Path{Attr: Replicas}, text: fmt.Sprint(*replicas)}
 	}
 	template(fields, at, *spec)
-	return fields, workloadSummary(fields), true
+	return &state{fields: fields, summary: workloadSummary(fields)}, true
 }
 
 // HashValues replaces each value of a ConfigMap by its hash, as Between compares it, so that the
@@ -226,12 +231,6 @@ func isHash(v []byte) bool {
 	return true
 }
 
-func set(fields map[string]string, name, v string) {
-	if v != "" {
-		fields[name] = v
-	}
-}
-
 // decode reads raw JSON as a T.
 func decode[T any](raw []byte) (*T, bool) {
 	v := new(T)
@@ -244,42 +243,26 @@ func decode[T any](raw []byte) (*T, bool) {
 // template reads what is compared of a pod template: each container's image, command,
 // arguments, the names of its environment variables (never their values), its requests, limits
 // and probes; where the pods may run (node selector, affinity, tolerations); their priority.
-func template(fields map[string]string, at string, spec corev1.PodSpec) {
+func template(fields fieldSet, at string, spec corev1.PodSpec) {
 	for _, group := range []struct {
 		name string
+		init bool
 		list []corev1.Container
-	}{{"initContainers", spec.InitContainers}, {"containers", spec.Containers}} {
+	}{{"initContainers", true, spec.InitContainers}, {"containers", false, spec.Containers}} {
 		for _, c := range group.list {
-			p := fmt.Sprintf("%s.%s[%s]", at, group.name, c.Name)
-			set(fields, p+".image", c.Image)
-			set(fields, p+".command", strings.Join(c.Command, " "))
-			set(fields, p+".args", strings.Join(c.Args, " "))
-			var env []string
-			for _, e := range c.Env {
-				env = append(env, e.Name)
-			}
-			sort.Strings(env)
-			set(fields, p+".env", strings.Join(env, ", "))
-			for r, q := range c.Resources.Requests {
-				fields[p+".resources.requests."+string(r)] = q.String()
-			}
-			for r, q := range c.Resources.Limits {
-				fields[p+".resources.limits."+string(r)] = q.String()
-			}
-			set(fields, p+".livenessProbe", probe(c.LivenessProbe))
-			set(fields, p+".readinessProbe", probe(c.ReadinessProbe))
-			set(fields, p+".startupProbe", probe(c.StartupProbe))
+			container(fields, fmt.Sprintf("%s.%s[%s]", at, group.name, c.Name), Path{Template: true, Container: c.Name, Init: group.init}, c)
 		}
 	}
+	of := func(a Attr) Path { return Path{Attr: a, Template: true} }
 	var sel []string
 	for k, v := range spec.NodeSelector {
 		sel = append(sel, k+"="+v)
 	}
 	sort.Strings(sel)
-	set(fields, at+".nodeSelector", strings.Join(sel, ", "))
+	fields.set(at+".nodeSelector", of(NodeSelector), strings.Join(sel, ", "))
 	if spec.Affinity != nil {
 		if b, err := json.Marshal(spec.Affinity); err == nil && string(b) != "{}" {
-			fields[at+".affinity"] = string(b)
+			fields.set(at+".affinity", of(Affinity), string(b))
 		}
 	}
 	var tols []string
@@ -287,8 +270,36 @@ func template(fields map[string]string, at string, spec corev1.PodSpec) {
 		tols = append(tols, toleration(t))
 	}
 	sort.Strings(tols)
-	set(fields, at+".tolerations", strings.Join(tols, "; "))
-	set(fields, at+".priorityClassName", spec.PriorityClassName)
+	fields.set(at+".tolerations", of(Tolerations), strings.Join(tols, "; "))
+	fields.set(at+".priorityClassName", of(PriorityClassName), spec.PriorityClassName)
+}
+
+// container reads what is compared of one container of a pod template, named p, each field's
+// path in (a Path of the container).
+func container(fields fieldSet, p string, in Path, c corev1.Container) {
+	of := func(a Attr) Path { in.Attr = a; return in }
+	fields.set(p+".image", of(Image), c.Image)
+	fields.set(p+".command", of(Command), strings.Join(c.Command, " "))
+	fields.set(p+".args", of(Args), strings.Join(c.Args, " "))
+	var env []string
+	for _, e := range c.Env {
+		env = append(env, e.Name)
+	}
+	sort.Strings(env)
+	fields.set(p+".env", of(Env), strings.Join(env, ", "))
+	for r, q := range c.Resources.Requests {
+		at := of(Requests)
+		at.Resource = r
+		fields.quantity(p+".resources.requests."+string(r), at, q)
+	}
+	for r, q := range c.Resources.Limits {
+		at := of(Limits)
+		at.Resource = r
+		fields.quantity(p+".resources.limits."+string(r), at, q)
+	}
+	fields.set(p+".livenessProbe", of(LivenessProbe), probe(c.LivenessProbe))
+	fields.set(p+".readinessProbe", of(ReadinessProbe), probe(c.ReadinessProbe))
+	fields.set(p+".startupProbe", of(StartupProbe), probe(c.StartupProbe))
 }
 
 // probe writes a probe the way kubectl describe does: "http-get :8081/hub/health delay=0s
@@ -334,11 +345,11 @@ func toleration(t corev1.Toleration) string {
 }
 
 // workloadSummary says what a workload that is in one reading only ran: its images.
-func workloadSummary(fields map[string]string) string {
+func workloadSummary(fields fieldSet) string {
 	var images []string
-	for f, v := range fields {
-		if strings.HasSuffix(f, ".image") && !slices.Contains(images, v) {
-			images = append(images, v)
+	for _, f := range fields {
+		if f.path.Attr == Image && !slices.Contains(images, f.text) {
+			images = append(images, f.text)
 		}
 	}
 	sort.Strings(images)
@@ -348,34 +359,34 @@ func workloadSummary(fields map[string]string) string {
 	return "present, running " + strings.Join(images, ", ")
 }
 
-// nodeFields reads what is compared of a node: its labels (its pool among them), taints,
+// nodeState reads what is compared of a node: its labels (its pool among them), taints,
 // whether it is cordoned, its capacity and allocatable resources. Conditions and heartbeats are
-// status churn, not changes.
-func nodeFields(n *corev1.Node) map[string]string {
-	fields := map[string]string{}
+// status churn, not changes. Of a node in one reading only, what is said is the pool it belonged
+// to.
+func nodeState(n *corev1.Node) *state {
+	fields := fieldSet{}
 	for k, v := range n.Labels {
-		fields["metadata.labels["+k+"]"] = v
+		fields["metadata.labels["+k+"]"] = field{path: Path{Attr: Labels, Key: k}, text: v}
 	}
-	var taints []string
-	for _, t := range n.Spec.Taints {
-		taints = append(taints, t.ToString())
+	taints := slices.Clone(n.Spec.Taints)
+	sort.Slice(taints, func(i, j int) bool { return taints[i].ToString() < taints[j].ToString() })
+	var texts []string
+	for _, t := range taints {
+		texts = append(texts, t.ToString())
 	}
-	sort.Strings(taints)
-	set(fields, "spec.taints", strings.Join(taints, ", "))
-	fields["spec.unschedulable"] = fmt.Sprint(n.Spec.Unschedulable)
+	if text := strings.Join(texts, ", "); text != "" {
+		fields["spec.taints"] = field{path: Path{Attr: Taints}, text: text, value: Value{Taints: taints}}
+	}
+	fields["spec.unschedulable"] = field{path: Path{Attr: Unschedulable}, text: fmt.Sprint(n.Spec.Unschedulable), value: Value{Set: n.Spec.Unschedulable}}
 	for r, q := range n.Status.Capacity {
-		fields["status.capacity."+string(r)] = q.String()
+		fields.quantity("status.capacity."+string(r), Path{Attr: Capacity, Resource: r}, q)
 	}
 	for r, q := range n.Status.Allocatable {
-		fields["status.allocatable."+string(r)] = q.String()
+		fields.quantity("status.allocatable."+string(r), Path{Attr: Allocatable, Resource: r}, q)
 	}
-	return fields
-}
-
-// nodeSummary says what a node that is in one reading only was: the pool it belonged to.
-func nodeSummary(n *corev1.Node) string {
+	st := &state{fields: fields, summary: "present"}
 	if pool, _ := cluster.NodePool(n.Labels); pool != "" {
-		return "present, in pool " + pool
+		st.summary, st.whole = "present, in pool "+pool, Value{Pool: pool}
 	}
-	return "present"
+	return st
 }

@@ -45,7 +45,7 @@ func History(objs []*cluster.Object) []Change {
 		if owner == "" {
 			continue
 		}
-		fields := map[string]string{}
+		fields := fieldSet{}
 		template(fields, "spec.template.spec", rs.Spec.Template.Spec)
 		k := key{"Deployment", rs.Namespace, owner}
 		byOwner[k] = append(byOwner[k], revision{n: n, at: rs.CreationTimestamp.Time.UTC(), fields: fields, source: o.Source,
@@ -60,7 +60,7 @@ func History(objs []*cluster.Object) []Change {
 type revision struct {
 	n      int
 	at     time.Time
-	fields map[string]string
+	fields fieldSet
 	source cluster.Source
 	mark   func(*Change)
 }
@@ -87,13 +87,8 @@ func compareRevisions(byOwner map[key][]revision) []Change {
 		sort.Slice(revs, func(i, j int) bool { return revs[i].n < revs[j].n })
 		for i := 1; i < len(revs); i++ {
 			was, is := revs[i-1], revs[i]
-			for _, f := range fieldNames(was.fields, is.fields) {
-				if was.fields[f] == is.fields[f] {
-					continue
-				}
-				c := Change{Kind: k.kind, Namespace: k.namespace, Name: k.name, Field: f,
-					Before: orAbsent(was.fields, f), After: orAbsent(is.fields, f), Since: is.at, Until: is.at,
-					Revision: is.n, Source: is.source}
+			for _, c := range differences(k, was.fields, is.fields) {
+				c.Since, c.Until, c.Revision, c.Source = is.at, is.at, is.n, is.source
 				is.mark(&c)
 				out = append(out, c)
 			}

@@ -47,7 +47,7 @@ func revisionHistory(objs []*cluster.Object) []Change {
 		if owner.kind == "" || json.Unmarshal(cr.Data.Raw, &data) != nil || data.Spec.Template == nil {
 			continue
 		}
-		fields := map[string]string{}
+		fields := fieldSet{}
 		template(fields, "spec.template.spec", data.Spec.Template.Spec)
 		hash := podRevisionHash(owner.kind, owner.name, cr)
 		k := key{owner.kind, cr.Namespace, owner.name}

@@ -187,7 +187,7 @@ func TestHistoryControllerRevisions(t *testing.T) {
 			RevisionHash: "7f9d8c6b4"},
 	}
 	got := History(objs)
-	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Change{}, "Source")); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Change{}, "Source"), textsOnly); diff != "" {
 		t.Errorf("History (-want +got):\n%s", diff)
 	}
 	for i, line := range []int{100, 104, 104} { // db-6b8f7c5d9, log-agent-7f9d8c6b4

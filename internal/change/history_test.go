@@ -57,7 +57,7 @@ func TestHistory(t *testing.T) {
 		{Kind: "Deployment", Namespace: "prod", Name: "hub", Field: c + ".resources.limits.memory", Before: "1Gi", After: "512Mi",
 			Since: t3, Until: t3, Revision: 3, Evidence: "ReplicaSet prod/hub-3", ReplicaSet: "hub-3"},
 	}
-	if diff := cmp.Diff(want, History(objs)); diff != "" {
+	if diff := cmp.Diff(want, History(objs), textsOnly); diff != "" {
 		t.Errorf("History (-want +got):\n%s", diff)
 	}
 }

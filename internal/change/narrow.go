@@ -2,9 +2,12 @@ package change
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -70,7 +73,7 @@ func Narrow(changes []Change, events []*cluster.Object) []Change {
 		var found *mark
 		var replicaSet string
 		switch {
-		case c.Kind == "Deployment" && strings.HasPrefix(c.Field, "spec.template."):
+		case c.Kind == "Deployment" && c.Path.Template:
 			earlier := map[string]bool{}
 			for j := range marks {
 				m := &marks[j]
@@ -84,18 +87,18 @@ func Narrow(changes []Change, events []*cluster.Object) []Change {
 				}
 				earlier[sub[1]] = true
 			}
-		case c.Kind == cluster.KindNode && c.Field == "spec.unschedulable":
+		case c.Kind == cluster.KindNode && c.Path.Attr == Unschedulable:
 			want := "NodeSchedulable"
-			if c.After == "true" {
+			if c.Is.Set {
 				want = "NodeNotSchedulable"
 			}
 			found = firstMark(marks, func(at time.Time, reason string) bool { return reason == want && in(at) })
-		case c.Kind == cluster.KindNode && c.Field == "" && c.After == Absent:
+		case c.Kind == cluster.KindNode && c.Path.Object() && c.Is.Absent:
 			found = firstMark(marks, func(at time.Time, reason string) bool { return reason == "RemovingNode" && in(at) })
 			if found == nil {
 				found = firstMark(marks, func(at time.Time, reason string) bool { return reason == "ScaleDown" && in(at) })
 			}
-		case c.Kind == cluster.KindNode && c.Field == "spec.taints" && strings.Contains(c.After, autoscalerTaint) && !strings.Contains(c.Before, autoscalerTaint):
+		case c.Kind == cluster.KindNode && c.Path.Attr == Taints && hasTaint(c.Is, autoscalerTaint) && !hasTaint(c.Was, autoscalerTaint):
 			found = firstMark(marks, func(at time.Time, reason string) bool { return reason == "ScaleDown" && in(at) })
 		}
 		if found == nil {
@@ -126,4 +129,9 @@ func firstMark(marks []mark, fits func(at time.Time, reason string) bool) *mark 
 		}
 	}
 	return nil
+}
+
+// hasTaint reports whether a node's taints hold one of key.
+func hasTaint(v Value, key string) bool {
+	return slices.ContainsFunc(v.Taints, func(t corev1.Taint) bool { return t.Key == key })
 }

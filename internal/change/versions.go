@@ -48,12 +48,12 @@ func Over(versions []Version) []Change {
 			case was.Deleted && is.Deleted:
 			case was.Deleted || is.Deleted: // it went, or came back
 				c := Change{Kind: k.kind, Namespace: k.namespace, Name: k.name, Before: Absent, After: Absent,
-					Since: was.At.UTC(), Until: is.At.UTC(), Source: is.Object.Source}
-				if _, summary, ok := read(was.Object); ok && !was.Deleted {
-					c.Before = summary
+					Was: Value{Absent: true}, Is: Value{Absent: true}, Since: was.At.UTC(), Until: is.At.UTC(), Source: is.Object.Source}
+				if st, ok := read(was.Object); ok && !was.Deleted {
+					c.Before, c.Was = st.summary, st.whole
 				}
-				if _, summary, ok := read(is.Object); ok && !is.Deleted {
-					c.After = summary
+				if st, ok := read(is.Object); ok && !is.Deleted {
+					c.After, c.Is = st.summary, st.whole
 				}
 				out = append(out, c)
 			default:
