@@ -125,7 +125,10 @@ func TestServeStopsGracefully(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Addr, cfg.Database, cfg.LogLevel = addr, filepath.Join(t.TempDir(), "rootline.db"), slog.LevelWarn
+	cfg.Addr, cfg.LogLevel = addr, slog.LevelWarn
+	if cfg.Database, err = store.ParseTarget(filepath.Join(t.TempDir(), "rootline.db")); err != nil {
+		t.Fatal(err)
+	}
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}

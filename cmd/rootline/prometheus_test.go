@@ -20,6 +20,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/fixtures"
+	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/metrics/promtest"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/synth"
@@ -82,7 +83,7 @@ func TestPrometheusEvidence(t *testing.T) {
 	t.Run("server", func(t *testing.T) {
 		st := testStore(t, "")
 		cfg, _ := config.Default(func(string) string { return "" })
-		cfg.Prometheus = "leap=" + prom
+		cfg.Prometheus = metrics.Targets{"leap": prom}
 		ts := httptest.NewServer(server.New(cfg, server.StoreDeps(st, nil)).Handler())
 		defer ts.Close()
 		var stderr bytes.Buffer

@@ -97,11 +97,7 @@ func serve(parent context.Context, cfg config.Config) error {
 	log := newLogger(cfg)
 	log.Info("starting rootline", cfg.Dump()...)
 
-	target, err := store.ParseTarget(cfg.Database)
-	if err != nil {
-		return err
-	}
-	st, err := store.Open(ctx, target, log)
+	st, err := store.Open(ctx, cfg.Database, log)
 	if err != nil {
 		return err
 	}

@@ -4,11 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/rootline-dev/rootline/internal/alert"
+	"github.com/rootline-dev/rootline/internal/dbtarget"
 )
 
 func TestValidate(t *testing.T) {
@@ -30,7 +36,7 @@ func TestValidate(t *testing.T) {
 		{"short token", "127.0.0.1:8080", "on", "short", "rootline.db", "", "at least 16"},
 		{"bad auth value", "127.0.0.1:8080", "maybe", "", "rootline.db", "", "use on or off"},
 		{"bad address", "8080", "", "", "rootline.db", "", "--addr"},
-		{"bad database", "127.0.0.1:8080", "", "", "mysql://x", "", "--database"},
+		{"no database", "127.0.0.1:8080", "", "", "", "", "--database"},
 		{"postgres", "127.0.0.1:8080", "", "", "postgres://u@h/db", "off", ""},
 	}
 	for _, tt := range tests {
@@ -39,7 +45,13 @@ func TestValidate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.Addr, c.Auth, c.APIToken, c.Database = tt.addr, tt.auth, tt.token, tt.database
+			c.Addr, c.Auth, c.APIToken = tt.addr, tt.auth, tt.token
+			c.Database = dbtarget.Target{}
+			if tt.database != "" {
+				if c.Database, err = dbtarget.Parse(tt.database); err != nil {
+					t.Fatal(err)
+				}
+			}
 			err = c.Validate()
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -63,7 +75,7 @@ func TestDefaultFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Database != env["ROOTLINE_DATABASE"] || c.MaxUploadBytes != 1024 || c.LogLevel.String() != "DEBUG" {
+	if c.Database.DSN != env["ROOTLINE_DATABASE"] || c.MaxUploadBytes != 1024 || c.LogLevel.String() != "DEBUG" {
 		t.Errorf("config = %+v", c)
 	}
 	for _, kv := range c.Dump() {
@@ -128,10 +140,9 @@ func TestUploadRate(t *testing.T) {
 // not the string parses.
 func TestDumpHidesPasswords(t *testing.T) {
 	for _, db := range []string{"postgres://u:hun%zzter2@db/x", "postgres://u:hunter2@db/x", "host=db password=hunter2 user=u"} {
-		c, _ := Default(func(string) string { return "" })
-		c.Database = db
-		if err := c.Validate(); err != nil && strings.Contains(err.Error(), "zzter2") {
-			t.Errorf("%s: Validate shows the password: %v", db, err)
+		c, err := Default(func(k string) string { return map[string]string{"ROOTLINE_DATABASE": db}[k] })
+		if err != nil && (strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "zzter2")) {
+			t.Errorf("%s: the error shows the password: %v", db, err)
 		}
 		got := fmt.Sprint(c.Dump()...)
 		if strings.Contains(got, "hunter2") || strings.Contains(got, "zzter2") {
@@ -185,11 +196,154 @@ func TestLoad(t *testing.T) {
 // flag) and one that is not name=value is refused.
 func TestOpenIncidentsFor(t *testing.T) {
 	c, err := Default(func(k string) string { return map[string]string{"ROOTLINE_OPEN_INCIDENTS_FOR": "severity=critical"}[k] })
-	if err != nil || c.OpenIncidentsFor != "severity=critical" || c.Validate() != nil {
-		t.Errorf("ROOTLINE_OPEN_INCIDENTS_FOR=severity=critical: %q, %v, %v", c.OpenIncidentsFor, err, c.Validate())
+	want := alert.Selector{{Name: "severity", Value: "critical"}}
+	if err != nil || !slices.Equal(c.OpenIncidentsFor, want) || c.Validate() != nil {
+		t.Errorf("ROOTLINE_OPEN_INCIDENTS_FOR=severity=critical: %v, %v, %v", c.OpenIncidentsFor, err, c.Validate())
 	}
-	c.OpenIncidentsFor = "critical"
-	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "--open-incidents-for") {
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	DefineFlags(fs)
+	if err := fs.Parse([]string{"--open-incidents-for", "critical"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(fs, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "--open-incidents-for") {
 		t.Errorf("a selector without a value: %v", err)
+	}
+}
+
+// TestEnvironmentParsed: each variable is parsed once, into the value the server uses; a bad
+// one is refused with an error that names the variable and its value (a secret's value
+// hidden).
+func TestEnvironmentParsed(t *testing.T) {
+	queries := filepath.Join(t.TempDir(), "queries.json")
+	if err := os.WriteFile(queries, []byte(`[{"name": "up", "query": "up"}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := map[string]string{
+		"ROOTLINE_DATABASE": "postgres://u:pw@db/rootline", "ROOTLINE_PROMETHEUS": "http://prom:9090,leap=https://leap:9090",
+		"ROOTLINE_PROMETHEUS_QUERIES": queries, "ROOTLINE_PROMETHEUS_STEP": "30s", "ROOTLINE_OIDC_SCOPE": "read",
+		"ROOTLINE_OPEN_INCIDENTS_FOR": "severity=critical,team=data", "ROOTLINE_LOG_FORMAT": "json",
+		"ROOTLINE_OIDC_REDIRECT_URL": "https://rootline.example.com/login/oidc/callback", "ROOTLINE_MEMORY_BUDGET": "33554432",
+	}
+	c, err := Default(func(k string) string { return good[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintf("%s %s|%v|%v|%s|%s|%v|%s|%d", c.Database.Dialect, c.Database.Display, c.Prometheus, c.PrometheusQueries,
+		c.PrometheusStep, c.OIDC.Scope, c.OpenIncidentsFor, c.LogFormat, c.MemoryBudget)
+	want := "postgres postgres://u:xxxxx@db/rootline|map[:http://prom:9090 leap:https://leap:9090]|[{up up }]|30s|read|severity=critical,team=data|json|33554432"
+	if got != want {
+		t.Errorf("parsed:\ngot  %s\nwant %s", got, want)
+	}
+	if d, _ := Default(func(string) string { return "" }); len(d.PrometheusQueries) == 0 || d.Database.Display != DefaultDatabase {
+		t.Errorf("the defaults: %d queries, database %q; want the default queries and %s", len(d.PrometheusQueries), d.Database.Display, DefaultDatabase)
+	}
+
+	for _, tt := range []struct{ key, value, want string }{
+		{"ROOTLINE_DATABASE", "mysql://u:hunter2@db/x", `ROOTLINE_DATABASE="mysql://u:xxxxx@db/x"`},
+		{"ROOTLINE_DATABASE_FILE", "/nonexistent/db", `ROOTLINE_DATABASE_FILE="/nonexistent/db"`},
+		{"ROOTLINE_MAX_UPLOAD_BYTES", "lots", `ROOTLINE_MAX_UPLOAD_BYTES="lots": not a number of bytes`},
+		{"ROOTLINE_MAX_DECODED_BYTES", "1e9", `ROOTLINE_MAX_DECODED_BYTES="1e9"`},
+		{"ROOTLINE_LOG_LEVEL", "loud", `ROOTLINE_LOG_LEVEL="loud"`},
+		{"ROOTLINE_LOG_FORMAT", "xml", `ROOTLINE_LOG_FORMAT="xml": use text or json`},
+		{"ROOTLINE_UPLOAD_RATE", "-1", `ROOTLINE_UPLOAD_RATE="-1"`},
+		{"ROOTLINE_EVENTS_RATE", "many", `ROOTLINE_EVENTS_RATE="many"`},
+		{"ROOTLINE_OPEN_INCIDENTS_FOR", "critical", `ROOTLINE_OPEN_INCIDENTS_FOR="critical"`},
+		{"ROOTLINE_PROMETHEUS", "prom:9090", `ROOTLINE_PROMETHEUS="prom:9090"`},
+		{"ROOTLINE_PROMETHEUS_QUERIES", "/nonexistent/queries.json", `ROOTLINE_PROMETHEUS_QUERIES="/nonexistent/queries.json"`},
+		{"ROOTLINE_PROMETHEUS_STEP", "often", `ROOTLINE_PROMETHEUS_STEP="often"`},
+		{"ROOTLINE_MEMORY_BUDGET", "0", `ROOTLINE_MEMORY_BUDGET="0": not a positive number of bytes`},
+		{"ROOTLINE_RETENTION", "soon", `ROOTLINE_RETENTION="soon"`},
+		{"ROOTLINE_SESSION_TTL", "a day", `ROOTLINE_SESSION_TTL="a day"`},
+		{"ROOTLINE_INSECURE_COOKIES", "maybe", `ROOTLINE_INSECURE_COOKIES="maybe": use true or false`},
+		{"ROOTLINE_OIDC_REDIRECT_URL", "/login/oidc/callback", `ROOTLINE_OIDC_REDIRECT_URL="/login/oidc/callback"`},
+		{"ROOTLINE_OIDC_SCOPE", "root", `ROOTLINE_OIDC_SCOPE="root"`},
+	} {
+		_, err := Default(func(k string) string { return map[string]string{tt.key: tt.value}[k] })
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s=%s: %v, want an error holding %s", tt.key, tt.value, err, tt.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%s: the error shows the password: %v", tt.key, err)
+		}
+	}
+}
+
+// TestValidateNamesTheSetting: each value out of range is refused with an error that names its
+// flag and the value.
+func TestValidateNamesTheSetting(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		set  func(c *Config)
+		want string
+	}{
+		{"upload limit", func(c *Config) { c.MaxUploadBytes = 0 }, "--max-upload-bytes 0"},
+		{"decoded limit", func(c *Config) { c.MaxDecodedBytes = -1 }, "--max-decoded-bytes -1"},
+		{"memory budget", func(c *Config) { c.MemoryBudget = 1 << 20 }, "--memory-budget 1048576"},
+		{"body rate", func(c *Config) { c.BodyRate = -1 }, "--body-rate -1"},
+		{"prometheus step", func(c *Config) { c.PrometheusStep = time.Millisecond }, "--prometheus-step 1ms"},
+		{"retention", func(c *Config) { c.Retention = Age(time.Minute) }, "--retention 1m0s"},
+		{"retention every", func(c *Config) { c.RetentionEvery = time.Second }, "--retention-every 1s"},
+		{"upload wait", func(c *Config) { c.UploadWait = 0 }, "--upload-wait 0s"},
+		{"upload timeout", func(c *Config) { c.UploadTimeout = time.Millisecond }, "--upload-timeout 1ms"},
+		{"body idle", func(c *Config) { c.BodyIdle = 0 }, "--body-idle 0s"},
+		{"session ttl", func(c *Config) { c.SessionTTL = 100 * 24 * time.Hour }, "--session-ttl 2400h0m0s"},
+		{"upload rate", func(c *Config) { c.UploadRate = -2 }, "--upload-rate -2"},
+		{"upload burst", func(c *Config) { c.UploadBurst = 0 }, "--upload-burst 0"},
+		{"events rate", func(c *Config) { c.EventsRate = -3 }, "--events-rate -3"},
+		{"events burst", func(c *Config) { c.EventsBurst = 0 }, "--events-burst 0"},
+		{"oidc without a client", func(c *Config) { c.OIDC.Issuer = "https://idp" }, "ROOTLINE_OIDC_CLIENT_ID"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Default(func(string) string { return "" })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Validate(); err != nil {
+				t.Fatalf("the defaults: %v", err)
+			}
+			tt.set(&c)
+			if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want one naming %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestFlagsParsed: a flag given as text is parsed by Load into the value the server uses, and
+// a bad one is a FlagError naming the flag and its value.
+func TestFlagsParsed(t *testing.T) {
+	load := func(args ...string) (Config, error) {
+		t.Helper()
+		fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+		DefineFlags(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return Load(fs, func(string) string { return "" })
+	}
+	c, err := load("--database", "sqlite:///var/lib/rootline.db", "--prometheus", "leap=http://prom:9090", "--log-format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Database.Dialect != dbtarget.SQLite || c.Database.Display != "/var/lib/rootline.db" || c.Prometheus.For("leap") != "http://prom:9090" || c.LogFormat != "json" {
+		t.Errorf("parsed: %+v %v %q", c.Database, c.Prometheus, c.LogFormat)
+	}
+	var fe *FlagError
+	for _, tt := range []struct{ args, want []string }{
+		{[]string{"--database", "mysql://u:hunter2@db/x"}, []string{"--database", "mysql://u:xxxxx@db/x"}},
+		{[]string{"--prometheus", "prom:9090"}, []string{"--prometheus", `"prom:9090"`}},
+		{[]string{"--prometheus-queries", "/nonexistent.json"}, []string{"--prometheus-queries", "/nonexistent.json"}},
+		{[]string{"--log-format", "xml"}, []string{"--log-format", `"xml"`}},
+	} {
+		_, err := load(tt.args...)
+		if !errors.As(err, &fe) || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%v: %v, want a FlagError without the password", tt.args, err)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: %v, want it to hold %s", tt.args, err, w)
+			}
+		}
 	}
 }

@@ -8,6 +8,10 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/rootline-dev/rootline/internal/alert"
+	"github.com/rootline-dev/rootline/internal/dbtarget"
+	"github.com/rootline-dev/rootline/internal/metrics"
 )
 
 // A setting of `rootline serve` that a flag sets: how the flag is defined (its default taken
@@ -22,7 +26,8 @@ type flagSetting struct {
 // names an environment variable also read it (Default); the flag wins when given.
 var serveFlags = []flagSetting{
 	stringFlag("addr", "address to listen on (env ROOTLINE_ADDR)", func(c *Config) *string { return &c.Addr }),
-	stringFlag("database", "SQLite file, sqlite://PATH, or postgres:// URL (env ROOTLINE_DATABASE)", func(c *Config) *string { return &c.Database }),
+	parsedFlag("database", "SQLite file, sqlite://PATH, or postgres:// URL (env ROOTLINE_DATABASE)", DefaultDatabase,
+		func(c *Config, v string) (err error) { c.Database, err = parseDatabase(v); return err }),
 	stringFlag("auth", "on or off (default: off on loopback, on elsewhere)", func(c *Config) *string { return &c.Auth }),
 	int64Flag("max-upload-bytes", "largest upload body accepted (env ROOTLINE_MAX_UPLOAD_BYTES)", func(c *Config) *int64 { return &c.MaxUploadBytes }),
 	int64Flag("max-decoded-bytes", "largest upload once decompressed (env ROOTLINE_MAX_DECODED_BYTES)", func(c *Config) *int64 { return &c.MaxDecodedBytes }),
@@ -40,7 +45,8 @@ var serveFlags = []flagSetting{
 			return c.LogLevel.UnmarshalText([]byte(v))
 		},
 	},
-	stringFlag("log-format", "text or json (env ROOTLINE_LOG_FORMAT)", func(c *Config) *string { return &c.LogFormat }),
+	parsedFlag("log-format", "text or json (env ROOTLINE_LOG_FORMAT)", "text",
+		func(c *Config, v string) (err error) { c.LogFormat, err = parseLogFormat(v); return err }),
 	{
 		name: "retention", usage: "delete raw evidence older than this: days (90d), a duration (36h), or off (env ROOTLINE_RETENTION)",
 		define: func(fs *pflag.FlagSet, usage string, def *Config) {
@@ -72,12 +78,12 @@ var serveFlags = []flagSetting{
 	stringFlag("spool-dir", "folder uploads are received into (default rootline-spool in the temporary folder; env ROOTLINE_SPOOL_DIR)",
 		func(c *Config) *string { return &c.SpoolDir }),
 	durationFlag("session-ttl", "how long a person stays signed in to the pages (env ROOTLINE_SESSION_TTL)", func(c *Config) *time.Duration { return &c.SessionTTL }),
-	stringFlag("open-incidents-for", "open an incident for a firing alert whose labels match (severity=critical[,team=data]) when its cluster has none open (env ROOTLINE_OPEN_INCIDENTS_FOR)",
-		func(c *Config) *string { return &c.OpenIncidentsFor }),
-	stringFlag("prometheus", "the Prometheus of each cluster, read over an incident's window on request: URL for every cluster, or CLUSTER=URL,CLUSTER=URL (env ROOTLINE_PROMETHEUS)",
-		func(c *Config) *string { return &c.Prometheus }),
-	stringFlag("prometheus-queries", "JSON file of the range queries to run instead of the default ones: [{\"name\", \"query\", \"what\"}] (env ROOTLINE_PROMETHEUS_QUERIES)",
-		func(c *Config) *string { return &c.PrometheusQueries }),
+	parsedFlag("open-incidents-for", "open an incident for a firing alert whose labels match (severity=critical[,team=data]) when its cluster has none open (env ROOTLINE_OPEN_INCIDENTS_FOR)", "",
+		func(c *Config, v string) (err error) { c.OpenIncidentsFor, err = alert.ParseSelector(v); return err }),
+	parsedFlag("prometheus", "the Prometheus of each cluster, read over an incident's window on request: URL for every cluster, or CLUSTER=URL,CLUSTER=URL (env ROOTLINE_PROMETHEUS)", "",
+		func(c *Config, v string) (err error) { c.Prometheus, err = metrics.ParseTargets(v); return err }),
+	parsedFlag("prometheus-queries", "JSON file of the range queries to run instead of the default ones: [{\"name\", \"query\", \"what\"}] (env ROOTLINE_PROMETHEUS_QUERIES)", "",
+		func(c *Config, v string) error { return setQueries(c, v) }),
 	durationFlag("prometheus-step", "step of the range queries on Prometheus; 0 divides the incident's window into about 500 points (env ROOTLINE_PROMETHEUS_STEP)",
 		func(c *Config) *time.Duration { return &c.PrometheusStep }),
 	boolFlag("insecure-cookies", "with --auth on, send cookies over plain HTTP too: for tests, never in production (env ROOTLINE_INSECURE_COOKIES)",
@@ -132,6 +138,27 @@ func typedFlag[T any](name, usage string, field func(*Config) *T,
 	return flagSetting{name, usage,
 		func(fs *pflag.FlagSet, usage string, def *Config) { define(fs, name, *field(def), usage) },
 		func(fs *pflag.FlagSet, c *Config) (err error) { *field(c), err = get(fs, name); return err }}
+}
+
+// parsedFlag is a setting given as text and kept parsed: the flag is a string whose default
+// is def, and set parses the flag's value into the configuration (as the environment's
+// variable of the same setting does).
+func parsedFlag(name, usage, def string, set func(c *Config, v string) error) flagSetting {
+	return flagSetting{name, usage,
+		func(fs *pflag.FlagSet, usage string, _ *Config) { fs.String(name, def, usage) },
+		func(fs *pflag.FlagSet, c *Config) error {
+			v, err := fs.GetString(name)
+			if err != nil {
+				return err
+			}
+			if err := set(c, v); err != nil {
+				if name == "database" {
+					v = dbtarget.Redact(v)
+				}
+				return fmt.Errorf("%q: %w", v, err)
+			}
+			return nil
+		}}
 }
 
 func stringFlag(name, usage string, field func(*Config) *string) flagSetting {

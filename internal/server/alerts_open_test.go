@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -26,7 +27,7 @@ func criticalOf(fp, severity, start string) string {
 func TestAlertsOpenIncidents(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		cfg := testConfig()
-		cfg.OpenIncidentsFor = "severity=critical"
+		cfg.OpenIncidentsFor = alert.Selector{{Name: "severity", Value: "critical"}}
 		base := newServer(t, st, cfg)
 		post := func(alerts ...string) string {
 			t.Helper()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/fixtures"
+	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -69,7 +70,7 @@ func prometheusServer(t *testing.T, st *store.Store, asked *[]string) (base, pro
 	t.Helper()
 	fake := fakePrometheus(t, asked)
 	cfg := testConfig()
-	cfg.Prometheus = "leap=" + fake.URL + ",down=http://127.0.0.1:1"
+	cfg.Prometheus = metrics.Targets{"leap": fake.URL, "down": "http://127.0.0.1:1"}
 	base = newServer(t, st, cfg)
 	createIncident(t, base, `{"id": "il", "title": "IL-0070", "cluster": "leap"}`)
 	body, ct := multipartBody(t, fixtures.IL0070VariantBytes(t, "liveness"), "events.json", "nodes.json", "pods.json")

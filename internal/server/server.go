@@ -145,37 +145,9 @@ func New(cfg config.Config, deps Deps) *Server {
 	if cfg.UploadRate > 0 {
 		srv.uploads = newKeyedLimiter(cfg.UploadRate, cfg.UploadBurst)
 	}
-	if cfg.MemoryBudget <= 0 {
-		cfg.MemoryBudget = config.DefaultMemoryBudget
-	}
-	if cfg.UploadWait <= 0 {
-		cfg.UploadWait = config.DefaultUploadWait
-	}
-	if cfg.UploadTimeout <= 0 {
-		cfg.UploadTimeout = config.DefaultUploadTimeout
-	}
-	if cfg.BodyIdle <= 0 {
-		cfg.BodyIdle = config.DefaultBodyIdle
-	}
-	srv.cfg = cfg
-	if sel, err := alert.ParseSelector(cfg.OpenIncidentsFor); err != nil {
-		srv.log.Error("no alert opens an incident", "error", err) // Validate refused it already
-	} else {
-		srv.openFor = sel
-	}
-	if t, err := metrics.ParseTargets(cfg.Prometheus); err != nil {
-		srv.log.Error("no Prometheus is read", "error", err) // Validate refused it already
-	} else {
-		srv.prometheus = t
-	}
-	srv.queries = metrics.DefaultQueries()
-	if cfg.PrometheusQueries != "" {
-		if q, err := metrics.LoadQueries(cfg.PrometheusQueries); err != nil {
-			srv.log.Error("the default Prometheus queries are run", "error", err)
-		} else {
-			srv.queries = q
-		}
-	}
+	// The configuration is taken as it is, parsed and checked once by package config (Default,
+	// Load, Validate): no default is applied again here, and nothing is parsed again.
+	srv.openFor, srv.prometheus, srv.queries = cfg.OpenIncidentsFor, cfg.Prometheus, cfg.PrometheusQueries
 	srv.background, srv.stopBackground = context.WithCancel(context.Background())
 	srv.budget = newBudget(cfg.MemoryBudget, 0, cfg.UploadWait)
 	if root, err := openSpool(cfg.SpoolDir, srv.log); err != nil {
