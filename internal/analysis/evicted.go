@@ -46,7 +46,7 @@ func (evictedRule) Symptoms(in Input) []Symptom {
 			}
 		}
 		if cond != nil && evictionReasons[cond.Reason] {
-			s.Evidence = append(s.Evidence, cite(o, "status.conditions[DisruptionTarget]", cond.Reason+": "+cond.Message))
+			s.Evidence = append(s.Evidence, citeCondition(o, "DisruptionTarget", cond.Reason+": "+cond.Message))
 			s.At = earliest(s.At, timePtr(cond.LastTransitionTime.Time))
 			noteResource(s, cond.Message)
 		}

@@ -9,7 +9,19 @@ import (
 
 // cite makes an evidence item pointing at an object's field.
 func cite(o *cluster.Object, field, value string) Evidence {
-	return Evidence{File: o.Source.File, Line: o.Source.Line, Ref: o.Ref(), Field: field, Value: value}
+	return citeObject(ref(o), o.Source, field, value)
+}
+
+// citeCondition makes an evidence item pointing at a condition of an object's status.
+func citeCondition(o *cluster.Object, condition, value string) Evidence {
+	e := cite(o, "status.conditions["+condition+"]", value)
+	e.Condition = condition
+	return e
+}
+
+// citeObject makes an evidence item pointing at a field of an object read at src.
+func citeObject(obj ObjectRef, src cluster.Source, field, value string) Evidence {
+	return Evidence{File: src.File, Line: src.Line, Object: obj, Ref: obj.String(), Field: field, Value: value}
 }
 
 // citeEvent quotes an event: its reason and message, or, for a phrase found in prose, that
@@ -20,7 +32,7 @@ func citeEvent(o *cluster.Object) Evidence {
 	if loose(o) {
 		field = "phrase in text"
 	}
-	return Evidence{File: o.Source.File, Line: o.Source.Line, Ref: o.Ref(), Field: field, Value: e.Message}
+	return citeObject(ref(o), o.Source, field, e.Message)
 }
 
 // ref names an object for a symptom's object list.

@@ -135,7 +135,7 @@ func firstIn(s *metrics.Series, from, to time.Time) (metrics.Point, bool) {
 // names it (after the query's name), and what it showed.
 func citeMetric(f found, value string) Evidence {
 	field := "query " + f.answer.Name
-	return Evidence{File: f.answer.File, Ref: "Metric " + f.answer.Name + metrics.Name(f.series.Labels), Field: field, Value: value}
+	return Evidence{File: f.answer.File, Metric: f.answer.Name, Ref: "Metric " + f.answer.Name + metrics.Name(f.series.Labels), Field: field, Value: value}
 }
 
 // hhmm writes a time of the incident as people read it on a chart.

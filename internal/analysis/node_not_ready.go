@@ -58,7 +58,7 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 				pool, _ := cluster.NodePool(n.Labels)
 				s := get(pool)
 				s.Objects = append(s.Objects, ref(o))
-				s.Evidence = append(s.Evidence, cite(o, "status.conditions["+string(c.Type)+"]", fmt.Sprintf("%s: %s %s", c.Status, c.Reason, c.Message)))
+				s.Evidence = append(s.Evidence, citeCondition(o, string(c.Type), fmt.Sprintf("%s: %s %s", c.Status, c.Reason, c.Message)))
 				s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
 				seen[n.Name] = true
 			}
@@ -70,7 +70,7 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 			pool, _ := cluster.NodePool(n.Labels)
 			s := get(pool)
 			s.Objects = append(s.Objects, ref(o))
-			s.Evidence = append(s.Evidence, cite(o, "status.conditions[Ready]", fmt.Sprintf("%s: %s %s", c.Status, c.Reason, c.Message)))
+			s.Evidence = append(s.Evidence, citeCondition(o, "Ready", fmt.Sprintf("%s: %s %s", c.Status, c.Reason, c.Message)))
 			s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
 			seen[n.Name] = true
 		}

@@ -99,7 +99,7 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 			}
 			s := get(o.Node.Name)
 			addResource(s, r)
-			s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.conditions[%s]", c.Type), fmt.Sprintf("True: %s %s", c.Reason, c.Message)))
+			s.Evidence = append(s.Evidence, citeCondition(o, string(c.Type), fmt.Sprintf("True: %s %s", c.Reason, c.Message)))
 			s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
 		}
 	}

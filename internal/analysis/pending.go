@@ -76,7 +76,7 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 			// A pods table says only Pending, with no node.
 			ev = cite(o, "status.phase", "Pending, not on a node (STATUS Pending in kubectl get pods)")
 		default:
-			ev = cite(o, "status.conditions[PodScheduled]", c.Reason+": "+c.Message)
+			ev = citeCondition(o, "PodScheduled", c.Reason+": "+c.Message)
 		}
 		owner := ownerName(o)
 		if o.Name == "" {

@@ -40,7 +40,7 @@ func (preemptedRule) Symptoms(in Input) []Symptom {
 		if c := disruption(o.Pod); c != nil && c.Reason == "PreemptionByScheduler" {
 			s := syms.pod(o)
 			s.Node = o.Pod.Spec.NodeName
-			s.Evidence = append(s.Evidence, cite(o, "status.conditions[DisruptionTarget]", c.Reason+": "+c.Message))
+			s.Evidence = append(s.Evidence, citeCondition(o, "DisruptionTarget", c.Reason+": "+c.Message))
 			s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
 		}
 	}

@@ -105,10 +105,6 @@ func before(s Symptom, c change.Change) bool {
 
 // citeChange cites a change: the object it was read from, the field, before → after and when.
 func citeChange(c change.Change) Evidence {
-	ref := c.Kind + " " + c.Name
-	if c.Namespace != "" {
-		ref = c.Kind + " " + c.Namespace + "/" + c.Name
-	}
 	value := c.Before + " → " + c.After
 	switch {
 	case c.Revision > 0:
@@ -116,7 +112,7 @@ func citeChange(c change.Change) Evidence {
 	case !c.Since.IsZero() && !c.Until.IsZero():
 		value += fmt.Sprintf(" (between %s and %s)", c.Since.Format(time.RFC3339), c.Until.Format(time.RFC3339))
 	}
-	return Evidence{File: c.Source.File, Line: c.Source.Line, Ref: ref, Field: c.Field, Value: value}
+	return citeObject(ObjectRef{Kind: c.Kind, Namespace: c.Namespace, Name: c.Name}, c.Source, c.Field, value)
 }
 
 // mechanism is how a change hurts a workload's pods: the changes it takes (matches), the kinds
@@ -203,10 +199,13 @@ func weigh(c *Cause, against []Evidence, wouldContradict string) {
 // symptom's object when it has none), and why it speaks against the cause.
 func citeSymptom(s Symptom, why string) Evidence {
 	e := Evidence{Ref: objectLabel(s)}
+	if len(s.Objects) > 0 && s.Objects[0].Name != "" {
+		e.Object = s.Objects[0]
+	}
 	if len(s.Evidence) > 0 {
 		e = s.Evidence[0]
 	}
-	e.Field, e.Value = "symptom "+idRef(s.ID), why
+	e.Field, e.Value, e.Condition = "symptom "+idRef(s.ID), why, ""
 	return e
 }
 

@@ -59,14 +59,30 @@ type ObjectRef struct {
 	Name      string `json:"name"`
 }
 
+// String names the object for people: "Pod prod/hub-1", "Node core-1".
+func (o ObjectRef) String() string {
+	if o.Namespace == "" {
+		return o.Kind + " " + o.Name
+	}
+	return o.Kind + " " + o.Namespace + "/" + o.Name
+}
+
 // Evidence points back into the input: the file and line, the object, and the field and value
 // that show what is claimed.
 type Evidence struct {
-	File  string `json:"file"`
-	Line  int    `json:"line,omitempty"`
-	Ref   string `json:"ref"`
-	Field string `json:"field,omitempty"`
-	Value string `json:"value,omitempty"`
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+	// Object is the object the evidence shows, for the code that reads evidence (the timeline,
+	// the pictures, the histories): zero for a metric's and the author's. Metric is the query
+	// of a metric's evidence. Ref says the same for people ("Pod prod/hub-1", "Metric
+	// container_throttling{…}"); it is made with them and never read back.
+	Object ObjectRef `json:"-"`
+	Metric string    `json:"-"`
+	Ref    string    `json:"ref"`
+	// Condition is the type of the status condition Field names, when it names one.
+	Condition string `json:"-"`
+	Field     string `json:"field,omitempty"`
+	Value     string `json:"value,omitempty"`
 }
 
 // Symptom kinds: see internal/kinds, the vocabulary's one home.

@@ -152,7 +152,7 @@ func networkDown(in Input) map[string]Evidence {
 	for _, o := range in.Model.Nodes {
 		for _, c := range o.Node.Status.Conditions {
 			if c.Type == corev1.NodeReady && c.Status != corev1.ConditionTrue && cni(c.Message) {
-				down[o.Node.Name] = cite(o, "status.conditions[Ready]", string(c.Status)+": "+c.Reason+" "+c.Message)
+				down[o.Node.Name] = citeCondition(o, "Ready", string(c.Status)+": "+c.Reason+" "+c.Message)
 			}
 		}
 	}

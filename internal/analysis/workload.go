@@ -144,7 +144,7 @@ func (c *objectSymptoms) fromConditions(in Input, kinds []string, match func(wor
 				continue
 			}
 			s := c.get(ref(o), o.Source.File)
-			s.Evidence = append(s.Evidence, cite(o, "status.conditions["+cond.Type+"]", cond.Reason+": "+cond.Message))
+			s.Evidence = append(s.Evidence, citeCondition(o, cond.Type, cond.Reason+": "+cond.Message))
 			s.At = earliest(s.At, timePtr(cond.LastTransitionTime))
 			if s.Details.Message == "" {
 				s.Reason, s.Details.Message = cond.Reason, firstLine(cond.Message)

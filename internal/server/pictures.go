@@ -3,7 +3,6 @@ package server
 import (
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
@@ -75,7 +74,7 @@ func metricAnswers(series []metrics.Answer, rep analysis.Report) []metrics.Answe
 	rank := map[string]int{}
 	for _, c := range rep.Causes {
 		for _, e := range c.Evidence {
-			if q, ok := strings.CutPrefix(e.Field, "query "); ok && strings.HasPrefix(e.Ref, "Metric ") {
+			if q := e.Metric; q != "" {
 				if _, seen := rank[q]; !seen {
 					rank[q] = len(rank)
 				}
@@ -111,23 +110,20 @@ func involvedNodes(m *cluster.Model, rep analysis.Report) []cluster.NodeLoad {
 		loads = append(loads, m.Load(n))
 		return true
 	}
-	nodeOf := func(ref string) string {
-		kind, rest, _ := strings.Cut(ref, " ")
-		switch kind {
+	nodeOf := func(o analysis.ObjectRef) string {
+		switch o.Kind {
 		case cluster.KindNode:
-			return rest
+			return o.Name
 		case cluster.KindPod:
-			if ns, name, ok := strings.Cut(rest, "/"); ok {
-				if p := m.Pod(ns, name); p != nil {
-					return p.Pod.Spec.NodeName
-				}
+			if p := m.Pod(o.Namespace, o.Name); p != nil {
+				return p.Pod.Spec.NodeName
 			}
 		}
 		return ""
 	}
 	for _, c := range rep.Causes {
 		for _, e := range c.Evidence {
-			if add(nodeOf(e.Ref)) {
+			if add(nodeOf(e.Object)) {
 				break
 			}
 		}
@@ -142,7 +138,7 @@ func involvedNodes(m *cluster.Model, rep analysis.Report) []cluster.NodeLoad {
 	}
 	for _, c := range rep.Causes {
 		for _, e := range c.Evidence {
-			add(nodeOf(e.Ref))
+			add(nodeOf(e.Object))
 		}
 	}
 	return loads

@@ -17,10 +17,21 @@ import (
 // shows several changes of (a node), by the object and the field cited.
 type citations map[string][]string
 
-// Keys of citations.
+// Keys of citations: an object is keyed by its name as objectName writes it, which is how the
+// rows of the timeline build theirs (events, nodes).
 func atKey(loc string) string           { return "at\x00" + loc }
 func refKey(ref string) string          { return "ref\x00" + ref }
 func fieldKey(ref, field string) string { return "field\x00" + ref + "\x00" + field }
+
+// objectKey is the name of the object a piece of evidence shows, as objectName writes it; ""
+// when it shows none (a metric, the author's claim).
+func objectKey(ev analysis.Evidence) string {
+	o := ev.Object
+	if o.Kind == "" && o.Name == "" {
+		return ""
+	}
+	return objectName(o.Kind, o.Namespace, o.Name)
+}
 
 // citationsOf indexes the evidence of every symptom and cause and of their members, each piece
 // under the id of the top-level symptom or cause: the row the timeline shows.
@@ -31,10 +42,10 @@ func citationsOf(rep analysis.Report) citations {
 			if ev.Line > 0 {
 				c.add(atKey(location(ev)), id)
 			}
-			if ev.Ref != "" {
-				c.add(refKey(ev.Ref), id)
+			if ref := objectKey(ev); ref != "" {
+				c.add(refKey(ref), id)
 				if ev.Field != "" {
-					c.add(fieldKey(ev.Ref, ev.Field), id)
+					c.add(fieldKey(ref, ev.Field), id)
 				}
 			}
 		}
@@ -148,7 +159,7 @@ func (c *clock) evidenceTime(evs []analysis.Evidence) (time.Time, string) {
 	for _, ev := range evs {
 		t, ok := c.seen[atKey(location(ev))]
 		if !ok || ev.Line == 0 {
-			t = c.seen[refKey(ev.Ref)]
+			t = c.seen[refKey(objectKey(ev))]
 		}
 		take(t, ev)
 	}
@@ -156,39 +167,31 @@ func (c *clock) evidenceTime(evs []analysis.Evidence) (time.Time, string) {
 		return at, from
 	}
 	for _, ev := range evs {
-		take(c.objectTime(ev.Ref, ev.Field), ev)
+		take(c.objectTime(ev), ev)
 	}
 	return at, from
 }
 
 // objectTime is the time a cited pod or node shows for the field cited: a condition's last
 // transition, else the latest change its status records, else its creation.
-func (c *clock) objectTime(ref, field string) time.Time {
+func (c *clock) objectTime(ev analysis.Evidence) time.Time {
 	if c.m == nil {
 		return time.Time{}
 	}
-	kind, rest, _ := strings.Cut(ref, " ")
-	namespace, name, ok := strings.Cut(rest, "/")
-	if !ok {
-		namespace, name = "", rest
-	}
-	cond := ""
-	if _, after, ok := strings.Cut(field, "conditions["); ok {
-		cond, _, _ = strings.Cut(after, "]")
-	}
-	switch kind {
+	o, cond, field := ev.Object, ev.Condition, ev.Field
+	switch o.Kind {
 	case cluster.KindPod:
-		o := c.m.Pod(namespace, name)
-		if o == nil {
+		p := c.m.Pod(o.Namespace, o.Name)
+		if p == nil {
 			return time.Time{}
 		}
-		return podTime(o.Pod, cond, field)
+		return podTime(p.Pod, cond, field)
 	case cluster.KindNode:
-		o := c.m.Node(name)
-		if o == nil {
+		n := c.m.Node(o.Name)
+		if n == nil {
 			return time.Time{}
 		}
-		return nodeTime(o.Node, cond, field)
+		return nodeTime(n.Node, cond, field)
 	}
 	return time.Time{}
 }

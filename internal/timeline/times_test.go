@@ -40,21 +40,24 @@ func timesModel() *cluster.Model {
 }
 
 // TestBuildTimes: no row without a real time. Each symptom or cause without a time of its own
-// borrows one (from its evidence, its first member, its group, the first symptom it explains)
+// borrows one (from its evidence (the condition it cites, of a pod), its first member, its group, the first symptom it explains)
 // and says where from, in at_from and in its summary; what has nothing to borrow is left out.
 func TestBuildTimes(t *testing.T) {
 	ptr := func(t time.Time) *time.Time { return &t }
-	ev := func(file string, line int, ref, field string) []analysis.Evidence {
-		return []analysis.Evidence{{File: file, Line: line, Ref: ref, Field: field}}
+	ev := func(file string, line int, o analysis.ObjectRef, field string) []analysis.Evidence {
+		return []analysis.Evidence{{File: file, Line: line, Object: o, Ref: o.String(), Field: field}}
 	}
 	rep := analysis.Report{
 		Symptoms: []analysis.Symptom{
-			{ID: "S1", Kind: analysis.PodEvicted, At: ptr(at(5, 30)), Summary: "own time", Evidence: ev("events.json", 12, "Event prod/hub-1.a", "reason")},
-			{ID: "S2", Kind: analysis.PodEvicted, Summary: "from an event", Evidence: ev("events.json", 30, "Event prod/hub-1.b", "reason")},
-			{ID: "S3", Kind: analysis.EvictedPodsLingering, Summary: "from the pod", Evidence: ev("pods.json", 5, "Pod prod/hub-1", "status.conditions[DisruptionTarget]")},
-			{ID: "S4", Kind: analysis.PodPending, Summary: "nothing to go by", Evidence: ev("notes.md", 3, "Pod prod/gone", "")},
+			{ID: "S1", Kind: analysis.PodEvicted, At: ptr(at(5, 30)), Summary: "own time", Evidence: ev("events.json", 12, analysis.ObjectRef{Kind: "Event", Namespace: "prod", Name: "hub-1.a"}, "reason")},
+			{ID: "S2", Kind: analysis.PodEvicted, Summary: "from an event", Evidence: ev("events.json", 30, analysis.ObjectRef{Kind: "Event", Namespace: "prod", Name: "hub-1.b"}, "reason")},
+			{ID: "S3", Kind: analysis.EvictedPodsLingering, Summary: "from the pod", Evidence: []analysis.Evidence{{File: "pods.json", Line: 5, Object: analysis.ObjectRef{Kind: "Pod", Namespace: "prod", Name: "hub-1"},
+				Ref: "Pod prod/hub-1", Field: "status.conditions[DisruptionTarget]", Condition: "DisruptionTarget"}}},
+			{ID: "S7", Kind: analysis.PodPending, Summary: "from a condition", Evidence: []analysis.Evidence{{File: "pods.json", Line: 5,
+				Object: analysis.ObjectRef{Kind: "Pod", Namespace: "prod", Name: "hub-1"}, Ref: "Pod prod/hub-1", Field: "status.conditions[PodScheduled]", Condition: "PodScheduled"}}},
+			{ID: "S4", Kind: analysis.PodPending, Summary: "nothing to go by", Evidence: ev("notes.md", 3, analysis.ObjectRef{Kind: "Pod", Namespace: "prod", Name: "gone"}, "")},
 			{ID: "S5", Kind: analysis.PodEvicted, At: ptr(at(8, 0)), Summary: "borrowed by the analysis", Details: analysis.Details{AtFrom: "pods.json:5 status"},
-				Evidence: ev("pods.json", 5, "Pod prod/hub-1", "status.reason")},
+				Evidence: ev("pods.json", 5, analysis.ObjectRef{Kind: "Pod", Namespace: "prod", Name: "hub-1"}, "status.reason")},
 			{ID: "S6", Kind: analysis.OOMKilled, Summary: "a group", Count: 3, Members: []analysis.Symptom{
 				{ID: "S6.1", Kind: analysis.OOMKilled, At: ptr(at(9, 0)), Summary: "first"},
 				{ID: "S6.2", Kind: analysis.OOMKilled, At: ptr(at(8, 30)), Summary: "earlier"},
@@ -64,7 +67,7 @@ func TestBuildTimes(t *testing.T) {
 		Causes: []analysis.Cause{
 			{ID: "C1", Kind: analysis.CapacityExhaustion, Role: analysis.Root, Summary: "root", Explains: []string{"S3", "S2"}},
 			{ID: "C2", Kind: analysis.MemoryOverRequest, Summary: "explains nothing dated", Explains: []string{"S4"}},
-			{ID: "C3", Kind: analysis.MemoryOverRequest, Summary: "by its evidence", Explains: []string{"S4"}, Evidence: ev("events.json", 12, "Event prod/hub-1.a", "")},
+			{ID: "C3", Kind: analysis.MemoryOverRequest, Summary: "by its evidence", Explains: []string{"S4"}, Evidence: ev("events.json", 12, analysis.ObjectRef{Kind: "Event", Namespace: "prod", Name: "hub-1.a"}, "")},
 		},
 	}
 	notes := []incident.Note{{ID: 1, At: at(20, 0), Body: "dated"}, {ID: 2, Body: "undated"}}
@@ -85,6 +88,7 @@ func TestBuildTimes(t *testing.T) {
 		got = append(got, row{e.At.Format("15:04:05"), e.Ref, e.AtFrom, e.Summary, e.Parent})
 	}
 	want := []row{
+		{"16:01:00", "S7", "evidence pods.json:5 Pod prod/hub-1", "from a condition (time from evidence pods.json:5 Pod prod/hub-1)", ""},
 		{"17:05:30", "", "", "hub-1.a", ""},
 		{"17:05:30", "S1", "", "own time", ""},
 		{"17:05:30", "C3", "evidence events.json:12 Event prod/hub-1.a", "by its evidence (time from evidence events.json:12 Event prod/hub-1.a)", ""},
@@ -130,7 +134,7 @@ func TestCitedRowsStay(t *testing.T) {
 		objs = append(objs, &cluster.Object{Kind: cluster.KindNode, Name: name, Source: cluster.Source{File: "nodes.json", Line: i + 1}, Node: n})
 	}
 	rep := analysis.Report{Symptoms: []analysis.Symptom{{ID: "S1", Kind: analysis.ScaleUp, Summary: "scale-up",
-		Evidence: []analysis.Evidence{{File: "nodes.json", Line: 3, Ref: "Node n3", Field: "metadata.creationTimestamp"}}}}}
+		Evidence: []analysis.Evidence{{File: "nodes.json", Line: 3, Object: analysis.ObjectRef{Kind: "Node", Name: "n3"}, Ref: "Node n3", Field: "metadata.creationTimestamp"}}}}}
 	got, _ := Apply(Build(cluster.NewModel(nil, objs), rep, nil), Filter{Collapse: true})
 	want := []string{"+3 nodes in pool user, 17:00–17:03 [burst-nodes-user-20230201T170000Z]", "node n3 added to pool user",
 		"scale-up (time from evidence nodes.json:3 Node n3)"}
