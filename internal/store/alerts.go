@@ -154,18 +154,6 @@ func alertRows(alerts []alert.Alert, now time.Time) ([]alertRow, error) {
 	return out, nil
 }
 
-// ClusterAlerts returns the alerts of a cluster whose firing overlaps [from, to] (one still
-// firing overlaps every window after its start), by start.
-func (s *Store) ClusterAlerts(ctx context.Context, clusterName string, from, to time.Time) ([]alert.Alert, error) {
-	var cid int64
-	err := s.db.WithContext(ctx).Model(&clusterRow{}).Where("name = ?", clusterName).Pluck("id", &cid).Error
-	if err != nil || cid == 0 {
-		return nil, wrap(err, "alerts of cluster %s", clusterName)
-	}
-	out, err := s.windowAlerts(ctx, cid, from, to)
-	return out, wrap(err, "alerts of cluster %s", clusterName)
-}
-
 // windowAlerts returns the alerts of cluster cid whose firing overlaps [from, to], by start.
 func (s *Store) windowAlerts(ctx context.Context, cid int64, from, to time.Time) ([]alert.Alert, error) {
 	var rows []alertRow

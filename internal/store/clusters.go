@@ -16,12 +16,6 @@ type clusterRow struct {
 
 func (clusterRow) TableName() string { return "clusters" }
 
-// Cluster is a cluster known to Rootline.
-type Cluster struct {
-	Name      string
-	CreatedAt time.Time
-}
-
 // clusterID returns the id of the named cluster, creating it when it is new.
 func clusterID(ctx context.Context, db *gorm.DB, name string) (int64, error) {
 	row := clusterRow{Name: name, CreatedAt: time.Now().UTC()}
@@ -32,19 +26,6 @@ func clusterID(ctx context.Context, db *gorm.DB, name string) (int64, error) {
 	var id int64
 	err = db.WithContext(ctx).Model(&clusterRow{}).Where("name = ?", name).Pluck("id", &id).Error
 	return id, wrap(err, "find cluster %q", name)
-}
-
-// Clusters lists the clusters, by name.
-func (s *Store) Clusters(ctx context.Context) ([]Cluster, error) {
-	var rows []clusterRow
-	if err := s.db.WithContext(ctx).Order("name").Find(&rows).Error; err != nil {
-		return nil, wrap(err, "list clusters")
-	}
-	out := make([]Cluster, len(rows))
-	for i, r := range rows {
-		out[i] = Cluster{Name: r.Name, CreatedAt: r.CreatedAt}
-	}
-	return out, nil
 }
 
 // bumpGeneration records that what is stored of a cluster changed, inside the caller's

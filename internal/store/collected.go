@@ -159,14 +159,6 @@ type StateChange struct {
 	row int64 // the state's row, which orders states seen at the same time
 }
 
-// ClusterStates returns the collected pod and node states of a cluster observed within
-// [from, to], oldest first: each a change of the object (the collector sends a pod or node
-// only when its state line changes).
-func (s *Store) ClusterStates(ctx context.Context, clusterName string, from, to time.Time) ([]StateChange, error) {
-	out, err := s.clusterStates(s.db.WithContext(ctx).Joins("JOIN clusters ON clusters.id = object_states.cluster_id").Where("clusters.name = ?", clusterName), from, to)
-	return out, wrap(err, "states of cluster %s", clusterName)
-}
-
 // clusterStates returns the states q selects (by cluster) observed within [from, to], oldest first.
 func (s *Store) clusterStates(q *gorm.DB, from, to time.Time) ([]StateChange, error) {
 	var rows []stateRow
@@ -367,18 +359,6 @@ func resourceVersion(raw []byte) string {
 
 // CollectedFile names what the collector streamed, where evidence names a file.
 const CollectedFile = "collected"
-
-// IncidentStates returns the pod and node states the collector saw of an incident's cluster
-// during its window (see incidentWindow: its start and end, else the span of its snapshots'
-// evidence); none for an incident without a window. ErrNotFound when the incident does not
-// exist.
-func (s *Store) IncidentStates(ctx context.Context, incidentID string) ([]StateChange, error) {
-	ev, err := s.IncidentEvidence(ctx, incidentID, nil)
-	if err != nil {
-		return nil, err
-	}
-	return ev.States, nil
-}
 
 // Version names the state of everything an incident's analysis and timeline are made of, in
 // two parts: Evidence, what the analysis is made of (the incident's window and cluster, its

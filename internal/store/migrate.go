@@ -160,13 +160,6 @@ func (s *Store) apply(ctx context.Context, conn *sql.Conn, m Migration) (bool, e
 	return true, nil
 }
 
-// SchemaVersion is the highest migration applied.
-func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
-	var v int
-	err := s.db.WithContext(ctx).Raw("SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&v).Error
-	return v, wrap(err, "schema version")
-}
-
 // rebind turns ? placeholders into $1, $2… for PostgreSQL in raw database/sql queries.
 func (s *Store) rebind(q string) string {
 	if s.dialect != Postgres {

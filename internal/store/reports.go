@@ -35,20 +35,6 @@ type signatureRow struct {
 
 func (signatureRow) TableName() string { return "incident_signatures" }
 
-// ImportReport stores a report of the library: a new incident, or the incident of the same id
-// updated (title, org, date, tags, text, the signature the report gives, and the one a person
-// set when the report carries it). A time window and a cluster the report gives replace the
-// incident's, and its notes are added to the incident's unless it has them already: an import
-// never clears a window, a cluster or a note. Importing the same report again changes
-// nothing. It returns whether the incident was created.
-func (s *Store) ImportReport(ctx context.Context, r incident.Report) (created bool, err error) {
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		created, err = s.importOne(ctx, tx, r, time.Now().UTC().Truncate(time.Microsecond))
-		return err
-	})
-	return created, wrap(err, "import report %s", r.ID)
-}
-
 // importBatch is how many reports ImportReports writes with one statement per table.
 const importBatch = 500
 
