@@ -21,6 +21,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/ingest"
 	"github.com/rootline-dev/rootline/internal/inputsize"
+	"github.com/rootline-dev/rootline/internal/report"
 )
 
 func newAnalyzeCmd() *cobra.Command {
@@ -74,7 +75,7 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 			if f, ok := out.(*os.File); ok && os.Getenv("NO_COLOR") == "" {
 				color = term.IsTerminal(int(f.Fd()))
 			}
-			return writeText(out, rep, textOptions{Color: color, All: all})
+			return report.WriteText(out, rep, report.TextOptions{Color: color, All: all})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text (for people) or json")

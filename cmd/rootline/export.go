@@ -12,7 +12,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/incident"
-	"github.com/rootline-dev/rootline/internal/server"
+	"github.com/rootline-dev/rootline/internal/report/export"
 )
 
 func newExportCmd() *cobra.Command {
@@ -43,7 +43,7 @@ report goes to standard output: the same bytes as GET /api/v1/incidents/ID/expor
 }
 
 // exportReports writes the reports of the library, or of incident id, into the folder out; one
-// incident without a folder goes to stdout. Reports are made by server.ExportReport, as the
+// incident without a folder goes to stdout. Reports are made by export.Report, as the
 // API's export, so that both give the same bytes.
 func exportReports(ctx context.Context, database, id, out string, stdout io.Writer) error {
 	if ctx == nil {
@@ -61,7 +61,7 @@ func exportReports(ctx context.Context, database, id, out string, stdout io.Writ
 		}
 	}
 	if out == "" {
-		r, err := server.ExportReport(ctx, st, id)
+		r, err := export.Report(ctx, st, id)
 		if err != nil {
 			return &exitError{exitFailure, err}
 		}
@@ -74,7 +74,7 @@ func exportReports(ctx context.Context, database, id, out string, stdout io.Writ
 		return &exitError{exitFailure, err}
 	}
 	for _, id := range ids {
-		r, err := server.ExportReport(ctx, st, id)
+		r, err := export.Report(ctx, st, id)
 		if err != nil {
 			return &exitError{exitFailure, err}
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/report"
 	"github.com/rootline-dev/rootline/internal/synth"
 )
 
@@ -66,7 +67,7 @@ func TestLargeIncidentReport(t *testing.T) {
 		t.Errorf("%d symptom groups, want at most 200", n)
 	}
 	var text bytes.Buffer
-	if err := writeText(&text, rep, textOptions{}); err != nil {
+	if err := report.WriteText(&text, rep, report.TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(text.String(), "\n"); n > 150 {
@@ -89,7 +90,7 @@ func TestLargeIncidentReport(t *testing.T) {
 		}
 	}
 	var all bytes.Buffer
-	if err := writeText(&all, rep, textOptions{All: true}); err != nil {
+	if err := report.WriteText(&all, rep, report.TextOptions{All: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range evicted {

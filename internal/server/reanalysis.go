@@ -5,10 +5,10 @@ import (
 	"slices"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
-	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/metrics"
+	"github.com/rootline-dev/rootline/internal/report/export"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/timeline"
 )
@@ -55,27 +55,8 @@ func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *store
 		alerts: ev.Alerts, metrics: opts.Metrics, evidence: ev, tl: &madeTimeline{}}
 }
 
-// analysisOptions are the options of an incident's analysis: what changed between its
-// snapshots of each cluster, between the versions of workloads, ConfigMaps and nodes the
-// collector saw, and between those and the snapshots of the same cluster, each dated by the events that mark it when they tell (change.Narrow).
-func analysisOptions(ev *store.Evidence) analysis.Options {
-	var opts analysis.Options
-	for _, rs := range ev.Readings {
-		opts.Changes = append(opts.Changes, change.Across(rs)...)
-	}
-	opts.Changes = append(opts.Changes, change.Over(ev.Versions)...)
-	opts.Changes = append(opts.Changes, change.Join(ev.Own, ev.Versions)...)
-	if len(opts.Changes) > 0 {
-		var events []*cluster.Object
-		for _, o := range ev.Objects {
-			if o.Event != nil {
-				events = append(events, o)
-			}
-		}
-		opts.Changes = change.Narrow(opts.Changes, events)
-	}
-	return opts
-}
+// analysisOptions are the options of an incident's analysis (export.Options).
+func analysisOptions(ev *store.Evidence) analysis.Options { return export.Options(ev) }
 
 // with is the state of the same model and analysis for the incident's row and notes as they are
 // now, made of ev. The timeline is shared when the notes are the same, as nothing else it is made

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/report"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
@@ -40,23 +40,8 @@ func (s *Server) getRelated(c *gin.Context) error {
 	return nil
 }
 
-// analysisSignature is the signature an analysis gives: its symptom and cause kinds, its root
-// cause and the components its causes name, by workload.
-//
-// The symptoms the input's authors report (ClaimRef.Symptoms) count too: a postmortem that
-// says the hub was OOM-killed is related to incidents where it was, though it shows no output.
-func analysisSignature(rep analysis.Report) incident.Signature {
-	sig := incident.SignatureOf(frontMatterOf(rep))
-	sig.Components = incident.WorkloadNames(sig.Components)
-	for _, c := range rep.Claims {
-		for _, k := range c.Symptoms {
-			if !slices.Contains(sig.Symptoms, k) {
-				sig.Symptoms = append(sig.Symptoms, k)
-			}
-		}
-	}
-	return sig
-}
+// analysisSignature is the signature an analysis gives (report.Signature).
+func analysisSignature(rep analysis.Report) incident.Signature { return report.Signature(rep) }
 
 // refreshOnce refreshes the signature of an incident once, within --upload-timeout.
 func (s *Server) refreshOnce(ctx context.Context, id string) {

@@ -1,4 +1,8 @@
-package main
+// Package report writes an analysis for people: as text for a terminal (WriteText, what
+// `rootline analyze` prints) and as the Markdown text of a library report (Markdown, what an
+// export writes for an incident without a text of its own), with the signature the analysis
+// gives (Signature). It renders; it reads and stores nothing.
+package report
 
 import (
 	"fmt"
@@ -10,8 +14,8 @@ import (
 	"github.com/rootline-dev/rootline/internal/timeline"
 )
 
-// textOptions tune writeText.
-type textOptions struct {
+// TextOptions tune WriteText.
+type TextOptions struct {
 	Color    bool // ANSI colour, for terminals only
 	Evidence int  // evidence items shown per symptom or cause; 0 means 3 (1 for a large report)
 	// All lists every symptom group with every member, and every gap; without it a large
@@ -29,11 +33,11 @@ const (
 	largeReport   = 8  // symptom groups above which evidence is cut to one item
 )
 
-// writeText writes a report for people: the summary (what happened, why, how sure, and what
+// WriteText writes a report for people: the summary (what happened, why, how sure, and what
 // to change, ranked); the causal chain from the root cause to the symptoms; the causes, root
 // first, with what they explain, the evidence quoted and what is missing; the symptom groups,
 // worst first; then the evidence that is missing.
-func writeText(w io.Writer, rep analysis.Report, o textOptions) error {
+func WriteText(w io.Writer, rep analysis.Report, o TextOptions) error {
 	if o.Evidence == 0 {
 		o.Evidence = 3
 		if len(rep.Symptoms) > largeReport && !o.All {
@@ -351,7 +355,7 @@ func (p *printer) width(n int) int {
 
 type printer struct {
 	w   io.Writer
-	o   textOptions
+	o   TextOptions
 	err error
 }
 
