@@ -38,7 +38,33 @@ const autoscalerTaint = "ToBeDeletedByClusterAutoscaler"
 //
 // A change with no window (Since and Until both zero) or already dated exactly is left.
 func Narrow(changes []Change, events []*cluster.Object) []Change {
-	byObject := map[string][]mark{} // "Kind/namespace/name" → its marks, in time order
+	byObject := marksOf(events)
+	out := make([]Change, len(changes))
+	copy(out, changes)
+	for i := range out {
+		c := &out[i]
+		if c.Since.IsZero() && c.Until.IsZero() || !c.Since.IsZero() && c.Since.Equal(c.Until) {
+			continue
+		}
+		found, replicaSet := dating(*c, byObject[c.Kind+"/"+c.Namespace+"/"+c.Name])
+		if found == nil {
+			continue
+		}
+		c.Since, c.Until = found.at, found.at
+		if replicaSet != "" && c.ReplicaSet == "" {
+			c.ReplicaSet = replicaSet
+		}
+		if c.Evidence == "" {
+			c.Evidence = "Event " + strings.TrimPrefix(found.namespace+"/", "/") + found.name + " (" + found.reason + ")"
+		}
+	}
+	return out
+}
+
+// marksOf are the events that may date a change, by "Kind/namespace/name" of their object, each
+// object's in time order.
+func marksOf(events []*cluster.Object) map[string][]mark {
+	byObject := map[string][]mark{}
 	for _, o := range events {
 		e := o.Event
 		if e == nil {
@@ -59,60 +85,53 @@ func Narrow(changes []Change, events []*cluster.Object) []Change {
 	for k := range byObject {
 		sort.SliceStable(byObject[k], func(i, j int) bool { return byObject[k][i].at.Before(byObject[k][j].at) })
 	}
-	out := make([]Change, len(changes))
-	copy(out, changes)
-	for i := range out {
-		c := &out[i]
-		if c.Since.IsZero() && c.Until.IsZero() || !c.Since.IsZero() && c.Since.Equal(c.Until) {
-			continue
-		}
-		in := func(t time.Time) bool {
-			return (c.Since.IsZero() || !t.Before(c.Since)) && (c.Until.IsZero() || !t.After(c.Until))
-		}
-		marks := byObject[c.Kind+"/"+c.Namespace+"/"+c.Name]
-		var found *mark
-		var replicaSet string
-		switch {
-		case c.Kind == "Deployment" && c.Path.Template:
-			earlier := map[string]bool{}
-			for j := range marks {
-				m := &marks[j]
-				sub := scaledUp.FindStringSubmatch(m.msg)
-				if m.reason != "ScalingReplicaSet" || sub == nil {
-					continue
-				}
-				if in(m.at) && !earlier[sub[1]] {
-					found, replicaSet = m, sub[1]
-					break
-				}
-				earlier[sub[1]] = true
-			}
-		case c.Kind == cluster.KindNode && c.Path.Attr == Unschedulable:
-			want := "NodeSchedulable"
-			if c.Is.Set {
-				want = "NodeNotSchedulable"
-			}
-			found = firstMark(marks, func(at time.Time, reason string) bool { return reason == want && in(at) })
-		case c.Kind == cluster.KindNode && c.Path.Object() && c.Is.Absent:
-			found = firstMark(marks, func(at time.Time, reason string) bool { return reason == "RemovingNode" && in(at) })
-			if found == nil {
-				found = firstMark(marks, func(at time.Time, reason string) bool { return reason == "ScaleDown" && in(at) })
-			}
-		case c.Kind == cluster.KindNode && c.Path.Attr == Taints && hasTaint(c.Is, autoscalerTaint) && !hasTaint(c.Was, autoscalerTaint):
-			found = firstMark(marks, func(at time.Time, reason string) bool { return reason == "ScaleDown" && in(at) })
-		}
-		if found == nil {
-			continue
-		}
-		c.Since, c.Until = found.at, found.at
-		if replicaSet != "" && c.ReplicaSet == "" {
-			c.ReplicaSet = replicaSet
-		}
-		if c.Evidence == "" {
-			c.Evidence = "Event " + strings.TrimPrefix(found.namespace+"/", "/") + found.name + " (" + found.reason + ")"
-		}
+	return byObject
+}
+
+// dating is the mark of a change's object that dates it (nil when none does), and for a
+// Deployment's rollout the ReplicaSet it scaled up.
+func dating(c Change, marks []mark) (found *mark, replicaSet string) {
+	in := func(t time.Time) bool {
+		return (c.Since.IsZero() || !t.Before(c.Since)) && (c.Until.IsZero() || !t.After(c.Until))
 	}
-	return out
+	reason := func(want string) func(time.Time, string) bool {
+		return func(at time.Time, r string) bool { return r == want && in(at) }
+	}
+	switch {
+	case c.Kind == "Deployment" && c.Path.Template:
+		return rollout(marks, in)
+	case c.Kind == cluster.KindNode && c.Path.Attr == Unschedulable:
+		if c.Is.Set {
+			return firstMark(marks, reason("NodeNotSchedulable")), ""
+		}
+		return firstMark(marks, reason("NodeSchedulable")), ""
+	case c.Kind == cluster.KindNode && c.Path.Object() && c.Is.Absent:
+		if found = firstMark(marks, reason("RemovingNode")); found == nil {
+			found = firstMark(marks, reason("ScaleDown"))
+		}
+		return found, ""
+	case c.Kind == cluster.KindNode && c.Path.Attr == Taints && hasTaint(c.Is, autoscalerTaint) && !hasTaint(c.Was, autoscalerTaint):
+		return firstMark(marks, reason("ScaleDown")), ""
+	}
+	return nil, ""
+}
+
+// rollout is the first ScalingReplicaSet mark in the window that scales up a ReplicaSet no
+// earlier mark scaled up, and that ReplicaSet.
+func rollout(marks []mark, in func(time.Time) bool) (*mark, string) {
+	earlier := map[string]bool{}
+	for j := range marks {
+		m := &marks[j]
+		sub := scaledUp.FindStringSubmatch(m.msg)
+		if m.reason != "ScalingReplicaSet" || sub == nil {
+			continue
+		}
+		if in(m.at) && !earlier[sub[1]] {
+			return m, sub[1]
+		}
+		earlier[sub[1]] = true
+	}
+	return nil, ""
 }
 
 // mark is an event that may date a change: when, why, its name and namespace, its message.
