@@ -19,16 +19,6 @@ func Bytes(q string) (int64, bool) {
 	return qty.Value(), true
 }
 
-// MilliCPU converts a CPU quantity ("100m", "2", "1.5") to millicores. ok is false for text
-// that is not a quantity and for values whose millicores overflow int64.
-func MilliCPU(q string) (int64, bool) {
-	qty, ok := parseQuantity(q)
-	if !ok || !fitsInt64(qty, 1000) {
-		return 0, false
-	}
-	return qty.MilliValue(), true
-}
-
 // parseQuantity parses q with resource.ParseQuantity. Pasted messages sometimes carry
 // human units with a trailing "B" ("24GB", "1GiB"), which ParseQuantity rejects; the "B" is
 // dropped and the rest tried again.

@@ -36,26 +36,3 @@ func TestBytes(t *testing.T) {
 		})
 	}
 }
-
-func TestMilliCPU(t *testing.T) {
-	tests := []struct {
-		q      string
-		want   int64
-		wantOK bool
-	}{
-		{q: "100m", want: 100, wantOK: true},
-		{q: "2", want: 2000, wantOK: true},
-		{q: "1.5", want: 1500, wantOK: true},
-		{q: "0", want: 0, wantOK: true},
-		{q: "9223372036854775807"},
-		{q: "two"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.q, func(t *testing.T) {
-			got, ok := MilliCPU(tt.q)
-			if got != tt.want || ok != tt.wantOK {
-				t.Errorf("MilliCPU(%q) = %d, %v; want %d, %v", tt.q, got, ok, tt.want, tt.wantOK)
-			}
-		})
-	}
-}

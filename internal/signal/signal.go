@@ -1,6 +1,7 @@
 // Package signal parses the free-text messages that Kubernetes components write into events,
-// pod status and conditions: kubelet evictions, probe failures and restarts, scheduler
-// FailedScheduling diagnoses, preemptions and cluster-autoscaler decisions.
+// pod status, conditions and logs: kubelet evictions and log lines, scheduler
+// FailedScheduling diagnoses, pod failure reasons, and cluster-autoscaler decisions, logs and
+// status.
 //
 // Every parser is pure and total: it takes one message, never panics, and reports with ok
 // whether the message had the expected shape. The formats, with their variants across
