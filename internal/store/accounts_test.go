@@ -15,6 +15,7 @@ import (
 // look alike; a disabled account is refused and loses its sessions; a new password ends the
 // sessions too.
 func TestAccounts(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		const pw = "a long enough password"

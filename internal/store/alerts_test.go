@@ -32,6 +32,7 @@ func resolvedAt(a alert.Alert, end time.Time) alert.Alert {
 // generation (so that the incidents of the cluster are analysed again), a late firing does not
 // open it again, and the window reads what overlaps it.
 func TestStoreAlerts(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
 		t0 := time.Date(2026, 3, 1, 10, 0, 0, 123456000, time.UTC) // microseconds, as both backends keep them
@@ -140,6 +141,7 @@ func TestStoreAlerts(t *testing.T) {
 // TestStoreAlertsAtomic: a payload that fails part way stores none of its alerts, and leaves the
 // cluster's generation as it was.
 func TestStoreAlertsAtomic(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
@@ -174,6 +176,7 @@ func testIncident(id, clusterName string, start, end time.Time) *incident.Incide
 // window, on the full load and on the load from the one before (loadSince), and is not the
 // Same as before once an alert resolved.
 func TestEvidenceAlerts(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
 		t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)

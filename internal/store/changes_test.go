@@ -27,6 +27,7 @@ import (
 // events without times; new states of pods and nodes; snapshots of the same cluster for
 // another incident. Expiry and a snapshot of its own make the load compare everything again.
 func TestIncidentEvidenceSince(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
@@ -158,6 +159,7 @@ func TestIncidentEvidenceSince(t *testing.T) {
 // TestSinceQueriesUseIndexes: what changed since a load is found by index, never by reading a
 // table whole, on both databases: the point of recording generations.
 func TestSinceQueriesUseIndexes(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		// A day of what a collector sends, a state and an event a minute, in a batch an hour,
 		// and a snapshot of the cluster an hour, so that the planners choose by what the
@@ -216,6 +218,7 @@ func TestSinceQueriesUseIndexes(t *testing.T) {
 // holds what a load from nothing holds. (On PostgreSQL the batches commit in any order; the
 // generation each takes last, holding its cluster's row, orders them.)
 func TestIncidentEvidenceSinceConcurrent(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)

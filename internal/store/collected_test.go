@@ -37,6 +37,7 @@ func collectedEvent(count int32, first, last time.Time) *cluster.Object {
 // nothing twice; an event's count only grows), and an incident defined on the cluster's time
 // window sees the pod's last state and the events of the window, without any upload.
 func TestStoreCollected(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
@@ -126,6 +127,7 @@ func collectedDeployment(t *testing.T, rv, image string, at time.Time) *cluster.
 // the one before reads the new version and equals a load from nothing, and a load with nothing
 // new is the same evidence.
 func TestCollectedVersions(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
@@ -194,6 +196,7 @@ func TestCollectedVersions(t *testing.T) {
 // incident's model keeps the node as it was last (it was there), the timeline's state changes
 // say it was deleted, and what changed says it went.
 func TestCollectedNodeDeleted(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)

@@ -122,6 +122,7 @@ func (s sighting) jsonl(t *testing.T) []byte {
 }
 
 func TestEventsStored(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		createIncident(t, st, "inc-1", "leap")
 		ins := fixtures(t, "events.jsonl")
@@ -145,6 +146,7 @@ func TestEventsStored(t *testing.T) {
 // events.jsonl again: its row converges to the highest count, the widest span, and the
 // message of the latest sighting, whatever order the sightings arrive in.
 func TestEventUpsert(t *testing.T) {
+	t.Parallel()
 	first := ts(t, "2023-02-01T17:06:00Z")
 	steps := []struct {
 		name string
@@ -203,6 +205,7 @@ func TestEventUpsert(t *testing.T) {
 
 // TestEventWithoutTimes: a sighting with no time at all is older than any with one.
 func TestEventWithoutTimes(t *testing.T) {
+	t.Parallel()
 	untimed := sighting{count: 9, message: "no times"}
 	timed := sighting{2, "2023-02-01T17:06:00Z", "2023-02-01T17:07:00Z", "timed"}
 	tests := []struct {
@@ -235,6 +238,7 @@ func TestEventWithoutTimes(t *testing.T) {
 // TestEventTwiceInOneSnapshot: files of one snapshot may overlap; the event is stored once,
 // merged, and linked to the snapshot once, at its first sighting.
 func TestEventTwiceInOneSnapshot(t *testing.T) {
+	t.Parallel()
 	newer := sighting{5, "2023-02-01T17:06:00Z", "2023-02-01T17:30:00Z", "evicted five times"}
 	merged := eventRecord{"leap", evictedUID, "v1", "Evicted", "evicted five times", 5,
 		ptr(ts(t, "2023-02-01T17:06:00Z")), ptr(ts(t, "2023-02-01T17:30:00Z"))}
@@ -299,6 +303,7 @@ func TestEventTwiceInOneSnapshot(t *testing.T) {
 
 // TestEventsPerCluster: the same event uid on two clusters is two events.
 func TestEventsPerCluster(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		createIncident(t, st, "inc-1", "leap")
 		createIncident(t, st, "inc-2", "other")

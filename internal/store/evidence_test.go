@@ -41,6 +41,7 @@ func evidenceInputs(t0 time.Time, pods ...string) []input {
 // sighting of an event a snapshot carried, a new pod state, another snapshot, a snapshot that
 // expired and the same files stored again are each seen.
 func TestIncidentEvidence(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)

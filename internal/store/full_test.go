@@ -26,6 +26,7 @@ func (e codedError) Error() string { return e.msg }
 func (e codedError) Code() int     { return e.code }
 
 func TestIsFull(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		err  error
 		want bool
@@ -55,6 +56,7 @@ func TestIsFull(t *testing.T) {
 // TestUploadDiskFull in internal/server): the driver's real error is recognised by IsFull,
 // nothing of the snapshot stays, and it is stored whole where there is room.
 func TestSnapshotDatabaseFull(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	tg, err := store.ParseTarget(filepath.Join(t.TempDir(), "rootline.db"))
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestIncidentRoundTrip(t *testing.T) {
+	t.Parallel()
 	// Times given in another zone come back as the same instants in UTC.
 	cet := time.FixedZone("CET", 3600)
 	started := time.Date(2023, 2, 1, 18, 4, 10, 0, cet)
@@ -79,6 +80,7 @@ func TestIncidentRoundTrip(t *testing.T) {
 }
 
 func TestIncidentErrors(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		first := createIncident(t, st, "inc-1", "leap", "memory")
@@ -107,6 +109,7 @@ func TestIncidentErrors(t *testing.T) {
 }
 
 func TestIncidentsList(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		// Created in this order: newest first must not fall back to id order.
 		createIncident(t, st, "a-oldest", "leap", "memory", "eviction")

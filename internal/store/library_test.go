@@ -16,6 +16,7 @@ import (
 // TestSignatureBits pins the bit of each kind: stored bit sets depend on them, so a kind may
 // only be added at the end. Every kind of the vocabulary has its own bit.
 func TestSignatureBits(t *testing.T) {
+	t.Parallel()
 	symptoms, causes, components := store.SignatureBits()
 	for _, c := range []struct {
 		name  string
@@ -50,6 +51,7 @@ func TestSignatureBits(t *testing.T) {
 // TestFacetsAfterUpgrade: a library stored before migration 4 gets its facets from the
 // migration, with the person's signature speaking where there is one.
 func TestFacetsAfterUpgrade(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, _ *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		st, err := store.Open(ctx, mustTarget(t, storetest.Fresh(t, b)), nil)
@@ -104,6 +106,7 @@ func TestFacetsAfterUpgrade(t *testing.T) {
 // SQLite) finds the same related incidents, in the same order, as ranking every incident of
 // the library with incident.Related.
 func TestRelatedCandidatesMatchBruteForce(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
 		reports := make([]incident.Report, 3000)

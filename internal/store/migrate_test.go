@@ -19,6 +19,7 @@ var schemaTables = []string{"accounts", "alerts", "api_tokens", "clusters", "eve
 	"objects", "pod_containers", "pods", "schema_migrations", "sessions", "snapshot_events", "snapshots"}
 
 func TestMigrationsInStep(t *testing.T) {
+	t.Parallel()
 	type version struct {
 		Version int
 		Name    string
@@ -47,6 +48,7 @@ func TestMigrationsInStep(t *testing.T) {
 }
 
 func TestMigrateTwice(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ms, err := store.Migrations(st.Dialect())
 		if err != nil {
@@ -79,6 +81,7 @@ func TestMigrateTwice(t *testing.T) {
 // TestMigrateConcurrently starts several Stores on one empty database at once, the way
 // replicas start together: every Migrate succeeds and the migrations are applied once.
 func TestMigrateConcurrently(t *testing.T) {
+	t.Parallel()
 	const replicas = 4
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		target := freshTarget(t, st, b)
@@ -146,6 +149,7 @@ func freshTarget(t *testing.T, _ *store.Store, b storetest.Backend) store.Target
 }
 
 func TestParseTarget(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in          string
 		wantErr     bool

@@ -49,6 +49,7 @@ data   Pending                                      standard       59m
 // or a claims listing printed where the paste's time is unknown) is stored in columns of its own
 // and comes back typed, with no rootline.dev/ annotation in the stored JSON.
 func TestTypedProvenanceStored(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		createIncident(t, st, "inc-1", "leap")
 		ins := []input{{name: "ticket.txt", data: []byte(describePaste)}}

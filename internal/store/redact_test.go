@@ -12,6 +12,7 @@ import (
 // TestDatabasePasswordsHidden: a database string's password appears in no error and no
 // display, whatever its form, and a libpq keyword string is PostgreSQL, not a file name.
 func TestDatabasePasswordsHidden(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in      string
 		dialect Dialect // "" when ParseTarget refuses it

@@ -10,6 +10,7 @@ import (
 
 // TestBest: the heap keeps exactly what sorting every candidate keeps, ties by id, each id once.
 func TestBest(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for round := range 200 {
 		want := sigBits{r.Int64N(64), r.Int64N(64), r.Int64N(16)}
@@ -42,6 +43,7 @@ func TestBest(t *testing.T) {
 
 // TestOverlap: the bit-set overlap is the mean of the three Jaccard fractions.
 func TestOverlap(t *testing.T) {
+	t.Parallel()
 	a := sigBits{SymptomBits: 0b0011, CauseBits: 0b0001, ComponentBits: 0b11}
 	b := sigBits{SymptomBits: 0b0110, CauseBits: 0b0001, ComponentBits: 0}
 	if got, want := a.overlap(b), (1.0/3+1+0)/3; got != want {

@@ -31,6 +31,7 @@ Prometheus load grows with the number of nodes.
 var symptomKinds = []string{analysis.PodEvicted, analysis.PodPending}
 
 func TestImportReport(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
 		r, err := incident.ParseReport("IL-0070.md", []byte(il0070Report), symptomKinds, analysis.CauseKinds)
@@ -73,6 +74,7 @@ func TestImportReport(t *testing.T) {
 // signatures, search), updates incidents that exist, takes a repeated id as an update, and
 // stores nothing when it fails part way.
 func TestImportReports(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		var reports []incident.Report
@@ -187,6 +189,7 @@ func containsID(list []*incident.Incident, id string) bool {
 // signature; none fails (PostgreSQL once answered the second with a duplicate key, both
 // having deleted the old rows before either inserted) and the last one written stands whole.
 func TestSignatureConcurrently(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
 		if err := st.CreateIncident(ctx, &incident.Incident{ID: "busy", Title: "busy"}); err != nil {

@@ -20,6 +20,7 @@ import (
 // reads as one event with the merged count and time span; expiring the first day keeps what
 // the second day saw.
 func TestEventsAcrossDays(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC)
@@ -95,6 +96,7 @@ func TestEventsAcrossDays(t *testing.T) {
 // the snapshot row stays, marked expired; each object's newest state stays unless it says
 // the object went away; and the same files uploaded again are stored anew.
 func TestExpire(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		createIncident(t, st, "inc-1", "leap")
@@ -157,6 +159,7 @@ func TestExpire(t *testing.T) {
 
 // TestPartitionsConcurrently: servers creating the same day's partition at once all succeed.
 func TestPartitionsConcurrently(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		day := time.Date(2031, 5, 4, 10, 0, 0, 0, time.UTC)
@@ -187,6 +190,7 @@ func TestPartitionsConcurrently(t *testing.T) {
 // TestEventsAfterUpgrade: migration 7 keeps the events stored before it (on PostgreSQL,
 // moving them into the partitioned table) and the store goes on writing them.
 func TestEventsAfterUpgrade(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, _ *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		st, err := store.Open(ctx, mustTarget(t, storetest.Fresh(t, b)), nil)
@@ -234,6 +238,7 @@ func TestEventsAfterUpgrade(t *testing.T) {
 // resolution came recently; the incident's version changes, so that its cached analysis is
 // made again.
 func TestExpireAlerts(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
 		now, age := time.Date(2031, 6, 1, 0, 0, 0, 0, time.UTC), 30*24*time.Hour

@@ -12,6 +12,7 @@ import (
 // run again, up to txAttempts times, and nothing of a failed attempt stays; any other error
 // ends it at once.
 func TestTransactionsRunAgain(t *testing.T) {
+	t.Parallel()
 	tg, err := ParseTarget(filepath.Join(t.TempDir(), "retry.db"))
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestIsUnavailable(t *testing.T) {
+	t.Parallel()
 	for err, want := range map[error]bool{
 		nil:                            false,
 		store.ErrNotFound:              false,

@@ -17,6 +17,7 @@ import (
 // object with what encoding/json escapes or compacts (HTML in a message, quantities, times,
 // map keys out of order, a raw extension).
 func TestObjectJSON(t *testing.T) {
+	t.Parallel()
 	o := synth.Options{Pods: 300, Events: 300, Seed: 3}
 	var objs []*cluster.Object
 	for i := range 300 {

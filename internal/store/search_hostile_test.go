@@ -53,6 +53,7 @@ func addHostileNotes(tb testing.TB, st *store.Store) {
 // TestSearchHostile: the search of a query of 5,000 repeats of one word is the search of
 // that word, on both databases; a search whose request is gone stops with context.Canceled.
 func TestSearchHostile(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
 		addHostileNotes(t, st)

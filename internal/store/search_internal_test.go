@@ -12,6 +12,7 @@ import (
 // store searches at most MaxQueryTerms distinct words of the first MaxQueryBytes of a query,
 // however long it is; CheckQuery refuses what would be cut.
 func TestSearchTermsBounded(t *testing.T) {
+	t.Parallel()
 	var distinct []string
 	for i := range 100 {
 		distinct = append(distinct, fmt.Sprintf("w%d", i))
@@ -50,6 +51,7 @@ func TestSearchTermsBounded(t *testing.T) {
 // distinct word of the query, at most, and stops at the end of the snippet; a concept written
 // thousands of times is marked in one pass; a cancelled search stops within checkEvery words.
 func TestSnippetBounded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	hostile := strings.Repeat("a ", 30_000)
 

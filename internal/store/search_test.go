@@ -64,6 +64,7 @@ func ids(list []*incident.Incident) []string {
 // it matched, with the words marked; the totals and the counts per cause agree with what the
 // cause chips select. On both databases.
 func TestSearchConcepts(t *testing.T) {
+	t.Parallel()
 	oom := []string{"oom-camel", "oom-kernel", "oom-short", "oom-signature", "oom-words", "ready"}
 	notReady := []string{"notready-camel", "notready-signature", "notready-words"}
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
@@ -186,6 +187,7 @@ func marked(m store.Match) string {
 // report's date, else when the incident started, else the first time of its evidence, else
 // when it was created; each with the root cause of the signature that speaks for it.
 func TestIncidentsByDate(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
 		at := func(s string) *time.Time {

@@ -12,6 +12,7 @@ import (
 // whatever incidents it was attached to after, and still after its objects expired; a digest
 // never stored has none.
 func TestSnapshotHolder(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
 		ins := fixtures(t, "pods-list.json", "events.jsonl")

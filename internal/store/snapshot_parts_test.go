@@ -13,6 +13,7 @@ import (
 // dropped leaves nothing: no rows, however many batches it wrote, nothing counted, and its
 // objects may come again; a part kept is stored as the rest. Parts do not nest.
 func TestSnapshotParts(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
 		createIncident(t, st, "parts", "leap")

@@ -19,6 +19,7 @@ import (
 )
 
 func TestSnapshotStoreAndAttach(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		createIncident(t, st, "inc-1", "leap")
@@ -101,6 +102,7 @@ func TestSnapshotStoreAndAttach(t *testing.T) {
 }
 
 func TestSnapshotCluster(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name            string
 		incidentCluster string
@@ -151,6 +153,7 @@ func TestSnapshotCluster(t *testing.T) {
 
 // TestSnapshotRollback abandons writers in several states; nothing of them may stay.
 func TestSnapshotRollback(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		// fill adds objects, possibly failing on purpose, and finishes the writer its way.
@@ -218,6 +221,7 @@ func TestSnapshotRollback(t *testing.T) {
 }
 
 func TestSnapshotDuplicates(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		createIncident(t, st, "inc-1", "leap")
@@ -258,6 +262,7 @@ func TestSnapshotDuplicates(t *testing.T) {
 
 // TestSnapshotBatches stores more objects than one INSERT takes.
 func TestSnapshotBatches(t *testing.T) {
+	t.Parallel()
 	const n = 1000
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
@@ -286,6 +291,7 @@ func TestSnapshotBatches(t *testing.T) {
 // TestNoSecretsStored stores every fixture, then reads every value of every column back:
 // none holds a secret of the fixtures, and the raw objects hold the redaction marker instead.
 func TestNoSecretsStored(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		createIncident(t, st, "inc-1", "leap")
 		ins := fixtures(t, "pods-list.json", "nodes.yaml", "events.jsonl", "multi.yaml", "podlist-api.json")

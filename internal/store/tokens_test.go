@@ -13,6 +13,7 @@ import (
 // TestTokens: a token is found by its secret and by nothing else; the secret is never stored;
 // names are taken once; a revoked token is found as revoked; scopes and names are checked.
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		secret, tok, err := st.CreateToken(ctx, "ci", access.Write)

@@ -50,6 +50,7 @@ func fingerprints(alerts []alert.Alert) []string {
 // 17:06:30), on the full load and on the load from the one before; its start and end, when
 // set, are its window instead; without any evidence it has none.
 func TestEvidenceWindow(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
@@ -142,6 +143,7 @@ func TestEvidenceWindow(t *testing.T) {
 // first and last sightings, not the times of a part dropped; its pods' starts when it has no
 // events; none when it records no time.
 func TestSnapshotSpan(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
@@ -214,6 +216,7 @@ func TestSnapshotSpan(t *testing.T) {
 // they stored (their events' sightings, else their pods' starts), so that an incident without
 // a start uploaded before the upgrade reads the alerts of its evidence's span after it.
 func TestEvidenceSpanAfterUpgrade(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, _ *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		st, err := store.Open(ctx, mustTarget(t, storetest.Fresh(t, b)), nil)
@@ -303,6 +306,7 @@ func TestEvidenceSpanAfterUpgrade(t *testing.T) {
 // at most MaxEvidenceWindow long, ending at the last time it records: pods started ten days
 // apart do not make it read ten days of its cluster.
 func TestEvidenceWindowBounded(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)

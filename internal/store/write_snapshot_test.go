@@ -19,6 +19,7 @@ var errBusy = errors.New("database is locked (5) (SQLITE_BUSY)")
 // written again from the start, and stored once; one that keeps colliding is tried three times
 // and stores nothing; any other failure is not retried; the same bytes again are ErrExists.
 func TestWriteSnapshotAgain(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		createIncident(t, st, "inc-1", "leap")
