@@ -37,14 +37,6 @@ func (p Placement) String() string {
 	return ""
 }
 
-// PodPlacement applies the scheduler's own rules for required placement
-// (k8s.io/component-helpers): the pod's nodeSelector and required node affinity must match the
-// node's labels (and name, for matchFields), and the pod must tolerate each of the node's
-// NoSchedule and NoExecute taints. Preferences, resources, ports and volumes are not looked at.
-func PodPlacement(pod *corev1.Pod, node *corev1.Node) Placement {
-	return placement(nodeaffinity.GetRequiredNodeAffinity(pod), pod.Spec.Tolerations, node, schedulingTaint)
-}
-
 func placement(aff nodeaffinity.RequiredNodeAffinity, tolerations []corev1.Toleration, node *corev1.Node, taints func(*corev1.Taint) bool) Placement {
 	// A selector the API server would have refused (an unknown operator) matches no node, as
 	// in the scheduler, which ignores the error too.

@@ -18,9 +18,6 @@ const (
 	RoleGPU    = "gpu"
 )
 
-// PoolRoles lists the roles, in the order their bits are kept.
-var PoolRoles = []string{RoleCore, RoleUser, RoleWorker, RoleGPU}
-
 // roleWords are the words of a pool's name that give its role. A name with words of several
 // roles takes the first of GPU, user, worker, core ("gpu-workers" is a GPU pool).
 var roleWords = map[string][]string{

@@ -31,9 +31,6 @@ type Filter struct {
 
 var severityRank = map[string]int{SeverityInfo: 0, SeverityWarning: 1, SeverityCritical: 2}
 
-// Match reports whether the filter selects an entry (paging aside).
-func (f Filter) Match(e Entry) bool { return f.match(&e) }
-
 func (f Filter) match(e *Entry) bool {
 	switch {
 	case !f.From.IsZero() && e.At.Before(f.From) && (e.Last == nil || e.Last.Before(f.From)):
@@ -166,28 +163,6 @@ func Buckets(entries []Entry, from, to time.Time, width time.Duration) []Bucket 
 		if e.Severity != SeverityInfo {
 			b.Warnings += c
 		}
-	}
-	return out
-}
-
-// Group folds the event entries that share a reason and a node (by "node") or a namespace (by
-// "namespace") into one entry each, counting their occurrences and objects: a hundred pods
-// failing to schedule become one line. Other entries pass unchanged; order is kept by the
-// first entry of each group.
-func Group(entries []Entry, by string) []Entry {
-	if by != "node" && by != "namespace" {
-		return entries
-	}
-	g := newGrouper(by)
-	rows := make([]*Entry, 0, len(entries))
-	for _, e := range entries {
-		if x := g.add(e); x != nil {
-			rows = append(rows, x)
-		}
-	}
-	out := make([]Entry, len(rows))
-	for i, e := range rows {
-		out[i] = *e
 	}
 	return out
 }
