@@ -52,16 +52,6 @@ func (in Input) series(name string) []found {
 	return out
 }
 
-// hasMetric reports whether the input holds series of the query name.
-func (in Input) hasMetric(name string) bool {
-	for _, a := range in.metrics {
-		if a.Name == name && len(a.Series) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // podSeries are the series of a query about one pod (labels namespace and pod), container
 // given or any.
 func (in Input) podSeries(name string, pod *cluster.Object, container string) []found {

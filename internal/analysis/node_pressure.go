@@ -58,36 +58,52 @@ var pressureEvents = map[string]string{
 }
 
 func (nodePressureRule) Symptoms(in Input) []Symptom {
-	m := in.Model
-	byNode := map[string]*Symptom{}
-	get := func(node string) *Symptom {
-		if s, ok := byNode[node]; ok {
-			return s
-		}
-		s := &Symptom{Kind: NodePressure, Node: node, Objects: []ObjectRef{{Kind: cluster.KindNode, Name: node}}}
-		byNode[node] = s
+	p := pressured{}
+	p.fromNodes(in.Model)
+	p.fromPressureEvents(in)
+	p.fromRefusals(in)
+	if len(p) == 0 {
+		p.fromScheduler(in.Model)
+	}
+	return p.symptoms()
+}
+
+// pressured are the symptoms of pressure by node ("" for a node the input does not name).
+type pressured map[string]*Symptom
+
+// at is the symptom of a node, made when it has none yet.
+func (p pressured) at(node string) *Symptom {
+	if s, ok := p[node]; ok {
 		return s
 	}
-	addResource := func(s *Symptom, r string) {
-		if r == "" {
-			return
-		}
-		if !slices.Contains(s.Details.Resources, r) {
+	s := &Symptom{Kind: NodePressure, Node: node, Objects: []ObjectRef{{Kind: cluster.KindNode, Name: node}}}
+	p[node] = s
+	return s
+}
+
+// add records the resources of a pressure ("" says none) and its evidence on a node's symptom.
+func (p pressured) add(node string, ev Evidence, resources ...string) *Symptom {
+	s := p.at(node)
+	for _, r := range resources {
+		if r != "" && !slices.Contains(s.Details.Resources, r) {
 			s.Details.Resources = append(s.Details.Resources, r)
 		}
 	}
+	s.Evidence = append(s.Evidence, ev)
+	return s
+}
+
+// fromNodes reads the pressure conditions of the nodes, and the taints of a pressure whose
+// condition the paste lacks (a describe cut short in its conditions, a node listed with its
+// taints): the kubelet's and the node lifecycle controller's taint still says it.
+func (p pressured) fromNodes(m *cluster.Model) {
 	for _, o := range m.Nodes {
-		// A pressure whose condition the paste lacks (a describe cut short in its conditions, a
-		// node listed with its taints): the kubelet's and the node lifecycle controller's
-		// taint still says it.
 		for _, t := range o.Node.Spec.Taints {
 			r, ok := pressureTaint(t.Key)
 			if !ok || hasCondition(o.Node, r) {
 				continue
 			}
-			s := get(o.Node.Name)
-			addResource(s, r)
-			s.Evidence = append(s.Evidence, cite(o, "spec.taints", t.ToString()))
+			s := p.add(o.Node.Name, cite(o, "spec.taints", t.ToString()), r)
 			if t.TimeAdded != nil {
 				s.At = earliest(s.At, timePtr(t.TimeAdded.Time))
 			}
@@ -97,19 +113,19 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 			if !ok || c.Status != corev1.ConditionTrue {
 				continue
 			}
-			s := get(o.Node.Name)
-			addResource(s, r)
-			s.Evidence = append(s.Evidence, citeCondition(o, string(c.Type), fmt.Sprintf("True: %s %s", c.Reason, c.Message)))
+			s := p.add(o.Node.Name, citeCondition(o, string(c.Type), fmt.Sprintf("True: %s %s", c.Reason, c.Message)), r)
 			s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
 		}
 	}
-	for _, o := range m.Events {
+}
+
+// fromPressureEvents reads the events of a node's pressure: by their reason, or a message the
+// catalogue knows for it, whose reason says which pressure, or the resource it names.
+func (p pressured) fromPressureEvents(in Input) {
+	for _, o := range in.Model.Events {
 		e := o.Event
 		r, ok := pressureEvents[e.Reason]
 		if sign := in.eventSign(o, NodePressure); !ok && sign != nil {
-			// A message the catalogue knows for it: its reason says which pressure, or the
-			// resource it names.
-			ok = true
 			if r, ok = pressureEvents[sign.Reason]; !ok || r == "" {
 				r, ok = pressureOf(signal.EvictionResource(in.messages().message(e.Message).Capture("resource"))), true
 			}
@@ -117,7 +133,6 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 		if !ok || !in.aboutNode(o) {
 			continue
 		}
-		s := get(in.eventNode(o))
 		if _, rest, ok := strings.Cut(e.Message, "reclaim "); ok && r == "" {
 			// "Attempting to reclaim ephemeral-storage": the eviction signal's resource.
 			f := strings.Fields(rest)
@@ -128,23 +143,23 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 		if r == "" {
 			r = observedPressure(in, e.Message)
 		}
-		addResource(s, r)
-		s.Evidence = append(s.Evidence, citeEvent(o))
+		s := p.add(in.eventNode(o), citeEvent(o), r)
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
-	// "The node had condition: [DiskPressure]": the kubelet evicted or refused a pod for a
-	// pressure condition its node had, on the node the pod was on.
+}
+
+// fromRefusals reads "The node had condition: [DiskPressure]": the kubelet evicted or refused a
+// pod for a pressure condition its node had, on the node the pod was on (the pod's message, or
+// an event about it).
+func (p pressured) fromRefusals(in Input) {
+	m := in.Model
 	for _, o := range m.Pods {
-		p := o.Pod
-		if !strings.Contains(p.Status.Message, "Pressure") {
+		pod := o.Pod
+		if !strings.Contains(pod.Status.Message, "Pressure") {
 			continue
 		}
-		if r := conditionPressures(p.Status.Message); len(r) > 0 {
-			s := get(cmp.Or(p.Spec.NodeName, in.scheduledNode(p.Namespace, p.Name)))
-			for _, x := range r {
-				addResource(s, x)
-			}
-			s.Evidence = append(s.Evidence, cite(o, "status.message", p.Status.Message))
+		if r := conditionPressures(pod.Status.Message); len(r) > 0 {
+			p.add(cmp.Or(pod.Spec.NodeName, in.scheduledNode(pod.Namespace, pod.Name)), cite(o, "status.message", pod.Status.Message), r...)
 		}
 	}
 	for _, o := range m.Events {
@@ -163,41 +178,38 @@ func (nodePressureRule) Symptoms(in Input) []Symptom {
 				node = po.Pod.Spec.NodeName
 			}
 		}
-		s := get(node)
-		for _, x := range r {
-			addResource(s, x)
-		}
-		s.Evidence = append(s.Evidence, citeEvent(o))
+		s := p.add(node, citeEvent(o), r...)
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
-	if len(byNode) == 0 {
-		// Nothing else says so, but the scheduler does: "1 node(s) had disk pressure", "2
-		// node(s) had taint {node.kubernetes.io/memory-pressure: }" count nodes under
-		// pressure, without naming them.
-		for _, o := range m.Events {
-			if !strings.EqualFold(o.Event.Reason, "FailedScheduling") {
-				continue
-			}
-			rs := slices.DeleteFunc(schedulerConditions(o.Event.Message), func(c string) bool { return c == notReadyCondition })
-			if len(rs) == 0 {
-				continue
-			}
-			s := get("")
-			for _, r := range rs {
-				addResource(s, r)
-			}
-			s.Evidence = append(s.Evidence, citeEvent(o))
-			s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+}
+
+// fromScheduler reads, when nothing else says so, the scheduler: "1 node(s) had disk
+// pressure", "2 node(s) had taint {node.kubernetes.io/memory-pressure: }" count nodes under
+// pressure, without naming them.
+func (p pressured) fromScheduler(m *cluster.Model) {
+	for _, o := range m.Events {
+		if !strings.EqualFold(o.Event.Reason, "FailedScheduling") {
+			continue
 		}
+		rs := slices.DeleteFunc(schedulerConditions(o.Event.Message), func(c string) bool { return c == notReadyCondition })
+		if len(rs) == 0 {
+			continue
+		}
+		s := p.add("", citeEvent(o), rs...)
+		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
-	nodes := make([]string, 0, len(byNode))
-	for n := range byNode {
+}
+
+// symptoms are the symptoms by node name, each said in words.
+func (p pressured) symptoms() []Symptom {
+	nodes := make([]string, 0, len(p))
+	for n := range p {
 		nodes = append(nodes, n)
 	}
 	sort.Strings(nodes)
 	out := make([]Symptom, 0, len(nodes))
 	for _, n := range nodes {
-		s := byNode[n]
+		s := p[n]
 		rs := s.Details.Resources
 		s.Summary = fmt.Sprintf("node %s was under %s pressure", n, strings.Join(rs, " and "))
 		if len(rs) == 0 {
