@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
@@ -20,8 +18,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/rootline-dev/rootline/internal/apiclient"
 	"github.com/rootline-dev/rootline/internal/incident"
-	"github.com/rootline-dev/rootline/internal/ingest"
 )
 
 type uploadOptions struct {
@@ -140,8 +138,8 @@ func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr 
 	if err != nil {
 		return &exitError{exitFailure, err}
 	}
-	c := &apiClient{base: base.String(), token: o.token, http: &http.Client{Timeout: 30 * time.Minute}}
-	q := url.Values{}
+	c := &apiclient.Client{Base: base.String(), Token: o.token, HTTP: &http.Client{Timeout: 30 * time.Minute}}
+	up := apiclient.Upload{Incident: o.incident, Cluster: o.cluster}
 	if o.incident == "" {
 		// The server creates the incident with the snapshot, in one transaction: an upload it
 		// refuses leaves no empty incident behind.
@@ -149,44 +147,36 @@ func upload(ctx context.Context, o uploadOptions, args []string, stdout, stderr 
 		if title == "" {
 			title = "Upload of " + uploadName(args, files) + " at " + time.Now().UTC().Format("2006-01-02 15:04 UTC")
 		}
-		o.incident = incident.NewID(time.Now())
-		q.Set("create", "true")
-		q.Set("title", title)
+		up.Incident, up.Create, up.Title = incident.NewID(time.Now()), true, title
 	}
 	var total int64
 	for _, f := range files {
 		total += f.size
 	}
 	var bar *progressbar.ProgressBar
+	var progress io.Writer
 	if o.progress && total >= 1<<20 {
 		bar = progressbar.DefaultBytes(total, "uploading")
+		progress = bar
 	}
-	body, contentType := uploadBody(files, bar)
-	if o.cluster != "" {
-		q.Set("cluster", o.cluster)
-	}
+	up.Body, up.ContentType = apiclient.Body(bodyFiles(files), progress)
 	if len(files) == 1 {
-		q.Set("name", files[0].name)
+		up.Name = files[0].name
 	}
-	path := "/api/v1/incidents/" + url.PathEscape(o.incident) + "/snapshots"
-	if len(q) > 0 {
-		path += "?" + q.Encode()
-	}
-	var raw json.RawMessage
-	err = c.do(ctx, http.MethodPost, path, contentType, body, &raw)
+	raw, err := c.UploadSnapshot(ctx, up)
 	if bar != nil {
 		_ = bar.Finish()
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
-		return err
+		return apiExit(err)
 	}
 	var answer struct {
 		Incident string `json:"incident"`
 		Created  bool   `json:"created"`
 	}
 	if err := json.Unmarshal(raw, &answer); err != nil || answer.Incident == "" {
-		return &exitError{exitServerError, fmt.Errorf("unexpected answer from %s: no incident in %.200s", c.base, raw)}
+		return &exitError{exitServerError, fmt.Errorf("unexpected answer from %s: no incident in %.200s", c.Base, raw)}
 	}
 	if answer.Created {
 		fmt.Fprintf(stderr, "created incident %s\n", answer.Incident)
@@ -229,73 +219,44 @@ func uploadName(args []string, files []uploadFile) string {
 	return files[0].name
 }
 
-// uploadBody streams the files: one file as the body itself, several as multipart parts.
-func uploadBody(files []uploadFile, bar *progressbar.ProgressBar) (io.Reader, string) {
-	pr, pw := io.Pipe()
-	var dst io.Writer = pw
-	if bar != nil {
-		dst = io.MultiWriter(pw, bar)
-	}
-	if len(files) == 1 {
-		go func() { pw.CloseWithError(copyFile(dst, files[0])) }()
-		return pr, "application/octet-stream"
-	}
-	mw := multipart.NewWriter(pw)
-	go func() {
-		for _, f := range files {
-			part, err := mw.CreateFormFile("file", f.name)
-			if err != nil {
-				pw.CloseWithError(err)
-				return
-			}
-			w := part
-			if bar != nil {
-				w = io.MultiWriter(part, bar)
-			}
-			if err := copyFile(w, f); err != nil {
-				pw.CloseWithError(err)
-				return
-			}
+// bodyFiles are the files to upload as the API client reads them; "-" is standard input.
+func bodyFiles(files []uploadFile) []apiclient.File {
+	out := make([]apiclient.File, len(files))
+	for i, f := range files {
+		open := func() (io.ReadCloser, error) { return os.Open(f.path) }
+		if f.path == "-" {
+			open = func() (io.ReadCloser, error) { return io.NopCloser(os.Stdin), nil }
 		}
-		pw.CloseWithError(mw.Close())
-	}()
-	return pr, mw.FormDataContentType()
-}
-
-func copyFile(w io.Writer, f uploadFile) error {
-	if f.path == "-" {
-		_, err := io.Copy(w, os.Stdin)
-		return err
+		out[i] = apiclient.File{Name: f.name, Open: open}
 	}
-	r, err := os.Open(f.path)
-	if err != nil {
-		return err
+	return out
+}
+
+// apiExit is the exit an error of the API client ends the command with: the server could
+// not be reached, refused the upload (a server error or not), or answered what the API does
+// not; anything else failed here.
+func apiExit(err error) error {
+	var (
+		se *apiclient.StatusError
+		ue *apiclient.UnreachableError
+		ae *apiclient.AnswerError
+	)
+	switch {
+	case errors.As(err, &se) && se.Code >= 500:
+		return &exitError{exitServerError, err}
+	case errors.As(err, &se):
+		return &exitError{exitRejected, err}
+	case errors.As(err, &ue):
+		return &exitError{exitUnreachable, err}
+	case errors.As(err, &ae):
+		return &exitError{exitServerError, err}
 	}
-	defer r.Close()
-	_, err = io.Copy(w, r)
-	return err
+	return &exitError{exitFailure, err}
 }
-
-// answerSkipped is an entry of the server's skipped list: an object, or a file (kind File)
-// skipped or truncated.
-type answerSkipped struct {
-	File, Kind, Namespace, Name, Reason string
-	Line                                int
-	Truncated                           bool
-}
-
-func (s answerSkipped) isFile() bool { return s.Kind == ingest.FileKind }
 
 // printSummary prints what was stored, and the objects skipped.
 func printSummary(w io.Writer, raw []byte) error {
-	var resp struct {
-		Snapshot string          `json:"snapshot"`
-		Incident string          `json:"incident"`
-		Cluster  string          `json:"cluster"`
-		Objects  map[string]int  `json:"objects"`
-		Existing bool            `json:"existing"`
-		Skipped  []answerSkipped `json:"skipped"`
-	}
+	var resp apiclient.Snapshot
 	if err := json.Unmarshal(raw, &resp); err != nil {
 		return fmt.Errorf("unexpected answer from the server: %w", err)
 	}
@@ -314,7 +275,7 @@ func printSummary(w io.Writer, raw []byte) error {
 	}
 	fmt.Fprintf(w, "snapshot %s %s for incident %s (cluster %s): %s\n", short(resp.Snapshot), state, resp.Incident, resp.Cluster, strings.Join(parts, ", "))
 	for _, s := range resp.Skipped {
-		if !s.isFile() {
+		if !s.IsFile() {
 			fmt.Fprintf(w, "  skipped %s %s/%s: %s\n", s.Kind, s.Namespace, s.Name, s.Reason)
 		}
 	}
@@ -324,14 +285,12 @@ func printSummary(w io.Writer, raw []byte) error {
 // printFileNotes prints the files the server skipped or stored truncated, as analyze prints
 // them: "skipped README.md: …", "truncated pods.json:120: …".
 func printFileNotes(w io.Writer, raw []byte) error {
-	var resp struct {
-		Skipped []answerSkipped `json:"skipped"`
-	}
+	var resp apiclient.Snapshot
 	if err := json.Unmarshal(raw, &resp); err != nil {
 		return fmt.Errorf("unexpected answer from the server: %w", err)
 	}
 	for _, s := range resp.Skipped {
-		if !s.isFile() {
+		if !s.IsFile() {
 			continue
 		}
 		what, pos := "skipped", s.File
@@ -351,54 +310,4 @@ func short(id string) string {
 		return id[:12]
 	}
 	return id
-}
-
-// apiClient calls the Rootline API and maps failures to exit codes.
-type apiClient struct {
-	base  string
-	token string
-	http  *http.Client
-}
-
-func (c *apiClient) do(ctx context.Context, method, path, contentType string, body io.Reader, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
-	if err != nil {
-		return &exitError{exitFailure, err}
-	}
-	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("Accept", "application/json")
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return &exitError{exitFailure, err}
-		}
-		return &exitError{exitUnreachable, fmt.Errorf("cannot reach %s: %w", c.base, err)}
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return &exitError{exitUnreachable, fmt.Errorf("reading the answer of %s: %w", c.base, err)}
-	}
-	if resp.StatusCode >= 300 {
-		var e struct {
-			Error string `json:"error"`
-		}
-		msg := strings.TrimSpace(string(data))
-		if json.Unmarshal(data, &e) == nil && e.Error != "" {
-			msg = e.Error
-		}
-		code := exitRejected
-		if resp.StatusCode >= 500 {
-			code = exitServerError
-		}
-		return &exitError{code, fmt.Errorf("server answered %s: %s", resp.Status, msg)}
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return &exitError{exitServerError, fmt.Errorf("unexpected answer from %s: %w", c.base, err)}
-	}
-	return nil
 }
