@@ -19,41 +19,64 @@ type pendingRule struct{}
 func (pendingRule) Name() string { return "pod-pending" }
 
 func (pendingRule) Symptoms(in Input) []Symptom {
-	m := in.Model
-	groups := map[string]*Symptom{}
-	var order []string
-	seen := map[string]bool{}
-	named := map[string]bool{} // the pods a symptom names
-	add := func(namespace, name, owner, msg string, ev Evidence) *Symptom {
-		key := namespace + "/" + owner
-		s, ok := groups[key]
-		if !ok {
-			s = &Symptom{Kind: PodPending, Objects: []ObjectRef{}}
-			groups[key] = s
-			order = append(order, key)
-		}
-		if in.cache.better(msg, s.Details.Message) {
-			s.Details.Message = msg // the fullest diagnosis read; rules that need all of them read the evidence
-		}
-		pod := namespace + "/" + name
-		named[pod] = true
-		if !seen[key+pod] && name != "" {
-			seen[key+pod] = true
-			s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindPod, Namespace: namespace, Name: name})
-		}
-		s.Evidence = append(s.Evidence, ev)
-		return s
+	g := &pendingGroups{in: in, groups: map[string]*Symptom{}, seen: map[string]bool{}, named: map[string]bool{}}
+	g.fromPods()
+	g.fromStuck()
+	g.fromEvents()
+	return g.symptoms()
+}
+
+// pendingGroups are the symptoms of pods waiting to be placed, one per namespace and owner, in
+// the order they were first seen.
+type pendingGroups struct {
+	in     Input
+	groups map[string]*Symptom
+	order  []string
+	seen   map[string]bool // group key + pod: the pods a group names
+	named  map[string]bool // the pods a symptom names
+}
+
+// add records a pod (name "" for one the input does not name) of an owner waiting, what the
+// scheduler said of it (msg) and the evidence, and returns its group.
+func (g *pendingGroups) add(namespace, name, owner, msg string, ev Evidence) *Symptom {
+	key := namespace + "/" + owner
+	s, ok := g.groups[key]
+	if !ok {
+		s = &Symptom{Kind: PodPending, Objects: []ObjectRef{}}
+		g.groups[key] = s
+		g.order = append(g.order, key)
 	}
+	if g.in.cache.better(msg, s.Details.Message) {
+		s.Details.Message = msg // the fullest diagnosis read; rules that need all of them read the evidence
+	}
+	pod := namespace + "/" + name
+	g.named[pod] = true
+	if !g.seen[key+pod] && name != "" {
+		g.seen[key+pod] = true
+		s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindPod, Namespace: namespace, Name: name})
+	}
+	s.Evidence = append(s.Evidence, ev)
+	return s
+}
+
+// podOwner is the owner a pod is grouped under; a pod the input does not name is one of its own.
+func podOwner(o *cluster.Object) string {
+	if o.Name == "" {
+		return "\x00" + o.Source.String()
+	}
+	return ownerName(o)
+}
+
+// fromPods reads the pods: refused by the kubelet of the node they were placed on, or not
+// placed.
+func (g *pendingGroups) fromPods() {
+	m := g.in.Model
 	for _, o := range m.Pods {
 		p := o.Pod
 		if f, ok := refused(p); ok && !replaced(m, o) {
 			// Placed on a node whose kubelet would not run it (OutOfcpu, NodeAffinity): the
 			// pod waits to be placed again, if a controller makes a new one.
-			owner := ownerName(o)
-			if o.Name == "" {
-				owner = "\x00" + o.Source.String()
-			}
-			s := add(p.Namespace, p.Name, owner, "", cite(o, "status.reason", strings.TrimSpace(p.Status.Reason+": "+p.Status.Message)))
+			s := g.add(p.Namespace, p.Name, podOwner(o), "", cite(o, "status.reason", strings.TrimSpace(p.Status.Reason+": "+p.Status.Message)))
 			s.Details.Refused = p.Status.Reason
 			s.Details.RefusedResource = f.Resource
 			if s.Node == "" {
@@ -78,27 +101,25 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		default:
 			ev = citeCondition(o, "PodScheduled", c.Reason+": "+c.Message)
 		}
-		owner := ownerName(o)
-		if o.Name == "" {
-			owner = "\x00" + o.Source.String()
-		}
-		s := add(p.Namespace, p.Name, owner, c.Message, ev)
+		s := g.add(p.Namespace, p.Name, podOwner(o), c.Message, ev)
 		s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
 	}
-	// A pod stuck creating is pod_stuck_creating's; it is pending too only where its own
-	// object shows it Pending on no node (a status written before it was bound, or cut short):
-	// the pod waits to be placed as far as its object says.
-	for _, st := range (stuckCreatingRule{}).Symptoms(in) {
+}
+
+// fromStuck reads the pods stuck creating. A pod stuck creating is pod_stuck_creating's; it is
+// pending too only where its own object shows it Pending on no node (a status written before it
+// was bound, or cut short): the pod waits to be placed as far as its object says.
+func (g *pendingGroups) fromStuck() {
+	for _, st := range (stuckCreatingRule{}).Symptoms(g.in) {
 		if len(st.Objects) == 0 {
 			continue
 		}
 		ns, name := st.Objects[0].Namespace, st.Objects[0].Name
-		pod := m.Pod(ns, name)
+		pod := g.in.Model.Pod(ns, name)
 		if pod == nil || pod.Pod.Status.Phase != corev1.PodPending || pod.Pod.Spec.NodeName != "" || placed(pod.Pod) {
 			continue
 		}
-		owner := ownerName(pod)
-		s := add(ns, name, owner, "", st.Evidence[0])
+		s := g.add(ns, name, ownerName(pod), "", st.Evidence[0])
 		s.Evidence = append(s.Evidence, st.Evidence[1:]...)
 		if s.Details.Stuck == "" {
 			s.Details.Stuck = st.Details.Message
@@ -108,89 +129,105 @@ func (pendingRule) Symptoms(in Input) []Symptom {
 		}
 		s.At = earliest(s.At, st.At)
 	}
-	// pendingEvent adds what an event says of a pod waiting to be placed; weak marks a sign
-	// that is no diagnosis (the autoscaler's and Karpenter's, below), whose message is not one.
-	pendingEvent := func(o *cluster.Object, weak bool) {
-		e := o.Event
-		if pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil && pod.Pod.Spec.NodeName != "" && pod.Pod.Status.Phase != corev1.PodPending {
-			return // it was placed later; the failure is still a symptom only while it lasted
-		}
-		owner := ""
-		if pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil {
-			owner = ownerName(pod)
-		}
-		ns, name := podKey(o)
-		if name == "" {
-			owner = "\x00" + o.Source.File // the events of a paste that names no pod: one pod
-		}
-		msg := e.Message
-		if weak {
-			msg = "" // the autoscaler's reasons, not the scheduler's
-		}
-		s := add(ns, name, owner, msg, citeEvent(o))
-		_, first, _ := cluster.EventTimes(e)
-		s.At = earliest(s.At, timePtr(first))
-		if f := signal.ClassifyPodFailure(e.Reason, e.Message); !strings.EqualFold(e.Reason, "FailedScheduling") && f.Class == signal.FailureAdmission && f.Resource != "" {
-			// The kubelet's refusal (OutOfmemory: "Node didn't have enough resource: memory,
-			// …"): the node it was placed on was short, as a pod's status says it (refused).
-			s.Details.Refused, s.Details.RefusedResource = e.Reason, f.Resource
-		}
+}
+
+// event adds what an event says of a pod waiting to be placed; weak marks a sign that is no
+// diagnosis (the autoscaler's and Karpenter's), whose message is not one.
+func (g *pendingGroups) event(o *cluster.Object, weak bool) {
+	m, e := g.in.Model, o.Event
+	pod := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name)
+	if pod != nil && pod.Pod.Spec.NodeName != "" && pod.Pod.Status.Phase != corev1.PodPending {
+		return // it was placed later; the failure is still a symptom only while it lasted
 	}
-	// cluster-autoscaler writes TriggeredScaleUp only on pods the scheduler could not place,
-	// and Karpenter nominates for the node it launches ("Pod should schedule on:
-	// nodeclaim/x") only a pod not yet placed: signs of a pending pod that nothing else says
-	// was, read after the rest.
+	owner := ""
+	if pod != nil {
+		owner = ownerName(pod)
+	}
+	ns, name := podKey(o)
+	if name == "" {
+		owner = "\x00" + o.Source.File // the events of a paste that names no pod: one pod
+	}
+	msg := e.Message
+	if weak {
+		msg = "" // the autoscaler's reasons, not the scheduler's
+	}
+	s := g.add(ns, name, owner, msg, citeEvent(o))
+	_, first, _ := cluster.EventTimes(e)
+	s.At = earliest(s.At, timePtr(first))
+	if f := signal.ClassifyPodFailure(e.Reason, e.Message); !strings.EqualFold(e.Reason, "FailedScheduling") && f.Class == signal.FailureAdmission && f.Resource != "" {
+		// The kubelet's refusal (OutOfmemory: "Node didn't have enough resource: memory,
+		// …"): the node it was placed on was short, as a pod's status says it (refused).
+		s.Details.Refused, s.Details.RefusedResource = e.Reason, f.Resource
+	}
+}
+
+// fromEvents reads the events about pods. cluster-autoscaler writes TriggeredScaleUp only on
+// pods the scheduler could not place, and Karpenter nominates for the node it launches ("Pod
+// should schedule on: nodeclaim/x") only a pod not yet placed: signs of a pending pod that
+// nothing else says was, read after the rest.
+func (g *pendingGroups) fromEvents() {
 	var triggered []*cluster.Object
-	for _, o := range m.Events {
+	for _, o := range g.in.Model.Events {
 		e := o.Event
 		if !aboutPod(o) {
 			continue
 		}
 		switch {
 		case e.Reason == "NotTriggerScaleUp" && e.InvolvedObject.Kind == cluster.KindPod:
-			pendingEvent(o, true) // cluster-autoscaler writes it only on pods the scheduler could not place
-		case strings.EqualFold(e.Reason, "FailedScheduling") || in.eventSign(o, PodPending) != nil:
-			pendingEvent(o, false)
+			g.event(o, true) // cluster-autoscaler writes it only on pods the scheduler could not place
+		case strings.EqualFold(e.Reason, "FailedScheduling") || g.in.eventSign(o, PodPending) != nil:
+			g.event(o, false)
 		case e.Reason == "TriggeredScaleUp" && e.InvolvedObject.Kind == cluster.KindPod,
 			e.Reason == "Nominated" && strings.HasPrefix(e.Message, "Pod should schedule on: "):
 			triggered = append(triggered, o)
 		}
 	}
 	for _, o := range triggered {
-		if ns, name := podKey(o); named[ns+"/"+name] || name == "" && len(order) > 0 {
+		if ns, name := podKey(o); g.named[ns+"/"+name] || name == "" && len(g.order) > 0 {
 			continue // said already; a pod no event names, where another said a pod was pending
 		}
-		pendingEvent(o, true)
+		g.event(o, true)
 	}
-	out := make([]Symptom, 0, len(order))
-	for _, key := range order {
-		s := groups[key]
+}
+
+// symptoms are the groups, each with the scheduler's breakdown and said in words.
+func (g *pendingGroups) symptoms() []Symptom {
+	out := make([]Symptom, 0, len(g.order))
+	for _, key := range g.order {
+		s := g.groups[key]
 		if sch, _, ok := failedScheduling(*s); ok && len(sch.Reasons) > 0 {
 			s.Details.Nodes = sch.Total
 			s.Details.Reasons = breakdown(sch)
 		}
-		switch {
-		case len(s.Objects) == 0:
-			s.Summary = unnamedPod + " could not be scheduled"
-			s.Details.Object = unnamedPod
-		case len(s.Objects) == 1:
-			s.Summary = podPhrase(s.Objects[0].Namespace+"/"+s.Objects[0].Name) + " could not be scheduled"
-		case s.Objects[0].Namespace == "":
-			s.Summary = fmt.Sprintf("%d pods could not be scheduled", len(s.Objects))
-		default:
-			s.Summary = fmt.Sprintf("%d pods in %s could not be scheduled", len(s.Objects), s.Objects[0].Namespace)
-		}
-		if msg := s.Details.Message; msg != "" {
-			s.Summary += ": " + firstLine(msg)
-		} else if st := s.Details.Stuck; st != "" {
-			s.Summary = strings.Replace(s.Summary, "could not be scheduled", "could not start on its node", 1) + ": " + clip(st, 160)
-		} else if r := s.Details.Refused; r != "" {
-			s.Summary = strings.Replace(s.Summary, "could not be scheduled", "could not run", 1) +
-				fmt.Sprintf(": the kubelet of the node it was placed on refused it (%s)", r)
-		}
+		s.Summary = pendingSummary(s)
 		out = append(out, *s)
 	}
 	return out
+}
+
+// pendingSummary says a group of pods waiting in words: which pods, and what held them.
+func pendingSummary(s *Symptom) string {
+	var sum string
+	switch {
+	case len(s.Objects) == 0:
+		sum = unnamedPod + " could not be scheduled"
+		s.Details.Object = unnamedPod
+	case len(s.Objects) == 1:
+		sum = podPhrase(s.Objects[0].Namespace+"/"+s.Objects[0].Name) + " could not be scheduled"
+	case s.Objects[0].Namespace == "":
+		sum = fmt.Sprintf("%d pods could not be scheduled", len(s.Objects))
+	default:
+		sum = fmt.Sprintf("%d pods in %s could not be scheduled", len(s.Objects), s.Objects[0].Namespace)
+	}
+	if msg := s.Details.Message; msg != "" {
+		return sum + ": " + firstLine(msg)
+	} else if st := s.Details.Stuck; st != "" {
+		return strings.Replace(sum, "could not be scheduled", "could not start on its node", 1) + ": " + clip(st, 160)
+	} else if r := s.Details.Refused; r != "" {
+		return strings.Replace(sum, "could not be scheduled", "could not run", 1) +
+			fmt.Sprintf(": the kubelet of the node it was placed on refused it (%s)", r)
+	}
+	return sum
 }
 
 // unscheduled reports whether a pod waits to be placed: Pending (or with no phase, as a status
