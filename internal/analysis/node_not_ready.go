@@ -18,72 +18,92 @@ type nodeNotReadyRule struct{}
 func (nodeNotReadyRule) Name() string { return "node-not-ready" }
 
 func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
-	m := in.Model
-	byPool := map[string]*Symptom{}
-	seen := map[string]bool{}
-	get := func(pool string) *Symptom {
-		if s, ok := byPool[pool]; ok {
-			return s
-		}
-		s := &Symptom{Kind: NodeNotReady, Details: Details{NotReadyDetails: NotReadyDetails{Pool: pool}}}
-		byPool[pool] = s
+	r := &notReady{in: in, byPool: map[string]*Symptom{}, seen: map[string]bool{}}
+	for _, o := range in.Model.Nodes {
+		r.fromNode(o)
+	}
+	podCopies := r.fromEvents()
+	if len(r.byPool) == 0 {
+		r.fromPodCopies(podCopies)
+	}
+	if len(r.byPool) == 0 {
+		r.fromScheduler()
+	}
+	return r.symptoms()
+}
+
+// notReady are the symptoms of nodes not ready by node pool, and the nodes they name.
+type notReady struct {
+	in     Input
+	byPool map[string]*Symptom
+	seen   map[string]bool
+}
+
+func (r *notReady) get(pool string) *Symptom {
+	if s, ok := r.byPool[pool]; ok {
 		return s
 	}
-	for _, o := range m.Nodes {
-		n := o.Node
-		if cluster.NodeCondition(n, corev1.NodeReady) == "" {
-			// No Ready condition in the paste (a describe cut short): the node lifecycle
-			// controller's taints still tell a node that stopped being ready.
-			for _, t := range n.Spec.Taints {
-				if !notReadyTaintKeys[t.Key] && !wordSign(t.Key, NodeNotReady) {
-					continue
-				}
-				pool, _ := cluster.NodePool(n.Labels)
-				s := get(pool)
-				s.Objects = append(s.Objects, ref(o))
-				s.Evidence = append(s.Evidence, cite(o, "spec.taints", t.ToString()))
-				if t.TimeAdded != nil {
-					s.At = earliest(s.At, timePtr(t.TimeAdded.Time))
-				}
-				seen[n.Name] = true
-				break
-			}
-			// Or its other conditions: the node lifecycle controller sets every condition of
-			// a node whose kubelet went silent to Unknown at once, Ready with them, each with
-			// "Kubelet stopped posting node status.".
-			for _, c := range n.Status.Conditions {
-				if seen[n.Name] || c.Status != corev1.ConditionUnknown || in.statusSign(c.Message, NodeNotReady) == nil {
-					continue
-				}
-				pool, _ := cluster.NodePool(n.Labels)
-				s := get(pool)
-				s.Objects = append(s.Objects, ref(o))
-				s.Evidence = append(s.Evidence, citeCondition(o, string(c.Type), fmt.Sprintf("%s: %s %s", c.Status, c.Reason, c.Message)))
-				s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
-				seen[n.Name] = true
-			}
-		}
-		for _, c := range n.Status.Conditions {
-			if c.Type != corev1.NodeReady || c.Status == corev1.ConditionTrue {
+	s := &Symptom{Kind: NodeNotReady, Details: Details{NotReadyDetails: NotReadyDetails{Pool: pool}}}
+	r.byPool[pool] = s
+	return s
+}
+
+// node records a node of the input not ready, with the evidence.
+func (r *notReady) node(o *cluster.Object, ev Evidence) *Symptom {
+	pool, _ := cluster.NodePool(o.Node.Labels)
+	s := r.get(pool)
+	s.Objects = append(s.Objects, ref(o))
+	s.Evidence = append(s.Evidence, ev)
+	r.seen[o.Node.Name] = true
+	return s
+}
+
+// fromNode reads a node: its Ready condition, and when the paste has none (a describe cut
+// short), the node lifecycle controller's taints, which still tell a node that stopped being
+// ready, or its other conditions: the controller sets every condition of a node whose kubelet
+// went silent to Unknown at once, Ready with them, each with "Kubelet stopped posting node
+// status.".
+func (r *notReady) fromNode(o *cluster.Object) {
+	n := o.Node
+	if cluster.NodeCondition(n, corev1.NodeReady) == "" {
+		for _, t := range n.Spec.Taints {
+			if !notReadyTaintKeys[t.Key] && !wordSign(t.Key, NodeNotReady) {
 				continue
 			}
-			pool, _ := cluster.NodePool(n.Labels)
-			s := get(pool)
-			s.Objects = append(s.Objects, ref(o))
-			s.Evidence = append(s.Evidence, citeCondition(o, "Ready", fmt.Sprintf("%s: %s %s", c.Status, c.Reason, c.Message)))
+			s := r.node(o, cite(o, "spec.taints", t.ToString()))
+			if t.TimeAdded != nil {
+				s.At = earliest(s.At, timePtr(t.TimeAdded.Time))
+			}
+			break
+		}
+		for _, c := range n.Status.Conditions {
+			if r.seen[n.Name] || c.Status != corev1.ConditionUnknown || r.in.statusSign(c.Message, NodeNotReady) == nil {
+				continue
+			}
+			s := r.node(o, citeCondition(o, string(c.Type), fmt.Sprintf("%s: %s %s", c.Status, c.Reason, c.Message)))
 			s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
-			seen[n.Name] = true
 		}
 	}
-	var podCopies []*cluster.Object
+	for _, c := range n.Status.Conditions {
+		if c.Type != corev1.NodeReady || c.Status == corev1.ConditionTrue {
+			continue
+		}
+		s := r.node(o, citeCondition(o, "Ready", fmt.Sprintf("%s: %s %s", c.Status, c.Reason, c.Message)))
+		s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
+	}
+}
+
+// fromEvents reads the NodeNotReady events of nodes, and returns their copies on pods ("Node is
+// not ready"), which repeat the node's event: the node controller records each on a pod it
+// names.
+func (r *notReady) fromEvents() (podCopies []*cluster.Object) {
+	in, m := r.in, r.in.Model
 	for _, o := range m.Events {
 		e := o.Event
 		if e.Reason != "NodeNotReady" && in.eventSign(o, NodeNotReady) == nil {
 			continue
 		}
 		if e.InvolvedObject.Kind == cluster.KindPod {
-			// The pod-level copies ("Node is not ready") repeat the node's event; the node
-			// controller records each on a pod it names.
 			if e.InvolvedObject.Name != "" {
 				podCopies = append(podCopies, o)
 			}
@@ -94,48 +114,56 @@ func (nodeNotReadyRule) Symptoms(in Input) []Symptom {
 		if n := m.Node(name); n != nil {
 			pool, _ = cluster.NodePool(n.Node.Labels)
 		}
-		s := get(pool)
-		if !seen[name] && name != "" {
-			seen[name] = true
+		s := r.get(pool)
+		if !r.seen[name] && name != "" {
+			r.seen[name] = true
 			s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindNode, Name: name})
 		}
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
-	if len(byPool) == 0 {
-		// Only the copies on the node's pods are left (a controller-manager's log): the node
-		// of each pod the input shows, else a node the input does not name.
-		for _, o := range podCopies {
-			s := get("")
-			e := o.Event
-			if p := m.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); p != nil && p.Pod.Spec.NodeName != "" && !seen[p.Pod.Spec.NodeName] {
-				seen[p.Pod.Spec.NodeName] = true
-				s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindNode, Name: p.Pod.Spec.NodeName})
-			}
-			s.Evidence = append(s.Evidence, citeEvent(o))
-			s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+	return podCopies
+}
+
+// fromPodCopies reads the copies on the node's pods when only they are left (a
+// controller-manager's log): the node of each pod the input shows, else a node the input does
+// not name.
+func (r *notReady) fromPodCopies(podCopies []*cluster.Object) {
+	for _, o := range podCopies {
+		s := r.get("")
+		e := o.Event
+		if p := r.in.Model.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); p != nil && p.Pod.Spec.NodeName != "" && !r.seen[p.Pod.Spec.NodeName] {
+			r.seen[p.Pod.Spec.NodeName] = true
+			s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindNode, Name: p.Pod.Spec.NodeName})
 		}
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
-	if len(byPool) == 0 {
-		// Nothing else says so, but the scheduler does: "0/2 nodes are available: 2 node(s) were
-		// not ready." counts nodes it found not ready, without naming them.
-		for _, o := range m.Events {
-			if !strings.EqualFold(o.Event.Reason, "FailedScheduling") || !slices.Contains(schedulerConditions(o.Event.Message), notReadyCondition) {
-				continue
-			}
-			s := get("")
-			s.Evidence = append(s.Evidence, citeEvent(o))
-			s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+}
+
+// fromScheduler reads, when nothing else says so, the scheduler: "0/2 nodes are available: 2
+// node(s) were not ready." counts nodes it found not ready, without naming them.
+func (r *notReady) fromScheduler() {
+	for _, o := range r.in.Model.Events {
+		if !strings.EqualFold(o.Event.Reason, "FailedScheduling") || !slices.Contains(schedulerConditions(o.Event.Message), notReadyCondition) {
+			continue
 		}
+		s := r.get("")
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
-	pools := make([]string, 0, len(byPool))
-	for p := range byPool {
+}
+
+// symptoms are the symptoms by pool name, each said in words.
+func (r *notReady) symptoms() []Symptom {
+	pools := make([]string, 0, len(r.byPool))
+	for p := range r.byPool {
 		pools = append(pools, p)
 	}
 	sort.Strings(pools)
 	out := make([]Symptom, 0, len(pools))
 	for _, p := range pools {
-		s := byPool[p]
+		s := r.byPool[p]
 		where := ""
 		if p != "" {
 			where = " in pool " + p
