@@ -46,29 +46,16 @@ func (s *Store) generations(ctx context.Context, ids []int64) (gens, resets map[
 // their cluster than prev read, the events of the snapshots committed since, and, for a window
 // that ends now, what was seen since prev's end.
 func (s *Store) loadSince(ctx context.Context, prev *Evidence, snaps []snapshotRow, at loadPoint, resets map[int64]int64) (ev *Evidence, ok bool, err error) {
-	p := prev.at
-	if p.gens == nil || p.cluster != at.cluster || !p.from.Equal(at.from) || p.open != at.open || (!at.open && !p.to.Equal(at.to)) ||
-		at.to.Before(p.to) || len(snaps) != len(prev.snaps) {
+	reusable, same := sinceApplies(prev, snaps, at, resets)
+	if !reusable {
 		return nil, false, nil
-	}
-	for _, snap := range snaps {
-		if got, ok := prev.snaps[snap.ID]; !ok || got.key != snapshotKey(snap) {
-			return nil, false, nil
-		}
-	}
-	same := !at.open
-	for c, g := range at.gens {
-		pg, ok := p.gens[c]
-		if !ok || resets[c] > pg {
-			return nil, false, nil
-		}
-		same = same && g == pg
 	}
 	if same {
 		cp := *prev
 		cp.since = true
 		return &cp, true, nil
 	}
+	p := prev.at
 	limit := max(staleChunk, (len(prev.carried.byID)+len(prev.collected.byID))/2)
 	changed, ok, err := s.changedEvents(ctx, p, at, limit)
 	if err != nil || !ok {
@@ -78,20 +65,9 @@ func (s *Store) loadSince(ctx context.Context, prev *Evidence, snaps []snapshotR
 	for i, snap := range snaps {
 		ids[i] = snap.ID
 	}
-	ev = &Evidence{snaps: prev.snaps, carried: prev.carried, at: at, since: true}
-	var carried map[string]decodedEvent // prev's, with what changed; nil while nothing did
-	for start := 0; start < len(changed) && len(ids) > 0; start += staleChunk {
-		fetched := map[string]decodedEvent{}
-		if err := s.carriedRows(ctx, ids, changed[start:min(start+staleChunk, len(changed))], fetched); err != nil {
-			return nil, false, wrap(err, "events")
-		}
-		if len(fetched) > 0 && carried == nil {
-			carried = maps.Clone(prev.carried.byID)
-		}
-		maps.Copy(carried, fetched)
-	}
-	if carried != nil {
-		ev.carried = eventSet{byID: carried, list: inTimeOrder(carried)}
+	ev = &Evidence{snaps: prev.snaps, at: at, since: true}
+	if ev.carried, err = s.carriedSince(ctx, prev, ids, changed); err != nil {
+		return nil, false, err
 	}
 	for _, snap := range snaps {
 		for _, f := range filesOf(snap.Files) {
@@ -119,6 +95,51 @@ func (s *Store) loadSince(ctx context.Context, prev *Evidence, snaps []snapshotR
 		return nil, false, wrap(err, "alerts")
 	}
 	return ev, true, nil
+}
+
+// sinceApplies reports whether prev can be the start of a load at at: made of the same
+// snapshots in the same window, nothing it was made of deleted since (reusable); and whether
+// nothing changed since at all (same), a window that ends now excepted.
+func sinceApplies(prev *Evidence, snaps []snapshotRow, at loadPoint, resets map[int64]int64) (reusable, same bool) {
+	p := prev.at
+	if p.gens == nil || p.cluster != at.cluster || !p.from.Equal(at.from) || p.open != at.open || (!at.open && !p.to.Equal(at.to)) ||
+		at.to.Before(p.to) || len(snaps) != len(prev.snaps) {
+		return false, false
+	}
+	for _, snap := range snaps {
+		if got, ok := prev.snaps[snap.ID]; !ok || got.key != snapshotKey(snap) {
+			return false, false
+		}
+	}
+	same = !at.open
+	for c, g := range at.gens {
+		pg, ok := p.gens[c]
+		if !ok || resets[c] > pg {
+			return false, false
+		}
+		same = same && g == pg
+	}
+	return true, same
+}
+
+// carriedSince is prev's events carried by the snapshots ids, with those of them that changed
+// (changed) read again.
+func (s *Store) carriedSince(ctx context.Context, prev *Evidence, ids []int64, changed []string) (eventSet, error) {
+	var carried map[string]decodedEvent // prev's, with what changed; nil while nothing did
+	for start := 0; start < len(changed) && len(ids) > 0; start += staleChunk {
+		fetched := map[string]decodedEvent{}
+		if err := s.carriedRows(ctx, ids, changed[start:min(start+staleChunk, len(changed))], fetched); err != nil {
+			return eventSet{}, wrap(err, "events")
+		}
+		if len(fetched) > 0 && carried == nil {
+			carried = maps.Clone(prev.carried.byID)
+		}
+		maps.Copy(carried, fetched)
+	}
+	if carried == nil {
+		return prev.carried, nil
+	}
+	return eventSet{byID: carried, list: inTimeOrder(carried)}, nil
 }
 
 // changedEvents returns the ids of the events that may have changed since the load p was made,

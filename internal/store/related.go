@@ -326,24 +326,3 @@ func (s *Store) candidateBatch(ctx context.Context, ids []string) ([]incident.Ca
 	}
 	return out, nil
 }
-
-func kindsOf(cs []incident.Component) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.Kind
-	}
-	return out
-}
-
-func distinct(ss []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range ss {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
