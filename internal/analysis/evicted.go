@@ -20,83 +20,99 @@ func (evictedRule) Name() string { return "pod-evicted" }
 var evictionReasons = map[string]bool{"TerminationByKubelet": true, "EvictionByEvictionAPI": true, "DeletionByTaintManager": true}
 
 func (evictedRule) Symptoms(in Input) []Symptom {
-	m := in.Model
 	syms := newPodSymptoms(PodEvicted)
-	for _, o := range m.Pods {
-		p := o.Pod
-		cond := disruption(p)
-		// The kubelet sets phase Failed with reason Evicted; a pod object cut short (a
-		// fixture, a paste of its status alone) may keep the reason or the message only.
-		evicted := p.Status.Reason == "Evicted" && (p.Status.Phase == corev1.PodFailed || p.Status.Phase == "")
-		if !evicted && p.Status.Phase != corev1.PodRunning && p.Status.Message != "" && in.statusSign(p.Status.Message, PodEvicted) != nil {
-			evicted = true
-		}
-		if !evicted && (cond == nil || !evictionReasons[cond.Reason]) {
-			continue
-		}
-		s := syms.pod(o)
-		s.Node = cmp.Or(p.Spec.NodeName, in.scheduledNode(p.Namespace, p.Name))
-		if evicted && p.Status.Reason != "" {
-			s.Evidence = append(s.Evidence, cite(o, "status.reason", p.Status.Reason))
-		}
-		if evicted {
-			if p.Status.Message != "" {
-				s.Evidence = append(s.Evidence, cite(o, "status.message", p.Status.Message))
-				noteResource(s, p.Status.Message)
-			}
-		}
-		if cond != nil && evictionReasons[cond.Reason] {
-			s.Evidence = append(s.Evidence, citeCondition(o, "DisruptionTarget", cond.Reason+": "+cond.Message))
-			s.At = earliest(s.At, timePtr(cond.LastTransitionTime.Time))
-			noteResource(s, cond.Message)
-		}
+	for _, o := range in.Model.Pods {
+		readEvictedPod(in, syms, o)
 	}
-	for _, o := range m.Events {
-		e := o.Event
-		if e.Reason == "TaintManagerEviction" {
-			// "Marking for deletion Pod ns/name": the taint manager evicts the pods of a node
-			// that went NotReady or unreachable, once their toleration runs out.
-			f := signal.ClassifyPodFailure(e.Reason, e.Message)
-			if f.Cancelled || f.Name == "" && e.InvolvedObject.Name == "" {
-				continue
-			}
-			ns, name := f.Namespace, f.Name
-			if name == "" {
-				ns, name = podKey(o)
-			}
-			s := syms.get(ns, name)
-			s.Evidence = append(s.Evidence, citeEvent(o))
-			s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
-			s.Details.Condition = "a NoExecute taint (the node was not ready or unreachable)"
-			continue
-		}
-		if e.Reason != "Evicted" && in.eventSign(o, PodEvicted) == nil || !aboutPod(o) {
-			continue
-		}
-		s := syms.event(o)
-		s.Evidence = append(s.Evidence, citeEvent(o))
-		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
-		if s.Node == "" {
-			ns, name := podKey(o)
-			s.Node = cmp.Or(e.Source.Host, in.scheduledNode(ns, name))
-		}
-		noteResource(s, e.Message)
-		if ev, ok := signal.EvictionFromAnnotations(e.Annotations); ok {
-			noteEviction(s, ev)
-		}
+	for _, o := range in.Model.Events {
+		evictionEvent(in, syms, o)
 	}
-	return syms.list(func(pod string, s *Symptom) string {
-		sum := podPhrase(pod) + " was evicted"
-		if r := s.Details.Resource; r != "" {
-			sum += ": the node was low on " + r
-		} else if c := s.Details.Condition; c != "" {
-			sum += ": the node had " + c
-		}
-		if s.Node != "" {
-			sum += " (node " + s.Node + ")"
-		}
-		return sum
-	})
+	return syms.list(evictedSummary)
+}
+
+// readEvictedPod records a pod its object shows evicted. The kubelet sets phase Failed with reason
+// Evicted; a pod object cut short (a fixture, a paste of its status alone) may keep the reason
+// or the message only; a DisruptionTarget condition of an eviction says it too.
+func readEvictedPod(in Input, syms *podSymptoms, o *cluster.Object) {
+	p := o.Pod
+	cond := disruption(p)
+	evicted := p.Status.Reason == "Evicted" && (p.Status.Phase == corev1.PodFailed || p.Status.Phase == "")
+	if !evicted && p.Status.Phase != corev1.PodRunning && p.Status.Message != "" && in.statusSign(p.Status.Message, PodEvicted) != nil {
+		evicted = true
+	}
+	if !evicted && (cond == nil || !evictionReasons[cond.Reason]) {
+		return
+	}
+	s := syms.pod(o)
+	s.Node = cmp.Or(p.Spec.NodeName, in.scheduledNode(p.Namespace, p.Name))
+	if evicted && p.Status.Reason != "" {
+		s.Evidence = append(s.Evidence, cite(o, "status.reason", p.Status.Reason))
+	}
+	if evicted && p.Status.Message != "" {
+		s.Evidence = append(s.Evidence, cite(o, "status.message", p.Status.Message))
+		noteResource(s, p.Status.Message)
+	}
+	if cond != nil && evictionReasons[cond.Reason] {
+		s.Evidence = append(s.Evidence, citeCondition(o, "DisruptionTarget", cond.Reason+": "+cond.Message))
+		s.At = earliest(s.At, timePtr(cond.LastTransitionTime.Time))
+		noteResource(s, cond.Message)
+	}
+}
+
+// evictionEvent records what an event says of a pod evicted: the kubelet's Evicted, a message
+// the catalogue knows, or the taint manager's.
+func evictionEvent(in Input, syms *podSymptoms, o *cluster.Object) {
+	e := o.Event
+	if e.Reason == "TaintManagerEviction" {
+		taintManagerEviction(syms, o)
+		return
+	}
+	if e.Reason != "Evicted" && in.eventSign(o, PodEvicted) == nil || !aboutPod(o) {
+		return
+	}
+	s := syms.event(o)
+	s.Evidence = append(s.Evidence, citeEvent(o))
+	s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+	if s.Node == "" {
+		ns, name := podKey(o)
+		s.Node = cmp.Or(e.Source.Host, in.scheduledNode(ns, name))
+	}
+	noteResource(s, e.Message)
+	if ev, ok := signal.EvictionFromAnnotations(e.Annotations); ok {
+		noteEviction(s, ev)
+	}
+}
+
+// taintManagerEviction records "Marking for deletion Pod ns/name": the taint manager evicts the
+// pods of a node that went NotReady or unreachable, once their toleration runs out.
+func taintManagerEviction(syms *podSymptoms, o *cluster.Object) {
+	e := o.Event
+	f := signal.ClassifyPodFailure(e.Reason, e.Message)
+	if f.Cancelled || f.Name == "" && e.InvolvedObject.Name == "" {
+		return
+	}
+	ns, name := f.Namespace, f.Name
+	if name == "" {
+		ns, name = podKey(o)
+	}
+	s := syms.get(ns, name)
+	s.Evidence = append(s.Evidence, citeEvent(o))
+	s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
+	s.Details.Condition = "a NoExecute taint (the node was not ready or unreachable)"
+}
+
+// evictedSummary says an eviction in words: the pod, what the node was short of, the node.
+func evictedSummary(pod string, s *Symptom) string {
+	sum := podPhrase(pod) + " was evicted"
+	if r := s.Details.Resource; r != "" {
+		sum += ": the node was low on " + r
+	} else if c := s.Details.Condition; c != "" {
+		sum += ": the node had " + c
+	}
+	if s.Node != "" {
+		sum += " (node " + s.Node + ")"
+	}
+	return sum
 }
 
 // disruption returns the pod's DisruptionTarget condition when it is True.
