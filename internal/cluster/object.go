@@ -31,7 +31,7 @@ type Source struct {
 	Line   int    `json:"line,omitempty"`
 	Offset int64  `json:"offset"`
 	// ObservedAt is when `rootline collect` saw the object (zero for any other input): the
-	// server takes it off what the collector sends (collect.TakeObservedAt).
+	// server takes it from the item of the collector's batch that carries the object (internal/wire).
 	ObservedAt time.Time `json:"observed_at,omitzero"`
 	// Deleted says that `rootline collect` saw the object deleted, at ObservedAt: what it
 	// sends is the object as it was last.

@@ -12,20 +12,17 @@
 package collect
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/informers"
@@ -33,6 +30,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/wire"
 )
 
 // Options configure a Collector.
@@ -58,7 +56,7 @@ type Collector struct {
 	log    *slog.Logger
 
 	mu    sync.Mutex
-	batch []json.RawMessage // items of the batch being filled
+	batch []wire.Item // items of the batch being filled
 	first time.Time         // when its first item came
 	err   error             // the first spool error, which stops the collector
 
@@ -250,35 +248,30 @@ func dropManagedFields(obj any) (any, error) {
 	return obj, nil
 }
 
-// observe adds an object to the batch being filled, stamped with when it was seen; a full
-// batch is spooled at once.
-func (c *Collector) observe(obj any) {
-	body, kind, err := encode(obj, c.o.Now())
+// observe adds an object to the batch being filled, with when it was seen; a full batch is
+// spooled at once.
+func (c *Collector) observe(obj any) { c.add(obj, false) }
+
+// observeDeleted adds a deleted node to the batch, as it was last, marked deleted.
+func (c *Collector) observeDeleted(n *corev1.Node) { c.add(n, true) }
+
+func (c *Collector) add(obj any, deleted bool) {
+	body, kind, err := encode(obj)
 	if err != nil {
 		c.log.Warn("object not encoded", "error", err)
 		return
 	}
 	c.m.observed.WithLabelValues(kind).Inc()
+	it := wire.Item{ObservedAt: c.o.Now(), Deleted: deleted, Object: body}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.batch) == 0 {
 		c.first = c.o.Now()
 	}
-	c.batch = append(c.batch, body)
+	c.batch = append(c.batch, it)
 	if len(c.batch) >= c.o.BatchSize {
 		c.spoolLocked()
 	}
-}
-
-// observeDeleted adds a deleted node to the batch, as it was last, marked deleted.
-func (c *Collector) observeDeleted(n *corev1.Node) {
-	x := *n
-	x.Annotations = make(map[string]string, len(n.Annotations)+1)
-	for k, v := range n.Annotations {
-		x.Annotations[k] = v
-	}
-	x.Annotations[deletedAnnotation] = "true"
-	c.observe(&x)
 }
 
 // flushIfDue spools the batch being filled when its oldest object has waited FlushEvery (or
@@ -293,8 +286,11 @@ func (c *Collector) flushIfDue(final bool) error {
 }
 
 func (c *Collector) spoolLocked() {
-	body := listBody(c.batch)
-	dropped, err := c.spool.add(body, len(c.batch))
+	body, err := wire.Marshal(c.batch)
+	var dropped int
+	if err == nil {
+		dropped, err = c.spool.add(body, len(c.batch))
+	}
 	if err != nil {
 		if c.err == nil {
 			c.err = err
@@ -315,27 +311,27 @@ func (c *Collector) spoolLocked() {
 }
 
 // encode writes an object as the API server gives it, with its apiVersion and kind (which
-// informers' objects lack) and the time it was seen. The cached object is not changed.
-func encode(obj any, at time.Time) (json.RawMessage, string, error) {
+// informers' objects lack). The cached object is not changed.
+func encode(obj any) (json.RawMessage, string, error) {
 	var v any
 	var kind string
 	switch o := obj.(type) {
 	case *corev1.Event:
-		v, kind = stamped(o, corev1.SchemeGroupVersion.WithKind("Event"), at), "Event"
+		v, kind = typed(o, corev1.SchemeGroupVersion.WithKind("Event")), "Event"
 	case *corev1.Pod:
-		v, kind = stamped(o, corev1.SchemeGroupVersion.WithKind("Pod"), at), "Pod"
+		v, kind = typed(o, corev1.SchemeGroupVersion.WithKind("Pod")), "Pod"
 	case *corev1.Node:
-		v, kind = stamped(o, corev1.SchemeGroupVersion.WithKind("Node"), at), "Node"
+		v, kind = typed(o, corev1.SchemeGroupVersion.WithKind("Node")), "Node"
 	case *corev1.ConfigMap:
-		v, kind = stamped(o, corev1.SchemeGroupVersion.WithKind("ConfigMap"), at), "ConfigMap"
+		v, kind = typed(o, corev1.SchemeGroupVersion.WithKind("ConfigMap")), "ConfigMap"
 	case *appsv1.Deployment:
-		v, kind = stamped(o, appsv1.SchemeGroupVersion.WithKind("Deployment"), at), "Deployment"
+		v, kind = typed(o, appsv1.SchemeGroupVersion.WithKind("Deployment")), "Deployment"
 	case *appsv1.StatefulSet:
-		v, kind = stamped(o, appsv1.SchemeGroupVersion.WithKind("StatefulSet"), at), "StatefulSet"
+		v, kind = typed(o, appsv1.SchemeGroupVersion.WithKind("StatefulSet")), "StatefulSet"
 	case *appsv1.DaemonSet:
-		v, kind = stamped(o, appsv1.SchemeGroupVersion.WithKind("DaemonSet"), at), "DaemonSet"
+		v, kind = typed(o, appsv1.SchemeGroupVersion.WithKind("DaemonSet")), "DaemonSet"
 	case *appsv1.ReplicaSet:
-		v, kind = stamped(o, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"), at), "ReplicaSet"
+		v, kind = typed(o, appsv1.SchemeGroupVersion.WithKind("ReplicaSet")), "ReplicaSet"
 	default:
 		return nil, "", fmt.Errorf("unexpected %T", obj)
 	}
@@ -347,32 +343,13 @@ func encode(obj any, at time.Time) (json.RawMessage, string, error) {
 type apiObject[T any] interface {
 	*T
 	runtime.Object
-	metav1.Object
 }
 
-// stamped is a shallow copy of o with its apiVersion and kind, and the time it was seen in its
-// annotations (a map of its own: o, the informer's cached object, is not changed).
-func stamped[T any, P apiObject[T]](o P, gvk schema.GroupVersionKind, at time.Time) P {
+// typed is a shallow copy of o with its apiVersion and kind (o, the informer's cached object,
+// is not changed).
+func typed[T any, P apiObject[T]](o P, gvk schema.GroupVersionKind) P {
 	x := P(new(T))
 	*x = *o
 	x.GetObjectKind().SetGroupVersionKind(gvk)
-	annotations := make(map[string]string, len(o.GetAnnotations())+1)
-	maps.Copy(annotations, o.GetAnnotations())
-	annotations[observedAtAnnotation] = at.UTC().Format(time.RFC3339Nano)
-	x.SetAnnotations(annotations)
 	return x
-}
-
-// listBody is a batch as the server takes it: a List of the objects.
-func listBody(items []json.RawMessage) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"apiVersion":"v1","kind":"List","items":[`)
-	for i, it := range items {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(it)
-	}
-	b.WriteString("]}\n")
-	return b.Bytes()
 }

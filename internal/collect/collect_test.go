@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,8 +10,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +19,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/fake"
+
+	"github.com/rootline-dev/rootline/internal/testenv"
+	"github.com/rootline-dev/rootline/internal/wire"
 )
 
 // recorder is a Sender that keeps what it was given, and fails while down is set.
@@ -54,14 +56,11 @@ func (r *recorder) objects(t *testing.T) []string {
 	defer r.mu.Unlock()
 	var out []string
 	for _, b := range r.batches {
-		var list struct {
-			Kind  string
-			Items []json.RawMessage
+		var items []wire.Item
+		if err := wire.Read(bytes.NewReader(b), func(it wire.Item) error { items = append(items, it); return nil }); err != nil {
+			t.Fatalf("batch: %v %.200s", err, b)
 		}
-		if err := json.Unmarshal(b, &list); err != nil || list.Kind != "List" {
-			t.Fatalf("batch is not a List: %v %.200s", err, b)
-		}
-		for _, it := range list.Items {
+		for _, it := range items {
 			var o struct {
 				Kind     string
 				Metadata metav1.ObjectMeta
@@ -70,11 +69,8 @@ func (r *recorder) objects(t *testing.T) []string {
 					Phase string
 				}
 			}
-			if err := json.Unmarshal(it, &o); err != nil {
+			if err := json.Unmarshal(it.Object, &o); err != nil {
 				t.Fatal(err)
-			}
-			if o.Metadata.Annotations[observedAtAnnotation] == "" {
-				t.Errorf("%s %s has no observed-at", o.Kind, o.Metadata.Name)
 			}
 			detail := o.Status.Phase
 			if o.Kind == "Event" {
@@ -298,7 +294,7 @@ func TestSpoolBound(t *testing.T) {
 	}
 }
 
-// TestHTTPSender: 2xx delivers; 4xx (but 408 and 429) is refused for good; the rest is retried.
+// TestHTTPSender: a batch goes with its cluster, token and type; 2xx delivers; 4xx (but 408 and 429) is refused for good; the rest is retried.
 func TestHTTPSender(t *testing.T) {
 	for _, tt := range []struct {
 		status  int
@@ -306,7 +302,7 @@ func TestHTTPSender(t *testing.T) {
 		ok      bool
 	}{{200, false, true}, {422, true, false}, {401, true, false}, {429, false, false}, {503, false, false}} {
 		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Query().Get("cluster") != "leap" || r.Header.Get("Authorization") != "Bearer tok" {
+			if r.URL.Query().Get("cluster") != "leap" || r.Header.Get("Authorization") != "Bearer tok" || r.Header.Get("Content-Type") != wire.ContentType {
 				w.WriteHeader(400)
 				return
 			}
@@ -332,7 +328,7 @@ func TestHTTPSender(t *testing.T) {
 func TestNoDatabaseCode(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		testenv.Missing(t, "no go command on PATH: %v", err)
 	}
 	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
 	if err != nil {

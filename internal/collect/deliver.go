@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/rootline-dev/rootline/internal/wire"
 )
 
-// Sender delivers one batch, the body of POST /api/v1/events. An error wrapping ErrRefused
+// Sender delivers one batch, the body of POST /api/v1/events (a wire.Batch). An error wrapping ErrRefused
 // means the server will never take this batch (it is dropped); any other error is retried.
 type Sender interface {
 	Send(ctx context.Context, body []byte) error
@@ -116,7 +118,7 @@ func (h *HTTPSender) Send(ctx context.Context, body []byte) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", wire.ContentType)
 	if h.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+h.Token)
 	}

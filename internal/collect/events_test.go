@@ -146,7 +146,7 @@ func sentEvents(t *testing.T, c *Collector) []string {
 	var out []string
 	for _, b := range c.batch {
 		var e corev1.Event
-		if err := json.Unmarshal(b, &e); err != nil {
+		if err := json.Unmarshal(b.Object, &e); err != nil {
 			t.Error(err) // not Fatal: synced calls this from streamEvents' goroutine
 			continue
 		}

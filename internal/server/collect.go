@@ -1,23 +1,30 @@
 package server
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
-	"github.com/rootline-dev/rootline/internal/collect"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/ingest"
+	"github.com/rootline-dev/rootline/internal/wire"
 )
 
-// postEvents answers POST /api/v1/events?cluster=NAME: a batch from `rootline collect`, a
-// List (or JSON Lines) of Events, Pods and Nodes, and of the workloads and ConfigMaps whose
-// compared fields changed, as the API server gave them. It goes through
+// postEvents answers POST /api/v1/events?cluster=NAME: a batch from `rootline collect`
+// (wire.ContentType): Events, Pods and Nodes, and the workloads and ConfigMaps whose compared
+// fields changed, as the API server gave them, each with when the collector saw it. A body of
+// another type (a List or JSON Lines of objects, as a script posts) is read as an upload, its
+// objects seen when it is received. Each object goes through
 // ingestion like any upload (limits, redaction, Secrets refused), then is stored at once:
 // events upserted, pod and node states kept once per version, so that a batch delivered again
 // changes nothing. 200 with the counts. Like an upload, it is received whole into the spool
@@ -53,11 +60,15 @@ func (s *Server) postEvents(c *gin.Context) error {
 	defer f.Close()
 	var objs []*cluster.Object
 	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes})
-	err = dec.Decode(ctx, "batch", f, func(o *cluster.Object) error {
-		collect.TakeObservedAt(o) // when the collector saw it, as provenance, not as an annotation stored
+	keep := func(o *cluster.Object) error {
 		objs = append(objs, o)
 		return nil
-	})
+	}
+	if c.ContentType() == wire.ContentType {
+		err = decodeBatch(ctx, dec, f, keep)
+	} else {
+		err = dec.Decode(ctx, "batch", f, keep)
+	}
 	if err != nil {
 		return err
 	}
@@ -71,6 +82,29 @@ func (s *Server) postEvents(c *gin.Context) error {
 	s.log.DebugContext(ctx, "collected batch stored", "cluster", clusterName, "events", n.Events, "states", n.States, "known", n.Known)
 	c.JSON(http.StatusOK, collectedResponse{Events: n.Events, States: n.States, Known: n.Known, Ignored: n.Ignored})
 	return nil
+}
+
+// decodeBatch reads a collector's batch: each item's object is ingested as an upload's would be
+// and carries, as its provenance, when the collector saw it (to the microsecond, as databases
+// keep times) and whether it saw it deleted. A body that is not a batch is a 422.
+func decodeBatch(ctx context.Context, dec *ingest.Decoder, r io.Reader, keep func(*cluster.Object) error) error {
+	// One reader for every item, reset to each: ingest reads through it rather than making a
+	// buffer of its own for every object.
+	br := bufio.NewReaderSize(nil, 64<<10)
+	n := 0
+	err := wire.Read(r, func(it wire.Item) error {
+		n++
+		br.Reset(bytes.NewReader(it.Object))
+		return dec.Decode(ctx, "batch item "+strconv.Itoa(n), br, func(o *cluster.Object) error {
+			o.Source.ObservedAt = it.ObservedAt.UTC().Truncate(time.Microsecond)
+			o.Source.Deleted = it.Deleted
+			return keep(o)
+		})
+	})
+	if errors.Is(err, wire.ErrMalformed) {
+		return errStatus(http.StatusUnprocessableEntity, err.Error())
+	}
+	return err
 }
 
 // collectedResponse answers a collector's batch: what it stored.

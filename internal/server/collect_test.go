@@ -9,19 +9,26 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
+	"github.com/rootline-dev/rootline/internal/wire"
 )
 
-const collectedBatch = `{"apiVersion": "v1", "kind": "List", "items": [
- {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-1", "namespace": "prod", "uid": "p1", "resourceVersion": "7",
-   "annotations": {"rootline.dev/observed-at": "2023-02-01T17:06:10Z"}},
+// collectedBatch is what `rootline collect` sends (wire.ContentType): a pod seen evicted, an
+// event, a Secret (which a collector never sends, and ingestion refuses) and a node seen
+// deleted.
+const collectedBatch = `{"items": [
+ {"observedAt": "2023-02-01T17:06:10.123456789Z", "object": {"apiVersion": "v1", "kind": "Pod",
+  "metadata": {"name": "hub-1", "namespace": "prod", "uid": "p1", "resourceVersion": "7"},
   "spec": {"nodeName": "core-1", "containers": [{"name": "hub", "env": [{"name": "TOKEN", "value": "s3cr3t-value"}],
    "resources": {"requests": {"memory": "1Gi"}}}]},
-  "status": {"phase": "Failed", "reason": "Evicted", "message": "The node was low on resource: memory. Threshold quantity: 100Mi, available: 80Mi. Container hub was using 3Gi, request is 1Gi, has larger consumption of memory. "}},
- {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "hub-1.17", "namespace": "prod", "uid": "e1"},
+  "status": {"phase": "Failed", "reason": "Evicted", "message": "The node was low on resource: memory. Threshold quantity: 100Mi, available: 80Mi. Container hub was using 3Gi, request is 1Gi, has larger consumption of memory. "}}},
+ {"observedAt": "2023-02-01T17:06:11Z", "object": {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "hub-1.17", "namespace": "prod", "uid": "e1"},
   "involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub-1"}, "reason": "Evicted", "type": "Warning",
   "message": "The node was low on resource: memory. Threshold quantity: 100Mi, available: 80Mi. Container hub was using 3Gi, request is 1Gi, has larger consumption of memory. ",
-  "count": 1, "firstTimestamp": "2023-02-01T17:06:00Z", "lastTimestamp": "2023-02-01T17:06:00Z", "source": {"component": "kubelet", "host": "core-1"}},
- {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "prod"}, "data": {"k": "c2VjcmV0"}}
+  "count": 1, "firstTimestamp": "2023-02-01T17:06:00Z", "lastTimestamp": "2023-02-01T17:06:00Z", "source": {"component": "kubelet", "host": "core-1"}}},
+ {"observedAt": "2023-02-01T17:06:12Z", "object": {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "prod"}, "data": {"k": "c2VjcmV0"}}},
+ {"observedAt": "2023-02-01T17:06:30Z", "deleted": true, "object": {"apiVersion": "v1", "kind": "Node",
+  "metadata": {"name": "user-9", "uid": "n9", "resourceVersion": "40", "creationTimestamp": "2023-02-01T09:00:00Z"},
+  "status": {"conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2023-02-01T09:01:00Z"}]}}}
 ]}`
 
 // TestPostEvents: the collector's endpoint takes batches through ingestion (redaction,
@@ -32,20 +39,28 @@ func TestPostEvents(t *testing.T) {
 		base := newServer(t, st, testConfig())
 		scenarios := []struct {
 			name, path, body string
+			contentType      string
 			wantStatus       int
 			wantIn           []string
 		}{
-			{"no cluster", "/api/v1/events", collectedBatch, 400, []string{"cluster= is required"}},
-			{"bad cluster", "/api/v1/events?cluster=a%20b", collectedBatch, 422, []string{"cluster"}},
-			{"a batch", "/api/v1/events?cluster=leap", collectedBatch, 200, []string{`"events":1`, `"states":1`, `"known":0`}},
-			{"the same batch again", "/api/v1/events?cluster=leap", collectedBatch, 200, []string{`"states":0`, `"known":1`}},
-			{"malformed", "/api/v1/events?cluster=leap", `{"kind": "List", "items": [{"kind": "Event",`, 422, []string{"batch"}},
+			{"no cluster", "/api/v1/events", collectedBatch, wire.ContentType, 400, []string{"cluster= is required"}},
+			{"bad cluster", "/api/v1/events?cluster=a%20b", collectedBatch, wire.ContentType, 422, []string{"cluster"}},
+			{"a batch", "/api/v1/events?cluster=leap", collectedBatch, wire.ContentType, 200, []string{`"events":1`, `"states":2`, `"known":0`}},
+			{"the same batch again", "/api/v1/events?cluster=leap", collectedBatch, wire.ContentType, 200, []string{`"states":0`, `"known":2`}},
+			{"a batch cut short", "/api/v1/events?cluster=leap", collectedBatch[:300], wire.ContentType, 422, []string{"collector batch: item 1:"}},
+			{"a List sent as a batch", "/api/v1/events?cluster=leap", `{"kind": "List", "items": []}`, wire.ContentType, 422, []string{`collector batch: field \"kind\"`}},
+			{"an item's object ingestion refuses", "/api/v1/events?cluster=leap", `{"items": [{"observedAt": "2023-02-01T17:06:10Z",
+				"object": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "name": "b"}}}]}`, wire.ContentType, 422, []string{"batch item 1"}},
+			{"a List, as a script posts it", "/api/v1/events?cluster=script", `{"apiVersion": "v1", "kind": "List", "items": [
+				{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "job-1", "namespace": "batch", "uid": "j1", "resourceVersion": "3"},
+				 "status": {"phase": "Running"}}]}`, "application/json", 200, []string{`"states":1`}},
+			{"malformed List", "/api/v1/events?cluster=leap", `{"kind": "List", "items": [{"kind": "Event",`, "application/json", 422, []string{"batch"}},
 			{"an incident on the window", "/api/v1/incidents", `{"id": "live", "title": "Hub restart", "cluster": "leap",
-				"started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T17:30:00Z"}`, 201, []string{`"id":"live"`}},
+				"started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T17:30:00Z"}`, "application/json", 201, []string{`"id":"live"`}},
 		}
 		for _, sc := range scenarios {
 			t.Run(sc.name, func(t *testing.T) {
-				status, got := call(t, "POST", base+sc.path, "application/json", strings.NewReader(sc.body))
+				status, got := call(t, "POST", base+sc.path, sc.contentType, strings.NewReader(sc.body))
 				if status != sc.wantStatus {
 					t.Fatalf("status = %d, want %d; body %s", status, sc.wantStatus, got)
 				}
@@ -78,13 +93,18 @@ func TestPostEvents(t *testing.T) {
 		// The pod's state change is on the timeline.
 		_, tl := call(t, "GET", base+"/api/v1/incidents/live/timeline?type=event", "", nil)
 		if !strings.Contains(string(tl), `"kind":"PodState","severity":"warning","summary":"Failed (Evicted); on core-1"`) ||
-			!strings.Contains(string(tl), `"object":"Pod prod/hub-1"`) || !strings.Contains(string(tl), `"at":"2023-02-01T17:06:10Z"`) {
+			!strings.Contains(string(tl), `"object":"Pod prod/hub-1"`) || !strings.Contains(string(tl), `"at":"2023-02-01T17:06:10.123456Z"`) {
 			t.Errorf("the collected pod state is not on the timeline: %s", tl)
 		}
-		// Nothing secret was stored, nor the collector's transport annotation.
+		// The node seen deleted is stored so, when it was seen.
+		_, h := call(t, "GET", base+"/api/v1/incidents/live/history?kind=Node&name=user-9", "", nil)
+		if !strings.Contains(string(h), "deleted") {
+			t.Errorf("the node seen deleted is not so in its history: %s", h)
+		}
+		// Nothing secret was stored, nor anything of the batch's wrapping.
 		sawRedacted := false
 		err := st.EachValue(context.Background(), func(table, column string, v []byte) error {
-			if bytes.Contains(v, []byte("s3cr3t")) || bytes.Contains(v, []byte("c2VjcmV0")) || bytes.Contains(v, []byte("observed-at")) {
+			if bytes.Contains(v, []byte("s3cr3t")) || bytes.Contains(v, []byte("c2VjcmV0")) || bytes.Contains(v, []byte("observedAt")) {
 				t.Errorf("%s.%s holds the secret or the annotation: %.200s", table, column, v)
 			}
 			if table == "object_states" && bytes.Contains(v, []byte("[redacted]")) {
@@ -99,7 +119,7 @@ func TestPostEvents(t *testing.T) {
 			t.Error("no redacted value in object_states: the scan did not look inside them")
 		}
 		counts := rowCounts(t, st)
-		if counts["object_states"] != 1 {
+		if counts["object_states"] != 3 {
 			t.Errorf("object_states = %d", counts["object_states"])
 		}
 	})

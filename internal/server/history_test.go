@@ -13,6 +13,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 	"github.com/rootline-dev/rootline/internal/timeline"
+	"github.com/rootline-dev/rootline/internal/wire"
 )
 
 // replicaSetList is kubectl get rs -n prod -o json of Deployment hub's two revisions: the first
@@ -171,13 +172,13 @@ func TestHistoryAuth(t *testing.T) {
 	})
 }
 
-// nodeBatch is a collector's batch holding Node core-9 as it was observed at, with taints.
+// nodeBatch is a collector's batch (wire.ContentType) holding Node core-9 as it was observed
+// at, with taints.
 func nodeBatch(at, taints string) string {
-	return `{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Node",
-  "metadata": {"name": "core-9", "uid": "n9", "resourceVersion": "` + at + `", "creationTimestamp": "2023-02-01T09:00:00Z",
-    "annotations": {"rootline.dev/observed-at": "` + at + `"}},
+	return `{"items": [{"observedAt": "` + at + `", "object": {"apiVersion": "v1", "kind": "Node",
+  "metadata": {"name": "core-9", "uid": "n9", "resourceVersion": "` + at + `", "creationTimestamp": "2023-02-01T09:00:00Z"},
   "spec": {"taints": [` + taints + `]},
-  "status": {"conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2023-02-01T09:01:00Z"}]}}]}`
+  "status": {"conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2023-02-01T09:01:00Z"}]}}}]}`
 }
 
 // TestHistoryOfCollectedStates: a node the collector saw change (tainted between two
@@ -188,7 +189,7 @@ func TestHistoryOfCollectedStates(t *testing.T) {
 		base := newServer(t, st, testConfig())
 		for _, b := range []string{nodeBatch("2023-02-01T17:01:00Z", ""),
 			nodeBatch("2023-02-01T17:05:00Z", `{"key": "maintenance", "effect": "NoSchedule"}`)} {
-			if status, out := call(t, "POST", base+"/api/v1/events?cluster=leap", "application/json", strings.NewReader(b)); status != http.StatusOK {
+			if status, out := call(t, "POST", base+"/api/v1/events?cluster=leap", wire.ContentType, strings.NewReader(b)); status != http.StatusOK {
 				t.Fatalf("batch: %d %s", status, out)
 			}
 		}
