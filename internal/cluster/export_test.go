@@ -14,3 +14,15 @@ import (
 func PodPlacement(pod *corev1.Pod, node *corev1.Node) Placement {
 	return placement(nodeaffinity.GetRequiredNodeAffinity(pod), pod.Spec.Tolerations, node, schedulingTaint)
 }
+
+// String says why the node was excluded, in the words of the scheduler's FailedScheduling
+// messages; "" when it was not.
+func (p Placement) String() string {
+	switch p.Rule {
+	case RuleNodeAffinity:
+		return "node didn't match Pod's node affinity/selector"
+	case RuleTaintToleration:
+		return "node had untolerated taint " + p.Taint.ToString()
+	}
+	return ""
+}

@@ -25,18 +25,6 @@ type Placement struct {
 // Allowed reports whether no rule excluded the node.
 func (p Placement) Allowed() bool { return p.Rule == "" }
 
-// String says why the node was excluded, in the words of the scheduler's FailedScheduling
-// messages; "" when it was not.
-func (p Placement) String() string {
-	switch p.Rule {
-	case RuleNodeAffinity:
-		return "node didn't match Pod's node affinity/selector"
-	case RuleTaintToleration:
-		return "node had untolerated taint " + p.Taint.ToString()
-	}
-	return ""
-}
-
 func placement(aff nodeaffinity.RequiredNodeAffinity, tolerations []corev1.Toleration, node *corev1.Node, taints func(*corev1.Taint) bool) Placement {
 	// A selector the API server would have refused (an unknown operator) matches no node, as
 	// in the scheduler, which ignores the error too.

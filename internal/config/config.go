@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -306,5 +307,20 @@ func (c Config) Dump() []any {
 		"max_decoded_bytes", c.MaxDecodedBytes, "shutdown_timeout", c.ShutdownTimeout.String(), "log_level", c.LogLevel.String(),
 		"retention", c.Retention.String(), "retention_every", c.RetentionEvery.String(),
 		"session_ttl", c.SessionTTL.String(), "oidc_issuer", c.OIDC.Issuer, "memory_budget", c.MemoryBudget,
-		"upload_wait", c.UploadWait.String(), "events_rate", c.EventsRate}
+		"upload_wait", c.UploadWait.String(), "events_rate", c.EventsRate,
+		"open_incidents_for", c.OpenIncidentsFor.String(), "prometheus_clusters", prometheusClusters(c.Prometheus), "prometheus_queries", len(c.PrometheusQueries)}
+}
+
+// prometheusClusters names the clusters that have a Prometheus, for the start-up log ("*" for
+// the one of every cluster), without the URLs, which may carry credentials.
+func prometheusClusters(t metrics.Targets) string {
+	names := make([]string, 0, len(t))
+	for name := range t {
+		if name == "" {
+			name = "*"
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ",")
 }

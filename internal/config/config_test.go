@@ -234,6 +234,12 @@ func TestEnvironmentParsed(t *testing.T) {
 	if got != want {
 		t.Errorf("parsed:\ngot  %s\nwant %s", got, want)
 	}
+	dump := fmt.Sprint(c.Dump()...)
+	for _, w := range []string{"open_incidents_forseverity=critical,team=data", "prometheus_clusters*,leap", "databasepostgres://u:xxxxx@db/rootline"} {
+		if !strings.Contains(dump, w) {
+			t.Errorf("the start-up log lacks %q: %s", w, dump)
+		}
+	}
 	if d, _ := Default(func(string) string { return "" }); len(d.PrometheusQueries) == 0 || d.Database.Display != DefaultDatabase {
 		t.Errorf("the defaults: %d queries, database %q; want the default queries and %s", len(d.PrometheusQueries), d.Database.Display, DefaultDatabase)
 	}
