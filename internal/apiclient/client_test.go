@@ -17,14 +17,14 @@ func TestDoErrors(t *testing.T) {
 		switch r.URL.Path {
 		case "/refused":
 			w.WriteHeader(http.StatusUnprocessableEntity)
-			io.WriteString(w, `{"error": "not Kubernetes objects"}`)
+			_, _ = io.WriteString(w, `{"error": "not Kubernetes objects"}`)
 		case "/broken":
 			w.WriteHeader(http.StatusBadGateway)
-			io.WriteString(w, " upstream gone \n")
+			_, _ = io.WriteString(w, " upstream gone \n")
 		case "/garbled":
-			io.WriteString(w, "<html>")
+			_, _ = io.WriteString(w, "<html>")
 		default:
-			io.WriteString(w, `{"ok": true}`)
+			_, _ = io.WriteString(w, `{"ok": true}`)
 		}
 	}))
 	defer ts.Close()
@@ -68,7 +68,7 @@ func TestUploadSnapshot(t *testing.T) {
 			b, _ := io.ReadAll(p)
 			got[p.FileName()] = string(b)
 		}
-		io.WriteString(w, `{"incident": "IL-1", "created": true, "skipped": [{"file": "a.txt", "kind": "File", "reason": "r"}]}`)
+		_, _ = io.WriteString(w, `{"incident": "IL-1", "created": true, "skipped": [{"file": "a.txt", "kind": "File", "reason": "r"}]}`)
 	}))
 	defer ts.Close()
 	file := func(name, body string) File {

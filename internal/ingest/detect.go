@@ -112,7 +112,7 @@ func checkEntryName(n string) error {
 	}
 	for _, part := range strings.Split(n, "/") {
 		if part == ".." {
-			return fmt.Errorf("tar entry %q climbs out of the archive with ..", n)
+			return fmt.Errorf("tar entry %q climbs out of the archive with a \"..\" element", n)
 		}
 	}
 	return nil
@@ -137,42 +137,56 @@ func (d *Decoder) decodeLeaf(ctx context.Context, name string, r *bufio.Reader, 
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return d.readError(name, err)
 	}
+	perr := d.decodeSniffed(ctx, name, br, head, lead, bom, emit, depth)
+	return d.leafError(name, perr, u, br, compressed)
+}
+
+// decodeSniffed decodes what br holds by what its head looks like: JSON (with a command line
+// pasted above it or not), a saved Prometheus answer, Kubernetes YAML, kubectl's text, other
+// YAML, or prose; binary data and whitespace alone are refused.
+func (d *Decoder) decodeSniffed(ctx context.Context, name string, br *bufio.Reader, head []byte, lead leadingBlank, bom int64, emit func(*cluster.Object) error, depth int) error {
 	start := skipSpace(head)
-	var perr error
 	switch {
 	case start == len(head): // only whitespace: skipBlankLines leaves less than sniffLen of it
-		perr = &Error{File: name, Msg: "empty input: no Kubernetes objects", Err: ErrMalformed}
+		return &Error{File: name, Msg: "empty input: no Kubernetes objects", Err: ErrMalformed}
 	case !isText(head) && badUTF8(head) > 2 && badUTF8(head)*100 > len(head):
 		// Before the JSON case: binary data may begin with '{' by chance. (A NUL alone in
 		// JSON is left to the JSON decoder, which names its position.)
-		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported, Binary: true}
+		return &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported, Binary: true}
 	case head[start] == '{' && metrics.Sniff(head[start:]):
 		// A saved answer of Prometheus's range query API, not a Kubernetes object.
-		perr = d.decodeMetrics(name, br, emit)
+		return d.decodeMetrics(name, br, emit)
 	case (head[start] == '{' || head[start] == '[' && jsonArray(head[start:])) && (jsonStart(head[start:]) || jsonName(name)):
-		perr = d.decodeJSON(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
+		return d.decodeJSON(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
 	case promptBeforeJSON(head[start:]):
 		// "$ kubectl get pod -o json x" pasted above its output: skip the command line.
 		blank := strings.Count(string(head[:start]), "\n")
 		_, _ = br.Discard(start)
 		prompt, _ := br.ReadString('\n')
-		perr = d.decodeJSON(ctx, name, br, emit, depth, lead.lines+blank+1, bom+lead.bytes+int64(start+len(prompt)))
+		return d.decodeJSON(ctx, name, br, emit, depth, lead.lines+blank+1, bom+lead.bytes+int64(start+len(prompt)))
 	case !isText(head) && !mostlyText(head):
-		perr = &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported, Binary: true}
+		return &Error{File: name, Msg: "binary data: not JSON, YAML or a gzip or tar archive", Err: ErrUnsupported, Binary: true}
 	case !isText(head):
 		// Text with a few bytes that are not UTF-8: read on, and say where (below).
 		_, _ = io.Copy(io.Discard, br)
+		return nil
 	case kubeYAML(head[start:]):
-		perr = d.decodeYAML(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
+		return d.decodeYAML(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
 	case text.Sniff(head[start:]):
-		perr = d.decodeText(ctx, name, lead.replay(br), emit)
+		return d.decodeText(ctx, name, lead.replay(br), emit)
 	case looksLikeYAML(head[start:]):
-		perr = d.decodeYAML(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
+		return d.decodeYAML(ctx, name, br, emit, depth, lead.lines, bom+lead.bytes)
 	default:
 		// Prose, a postmortem, a ticket: the text parser reads what output it holds, and the
 		// claims its author makes; text with neither is refused there.
-		perr = d.decodeText(ctx, name, lead.replay(br), emit)
+		return d.decodeText(ctx, name, lead.replay(br), emit)
 	}
+}
+
+// leafError is the error a leaf's decode ends with: too large, not UTF-8 (the truer answer
+// even where it also failed to parse), or for a compressed input that failed to parse, too
+// large if it turns out to be a decompression bomb; else perr.
+func (d *Decoder) leafError(name string, perr error, u *utf8Check, br *bufio.Reader, compressed bool) error {
 	if own := (*Error)(nil); errors.As(perr, &own) && own.Err == ErrTooLarge {
 		return perr // says which limit (a saved Prometheus answer has one of its own)
 	}

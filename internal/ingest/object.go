@@ -157,32 +157,41 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 		}
 		o.Raw = checked
 	default:
-		if tm.Kind == "ConfigMap" && tm.Name != autoscalerStatus {
-			// Any other ConfigMap may hold what should never be stored: it is kept with each
-			// value replaced by its hash, which is what is compared of it (change.HashValues).
-			hashed, err := hashedConfigMap(raw)
-			if err != nil {
-				return d.objErr(src, raw, err)
-			}
-			raw = hashed
-			if f, ok := valueFault(raw); ok {
-				return f.err(src, raw)
-			}
+		if keep, err := d.keepRaw(o, raw, tm, src); err != nil || !keep {
+			return err
 		}
-		if !contextKinds[tm.Kind] {
-			d.skip(skipped(o, fmt.Sprintf("kind %s is not used by Rootline", tm.Kind)))
-			return nil
-		}
-		if f, ok := rawMetaFault(raw); ok {
-			return f.err(src, raw)
-		}
-		red, uid, err := redactRaw(raw)
-		if err != nil {
-			return d.objErr(src, raw, err)
-		}
-		o.Raw, o.UID = red, uid
 	}
 	return emit(o)
+}
+
+// keepRaw sets o to the object in raw, of a kind kept as JSON: redacted, a ConfigMap's values
+// hashed. keep is false for a kind Rootline does not use, which is skipped.
+func (d *Decoder) keepRaw(o *cluster.Object, raw []byte, tm typeMeta, src cluster.Source) (keep bool, err error) {
+	if tm.Kind == "ConfigMap" && tm.Name != autoscalerStatus {
+		// Any other ConfigMap may hold what should never be stored: it is kept with each
+		// value replaced by its hash, which is what is compared of it (change.HashValues).
+		hashed, err := hashedConfigMap(raw)
+		if err != nil {
+			return false, d.objErr(src, raw, err)
+		}
+		raw = hashed
+		if f, ok := valueFault(raw); ok {
+			return false, f.err(src, raw)
+		}
+	}
+	if !contextKinds[tm.Kind] {
+		d.skip(skipped(o, fmt.Sprintf("kind %s is not used by Rootline", tm.Kind)))
+		return false, nil
+	}
+	if f, ok := rawMetaFault(raw); ok {
+		return false, f.err(src, raw)
+	}
+	red, uid, err := redactRaw(raw)
+	if err != nil {
+		return false, d.objErr(src, raw, err)
+	}
+	o.Raw, o.UID = red, uid
+	return true, nil
 }
 
 // hashedLater reports whether a fault is in a value of a ConfigMap's data, which is kept only

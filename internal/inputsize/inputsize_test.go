@@ -16,16 +16,17 @@ func TestDecoded(t *testing.T) {
 	dir := t.TempDir()
 	var b bytes.Buffer
 	zw := gzip.NewWriter(&b)
-	zw.Write(make([]byte, 10<<20))
-	zw.Close()
+	if _, err := zw.Write(make([]byte, 10<<20)); err != nil || zw.Close() != nil {
+		t.Fatal(err)
+	}
 	gz := filepath.Join(dir, "z.gz")
-	os.WriteFile(gz, b.Bytes(), 0o600)
+	write(t, gz, b.Bytes())
 	plain := filepath.Join(dir, "p.json")
-	os.WriteFile(plain, make([]byte, 1000), 0o600)
+	write(t, plain, make([]byte, 1000))
 	text := filepath.Join(dir, "pods")
-	os.WriteFile(text, []byte(strings.Repeat("app-0   0/1   CrashLoopBackOff   3   1m\n", 25)), 0o600)
+	write(t, text, []byte(strings.Repeat("app-0   0/1   CrashLoopBackOff   3   1m\n", 25)))
 	yaml := filepath.Join(dir, "paste")
-	os.WriteFile(yaml, []byte("apiVersion: v1\nkind: Pod\n"), 0o600)
+	write(t, yaml, []byte("apiVersion: v1\nkind: Pod\n"))
 	for _, tc := range []struct {
 		path, name  string
 		size, limit int64
@@ -43,5 +44,12 @@ func TestDecoded(t *testing.T) {
 		if got := Decoded(tc.path, tc.name, tc.size, tc.limit); got != tc.want {
 			t.Errorf("%s limit %d: %d, want %d", tc.name, tc.limit, got, tc.want)
 		}
+	}
+}
+
+func write(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -53,6 +53,22 @@ func WriteText(w io.Writer, rep analysis.Report, o TextOptions) error {
 	p.f("\n")
 	p.summary(rep.Summary)
 	p.chain(rep)
+	p.causes(rep)
+	p.symptoms(rep)
+	if len(rep.Context) > 0 {
+		p.f("\n%s (%d)\n", p.bold("Context, not symptoms"), len(rep.Context))
+		for _, c := range p.some(contextSummaries(rep.Context), 5) {
+			p.f("  - %s\n", c)
+		}
+	}
+	p.gaps(rep.Gaps)
+	p.claims(rep.Claims)
+	return p.err
+}
+
+// causes lists the root causes, then the contributing ones: what each explains, its evidence,
+// what speaks against it and what is missing.
+func (p *printer) causes(rep analysis.Report) {
 	kinds := map[string]string{}
 	for _, s := range rep.Symptoms {
 		kinds[s.ID] = s.Kind
@@ -101,48 +117,50 @@ func WriteText(w io.Writer, rep analysis.Report, o TextOptions) error {
 			}
 		}
 	}
-	p.symptoms(rep)
-	if len(rep.Context) > 0 {
-		p.f("\n%s (%d)\n", p.bold("Context, not symptoms"), len(rep.Context))
-		for _, c := range p.some(contextSummaries(rep.Context), 5) {
-			p.f("  - %s\n", c)
-		}
-	}
-	p.f("\n%s (%d)\n", p.bold("Missing evidence"), len(rep.Gaps))
-	for i, g := range rep.Gaps {
-		if i == shownGaps && !o.All {
-			p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more (--all lists them)", len(rep.Gaps)-i)))
+}
+
+// gaps lists the evidence that is missing: the first shownGaps, or every one (and its
+// members) with All.
+func (p *printer) gaps(gaps []analysis.Gap) {
+	p.f("\n%s (%d)\n", p.bold("Missing evidence"), len(gaps))
+	for i, g := range gaps {
+		if i == shownGaps && !p.o.All {
+			p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more (--all lists them)", len(gaps)-i)))
 			break
 		}
 		p.f("  - %s\n", clip(g.Summary, p.width(400)))
-		if o.All {
+		if p.o.All {
 			for _, m := range g.Members[min(len(g.Members), 1):] {
 				p.f("    - %s\n", m.Summary)
 			}
 		}
 	}
-	if len(rep.Claims) > 0 {
-		p.f("\n%s (%d)\n", p.bold("What the authors claim, not observed"), len(rep.Claims))
-		for i, c := range rep.Claims {
-			if i == 10 && !o.All {
-				p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more", len(rep.Claims)-i)))
-				break
-			}
-			loc := filepath.Base(c.File)
-			if c.Line > 0 {
-				loc = fmt.Sprintf("%s:%d", loc, c.Line)
-			}
-			names := ""
-			if len(c.Symptoms) > 0 {
-				names = " reports " + strings.Join(c.Symptoms, ", ")
-			}
-			if len(c.Causes) > 0 {
-				names += " → " + strings.Join(c.Causes, ", ")
-			}
-			p.f("  %s “%s”%s\n", p.dim(loc), clip(c.Text, 160), names)
-		}
+}
+
+// claims lists what the authors of the notes claim, which nothing observed.
+func (p *printer) claims(claims []analysis.ClaimRef) {
+	if len(claims) == 0 {
+		return
 	}
-	return p.err
+	p.f("\n%s (%d)\n", p.bold("What the authors claim, not observed"), len(claims))
+	for i, c := range claims {
+		if i == 10 && !p.o.All {
+			p.f("  %s\n", p.dim(fmt.Sprintf("… and %d more", len(claims)-i)))
+			break
+		}
+		loc := filepath.Base(c.File)
+		if c.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", loc, c.Line)
+		}
+		names := ""
+		if len(c.Symptoms) > 0 {
+			names = " reports " + strings.Join(c.Symptoms, ", ")
+		}
+		if len(c.Causes) > 0 {
+			names += " → " + strings.Join(c.Causes, ", ")
+		}
+		p.f("  %s “%s”%s\n", p.dim(loc), clip(c.Text, 160), names)
+	}
 }
 
 // symptoms lists the symptom groups, worst first: the worst shownGroups of a large report, or

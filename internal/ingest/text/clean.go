@@ -173,9 +173,10 @@ func (c *cleaner) cleanLine(s string) cleaned {
 		return c.toggleFence(t)
 	case jiraBlockRe.MatchString(t):
 		// Jira's and Confluence's {code} and {noformat}: a fence with another name.
-		if c.fence == "" {
+		switch c.fence {
+		case "":
 			c.fence = "{code}"
-		} else if c.fence == "{code}" {
+		case "{code}":
 			c.fence = ""
 		}
 		return cleaned{kind: kindSep}
@@ -269,11 +270,11 @@ func (c *cleaner) command(t string, code bool) (cleaned, bool) {
 func (c *cleaner) toggleFence(t string) cleaned {
 	mark := t[:3]
 	rest := strings.TrimLeft(t, mark[:1])
-	switch {
-	case c.fence == "":
+	switch c.fence {
+	case "":
 		c.fence = mark
 		c.diff = strings.TrimSpace(rest) == "diff"
-	case c.fence == mark:
+	case mark:
 		c.fence, c.diff = "", false
 	}
 	rest = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), mark))
@@ -376,11 +377,7 @@ func stripQuote(s string) string {
 		if len(s)-len(t) > 3 || !strings.HasPrefix(t, ">") {
 			return s
 		}
-		t = t[1:]
-		if strings.HasPrefix(t, " ") {
-			t = t[1:]
-		}
-		s = t
+		s = strings.TrimPrefix(t[1:], " ")
 	}
 }
 

@@ -283,7 +283,7 @@ func systemInfo(ni *corev1.NodeSystemInfo, kids []*node) {
 		case "Kubelet Version":
 			ni.KubeletVersion = k.val
 		case "Kube-Proxy Version":
-			ni.KubeProxyVersion = k.val
+			ni.KubeProxyVersion = k.val //nolint:staticcheck // deprecated in the API, still printed by describe for the clusters that report it
 		}
 	}
 }

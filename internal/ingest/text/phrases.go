@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -174,16 +175,7 @@ func (p *parser) phrase(ln line) error {
 		para, off = p.prose.inParagraph(ln)
 	}
 	ms := p.scan.sc.Find(ln.text)
-	rest := ln.text // the line without the messages in it: the person's own words
-	word := -1
-	for i := len(ms) - 1; i >= 0; i-- {
-		m := ms[i]
-		if m.Entry.Word {
-			word = i
-			continue
-		}
-		rest = rest[:m.Start] + strings.Repeat(" ", m.End-m.Start) + rest[m.End:]
-	}
+	rest, word := ownWords(ln.text, ms)
 	if len(ms) > 0 && word < 0 || (word >= 0 && p.printed(ln)) {
 		// Output, read by the scan. What a person wrote around it may still be a claim.
 		if !ln.code && !machine && p.prose.pendingCount < maxPhrases {
@@ -224,10 +216,25 @@ func (p *parser) phrase(ln line) error {
 	return nil
 }
 
+// ownWords is text without the messages ms found in it, blanked: the person's own words; and
+// the index of the first match that is a word of the catalogue rather than a message, or -1.
+func ownWords(text string, ms []catalog.Match) (rest string, word int) {
+	rest, word = text, -1
+	for i := len(ms) - 1; i >= 0; i-- {
+		m := ms[i]
+		if m.Entry.Word {
+			word = i
+			continue
+		}
+		rest = rest[:m.Start] + strings.Repeat(" ", m.End-m.Start) + rest[m.End:]
+	}
+	return rest, word
+}
+
 // reportRe finds a person's words that may report a symptom ("the pods were evicted", "it
 // kept crashlooping"): such a sentence is kept as a claim, and the analysis says which
 // symptoms, if any, it reports.
-var reportRe = regexp.MustCompile(`(?i)evict|pending|unschedulable|crash[- ]?loop|oom|restart(?:ed|ing)|probes?|not ?ready|unready|pressure|scal(?:ed|ing) up|nodes? (?:were|was) added|preempted|imagepull|errimagepull|containercreating|failedmount|failedcreatepodsandbox|backofflimit|jobs? failed|could(?:n't| not) pull`)
+var reportRe = regexp.MustCompile(`(?i)\x08evict|\x08pending\x08|\x08unschedulable\x08|crash[- ]?loop|\x08oom|\x08restart(?:ed|ing)\x08|\x08probes?\x08|not ?ready|\x08unready\x08|pressure\x08|\x08scal(?:ed|ing) up\x08|\x08nodes? (?:were|was) added\x08|\x08preempted\x08|imagepull|errimagepull|containercreating|failedmount|failedcreatepodsandbox|backofflimit|\x08jobs? failed\x08|could(?:n't| not) pull`)
 
 func (p *parser) hold(pp pendingPhrase) {
 	p.prose.pending = append(p.prose.pending, pp)

@@ -69,16 +69,15 @@ type span struct {
 
 // scanState is the scan's part of the parser.
 type scanState struct {
-	cat      *catalog.Catalogue
-	sc       *catalog.Scanner // the catalogue within the input's budget
-	held     *line            // the last text line, until the next says whether it was wrapped
-	section  int
-	found    []scanned
-	dropped  int
-	spans    []span
-	block    *span // the span of the describe block being read, while it emits
-	sections map[int]corev1.ObjectReference
-	names    map[string]int // the names of the events emitted, to keep two apart
+	cat     *catalog.Catalogue
+	sc      *catalog.Scanner // the catalogue within the input's budget
+	held    *line            // the last text line, until the next says whether it was wrapped
+	section int
+	found   []scanned
+	dropped int
+	spans   []span
+	block   *span          // the span of the describe block being read, while it emits
+	names   map[string]int // the names of the events emitted, to keep two apart
 	// named are the objects the paste names, by kind (manifests, describe blocks), and kind
 	// the kind of a manifest whose name is yet to come, on line kindLine.
 	named      map[string][]string

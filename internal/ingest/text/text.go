@@ -238,27 +238,7 @@ func (p *parser) start(ln line, owner *ownerRef) error {
 	if ok, err := p.logLine(ln); ok || err != nil {
 		return err
 	}
-	if t := newEventsTable(ln.text); t != nil {
-		p.table = t
-		return nil
-	}
-	if t := newPodsTable(ln.text); t != nil {
-		p.table = t
-		return nil
-	}
-	if t := newNodesTable(ln.text); t != nil {
-		p.table = t
-		return nil
-	}
-	if t := newClaimsTable(ln.text); t != nil {
-		p.table = t
-		return nil
-	}
-	if t := newClassesTable(ln.text); t != nil {
-		p.table = t
-		return nil
-	}
-	if t := p.newColumnsTable(ln.text); t != nil {
+	if t := p.headerTable(ln.text); t != nil {
 		p.table = t
 		return nil
 	}
@@ -315,6 +295,30 @@ func (p *parser) start(ln line, owner *ownerRef) error {
 		}
 	}
 	return p.phrase(ln)
+}
+
+// headerTable is the table whose header s is, of those kubectl prints (events, pods, nodes,
+// claims, classes, or custom columns), or nil.
+func (p *parser) headerTable(s string) tableParser {
+	if t := newEventsTable(s); t != nil {
+		return t
+	}
+	if t := newPodsTable(s); t != nil {
+		return t
+	}
+	if t := newNodesTable(s); t != nil {
+		return t
+	}
+	if t := newClaimsTable(s); t != nil {
+		return t
+	}
+	if t := newClassesTable(s); t != nil {
+		return t
+	}
+	if t := p.newColumnsTable(s); t != nil {
+		return t
+	}
+	return nil
 }
 
 // finish closes whatever is open at the end of the input. lastEOL says whether the input's
