@@ -25,6 +25,25 @@ var stuckReasons = map[string]bool{"FailedCreatePodSandBox": true, "FailedMount"
 
 func (stuckCreatingRule) Symptoms(in Input) []Symptom {
 	syms := newPodSymptoms(PodStuckCreating)
+	stuckWaiting(in, syms)
+	stuckOnNetwork(in, syms)
+	stuckListed(in, syms)
+	stuckEvents(in, syms)
+	return syms.list(func(pod string, s *Symptom) string {
+		sum := podPhrase(pod) + " could not start on its node"
+		if s.Node != "" {
+			sum = podPhrase(pod) + " could not start on node " + s.Node
+		}
+		if m := s.Details.Message; m != "" {
+			sum += ": " + clip(m, 160)
+		}
+		return sum
+	})
+}
+
+// stuckWaiting records the pods not started with a container waiting for a reason of a pod
+// stuck creating.
+func stuckWaiting(in Input, syms *podSymptoms) {
 	for _, o := range in.Model.Pods {
 		if started(o.Pod) {
 			continue
@@ -42,37 +61,45 @@ func (stuckCreatingRule) Symptoms(in Input) []Symptom {
 			}
 		}
 	}
-	// A pod still ContainerCreating on a node whose network is not ready (its CNI plugin not
-	// initialized, not configured): it cannot start until the network does.
-	if down := networkDown(in); len(down) > 0 {
-		for _, o := range in.Model.Pods {
-			node := o.Pod.Spec.NodeName
-			ev, ok := down[node]
-			if !ok && node == "" && len(down) == 1 {
-				for _, e := range down {
-					ev, ok = e, true // the one node the input says so of, for a pod of unknown node
-				}
+}
+
+// stuckOnNetwork records a pod still ContainerCreating on a node whose network is not ready
+// (its CNI plugin not initialized, not configured): it cannot start until the network does.
+func stuckOnNetwork(in Input, syms *podSymptoms) {
+	down := networkDown(in)
+	if len(down) == 0 {
+		return
+	}
+	for _, o := range in.Model.Pods {
+		node := o.Pod.Spec.NodeName
+		ev, ok := down[node]
+		if !ok && node == "" && len(down) == 1 {
+			for _, e := range down {
+				ev, ok = e, true // the one node the input says so of, for a pod of unknown node
 			}
-			if !ok || started(o.Pod) {
-				continue
-			}
-			for _, cs := range allStatuses(o.Pod) {
-				if w := cs.State.Waiting; w != nil && w.Reason == "ContainerCreating" {
-					s := syms.pod(o)
-					s.Node = node
-					s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name), "ContainerCreating"), ev)
-					if s.Details.Message == "" {
-						s.Details.Message = "ContainerCreating while its node's network is not ready: " + firstLine(ev.Value)
-					}
-					break
+		}
+		if !ok || started(o.Pod) {
+			continue
+		}
+		for _, cs := range allStatuses(o.Pod) {
+			if w := cs.State.Waiting; w != nil && w.Reason == "ContainerCreating" {
+				s := syms.pod(o)
+				s.Node = node
+				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name), "ContainerCreating"), ev)
+				if s.Details.Message == "" {
+					s.Details.Message = "ContainerCreating while its node's network is not ready: " + firstLine(ev.Value)
 				}
+				break
 			}
 		}
 	}
-	// A pod a pasted listing shows still ContainerCreating long after it was made, whatever
-	// the input says of why. Its age is the AGE the listing printed, as of the listing's own
-	// time; a pod object's creation against the input's latest time says nothing so sure (the
-	// pods may have been listed before the last event was), so it is not read so.
+}
+
+// stuckListed records a pod a pasted listing shows still ContainerCreating long after it was
+// made, whatever the input says of why. Its age is the AGE the listing printed, as of the
+// listing's own time; a pod object's creation against the input's latest time says nothing so
+// sure (the pods may have been listed before the last event was), so it is not read so.
+func stuckListed(in Input, syms *podSymptoms) {
 	for _, o := range in.Model.Pods {
 		age := o.ListedAge
 		if _, said := syms.byPod[o.Namespace+"/"+o.Name]; age < stuckAfter || started(o.Pod) || said && o.Name != "" {
@@ -89,6 +116,10 @@ func (stuckCreatingRule) Symptoms(in Input) []Symptom {
 			}
 		}
 	}
+}
+
+// stuckEvents records the events that say a pod cannot start on its node, of pods not started.
+func stuckEvents(in Input, syms *podSymptoms) {
 	for _, o := range in.Model.Events {
 		e := o.Event
 		if !stuckReasons[e.Reason] && in.eventSign(o, PodStuckCreating) == nil || !aboutPod(o) {
@@ -108,16 +139,6 @@ func (stuckCreatingRule) Symptoms(in Input) []Symptom {
 			s.Details.Message = firstLine(e.Message)
 		}
 	}
-	return syms.list(func(pod string, s *Symptom) string {
-		sum := podPhrase(pod) + " could not start on its node"
-		if s.Node != "" {
-			sum = podPhrase(pod) + " could not start on node " + s.Node
-		}
-		if m := s.Details.Message; m != "" {
-			sum += ": " + clip(m, 160)
-		}
-		return sum
-	})
 }
 
 // stuckAfter is how long a pod may be ContainerCreating before it is stuck: pulling a large
