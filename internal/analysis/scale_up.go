@@ -94,12 +94,23 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 	if len(s.Evidence) == 0 {
 		return nil
 	}
-	var parts []string
+	parts := groupParts(groups)
+	if len(parts) > 0 {
+		s.Details.Groups = parts
+	}
+	s.Summary = scaleUpSummary(len(burst), s.Details.WindowSeconds, parts, launched)
+	return []Symptom{s}
+}
+
+// groupParts says each node group's scale-up, by name: "pool-a 2→10", "pool-b (tried)" for a
+// group the autoscaler tried and nothing says grew.
+func groupParts(groups map[string][2]int) []string {
 	names := make([]string, 0, len(groups))
 	for g := range groups {
 		names = append(names, g)
 	}
 	sort.Strings(names)
+	parts := make([]string, 0, len(names))
 	for _, g := range names {
 		if groups[g] == [2]int{} {
 			parts = append(parts, shortGroup(g)+" (tried)")
@@ -107,22 +118,23 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 		}
 		parts = append(parts, fmt.Sprintf("%s %d→%d", shortGroup(g), groups[g][0], groups[g][1]))
 	}
-	if len(names) > 0 {
-		s.Details.Groups = parts
-	}
+	return parts
+}
+
+// scaleUpSummary says a scale-up in words: the burst of nodes created (and within how many
+// seconds), the groups, or the nodes launched.
+func scaleUpSummary(burst, window int, parts []string, launched int) string {
 	switch {
-	case len(burst) > 0 && len(parts) > 0:
-		s.Summary = fmt.Sprintf("%d nodes were added within %s (%s)", len(burst), roundDuration(s.Details.WindowSeconds), strings.Join(parts, ", "))
-	case len(burst) > 0:
-		s.Summary = fmt.Sprintf("%d nodes were added within %s", len(burst), roundDuration(s.Details.WindowSeconds))
+	case burst > 0 && len(parts) > 0:
+		return fmt.Sprintf("%d nodes were added within %s (%s)", burst, roundDuration(window), strings.Join(parts, ", "))
+	case burst > 0:
+		return fmt.Sprintf("%d nodes were added within %s", burst, roundDuration(window))
 	case len(parts) > 0:
-		s.Summary = "the cluster autoscaler scaled up " + strings.Join(parts, ", ")
+		return "the cluster autoscaler scaled up " + strings.Join(parts, ", ")
 	case launched > 0:
-		s.Summary = fmt.Sprintf("%d node(s) were launched (the input does not say for which node groups)", launched)
-	default:
-		s.Summary = "nodes were being added (the input does not say to which node groups)"
+		return fmt.Sprintf("%d node(s) were launched (the input does not say for which node groups)", launched)
 	}
-	return []Symptom{s}
+	return "nodes were being added (the input does not say to which node groups)"
 }
 
 // nodeBurst returns the largest set of nodes created within burstWindow of each other, when
