@@ -252,7 +252,14 @@ func SQLite(t testing.TB) store.Target {
 	if err := sqliteTemplate.available(); err != nil {
 		t.Fatalf("migrate the SQLite template: %v", err)
 	}
-	path := filepath.Join(t.TempDir(), "rootline.db")
+	// Not in t.TempDir(): its name is the test's, and a '#' there (a second subtest of the same
+	// name, "sqlite#01") would end the file: URL of the database before the file's name.
+	dir, err := os.MkdirTemp("", "rootline-sqlite-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	path := filepath.Join(dir, "rootline.db")
 	if err := copyFile(path, sqliteTemplate.path); err != nil {
 		t.Fatal(err)
 	}
