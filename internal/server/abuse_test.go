@@ -41,6 +41,7 @@ const onePod = `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p%d", 
 // stored nothing; once the budget is free the same upload is stored. Same for a collector's
 // batch.
 func TestUploadWaitsForTheBudget(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		cfg := testConfig()
 		cfg.UploadWait = 100 * time.Millisecond
@@ -76,6 +77,7 @@ func TestUploadWaitsForTheBudget(t *testing.T) {
 // TestMetricsMethodsBounded: made-up HTTP methods do not add series to /metrics (they are
 // counted as "other"); before, each 4 KB method added its own.
 func TestMetricsMethodsBounded(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		scrape := func() int {
@@ -102,6 +104,7 @@ func TestMetricsMethodsBounded(t *testing.T) {
 // TestHead: HEAD answers as GET does, without a body, on pages and the API; on a route
 // without GET it is 405, and with authentication on it needs the read scope like GET.
 func TestHead(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		cfg := testConfig()
 		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
@@ -192,6 +195,7 @@ func rawRequest(t *testing.T, base, head string, body []byte, gap time.Duration)
 // its body ends; with authentication off, a body that stays silent or comes too slowly is cut
 // with 408.
 func TestSlowBody(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		body := bytes.Repeat([]byte("x"), 100000)
 		head := func(path string) string {
@@ -232,6 +236,7 @@ func TestSlowBody(t *testing.T) {
 // TestEventsRateLimit: a collector's token has its own budget of batches, refused beyond it
 // with 429 and Retry-After; another token is not held back.
 func TestEventsRateLimit(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		cfg := testConfig()
 		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
@@ -267,6 +272,7 @@ func TestEventsRateLimit(t *testing.T) {
 // TestSpoolCleanedAtStart: a server that starts removes the spool folders of servers that are
 // gone (kill -9 leaves them), and keeps those of servers still running; uploads go to its own.
 func TestSpoolCleanedAtStart(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		root := t.TempDir()
 		dead := filepath.Join(root, "server-999999999-12345") // no such process

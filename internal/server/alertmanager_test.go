@@ -43,6 +43,7 @@ receivers:
 // made for it, delivers the alerts posted to it: they become rows of the timeline of the
 // incident of the cluster, and when they are posted again ended (resolved), their rows close.
 func TestAlertmanager(t *testing.T) {
+	t.Parallel()
 	bin, err := exec.LookPath(alertmanagerBinary)
 	if err != nil {
 		testenv.Missing(t, "no %s in PATH (apt-get install prometheus-alertmanager)", alertmanagerBinary)

@@ -25,6 +25,7 @@ func criticalOf(fp, severity, start string) string {
 // incident is closed, a new critical firing opens another, and the same firing delivered again
 // does not open its incident twice. Without the flag, nothing is opened.
 func TestAlertsOpenIncidents(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		cfg := testConfig()
 		cfg.OpenIncidentsFor = alert.Selector{{Name: "severity", Value: "critical"}}

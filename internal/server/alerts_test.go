@@ -33,6 +33,7 @@ func alertOf(fp, status, endsAt string) string {
 // however often it comes, closes a firing when its resolved notification comes, and keeps no
 // credential an annotation held.
 func TestPostAlerts(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		cfg := testConfig()
 		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
@@ -138,6 +139,7 @@ type timelineRow struct {
 // TestAlertsCounted: /metrics counts the alerts received by status and what they did to the
 // stored ones, and the answer says which firings a later notification updated.
 func TestAlertsCounted(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		alertsCounted(t, newServer(t, st, testConfig()))
 	})
@@ -171,6 +173,7 @@ func alertsCounted(t *testing.T, base string) {
 // Markdown under "Alerts", one line each: when, name, where, summary), and the JSON export
 // holds them whole.
 func TestAlertsInExport(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "alerted", "title": "Hub crash loop", "cluster": "leap",

@@ -34,6 +34,7 @@ func alertAt(fp, name, start, end string) string {
 // incident with a start and an end set reads its own window instead; an incident with neither a start nor evidence reads
 // none.
 func TestAlertsInEvidenceWindow(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		files := map[string][]byte{}

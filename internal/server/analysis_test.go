@@ -22,6 +22,7 @@ import (
 // analysis from the database finds the same symptoms and causes, with the same evidence
 // locations, as the offline analysis of the same files: one pipeline, whichever door.
 func TestAnalysisMatchesOffline(t *testing.T) {
+	t.Parallel()
 	names := []string{"events.json", "nodes.json", "pods.json"}
 	files := fixtures.IL0070Bytes(t)
 	objs := fixtures.DecodeIL0070(t, names...)
@@ -69,6 +70,7 @@ func TestAnalysisMatchesOffline(t *testing.T) {
 
 // TestTimelineScenarios reads the IL-0070 timeline through the API: filters, paging, links.
 func TestTimelineScenarios(t *testing.T) {
+	t.Parallel()
 	files := fixtures.IL0070Bytes(t)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
@@ -129,6 +131,7 @@ func TestTimelineScenarios(t *testing.T) {
 
 // TestExport writes IL-0070 as a report in the Markdown format of CONTRACT.md, and as JSON.
 func TestExport(t *testing.T) {
+	t.Parallel()
 	files := fixtures.IL0070Bytes(t)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())

@@ -18,6 +18,7 @@ import (
 // and is answered 503 when nothing frees room within the wait; one larger than the whole
 // budget runs alone; the memory is handed back when the last one ends.
 func TestBudgetAdmits(t *testing.T) {
+	t.Parallel()
 	b := newBudget(100, 4, 50*time.Millisecond)
 	var freed atomic.Int32
 	b.freeOS = func() { freed.Add(1) }
@@ -69,6 +70,7 @@ func TestBudgetAdmits(t *testing.T) {
 // TestBudgetSlots: no more requests run at once than there are worker slots, whatever their
 // cost.
 func TestBudgetSlots(t *testing.T) {
+	t.Parallel()
 	b := newBudget(1<<30, 2, 30*time.Millisecond)
 	r1, _ := b.acquire(t.Context(), 1)
 	r2, _ := b.acquire(t.Context(), 1)
@@ -89,6 +91,7 @@ func TestBudgetSlots(t *testing.T) {
 // row of 100 bytes becomes a whole pod. Before one estimator served both, the server charged
 // the text's size and let many large pastes decode at once past the budget.
 func TestPastedTextCost(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	row := "app-7c9d8f-x2k4p   0/1     CrashLoopBackOff   12 (3m ago)   41m\n"
 	text := []byte("NAME                READY   STATUS             RESTARTS      AGE\n" + strings.Repeat(row, 40000))

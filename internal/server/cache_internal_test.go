@@ -11,6 +11,7 @@ import (
 // TestStateCacheBounds: the cache keeps at most its number of incidents and of objects,
 // dropping the least recently used first, and always keeps the state used last.
 func TestStateCacheBounds(t *testing.T) {
+	t.Parallel()
 	state := func(events int) func(*incidentState, bool) (*incidentState, error) {
 		return func(*incidentState, bool) (*incidentState, error) {
 			m := cluster.NewModel(nil, nil)

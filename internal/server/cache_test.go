@@ -41,6 +41,7 @@ func (c *countingObjects) IncidentEvidence(ctx context.Context, id string, prev 
 // API calls read it, concurrent ones included; a new note, a new snapshot, an edit or a batch
 // from the collector makes it anew.
 func TestStateCache(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		objs := &countingObjects{Store: st}
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -114,6 +115,7 @@ func TestStateCache(t *testing.T) {
 // it, and each gets what it gets alone. Run under -race (as .ci/run does), this fails if anything
 // a cached state shares (the model, the analysis, the timeline) is written after it is made.
 func TestConcurrentPages(t *testing.T) {
+	t.Parallel()
 	dir := fixtures.IL0070VariantDir("liveness")
 	entries, err := os.ReadDir(dir)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 // once by package config: it applies no default of its own over a zero value set on purpose,
 // and parses nothing again.
 func TestNewTakesTheConfiguration(t *testing.T) {
+	t.Parallel()
 	cfg := config.Config{
 		MemoryBudget: 1 << 20, UploadWait: 0, UploadTimeout: 0, BodyIdle: 0, SpoolDir: t.TempDir(),
 		OpenIncidentsFor:  alert.Selector{{Name: "team", Value: "data"}},

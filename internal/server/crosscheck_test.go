@@ -17,6 +17,7 @@ import (
 // upload it says both name the root cause and where their numbers differ (the report's 93%
 // of the memory against the evidence's 91%).
 func TestReportAgainstEvidencePage(t *testing.T) {
+	t.Parallel()
 	md, err := os.ReadFile(filepath.Join("..", "..", "examples", "incidents", "IL-0070.md"))
 	if err != nil {
 		t.Fatal(err)

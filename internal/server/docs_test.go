@@ -18,6 +18,7 @@ const apiDoc = "../../docs/api.md"
 // has a heading of its own there ("### `GET /api/v1/incidents/{id}`"), and every route a
 // heading names is one the router registers. The routes are the gin engine's own list.
 func TestDocsRoutes(t *testing.T) {
+	t.Parallel()
 	var registered []string
 	for _, r := range docServer(t).router().Routes() {
 		registered = append(registered, r.Method+" "+docPattern(r.Path))

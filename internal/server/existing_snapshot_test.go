@@ -15,6 +15,7 @@ import (
 // too: the bytes were stored already, but the second incident had never been analysed, so
 // ?component=Hub and related incidents would miss it.
 func TestExistingSnapshotSignsItsNewIncident(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		for i, id := range []string{"A", "B"} {

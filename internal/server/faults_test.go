@@ -242,6 +242,7 @@ func fillDisk(t *testing.T, dir string, keep int64) (free func()) {
 // upload is stored whole. A large upload runs out of space while its rows are written (SQLite
 // spills its page cache to the log); a small one, on SQLite, only at its commit.
 func TestUploadDiskFull(t *testing.T) {
+	t.Parallel()
 	uploads := []struct {
 		name       string
 		o          synth.Options
@@ -342,6 +343,7 @@ func TestUploadSpoolFull(t *testing.T) {
 // were written in its transaction: 500 with the cause logged, not a row of the upload stored,
 // the server still answering; once the fault is gone, the same upload is stored whole.
 func TestUploadDatabaseError(t *testing.T) {
+	t.Parallel()
 	o := synth.Options{Nodes: 10, Pods: 600, Events: 400, Seed: 86}
 	faults := []struct {
 		table string
@@ -426,6 +428,7 @@ func TestUploadDatabaseError(t *testing.T) {
 // 500 with the cause logged and nothing of the request stored (not the incident whose tags
 // failed, nor its new cluster); once the fault is gone, the same request succeeds.
 func TestWriteDatabaseError(t *testing.T) {
+	t.Parallel()
 	reports, ct := multipartBody(t, map[string][]byte{
 		"IL-0070.md": []byte(reportIL0070),
 		"IL-0071.md": []byte(strings.Replace(reportIL0070, "IL-0070", "IL-0071", 1)),

@@ -16,6 +16,7 @@ import (
 )
 
 func TestCreateIncidentForm(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -67,6 +68,7 @@ func TestCreateIncidentForm(t *testing.T) {
 }
 
 func TestUploadPage(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart"}`)

@@ -37,6 +37,7 @@ func evictedUsers(n int) []byte {
 // members with a link to all of them; the members of a group or a merged cause page through
 // the API and their own pages; what the cluster wrote stays text.
 func TestGroupsAndChain(t *testing.T) {
+	t.Parallel()
 	dir := fixtures.IL0070VariantDir("liveness")
 	files := map[string][]byte{"users.json": evictedUsers(12)}
 	for _, n := range []string{"events.json", "nodes.json", "pods.json"} {

@@ -88,6 +88,7 @@ var whitespaceBomb = sync.OnceValues(func() ([]byte, error) {
 // zeros is, through an upload and a collector's batch; it never answered before (encoding/json
 // took time quadratic in the run). Nothing is stored.
 func TestWhitespaceBomb(t *testing.T) {
+	t.Parallel()
 	bomb, err := whitespaceBomb()
 	if err != nil {
 		t.Fatal(err)
@@ -109,6 +110,7 @@ func TestWhitespaceBomb(t *testing.T) {
 // TestLeadingWhitespaceUpload: JSON, YAML and text after 8,191 bytes of whitespace and more are
 // stored (8,192 gave a 500, index out of range), through both doors, on both databases.
 func TestLeadingWhitespaceUpload(t *testing.T) {
+	t.Parallel()
 	const (
 		podJSON = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p%d","namespace":"ns"}}`
 		podYAML = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p%d\n  namespace: ns\n"
@@ -162,6 +164,7 @@ func storedValues(t *testing.T, st *store.Store) string {
 // YAML; nothing of the upload is stored. In an upload of several files it is skipped like any
 // file that cannot be read, listed with its reason, and the Secret's data reaches no table.
 func TestDuplicateKeysUpload(t *testing.T) {
+	t.Parallel()
 	const (
 		dupJSON = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"x","namespace":"y"},"spec":{},"kind":"Secret","stringData":{"config.ini":"hunter2"}}`
 		dupYAML = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n  namespace: yy\nspec: {}\nkind: Secret\nstringData:\n  config.ini: hunter2\n"
@@ -207,6 +210,7 @@ func TestDuplicateKeysUpload(t *testing.T) {
 // too long for an index row were 500s on PostgreSQL; a 1 MB name, a 10 MB label value, 300,000
 // labels and a YAML number of a million digits were stored.
 func TestLimitsUpload(t *testing.T) {
+	t.Parallel()
 	pod := func(meta string) string {
 		return `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"ns"` + meta + `}}`
 	}

@@ -114,6 +114,7 @@ func made(t *testing.T, name string) []byte {
 // TestHostileSuite uploads each hostile input: it is refused with its status and a message
 // that names the problem, nothing of it is stored, and the server goes on serving.
 func TestHostileSuite(t *testing.T) {
+	t.Parallel()
 	if len(hostileCases) < 40 {
 		t.Fatalf("%d hostile inputs, want at least 40", len(hostileCases))
 	}

@@ -26,6 +26,7 @@ Prometheus load grows with the number of nodes.
 `
 
 func TestImportReports(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		url := base + "/api/v1/incidents/import"
@@ -60,6 +61,7 @@ func TestImportReports(t *testing.T) {
 // before those sharing only a component; the snapshot-only incident finds its relatives
 // through its analysis.
 func TestRelated(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		url := base + "/api/v1/incidents/import"
@@ -114,6 +116,7 @@ func TestRelated(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		docs := map[string][]byte{
@@ -187,6 +190,7 @@ func TestSearch(t *testing.T) {
 // components, organisation, date and source, and its notes; an incident without a report has
 // no report section.
 func TestImportedReportPage(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		report := "---\nid: IL-0042\ntitle: Prometheus evicted the hub\norg: Example Org\ndate: 2024-05-06\n" +

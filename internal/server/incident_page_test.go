@@ -26,6 +26,7 @@ func page(t *testing.T, body []byte) *goquery.Document {
 // and back, the timeline, notes with the analysis beside a hypothesis, and the note form's
 // error cases. What people typed, and what the cluster wrote, is inert.
 func TestIncidentPage(t *testing.T) {
+	t.Parallel()
 	files := fixtures.IL0070Bytes(t)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
@@ -127,6 +128,7 @@ func TestIncidentPage(t *testing.T) {
 // TestIncidentPageClaimsAndContext: a ticket's paste shows what its author claims, apart from
 // the evidence and escaped, and the restarts that are background, apart from the symptoms.
 func TestIncidentPageClaimsAndContext(t *testing.T) {
+	t.Parallel()
 	ticket := "The hub node's disk filled up and caused the evictions below <script>alert('claim')</script>.\n\n" +
 		"```\n$ kubectl get pods -n jhub -o wide\n" +
 		"NAME                    READY   STATUS    RESTARTS       AGE   IP         NODE\n" +

@@ -16,6 +16,7 @@ import (
 // is refused with 422 naming q and the bound, on the page and the API; a query of one word
 // repeated up to the bound is the search for that word, and finds the note of 60 KB of it.
 func TestLibrarySearchBounds(t *testing.T) {
+	t.Parallel()
 	var words []string
 	for i := range 40 {
 		words = append(words, fmt.Sprintf("w%d", i))

@@ -14,6 +14,7 @@ import (
 )
 
 func TestNoteScenarios(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart"}`)
@@ -59,6 +60,7 @@ func TestNoteScenarios(t *testing.T) {
 // 10 s and 3.6 MB of HTML for the incident page) make a page of bounded size, and a second
 // view renders no Markdown: the notes' HTML is kept.
 func TestNotesRenderedOnce(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		srv := server.New(testConfig(), server.StoreDeps(st, slog.New(slog.DiscardHandler)))
 		ts := httptest.NewServer(srv.Handler())

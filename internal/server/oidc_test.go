@@ -22,6 +22,7 @@ import (
 // loopback) and gets a session with the configured scope; someone the allow list does not
 // name is refused, and so is a callback without the sign-in's cookie.
 func TestOIDCSignIn(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		m, err := mockoidc.Run()
 		if err != nil {

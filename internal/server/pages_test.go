@@ -50,6 +50,7 @@ func importDocs(t *testing.T, base string, docs map[string]string) {
 // snippet, escaped, the words in <mark>). The page shows the same, and each cause chip's count
 // is what the page its link leads to finds.
 func TestLibrarySearchPage(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		importDocs(t, base, libraryDocs)
@@ -169,6 +170,7 @@ func TestLibrarySearchPage(t *testing.T) {
 // the same root cause and the three shared fractions), and say how node pools are shared: the
 // same pool of the same cluster, or pools of the same role.
 func TestRelatedScoreParts(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		importDocs(t, base, map[string]string{
@@ -222,6 +224,7 @@ func TestRelatedScoreParts(t *testing.T) {
 // signature and a text of their analysis and its notes; imported into another library, it
 // exports to the same bytes, and its page shows the report.
 func TestExportOfSnapshotIncident(t *testing.T) {
+	t.Parallel()
 	files := fixtures.IL0070Bytes(t)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		base := newServer(t, st, testConfig())
@@ -273,6 +276,7 @@ func mustTarget(t *testing.T, database string) store.Target {
 // collector streamed, or a stored signature from before) relates by its analysis now, and
 // stores it, so that the others find it under its root cause too.
 func TestRelatedRefreshesAnalysis(t *testing.T) {
+	t.Parallel()
 	files := fixtures.IL0070Bytes(t)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
@@ -304,6 +308,7 @@ func TestRelatedRefreshesAnalysis(t *testing.T) {
 // (the API lists all of them; the page pages through them), and the best 50 (limit=) of those
 // that share only a component follow.
 func TestRelatedEverySameRoot(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		docs := map[string]string{"T.md": "---\nid: T\ntitle: target\nroot_cause: capacity_exhaustion\ncauses: [capacity_exhaustion]\n" +

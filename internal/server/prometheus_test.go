@@ -86,6 +86,7 @@ func prometheusServer(t *testing.T, st *store.Store, asked *[]string) (base, pro
 // incident of a cluster without a Prometheus, without times, of a Prometheus that cannot be
 // reached, or that does not exist, is refused with its reason; reading needs write access.
 func TestReadPrometheus(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		var asked []string
 		base, _ := prometheusServer(t, st, &asked)
@@ -176,6 +177,7 @@ func memberEvidence(c analysis.Cause) []analysis.Evidence {
 // shown on the page with its reason and status, and a contradicting metric is shown under its
 // cause as evidence against it.
 func TestPrometheusForm(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		var asked []string
 		base, prom := prometheusServer(t, st, &asked)

@@ -12,6 +12,7 @@ import (
 // address's origin when there is one, else the request's own scheme and host (issue 27: not a
 // hard-coded localhost:8080); forwarded headers are nobody's word.
 func TestPublicBase(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, redirect, host string
 		tls                  bool

@@ -26,6 +26,7 @@ import (
 // a snapshot whose objects expired and the same files stored again are each seen. Concurrent
 // requests after a change share one state.
 func TestReanalysis(t *testing.T) {
+	t.Parallel()
 	pg := storetest.NewPostgres()
 	t.Cleanup(pg.Drop)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {

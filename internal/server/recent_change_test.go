@@ -42,6 +42,7 @@ func hubPods(hash, created, image, status string) []byte {
 // failure, with the change (before → after, between the snapshots) as its evidence; the first
 // snapshot alone gives none. On both databases.
 func TestRecentChangeBetweenSnapshots(t *testing.T) {
+	t.Parallel()
 	const good, bad = "jupyterhub/k8s-hub:3.0.0", "jupyterhub/k8s-hub:3.0.1-typo"
 	first := map[string][]byte{
 		"deploy.json": deploymentList(good),
@@ -123,6 +124,7 @@ func TestRecentChangeBetweenSnapshots(t *testing.T) {
 // and the collected version are compared (the snapshot was taken before its upload, the version
 // seen after it), and the change is the root cause of the image pull failure. On both databases.
 func TestRecentChangeSnapshotThenCollected(t *testing.T) {
+	t.Parallel()
 	const good, bad = "jupyterhub/k8s-hub:3.0.0", "jupyterhub/k8s-hub:3.0.1-typo"
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())

@@ -155,6 +155,7 @@ Events:
 // command lines, flags, hooks, headers, URLs, termination messages and ConfigMap keys, and
 // proves that no credential is anywhere in the database while the evidence around them is.
 func TestUploadRedactsCommandLines(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "red", "title": "credentials in command lines"}`)

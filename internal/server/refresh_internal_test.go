@@ -25,6 +25,7 @@ import (
 // next round; settle returns only once every round asked for before it has finished, or its
 // context ends; nothing is left behind.
 func TestRefreshRounds(t *testing.T) {
+	t.Parallel()
 	var r refreshes
 	release := make(chan struct{})
 	var mu sync.Mutex
@@ -120,6 +121,7 @@ func (g gatedLibrary) SetAnalysisSignature(ctx context.Context, id string, sig i
 // while its signature refresh still runs; what reads signatures (the library's list, related
 // incidents, the signature) waits for that refresh and then shows it; Close waits for it too.
 func TestUploadAnswersBeforeItsSignature(t *testing.T) {
+	t.Parallel()
 	pg := storetest.NewPostgres()
 	t.Cleanup(pg.Drop)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {

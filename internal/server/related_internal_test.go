@@ -13,6 +13,7 @@ import (
 // their workloads, never by a pod's hash, whatever name the analysis gave them (a paste
 // without owner references names pods only).
 func TestAnalysisSignatureNamesWorkloads(t *testing.T) {
+	t.Parallel()
 	rep := analysis.Report{Causes: []analysis.Cause{
 		{Kind: analysis.CPUStarvation, Role: analysis.Contributing, Components: []analysis.Component{{Kind: "Hub", Name: "hub-7d9f8b6c4-x2k9p"}}},
 		{Kind: analysis.SharedPrometheus, Role: analysis.Root, Components: []analysis.Component{{Kind: "Prometheus", Name: "prometheus-server-0"},

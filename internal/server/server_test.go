@@ -151,6 +151,7 @@ func multipartBody(t *testing.T, files map[string][]byte, order ...string) (io.R
 }
 
 func TestIncidentScenarios(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		scenarios := []struct {
@@ -205,6 +206,7 @@ func TestIncidentScenarios(t *testing.T) {
 
 // TestLibraryPageEscapes shows that what people type is escaped in pages.
 func TestLibraryPageEscapes(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "x", "title": "<script>alert(1)</script>"}`)
@@ -223,6 +225,7 @@ func TestLibraryPageEscapes(t *testing.T) {
 // scope must allow the request; a revoked or unknown token is refused, and nothing is written
 // without a token that may write.
 func TestAuthOn(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
 		cfg := testConfig()
@@ -324,6 +327,7 @@ func assertCounts(t *testing.T, st *store.Store, want map[string]int64) {
 // TestUploadRateLimit: with auth on, each token has its own budget of uploads; beyond it an
 // upload gets 429 with Retry-After, and nothing of it is stored; reads are not counted.
 func TestUploadRateLimit(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
 		cfg := testConfig()

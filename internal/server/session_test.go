@@ -115,6 +115,7 @@ const testPassword = "a long enough password"
 // HttpOnly, Secure and SameSite, and a new one on every sign-in; every form needs the form
 // token of the session; a reader cannot write; after signing out the cookie opens nothing.
 func TestSignIn(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
 		cfg := testConfig()
@@ -254,6 +255,7 @@ func TestSignIn(t *testing.T) {
 // TestSignInRefusals: wrong passwords, unknown names, disabled accounts, a missing form token,
 // too many attempts, and a next that leads elsewhere.
 func TestSignInRefusals(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
 		cfg := testConfig()
@@ -324,6 +326,7 @@ func TestSignInRefusals(t *testing.T) {
 // TestFormsWithoutAuth: without authentication (loopback), forms still need their token, and
 // other sites' pages cannot post to the API.
 func TestFormsWithoutAuth(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		b := newBrowser(t, base)
@@ -370,6 +373,7 @@ func TestFormsWithoutAuth(t *testing.T) {
 // TestSecurityHeaders: every answer, page or API, refused or not, carries the security
 // headers; HSTS only where cookies are Secure (authentication on).
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		on := testConfig()
 		on.Auth = "on"

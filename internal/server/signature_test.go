@@ -14,6 +14,7 @@ import (
 // TestSignatureScenarios: a person's signature wins over the report's, is shown as theirs on
 // the related page, changes the relations, and when removed the report's speaks again.
 func TestSignatureScenarios(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		docs := map[string][]byte{

@@ -42,6 +42,7 @@ func kubectlSnapshot(t *testing.T, o synth.Options) map[string][]byte {
 // again answers with the same id and stores nothing, and an event seen again with a higher
 // count updates its one row.
 func TestUploadSnapshot(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := context.Background()
 		base := newServer(t, st, testConfig())
@@ -127,6 +128,7 @@ func TestUploadSnapshot(t *testing.T) {
 // TestUploadLeavesNoSecret uploads a Secret and env values and proves that no trace of their
 // values is anywhere in the database.
 func TestUploadLeavesNoSecret(t *testing.T) {
+	t.Parallel()
 	const secret = "s3cr3t-9f8e7d6c5b4a"
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
@@ -219,6 +221,7 @@ func (zeroReader) Read(p []byte) (int, error) {
 // TestUploadOverTheLimit: a body larger than --max-upload-bytes is refused with 413 and
 // nothing stored. (The hostile inputs are in TestHostileSuite.)
 func TestUploadOverTheLimit(t *testing.T) {
+	t.Parallel()
 	var pods bytes.Buffer
 	if err := synth.WritePodList(&pods, synth.Options{Nodes: 3, Pods: 40, Seed: 1}); err != nil {
 		t.Fatal(err)
@@ -242,6 +245,7 @@ func TestUploadOverTheLimit(t *testing.T) {
 // under the race detector 5,000 (there it took minutes: .ci/run runs it again at full size
 // without the detector).
 func TestUploadLargeList(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("stores 50,000 pods")
 	}
@@ -289,6 +293,7 @@ func TestUploadLargeList(t *testing.T) {
 // same bytes are stored once (one 201, the rest 200 with the same id), and shared events
 // converge to one row each.
 func TestConcurrentUploads(t *testing.T) {
+	t.Parallel()
 	o := synth.Options{Nodes: 5, Pods: 60, Events: 80, Seed: 9}
 	files := kubectlSnapshot(t, o)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
@@ -368,6 +373,7 @@ func TestConcurrentUploads(t *testing.T) {
 // it goes and flagged; the same upload again answers the same lists. An upload of which no
 // file can be read answers the first file's own error, as one file alone does.
 func TestUploadStrayFiles(t *testing.T) {
+	t.Parallel()
 	pod := func(name string) string {
 		return `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "` + name + `", "namespace": "prod", "uid": "uid-` + name + `"}}`
 	}
@@ -455,6 +461,7 @@ func TestUploadStrayFiles(t *testing.T) {
 // the same bytes again, for a new incident, go to the incident that holds them and create none
 // (issue 27).
 func TestUploadCreatingIncident(t *testing.T) {
+	t.Parallel()
 	pod := `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-0", "namespace": "prod", "uid": "u1"}, "spec": {"nodeName": "n1"}, "status": {"phase": "Running"}}`
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		cfg := testConfig()

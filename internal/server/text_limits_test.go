@@ -16,6 +16,7 @@ import (
 // nothing is stored; the same on both databases (PostgreSQL refuses NUL in text, and an index
 // entry of more than about 2.7 KB, with errors that were 500s).
 func TestTextLimits(t *testing.T) {
+	t.Parallel()
 	big := noisyText(4096) // 4 KB that does not compress: PostgreSQL indexes it as it is
 	report := func(front, body string) string {
 		return "---\nid: R1\ntitle: A report\ndate: 2023-02-01\n" + front + "---\n" + body + "\n"
@@ -117,6 +118,7 @@ func noisyText(n int) string {
 // TestSignInNameText: a name no account can have (a NUL, on PostgreSQL once a 500) is a wrong
 // name, as any unknown name is.
 func TestSignInNameText(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		cfg := testConfig()
 		cfg.Auth = "on"

@@ -63,6 +63,7 @@ func section(html, open string) string {
 // page with the filter kept and the current one marked, a folded row's link to its members,
 // and the way back from them.
 func TestTimelineSection(t *testing.T) {
+	t.Parallel()
 	m := fixtures.IL0070Model(t)
 	rep := analysis.Run(m, analysis.Options{})
 	html, pics := sectionPage(t, m, rep, "?type=node&collapse=off&limit=20&offset=20")
@@ -131,6 +132,7 @@ func TestTimelineSection(t *testing.T) {
 // kinds named for people with the id beside, a long message clipped with the whole of it on
 // demand, and every link to expand a row leading to the rows it stands for.
 func TestTimelineTable(t *testing.T) {
+	t.Parallel()
 	m := fixtures.IL0070Model(t)
 	rep := analysis.Run(m, analysis.Options{})
 	for _, query := range []string{"", "?group=node", "?group=namespace", "?type=node", "?severity=warning"} {
@@ -202,6 +204,7 @@ const (
 // and holds their size under the bounds. The figures are logged (go test -run
 // TestTimelineSectionSize -v ./internal/server). The size does not depend on the machine.
 func TestTimelineSectionSize(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("reads a generated incident of 20,000 pods (about 10 s)")
 	}

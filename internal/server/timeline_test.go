@@ -71,6 +71,7 @@ func uploadDir(t *testing.T, base, id string, files map[string][]byte) {
 // and each symptom group's members listed and paged with expand, symptoms never folded, every row with a real time, the filters still selecting, and the page
 // showing the same rows with links to expand them (its pager: TestTimelineSection).
 func TestTimelineCollapse(t *testing.T) {
+	t.Parallel()
 	il := fixtures.IL0070Bytes(t)
 	small := map[string][]byte{}
 	o := synth.Options{Pods: 300, Events: 750, Seed: 7}

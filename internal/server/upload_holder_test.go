@@ -35,6 +35,7 @@ func (s *lateHolder) SnapshotHolder(ctx context.Context, digest string) (string,
 // existing), have expired (stored again for it, 201), or were stored by a concurrent upload
 // after this one looked (200); no second incident is created (issue 27).
 func TestUploadGoesToHolder(t *testing.T) {
+	t.Parallel()
 	pod := `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-0", "namespace": "prod", "uid": "u1"}, "spec": {"nodeName": "n1"}, "status": {"phase": "Running"}}`
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		late := &lateHolder{Store: st}

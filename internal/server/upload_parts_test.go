@@ -20,6 +20,7 @@ import (
 // truncated stays listed when a later file is skipped (it was lost when the truncated file came
 // first).
 func TestUploadSkippedPartWay(t *testing.T) {
+	t.Parallel()
 	pod := func(name string) string {
 		return `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "` + name + `", "namespace": "prod", "uid": "uid-` + name + `"},
 			"spec": {"containers": [{"name": "app", "image": "busybox"}]}}`
