@@ -27,15 +27,48 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 	m := in.Model
 	c := Cause{Kind: CapacityExhaustion, Role: Root, Confidence: 0.4}
 	pools := map[string]bool{}
-	noted := map[string]bool{} // nodes already described
-	var parts []string
 
 	// Pending pods that did not fit; and, when the autoscaler said it could add no nodes,
 	// pending pods whose scheduler message the input does not hold.
 	limits := autoscalerLimits(m)
+	pending, short := shortPending(in, &c, symptoms, limits)
+	parts := shortParts(m, &c, pending, limits, pools)
+	if len(limits) > 0 && len(pending) > 0 {
+		c.Confidence += 0.1
+	}
+	if short > 0 {
+		c.Confidence += 0.25
+	}
+	// Evictions and pressure on full nodes.
+	parts = append(parts, fullNodes(m, &c, symptoms, pools)...)
+	if len(c.Explains) == 0 {
+		return nil
+	}
+	if len(m.Nodes) == 0 {
+		c.Missing = append(c.Missing, "node objects (kubectl get nodes -o json): without them the shortfall cannot be computed")
+	} else {
+		c.Confidence += 0.15
+	}
+	c.Confidence = clamp(c.Confidence)
+	c.Explains = unique(c.Explains)
+	for _, p := range sortedKeys(pools) {
+		if p != "" {
+			c.Components = append(c.Components, Component{Kind: cluster.ComponentNodePool, Name: p})
+		}
+	}
+	c.Summary = "the cluster ran out of requestable capacity: " + summaryParts(parts, "; ")
+	weighNodeUse(in, &c, symptoms)
+	return []Cause{c}
+}
+
+// shortPending are the pending symptoms short of capacity, which the cause explains and cites:
+// the scheduler said nodes lacked room (short counts those), the kubelet found its node short,
+// a provisioner said its pool was at its limits, or, when the autoscaler said it could add no
+// nodes, the input holds no word of the scheduler. A pod no node could hold is not short of
+// capacity.
+func shortPending(in Input, c *Cause, symptoms []Symptom, limits []autoscalerNote) (pending []Symptom, short int) {
+	m := in.Model
 	largest := largestNode(m)
-	var pending []Symptom
-	short := 0 // pending symptoms the scheduler said lacked capacity
 	for _, s := range symptoms {
 		sch, _, ok := failedScheduling(s)
 		unknown := s.Kind == PodPending && !ok && len(limits) > 0
@@ -48,7 +81,7 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 			pool, _, limited = tagShown(in, s, poolLimitTags)
 		}
 		if !unknown && !admitted && !limited && (!ok || !insufficient(sch) || tooBig(m, largest, s)) {
-			continue // a pod no node could hold is not short of capacity
+			continue
 		}
 		if !unknown {
 			short++
@@ -60,39 +93,44 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 			c.Evidence = append(c.Evidence, pool)
 		}
 	}
+	return pending, short
+}
+
+// shortParts says what the pending pods lacked: the autoscaler's limits, and each pool's
+// shortfall (with a suggestion), or how many pods fit nowhere; the pools short are noted.
+func shortParts(m *cluster.Model, c *Cause, pending []Symptom, limits []autoscalerNote, pools map[string]bool) []string {
+	if len(pending) == 0 {
+		return nil
+	}
+	var parts []string
 	for _, l := range limits {
-		if len(pending) == 0 {
-			break
-		}
 		c.Evidence = append(c.Evidence, l.ev)
 		parts = append(parts, "the autoscaler could not add nodes: "+l.what)
 		c.Components = appendComponent(c.Components, Component{Kind: cluster.ComponentAutoscaler, Name: "cluster-autoscaler"})
 	}
-	if len(limits) > 0 && len(pending) > 0 {
-		c.Confidence += 0.1
-	}
-	if short > 0 {
-		c.Confidence += 0.25
-	}
-	if len(pending) > 0 {
-		lack := shortfall(m, pending)
-		for _, sh := range lack {
-			pools[sh.pool] = true
-			parts = append(parts, sh.String())
-			if sg, ok := sh.suggestion(m, len(limits) > 0); ok {
-				c.Suggestions = append(c.Suggestions, sg)
-			}
-		}
-		if len(lack) == 0 {
-			pods := 0
-			for _, s := range pending {
-				pods += max(len(s.Objects), 1)
-			}
-			parts = append(parts, fmt.Sprintf("%s pod(s) did not fit on any node", thousands(pods)))
+	lack := shortfall(m, pending)
+	for _, sh := range lack {
+		pools[sh.pool] = true
+		parts = append(parts, sh.String())
+		if sg, ok := sh.suggestion(m, len(limits) > 0); ok {
+			c.Suggestions = append(c.Suggestions, sg)
 		}
 	}
+	if len(lack) == 0 {
+		pods := 0
+		for _, s := range pending {
+			pods += max(len(s.Objects), 1)
+		}
+		parts = append(parts, fmt.Sprintf("%s pod(s) did not fit on any node", thousands(pods)))
+	}
+	return parts
+}
 
-	// Evictions and pressure on full nodes.
+// fullNodes explains the evictions and pressure on nodes whose memory was (nearly) all
+// requested, and says each node once; their pools are noted.
+func fullNodes(m *cluster.Model, c *Cause, symptoms []Symptom, pools map[string]bool) []string {
+	var parts []string
+	noted := map[string]bool{} // nodes already described
 	for _, t := range memoryTrouble(m, symptoms) {
 		s, node, l := t.symptom, t.node, t.load
 		cpu, mem := l.RequestedFraction()
@@ -112,24 +150,7 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		c.Confidence += 0.1
 	}
-	if len(c.Explains) == 0 {
-		return nil
-	}
-	if len(m.Nodes) == 0 {
-		c.Missing = append(c.Missing, "node objects (kubectl get nodes -o json): without them the shortfall cannot be computed")
-	} else {
-		c.Confidence += 0.15
-	}
-	c.Confidence = clamp(c.Confidence)
-	c.Explains = unique(c.Explains)
-	for _, p := range sortedKeys(pools) {
-		if p != "" {
-			c.Components = append(c.Components, Component{Kind: cluster.ComponentNodePool, Name: p})
-		}
-	}
-	c.Summary = "the cluster ran out of requestable capacity: " + summaryParts(parts, "; ")
-	weighNodeUse(in, &c, symptoms)
-	return []Cause{c}
+	return parts
 }
 
 // weighNodeUse cites what the full nodes of the cause actually used, when the input holds node
