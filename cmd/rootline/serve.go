@@ -61,8 +61,9 @@ ROOTLINE_OIDC_ALLOWED_DOMAINS and ROOTLINE_OIDC_SCOPE.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := config.Load(cmd.Flags(), os.Getenv)
 			var fe *config.FlagError
+			var ee *config.EnvError
 			switch {
-			case errors.As(err, &fe):
+			case errors.As(err, &fe), errors.As(err, &ee):
 				return usageError{err}
 			case err != nil:
 				return err

@@ -168,7 +168,7 @@ func Default(getenv func(string) string) (Config, error) {
 	}
 	var err error
 	if c.Database, err = dbtarget.Parse(DefaultDatabase); err != nil {
-		return c, fmt.Errorf("config: the default database: %w", err)
+		return c, fmt.Errorf("config: the default database: %w", err) // not the user's mistake
 	}
 	for _, s := range envSettings {
 		v := getenv(s.env)
@@ -180,11 +180,18 @@ func Default(getenv func(string) string) (Config, error) {
 			if s.show != nil {
 				shown = s.show(v)
 			}
-			return c, fmt.Errorf("config: %s=%q: %w", s.env, shown, err)
+			return c, &EnvError{fmt.Errorf("config: %s=%q: %w", s.env, shown, err)}
 		}
 	}
 	return c, nil
 }
+
+// EnvError is an environment variable's value that Default could not take: like a FlagError,
+// a mistake in how the server was started.
+type EnvError struct{ Err error }
+
+func (e *EnvError) Error() string { return e.Err.Error() }
+func (e *EnvError) Unwrap() error { return e.Err }
 
 // Validate checks the settings' ranges and the options against each other, and decides Auth
 // when it was left open. The values themselves were parsed when they were read (Default, Load).

@@ -187,8 +187,9 @@ func TestLoad(t *testing.T) {
 		t.Errorf("a bad flag: %v, want a FlagError naming it", err)
 	}
 	env["ROOTLINE_UPLOAD_RATE"] = "lots"
-	if _, err := load(); err == nil || errors.As(err, &fe) {
-		t.Errorf("a bad environment variable: %v, want an error that is not a FlagError", err)
+	var ee *EnvError
+	if _, err := load(); !errors.As(err, &ee) || errors.As(err, &fe) {
+		t.Errorf("a bad environment variable: %v, want an EnvError, not a FlagError", err)
 	}
 }
 

@@ -108,7 +108,7 @@ func (e *FlagError) Unwrap() error { return e.Err }
 // Load returns the configuration of `rootline serve` from fs, parsed, with the flags that
 // DefineFlags defined, and the environment: each setting is its flag's value when the command
 // line gives the flag, else the environment's (Default), else its default. An error of the
-// environment is returned as it is; one of a flag as a *FlagError. It does not Validate.
+// environment is returned as an *EnvError; one of a flag as a *FlagError. It does not Validate.
 func Load(fs *pflag.FlagSet, getenv func(string) string) (Config, error) {
 	c, err := Default(getenv)
 	if err != nil {
