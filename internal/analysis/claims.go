@@ -101,14 +101,12 @@ func applyClaims(in Input, rep *Report) {
 			mixed[objs[i].Source.File] = c.Incidents
 		}
 	}
-	explained := map[string]bool{}
+	w := &claimWeigher{rep: rep, explained: map[string]bool{}, claimed: map[string]*Cause{}}
 	for _, c := range rep.Causes {
 		for _, id := range c.Explains {
-			explained[id] = true
+			w.explained[id] = true
 		}
 	}
-	claimed := map[string]*Cause{}
-	var order []string
 	for i, c := range claims {
 		if c.Incidents > 0 {
 			continue
@@ -126,40 +124,65 @@ func applyClaims(in Input, rep *Report) {
 		}
 		ev := Evidence{File: o.Source.File, Line: o.Source.Line, Ref: "the author", Field: "author's claim", Value: c.Text}
 		for _, k := range kinds {
-			supported := false
-			for ci := range rep.Causes {
-				if cs := &rep.Causes[ci]; cs.Kind == k && !slices.Contains(cs.Evidence, ev) {
-					cs.Evidence = append(cs.Evidence, ev)
-					cs.Confidence = clamp(cs.Confidence + 0.05)
-					supported = true
-				}
-			}
-			if supported {
-				continue
-			}
-			for _, s := range rep.Symptoms {
-				if explained[s.ID] || !slices.Contains(explainable[k], s.Kind) || !claimFits(k, s) {
-					continue
-				}
-				cs, ok := claimed[k]
-				if !ok {
-					cs = &Cause{Kind: k, Role: Root, Confidence: claimConfidence, Components: []Component{},
-						Missing: []string{claimMissing(k)}}
-					claimed[k] = cs
-					order = append(order, k)
-				}
-				if !slices.Contains(cs.Explains, s.ID) {
-					cs.Explains = append(cs.Explains, s.ID)
-					cs.Evidence = append(cs.Evidence, s.Evidence[0])
-				}
-				if !slices.Contains(cs.Evidence, ev) {
-					cs.Evidence = append(cs.Evidence, ev)
-				}
+			if !w.support(k, ev) {
+				w.draw(k, ev)
 			}
 		}
 	}
-	for _, k := range order {
-		c := claimed[k]
+	w.finish()
+	weakenMixed(rep, mixed)
+}
+
+// claimWeigher weighs the claims against a report: the symptoms its causes explain, and the
+// causes drawn from claims alone, by kind, in the order first drawn.
+type claimWeigher struct {
+	rep       *Report
+	explained map[string]bool
+	claimed   map[string]*Cause
+	order     []string
+}
+
+// support cites a claim in support of the causes of its kind found from evidence, and reports
+// whether there were any.
+func (w *claimWeigher) support(kind string, ev Evidence) bool {
+	supported := false
+	for ci := range w.rep.Causes {
+		if cs := &w.rep.Causes[ci]; cs.Kind == kind && !slices.Contains(cs.Evidence, ev) {
+			cs.Evidence = append(cs.Evidence, ev)
+			cs.Confidence = clamp(cs.Confidence + 0.05)
+			supported = true
+		}
+	}
+	return supported
+}
+
+// draw gives the claimed cause to the symptoms no cause explains whose evidence allows it.
+func (w *claimWeigher) draw(kind string, ev Evidence) {
+	for _, s := range w.rep.Symptoms {
+		if w.explained[s.ID] || !slices.Contains(explainable[kind], s.Kind) || !claimFits(kind, s) {
+			continue
+		}
+		cs, ok := w.claimed[kind]
+		if !ok {
+			cs = &Cause{Kind: kind, Role: Root, Confidence: claimConfidence, Components: []Component{},
+				Missing: []string{claimMissing(kind)}}
+			w.claimed[kind] = cs
+			w.order = append(w.order, kind)
+		}
+		if !slices.Contains(cs.Explains, s.ID) {
+			cs.Explains = append(cs.Explains, s.ID)
+			cs.Evidence = append(cs.Evidence, s.Evidence[0])
+		}
+		if !slices.Contains(cs.Evidence, ev) {
+			cs.Evidence = append(cs.Evidence, ev)
+		}
+	}
+}
+
+// finish says the causes drawn from claims, quoting the claims, and adds them to the report.
+func (w *claimWeigher) finish() {
+	for _, k := range w.order {
+		c := w.claimed[k]
 		var quotes []string
 		for _, e := range c.Evidence {
 			if e.Field == "author's claim" {
@@ -167,8 +190,13 @@ func applyClaims(in Input, rep *Report) {
 			}
 		}
 		c.Summary = fmt.Sprintf("the author says so, and the %d symptom(s) it would explain show nothing against it: %s", len(c.Explains), summaryParts(quotes, "; "))
-		rep.Causes = append(rep.Causes, *c)
+		w.rep.Causes = append(w.rep.Causes, *c)
 	}
+}
+
+// weakenMixed says each document that describes several incidents, and gives the causes whose
+// evidence it holds little confidence.
+func weakenMixed(rep *Report, mixed map[string]int) {
 	for file, n := range mixed {
 		rep.Gaps = append(rep.Gaps, Gap{Kind: GapMixedIncidents, Summary: fmt.Sprintf("%s describes %d incidents: what it says is listed as claims, but no cause is drawn from it, and causes whose evidence it holds are given little confidence", filepath.Base(file), n)})
 		for ci := range rep.Causes {
