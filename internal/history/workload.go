@@ -92,50 +92,21 @@ func owners(revs map[string]revision, p *cluster.Object) []Object {
 func (b *builder) workload(o Object, notes *[]string) ([]Group, bool) {
 	g := Group{Object: o}
 	all := revisions(b.in.Model)
-	var revs []revision
+	revs := revisionsOf(all, o)
 	eventsOf := []Object{o}
-	for _, r := range all {
-		if r.ownerKind == o.Kind && r.owner == o.Name && r.namespace == o.Namespace {
-			revs = append(revs, r)
-		}
-	}
-	slices.SortFunc(revs, func(a, b revision) int {
-		return cmp.Or(cmp.Compare(a.number, b.number), a.created.Compare(b.created), strings.Compare(a.name, b.name))
-	})
 	for _, r := range revs {
 		if r.kind == "ReplicaSet" {
 			eventsOf = append(eventsOf, Object{Kind: r.kind, Namespace: o.Namespace, Name: r.name})
 		}
 	}
 	if len(revs) > 0 {
-		l := Lane{Name: "template revisions"}
-		for i, r := range revs {
-			if r.created.IsZero() {
-				continue
-			}
-			sp := Span{From: r.created.UTC(), State: fmt.Sprintf("revision %d: %s %s", r.number, r.kind, r.name), Tone: ToneInfo}
-			if i == len(revs)-1 {
-				sp.Tone = ToneOK
-			} else if !revs[i+1].created.IsZero() {
-				sp.To = revs[i+1].created.UTC()
-			}
-			l.Spans = append(l.Spans, sp)
-		}
-		g.Lanes = append(g.Lanes, l)
+		g.Lanes = append(g.Lanes, revisionLane(revs))
 	}
 	g.Lanes = append(g.Lanes, b.changesLane("changes", func(c analysis.Change) bool {
 		return c.Kind == o.Kind && c.Namespace == o.Namespace && c.Name == o.Name ||
 			o.Kind == "ReplicaSet" && c.Namespace == o.Namespace && c.ReplicaSet == o.Name
 	}))
-	// The workload's pods, by owner.
-	var pods []*cluster.Object
-	if b.in.Model != nil {
-		for _, p := range b.in.Model.Pods {
-			if p.Namespace == o.Namespace && slices.Contains(owners(all, p), o) {
-				pods = append(pods, p)
-			}
-		}
-	}
+	pods := b.workloadPods(all, o)
 	isPod := map[string]bool{}
 	for _, p := range pods {
 		isPod[p.Name] = true
@@ -145,20 +116,73 @@ func (b *builder) workload(o Object, notes *[]string) ([]Group, bool) {
 		Lane{Name: "symptoms of its pods", Marks: b.symptomMarks(func(r analysis.ObjectRef) bool {
 			return r.Namespace == o.Namespace && (r.Kind == cluster.KindPod && isPod[r.Name] || r.Kind == o.Kind && r.Name == o.Name)
 		}, "")})
-	found := len(revs) > 0 || len(pods) > 0 || named(g)
-	if b.in.Model != nil && !found {
-		for _, x := range b.in.Model.Others {
-			if x.Kind == o.Kind && x.Namespace == o.Namespace && x.Name == o.Name {
-				found = true
-			}
-		}
-	}
-	if !found {
+	if len(revs) == 0 && len(pods) == 0 && !named(g) && !b.holds(o) {
 		return nil, false
 	}
-	groups := []Group{g}
-	// Pods with symptoms first, then by name; at most maxPods, chosen before their lanes are
-	// made: a Deployment may have thousands.
+	return append([]Group{g}, b.podGroups(o, pods, notes)...), true
+}
+
+// revisionsOf are the template revisions of a workload, in the order of their numbers.
+func revisionsOf(all map[string]revision, o Object) []revision {
+	var revs []revision
+	for _, r := range all {
+		if r.ownerKind == o.Kind && r.owner == o.Name && r.namespace == o.Namespace {
+			revs = append(revs, r)
+		}
+	}
+	slices.SortFunc(revs, func(a, b revision) int {
+		return cmp.Or(cmp.Compare(a.number, b.number), a.created.Compare(b.created), strings.Compare(a.name, b.name))
+	})
+	return revs
+}
+
+// revisionLane draws each template revision from its creation to the next's, the last one
+// current.
+func revisionLane(revs []revision) Lane {
+	l := Lane{Name: "template revisions"}
+	for i, r := range revs {
+		if r.created.IsZero() {
+			continue
+		}
+		sp := Span{From: r.created.UTC(), State: fmt.Sprintf("revision %d: %s %s", r.number, r.kind, r.name), Tone: ToneInfo}
+		if i == len(revs)-1 {
+			sp.Tone = ToneOK
+		} else if !revs[i+1].created.IsZero() {
+			sp.To = revs[i+1].created.UTC()
+		}
+		l.Spans = append(l.Spans, sp)
+	}
+	return l
+}
+
+// workloadPods are the pods of the model a workload runs, by their owners.
+func (b *builder) workloadPods(all map[string]revision, o Object) []*cluster.Object {
+	var pods []*cluster.Object
+	if b.in.Model == nil {
+		return nil
+	}
+	for _, p := range b.in.Model.Pods {
+		if p.Namespace == o.Namespace && slices.Contains(owners(all, p), o) {
+			pods = append(pods, p)
+		}
+	}
+	return pods
+}
+
+// holds reports whether the model holds the object itself.
+func (b *builder) holds(o Object) bool {
+	if b.in.Model == nil {
+		return false
+	}
+	return slices.ContainsFunc(b.in.Model.Others, func(x *cluster.Object) bool {
+		return x.Kind == o.Kind && x.Namespace == o.Namespace && x.Name == o.Name
+	})
+}
+
+// podGroups are a group per pod of a workload: pods with symptoms first, then by name; at most
+// maxPods, chosen before their lanes are made (a Deployment may have thousands), the rest said
+// in notes.
+func (b *builder) podGroups(o Object, pods []*cluster.Object, notes *[]string) []Group {
 	symptoms := b.podSymptoms(o.Namespace)
 	slices.SortStableFunc(pods, func(a, b *cluster.Object) int {
 		return cmp.Or(cmp.Compare(symptoms[b.Name], symptoms[a.Name]), strings.Compare(a.Name, b.Name))
@@ -168,11 +192,12 @@ func (b *builder) workload(o Object, notes *[]string) ([]Group, bool) {
 			o, len(pods), maxPods))
 		pods = pods[:maxPods]
 	}
+	var groups []Group
 	for _, p := range pods {
 		pg, _ := b.pod(Object{Kind: cluster.KindPod, Namespace: p.Namespace, Name: p.Name})
 		groups = append(groups, pg)
 	}
-	return groups, true
+	return groups
 }
 
 // podSymptoms counts the symptoms (a group's members one by one) naming each pod of a
