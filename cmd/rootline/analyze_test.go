@@ -21,6 +21,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // TestAnalyzeGolden runs `rootline analyze` on the IL-0070 fixtures and compares the text and
 // JSON output with golden files (refresh with go test ./cmd/rootline -update).
 func TestAnalyzeGolden(t *testing.T) {
+	t.Parallel()
 	for _, variant := range []string{"evicted", "liveness"} {
 		for _, format := range []string{"text", "json"} {
 			t.Run(variant+"-"+format, func(t *testing.T) {
@@ -60,6 +61,7 @@ func TestAnalyzeGolden(t *testing.T) {
 }
 
 func TestAnalyzeExitCodes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
 	if err := os.WriteFile(bad, []byte(`{"items": [{"kind": x}]}`), 0o644); err != nil {
@@ -98,6 +100,7 @@ func TestAnalyzeExitCodes(t *testing.T) {
 // their reasons (on stderr and in the gaps) and the rest is analysed; a folder where nothing
 // can be read fails, naming each file and why.
 func TestAnalyzeFolderStrays(t *testing.T) {
+	t.Parallel()
 	evidence := filepath.Join(fixtures.IL0070Dir(), "pods.json")
 	pods, err := os.ReadFile(evidence)
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 // what the cluster holds, serves /healthz and /metrics, and stops cleanly when its context
 // ends (as on SIGTERM), leaving nothing in its spool.
 func TestCollectCommand(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := testStore(t, "")
 	cfg, _ := config.Default(func(string) string { return "" })

@@ -35,6 +35,7 @@ const (
 // that is not marked robust (cut or broken). go test ./cmd/rootline -run 'TestCorpus|TestPeerSuite'
 // -accuracy rewrites docs/accuracy.md's tables.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	dir := corpustest.Dir(t)
 	sc := runTruth(t, dir)
 	if sc.files < 90 {
@@ -52,6 +53,7 @@ func TestCorpus(t *testing.T) {
 // cases must not be refused nor draw a kind their truth forbids. Every file whose report finds
 // no symptom must say why in a gap (input that shows no trouble is not silent).
 func TestPeerSuite(t *testing.T) {
+	t.Parallel()
 	dir := corpustest.PeerDir(t)
 	sc := runTruth(t, dir, peerOverlay(t)...)
 	sc.check(t, "peer suite")

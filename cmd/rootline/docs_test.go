@@ -26,6 +26,7 @@ var freeDefaults = map[string]string{
 // backquotes (a default that is empty may be told in words). A row may not name a flag the
 // command does not have, and no section may head a command the binary does not have.
 func TestDocsCLI(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(cliDoc)
 	if err != nil {
 		t.Fatal(err)

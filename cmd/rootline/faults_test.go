@@ -26,6 +26,7 @@ import (
 // database shows the upload's transaction writing): after a restart on the same database the
 // upload is not there, not even in part, and sending it again stores it whole.
 func TestKilledMidUpload(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts and kills servers")
 	}
@@ -160,6 +161,7 @@ func podsOf(t *testing.T, st *store.Store, id string) int {
 // names the cause (run prints it on stderr), no report of the import stored, and the same
 // import succeeds once the fault is gone.
 func TestImportDatabaseError(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, id := range []string{"IL-0070", "IL-0071"} {
 		report := "---\nid: " + id + "\ntitle: Hub restart\ncauses: [capacity_exhaustion, shared_node_pool]\n---\ntext\n"

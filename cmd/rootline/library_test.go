@@ -98,6 +98,7 @@ func exportServer(t *testing.T, database string) string {
 // folder's files. IL-0070's relatives sharing its root cause come first, and node pools are
 // shared only by role (the examples name no cluster).
 func TestExampleLibraryRoundTrip(t *testing.T) {
+	t.Parallel()
 	examples := filepath.Join("..", "..", "examples", "incidents")
 	storetest.Each(t, pg, func(t *testing.T, _ *store.Store, b storetest.Backend) {
 		first, second := storetest.Fresh(t, b), storetest.Fresh(t, b)

@@ -55,6 +55,7 @@ type changeRow struct {
 // The incident's analysis names recent_change, citing each change, as the root cause of
 // the image_pull_failed and oom_killed symptoms.
 func TestLiveChanges(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a kube-apiserver and etcd")
 	}

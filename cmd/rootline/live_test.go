@@ -221,6 +221,7 @@ func kindSet(lines []string) []string {
 //   - the events are deleted from the API server (as its one-hour retention would): Rootline
 //     still has them, and the analysis still finds the evictions.
 func TestLiveCluster(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a kube-apiserver and etcd")
 	}

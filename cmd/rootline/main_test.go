@@ -21,6 +21,7 @@ import (
 // TestUploadExitCodes runs `rootline upload` against a stand-in server and checks the exit
 // codes scripts rely on.
 func TestUploadExitCodes(t *testing.T) {
+	t.Parallel()
 	var gotBody, gotCT, gotAuth, gotQuery string
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
@@ -29,17 +30,17 @@ func TestUploadExitCodes(t *testing.T) {
 		switch {
 		case r.URL.Path == "/api/v1/incidents":
 			w.WriteHeader(201)
-			io.WriteString(w, `{"id": "inc-new"}`)
+			_, _ = io.WriteString(w, `{"id": "inc-new"}`)
 		// Markers with spaces: a multipart boundary is hex, and "bad" is hex too.
 		case strings.Contains(gotBody, "not json at all"):
 			w.WriteHeader(422)
-			io.WriteString(w, `{"error": "bad.json:1: invalid JSON"}`)
+			_, _ = io.WriteString(w, `{"error": "bad.json:1: invalid JSON"}`)
 		case strings.Contains(gotBody, "server explodes"):
 			w.WriteHeader(500)
-			io.WriteString(w, `{"error": "internal error"}`)
+			_, _ = io.WriteString(w, `{"error": "internal error"}`)
 		default:
 			w.WriteHeader(201)
-			io.WriteString(w, `{"snapshot": "abc", "incident": "IL-1", "cluster": "leap", "objects": {"Pod": 2}}`)
+			_, _ = io.WriteString(w, `{"snapshot": "abc", "incident": "IL-1", "cluster": "leap", "objects": {"Pod": 2}}`)
 		}
 	}))
 	defer ts.Close()
@@ -98,6 +99,7 @@ func TestUploadExitCodes(t *testing.T) {
 // TestServeRefusesOpenAuthBeyondLoopback: serve will not start without authentication on an
 // address beyond loopback, and says why (a usage exit code alone is what a typo also gives).
 func TestServeRefusesOpenAuthBeyondLoopback(t *testing.T) {
+	t.Parallel()
 	got, stderr := runCaptured(t, "serve", "--addr", "0.0.0.0:0", "--auth", "off", "--database", filepath.Join(t.TempDir(), "rootline.db"))
 	if got != exitUsage || !strings.Contains(stderr, "--auth off is refused on 0.0.0.0:0: beyond loopback") {
 		t.Errorf("exit code %d, stderr %q; want %d and the refusal of --auth off beyond loopback", got, stderr, exitUsage)
@@ -115,6 +117,7 @@ func runCaptured(t *testing.T, args ...string) (int, string) {
 // TestServeStopsGracefully starts the server on a fresh SQLite file, waits until it is ready,
 // and stops it the way SIGTERM does (its context ends): serve returns without error.
 func TestServeStopsGracefully(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -163,6 +166,7 @@ func TestServeStopsGracefully(t *testing.T) {
 }
 
 func TestImportCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lib.db")
 	reports := filepath.Join(dir, "reports")
@@ -225,6 +229,7 @@ func TestImportCommand(t *testing.T) {
 // TestLibraryRoundTrip imports reports, exports the library, imports the export into an empty
 // database, and finds the same reports there.
 func TestLibraryRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
 	if err := os.MkdirAll(src, 0o755); err != nil {

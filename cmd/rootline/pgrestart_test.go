@@ -96,6 +96,7 @@ func (p *privatePostgres) url() string {
 // fail at once with a 5xx that says so, and the server says it is not ready; once it is back,
 // requests succeed again without restarting Rootline, and nothing was lost.
 func TestPostgresRestart(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts its own PostgreSQL")
 	}

@@ -34,6 +34,7 @@ import (
 // POST /api/v1/incidents/{id}/prometheus into the incident, whose analysis says the same, and
 // reading it again stores nothing new.
 func TestPrometheusEvidence(t *testing.T) {
+	t.Parallel()
 	prom := promtest.Start(t, promtest.IL0070())
 	ctx := context.Background()
 	check := func(t *testing.T, where string, rep analysis.Report) {
@@ -137,6 +138,7 @@ func members(cs []analysis.Cause) []analysis.Cause {
 // TestAnalyzeTellsAgainst: `rootline analyze` of IL-0070 with a saved answer of Prometheus's
 // memory that stayed flat prints, under shared_prometheus, what speaks against it.
 func TestAnalyzeTellsAgainst(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, b := range fixtures.IL0070VariantBytes(t, "liveness") {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {

@@ -39,7 +39,8 @@ func (p *serverProcess) stop(t *testing.T) {
 	t.Helper()
 	_ = p.cmd.Process.Signal(os.Interrupt)
 	select {
-	case <-p.done:
+	case err := <-p.done:
+		t.Logf("the server stopped: %v", err) // interrupted: its exit status says so
 	case <-time.After(15 * time.Second):
 		t.Fatal("the server did not stop")
 	}
@@ -69,7 +70,8 @@ func startServer(t *testing.T, database, addr string) *serverProcess {
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
 		select {
-		case <-done:
+		case err := <-done:
+			t.Logf("server %s stopped: %v", addr, err)
 		case <-time.After(15 * time.Second):
 			_ = cmd.Process.Kill()
 		}
@@ -97,6 +99,7 @@ func startServer(t *testing.T, database, addr string) *serverProcess {
 // different snapshots are all stored, each with its own objects and nothing of the others';
 // both servers then read the same incident.
 func TestTwoServers(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, _ *store.Store, b storetest.Backend) {
 		if b.Name != "postgres" {
 			t.Skip("replicas share a PostgreSQL")

@@ -58,6 +58,7 @@ func scaleInput(t testing.TB) string {
 // symptom groups and a text report of at most 150 lines, while the JSON keeps every member
 // (each evicted pod of the input is in a group) and --all lists them.
 func TestLargeIncidentReport(t *testing.T) {
+	t.Parallel()
 	dir := scaleInput(t)
 	rep, err := analyzePaths(context.Background(), []string{dir}, analysis.Options{}, io.Discard)
 	if err != nil {

@@ -43,6 +43,7 @@ func kinds(t *testing.T, raw []byte) []string {
 // folder that `rootline analyze` reads to the findings of the original files, and uploads it
 // to a server, where the new incident's analysis says the same.
 func TestSnapshotCommand(t *testing.T) {
+	t.Parallel()
 	objs, err := synth.IL0070Objects("evicted")
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +78,9 @@ func TestSnapshotCommand(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	var buf bytes.Buffer
-	buf.ReadFrom(resp.Body)
+	if _, err := buf.ReadFrom(resp.Body); err != nil {
+		t.Fatal(err)
+	}
 	if got := kinds(t, buf.Bytes()); !cmp.Equal(want, got) {
 		t.Errorf("the server's analysis of the uploaded snapshot (-files +server):\n%s", cmp.Diff(want, got))
 	}

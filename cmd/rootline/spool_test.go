@@ -49,7 +49,7 @@ func TestKilledServerSpool(t *testing.T) {
 		if err := a.cmd.Process.Kill(); err != nil {
 			t.Fatal(err)
 		}
-		<-a.done
+		t.Logf("the killed server: %v", <-a.done)
 		left, _ := filepath.Glob(filepath.Join(spool, "server-*"))
 		if _, err := os.Stat(parts[0]); err != nil || len(left) != 1 {
 			t.Fatalf("after kill -9 the spool holds %v (%v): the test no longer kills in the middle of an upload", left, err)

@@ -13,6 +13,7 @@ import (
 // TestTokenCommands: create prints the secret once (and stores only its hash), a name is
 // taken once, list shows scope and revocation, revoke refuses the token from then on.
 func TestTokenCommands(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "rootline.db")
 	cli := func(args ...string) (string, string, error) {
 		root := newRootCmd()

@@ -60,6 +60,7 @@ func symptomCounts(t *testing.T, report []byte) []string {
 // incident's symptoms are exactly those of the evidence without the README, which adds
 // claims, no symptom.
 func TestUploadNewcomer(t *testing.T) {
+	t.Parallel()
 	const example = "../../internal/analysis/testdata/il0070/evicted"
 	rep, err := analyzePaths(context.Background(), []string{example}, analysis.Options{}, io.Discard)
 	if err != nil {

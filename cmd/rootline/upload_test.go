@@ -82,6 +82,7 @@ func fileNotes(stderr, dir string) []string {
 // upload` to a server (issue 13): both read the same files, skip the same ones with the same
 // reasons, and salvage the truncated one alike.
 func TestAnalyzeAndUploadAgree(t *testing.T) {
+	t.Parallel()
 	dir := strayFolder(t)
 	ctx := context.Background()
 
@@ -140,6 +141,7 @@ func TestAnalyzeAndUploadAgree(t *testing.T) {
 // TestCollectFiles: from a folder, upload sends every regular file, whatever its name, but
 // hidden files and folders and symbolic links (noted on stderr).
 func TestCollectFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, name := range []string{"pods.json", "notes.md", "paste.txt", "sub/events.log", ".DS_Store", ".git/config"} {
 		p := filepath.Join(dir, name)
@@ -175,6 +177,7 @@ func TestCollectFiles(t *testing.T) {
 // folder of which it can read nothing, a body over the limit) exits 4 and leaves no incident;
 // an accepted one creates the incident, titled by --title, and says its id.
 func TestUploadCreatesNoEmptyIncident(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)

@@ -14,6 +14,7 @@ import (
 // name is taken once; a short password is a usage error; password and disable end the
 // account's sessions; list shows scope and disabling; serve starts with only a person.
 func TestUserCommands(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "rootline.db")
 	cli := func(stdin string, args ...string) (string, string, error) {
 		root := newRootCmd()
