@@ -32,7 +32,9 @@ func TestCreateIncidentForm(t *testing.T) {
 			}
 			defer resp.Body.Close()
 			var b bytes.Buffer
-			b.ReadFrom(resp.Body)
+			if _, err := b.ReadFrom(resp.Body); err != nil {
+				t.Fatal(err)
+			}
 			return resp, b.Bytes()
 		}
 		resp, _ := post(url.Values{"id": {"IL-0070"}, "title": {"Hub restart"}, "cluster": {"leap"}, "tags": {"kubernetes, observability"}})
@@ -80,15 +82,15 @@ func TestUploadPage(t *testing.T) {
 		form := func(files map[string][]byte, incident string) (*bytes.Buffer, string) {
 			var buf bytes.Buffer
 			w := multipart.NewWriter(&buf)
-			w.WriteField("csrf", token)
-			w.WriteField("incident", incident)
+			_ = w.WriteField("csrf", token) // into a bytes.Buffer: no error
+			_ = w.WriteField("incident", incident)
 			for _, name := range []string{"nodes.json", "pods.json", "events.json", "broken.json"} {
 				data, ok := files[name]
 				if !ok {
 					continue
 				}
 				part, _ := w.CreateFormFile("file", name)
-				part.Write(data)
+				_, _ = part.Write(data)
 			}
 			w.Close()
 			return &buf, w.FormDataContentType()

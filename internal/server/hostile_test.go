@@ -91,7 +91,9 @@ func made(t *testing.T, name string) []byte {
 		}
 		zeros := make([]byte, 1<<20)
 		for range size / len(zeros) {
-			tw.Write(zeros)
+			if _, err := tw.Write(zeros); err != nil {
+				t.Fatal(err)
+			}
 		}
 		tw.Close()
 		zw.Close()

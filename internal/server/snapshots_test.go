@@ -271,7 +271,9 @@ func TestUploadLargeList(t *testing.T) {
 					pw.CloseWithError(err)
 					return
 				}
-				pw.Write(b)
+				if _, err := pw.Write(b); err != nil {
+					return // the reader gave up: the test says why
+				}
 			}
 			fmt.Fprint(pw, "]}")
 			pw.Close()

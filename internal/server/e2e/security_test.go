@@ -46,7 +46,7 @@ func TestCSPIsWatched(t *testing.T) {
 	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Security-Policy", policy)
 		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(`<!DOCTYPE html><html><head><style>body { color: red }</style></head><body><script>document.title = "ran"</script><p>x</p></body></html>`))
+		_, _ = w.Write([]byte(`<!DOCTYPE html><html><head><style>body { color: red }</style></head><body><script>document.title = "ran"</script><p>x</p></body></html>`))
 	}))
 	t.Cleanup(bad.Close)
 	ctx, log := browser(t)
