@@ -230,9 +230,9 @@ func TestDecodeStreams(t *testing.T) {
 	first := make(chan string, 1)
 	proceed := make(chan struct{})
 	go func() {
-		io.WriteString(pw, `{"apiVersion": "v1", "items": [{"kind": "Pod", "metadata": {"name": "a", "namespace": "n"}`+strings.Repeat(" ", sniffLen)+`}`)
+		_, _ = io.WriteString(pw, `{"apiVersion": "v1", "items": [{"kind": "Pod", "metadata": {"name": "a", "namespace": "n"}`+strings.Repeat(" ", sniffLen)+`}`)
 		<-proceed // held back until the first pod has been seen
-		io.WriteString(pw, `, {"kind": "Pod", "metadata": {"name": "b", "namespace": "n"}}], "kind": "List"}`)
+		_, _ = io.WriteString(pw, `, {"kind": "Pod", "metadata": {"name": "b", "namespace": "n"}}], "kind": "List"}`)
 		pw.Close()
 	}()
 	var names []string

@@ -114,56 +114,9 @@ func (c *cleaner) clean(s string) cleaned {
 // borders, markdown quote markers, bold markers, bullets, code fences, shell prompts; tabs
 // become spaces at 8-column stops and markdown pipe tables become space-separated rows.
 func (c *cleaner) cleanLine(s string) cleaned {
-	s = strings.TrimRight(s, " \t\r\n")
-	if strings.Contains(s, "\x1b[") {
-		s = ansiRe.ReplaceAllString(s, "") // colours of kubecolor, k9s, a terminal's log
-	}
-	if strings.Contains(s, "\t") {
-		s = expandTabs(s)
-	}
-	if c.diff && c.fence != "" {
-		if d, ok := diffLine(s); ok {
-			s = d
-		} else {
-			return cleaned{kind: kindSep, code: true} // a hunk's header, a file's, a fence the diff changed
-		}
-	}
-	if strings.ContainsRune(s, '<') {
-		var sep bool
-		if s, sep = c.stripHTML(s); sep {
-			return cleaned{kind: kindSep}
-		}
-	}
-	if strings.ContainsRune(s, '&') {
-		s = html.UnescapeString(s)
-	}
-	if strings.Contains(s, "''") {
-		// A single-quoted YAML string escapes its apostrophes by doubling them ("didn''t"):
-		// the words are the message's with one.
-		s = yamlApostropheRe.ReplaceAllString(s, "$1'$2")
-	}
-	if strings.ContainsRune(s, '\u00a0') {
-		s = strings.ReplaceAll(s, "\u00a0", " ")
-	}
-	if strings.ContainsAny(s, "─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║") {
-		if boxRe.MatchString(s) {
-			return cleaned{kind: kindSkip}
-		}
-		s = stripBox(s)
-	}
-	s = stripQuote(s)
-	if in, more, ok := stringLine(s, c.strings); ok {
-		s, c.strings = in, more
-	} else {
-		c.strings = false
-	}
-	if strings.Contains(s, "**") {
-		s = strings.ReplaceAll(s, "**", "")
-	}
-	if strings.ContainsAny(s, "_*") {
-		// A word a person set in italics ("_ErrImagePull_", "**_**ErrImagePull**_**" once its
-		// bold is gone): the word.
-		s = emphasisRe.ReplaceAllString(s, "$1$2$3")
+	s, cl, ok := c.unmark(s)
+	if !ok {
+		return cl
 	}
 	t := strings.TrimSpace(s)
 	switch {
@@ -226,6 +179,65 @@ func (c *cleaner) cleanLine(s string) cleaned {
 	}
 	b := stripBullet(s)
 	return cleaned{text: b, kind: kindText, code: code, bullet: len(b) < len(s)}
+}
+
+// unmark takes off what a terminal, a page or a markup language put around the text of the
+// line: colours, tabs, a diff's marks, HTML, YAML's doubled apostrophes, no-break spaces, box
+// drawing, quotes, a string's quoting, bold and italics. ok is false when the line is markup
+// alone, and cl is then what it is.
+func (c *cleaner) unmark(s string) (_ string, cl cleaned, ok bool) {
+	s = strings.TrimRight(s, " \t\r\n")
+	if strings.Contains(s, "\x1b[") {
+		s = ansiRe.ReplaceAllString(s, "") // colours of kubecolor, k9s, a terminal's log
+	}
+	if strings.Contains(s, "\t") {
+		s = expandTabs(s)
+	}
+	if c.diff && c.fence != "" {
+		if d, ok := diffLine(s); ok {
+			s = d
+		} else {
+			return s, cleaned{kind: kindSep, code: true}, false // a hunk's header, a file's, a fence the diff changed
+		}
+	}
+	if strings.ContainsRune(s, '<') {
+		var sep bool
+		if s, sep = c.stripHTML(s); sep {
+			return s, cleaned{kind: kindSep}, false
+		}
+	}
+	if strings.ContainsRune(s, '&') {
+		s = html.UnescapeString(s)
+	}
+	if strings.Contains(s, "''") {
+		// A single-quoted YAML string escapes its apostrophes by doubling them ("didn''t"):
+		// the words are the message's with one.
+		s = yamlApostropheRe.ReplaceAllString(s, "$1'$2")
+	}
+	if strings.ContainsRune(s, '\u00a0') {
+		s = strings.ReplaceAll(s, "\u00a0", " ")
+	}
+	if strings.ContainsAny(s, "─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║") {
+		if boxRe.MatchString(s) {
+			return s, cleaned{kind: kindSkip}, false
+		}
+		s = stripBox(s)
+	}
+	s = stripQuote(s)
+	if in, more, ok := stringLine(s, c.strings); ok {
+		s, c.strings = in, more
+	} else {
+		c.strings = false
+	}
+	if strings.Contains(s, "**") {
+		s = strings.ReplaceAll(s, "**", "")
+	}
+	if strings.ContainsAny(s, "_*") {
+		// A word a person set in italics ("_ErrImagePull_", "**_**ErrImagePull**_**" once its
+		// bold is gone): the word.
+		s = emphasisRe.ReplaceAllString(s, "$1$2$3")
+	}
+	return s, cleaned{}, true
 }
 
 // command reads a watch header or a prompt with its command; a prompt without kubectl, a shell

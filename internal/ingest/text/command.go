@@ -112,14 +112,24 @@ func (c *command) parseArgs(args []string) {
 			c.output = strings.TrimPrefix(a, "--output=")
 		case strings.HasPrefix(a, "-o") && !strings.HasPrefix(a, "--"):
 			c.output = strings.TrimPrefix(strings.TrimPrefix(a, "-o"), "=")
-		case a == "--context" || a == "--kubeconfig" || a == "-l" || a == "--selector" || a == "--field-selector" ||
-			a == "-c" || a == "--container" || a == "--sort-by" || a == "--request-timeout" || a == "--cluster" || a == "--user":
+		case valueFlags[a]:
 			next()
 		case strings.HasPrefix(a, "-"):
 		default:
 			plain = append(plain, a)
 		}
 	}
+	c.positional(plain)
+}
+
+// valueFlags are kubectl's flags, other than namespace and output, whose value is the next
+// argument.
+var valueFlags = map[string]bool{"--context": true, "--kubeconfig": true, "-l": true, "--selector": true, "--field-selector": true,
+	"-c": true, "--container": true, "--sort-by": true, "--request-timeout": true, "--cluster": true, "--user": true}
+
+// positional reads the command's arguments that are not flags: its verb (unless known
+// already), the resource and the object's name.
+func (c *command) positional(plain []string) {
 	if c.verb == "" && len(plain) > 0 {
 		c.verb, plain = plain[0], plain[1:]
 	}

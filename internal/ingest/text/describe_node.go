@@ -39,44 +39,10 @@ func (p *parser) describeNode(roots []*node, b *block) error {
 		alloc []cluster.Allocation
 	)
 	for _, n := range roots {
+		if describeNodeMeta(nd, n) {
+			continue
+		}
 		switch n.key {
-		case "Name":
-			nd.Name = n.val
-		case "Roles":
-			for _, r := range strings.Split(n.val, ",") {
-				if r = strings.TrimSpace(r); !isNone(r) {
-					setMap(&nd.Labels, "node-role.kubernetes.io/"+r, "")
-				}
-			}
-		case "Labels":
-			for k, v := range labelPairs(n.values()) {
-				setMap(&nd.Labels, k, v)
-			}
-		case "Annotations":
-			for k, v := range pairs(n.values(), ": ", "=") {
-				setMap(&nd.Annotations, k, v)
-			}
-		case "CreationTimestamp":
-			nd.CreationTimestamp, _ = parseTime(n.val)
-		case "Taints":
-			for _, it := range n.values() {
-				k, v, e := splitTaint(it)
-				if e != "" {
-					nd.Spec.Taints = append(nd.Spec.Taints, corev1.Taint{Key: k, Value: v, Effect: e})
-				}
-			}
-		case "Unschedulable":
-			nd.Spec.Unschedulable = n.val == "true"
-		case "Conditions":
-			for _, k := range n.kids {
-				addNodeCondition(nd, k.text)
-			}
-		case "Addresses":
-			for _, k := range n.kids {
-				if k.key != "" {
-					nd.Status.Addresses = append(nd.Status.Addresses, corev1.NodeAddress{Type: corev1.NodeAddressType(k.key), Address: k.val})
-				}
-			}
 		case "Capacity":
 			nd.Status.Capacity = resources(n.kids)
 		case "Allocatable":
@@ -129,6 +95,53 @@ func (p *parser) describeNode(roots []*node, b *block) error {
 	owner := &ownerRef{kind: "Node", name: nd.Name}
 	p.owner = owner
 	return p.describeEvents(find(roots, "Events"), owner)
+}
+
+// describeNodeMeta sets what n, a top-level line of describe's, says of the node's metadata,
+// taints, conditions and addresses; false when it says none of these.
+func describeNodeMeta(nd *corev1.Node, n *node) bool {
+	switch n.key {
+	case "Name":
+		nd.Name = n.val
+	case "Roles":
+		for _, r := range strings.Split(n.val, ",") {
+			if r = strings.TrimSpace(r); !isNone(r) {
+				setMap(&nd.Labels, "node-role.kubernetes.io/"+r, "")
+			}
+		}
+	case "Labels":
+		for k, v := range labelPairs(n.values()) {
+			setMap(&nd.Labels, k, v)
+		}
+	case "Annotations":
+		for k, v := range pairs(n.values(), ": ", "=") {
+			setMap(&nd.Annotations, k, v)
+		}
+	case "CreationTimestamp":
+		nd.CreationTimestamp, _ = parseTime(n.val)
+	case "Taints":
+		for _, it := range n.values() {
+			k, v, e := splitTaint(it)
+			if e != "" {
+				nd.Spec.Taints = append(nd.Spec.Taints, corev1.Taint{Key: k, Value: v, Effect: e})
+			}
+		}
+	case "Unschedulable":
+		nd.Spec.Unschedulable = n.val == "true"
+	case "Conditions":
+		for _, k := range n.kids {
+			addNodeCondition(nd, k.text)
+		}
+	case "Addresses":
+		for _, k := range n.kids {
+			if k.key != "" {
+				nd.Status.Addresses = append(nd.Status.Addresses, corev1.NodeAddress{Type: corev1.NodeAddressType(k.key), Address: k.val})
+			}
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 func (p *parser) emitNodeAndPods(nd *corev1.Node, alloc []cluster.Allocation, ln line, pods []podAt) error {

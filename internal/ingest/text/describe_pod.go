@@ -12,69 +12,9 @@ import (
 // describePod builds the pod of a `kubectl describe pod` block, emits it, then its events.
 func (p *parser) describePod(roots []*node, b *block) error {
 	pod := &corev1.Pod{}
-	spec, st := &pod.Spec, &pod.Status
 	for _, n := range roots {
-		v := n.val
-		switch n.key {
-		case "Name":
-			pod.Name = v
-		case "Namespace":
-			pod.Namespace = v
-		case "Priority":
-			if x, err := strconv.ParseInt(v, 10, 32); err == nil {
-				pr := int32(x)
-				spec.Priority = &pr
-			}
-		case "Priority Class Name", "PriorityClassName":
-			spec.PriorityClassName = noneEmpty(v)
-		case "Service Account":
-			spec.ServiceAccountName = noneEmpty(v)
-		case "Node":
-			name, ip, _ := strings.Cut(v, "/")
-			spec.NodeName, st.HostIP = noneEmpty(name), noneEmpty(ip)
-		case "Start Time":
-			if t, ok := parseTime(v); ok {
-				st.StartTime = &t
-			}
-		case "Labels":
-			pod.Labels = labelPairs(n.values())
-		case "Annotations":
-			pod.Annotations = pairs(n.values(), ": ", "=")
-		case "Status":
-			p.describeStatus(pod, v)
-		case "Reason":
-			st.Reason = v
-		case "Message":
-			st.Message = v
-			for _, k := range n.flat() { // a long message wrapped onto the lines below
-				st.Message = joinWrapped(st.Message, k.text)
-			}
-		case "IP":
-			st.PodIP = noneEmpty(v)
-		case "Nominated Node Name", "NominatedNodeName":
-			st.NominatedNodeName = noneEmpty(v)
-		case "Controlled By":
-			if kind, name := splitObject(v); kind != "" {
-				ctrl := true
-				pod.OwnerReferences = []metav1.OwnerReference{{Kind: kind, Name: name, Controller: &ctrl, APIVersion: ownerAPIVersion(kind)}}
-			}
-		case "Init Containers":
-			spec.InitContainers, st.InitContainerStatuses = containers(n)
-		case "Containers":
-			spec.Containers, st.ContainerStatuses = containers(n)
-		case "Conditions":
-			for _, k := range n.kids {
-				f := strings.Fields(k.text)
-				if len(f) >= 2 && f[0] != "Type" && isConditionStatus(f[1]) {
-					setPodCondition(pod, corev1.PodConditionType(f[0]), corev1.ConditionStatus(f[1]), "")
-				}
-			}
-		case "QoS Class":
-			st.QOSClass = corev1.PodQOSClass(noneEmpty(v))
-		case "Node-Selectors":
-			spec.NodeSelector = labelPairs(n.values())
-		case "Tolerations":
-			spec.Tolerations = tolerations(n.values())
+		if !describePodSpec(pod, n) {
+			p.describePodState(pod, n)
 		}
 	}
 	if pod.Name == "" {
@@ -91,6 +31,84 @@ func (p *parser) describePod(roots []*node, b *block) error {
 	owner := &ownerRef{kind: "Pod", namespace: pod.Namespace, name: pod.Name}
 	p.owner = owner
 	return p.describeEvents(find(roots, "Events"), owner)
+}
+
+// describePodSpec sets the field of pod's metadata or spec that n, a top-level line of
+// describe's, gives; false when n gives none of them.
+func describePodSpec(pod *corev1.Pod, n *node) bool {
+	spec, st, v := &pod.Spec, &pod.Status, n.val
+	switch n.key {
+	case "Name":
+		pod.Name = v
+	case "Namespace":
+		pod.Namespace = v
+	case "Priority":
+		if x, err := strconv.ParseInt(v, 10, 32); err == nil {
+			pr := int32(x)
+			spec.Priority = &pr
+		}
+	case "Priority Class Name", "PriorityClassName":
+		spec.PriorityClassName = noneEmpty(v)
+	case "Service Account":
+		spec.ServiceAccountName = noneEmpty(v)
+	case "Node":
+		name, ip, _ := strings.Cut(v, "/")
+		spec.NodeName, st.HostIP = noneEmpty(name), noneEmpty(ip)
+	case "Labels":
+		pod.Labels = labelPairs(n.values())
+	case "Annotations":
+		pod.Annotations = pairs(n.values(), ": ", "=")
+	case "Controlled By":
+		if kind, name := splitObject(v); kind != "" {
+			ctrl := true
+			pod.OwnerReferences = []metav1.OwnerReference{{Kind: kind, Name: name, Controller: &ctrl, APIVersion: ownerAPIVersion(kind)}}
+		}
+	case "Init Containers":
+		spec.InitContainers, st.InitContainerStatuses = containers(n)
+	case "Containers":
+		spec.Containers, st.ContainerStatuses = containers(n)
+	case "Node-Selectors":
+		spec.NodeSelector = labelPairs(n.values())
+	case "Tolerations":
+		spec.Tolerations = tolerations(n.values())
+	default:
+		return false
+	}
+	return true
+}
+
+// describePodState sets the field of pod's status that n, a top-level line of describe's,
+// gives, if any.
+func (p *parser) describePodState(pod *corev1.Pod, n *node) {
+	st, v := &pod.Status, n.val
+	switch n.key {
+	case "Start Time":
+		if t, ok := parseTime(v); ok {
+			st.StartTime = &t
+		}
+	case "Status":
+		p.describeStatus(pod, v)
+	case "Reason":
+		st.Reason = v
+	case "Message":
+		st.Message = v
+		for _, k := range n.flat() { // a long message wrapped onto the lines below
+			st.Message = joinWrapped(st.Message, k.text)
+		}
+	case "IP":
+		st.PodIP = noneEmpty(v)
+	case "Nominated Node Name", "NominatedNodeName":
+		st.NominatedNodeName = noneEmpty(v)
+	case "Conditions":
+		for _, k := range n.kids {
+			f := strings.Fields(k.text)
+			if len(f) >= 2 && f[0] != "Type" && isConditionStatus(f[1]) {
+				setPodCondition(pod, corev1.PodConditionType(f[0]), corev1.ConditionStatus(f[1]), "")
+			}
+		}
+	case "QoS Class":
+		st.QOSClass = corev1.PodQOSClass(noneEmpty(v))
+	}
 }
 
 // describePodFragment builds a pod from a container section pasted without the rest of the

@@ -194,14 +194,7 @@ func (p *parser) phrase(ln line) error {
 		}
 		return nil
 	}
-	// Only lines without a message count as a person's writing: a kubelet message reads like a
-	// sentence too.
-	if !ln.code && !machine && sentence(ln.text) {
-		p.prose.lines++
-	}
-	if ln.item && !machine && words(ln.text) >= 3 {
-		p.prose.items++
-	}
+	p.countProse(ln, machine)
 	if p.prose.pendingCount >= maxPhrases {
 		return nil
 	}
@@ -214,6 +207,18 @@ func (p *parser) phrase(ln line) error {
 		p.hold(pendingPhrase{ln: ln, at: loc[0], para: para, off: off, reports: true})
 	}
 	return nil
+}
+
+// countProse counts ln, a line without a message, as a person's sentence or list item when it
+// reads as one. Only lines without a message count as a person's writing: a kubelet message
+// reads like a sentence too.
+func (p *parser) countProse(ln line, machine bool) {
+	if !ln.code && !machine && sentence(ln.text) {
+		p.prose.lines++
+	}
+	if ln.item && !machine && words(ln.text) >= 3 {
+		p.prose.items++
+	}
 }
 
 // ownWords is text without the messages ms found in it, blanked: the person's own words; and

@@ -373,106 +373,133 @@ func (p *parser) scanHeld(next *line) {
 	if h == nil {
 		return
 	}
-	text := h.text
-	ms := s.sc.Find(text)
-	// Only a line with a message, or the fixed words of one, may hold a message the wrap cut.
-	if next != nil && (len(ms) > 0 || s.cat.HasAnchor(text) || s.cat.HasAnchor(headOf(next.text))) && joinable(*h, *next) {
-		// A message the wrap cut: a match that starts on this line and runs onto the next
-		// replaces the one cut at the line's end. Where the line alone holds the message whole
-		// but for its free tail, the next line must read as its continuation (tailJoins); where
-		// its fixed words run onto the next line, they say so themselves.
-		rest := strings.TrimSpace(next.text)
-		if next.item {
-			rest = "- " + rest // the cleaner took the hyphen that began the line for a bullet's
-		}
-		joined := joinWrapped(text, rest)
-		var across []catalog.Match
-		for _, m := range s.sc.Find(joined) {
-			if m.Start >= len(text) || m.End <= len(text) {
-				continue
-			}
-			whole := slices.ContainsFunc(ms, func(o catalog.Match) bool { return o.Entry == m.Entry && o.Start == m.Start })
-			if whole && !tailJoins(*h, *next) {
-				continue
-			}
-			across = append(across, m)
-		}
-		if len(across) > 0 {
-			ms = slices.DeleteFunc(ms, func(m catalog.Match) bool {
-				return slices.ContainsFunc(across, func(a catalog.Match) bool { return m.End > a.Start && m.Start < a.End })
-			})
-			ms = append(ms, across...)
-			slices.SortFunc(ms, func(a, b catalog.Match) int { return a.Start - b.Start })
-			text = joined
-		} else if len(ms) > 0 && tailJoins(*h, *next) {
-			// The message is whole on this line, and goes on on the next (the offenders of an
-			// eviction a YAML scalar wrapped): its text is both.
-			text = joined
-		}
-	}
+	ms := s.sc.Find(h.text)
+	text, ms := p.joinWrap(h, next, ms)
 	for i, m := range ms {
-		if m.Entry.Word && slices.ContainsFunc(ms, func(o catalog.Match) bool { return !o.Entry.Word && o.Entry.Reason == m.Entry.Reason }) {
-			continue // the reason of a message on the same line ("reason: 'OutOfcpu' Node didn't have …")
+		if p.skipMatch(h, text, ms, m) {
+			continue
 		}
 		// The next message on the line ends this one's text.
 		limit := len(text)
 		if i+1 < len(ms) && ms[i+1].Start > m.Start {
 			limit = ms[i+1].Start
 		}
-		if m.Entry.Word && (!p.printed(*h) || !standalone(text, m) || !h.code && !asValue(text, m)) {
-			continue // a reason in a sentence is the author's, read as a claim; a key is not a value
+		p.record(h, text, limit, m)
+	}
+}
+
+// joinWrap is the text and matches of h once joined to next where a message the wrap cut runs
+// onto it; else h's own. Only a line with a message, or the fixed words of one, may hold a
+// message the wrap cut.
+func (p *parser) joinWrap(h, next *line, ms []catalog.Match) (string, []catalog.Match) {
+	s := &p.scan
+	text := h.text
+	if !(next != nil && (len(ms) > 0 || s.cat.HasAnchor(text) || s.cat.HasAnchor(headOf(next.text))) && joinable(*h, *next)) {
+		return text, ms
+	}
+	// A message the wrap cut: a match that starts on this line and runs onto the next
+	// replaces the one cut at the line's end. Where the line alone holds the message whole
+	// but for its free tail, the next line must read as its continuation (tailJoins); where
+	// its fixed words run onto the next line, they say so themselves.
+	rest := strings.TrimSpace(next.text)
+	if next.item {
+		rest = "- " + rest // the cleaner took the hyphen that began the line for a bullet's
+	}
+	joined := joinWrapped(text, rest)
+	var across []catalog.Match
+	for _, m := range s.sc.Find(joined) {
+		if m.Start >= len(text) || m.End <= len(text) {
+			continue
 		}
-		if m.Entry.Whole && !wholeValue(text, m) {
-			continue // everyday words in a sentence ("running out of disk space"), not the component's message
+		whole := slices.ContainsFunc(ms, func(o catalog.Match) bool { return o.Entry == m.Entry && o.Start == m.Start })
+		if whole && !tailJoins(*h, *next) {
+			continue
 		}
-		if m.Entry.Word && templated(text) {
-			continue // a template's words (an alert rule's "{{ $labels.pod }} … (reason: "CrashLoopBackOff")"), never rendered
-		}
-		if m.Entry.Word && s.heldTol && slices.Contains(m.Entry.In, "taint") {
-			continue // a toleration of the taint, which says nothing of a node
-		}
-		if m.Entry.Word && m.Entry.Object == "node" && p.podsRow(*h) {
-			continue // kubectl's NotReady STATUS of a pod whose containers are not ready
-		}
-		if m.Entry.Symptom == vocab.PodCreateFailed && kubectlErrorRe.MatchString(h.text) {
-			continue // the API server's answer to the request a person made with kubectl, not a controller's pods
-		}
-		if r := conditionRowRe.FindStringSubmatch(h.text); r != nil && r[1] != "Ready" && m.Entry.Symptom == vocab.NodeNotReady {
-			continue // the node controller's word on a condition other than Ready (a stale OutOfDisk): not the node's readiness
-		}
+		across = append(across, m)
+	}
+	if len(across) > 0 {
+		ms = slices.DeleteFunc(ms, func(m catalog.Match) bool {
+			return slices.ContainsFunc(across, func(a catalog.Match) bool { return m.End > a.Start && m.Start < a.End })
+		})
+		ms = append(ms, across...)
+		slices.SortFunc(ms, func(a, b catalog.Match) int { return a.Start - b.Start })
+		text = joined
+	} else if len(ms) > 0 && tailJoins(*h, *next) {
+		// The message is whole on this line, and goes on on the next (the offenders of an
+		// eviction a YAML scalar wrapped): its text is both.
+		text = joined
+	}
+	return text, ms
+}
+
+// skipMatch reports whether m, found in text (held line h's, with the matches ms), is not a
+// finding: a reason beside its message, a reason or key in a person's sentence, everyday words,
+// a template, a toleration, a pod's NotReady, kubectl's own error, another condition's word.
+func (p *parser) skipMatch(h *line, text string, ms []catalog.Match, m catalog.Match) bool {
+	s := &p.scan
+	if m.Entry.Word && slices.ContainsFunc(ms, func(o catalog.Match) bool { return !o.Entry.Word && o.Entry.Reason == m.Entry.Reason }) {
+		return true // the reason of a message on the same line ("reason: 'OutOfcpu' Node didn't have …")
+	}
+	if m.Entry.Word && (!p.printed(*h) || !standalone(text, m) || !h.code && !asValue(text, m)) {
+		return true // a reason in a sentence is the author's, read as a claim; a key is not a value
+	}
+	if m.Entry.Whole && !wholeValue(text, m) {
+		return true // everyday words in a sentence ("running out of disk space"), not the component's message
+	}
+	if m.Entry.Word && templated(text) {
+		return true // a template's words (an alert rule's "{{ $labels.pod }} … (reason: "CrashLoopBackOff")"), never rendered
+	}
+	if m.Entry.Word && s.heldTol && slices.Contains(m.Entry.In, "taint") {
+		return true // a toleration of the taint, which says nothing of a node
+	}
+	if m.Entry.Word && m.Entry.Object == "node" && p.podsRow(*h) {
+		return true // kubectl's NotReady STATUS of a pod whose containers are not ready
+	}
+	if m.Entry.Symptom == vocab.PodCreateFailed && kubectlErrorRe.MatchString(h.text) {
+		return true // the API server's answer to the request a person made with kubectl, not a controller's pods
+	}
+	if r := conditionRowRe.FindStringSubmatch(h.text); r != nil && r[1] != "Ready" && m.Entry.Symptom == vocab.NodeNotReady {
+		return true // the node controller's word on a condition other than Ready (a stale OutOfDisk): not the node's readiness
+	}
+	return false
+}
+
+// record adds what m, found in text up to limit on held line h, says to the findings: one, or
+// one per pod for a message about several.
+func (p *parser) record(h *line, text string, limit int, m catalog.Match) {
+	s := &p.scan
+	if len(s.found) >= maxScanned {
+		s.dropped++
+		return
+	}
+	sc := scanned{m: m, text: text[:limit], ln: *h, section: s.section, obj: p.lineObject(*h, m)}
+	if ref := p.cmdObject(); ref.Kind == cluster.KindPod {
+		sc.cmdPod, sc.cmdOut = ref, s.section == s.cmdSection
+	} else if ref.Kind != cluster.KindNode && ref.Name != "" {
+		sc.cmdCtl, sc.cmdOut = ref, s.section == s.cmdSection
+	}
+	if sc.at = lineTime(h.text); sc.at.IsZero() {
+		sc.at = h.at // the time the collector's record gave it
+	}
+	if sc.obj.Kind == cluster.KindPod && sc.obj.Name != "" {
+		p.notePod(sc.obj.Namespace, sc.obj.Name) // for a describe fragment after it that names none
+	}
+	if kind, name := m.Workload(); nameLike(name) && m.Entry.Symptom == "" {
+		s.name(kind, name) // a tool's line naming a controller, for a message after it that names none
+	}
+	pods := keyPods(h.text)
+	if m.Entry.Object != "pod" || len(pods) == 0 || sc.obj.Name != "" && !slices.ContainsFunc(pods, func(r corev1.ObjectReference) bool { return r.Name == sc.obj.Name }) {
+		s.found = append(s.found, sc)
+		return
+	}
+	for _, ref := range pods { // a message about several pods: one finding each
 		if len(s.found) >= maxScanned {
 			s.dropped++
-			continue
+			break
 		}
-		sc := scanned{m: m, text: text[:limit], ln: *h, section: s.section, obj: p.lineObject(*h, m)}
-		if ref := p.cmdObject(); ref.Kind == cluster.KindPod {
-			sc.cmdPod, sc.cmdOut = ref, s.section == s.cmdSection
-		} else if ref.Kind != cluster.KindNode && ref.Name != "" {
-			sc.cmdCtl, sc.cmdOut = ref, s.section == s.cmdSection
-		}
-		if sc.at = lineTime(h.text); sc.at.IsZero() {
-			sc.at = h.at // the time the collector's record gave it
-		}
-		if sc.obj.Kind == cluster.KindPod && sc.obj.Name != "" {
-			p.notePod(sc.obj.Namespace, sc.obj.Name) // for a describe fragment after it that names none
-		}
-		if kind, name := m.Workload(); nameLike(name) && m.Entry.Symptom == "" {
-			s.name(kind, name) // a tool's line naming a controller, for a message after it that names none
-		}
-		pods := keyPods(h.text)
-		if m.Entry.Object != "pod" || len(pods) == 0 || sc.obj.Name != "" && !slices.ContainsFunc(pods, func(r corev1.ObjectReference) bool { return r.Name == sc.obj.Name }) {
-			s.found = append(s.found, sc)
-			continue
-		}
-		for _, ref := range pods { // a message about several pods: one finding each
-			if len(s.found) >= maxScanned {
-				s.dropped++
-				break
-			}
-			one := sc
-			one.obj, one.listed = ref, true
-			s.found = append(s.found, one)
-		}
+		one := sc
+		one.obj, one.listed = ref, true
+		s.found = append(s.found, one)
 	}
 }
 
@@ -778,53 +805,82 @@ var (
 func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 	e := m.Entry
 	t := ln.text
+	if ref, ok := p.eventObject(ln, m); ok {
+		return ref
+	}
+	if e.Symptom == vocab.PodCreateFailed {
+		return createFailedObject(t, m)
+	}
+	if ref, ok := namedObject(t, m); ok {
+		return ref
+	}
+	if e.Object == "node" {
+		return p.nodeObject(ln, m)
+	}
+	return p.podObject(ln, m)
+}
+
+// eventObject is the object of the event ln shows: written as JSON, printed over lines, or a
+// row of a table of events.
+func (p *parser) eventObject(ln line, m catalog.Match) (corev1.ObjectReference, bool) {
+	e, t := m.Entry, ln.text
 	if ref, ok := jsonInvolved(t); ok {
-		return ref // an event written as JSON on a log line (an exporter's): its involvedObject
+		return ref, true // an event written as JSON on a log line (an exporter's): its involvedObject
 	}
 	if ref, ok := p.scan.involvedFor(ln); ok && refKind(e.Object, ref.Kind) {
-		return ref // an event printed over lines: the involvedObject above its message
+		return ref, true // an event printed over lines: the involvedObject above its message
 	}
 	if r := eventRowRe.FindStringSubmatch(t); r != nil && len(p.scan.header) == 0 && eventRowKind(r[2]) {
 		ref := corev1.ObjectReference{Kind: r[2], Name: r[1]}
 		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
 			ref.APIVersion = "v1"
 		}
-		return ref
+		return ref, true
 	}
 	if ref, ok := nameKindCells(t, m.Start); ok && len(p.scan.header) == 0 {
-		return ref
+		return ref, true
 	}
-	if e.Symptom == vocab.PodCreateFailed {
-		// The API server's refusal names the pod it would not make; the symptom is of the
-		// controller that tried, which the wrapper names.
-		if r := objectRefRe.FindStringSubmatch(t); r != nil && r[1] != cluster.KindPod {
-			return corev1.ObjectReference{Kind: r[1], Namespace: r[2], Name: r[3]}
-		}
-		if r := kvObjectRe.FindStringSubmatch(t); r != nil {
-			if k := kvKindRe.FindStringSubmatch(t); k != nil && k[1] != cluster.KindPod {
-				return corev1.ObjectReference{Kind: k[1], Namespace: r[1], Name: r[2]}
-			}
-		}
-		if kind, name := m.Workload(); name != "" {
-			// The controller the message names in its own words.
-			return corev1.ObjectReference{Kind: kind, Namespace: m.Capture("namespace"), Name: name}
-		}
-		if r := looseWorkloadRe.FindStringSubmatch(t); r != nil {
-			return corev1.ObjectReference{Kind: catalog.ObjectKind(strings.ToLower(r[1])), Name: r[2]}
-		}
-		// The pod it names is not its object: the row's, the describe's, the paste's are
-		// tried first (finishScan), the pod last.
-		return corev1.ObjectReference{}
+	return corev1.ObjectReference{}, false
+}
+
+// createFailedObject is the controller that failed to create a pod, as the API server's
+// refusal or the controller's message names it.
+func createFailedObject(t string, m catalog.Match) corev1.ObjectReference {
+	// The API server's refusal names the pod it would not make; the symptom is of the
+	// controller that tried, which the wrapper names.
+	if r := objectRefRe.FindStringSubmatch(t); r != nil && r[1] != cluster.KindPod {
+		return corev1.ObjectReference{Kind: r[1], Namespace: r[2], Name: r[3]}
 	}
+	if r := kvObjectRe.FindStringSubmatch(t); r != nil {
+		if k := kvKindRe.FindStringSubmatch(t); k != nil && k[1] != cluster.KindPod {
+			return corev1.ObjectReference{Kind: k[1], Namespace: r[1], Name: r[2]}
+		}
+	}
+	if kind, name := m.Workload(); name != "" {
+		// The controller the message names in its own words.
+		return corev1.ObjectReference{Kind: kind, Namespace: m.Capture("namespace"), Name: name}
+	}
+	if r := looseWorkloadRe.FindStringSubmatch(t); r != nil {
+		return corev1.ObjectReference{Kind: catalog.ObjectKind(strings.ToLower(r[1])), Name: r[2]}
+	}
+	// The pod it names is not its object: the row's, the describe's, the paste's are
+	// tried first (finishScan), the pod last.
+	return corev1.ObjectReference{}
+}
+
+// namedObject is the object the message names itself, or the line names in one of the ways
+// tools print an object (kind/ns/name, a forwarder's, key=value, the kernel's host).
+func namedObject(t string, m catalog.Match) (corev1.ObjectReference, bool) {
+	e := m.Entry
 	if ns, name := m.Pod(); name != "" && (e.Object == "pod" || e.Object == "container") {
-		return podRef(ns, name)
+		return podRef(ns, name), true
 	}
 	if n := m.Node(); n != "" && e.Object == "node" {
-		return nodeRef(n)
+		return nodeRef(n), true
 	}
 	if n := m.Capture("name"); n != "" {
 		if kind := catalog.ObjectKind(e.Object); kind != "" {
-			return corev1.ObjectReference{Kind: kind, Namespace: m.Capture("namespace"), Name: n}
+			return corev1.ObjectReference{Kind: kind, Namespace: m.Capture("namespace"), Name: n}, true
 		}
 	}
 	if r := objectRefRe.FindStringSubmatch(t); r != nil {
@@ -832,14 +888,14 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
 			ref.APIVersion = "v1"
 		}
-		return ref
+		return ref, true
 	}
 	if f := forwardedRe.FindStringSubmatch(t); f != nil {
 		ref := corev1.ObjectReference{Kind: f[1], Namespace: f[2], Name: eventIDRe.ReplaceAllString(f[3], "")}
 		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
 			ref.APIVersion = "v1"
 		}
-		return ref
+		return ref, true
 	}
 	if r := kvObjectRe.FindStringSubmatch(t); r != nil {
 		// A structured "Event occurred" line: object="ns/name" kind="Kind".
@@ -855,45 +911,55 @@ func (p *parser) lineObject(ln line, m catalog.Match) corev1.ObjectReference {
 		if ref.Kind == cluster.KindNode {
 			ref.Name, ref.Namespace = r[1]+strings.TrimPrefix(r[2], r[1]), ""
 		}
-		return ref
+		return ref, true
 	}
 	if r := journalHostRe.FindStringSubmatch(t); r != nil && r[2] == "kernel" && (e.Object == "node" || e.Object == "container") {
-		return nodeRef(r[1]) // the kernel's words (its OOM killer's) are about its host
+		return nodeRef(r[1]), true // the kernel's words (its OOM killer's) are about its host
 	}
-	if e.Object == "node" {
-		if r := kvNodeRe.FindStringSubmatch(t); r != nil {
-			return nodeRef(r[1])
-		}
-		if r := journalHostRe.FindStringSubmatch(t); r != nil && e.Component == "kubelet" {
-			return nodeRef(r[1]) // the host that logged it: the kubelet's node
-		}
-		if m.Start <= len(t) {
-			if r := e2eEventRe.FindStringSubmatch(t[:m.Start]); r != nil {
-				return nodeRef(r[1]) // the e2e framework's "event for n-1: {node-controller } NodeNotReady: …"
-			}
-		}
-		if r := nearestObject(t, m.Start); r != nil && strings.EqualFold(r[1], "node") {
-			return nodeRef(r[2])
-		}
-		if r := looseObjectRe.FindStringSubmatch(t); r != nil && strings.EqualFold(r[1], "node") {
-			return nodeRef(r[2])
-		}
-		if m.Start <= len(t) {
-			if r := nodeLeadRe.FindStringSubmatch(t[:m.Start]); r != nil {
-				return nodeRef(r[1]) // a tool's "… node(s) x: " before the message it forwards
-			}
-		}
-		if m.Entry.Word {
-			return p.rowNode(ln) // a node's STATUS cell: the node is the row's
-		}
-		if n := p.rowCell(ln, "NODENAME", "NODE"); nameLike(n) {
-			return nodeRef(n) // a tool's table of nodes' troubles
-		}
-		if n, ok := p.rowEventObject(ln); ok {
-			return nodeRef(n) // an event's own name in a table: its node's and a suffix
-		}
-		return corev1.ObjectReference{}
+	return corev1.ObjectReference{}, false
+}
+
+// nodeObject is the node a node's message is about, read from the line or the row it is on.
+func (p *parser) nodeObject(ln line, m catalog.Match) corev1.ObjectReference {
+	e, t := m.Entry, ln.text
+	if r := kvNodeRe.FindStringSubmatch(t); r != nil {
+		return nodeRef(r[1])
 	}
+	if r := journalHostRe.FindStringSubmatch(t); r != nil && e.Component == "kubelet" {
+		return nodeRef(r[1]) // the host that logged it: the kubelet's node
+	}
+	if m.Start <= len(t) {
+		if r := e2eEventRe.FindStringSubmatch(t[:m.Start]); r != nil {
+			return nodeRef(r[1]) // the e2e framework's "event for n-1: {node-controller } NodeNotReady: …"
+		}
+	}
+	if r := nearestObject(t, m.Start); r != nil && strings.EqualFold(r[1], "node") {
+		return nodeRef(r[2])
+	}
+	if r := looseObjectRe.FindStringSubmatch(t); r != nil && strings.EqualFold(r[1], "node") {
+		return nodeRef(r[2])
+	}
+	if m.Start <= len(t) {
+		if r := nodeLeadRe.FindStringSubmatch(t[:m.Start]); r != nil {
+			return nodeRef(r[1]) // a tool's "… node(s) x: " before the message it forwards
+		}
+	}
+	if m.Entry.Word {
+		return p.rowNode(ln) // a node's STATUS cell: the node is the row's
+	}
+	if n := p.rowCell(ln, "NODENAME", "NODE"); nameLike(n) {
+		return nodeRef(n) // a tool's table of nodes' troubles
+	}
+	if n, ok := p.rowEventObject(ln); ok {
+		return nodeRef(n) // an event's own name in a table: its node's and a suffix
+	}
+	return corev1.ObjectReference{}
+}
+
+// podObject is the pod (or, for another kind, the object a row of events names) a message
+// is about, read from the line or the row it is on.
+func (p *parser) podObject(ln line, m catalog.Match) corev1.ObjectReference {
+	e, t := m.Entry, ln.text
 	if m.Start <= len(t) {
 		if r := e2eEventRe.FindStringSubmatch(t[:m.Start]); r != nil {
 			return podRef("", r[1]) // "At … - event for web-1: {kubelet n-1} Evicted: …"
@@ -1339,14 +1405,7 @@ func (p *parser) finishScan() error {
 	s := &p.scan
 	// The object a section is about: the pod of its "Successfully assigned" line or of a
 	// tool's line that heads it, or the object of a describe block or row in it.
-	sections := map[int]corev1.ObjectReference{}
-	for _, sc := range s.found {
-		if (sc.m.Entry.Reason == "Scheduled" || sc.m.Entry.Heads) && sc.obj.Kind == cluster.KindPod {
-			if _, ok := sections[sc.section]; !ok && sc.obj.Name != "" {
-				sections[sc.section] = sc.obj
-			}
-		}
-	}
+	sections := s.sectionObjects()
 	type key struct {
 		obj    corev1.ObjectReference
 		reason string
@@ -1355,12 +1414,7 @@ func (p *parser) finishScan() error {
 	seen := map[key]*corev1.Event{}
 	// A reason word beside a message of the same reason in one section ("reason": "Evicted"
 	// above "message": "The node was low on resource: …") is that message's.
-	messages := map[[2]string]bool{}
-	for _, sc := range s.found {
-		if !sc.m.Entry.Word {
-			messages[[2]string{fmt.Sprint(sc.section), sc.m.Entry.Reason}] = true
-		}
-	}
+	messages := s.reasonsOfMessages()
 	head, more := s.messageLines()
 	for i, sc := range s.found {
 		e := sc.m.Entry
@@ -1377,66 +1431,8 @@ func (p *parser) finishScan() error {
 		if done {
 			continue
 		}
-		obj := sc.obj
-		if obj.Name == "" && spanObj.Name != "" && refKind(e.Object, spanObj.Kind) {
-			obj = spanObj
-		}
-		if o, ok := sections[sc.section]; ok && obj.Name == "" && refKind(e.Object, o.Kind) {
-			obj = o
-		}
-		if k := catalog.ObjectKind(e.Object); obj.Name == "" && k != "" && len(s.named[k]) == 1 {
-			obj = corev1.ObjectReference{Kind: k, Name: s.named[k][0]} // the one of its kind the paste names
-		}
-		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") && len(s.named[cluster.KindPod]) == 1 {
-			obj = podRef("", s.named[cluster.KindPod][0]) // the one pod the paste's manifests name
-		}
-		if names := s.keyed[sc.section]; obj.Name == "" && (e.Object == "pod" || e.Object == "container") && len(names) == 1 {
-			obj = podRef("", names[0]) // the one pod its record names under a key of its own
-		}
-		if names := s.keyedNodes[sc.section]; obj.Name == "" && e.Object == "node" && len(names) == 1 {
-			obj = nodeRef(names[0]) // the one node its record (an alert's labels) names under a key of its own
-		}
-		if obj.Name == "" && e.Object == "node" && len(s.kubeletHosts) == 1 {
-			obj = nodeRef(s.kubeletHosts[0]) // a message that names no node, in a paste that shows one node's kubelet journal: that node's
-		}
-		if obj.Name == "" && (e.Object == "pod" || e.Object == "container") {
-			// Output pasted about one pod (the command above it, the one pod it names); a
-			// message quoted in the ticket's words, in a paste whose output shows one pod.
-			printed := p.printed(sc.ln)
-			if sc.cmdPod.Name != "" && (printed || sc.cmdOut) {
-				obj = sc.cmdPod
-			} else if ref := p.fragmentOwner(); ref != nil && printed {
-				obj = ref.ref()
-			} else if ns, name, ok := s.onlyPodSent(); ok && !printed {
-				obj = podRef(ns, name)
-			}
-		}
-		if obj.Name == "" && sc.cmdCtl.Name != "" && (sc.cmdOut || p.printed(sc.ln)) && describes(sc.cmdCtl.Kind, e.Object) {
-			obj = sc.cmdCtl // the output of the command that described the controller or claim by name
-		}
-		if ns, name := sc.m.Pod(); obj.Name == "" && name != "" && e.Symptom == vocab.PodCreateFailed {
-			obj = refusedName(ns, name) // the pod it would not make (or its controller's prefix): all the message names
-		}
-		if obj.Name == "" && e.Symptom == vocab.PodCreateFailed && sc.m.Start <= len(sc.ln.text) {
-			// The API server's refusal before the reason, which another tool quoted; else
-			// inside the controller's message ("Error creating: pods "web-0" is forbidden: …").
-			if obj = refusedObject(refusalEndRe, sc.ln.text[:sc.m.Start]); obj.Name == "" {
-				obj = refusedObject(refusalRe, sc.ln.text[sc.m.Start:])
-			}
-		}
-		if obj.Kind == "" {
-			obj.Kind = objectKind(e.Object)
-		}
-		if ns := s.podNS[obj.Name]; obj.Kind == cluster.KindPod && obj.Namespace == "" && ns != ambiguousNS {
-			obj.Namespace = ns // the pod the paste showed, whose namespace another showing gave
-		}
-		msg := messageText(sc)
-		if err := logError(sc.ln.text); err != "" && slices.Contains(e.In, "log") && !strings.Contains(msg, err) {
-			msg += ": " + err // the error the logger wrote beside its message
-		}
-		if lines := more[i]; len(lines) > 0 {
-			msg += "\n" + strings.Join(lines, "\n")
-		}
+		obj := p.findingObject(sc, spanObj, sections)
+		msg := findingMessage(sc, more[i])
 		if obj.Name == "" && sc.m.Reason() == "FailedScheduling" && slices.ContainsFunc(s.readParts, func(r string) bool { return strings.Contains(r, msg) }) {
 			continue // a part of the scheduler's message a reader read whole, quoted again
 		}
@@ -1465,6 +1461,136 @@ func (p *parser) finishScan() error {
 		}
 	}
 	return nil
+}
+
+// sectionObjects are the objects the sections of the paste are about: the pod of a section's
+// "Successfully assigned" line or of a tool's line that heads it.
+func (s *scanState) sectionObjects() map[int]corev1.ObjectReference {
+	sections := map[int]corev1.ObjectReference{}
+	for _, sc := range s.found {
+		if (sc.m.Entry.Reason == "Scheduled" || sc.m.Entry.Heads) && sc.obj.Kind == cluster.KindPod {
+			if _, ok := sections[sc.section]; !ok && sc.obj.Name != "" {
+				sections[sc.section] = sc.obj
+			}
+		}
+	}
+	return sections
+}
+
+// reasonsOfMessages are the reasons of the messages found, by section.
+func (s *scanState) reasonsOfMessages() map[[2]string]bool {
+	messages := map[[2]string]bool{}
+	for _, sc := range s.found {
+		if !sc.m.Entry.Word {
+			messages[[2]string{fmt.Sprint(sc.section), sc.m.Entry.Reason}] = true
+		}
+	}
+	return messages
+}
+
+// findingObject is the object a finding is about: the one its line names; else the span's or
+// the section's; else one the paste implies (impliedObject) or a refused pod's name; with its
+// kind and, for a pod, the namespace another showing of it gave.
+func (p *parser) findingObject(sc scanned, spanObj corev1.ObjectReference, sections map[int]corev1.ObjectReference) corev1.ObjectReference {
+	s := &p.scan
+	e := sc.m.Entry
+	obj := sc.obj
+	if obj.Name == "" && spanObj.Name != "" && refKind(e.Object, spanObj.Kind) {
+		obj = spanObj
+	}
+	if o, ok := sections[sc.section]; ok && obj.Name == "" && refKind(e.Object, o.Kind) {
+		obj = o
+	}
+	obj = p.impliedObject(sc, obj)
+	if e.Symptom == vocab.PodCreateFailed {
+		obj = refusedFinding(sc, obj)
+	}
+	if obj.Kind == "" {
+		obj.Kind = objectKind(e.Object)
+	}
+	if ns := s.podNS[obj.Name]; obj.Kind == cluster.KindPod && obj.Namespace == "" && ns != ambiguousNS {
+		obj.Namespace = ns // the pod the paste showed, whose namespace another showing gave
+	}
+	return obj
+}
+
+// impliedObject is obj, or when it has no name, the object a finding whose line names none is about, when the paste says
+// which: the one of its kind the paste names, the one pod or node its record names, the one
+// kubelet's journal, the pod the command above it or the fragment shows, the controller a
+// command described.
+func (p *parser) impliedObject(sc scanned, obj corev1.ObjectReference) corev1.ObjectReference {
+	s := &p.scan
+	e := sc.m.Entry
+	if k := catalog.ObjectKind(e.Object); obj.Name == "" && k != "" && len(s.named[k]) == 1 {
+		obj = corev1.ObjectReference{Kind: k, Name: s.named[k][0]} // the one of its kind the paste names
+	}
+	if obj.Name == "" && (e.Object == "pod" || e.Object == "container") && len(s.named[cluster.KindPod]) == 1 {
+		obj = podRef("", s.named[cluster.KindPod][0]) // the one pod the paste's manifests name
+	}
+	if names := s.keyed[sc.section]; obj.Name == "" && (e.Object == "pod" || e.Object == "container") && len(names) == 1 {
+		obj = podRef("", names[0]) // the one pod its record names under a key of its own
+	}
+	if names := s.keyedNodes[sc.section]; obj.Name == "" && e.Object == "node" && len(names) == 1 {
+		obj = nodeRef(names[0]) // the one node its record (an alert's labels) names under a key of its own
+	}
+	if obj.Name == "" && e.Object == "node" && len(s.kubeletHosts) == 1 {
+		obj = nodeRef(s.kubeletHosts[0]) // a message that names no node, in a paste that shows one node's kubelet journal: that node's
+	}
+	return p.shownObject(sc, obj)
+}
+
+// shownObject is obj, or when it has no name, the object the output around the finding shows:
+// the pod of the command above it or of the describe fragment, the one pod a sentence quotes,
+// the controller a command described by name.
+func (p *parser) shownObject(sc scanned, obj corev1.ObjectReference) corev1.ObjectReference {
+	s := &p.scan
+	e := sc.m.Entry
+	if obj.Name == "" && (e.Object == "pod" || e.Object == "container") {
+		// Output pasted about one pod (the command above it, the one pod it names); a
+		// message quoted in the ticket's words, in a paste whose output shows one pod.
+		printed := p.printed(sc.ln)
+		if sc.cmdPod.Name != "" && (printed || sc.cmdOut) {
+			obj = sc.cmdPod
+		} else if ref := p.fragmentOwner(); ref != nil && printed {
+			obj = ref.ref()
+		} else if ns, name, ok := s.onlyPodSent(); ok && !printed {
+			obj = podRef(ns, name)
+		}
+	}
+	if obj.Name == "" && sc.cmdCtl.Name != "" && (sc.cmdOut || p.printed(sc.ln)) && describes(sc.cmdCtl.Kind, e.Object) {
+		obj = sc.cmdCtl // the output of the command that described the controller or claim by name
+	}
+	return obj
+}
+
+// refusedFinding is obj, or when it has no name, the pod the API server refused to make, as
+// the message names it.
+func refusedFinding(sc scanned, obj corev1.ObjectReference) corev1.ObjectReference {
+	if ns, name := sc.m.Pod(); obj.Name == "" && name != "" {
+		obj = refusedName(ns, name) // the pod it would not make (or its controller's prefix): all the message names
+	}
+	if obj.Name == "" && sc.m.Start <= len(sc.ln.text) {
+		// The API server's refusal before the reason, which another tool quoted; else
+		// inside the controller's message ("Error creating: pods "web-0" is forbidden: …").
+		if obj = refusedObject(refusalEndRe, sc.ln.text[:sc.m.Start]); obj.Name == "" {
+			obj = refusedObject(refusalRe, sc.ln.text[sc.m.Start:])
+		}
+	}
+	return obj
+}
+
+// findingMessage is the text of a finding's event: its message, the error the logger wrote
+// beside it, and the lines of the message below it.
+func findingMessage(sc scanned, lines []string) string {
+	e := sc.m.Entry
+	msg := messageText(sc)
+	if err := logError(sc.ln.text); err != "" && slices.Contains(e.In, "log") && !strings.Contains(msg, err) {
+		msg += ": " + err // the error the logger wrote beside its message
+	}
+	if len(lines) > 0 {
+		msg += "\n" + strings.Join(lines, "\n")
+	}
+	return msg
 }
 
 // oldSourceRe finds an events row's SOURCE as kubectl printed it before 1.11, "component,
