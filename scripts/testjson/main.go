@@ -2,9 +2,10 @@
 // and the output of each failing test), then checks the tests that were skipped: a test that
 // skips for want of something of the machine is a failure in CI, so every skip must be one of
 // the list given (-allowed), each with its reason. It exits 1 when a test failed or skipped
-// outside the list.
+// outside the list. With -slowest N it ends with the N slowest top-level tests and their time:
+// where a suite's time goes.
 //
-//	go test -count=1 -json ./... | go run ./scripts/testjson -allowed .ci/allowed-skips
+//	go test -count=1 -json ./... | go run ./scripts/testjson -allowed .ci/allowed-skips -slowest 10
 package main
 
 import (
@@ -21,8 +22,9 @@ import (
 
 func main() {
 	allowed := flag.String("allowed", "", "file of the tests allowed to skip, one `package TestName` a line (# comments)")
+	slowest := flag.Int("slowest", 0, "list the `N` slowest top-level tests at the end")
 	flag.Parse()
-	if err := run(os.Stdin, os.Stdout, *allowed); err != nil {
+	if err := run(os.Stdin, os.Stdout, *allowed, *slowest); err != nil {
 		fmt.Fprintln(os.Stderr, "testjson:", err)
 		os.Exit(1)
 	}
@@ -39,8 +41,9 @@ type event struct {
 }
 
 // run reads the events from r, writes the summary to w, and returns an error when a test failed
-// or skipped outside the list in the file allowedPath ("" for none allowed).
-func run(r io.Reader, w io.Writer, allowedPath string) error {
+// or skipped outside the list in the file allowedPath ("" for none allowed), after listing the
+// slowest top-level tests (none for 0).
+func run(r io.Reader, w io.Writer, allowedPath string, slowest int) error {
 	allowed, err := readAllowed(allowedPath)
 	if err != nil {
 		return err
@@ -60,6 +63,13 @@ func run(r io.Reader, w io.Writer, allowedPath string) error {
 		}
 	}
 	fmt.Fprintf(w, "testjson: %d test(s) passed, %d failed, %d skipped (%d allowed)\n", res.passed, len(res.failed), len(res.skipped), len(res.skipped)-len(unexpected))
+	if slowest > 0 && len(res.times) > 0 {
+		sort.SliceStable(res.times, func(i, j int) bool { return res.times[i].seconds > res.times[j].seconds })
+		fmt.Fprintf(w, "testjson: the slowest tests:\n")
+		for _, tm := range res.times[:min(slowest, len(res.times))] {
+			fmt.Fprintf(w, "  %7.1fs  %s\n", tm.seconds, tm.key)
+		}
+	}
 	if len(unexpected) > 0 {
 		problems = append(problems, fmt.Sprintf("%d test(s) skipped that are not in %s:\n  %s", len(unexpected), orNone(allowedPath), strings.Join(unexpected, "\n  ")))
 	}
@@ -103,10 +113,17 @@ func readAllowed(path string) (map[string]bool, error) {
 
 type skip struct{ key, reason string }
 
+// timing is how long a top-level test took.
+type timing struct {
+	key     string // "package TestName"
+	seconds float64
+}
+
 type result struct {
 	passed  int
 	failed  []string
 	skipped []skip
+	times   []timing // of the top-level tests that passed or failed
 }
 
 // read follows the events: package results are written as they come, a test's output only
@@ -127,6 +144,9 @@ func read(r io.Reader, w io.Writer) (result, error) {
 			return res, fmt.Errorf("line %d: %w", line, err)
 		}
 		key := e.Package + " " + e.Test
+		if (e.Action == "pass" || e.Action == "fail") && e.Test != "" && !strings.Contains(e.Test, "/") {
+			res.times = append(res.times, timing{key: key, seconds: e.Elapsed})
+		}
 		switch e.Action {
 		case "output":
 			if e.Test == "" {

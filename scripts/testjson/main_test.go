@@ -64,7 +64,7 @@ func TestRun(t *testing.T) {
 				path = allowedFile(t, tt.allowed)
 			}
 			var out strings.Builder
-			err := run(strings.NewReader(tt.stream), &out, path)
+			err := run(strings.NewReader(tt.stream), &out, path, 0)
 			if len(tt.wantErr) == 0 {
 				if err != nil {
 					t.Fatalf("run: %v\noutput:\n%s", err, out.String())
@@ -92,7 +92,7 @@ func TestRun(t *testing.T) {
 // of a failing test, never that of a passing one.
 func TestOutput(t *testing.T) {
 	var out strings.Builder
-	_ = run(strings.NewReader(stream), &out, "")
+	_ = run(strings.NewReader(stream), &out, "", 0)
 	got := out.String()
 	for _, want := range []string{"ok  \texample.com/a", "FAIL\texample.com/b", "b_test.go:5: got 1, want 2", "--- FAIL: TestBroken", "d_test.go:3:2: undefined: x"} {
 		if !strings.Contains(got, want) {
@@ -107,5 +107,27 @@ func TestOutput(t *testing.T) {
 func TestReadAllowedRefusesBadLines(t *testing.T) {
 	if _, err := readAllowed(allowedFile(t, "example.com/a\n")); err == nil || !strings.Contains(err.Error(), ":1:") {
 		t.Errorf("a line without a test name: err = %v, want one naming line 1", err)
+	}
+}
+
+// TestSlowest: -slowest N lists the N slowest top-level tests, slowest first, with their time;
+// subtests are in their test's time.
+func TestSlowest(t *testing.T) {
+	in := `{"Action":"pass","Package":"example.com/a","Test":"TestQuick","Elapsed":0.5}
+{"Action":"pass","Package":"example.com/a","Test":"TestSlow/sqlite","Elapsed":9}
+{"Action":"pass","Package":"example.com/a","Test":"TestSlow","Elapsed":12.25}
+{"Action":"fail","Package":"example.com/b","Test":"TestMiddle","Elapsed":3}
+`
+	var out strings.Builder
+	_ = run(strings.NewReader(in), &out, "", 2)
+	got := out.String()
+	want := "testjson: the slowest tests:\n     12.2s  example.com/a TestSlow\n      3.0s  example.com/b TestMiddle\n"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("-slowest 2: got\n%s\nwant it to end with\n%s", got, want)
+	}
+	out.Reset()
+	_ = run(strings.NewReader(in), &out, "", 0)
+	if strings.Contains(out.String(), "slowest") {
+		t.Errorf("-slowest 0 lists tests:\n%s", out.String())
 	}
 }
