@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -56,25 +55,8 @@ func workloadOf(owners map[string]string, p *cluster.Object) (workload, bool) {
 func replicaSetOwners(m *cluster.Model) map[string]string {
 	out := map[string]string{}
 	for _, o := range m.Others {
-		if o.Kind != "ReplicaSet" || o.Raw == nil {
-			continue
-		}
-		var rs struct {
-			Metadata struct {
-				OwnerReferences []struct {
-					Kind       string
-					Name       string
-					Controller *bool
-				}
-			}
-		}
-		if json.Unmarshal(o.Raw, &rs) != nil {
-			continue
-		}
-		for _, ref := range rs.Metadata.OwnerReferences {
-			if ref.Kind == "Deployment" && ref.Controller != nil && *ref.Controller {
-				out[o.Namespace+"/"+o.Name] = ref.Name
-			}
+		if d := change.DeploymentOf(o); d != "" {
+			out[o.Namespace+"/"+o.Name] = d
 		}
 	}
 	return out

@@ -3,10 +3,9 @@ package change
 import (
 	"encoding/json"
 	"sort"
-	"strconv"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -25,31 +24,23 @@ const revisionAnnotation = "deployment.kubernetes.io/revision"
 func History(objs []*cluster.Object) []Change {
 	byOwner := map[key][]revision{}
 	for _, o := range objs {
-		if o.Kind != "ReplicaSet" || o.Raw == nil {
+		r, ok := RevisionOf(o)
+		if !ok || r.Kind != "ReplicaSet" || r.OwnerKind != "Deployment" || r.Number <= 0 {
 			continue
 		}
-		var rs appsv1.ReplicaSet
+		var rs struct {
+			Spec struct {
+				Template corev1.PodTemplateSpec `json:"template"`
+			} `json:"spec"`
+		}
 		if json.Unmarshal(o.Raw, &rs) != nil {
-			continue
-		}
-		n, err := strconv.Atoi(rs.Annotations[revisionAnnotation])
-		if err != nil {
-			continue
-		}
-		var owner string
-		for _, ref := range rs.OwnerReferences {
-			if ref.Kind == "Deployment" && ref.Controller != nil && *ref.Controller {
-				owner = ref.Name
-			}
-		}
-		if owner == "" {
 			continue
 		}
 		fields := fieldSet{}
 		template(fields, "spec.template.spec", rs.Spec.Template.Spec)
-		k := key{"Deployment", rs.Namespace, owner}
-		byOwner[k] = append(byOwner[k], revision{n: n, at: rs.CreationTimestamp.Time.UTC(), fields: fields, source: o.Source,
-			mark: func(c *Change) { c.Evidence, c.ReplicaSet = "ReplicaSet "+rs.Namespace+"/"+rs.Name, rs.Name }})
+		k := key{"Deployment", r.Namespace, r.Owner}
+		byOwner[k] = append(byOwner[k], revision{n: r.Number, at: r.Created.UTC(), fields: fields, source: o.Source,
+			mark: func(c *Change) { c.Evidence, c.ReplicaSet = "ReplicaSet "+r.Namespace+"/"+r.Name, r.Name }})
 	}
 	return append(compareRevisions(byOwner), revisionHistory(objs)...)
 }

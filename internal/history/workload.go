@@ -2,26 +2,18 @@ package history
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // revision is what a workload's history reads of one of its template revisions: a
-// Deployment's ReplicaSet, or a StatefulSet's or DaemonSet's ControllerRevision; its owner,
-// its number, and when it was created (rolled out).
-type revision struct {
-	kind, namespace, name string
-	ownerKind, owner      string
-	number                int
-	created               time.Time
-}
+// Deployment's ReplicaSet, or a StatefulSet's or DaemonSet's ControllerRevision (change.Revision).
+type revision = change.Revision
 
 // revisions reads the ReplicaSets and ControllerRevisions of the model, by kind, namespace
 // and name.
@@ -31,34 +23,9 @@ func revisions(m *cluster.Model) map[string]revision {
 		return out
 	}
 	for _, o := range m.Others {
-		if o.Kind != "ReplicaSet" && o.Kind != "ControllerRevision" || o.Raw == nil {
-			continue
+		if r, ok := change.RevisionOf(o); ok {
+			out[o.Kind+"/"+o.Namespace+"/"+o.Name] = r
 		}
-		var rs struct {
-			Metadata struct {
-				CreationTimestamp time.Time
-				Annotations       map[string]string
-				OwnerReferences   []struct {
-					Kind       string
-					Name       string
-					Controller *bool
-				}
-			}
-			Revision int // a ControllerRevision's
-		}
-		if json.Unmarshal(o.Raw, &rs) != nil {
-			continue
-		}
-		r := revision{kind: o.Kind, namespace: o.Namespace, name: o.Name, created: rs.Metadata.CreationTimestamp, number: rs.Revision}
-		if o.Kind == "ReplicaSet" {
-			r.number, _ = strconv.Atoi(rs.Metadata.Annotations["deployment.kubernetes.io/revision"])
-		}
-		for _, ref := range rs.Metadata.OwnerReferences {
-			if ref.Controller != nil && *ref.Controller {
-				r.ownerKind, r.owner = ref.Kind, ref.Name
-			}
-		}
-		out[o.Kind+"/"+o.Namespace+"/"+o.Name] = r
 	}
 	return out
 }
@@ -75,8 +42,8 @@ func owners(revs map[string]revision, p *cluster.Object) []Object {
 	if kind != "ReplicaSet" {
 		return out
 	}
-	if rs, ok := revs["ReplicaSet/"+p.Namespace+"/"+name]; ok && rs.ownerKind == "Deployment" {
-		return append(out, Object{Kind: "Deployment", Namespace: p.Namespace, Name: rs.owner})
+	if rs, ok := revs["ReplicaSet/"+p.Namespace+"/"+name]; ok && rs.OwnerKind == "Deployment" {
+		return append(out, Object{Kind: "Deployment", Namespace: p.Namespace, Name: rs.Owner})
 	}
 	if h := p.Pod.Labels["pod-template-hash"]; h != "" && strings.HasSuffix(name, "-"+h) {
 		return append(out, Object{Kind: "Deployment", Namespace: p.Namespace, Name: strings.TrimSuffix(name, "-"+h)})
@@ -95,8 +62,8 @@ func (b *builder) workload(o Object, notes *[]string) ([]Group, bool) {
 	revs := revisionsOf(all, o)
 	eventsOf := []Object{o}
 	for _, r := range revs {
-		if r.kind == "ReplicaSet" {
-			eventsOf = append(eventsOf, Object{Kind: r.kind, Namespace: o.Namespace, Name: r.name})
+		if r.Kind == "ReplicaSet" {
+			eventsOf = append(eventsOf, Object{Kind: r.Kind, Namespace: o.Namespace, Name: r.Name})
 		}
 	}
 	if len(revs) > 0 {
@@ -126,12 +93,12 @@ func (b *builder) workload(o Object, notes *[]string) ([]Group, bool) {
 func revisionsOf(all map[string]revision, o Object) []revision {
 	var revs []revision
 	for _, r := range all {
-		if r.ownerKind == o.Kind && r.owner == o.Name && r.namespace == o.Namespace {
+		if r.OwnerKind == o.Kind && r.Owner == o.Name && r.Namespace == o.Namespace {
 			revs = append(revs, r)
 		}
 	}
 	slices.SortFunc(revs, func(a, b revision) int {
-		return cmp.Or(cmp.Compare(a.number, b.number), a.created.Compare(b.created), strings.Compare(a.name, b.name))
+		return cmp.Or(cmp.Compare(a.Number, b.Number), a.Created.Compare(b.Created), strings.Compare(a.Name, b.Name))
 	})
 	return revs
 }
@@ -141,14 +108,14 @@ func revisionsOf(all map[string]revision, o Object) []revision {
 func revisionLane(revs []revision) Lane {
 	l := Lane{Name: "template revisions"}
 	for i, r := range revs {
-		if r.created.IsZero() {
+		if r.Created.IsZero() {
 			continue
 		}
-		sp := Span{From: r.created.UTC(), State: fmt.Sprintf("revision %d: %s %s", r.number, r.kind, r.name), Tone: ToneInfo}
+		sp := Span{From: r.Created.UTC(), State: fmt.Sprintf("revision %d: %s %s", r.Number, r.Kind, r.Name), Tone: ToneInfo}
 		if i == len(revs)-1 {
 			sp.Tone = ToneOK
-		} else if !revs[i+1].created.IsZero() {
-			sp.To = revs[i+1].created.UTC()
+		} else if !revs[i+1].Created.IsZero() {
+			sp.To = revs[i+1].Created.UTC()
 		}
 		l.Spans = append(l.Spans, sp)
 	}
