@@ -25,8 +25,12 @@ func TestUploadCostGrowsWithItsDecodedSize(t *testing.T) {
 	plain := write("pods.json", make([]byte, mib))
 	var z bytes.Buffer
 	zw := gzip.NewWriter(&z)
-	zw.Write(make([]byte, 8*mib))
-	zw.Close()
+	if _, err := zw.Write(make([]byte, 8*mib)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	gz := write("pods.json.gz", z.Bytes())
 
 	empty := (&spool{}).cost(1 << 30)
