@@ -13,7 +13,7 @@ import (
 
 // TestNodesTableReadsTheCordon: in a pasted `kubectl get nodes`, SchedulingDisabled is the
 // cordon (spec.unschedulable) whatever the Ready state beside it, and STATUS gives the Ready
-// condition; ROLES become role labels and the kubelet version is kept.
+// condition (with where it was read when not Ready); ROLES become role labels and the kubelet version is kept.
 func TestNodesTableReadsTheCordon(t *testing.T) {
 	paste := "NAME     STATUS                        ROLES           AGE   VERSION\n" +
 		"node-a   Ready                         control-plane   7d    v1.29.3\n" +
@@ -58,6 +58,10 @@ func TestNodesTableReadsTheCordon(t *testing.T) {
 		}
 		if ready != want.ready {
 			t.Errorf("%s: Ready %q, want %q", want.name, ready, want.ready)
+		}
+		// A node not Ready says where that was read; a Ready one has nothing to say.
+		if msg := n.Status.Conditions[0].Message; (ready == corev1.ConditionTrue) != (msg == "") {
+			t.Errorf("%s: Ready %s with message %q", want.name, ready, msg)
 		}
 		if _, ok := n.Labels["node-role.kubernetes.io/"+want.role]; want.role != "" && !ok {
 			t.Errorf("%s: labels %v, want the role %s", want.name, n.Labels, want.role)
