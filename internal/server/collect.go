@@ -1,15 +1,14 @@
 package server
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -84,27 +83,78 @@ func (s *Server) postEvents(c *gin.Context) error {
 	return nil
 }
 
-// decodeBatch reads a collector's batch: each item's object is ingested as an upload's would be
-// and carries, as its provenance, when the collector saw it (to the microsecond, as databases
-// keep times) and whether it saw it deleted. A body that is not a batch is a 422.
+// decodeBatch reads a collector's batch: the items' objects are ingested as an upload's would
+// be, and each carries, as its provenance, when the collector saw it (to the microsecond, as
+// databases keep times) and whether it saw it deleted. A body that is not a batch is a 422.
 func decodeBatch(ctx context.Context, dec *ingest.Decoder, r io.Reader, keep func(*cluster.Object) error) error {
-	// One reader for every item, reset to each: ingest reads through it rather than making a
-	// buffer of its own for every object.
-	br := bufio.NewReaderSize(nil, 64<<10)
-	n := 0
-	err := wire.Read(r, func(it wire.Item) error {
-		n++
-		br.Reset(bytes.NewReader(it.Object))
-		return dec.Decode(ctx, "batch item "+strconv.Itoa(n), br, func(o *cluster.Object) error {
-			o.Source.ObservedAt = it.ObservedAt.UTC().Truncate(time.Microsecond)
-			o.Source.Deleted = it.Deleted
-			return keep(o)
-		})
+	lines := &batchLines{r: wire.NewReader(r)}
+	err := dec.Decode(ctx, "batch", lines, func(o *cluster.Object) error {
+		it, ok := lines.item(o.Source.Line)
+		if !ok {
+			return fmt.Errorf("collected %s %s/%s on line %d, which no item of the batch is", o.Kind, o.Namespace, o.Name, o.Source.Line)
+		}
+		o.Source.ObservedAt = it.ObservedAt.UTC().Truncate(time.Microsecond)
+		o.Source.Deleted = it.Deleted
+		return keep(o)
 	})
-	if errors.Is(err, wire.ErrMalformed) {
-		return errStatus(http.StatusUnprocessableEntity, err.Error())
+	if lines.err != nil { // the batch itself is at fault, whatever ingest made of it
+		return errStatus(http.StatusUnprocessableEntity, lines.err.Error())
 	}
 	return err
+}
+
+// batchLines is a batch as ingest reads it: JSON Lines, the object of item n on line n, so that
+// one pass of one decoder reads them all (a decoder an item would cost its buffers, some
+// 140 KB, every item), and each object it emits finds its item by its line.
+type batchLines struct {
+	r    *wire.Reader
+	line []byte // the line being read
+	off  int    // how much of it was read
+	err  error  // the batch's own fault
+
+	mu    sync.Mutex  // ingest may read ahead of what it emits, in another goroutine
+	items []wire.Item // of the lines so far, without their objects
+}
+
+func (b *batchLines) Read(p []byte) (int, error) {
+	for b.off == len(b.line) {
+		it, err := b.r.Next()
+		if err != nil {
+			if err != io.EOF {
+				b.err = err
+			}
+			return 0, err
+		}
+		b.line, b.off = b.line[:0], 0
+		if bytes.ContainsAny(it.Object, "\r\n") { // written over lines (by hand): one line
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, it.Object); err != nil {
+				b.err = err
+				return 0, err
+			}
+			b.line = append(b.line, buf.Bytes()...)
+		} else {
+			b.line = append(b.line, it.Object...)
+		}
+		b.line = append(b.line, '\n')
+		it.Object = nil
+		b.mu.Lock()
+		b.items = append(b.items, it)
+		b.mu.Unlock()
+	}
+	n := copy(p, b.line[b.off:])
+	b.off += n
+	return n, nil
+}
+
+// item is the item of line n (from 1).
+func (b *batchLines) item(n int) (wire.Item, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n < 1 || n > len(b.items) {
+		return wire.Item{}, false
+	}
+	return b.items[n-1], true
 }
 
 // collectedResponse answers a collector's batch: what it stored.

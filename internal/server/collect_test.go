@@ -49,8 +49,16 @@ func TestPostEvents(t *testing.T) {
 			{"the same batch again", "/api/v1/events?cluster=leap", collectedBatch, wire.ContentType, 200, []string{`"states":0`, `"known":2`}},
 			{"a batch cut short", "/api/v1/events?cluster=leap", collectedBatch[:300], wire.ContentType, 422, []string{"collector batch: item 1:"}},
 			{"a List sent as a batch", "/api/v1/events?cluster=leap", `{"kind": "List", "items": []}`, wire.ContentType, 422, []string{`collector batch: field \"kind\"`}},
-			{"an item's object ingestion refuses", "/api/v1/events?cluster=leap", `{"items": [{"observedAt": "2023-02-01T17:06:10Z",
-				"object": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "name": "b"}}}]}`, wire.ContentType, 422, []string{"batch item 1"}},
+			{"an item's object ingestion refuses, by its number", "/api/v1/events?cluster=leap", `{"items": [
+				{"observedAt": "2023-02-01T17:06:10Z", "object": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"}}},
+				{"observedAt": "2023-02-01T17:06:10Z", "object": {"apiVersion": "v1", "kind": "Pod",
+				 "metadata": {"name": "a", "name": "b"}}}]}`, wire.ContentType, 422, []string{`duplicate key`, `"line":2`}},
+			{"an item's object over lines, as written by hand", "/api/v1/events?cluster=hand", `{"items": [
+				{"observedAt": "2023-02-01T17:06:10Z", "object": {"apiVersion": "v1", "kind": "Pod",
+				  "metadata": {"name": "a", "namespace": "prod", "uid": "h1", "resourceVersion": "1"},
+				  "status": {"phase": "Running"}}},
+				{"observedAt": "2023-02-01T17:06:11Z", "deleted": true, "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n", "uid": "h2", "resourceVersion": "1"}}}]}`,
+				wire.ContentType, 200, []string{`"states":2`}},
 			{"a List, as a script posts it", "/api/v1/events?cluster=script", `{"apiVersion": "v1", "kind": "List", "items": [
 				{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "job-1", "namespace": "batch", "uid": "j1", "resourceVersion": "3"},
 				 "status": {"phase": "Running"}}]}`, "application/json", 200, []string{`"states":1`}},
@@ -119,7 +127,7 @@ func TestPostEvents(t *testing.T) {
 			t.Error("no redacted value in object_states: the scan did not look inside them")
 		}
 		counts := rowCounts(t, st)
-		if counts["object_states"] != 3 {
+		if counts["object_states"] != 5 {
 			t.Errorf("object_states = %d", counts["object_states"])
 		}
 	})

@@ -86,6 +86,13 @@ func TestReadRefuses(t *testing.T) {
 			}
 		})
 	}
+	// A Reader that failed fails again, not reading on past the fault.
+	r := NewReader(strings.NewReader(`{"items": [{"object": {}}, ` + item + `]}`))
+	_, err1 := r.Next()
+	it, err2 := r.Next()
+	if !errors.Is(err1, ErrMalformed) || err2 != err1 {
+		t.Errorf("after %v, Next gave %+v, %v", err1, it, err2)
+	}
 	stop := errors.New("stop")
 	calls := 0
 	err := Read(strings.NewReader(`{"items": [`+item+`, `+item+`]}`), func(Item) error { calls++; return stop })
