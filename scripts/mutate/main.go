@@ -13,7 +13,8 @@
 //
 // The mutants are chosen deterministically: all the mutants of the files of a package, sorted
 // by place, and, when there are more than -n, a sample of -n drawn with -seed. Each survivor
-// is printed as file:line: original → mutant, and the score at the end.
+// is printed as file:line: original → mutant, and the score at the end. -func narrows a file to
+// the functions (and constants) that decide, -run a package's tests to those that cover them.
 package main
 
 import (
@@ -30,6 +31,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -66,6 +68,7 @@ type options struct {
 	run     runFlags
 	list    bool
 	ops     map[string]bool
+	funcs   *regexp.Regexp
 }
 
 func main() {
@@ -75,6 +78,7 @@ func main() {
 	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time a mutant's tests may take (build included); past it the mutant counts as killed")
 	flag.Var(o.run, "run", "dir=regexp: run only the tests of the package in dir that match (repeatable)")
 	flag.BoolVar(&o.list, "list", false, "list the chosen mutants and stop")
+	funcs := flag.String("func", "", "mutate only the functions, and the constants and variables, whose names match this regexp")
 	opList := flag.String("ops", "", "comma-separated operators to use (default all: "+strings.Join(allOps, ",")+")")
 	flag.Parse()
 	if *opList != "" {
@@ -82,6 +86,9 @@ func main() {
 		for op := range strings.SplitSeq(*opList, ",") {
 			o.ops[op] = true
 		}
+	}
+	if *funcs != "" {
+		o.funcs = regexp.MustCompile(*funcs)
 	}
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: mutate [flags] file.go ...")
@@ -115,7 +122,7 @@ func run(o options, files []string) (killed, survived int, err error) {
 	for _, d := range dirs {
 		var all []mutant
 		for _, f := range byDir[d] {
-			ms, err := mutants(f, o.ops)
+			ms, err := mutants(f, o.ops, o.funcs)
 			if err != nil {
 				return 0, 0, err
 			}
@@ -258,8 +265,9 @@ func goTest(pkg, run, overlay string, timeout time.Duration) (string, result) {
 
 var allOps = []string{"compare", "negate", "andor", "remove", "bool", "int"}
 
-// mutants lists the one-line mutants of a file's code.
-func mutants(path string, ops map[string]bool) ([]mutant, error) {
+// mutants lists the one-line mutants of a file's code (of the declarations funcs matches,
+// when given).
+func mutants(path string, ops map[string]bool, funcs *regexp.Regexp) ([]mutant, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -269,72 +277,125 @@ func mutants(path string, ops map[string]bool) ([]mutant, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []mutant
-	add := func(op string, from, to token.Pos, with string) {
-		if ops != nil && !ops[op] {
-			return
+	c := &collector{path: path, src: src, fset: fset, ops: ops}
+	for _, d := range f.Decls {
+		if funcs == nil || funcs.MatchString(declName(d)) {
+			ast.Inspect(d, c.visit)
 		}
-		a, b := fset.Position(from), fset.Position(to)
-		if a.Line != b.Line {
-			return // one-line mutants only
-		}
-		out = append(out, mutant{file: path, line: a.Line, from: a.Offset, to: b.Offset, with: with, op: op})
 	}
-	text := func(n ast.Node) string {
-		return string(src[fset.Position(n.Pos()).Offset:fset.Position(n.End()).Offset])
+	return c.out, nil
+}
+
+// collector gathers the mutants of one file.
+type collector struct {
+	path string
+	src  []byte
+	fset *token.FileSet
+	ops  map[string]bool
+	out  []mutant
+}
+
+// add records the mutant that replaces [from, to) by with, when its operator is chosen and it
+// stays on one line.
+func (c *collector) add(op string, from, to token.Pos, with string) {
+	if c.ops != nil && !c.ops[op] {
+		return
 	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.GenDecl:
-			// Imports and types hold nothing to mutate; constants and variables do.
-			return n.Tok == token.CONST || n.Tok == token.VAR
-		case *ast.BinaryExpr:
-			if with, ok := flipped[n.Op]; ok {
-				add("compare", n.OpPos, n.OpPos+token.Pos(len(n.Op.String())), with)
+	a, b := c.fset.Position(from), c.fset.Position(to)
+	if a.Line != b.Line {
+		return // one-line mutants only
+	}
+	c.out = append(c.out, mutant{file: c.path, line: a.Line, from: a.Offset, to: b.Offset, with: with, op: op})
+}
+
+func (c *collector) text(n ast.Node) string {
+	return string(c.src[c.fset.Position(n.Pos()).Offset:c.fset.Position(n.End()).Offset])
+}
+
+func (c *collector) visit(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.GenDecl:
+		// Imports and types hold nothing to mutate; constants and variables do.
+		return n.Tok == token.CONST || n.Tok == token.VAR
+	case *ast.BinaryExpr:
+		c.binary(n)
+	case *ast.IfStmt:
+		c.add("negate", n.Cond.Pos(), n.Cond.End(), "!("+c.text(n.Cond)+")")
+	case *ast.ForStmt:
+		if n.Cond != nil {
+			c.add("negate", n.Cond.Pos(), n.Cond.End(), "!("+c.text(n.Cond)+")")
+		}
+	case *ast.BlockStmt:
+		c.removals(n.List)
+	case *ast.CaseClause:
+		c.removals(n.Body)
+	case *ast.ReturnStmt:
+		for _, r := range n.Results {
+			if id, ok := r.(*ast.Ident); ok && (id.Name == "true" || id.Name == "false") {
+				c.add("bool", id.Pos(), id.End(), map[string]string{"true": "false", "false": "true"}[id.Name])
 			}
-			switch n.Op {
-			case token.LAND:
-				add("andor", n.OpPos, n.OpPos+2, "||")
-			case token.LOR:
-				add("andor", n.OpPos, n.OpPos+2, "&&")
-			}
-		case *ast.IfStmt:
-			add("negate", n.Cond.Pos(), n.Cond.End(), "!("+text(n.Cond)+")")
-		case *ast.ForStmt:
-			if n.Cond != nil {
-				add("negate", n.Cond.Pos(), n.Cond.End(), "!("+text(n.Cond)+")")
-			}
-		case *ast.BlockStmt:
-			for _, s := range n.List {
-				if removable(s) {
-					add("remove", s.Pos(), s.End(), "")
-				}
-			}
-		case *ast.CaseClause:
-			for _, s := range n.Body {
-				if removable(s) {
-					add("remove", s.Pos(), s.End(), "")
-				}
-			}
-		case *ast.ReturnStmt:
-			for _, r := range n.Results {
-				if id, ok := r.(*ast.Ident); ok && (id.Name == "true" || id.Name == "false") {
-					add("bool", id.Pos(), id.End(), map[string]string{"true": "false", "false": "true"}[id.Name])
-				}
-			}
-		case *ast.BasicLit:
-			if n.Kind == token.INT {
-				if v, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
-					add("int", n.Pos(), n.End(), strconv.FormatInt(v+1, 10))
-					if v != 0 && v != 1 {
-						add("int", n.Pos(), n.End(), "0")
-					}
+		}
+	case *ast.BasicLit:
+		c.integer(n)
+	}
+	return true
+}
+
+// binary flips a comparison, and swaps && and ||.
+func (c *collector) binary(n *ast.BinaryExpr) {
+	if with, ok := flipped[n.Op]; ok {
+		c.add("compare", n.OpPos, n.OpPos+token.Pos(len(n.Op.String())), with)
+	}
+	switch n.Op {
+	case token.LAND:
+		c.add("andor", n.OpPos, n.OpPos+2, "||")
+	case token.LOR:
+		c.add("andor", n.OpPos, n.OpPos+2, "&&")
+	}
+}
+
+// removals removes each statement of a list that can go.
+func (c *collector) removals(list []ast.Stmt) {
+	for _, s := range list {
+		if removable(s) {
+			c.add("remove", s.Pos(), s.End(), "")
+		}
+	}
+}
+
+// integer replaces an integer constant n by n+1, and by 0 unless it is 0 or 1.
+func (c *collector) integer(n *ast.BasicLit) {
+	if n.Kind != token.INT {
+		return
+	}
+	v, err := strconv.ParseInt(n.Value, 0, 64)
+	if err != nil {
+		return
+	}
+	c.add("int", n.Pos(), n.End(), strconv.FormatInt(v+1, 10))
+	if v != 0 && v != 1 {
+		c.add("int", n.Pos(), n.End(), "0")
+	}
+}
+
+// declName is the name of a function or method, or the names of the constants or variables
+// a declaration holds, space-separated.
+func declName(d ast.Decl) string {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		return d.Name.Name
+	case *ast.GenDecl:
+		var names []string
+		for _, s := range d.Specs {
+			if v, ok := s.(*ast.ValueSpec); ok {
+				for _, n := range v.Names {
+					names = append(names, n.Name)
 				}
 			}
 		}
-		return true
-	})
-	return out, nil
+		return strings.Join(names, " ")
+	}
+	return ""
 }
 
 var flipped = map[token.Token]string{
