@@ -76,11 +76,11 @@ type Evidence struct {
 	// the pictures, the histories): zero for a metric's and the author's. Metric is the query
 	// of a metric's evidence. Ref says the same for people ("Pod prod/hub-1", "Metric
 	// container_throttling{…}"); it is made with them and never read back.
-	Object ObjectRef `json:"-"`
-	Metric string    `json:"-"`
+	Object ObjectRef `json:"object,omitzero"`
+	Metric string    `json:"metric,omitempty"`
 	Ref    string    `json:"ref"`
 	// Condition is the type of the status condition Field names, when it names one.
-	Condition string `json:"-"`
+	Condition string `json:"condition,omitempty"`
 	Field     string `json:"field,omitempty"`
 	Value     string `json:"value,omitempty"`
 }
