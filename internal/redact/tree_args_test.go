@@ -1,0 +1,45 @@
+package redact
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestCommandLinesLoseTheirCredentials: in a command line, typed or in a generic tree (an
+// object of a kind without a type), the word after a credential flag is redacted whole,
+// credentials inside other words are scrubbed, and the rest stays, the first word included.
+func TestCommandLinesLoseTheirCredentials(t *testing.T) {
+	args := []string{"--password", "hunter2", "--port", "5432", "--url=postgres://app:s3cret@db/app", "--token", "--verbose"}
+	Args(args)
+	want := []string{"--password", Redacted, "--port", "5432", "--url=postgres://app:" + Redacted + "@db/app", "--token", "--verbose"}
+	if strings.Join(args, " ") != strings.Join(want, " ") {
+		t.Errorf("Args: %q, want %q", args, want)
+	}
+
+	var tree any
+	doc := `{"kind": "Widget", "spec": {
+		"command": ["--password", "hunter2", "--port", "5432"],
+		"first": ["hunter2", "--password"],
+		"nested": [{"note": "password=s3cret"}, ["--token", "t0k3n"]],
+		"message": "connect postgres://app:s3cret@db failed",
+		"env": [{"name": "DB_PASSWORD", "value": "s3cret"}, {"name": "EMPTY", "value": ""}],
+		"options": {"password": "hunter2", "server": "nfs.internal"}},
+		"managedFields": [{"manager": "kubectl"}]}`
+	if err := json.Unmarshal([]byte(doc), &tree); err != nil {
+		t.Fatal(err)
+	}
+	Tree(tree)
+	b, _ := json.Marshal(tree)
+	got := string(b)
+	for _, secret := range []string{"s3cret", "t0k3n", `"--password","hunter2"`, `"password":"hunter2"`, "managedFields"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("%s survives Tree: %s", secret, got)
+		}
+	}
+	for _, keep := range []string{`"--port","5432"`, `"first":["hunter2","--password"]`, `"server":"nfs.internal"`, `{"name":"EMPTY","value":""}`, `"kind":"Widget"`} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("Tree lost %s: %s", keep, got)
+		}
+	}
+}
