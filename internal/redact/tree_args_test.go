@@ -19,7 +19,7 @@ func TestCommandLinesLoseTheirCredentials(t *testing.T) {
 
 	var tree any
 	doc := `{"kind": "Widget", "spec": {
-		"command": ["--password", "hunter2", "--port", "5432"],
+		"command": ["--password", "hunter2", "--port", "5432", "--url=postgres://app:s3cret@db/app"],
 		"first": ["hunter2", "--password"],
 		"nested": [{"note": "password=s3cret"}, ["--token", "t0k3n"]],
 		"message": "connect postgres://app:s3cret@db failed",
