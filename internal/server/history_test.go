@@ -67,6 +67,7 @@ func uploadRollout(t *testing.T, base string, header ...string) {
 // links every row naming an object to its history; the history answers as a page and as JSON,
 // 404 for what the incident does not hold and 400 for a bad name, and escapes hostile names.
 func TestChangeRowsAndHistory(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		uploadRollout(t, base)
@@ -140,6 +141,7 @@ func TestChangeRowsAndHistory(t *testing.T) {
 // TestHistoryAuth: with authentication on, the history is read as the other incident pages
 // are: not without a token (a browser is sent to sign in), with one that may read.
 func TestHistoryAuth(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		cfg := testConfig()
 		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
@@ -185,6 +187,7 @@ func nodeBatch(at, taints string) string {
 // batches) has a history whose lanes are its collected states, its taints among them, each
 // unknown before the first batch that tells it.
 func TestHistoryOfCollectedStates(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		for _, b := range []string{nodeBatch("2023-02-01T17:01:00Z", ""),
