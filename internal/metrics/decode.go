@@ -166,58 +166,83 @@ func (s *sample) UnmarshalJSON(b []byte) error {
 // fastSample reads `[<number>, "<text without escapes>"]` (with any JSON whitespace); ok is
 // false for anything else. The value is the bytes between the quotes, within b.
 func fastSample(b []byte) (at float64, value []byte, ok bool) {
-	i := 0
-	ws := func() {
-		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-			i++
+	s := sampleScan{b: b}
+	if !s.punct('[') {
+		return 0, nil, false
+	}
+	at, ok = s.number()
+	if !ok || !s.punct(',') {
+		return 0, nil, false
+	}
+	s.space()
+	value, ok = s.plainString()
+	if !ok || !s.punct(']') {
+		return 0, nil, false
+	}
+	s.space()
+	return at, value, s.i == len(s.b)
+}
+
+// sampleScan walks one sample's bytes for fastSample.
+type sampleScan struct {
+	b []byte
+	i int
+}
+
+// space skips JSON whitespace.
+func (s *sampleScan) space() {
+	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
+		s.i++
+	}
+}
+
+// punct skips whitespace and takes c; false when the next byte is anything else.
+func (s *sampleScan) punct(c byte) bool {
+	s.space()
+	if s.i == len(s.b) || s.b[s.i] != c {
+		return false
+	}
+	s.i++
+	return true
+}
+
+// number takes a number as JSON writes one, after whitespace.
+func (s *sampleScan) number() (float64, bool) {
+	s.space()
+	start := s.i
+	for s.i < len(s.b) && numberByte(s.b[s.i]) {
+		s.i++
+	}
+	if s.i == start || !validNumber(s.b[start:s.i]) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(view(s.b[start:s.i]), 64)
+	return v, err == nil
+}
+
+func numberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'
+}
+
+// plainString takes a quoted string of printable ASCII without escapes (escapes and
+// non-ASCII are encoding/json's to read) and returns the bytes between the quotes.
+func (s *sampleScan) plainString() ([]byte, bool) {
+	if s.i == len(s.b) || s.b[s.i] != '"' {
+		return nil, false
+	}
+	s.i++
+	start := s.i
+	for s.i < len(s.b) && s.b[s.i] != '"' {
+		if c := s.b[s.i]; c == '\\' || c < 0x20 || c >= 0x80 {
+			return nil, false
 		}
+		s.i++
 	}
-	ws()
-	if i == len(b) || b[i] != '[' {
-		return 0, nil, false
+	if s.i == len(s.b) {
+		return nil, false
 	}
-	i++
-	ws()
-	start := i
-	for i < len(b) && (b[i] >= '0' && b[i] <= '9' || b[i] == '.' || b[i] == '-' || b[i] == '+' || b[i] == 'e' || b[i] == 'E') {
-		i++
-	}
-	if i == start || !validNumber(b[start:i]) {
-		return 0, nil, false
-	}
-	at, err := strconv.ParseFloat(view(b[start:i]), 64)
-	if err != nil {
-		return 0, nil, false
-	}
-	ws()
-	if i == len(b) || b[i] != ',' {
-		return 0, nil, false
-	}
-	i++
-	ws()
-	if i == len(b) || b[i] != '"' {
-		return 0, nil, false
-	}
-	i++
-	start = i
-	for i < len(b) && b[i] != '"' {
-		if b[i] == '\\' || b[i] < 0x20 || b[i] >= 0x80 { // escapes and non-ASCII: encoding/json's to read
-			return 0, nil, false
-		}
-		i++
-	}
-	if i == len(b) {
-		return 0, nil, false
-	}
-	value = b[start:i]
-	i++
-	ws()
-	if i == len(b) || b[i] != ']' {
-		return 0, nil, false
-	}
-	i++
-	ws()
-	return at, value, i == len(b)
+	s.i++
+	return s.b[start : s.i-1], true
 }
 
 // view is b as a string without copying it, for strconv to read (a conversion would allocate

@@ -220,3 +220,31 @@ func FuzzFastSample(f *testing.F) {
 		}
 	})
 }
+
+// TestFastSampleTakes: the fast reader takes the samples Prometheus writes, with JSON's
+// whitespace anywhere, and leaves to encoding/json what it does not read exactly.
+func TestFastSampleTakes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in    string
+		at    float64
+		value string
+		ok    bool
+	}{
+		{`[1675270800,"0.8"]`, 1675270800, "0.8", true},
+		{" [ 1675270800.123 ,\n\"NaN\" ]\t", 1675270800.123, "NaN", true},
+		{`[1e3,"-1.5e-7"]`, 1000, "-1.5e-7", true},
+		{`[01,"1"]`, 0, "", false},          // a leading zero: not JSON
+		{`[1,"a\"b"]`, 0, "", false},        // an escape
+		{`[1,"1"] x`, 0, "", false},         // trailing text
+		{`[1,"1"`, 0, "", false},            // unclosed
+		{`[1 "1"]`, 0, "", false},           // no comma
+		{`[1,"1",2]`, 0, "", false},         // a third element
+		{"[1,\"caf\u00e9\"]", 0, "", false}, // non-ASCII
+	} {
+		at, value, ok := fastSample([]byte(c.in))
+		if ok != c.ok || ok && (at != c.at || string(value) != c.value) {
+			t.Errorf("fastSample(%q) = %v, %q, %v; want %v, %q, %v", c.in, at, value, ok, c.at, c.value, c.ok)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"path"
 	"sort"
 	"strconv"
@@ -281,9 +280,6 @@ func Sniff(head []byte) bool {
 	}
 	return strings.Contains(s, `"resultType"`) && !strings.Contains(s, `"kind"`)
 }
-
-// finite reports whether v is a number to compare (not NaN or ±Inf).
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // CheckObject reads the JSON of a series object or a manifest as it comes in an input,
 // strictly and within lim, and returns it compacted, a series' labels passed through redact
