@@ -41,7 +41,7 @@ func TestDefault(t *testing.T) {
 			t.Errorf("no entry is a sign of %s", k)
 		}
 	}
-	if Default() != Default() {
+	if first, again := Default(), Default(); first != again {
 		t.Error("Default compiles the catalogue more than once")
 	}
 }

@@ -98,35 +98,11 @@ func ClassifyPodFailure(reason, message string) PodFailure {
 	reason = strings.TrimSpace(reason)
 	msg, _ := StripCombined(strings.TrimSpace(message))
 	r := strings.ToLower(reason)
-	switch {
-	case r == "preempting" || strings.HasPrefix(msg, criticalPodMessage):
-		return PodFailure{Class: FailurePreemption, Kind: PreemptionCriticalPod}
-	case r == "preempted" || r == "preemptionbyscheduler" || r == "preemptionbykubescheduler":
-		return PodFailure{Class: FailurePreemption, Kind: PreemptionScheduler}
-	case r == "nodeshutdown" || strings.HasPrefix(msg, shutdownRejectMessage):
-		return PodFailure{Class: FailurePreemption, Kind: PreemptionNodeShutdown, Admission: true}
-	case r == "shutdown" || strings.HasPrefix(msg, shutdownMessage121) ||
-		strings.Contains(msg, "imminent node shutdown") ||
-		(r == "terminated" && (msg == "" || strings.Contains(strings.ToLower(msg), "shutdown"))):
-		return PodFailure{Class: FailurePreemption, Kind: PreemptionNodeShutdown}
-	case r == "taintmanagereviction" || r == "deletionbytaintmanager" || r == "tainttoleration" ||
-		strings.HasPrefix(msg, "Taint manager:") || strings.HasPrefix(msg, "Marking for deletion Pod ") ||
-		strings.HasPrefix(msg, "Cancelling deletion of Pod "):
-		return taintFailure(r, msg)
-	case r == "evictionbyevictionapi" || strings.HasPrefix(msg, "Eviction API:"):
-		return PodFailure{Class: FailureAPIEviction}
-	case strings.HasPrefix(reason, "OutOf"):
-		return PodFailure{Class: FailureAdmission, Resource: reason[len("OutOf"):], Admission: true}
-	case outOfResourceRe.MatchString(msg):
-		return PodFailure{Class: FailureAdmission, Resource: submatch(outOfResourceRe, msg, 1), Admission: true}
-	case r == "unexpectedadmissionerror":
-		return PodFailure{Class: FailureAdmission, Resource: submatch(devicesRe, msg, 1), Admission: true}
-	case r == "nodeaffinity" || r == "matchnodeselector" ||
-		strings.HasPrefix(msg, "Predicate NodeAffinity failed") || strings.HasPrefix(msg, "Predicate MatchNodeSelector failed"):
-		return PodFailure{Class: FailureNodeAffinity, Admission: true}
-	case r == "containerstatusunknown" || r == "deletionbypodgc" || r == "nodelost" ||
-		strings.HasPrefix(msg, "PodGC:") || strings.HasPrefix(msg, "The container could not be located"):
-		return PodFailure{Class: FailureLost}
+	if f, ok := preemptionFailure(r, msg); ok {
+		return f
+	}
+	if f, ok := otherNamedFailure(reason, r, msg); ok {
+		return f
 	}
 	if ev, ok := ParseEviction(msg); ok {
 		return evictionFailure(ev)
@@ -138,6 +114,50 @@ func ClassifyPodFailure(reason, message string) PodFailure {
 		return PodFailure{Class: FailureTaintEviction, Admission: true}
 	}
 	return PodFailure{Class: FailureUnknown}
+}
+
+// preemptionFailure classifies the preemptions: by a critical pod, by the scheduler, by a
+// node's shutdown. r is the reason in lower case.
+func preemptionFailure(r, msg string) (PodFailure, bool) {
+	switch {
+	case r == "preempting" || strings.HasPrefix(msg, criticalPodMessage):
+		return PodFailure{Class: FailurePreemption, Kind: PreemptionCriticalPod}, true
+	case r == "preempted" || r == "preemptionbyscheduler" || r == "preemptionbykubescheduler":
+		return PodFailure{Class: FailurePreemption, Kind: PreemptionScheduler}, true
+	case r == "nodeshutdown" || strings.HasPrefix(msg, shutdownRejectMessage):
+		return PodFailure{Class: FailurePreemption, Kind: PreemptionNodeShutdown, Admission: true}, true
+	case r == "shutdown" || strings.HasPrefix(msg, shutdownMessage121) ||
+		strings.Contains(msg, "imminent node shutdown") ||
+		(r == "terminated" && (msg == "" || strings.Contains(strings.ToLower(msg), "shutdown"))):
+		return PodFailure{Class: FailurePreemption, Kind: PreemptionNodeShutdown}, true
+	}
+	return PodFailure{}, false
+}
+
+// otherNamedFailure classifies the failures a reason or a message's start names: the taint
+// manager's, the Eviction API's, admission's refusals and the pods lost with their node.
+func otherNamedFailure(reason, r, msg string) (PodFailure, bool) {
+	switch {
+	case r == "taintmanagereviction" || r == "deletionbytaintmanager" || r == "tainttoleration" ||
+		strings.HasPrefix(msg, "Taint manager:") || strings.HasPrefix(msg, "Marking for deletion Pod ") ||
+		strings.HasPrefix(msg, "Cancelling deletion of Pod "):
+		return taintFailure(r, msg), true
+	case r == "evictionbyevictionapi" || strings.HasPrefix(msg, "Eviction API:"):
+		return PodFailure{Class: FailureAPIEviction}, true
+	case strings.HasPrefix(reason, "OutOf"):
+		return PodFailure{Class: FailureAdmission, Resource: reason[len("OutOf"):], Admission: true}, true
+	case outOfResourceRe.MatchString(msg):
+		return PodFailure{Class: FailureAdmission, Resource: submatch(outOfResourceRe, msg, 1), Admission: true}, true
+	case r == "unexpectedadmissionerror":
+		return PodFailure{Class: FailureAdmission, Resource: submatch(devicesRe, msg, 1), Admission: true}, true
+	case r == "nodeaffinity" || r == "matchnodeselector" ||
+		strings.HasPrefix(msg, "Predicate NodeAffinity failed") || strings.HasPrefix(msg, "Predicate MatchNodeSelector failed"):
+		return PodFailure{Class: FailureNodeAffinity, Admission: true}, true
+	case r == "containerstatusunknown" || r == "deletionbypodgc" || r == "nodelost" ||
+		strings.HasPrefix(msg, "PodGC:") || strings.HasPrefix(msg, "The container could not be located"):
+		return PodFailure{Class: FailureLost}, true
+	}
+	return PodFailure{}, false
 }
 
 // taintFailure classifies the taint manager's texts, naming the pod where they do.

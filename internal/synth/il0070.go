@@ -277,7 +277,7 @@ func (n il70Node) object() corev1.Node {
 			DaemonEndpoints: corev1.NodeDaemonEndpoints{KubeletEndpoint: corev1.DaemonEndpoint{Port: 10250}},
 			NodeInfo: corev1.NodeSystemInfo{MachineID: hexString(r, 32), SystemUUID: newUID(r), BootID: newUID(r),
 				KernelVersion: "5.10.147+", OSImage: "Container-Optimized OS from Google", ContainerRuntimeVersion: "containerd://1.6.9",
-				KubeletVersion: "v1.24.9-gke.3200", KubeProxyVersion: "v1.24.9-gke.3200", OperatingSystem: "linux", Architecture: "amd64"},
+				KubeletVersion: "v1.24.9-gke.3200", KubeProxyVersion: "v1.24.9-gke.3200", OperatingSystem: "linux", Architecture: "amd64"}, //nolint:staticcheck // deprecated, but a 1.24 GKE node reports it and the synthetic node is one
 			Images: nodeImages(il70, r, nodeID{pool: n.pool}),
 		},
 	}

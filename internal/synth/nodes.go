@@ -187,7 +187,7 @@ func Node(o Options, i int) *corev1.Node {
 			NodeInfo: corev1.NodeSystemInfo{
 				MachineID: hexString(r, 32), SystemUUID: hexString(r, 8) + "-" + hexString(r, 4) + "-" + hexString(r, 4) + "-" + hexString(r, 4) + "-" + hexString(r, 12),
 				BootID: newUID(r), KernelVersion: "5.10.147+", OSImage: "Container-Optimized OS from Google",
-				ContainerRuntimeVersion: "containerd://1.6.9", KubeletVersion: "v1.24.9-gke.3200", KubeProxyVersion: "v1.24.9-gke.3200",
+				ContainerRuntimeVersion: "containerd://1.6.9", KubeletVersion: "v1.24.9-gke.3200", KubeProxyVersion: "v1.24.9-gke.3200", //nolint:staticcheck // deprecated, but a 1.24 GKE node reports it and the synthetic node is one
 				OperatingSystem: "linux", Architecture: "amd64",
 			},
 			Images: nodeImages(o, r, id),

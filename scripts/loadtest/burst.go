@@ -225,14 +225,18 @@ func hostileBodies() ([]hostileKind, error) {
 func gzipStream(head string, fill byte, n int, tail string) ([]byte, error) {
 	var b bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-	zw.Write([]byte(head))
+	if _, err := zw.Write([]byte(head)); err != nil {
+		return nil, err
+	}
 	chunk := bytes.Repeat([]byte{fill}, 1<<20)
 	for left := n; left > 0; left -= len(chunk) {
 		if _, err := zw.Write(chunk[:min(left, len(chunk))]); err != nil {
 			return nil, err
 		}
 	}
-	zw.Write([]byte(tail))
+	if _, err := zw.Write([]byte(tail)); err != nil {
+		return nil, err
+	}
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
