@@ -161,7 +161,7 @@ func TestAnalyzeTellsAgainst(t *testing.T) {
 	if err := root.Execute(); err != nil {
 		t.Fatalf("analyze: %v", err)
 	}
-	if !regexp.MustCompile(`shared_prometheus[^\n]*\n(?:     [^\n]*\n)*     against: Metric prometheus_memory\{pod="support-prometheus-server-8vssc48qww-74p85"\} resident memory stayed near 7Gi`).Match(out.Bytes()) {
+	if !regexp.MustCompile(`shared_prometheus[^\n]*\n(?:     [^\n]*\n)*     against: Metric prometheus_memory\{pod="support-prometheus-server-8vssc48qww-74p85"\} resident memory stayed near 7.5Gi`).Match(out.Bytes()) {
 		t.Errorf("no evidence against shared_prometheus under it:\n%s", out.String())
 	}
 }
