@@ -57,8 +57,8 @@ type Collector struct {
 
 	mu    sync.Mutex
 	batch []wire.Item // items of the batch being filled
-	first time.Time         // when its first item came
-	err   error             // the first spool error, which stops the collector
+	first time.Time   // when its first item came
+	err   error       // the first spool error, which stops the collector
 
 	synced chan struct{} // closed once the informers' first lists are all handed over
 }

@@ -164,6 +164,7 @@ func (r *Reader) end() error {
 	r.state = done
 	return io.EOF
 }
+
 // expect reads the delimiter want, else fails saying what.
 func expect(dec *json.Decoder, want json.Delim, what string) error {
 	tok, err := dec.Token()
