@@ -14,9 +14,10 @@ import (
 )
 
 // displayFields are the fields that hold text made for people, with their values beside them
-// for the code: analysis.Evidence.Ref (its Object and Metric are the values) and
-// change.Change.Field, Before and After (its Path, Was and Is).
-var displayFields = []string{"Ref", "Field", "Before", "After"}
+// for the code: analysis.Evidence.Ref (its Object and Metric are the values),
+// change.Change.Field, Before and After (its Path, Was and Is), and timeline.Entry.Object (its
+// Of), which the pages' rows carry as incidents.Entry.Object.
+var displayFields = []string{"Ref", "Field", "Before", "After", "Object"}
 
 // parsers are the functions that take text apart or read a value out of it.
 var parsers = map[string][]string{
@@ -38,9 +39,6 @@ var notDisplay = map[string]string{
 	// The analysis marks the ids it names in its own texts and puts in the final ids once the
 	// report is numbered (refs.go): it finishes a text it is writing, it reads nothing from it.
 	"internal/analysis/refs.go c.Against[i].Field": "the analysis finishing its own text",
-	// Not yet typed (issue 28 item 1): timeline.ChangeKind cuts the short name of a change's
-	// field ("resources.limits.memory") out of Field; it should read Change.Path.
-	"internal/timeline/changes.go c.Field": "timeline.ChangeKind, to follow Change.Path",
 }
 
 // TestNoDisplayStringParsedBack: no production Go file of the module hands a display string
@@ -106,6 +104,8 @@ func f() {
 	_ = strings.CutPrefix(f, "spec.")
 	_ = objectTime(ev.Ref, "")
 	_ = objectTime(ev.Name, ev.Field)
+	_, _ = history.ParseRef(rows[i].Object)
+	_ = history.Of(rows[i].Object)
 }
 
 func objectTime(ref, field string) time.Time {
@@ -120,7 +120,7 @@ func objectTime(ref, field string) time.Time {
 	for _, h := range parsedDisplay(t, path) {
 		got = append(got, h.line)
 	}
-	if want := []string{"3", "4", "5", "6", "7", "12", "13"}; !slices.Equal(got, want) {
+	if want := []string{"3", "4", "5", "6", "7", "12", "13", "15"}; !slices.Equal(got, want) {
 		t.Errorf("found on lines %v, want %v", got, want)
 	}
 }
@@ -191,13 +191,15 @@ func displayField(e ast.Expr) *ast.SelectorExpr {
 	return nil
 }
 
-// callee names the function a call calls, and whether it is one of parsers.
+// callee names the function a call calls, and whether it is one of parsers or a function of
+// another package named Parse… (history.ParseRef, netip.ParseAddr), which reads a value out of
+// text by its name.
 func callee(call *ast.CallExpr) (name string, parser bool) {
 	switch fn := call.Fun.(type) {
 	case *ast.Ident:
 		return fn.Name, false
 	case *ast.SelectorExpr:
-		if pkg, ok := fn.X.(*ast.Ident); ok && slices.Contains(parsers[pkg.Name], fn.Sel.Name) {
+		if pkg, ok := fn.X.(*ast.Ident); ok && (slices.Contains(parsers[pkg.Name], fn.Sel.Name) || strings.HasPrefix(fn.Sel.Name, "Parse")) {
 			return "", true
 		}
 		return fn.Sel.Name, false

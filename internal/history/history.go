@@ -69,23 +69,6 @@ func (o Object) Validate() error {
 	return nil
 }
 
-// ParseRef reads an object's name as the timeline writes it ("Pod prod/hub-7c9", "Node n1"):
-// false when it is not one a history can be made of.
-func ParseRef(ref string) (Object, bool) {
-	kind, rest, ok := strings.Cut(ref, " ")
-	if !ok {
-		return Object{}, false
-	}
-	o := Object{Kind: kind, Name: rest}
-	if kind != cluster.KindNode {
-		o.Namespace, o.Name, ok = strings.Cut(rest, "/")
-		if !ok {
-			return Object{}, false
-		}
-	}
-	return o, o.Validate() == nil
-}
-
 // Input is what a history is made of.
 type Input struct {
 	Model  *cluster.Model

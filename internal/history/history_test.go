@@ -213,31 +213,6 @@ func TestBuildBounds(t *testing.T) {
 	}
 }
 
-func TestParseRef(t *testing.T) {
-	for _, tt := range []struct {
-		ref  string
-		want Object
-		ok   bool
-	}{
-		{"Pod prod/hub-7c9", Object{"Pod", "prod", "hub-7c9"}, true},
-		{"Node gke-core-1", Object{"Node", "", "gke-core-1"}, true},
-		{"Deployment prod/hub", Object{"Deployment", "prod", "hub"}, true},
-		{"Service prod/hub", Object{}, false},
-		{"Pod hub", Object{}, false},
-		{"3 objects", Object{}, false},
-		{"", Object{}, false},
-		{"Pod prod/" + strings.Repeat("x", 300), Object{}, false},
-	} {
-		got, ok := ParseRef(tt.ref)
-		if ok != tt.ok || ok && got != tt.want {
-			t.Errorf("ParseRef(%q) = %+v, %v; want %+v, %v", tt.ref, got, ok, tt.want, tt.ok)
-		}
-	}
-	if err := (Object{Kind: "Node", Namespace: "x", Name: "n"}).Validate(); err == nil {
-		t.Errorf("a node with a namespace is valid")
-	}
-}
-
 func TestRelated(t *testing.T) {
 	in := rolloutInput(t)
 	got := Related(in.Model, Object{"Pod", "prod", "hub-2-new"})

@@ -12,6 +12,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/history"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/picture"
+	"github.com/rootline-dev/rootline/internal/timeline"
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
 
@@ -116,11 +117,13 @@ func historyURL(id string, o history.Object) string {
 	return "/incidents/" + url.PathEscape(id) + "/history?" + historyQuery(o).Encode()
 }
 
-// historyLinks sets the history link of each row that names an object a history can be made
-// of (a group of rows names "12 objects", and none).
-func historyLinks(id string, rows []incidents.Entry) {
-	for i := range rows {
-		if o, ok := history.ParseRef(rows[i].Object); ok {
+// historyLinks sets the history link of each row that is about one object a history can be
+// made of (a group of rows is about "12 objects", and none); rows are the page's entries as
+// timelineRows made them, one for one.
+func historyLinks(id string, page []timeline.Entry, rows []incidents.Entry) {
+	for i, e := range page {
+		o := history.Object{Kind: e.Of.Kind, Namespace: e.Of.Namespace, Name: e.Of.Name}
+		if o.Validate() == nil {
 			rows[i].HistoryURL = historyURL(id, o)
 		}
 	}

@@ -72,7 +72,7 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 			Symptoms: strings.Join(c.Symptoms, ", ")})
 	}
 	p.Entries, p.Filter = timelineRows(entries, all), timelineView(c, f)
-	historyLinks(in.ID, p.Entries)
+	historyLinks(in.ID, entries, p.Entries)
 	for _, n := range notes {
 		html, err := s.markdown.HTML(n.Body)
 		if err != nil {

@@ -107,13 +107,13 @@ func alertEntry(a alert.Alert, m *cluster.Model) Entry {
 	if e.Namespace != "" {
 		for _, o := range alertObjects {
 			if v := a.Labels[o.label]; v != "" {
-				e.Object = objectName(o.kind, e.Namespace, v)
+				e.setObject(o.kind, e.Namespace, v)
 				break
 			}
 		}
 	}
 	if e.Object == "" && e.Node != "" {
-		e.Object = objectName(cluster.KindNode, "", e.Node)
+		e.setObject(cluster.KindNode, "", e.Node)
 	}
 	return e
 }

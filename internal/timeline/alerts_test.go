@@ -42,7 +42,7 @@ func TestAlertRows(t *testing.T) {
 				Labels:      map[string]string{"alertname": "KubePodCrashLooping", "namespace": "prod", "pod": "hub-1", "severity": "critical"},
 				Annotations: map[string]string{"summary": "hub-1 is crash looping", "description": "long"}},
 			want: Entry{At: t0, Last: &end, Type: TypeAlert, Kind: "resolved", Severity: SeverityCritical, Summary: "KubePodCrashLooping: hub-1 is crash looping",
-				Namespace: "prod", Object: "Pod prod/hub-1", Ref: "alert-aa01-20230201T170000Z", Links: []string{"S1"}},
+				Namespace: "prod", Object: "Pod prod/hub-1", Of: analysis.ObjectRef{Kind: "Pod", Namespace: "prod", Name: "hub-1"}, Ref: "alert-aa01-20230201T170000Z", Links: []string{"S1"}},
 			back: "S1",
 		},
 		{
@@ -51,7 +51,7 @@ func TestAlertRows(t *testing.T) {
 				Labels:      map[string]string{"alertname": "NodeDown", "instance": "core-1:9100", "severity": "warning"},
 				Annotations: map[string]string{"description": "core-1 down"}},
 			want: Entry{At: t0, Type: TypeAlert, Kind: "firing", Severity: SeverityWarning, Summary: "NodeDown: core-1 down",
-				Node: "core-1", Object: "Node core-1", Ref: "alert-bb02-20230201T170000Z", Links: []string{"S2", "S3"}},
+				Node: "core-1", Object: "Node core-1", Of: analysis.ObjectRef{Kind: "Node", Name: "core-1"}, Ref: "alert-bb02-20230201T170000Z", Links: []string{"S2", "S3"}},
 			back: "S2",
 		},
 		{
@@ -65,7 +65,7 @@ func TestAlertRows(t *testing.T) {
 			in: alert.Alert{Fingerprint: "dd04", Status: alert.Firing, StartsAt: t0,
 				Labels: map[string]string{"namespace": "prod", "deployment": "hub"}},
 			want: Entry{At: t0, Type: TypeAlert, Kind: "firing", Severity: SeverityInfo, Summary: "alert dd04", Namespace: "prod",
-				Object: "Deployment prod/hub", Ref: "alert-dd04-20230201T170000Z"},
+				Object: "Deployment prod/hub", Of: analysis.ObjectRef{Kind: "Deployment", Namespace: "prod", Name: "hub"}, Ref: "alert-dd04-20230201T170000Z"},
 		},
 	}
 	for _, tt := range tests {

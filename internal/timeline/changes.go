@@ -65,7 +65,8 @@ func changeEntries(rep analysis.Report) []Entry {
 			sev = SeverityWarning
 		}
 		e := Entry{At: at.UTC(), Type: TypeChange, Kind: ChangeKind(c.Change), Severity: sev, Summary: clip(changeSummary(c.Change)),
-			Namespace: c.Namespace, Object: objectName(c.Kind, c.Namespace, c.Name), Ref: c.ID, Links: citedBy[c.ID], Diff: d}
+			Namespace: c.Namespace, Ref: c.ID, Links: citedBy[c.ID], Diff: d}
+		e.setObject(c.Kind, c.Namespace, c.Name)
 		if c.Kind == "Node" {
 			e.Node = c.Name
 		}
@@ -77,32 +78,19 @@ func changeEntries(rep analysis.Report) []Entry {
 	return out
 }
 
-// ChangeKind is the kind of a change row: what changed, shortly ("image",
-// "resources.limits.memory", "taints", "data[app.conf]"), or "created" and "deleted" for an
-// object that appeared or went. The container a field is of is in the row's diff.
+// ChangeKind is the kind of a change row: what changed, shortly, whichever container it is of
+// ("image", "limits.memory", "nodeSelector", "data[app.conf]"), or "created", "deleted" or
+// "changed" for the object itself.
 func ChangeKind(c change.Change) string {
 	switch {
-	case c.Field == "" && c.Before == change.Absent:
+	case !c.Path.Object():
+		return c.Path.Short()
+	case c.Was.Absent:
 		return "created"
-	case c.Field == "" && c.After == change.Absent:
+	case c.Is.Absent:
 		return "deleted"
-	case c.Field == "":
-		return "changed"
 	}
-	f := c.Field
-	for _, p := range []string{"spec.template.spec.", "spec.jobTemplate.spec.template.spec.", "spec."} {
-		if rest, ok := strings.CutPrefix(f, p); ok {
-			f = rest
-			break
-		}
-	}
-	// containers[hub].image → image: the field, whichever container it is of.
-	if strings.HasPrefix(f, "containers[") || strings.HasPrefix(f, "initContainers[") {
-		if i := strings.Index(f, "]."); i >= 0 {
-			f = f[i+2:]
-		}
-	}
-	return f
+	return "changed"
 }
 
 // changeSummary says a change in words: "Deployment prod/hub spec…image: a → b (revision 2,

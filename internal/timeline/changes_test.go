@@ -22,8 +22,8 @@ func TestChangeRows(t *testing.T) {
 	rep := analysis.Report{
 		Changes: []analysis.Change{
 			{ID: "X1", Change: change.Change{Kind: "Deployment", Namespace: "prod", Name: "hub", Field: field, Before: "hub:3.0.0", After: "hub:3.0.1-typo",
-				Since: t1, Until: t2, Source: cluster.Source{File: "deploy.json", Line: 3}}},
-			{ID: "X2", Change: change.Change{Kind: "Node", Name: "core-1", Field: "spec.taints", Before: "", After: "gpu:NoSchedule", Since: t1}},
+				Path: change.Path{Attr: change.Image, Template: true, Container: "hub"}, Since: t1, Until: t2, Source: cluster.Source{File: "deploy.json", Line: 3}}},
+			{ID: "X2", Change: change.Change{Kind: "Node", Name: "core-1", Field: "spec.taints", Path: change.Path{Attr: change.Taints}, Before: "", After: "gpu:NoSchedule", Since: t1}},
 			{ID: "X3", Change: change.Change{Kind: "ConfigMap", Namespace: "prod", Name: "hub-config", Field: "data[a]", Before: "x", After: "y"}},
 		},
 		Symptoms: []analysis.Symptom{{ID: "S1", Kind: analysis.ImagePullFailed, At: &at, Summary: "hub cannot pull",
@@ -42,6 +42,7 @@ func TestChangeRows(t *testing.T) {
 	x1 := rows["X1"]
 	since, until := t1, t2
 	want := Entry{At: t2, Type: TypeChange, Kind: "image", Severity: SeverityWarning, Namespace: "prod", Object: "Deployment prod/hub", Ref: "X1",
+		Of:      analysis.ObjectRef{Kind: "Deployment", Namespace: "prod", Name: "hub"},
 		Summary: "Deployment prod/hub " + field + ": hub:3.0.0 → hub:3.0.1-typo (between 2023-02-01T16:40:00Z and 2023-02-01T16:50:00Z)",
 		Links:   []string{"C1", "S1"}, Source: "deploy.json:3",
 		Diff: &Diff{Field: field, Before: "hub:3.0.0", After: "hub:3.0.1-typo", Since: &since, Until: &until}}
@@ -92,12 +93,18 @@ func TestChangeKind(t *testing.T) {
 		c    change.Change
 		want string
 	}{
-		{change.Change{Field: "spec.template.spec.containers[hub].resources.limits.memory"}, "resources.limits.memory"},
-		{change.Change{Field: "spec.template.spec.nodeSelector[pool]"}, "nodeSelector[pool]"},
-		{change.Change{Field: "spec.replicas"}, "replicas"},
-		{change.Change{Field: "data[hub.conf]"}, "data[hub.conf]"},
-		{change.Change{Before: change.Absent, After: "Deployment hub"}, "created"},
-		{change.Change{Before: "x", After: change.Absent}, "deleted"},
+		{change.Change{Field: "spec.template.spec.containers[hub].resources.limits.memory",
+			Path: change.Path{Attr: change.Limits, Template: true, Container: "hub", Resource: "memory"}}, "limits.memory"},
+		{change.Change{Field: "spec.template.spec.initContainers[init].image",
+			Path: change.Path{Attr: change.Image, Template: true, Container: "init", Init: true}}, "image"},
+		{change.Change{Field: "spec.template.spec.nodeSelector", Path: change.Path{Attr: change.NodeSelector, Template: true}}, "nodeSelector"},
+		{change.Change{Field: "spec.replicas", Path: change.Path{Attr: change.Replicas}}, "replicas"},
+		{change.Change{Field: "data[hub.conf]", Path: change.Path{Attr: change.Data, Key: "hub.conf"}}, "data[hub.conf]"},
+		// The kind is read from the values, never from the text made for people.
+		{change.Change{Field: "spec.replicas", Path: change.Path{Attr: change.Suspend}}, "suspend"},
+		{change.Change{Before: change.Absent, After: "Deployment hub", Was: change.Value{Absent: true}}, "created"},
+		{change.Change{Before: "x", After: change.Absent, Is: change.Value{Absent: true}}, "deleted"},
+		{change.Change{Before: "x", After: "y"}, "changed"},
 	} {
 		if got := ChangeKind(tt.c); got != tt.want {
 			t.Errorf("ChangeKind(%+v) = %q, want %q", tt.c, got, tt.want)

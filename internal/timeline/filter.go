@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
 )
 
 // Filter selects entries; zero fields select everything. It maps one to one onto the URL of a
@@ -227,7 +229,7 @@ func (gr *grouper) add(e Entry) *Entry {
 		g.Severity = e.Severity
 	}
 	g.Links = union(slices.Clip(g.Links), e.Links) // the first entry's links are the timeline's: never append to them
-	g.Object = fmt.Sprintf("%d objects", len(gr.objects[key]))
+	g.Object, g.Of = fmt.Sprintf("%d objects", len(gr.objects[key])), analysis.ObjectRef{}
 	g.Source = ""
 	return nil
 }

@@ -56,7 +56,10 @@ type Entry struct {
 	Namespace string     `json:"namespace,omitempty"`
 	Node      string     `json:"node,omitempty"`
 	Pool      string     `json:"pool,omitempty"`   // the node pool of the node
-	Object    string     `json:"object,omitempty"` // "Pod prod/hub-7c9"
+	Object    string     `json:"object,omitempty"` // "Pod prod/hub-7c9": Of, written for people
+	// Of is the object the row is about, as a value: zero when it is about none, or about
+	// several (a group's "12 objects").
+	Of analysis.ObjectRef `json:"-"`
 	Count     int        `json:"count,omitempty"`  // occurrences, for events; members, for a group
 	Ref       string     `json:"ref,omitempty"`    // S1, C2, note-7, or the key of a collapsed row
 	// Links are a symptom's causes, a cause's symptoms, a note's cause kinds, and the symptoms
@@ -168,7 +171,8 @@ func symptomEntries(s analysis.Symptom, causes []string, clock *clock, when map[
 		e := Entry{Type: TypeSymptom, Kind: s.Kind, Severity: sev, Summary: clip(s.Summary), Node: s.Node, Ref: s.ID, Links: causes}
 		if len(s.Objects) > 0 {
 			o := s.Objects[0]
-			e.Namespace, e.Object = o.Namespace, objectName(o.Kind, o.Namespace, o.Name)
+			e.Namespace = o.Namespace
+			e.setObject(o.Kind, o.Namespace, o.Name)
 		}
 		if len(s.Evidence) > 0 {
 			e.Source = location(s.Evidence[0])
@@ -344,7 +348,8 @@ func events(m *cluster.Model, cites citations, clock *clock) []Entry {
 			node = p.Pod.Spec.NodeName
 		}
 		entry := &Entry{At: first, Type: TypeEvent, Kind: e.Reason, Severity: sev, Summary: e.Message, Namespace: io.Namespace,
-			Node: node, Pool: clock.pool(node), Object: objectName(io.Kind, io.Namespace, io.Name), Count: int(count), Source: o.Source.String(), Links: ids}
+			Node: node, Pool: clock.pool(node), Count: int(count), Source: o.Source.String(), Links: ids}
+		entry.setObject(io.Kind, io.Namespace, io.Name)
 		if last.After(first) {
 			entry.Last = &last
 		}
@@ -384,10 +389,11 @@ func nodes(m *cluster.Model, cites citations) []Entry {
 	for _, o := range m.Nodes {
 		n := o.Node
 		pool, _ := cluster.NodePool(n.Labels)
-		ref := "Node " + n.Name
+		of := analysis.ObjectRef{Kind: cluster.KindNode, Name: n.Name}
+		ref := of.String()
 		if t := n.CreationTimestamp.Time; !t.IsZero() {
 			out = append(out, Entry{At: t.UTC(), Type: TypeNode, Kind: "NodeAdded", Severity: SeverityInfo, Node: n.Name, Pool: pool,
-				Summary: fmt.Sprintf("node %s added to pool %s", n.Name, pool), Object: ref, Source: o.Source.String(),
+				Summary: fmt.Sprintf("node %s added to pool %s", n.Name, pool), Object: ref, Of: of, Source: o.Source.String(),
 				Links: cites.field(ref, "metadata.creationTimestamp")})
 		}
 		for _, c := range n.Status.Conditions {
@@ -395,11 +401,17 @@ func nodes(m *cluster.Model, cites citations) []Entry {
 				continue
 			}
 			out = append(out, Entry{At: c.LastTransitionTime.Time.UTC(), Type: TypeNode, Kind: "NodeNotReady", Severity: SeverityWarning, Node: n.Name, Pool: pool,
-				Summary: fmt.Sprintf("node %s not ready: %s %s", n.Name, c.Reason, c.Message), Object: ref, Source: o.Source.String(),
+				Summary: fmt.Sprintf("node %s not ready: %s %s", n.Name, c.Reason, c.Message), Object: ref, Of: of, Source: o.Source.String(),
 				Links: cites.field(ref, "status.conditions[Ready]")})
 		}
 	}
 	return out
+}
+
+// setObject names the object the row is about, as a value and for people.
+func (e *Entry) setObject(kind, namespace, name string) {
+	e.Of = analysis.ObjectRef{Kind: kind, Namespace: namespace, Name: name}
+	e.Object = objectName(kind, namespace, name)
 }
 
 func objectName(kind, namespace, name string) string {
@@ -460,9 +472,11 @@ func stateEntries(changes []Change, clock *clock) []Entry {
 		}
 		e := Entry{At: c.At.UTC(), Severity: sev, Summary: c.State, Source: "collected"}
 		if c.Kind == cluster.KindNode {
-			e.Type, e.Kind, e.Node, e.Object = TypeNode, "NodeState", c.Name, objectName(c.Kind, "", c.Name)
+			e.Type, e.Kind, e.Node = TypeNode, "NodeState", c.Name
+			e.setObject(c.Kind, "", c.Name)
 		} else {
-			e.Type, e.Kind, e.Namespace, e.Object = TypeEvent, "PodState", c.Namespace, objectName(c.Kind, c.Namespace, c.Name)
+			e.Type, e.Kind, e.Namespace = TypeEvent, "PodState", c.Namespace
+			e.setObject(c.Kind, c.Namespace, c.Name)
 			e.Node = clock.podNode(c.Namespace, c.Name)
 		}
 		e.Pool = clock.pool(e.Node)
