@@ -59,9 +59,9 @@ type Entry struct {
 	Object    string     `json:"object,omitempty"` // "Pod prod/hub-7c9": Of, written for people
 	// Of is the object the row is about, as a value: zero when it is about none, or about
 	// several (a group's "12 objects").
-	Of analysis.ObjectRef `json:"-"`
-	Count     int        `json:"count,omitempty"`  // occurrences, for events; members, for a group
-	Ref       string     `json:"ref,omitempty"`    // S1, C2, note-7, or the key of a collapsed row
+	Of    analysis.ObjectRef `json:"-"`
+	Count int                `json:"count,omitempty"` // occurrences, for events; members, for a group
+	Ref   string             `json:"ref,omitempty"`   // S1, C2, note-7, or the key of a collapsed row
 	// Links are a symptom's causes, a cause's symptoms, a note's cause kinds, and the symptoms
 	// and causes an event or node change is evidence of.
 	Links  []string `json:"links,omitempty"`
