@@ -37,11 +37,11 @@ func separateBackground(syms []Symptom) ([]Symptom, []ContextNote) {
 	quiet := map[int]bool{} // indexes of restarts that happened once and are over
 	byNode := map[string][]int{}
 	for i, s := range syms {
-		if s.Kind != ContainerRestarted || s.pod == nil || !onceAndRecovered(s) {
+		if s.Kind != ContainerRestarted || s.Pod == nil || !onceAndRecovered(s) {
 			continue
 		}
 		quiet[i] = true
-		if node := s.pod.Pod.Spec.NodeName; node != "" && s.pod.Namespace == "kube-system" {
+		if node := s.Pod.Pod.Spec.NodeName; node != "" && s.Pod.Namespace == "kube-system" {
 			byNode[node] = append(byNode[node], i)
 		}
 	}
@@ -93,7 +93,7 @@ func separateBackground(syms []Symptom) ([]Symptom, []ContextNote) {
 // runs and is ready, with no reason given for it that would make it a symptom on its own.
 func onceAndRecovered(s Symptom) bool {
 	name := s.Details.Container
-	for _, cs := range allStatuses(s.pod.Pod) {
+	for _, cs := range allStatuses(s.Pod.Pod) {
 		if cs.Name != name {
 			continue
 		}

@@ -37,8 +37,8 @@ func borrowTimes(m *cluster.Model, syms []Symptom) {
 				}
 			}
 		}
-		if len(s.Objects) == 0 && s.pod != nil {
-			t, field := latestPodTime(s.pod)
+		if len(s.Objects) == 0 && s.Pod != nil {
+			t, field := latestPodTime(s.Pod)
 			consider(t, "the pod's "+field)
 		}
 		if at.IsZero() {

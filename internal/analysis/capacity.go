@@ -144,7 +144,7 @@ func fullNodes(m *cluster.Model, c *Cause, symptoms []Symptom, pools map[string]
 		note := fmt.Sprintf("node %s had %.0f%% of its CPU and %.0f%% of its memory requested", node.Name, cpu*100, mem*100)
 		if !noted[node.Name] {
 			noted[node.Name] = true
-			c.nodes = append(c.nodes, node.Name)
+			c.Nodes = append(c.Nodes, node.Name)
 			parts = append(parts, note)
 			c.Evidence = append(c.Evidence, cite(node, "status.allocatable", fmt.Sprintf("%s; requested by %d pods: %s", note, len(l.Pods), topPods(m, l, 3))))
 		}
@@ -162,7 +162,7 @@ func weighNodeUse(in Input, c *Cause, symptoms []Symptom) {
 	if !ok {
 		return
 	}
-	for _, name := range c.nodes {
+	for _, name := range c.Nodes {
 		node := in.Model.Node(name)
 		if node == nil {
 			continue

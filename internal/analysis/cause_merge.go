@@ -83,15 +83,15 @@ func mergedCause(members []Cause) Cause {
 				c.Suggestions = append(c.Suggestions, s)
 			}
 		}
-		c.follows = append(c.follows, m.follows...)
-		c.nodes = append(c.nodes, m.nodes...)
-		if c.followWhy == "" {
-			c.followWhy = m.followWhy
+		c.Follows = append(c.Follows, m.Follows...)
+		c.Nodes = append(c.Nodes, m.Nodes...)
+		if c.FollowWhy == "" {
+			c.FollowWhy = m.FollowWhy
 		}
 		m.Members = nil
 		c.Members = append(c.Members, m)
 	}
-	c.follows, c.nodes = unique(c.follows), unique(c.nodes)
+	c.Follows, c.Nodes = unique(c.Follows), unique(c.Nodes)
 	c.Explains = unique(c.Explains)
 	c.Evidence = uniqueEvidence(c.Evidence)
 	c.Missing = unique(c.Missing)

@@ -15,7 +15,7 @@ func (newNodesLink) Links(_ Input, r *Report) []Edge {
 		if c.Kind != ScaleUpNotReady {
 			continue
 		}
-		for _, id := range c.follows {
+		for _, id := range c.Follows {
 			up, ok := symptomByID(r, id)
 			if !ok {
 				continue

@@ -32,8 +32,8 @@ func (sameNodeLink) Links(_ Input, r *Report) []Edge {
 			if !ok {
 				continue
 			}
-			for _, n := range x.nodes {
-				if slices.Contains(y.nodes, n) {
+			for _, n := range x.Nodes {
+				if slices.Contains(y.Nodes, n) {
 					out = append(out, Edge{From: x.ID, To: y.ID, Why: fmt.Sprintf(why, n)})
 					break
 				}

@@ -63,7 +63,7 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 		c.Summary = fmt.Sprintf("%s/%s requested only %s CPU on node %s, where other pods requested %.0f%% of the CPU: under contention it gets a sliver",
 			pod.Namespace, pod.Name, cpuString(req.MilliCPU), node.Name, share*100)
 		c.Missing = []string{"CPU throttling or usage of the container during the incident (cAdvisor or Prometheus metrics)"}
-		c.nodes = []string{node.Name}
+		c.Nodes = []string{node.Name}
 		// Its peers are the other critical pods of the node (a system daemon is not sized like
 		// the dask workers beside it); when fewer than three of them ask for more than it does,
 		// the other pods that are not heavy (Prometheus is what it competes with, not a peer).
@@ -81,7 +81,7 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		c.Confidence = clamp(c.Confidence)
 		byPod[pod.Namespace+"/"+pod.Name] = len(out)
-		c.pod = pod
+		c.Pod = pod
 		out = append(out, c)
 	}
 	for i := range out {
@@ -98,12 +98,12 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 // answers what the cause was missing.
 func weighThrottling(in Input, c *Cause, symptoms []Symptom) {
 	from, to, ok := symptomSpan(symptoms, c.Explains)
-	if !ok || c.pod == nil {
+	if !ok || c.Pod == nil {
 		return
 	}
 	span := fmt.Sprintf("between %s and %s", hhmm(from), hhmm(to))
 	read := false
-	if top, best, ok := highest(in.podSeries(queryThrottling, c.pod, ""), from, to); ok {
+	if top, best, ok := highest(in.podSeries(queryThrottling, c.Pod, ""), from, to); ok {
 		read = true
 		before := ""
 		if p, ok := firstIn(top.series, from.Add(-prometheusLookBack), to); ok && p.At.Before(best.At) {
@@ -114,13 +114,13 @@ func weighThrottling(in Input, c *Cause, symptoms []Symptom) {
 			c.Evidence = append(c.Evidence, citeMetric(top, fmt.Sprintf("%s of its CFS periods throttled at %s%s: the peak %s", pct(best.Value), hhmm(best.At), before, span)))
 			c.Confidence = clamp(c.Confidence + 0.2)
 			c.Summary += fmt.Sprintf("; metrics show it throttled in %s of its CFS periods at %s", pct(best.Value), hhmm(best.At))
-		case best.Value <= unthrottledShare && in.Model.PodLimits(c.pod).MilliCPU > 0:
-			against(c, citeMetric(top, fmt.Sprintf("at most %s of its CFS periods throttled %s, under a CPU limit of %s: its quota did not starve it", pct(best.Value), span, cpuString(in.Model.PodLimits(c.pod).MilliCPU))), 0.3)
+		case best.Value <= unthrottledShare && in.Model.PodLimits(c.Pod).MilliCPU > 0:
+			against(c, citeMetric(top, fmt.Sprintf("at most %s of its CFS periods throttled %s, under a CPU limit of %s: its quota did not starve it", pct(best.Value), span, cpuString(in.Model.PodLimits(c.Pod).MilliCPU))), 0.3)
 		}
 	}
-	if top, best, ok := highest(in.podSeries(queryContainerCPU, c.pod, ""), from, to); ok {
+	if top, best, ok := highest(in.podSeries(queryContainerCPU, c.Pod, ""), from, to); ok {
 		read = true
-		req := in.Model.PodRequests(c.pod).MilliCPU
+		req := in.Model.PodRequests(c.Pod).MilliCPU
 		used := int64(math.Round(best.Value * 1000))
 		switch {
 		case used <= 2*max(req, 1):

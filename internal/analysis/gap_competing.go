@@ -77,8 +77,8 @@ func symptomPods(m *cluster.Model, s Symptom) []*cluster.Object {
 			}
 		}
 	}
-	if len(out) == 0 && s.pod != nil {
-		out = append(out, s.pod)
+	if len(out) == 0 && s.Pod != nil {
+		out = append(out, s.Pod)
 	}
 	return out
 }

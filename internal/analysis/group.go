@@ -110,9 +110,9 @@ func groupSymptoms(in Input, rep *Report) map[string]string {
 		}
 		c.Explains = unique(c.Explains)
 		sort.SliceStable(c.Explains, func(a, b int) bool { return rank[c.Explains[a]] < rank[c.Explains[b]] })
-		for j, id := range c.follows {
+		for j, id := range c.Follows {
 			if f, ok := final[id]; ok {
-				c.follows[j] = f
+				c.Follows[j] = f
 			}
 		}
 		for j := range c.Members {
@@ -197,12 +197,12 @@ func describeMember(in Input, s Symptom) member {
 			}
 		}
 	}
-	if pods == 0 && s.pod != nil { // a pod the input does not name
-		addPool(podPool(m, s.pod))
-		if critical(in, s.pod) {
+	if pods == 0 && s.Pod != nil { // a pod the input does not name
+		addPool(podPool(m, s.Pod))
+		if critical(in, s.Pod) {
 			mb.critical, mb.key.critical = true, "critical"
-			if in.component(s.pod) != "" {
-				mb.key.critical = "\x00" + s.pod.Source.String()
+			if in.component(s.Pod) != "" {
+				mb.key.critical = "\x00" + s.Pod.Source.String()
 			}
 		}
 	}

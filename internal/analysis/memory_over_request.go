@@ -48,7 +48,7 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 			if found {
 				c.Explains = append(c.Explains, s.ID)
 				if n := nodeOf(in.Model, s); n != "" {
-					c.nodes = append(c.nodes, n)
+					c.Nodes = append(c.Nodes, n)
 				}
 				c.Evidence = append(c.Evidence, e)
 				break
@@ -61,7 +61,7 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.nodes = unique(c.nodes)
+	c.Nodes = unique(c.Nodes)
 	c.Summary = "evicted containers used more memory than they requested: " + summaryParts(unique(parts), "; ")
 	// The components whose pods were evicted (the hub): the incident involved them.
 	c.Components = []Component{}
@@ -96,7 +96,7 @@ func workingSetOver(in Input, c *Cause, s Symptom, parts *[]string) {
 		use := int64(best.Value)
 		c.Explains = append(c.Explains, s.ID)
 		if n := nodeOf(in.Model, s); n != "" {
-			c.nodes = append(c.nodes, n)
+			c.Nodes = append(c.Nodes, n)
 		}
 		ev := citeMetric(top, fmt.Sprintf("working set of container %s peaked at %s at %s, before the eviction, against a request of %s", ct.Name, memString(use), hhmm(best.At), memString(req)))
 		c.Evidence = append(c.Evidence, ev)

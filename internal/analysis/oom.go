@@ -21,7 +21,7 @@ func (oomRule) Symptoms(in Input) []Symptom {
 	var out []Symptom
 	for _, o := range in.Model.Pods {
 		p := o.Pod
-		s := Symptom{Kind: OOMKilled, Objects: []ObjectRef{ref(o)}, Node: p.Spec.NodeName, pod: o}
+		s := Symptom{Kind: OOMKilled, Objects: []ObjectRef{ref(o)}, Node: p.Spec.NodeName, Pod: o}
 		var names []string
 		for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
 			for _, t := range []struct {

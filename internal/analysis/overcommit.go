@@ -42,7 +42,7 @@ func (overcommitRule) Causes(in Input, symptoms []Symptom) []Cause {
 		c.Explains = append(c.Explains, s.ID)
 		if !seen[node.Name] {
 			seen[node.Name] = true
-			c.nodes = append(c.nodes, node.Name)
+			c.Nodes = append(c.Nodes, node.Name)
 			parts = append(parts, fmt.Sprintf("node %s had %s limits at %.0f%% of allocatable", node.Name, res, share*100))
 			c.Evidence = append(c.Evidence, ev)
 		}

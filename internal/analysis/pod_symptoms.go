@@ -39,7 +39,7 @@ func (c *podSymptoms) pod(o *cluster.Object) *Symptom {
 	} else {
 		s = c.anon("\x00" + o.Source.String())
 	}
-	s.pod = o
+	s.Pod = o
 	return s
 }
 

@@ -54,7 +54,7 @@ func (movedNeighbourRule) Causes(in Input, symptoms []Symptom) []Cause {
 				continue
 			}
 			c.Explains = append(c.Explains, s.ID)
-			c.nodes = appendUnique(c.nodes, node.Name)
+			c.Nodes = appendUnique(c.Nodes, node.Name)
 			for _, h := range heavies {
 				moved = appendUnique(moved, h.Namespace+"/"+h.Name+" on node "+node.Name)
 				c.Evidence = append(c.Evidence, cite(h, "spec.nodeName", node.Name))

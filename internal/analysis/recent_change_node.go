@@ -56,7 +56,7 @@ func nodeChangeCauses(in Input, symptoms []Symptom, mech nodeMechanism) []Cause 
 		}
 		n := changedNodeOf(in.Model, ch.Change)
 		c := Cause{Kind: RecentChange, Role: Root, Confidence: mech.confidence, Components: []Component{},
-			Evidence: []Evidence{citeChange(ch.Change)}, Changes: []string{ch.ID}, nodes: []string{n.name}}
+			Evidence: []Evidence{citeChange(ch.Change)}, Changes: []string{ch.ID}, Nodes: []string{n.name}}
 		if n.pool != "" {
 			c.Components = append(c.Components, Component{Kind: cluster.ComponentNodePool, Name: n.pool})
 		}

@@ -141,9 +141,9 @@ type Symptom struct {
 	// Members are the symptoms a group stands for, each with its own time, objects and
 	// evidence; empty when the symptom is one fact.
 	Members []Symptom `json:"members,omitempty"`
-	// pod is the pod object the symptom is about, when there is one: a pod the input does not
-	// name cannot be looked up by its name.
-	pod *cluster.Object
+	// Pod is the pod object the symptom is about, when there is one (a pod the input does not
+	// name cannot be looked up by its name): for the cause rules, not the report.
+	Pod *cluster.Object `json:"-"`
 	// formerID is a lone symptom's id before the groups are numbered.
 	formerID string
 }
@@ -213,14 +213,18 @@ type Cause struct {
 	// the rule); Members lists them when there are several.
 	Count   int     `json:"count"`
 	Members []Cause `json:"members,omitempty"`
-	// follows are the symptoms the cause builds on (the scale-up that multiplied Prometheus's
-	// scrape targets), and followWhy says how: the chain links their causes to this one.
-	follows   []string
-	followWhy string
-	// nodes are the nodes the cause is about, where it is about nodes.
-	nodes []string
-	// pod is the pod a cause of one pod is about, for the rules that weigh its metrics.
-	pod *cluster.Object
+
+	// What a rule tells the engine beside the report, which the engine reads and the report
+	// does not carry:
+
+	// Follows are the symptoms the cause builds on (the scale-up that multiplied Prometheus's
+	// scrape targets), and FollowWhy says how: the chain links their causes to this one.
+	Follows   []string `json:"-"`
+	FollowWhy string   `json:"-"`
+	// Nodes are the nodes the cause is about, where it is about nodes.
+	Nodes []string `json:"-"`
+	// Pod is the pod a cause of one pod is about, for the rules that weigh its metrics.
+	Pod *cluster.Object `json:"-"`
 }
 
 // Link is an edge of the causal chain: the cause it starts from leads to To (a cause or a

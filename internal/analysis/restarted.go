@@ -33,7 +33,7 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 			if restarts == 0 || (t != nil && t.Reason == "OOMKilled") {
 				continue // an OOM kill's restarts are oom_killed's
 			}
-			s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{ref(o)}, Node: o.Pod.Spec.NodeName, pod: o,
+			s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{ref(o)}, Node: o.Pod.Spec.NodeName, Pod: o,
 				Details: Details{Restarts: int(restarts), RestartDetails: RestartDetails{Container: cs.Name}}}
 			value := fmt.Sprintf("%d restart(s)", restarts)
 			if cs.RestartCount == 0 {

@@ -38,8 +38,8 @@ func heavy(in Input, o *cluster.Object, l cluster.NodeLoad) bool {
 
 // podOf returns the pod a symptom is about, if the model has it.
 func podOf(m *cluster.Model, s Symptom) *cluster.Object {
-	if s.pod != nil {
-		return s.pod
+	if s.Pod != nil {
+		return s.Pod
 	}
 	for _, o := range s.Objects {
 		if o.Kind == cluster.KindPod {

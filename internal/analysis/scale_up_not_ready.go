@@ -91,10 +91,10 @@ func (scaleUpNotReadyRule) Causes(in Input, symptoms []Symptom) []Cause {
 		parts = append(parts, "the nodes the scale-up ("+idRef(scaleUp)+") asked for did not arrive: "+strings.Join(stuck, "; "))
 	}
 	c.Summary = strings.Join(parts, "; ")
-	c.follows = []string{scaleUp}
-	c.followWhy = "the nodes a scale-up adds carry not-ready taints until their kubelet and network are up, so pods wait for capacity already on its way"
+	c.Follows = []string{scaleUp}
+	c.FollowWhy = "the nodes a scale-up adds carry not-ready taints until their kubelet and network are up, so pods wait for capacity already on its way"
 	if len(stuck) > 0 {
-		c.followWhy = "the nodes the scale-up asked for did not arrive"
+		c.FollowWhy = "the nodes the scale-up asked for did not arrive"
 	}
 	c.Components = append(c.Components, Component{Kind: vocab.Autoscaler, Name: "cluster-autoscaler"})
 	c.Confidence = clamp(c.Confidence)

@@ -47,7 +47,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 			continue
 		}
 		c.Explains = append(c.Explains, s.ID)
-		c.nodes = append(c.nodes, node.Name)
+		c.Nodes = append(c.Nodes, node.Name)
 		pools[l.Pool] = true
 		part := fmt.Sprintf("%s %s/%s shared node %s (pool %s) with %s", strings.ToLower(in.component(pod)), pod.Namespace, pod.Name, node.Name, l.Pool, strings.Join(hs, ", "))
 		parts = append(parts, strings.TrimSpace(part))
@@ -84,7 +84,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 			listSome(mix.heavy, 4), listSome(mix.critical, 4), p), Evidence: mix.evidence, Action: ActionIsolate, Targets: mix.targets})
 	}
 	c.Confidence = clamp(c.Confidence)
-	c.Explains, c.nodes = unique(c.Explains), unique(c.nodes)
+	c.Explains, c.Nodes = unique(c.Explains), unique(c.Nodes)
 	c.Summary = "critical and heavy pods shared a node pool: " + summaryParts(unique(parts), "; ")
 	return []Cause{c}
 }

@@ -65,10 +65,10 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 			Evidence: c.Evidence[:1], Action: ActionIsolate, Targets: []ObjectRef{workloadRef(prom)}}}
 		c.Summary = fmt.Sprintf("Prometheus %s/%s requested %s (%.0f%% of the memory) of node %s, which it shared with critical pods",
 			prom.Namespace, prom.Name, memString(req.Memory), share*100, n.Name)
-		c.nodes = []string{n.Name}
+		c.Nodes = []string{n.Name}
 		if scaleUp != "" {
-			c.follows = []string{scaleUp}
-			c.followWhy = fmt.Sprintf("Prometheus scrapes every node, so each node the scale-up added grew the memory and CPU it used on node %s", n.Name)
+			c.Follows = []string{scaleUp}
+			c.FollowWhy = fmt.Sprintf("Prometheus scrapes every node, so each node the scale-up added grew the memory and CPU it used on node %s", n.Name)
 			c.Confidence += 0.15
 			c.Summary += fmt.Sprintf("; the scale-up (%s) multiplied its scrape targets", idRef(scaleUp))
 		} else {
@@ -86,7 +86,7 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 // hungrier as the cluster did, and answers what was missing; memory that stayed flat over the
 // symptoms speaks against it.
 func weighPrometheus(in Input, c *Cause, prom *cluster.Object, symptoms []Symptom) {
-	ids := append(append([]string{}, c.Explains...), c.follows...)
+	ids := append(append([]string{}, c.Explains...), c.Follows...)
 	from, to, ok := symptomSpan(symptoms, ids)
 	if !ok {
 		return
