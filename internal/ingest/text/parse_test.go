@@ -48,11 +48,13 @@ func TestParseFormats(t *testing.T) {
 		// A message of the catalogue is machine output wherever it stands, in prose too.
 		{"a message in output or in prose is observed", "Pods kept dying and we do not know why.\nThe hub restarted many times during the day.\n" +
 			"As the events show, the node was low on memory: The node was low on resource: memory.\n```\nThe node was low on resource: memory. Container hub was using 2Gi, request is 1Gi, has larger consumption of memory.\n```\n",
-			[]string{`5 Event unknown.in.Evicted.5 Warning Evicted on Pod / loose "The node was low on resource: memory. Container hub was using 2Gi, request is 1Gi, has larger consumption of memory."`,
+			[]string{`2 Claim in:2 "The hub restarted many times during the day."`,
+				`5 Event unknown.in.Evicted.5 Warning Evicted on Pod / loose "The node was low on resource: memory. Container hub was using 2Gi, request is 1Gi, has larger consumption of memory."`,
 				`3 Event unknown.in.Evicted.3 Warning Evicted on Pod / loose "The node was low on resource: memory."`}},
 		{"a line a program wrote is output wherever it is", "The pods were evicted last night, all of them, and nobody knew why.\nWe looked everywhere for a reason.\n" +
 			`      "message": "The node was low on resource: ephemeral-storage. ",` + "\n",
-			[]string{`3 Event unknown.in.Evicted.3 Warning Evicted on Pod / loose "The node was low on resource: ephemeral-storage."`}},
+			[]string{`1 Claim in:1 "The pods were evicted last night, all of them, and nobody knew why."`,
+				`3 Event unknown.in.Evicted.3 Warning Evicted on Pod / loose "The node was low on resource: ephemeral-storage."`}},
 		{"a claim is the sentence of a hard-wrapped paragraph", "## Summary\n> The errors came from the main service running in one of our clusters and\n> were ultimately caused by an outage of the cluster DNS after the pods ran out of memory.\n> We raised the limit.\n",
 			[]string{`3 Claim in:3 "The errors came from the main service running in one of our clusters and were ultimately caused by an outage of the cluster DNS after the pods ran out of memory."`}},
 		{"a causal sentence is a claim", "## What went wrong\nThe EBS volume of the hub node was just 10Gb: it filled up and caused the evictions.\nWe will fix it.\n",

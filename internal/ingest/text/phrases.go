@@ -239,7 +239,7 @@ func ownWords(text string, ms []catalog.Match) (rest string, word int) {
 // reportRe finds a person's words that may report a symptom ("the pods were evicted", "it
 // kept crashlooping"): such a sentence is kept as a claim, and the analysis says which
 // symptoms, if any, it reports.
-var reportRe = regexp.MustCompile(`(?i)\x08evict|\x08pending\x08|\x08unschedulable\x08|crash[- ]?loop|\x08oom|\x08restart(?:ed|ing)\x08|\x08probes?\x08|not ?ready|\x08unready\x08|pressure\x08|\x08scal(?:ed|ing) up\x08|\x08nodes? (?:were|was) added\x08|\x08preempted\x08|imagepull|errimagepull|containercreating|failedmount|failedcreatepodsandbox|backofflimit|\x08jobs? failed\x08|could(?:n't| not) pull`)
+var reportRe = regexp.MustCompile(`(?i)\bevict|\bpending\b|\bunschedulable\b|crash[- ]?loop|\boom|\brestart(?:ed|ing)\b|\bprobes?\b|not ?ready|\bunready\b|pressure\b|\bscal(?:ed|ing) up\b|\bnodes? (?:were|was) added\b|\bpreempted\b|imagepull|errimagepull|containercreating|failedmount|failedcreatepodsandbox|backofflimit|\bjobs? failed\b|could(?:n't| not) pull`)
 
 func (p *parser) hold(pp pendingPhrase) {
 	p.prose.pending = append(p.prose.pending, pp)
