@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -38,3 +39,9 @@ func analyzeJSON(t *testing.T, path string) []byte {
 	}
 	return out.Bytes()
 }
+
+// run executes the command line as the binary named rootline and returns the exit code.
+func run(args []string) int { return runTo(args, os.Stderr) }
+
+// runTo is run, saying why a command failed on stderr.
+func runTo(args []string, stderr io.Writer) int { return runAs("rootline", args, stderr) }

@@ -37,13 +37,8 @@ func main() {
 	os.Exit(runAs(filepath.Base(os.Args[0]), os.Args[1:], os.Stderr))
 }
 
-// run executes the command line and returns the exit code.
-func run(args []string) int { return runTo(args, os.Stderr) }
-
-// runTo is run, saying why a command failed on stderr.
-func runTo(args []string, stderr io.Writer) int { return runAs("rootline", args, stderr) }
-
-// runAs is runTo for the binary installed under name: as kubectl-rootline it is a kubectl
+// runAs executes the command line of the binary installed under name, saying why a command
+// failed on stderr, and returns the exit code: as kubectl-rootline it is a kubectl
 // plugin (kubectl finds kubectl-* on the PATH and runs "kubectl rootline snapshot" as
 // "kubectl-rootline snapshot"), and its help says "kubectl rootline".
 func runAs(name string, args []string, stderr io.Writer) int {

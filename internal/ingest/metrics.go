@@ -16,7 +16,7 @@ const maxAnswerBytes = 64 << 20
 
 // decodeMetrics reads a saved answer of Prometheus's range query API (GET
 // /api/v1/query_range, as curl or `rootline snapshot --prometheus` saves it) into series
-// objects, bounded by metrics.Decode's limits, the query named by the file (see
+// objects, bounded by metrics.DecodeBytes's limits, the query named by the file (see
 // metrics.QueryName) or by a manifest beside it. Label values are redacted like any other
 // keyed values. An answer of status "error", or one that is not whole, is refused naming the
 // file and the byte.

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -299,21 +298,13 @@ func validNumber(b []byte) bool {
 	return i == len(b)
 }
 
-// Decode reads one saved answer of GET /api/v1/query_range for query (which the answer itself
-// does not say). The answer must be whole JSON of status "success" and result type "matrix";
-// an answer of status "error" is ErrFailed with Prometheus's reason. Every time must be a
-// finite number of seconds; values may be "NaN" and "±Inf" (Prometheus writes them so), which
-// are kept. Series beyond lim.Series are dropped, points beyond lim.Points downsampled; an
-// answer of more than lim.Samples samples, or with a label beyond its bounds, is refused.
-func Decode(r io.Reader, query string, lim Limits) (Result, error) {
-	body, err := io.ReadAll(r)
-	if err != nil {
-		return Result{Query: query}, &Error{Err: err}
-	}
-	return DecodeBytes(body, query, lim)
-}
-
-// DecodeBytes is Decode of an answer already read whole (which it does not keep).
+// DecodeBytes reads one saved answer of GET /api/v1/query_range for query (which the answer
+// itself does not say), read whole (it does not keep it). The answer must be whole JSON of status
+// "success" and result type "matrix"; an answer of status "error" is ErrFailed with
+// Prometheus's reason. Every time must be a finite number of seconds; values may be "NaN" and
+// "±Inf" (Prometheus writes them so), which are kept. Series beyond lim.Series are dropped,
+// points beyond lim.Points downsampled; an answer of more than lim.Samples samples, or with a
+// label beyond its bounds, is refused.
 func DecodeBytes(body []byte, query string, lim Limits) (Result, error) {
 	lim = lim.orDefaults()
 	res := Result{Query: query}

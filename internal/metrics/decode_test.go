@@ -25,7 +25,7 @@ func TestDecode(t *testing.T) {
 		s, f := math.Modf(sec)
 		return time.Unix(int64(s), int64(f*1e9)).UTC()
 	}
-	res, err := Decode(strings.NewReader(throttled), "rate(container_cpu_cfs_throttled_periods_total[5m])", Limits{})
+	res, err := DecodeBytes([]byte(throttled), "rate(container_cpu_cfs_throttled_periods_total[5m])", Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestDecodeRefuses(t *testing.T) {
 		{"a time not a time", `{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[-5,"1"]]}]}}`, "not a time", false, false},
 		{"a time too far", `{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1e300,"1"]]}]}}`, "not a time", false, false},
 	} {
-		_, err := Decode(strings.NewReader(tt.body), "q", Limits{})
+		_, err := DecodeBytes([]byte(tt.body), "q", Limits{})
 		var e *Error
 		if !errors.As(err, &e) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want an Error saying %q", tt.name, err, tt.want)
@@ -107,7 +107,7 @@ func TestDecodeBounds(t *testing.T) {
 	b.WriteString(`,{"metric":{"node":"h"},"histograms":[[1675270800,{"count":"3","sum":"1","buckets":[]}]]}]}}`)
 	body := b.String()
 
-	res, err := Decode(strings.NewReader(body), "q", Limits{Series: 3, Points: 10})
+	res, err := DecodeBytes([]byte(body), "q", Limits{Series: 3, Points: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,13 +128,13 @@ func TestDecodeBounds(t *testing.T) {
 	if d := cmp.Diff([]string{"n-0", "n-1", "n-2"}, names); d != "" || res.Dropped != 2 || res.Histograms != 1 {
 		t.Errorf("kept (-want +got):\n%s; dropped %d, histograms %d", d, res.Dropped, res.Histograms)
 	}
-	if _, err := Decode(strings.NewReader(body), "q", Limits{Samples: 499}); err == nil || !strings.Contains(err.Error(), "more than 499 samples") {
+	if _, err := DecodeBytes([]byte(body), "q", Limits{Samples: 499}); err == nil || !strings.Contains(err.Error(), "more than 499 samples") {
 		t.Errorf("500 samples with a bound of 499: %v", err)
 	}
-	if _, err := Decode(strings.NewReader(body), "q", Limits{Bytes: 3}); err == nil || !strings.Contains(err.Error(), "longer than 3 bytes") {
+	if _, err := DecodeBytes([]byte(body), "q", Limits{Bytes: 3}); err == nil || !strings.Contains(err.Error(), "longer than 3 bytes") {
 		t.Errorf("a label value longer than the bound: %v", err)
 	}
-	if _, err := Decode(strings.NewReader(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"a":"1","b":"2"},"values":[[1,"1"]]}]}}`), "q", Limits{Labels: 1}); err == nil {
+	if _, err := DecodeBytes([]byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"a":"1","b":"2"},"values":[[1,"1"]]}]}}`), "q", Limits{Labels: 1}); err == nil {
 		t.Error("a series of two labels with a bound of one")
 	}
 }
@@ -171,7 +171,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1.5,"1e308"],[0,"-Inf"]]}]}}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		lim := Limits{Series: 3, Points: 4, Samples: 1000, Labels: 4, Bytes: 32}
-		res, err := Decode(strings.NewReader(body), "q", lim)
+		res, err := DecodeBytes([]byte(body), "q", lim)
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {

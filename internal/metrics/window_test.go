@@ -122,7 +122,7 @@ func TestFilesReadBack(t *testing.T) {
 	if err != nil || len(files) != 2 {
 		t.Fatalf("%v %v", files, err)
 	}
-	back, err := Decode(bytes.NewReader(files["prometheus/container_throttling.json"]), "expr", Limits{})
+	back, err := DecodeBytes(files["prometheus/container_throttling.json"], "expr", Limits{})
 	if err != nil || len(back.Series) != 1 || back.Series[0].Points[1].Value != 0.75 || !back.Series[0].Points[1].At.Equal(start.Add(time.Minute)) {
 		t.Fatalf("read back: %+v %v", back, err)
 	}

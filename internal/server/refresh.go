@@ -37,8 +37,14 @@ func (s *Server) refreshSignature(ctx context.Context, id string) {
 func (s *Server) Settle(ctx context.Context) error { return s.refreshes.settle(ctx) }
 
 // Close waits for the signature refreshes running to finish, and cancels them when ctx ends
-// first (returning its error). Call it once no request runs.
+// first (returning its error); then it stops the Graphviz runtime that lays out the causal
+// chains. Call it once no request runs.
 func (s *Server) Close(ctx context.Context) error {
+	defer func() {
+		if err := s.chains.Close(); err != nil {
+			s.log.Warn("closing the chain layouter", "error", err)
+		}
+	}()
 	defer s.stopBackground()
 	done := make(chan struct{})
 	go func() { s.refreshes.running.Wait(); close(done) }()
