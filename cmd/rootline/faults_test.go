@@ -64,10 +64,7 @@ func TestKilledMidUpload(t *testing.T) {
 		}
 
 		st := testStore(t, database)
-		counts, err := st.RowCounts(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
+		counts := rowCounts(t, database)
 		for _, table := range []string{"snapshots", "incident_snapshots", "pods", "pod_containers"} {
 			if counts[table] != 0 {
 				t.Errorf("after SIGKILL: %d rows in %s, want none", counts[table], table)
@@ -171,15 +168,12 @@ func TestImportDatabaseError(t *testing.T) {
 	}
 	storetest.Each(t, pg, func(t *testing.T, _ *store.Store, b storetest.Backend) {
 		database := storetest.Fresh(t, b)
-		st := testStore(t, database)
+		testStore(t, database) // migrates it
 		tg, err := store.ParseTarget(database)
 		if err != nil {
 			t.Fatal(err)
 		}
-		before, err := st.RowCounts(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
+		before := rowCounts(t, database)
 		drop := storetest.Fault(t, tg, "incident_facets", 0)
 		var out bytes.Buffer
 		err = importReports(t.Context(), database, []string{dir}, &out)
@@ -187,10 +181,7 @@ func TestImportDatabaseError(t *testing.T) {
 		if !errors.As(err, &ee) || ee.code != exitFailure || !strings.Contains(err.Error(), "test fault in incident_facets") {
 			t.Errorf("import meeting a database error: %v, want exit %d naming the cause", err, exitFailure)
 		}
-		after, err := st.RowCounts(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
+		after := rowCounts(t, database)
 		if diff := cmp.Diff(before, after); diff != "" {
 			t.Errorf("rows after the failed import (-before +after):\n%s", diff)
 		}

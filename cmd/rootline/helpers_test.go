@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
 
 // testStore opens and migrates a database for a test, as the commands do: database, or a new
@@ -45,3 +46,13 @@ func run(args []string) int { return runTo(args, os.Stderr) }
 
 // runTo is run, saying why a command failed on stderr.
 func runTo(args []string, stderr io.Writer) int { return runAs("rootline", args, stderr) }
+
+// rowCounts counts the rows of every table of the database a command was given.
+func rowCounts(t *testing.T, database string) map[string]int64 {
+	t.Helper()
+	tg, err := store.ParseTarget(database)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return storetest.RowCounts(t, tg)
+}

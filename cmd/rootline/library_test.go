@@ -165,11 +165,7 @@ func TestExampleLibraryRoundTrip(t *testing.T) {
 		}
 		// Importing the export again finds every note it holds already.
 		rows := func(database string) map[string]int64 {
-			st := testStore(t, database)
-			n, err := st.RowCounts(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			n := rowCounts(t, database)
 			return n
 		}
 		counts := rows(second)

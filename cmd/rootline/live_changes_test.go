@@ -59,7 +59,7 @@ func TestLiveChanges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a kube-apiserver and etcd")
 	}
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		ctx := context.Background()
 		kc := k8stest.Start(t)
 		client, err := kubernetes.NewForConfig(kc.Config)
@@ -97,10 +97,7 @@ func TestLiveChanges(t *testing.T) {
 			}
 		}
 		states := func() int64 {
-			n, err := st.RowCounts(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			n := storetest.RowCounts(t, bk.Target)
 			return n["object_states"]
 		}
 		// What the collector sends at first: the node, the two Deployments and every ConfigMap

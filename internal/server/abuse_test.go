@@ -42,12 +42,12 @@ const onePod = `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p%d", 
 // batch.
 func TestUploadWaitsForTheBudget(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		cfg := testConfig()
 		cfg.UploadWait = 100 * time.Millisecond
 		srv, base := startServer(t, st, cfg)
 		createIncident(t, base, `{"id": "b", "title": "budget"}`)
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		release, err := srv.HoldBudget(t.Context(), cfg.MemoryBudget)
 		if err != nil {
 			t.Fatal(err)
@@ -63,7 +63,7 @@ func TestUploadWaitsForTheBudget(t *testing.T) {
 				t.Errorf("%s with the budget taken: %d Retry-After %q %s, want 503 with Retry-After", path, resp.StatusCode, resp.Header.Get("Retry-After"), body)
 			}
 		}
-		assertCounts(t, st, before)
+		assertCounts(t, st, bk.Target, before)
 		release()
 		if status, out := call(t, "POST", base+"/api/v1/incidents/b/snapshots?name=p.json", "application/json", strings.NewReader(fmt.Sprintf(onePod, 1))); status != 201 {
 			t.Errorf("with the budget free: %d %s", status, out)
@@ -78,7 +78,7 @@ func TestUploadWaitsForTheBudget(t *testing.T) {
 // counted as "other"); before, each 4 KB method added its own.
 func TestMetricsMethodsBounded(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		scrape := func() int {
 			_, b := call(t, "GET", base+"/metrics", "", nil)
@@ -105,7 +105,7 @@ func TestMetricsMethodsBounded(t *testing.T) {
 // without GET it is 405, and with authentication on it needs the read scope like GET.
 func TestHead(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		cfg := testConfig()
 		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
 		base := newServer(t, st, cfg)
@@ -196,7 +196,7 @@ func rawRequest(t *testing.T, base, head string, body []byte, gap time.Duration)
 // with 408.
 func TestSlowBody(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		body := bytes.Repeat([]byte("x"), 100000)
 		head := func(path string) string {
 			return "POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
@@ -237,7 +237,7 @@ func TestSlowBody(t *testing.T) {
 // with 429 and Retry-After; another token is not held back.
 func TestEventsRateLimit(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		cfg := testConfig()
 		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
 		cfg.EventsRate, cfg.EventsBurst = 1, 3
@@ -273,7 +273,7 @@ func TestEventsRateLimit(t *testing.T) {
 // gone (kill -9 leaves them), and keeps those of servers still running; uploads go to its own.
 func TestSpoolCleanedAtStart(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		root := t.TempDir()
 		dead := filepath.Join(root, "server-999999999-12345") // no such process
 		stray := filepath.Join(root, "server-junk")

@@ -34,7 +34,7 @@ func alertOf(fp, status, endsAt string) string {
 // credential an annotation held.
 func TestPostAlerts(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		cfg := testConfig()
 		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
 		base := newServer(t, st, cfg)
@@ -119,7 +119,7 @@ func TestPostAlerts(t *testing.T) {
 		if status != 200 || !strings.Contains(string(page), `id="alert-aa01-20230201T170500Z"`) || !strings.Contains(string(page), "entry-alert") {
 			t.Errorf("the incident page shows no alert row: %d", status)
 		}
-		err = st.EachValue(t.Context(), func(table, column string, v []byte) error {
+		err = storetest.EachValue(t, bk.Target, func(table, column string, v []byte) error {
 			if bytes.Contains(v, []byte("s3cr3t-value")) {
 				t.Errorf("the credential of an annotation is stored in %s.%s", table, column)
 			}
@@ -140,7 +140,7 @@ type timelineRow struct {
 // stored ones, and the answer says which firings a later notification updated.
 func TestAlertsCounted(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		alertsCounted(t, newServer(t, st, testConfig()))
 	})
 }
@@ -174,7 +174,7 @@ func alertsCounted(t *testing.T, base string) {
 // holds them whole.
 func TestAlertsInExport(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "alerted", "title": "Hub crash loop", "cluster": "leap",
 			"started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T17:30:00Z"}`)

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -35,7 +34,7 @@ const collectedBatch = `{"items": [
 // Secrets left out), stores them once however often they come, and an incident defined on the
 // cluster's window is analysed from them without any upload.
 func TestPostEvents(t *testing.T) {
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		scenarios := []struct {
 			name, path, body string
@@ -111,7 +110,7 @@ func TestPostEvents(t *testing.T) {
 		}
 		// Nothing secret was stored, nor anything of the batch's wrapping.
 		sawRedacted := false
-		err := st.EachValue(context.Background(), func(table, column string, v []byte) error {
+		err := storetest.EachValue(t, bk.Target, func(table, column string, v []byte) error {
 			if bytes.Contains(v, []byte("s3cr3t")) || bytes.Contains(v, []byte("c2VjcmV0")) || bytes.Contains(v, []byte("observedAt")) {
 				t.Errorf("%s.%s holds the secret or the annotation: %.200s", table, column, v)
 			}
@@ -126,7 +125,7 @@ func TestPostEvents(t *testing.T) {
 		if !sawRedacted {
 			t.Error("no redacted value in object_states: the scan did not look inside them")
 		}
-		counts := rowCounts(t, st)
+		counts := rowCounts(t, st, bk.Target)
 		if counts["object_states"] != 5 {
 			t.Errorf("object_states = %d", counts["object_states"])
 		}

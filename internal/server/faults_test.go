@@ -267,7 +267,7 @@ func TestUploadDiskFull(t *testing.T) {
 		for _, up := range uploads {
 			t.Run(up.name, func(t *testing.T) {
 				files := kubectlSnapshot(t, up.o)
-				before := rowCounts(t, d.st)
+				before := rowCounts(t, d.st, d.target)
 				free := d.fill(t, up.keep)
 
 				body, ct := multipartBody(t, files, "nodes.json", "pods.json", "events.json")
@@ -285,7 +285,7 @@ func TestUploadDiskFull(t *testing.T) {
 				if b.Target.Dialect == store.SQLite && !strings.Contains(logs.String(), up.sqliteSays) {
 					t.Logf("SQLite ran out elsewhere than %q this time", up.sqliteSays)
 				}
-				assertCounts(t, d.st, before)
+				assertCounts(t, d.st, d.target, before)
 				assertServing(t, base, "full")
 
 				free()
@@ -294,7 +294,7 @@ func TestUploadDiskFull(t *testing.T) {
 					t.Fatalf("the same upload once space is freed: %d %s", status, out)
 				}
 				settled(t, base)
-				after := rowCounts(t, d.st)
+				after := rowCounts(t, d.st, d.target)
 				for table, want := range map[string]int64{"snapshots": 1, "nodes": int64(up.o.Nodes), "pods": int64(up.o.Pods),
 					"events": int64(up.o.Events), "snapshot_events": int64(up.o.Events)} {
 					if got := after[table] - before[table]; got != want {
@@ -312,11 +312,11 @@ func TestUploadDiskFull(t *testing.T) {
 func TestUploadSpoolFull(t *testing.T) {
 	spool := mountTmpfs(t, 4<<20, os.Geteuid(), os.Getegid())
 	files := kubectlSnapshot(t, synth.Options{Nodes: 10, Pods: 300, Events: 100, Seed: 85})
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		t.Setenv("TMPDIR", spool) // after the SQLite file is made, in a folder of TMPDIR
 		base, logs := newLoggedServer(t, st)
 		createIncident(t, base, `{"id": "spool", "title": "Spool full"}`)
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		free := fillDisk(t, spool, 64<<10)
 
 		body, ct := multipartBody(t, files, "nodes.json", "pods.json", "events.json")
@@ -325,7 +325,7 @@ func TestUploadSpoolFull(t *testing.T) {
 			t.Errorf("upload with a full spool: %d %s, want 507 saying the server is out of disk space", status, out)
 		}
 		assertLogged(t, logs, http.StatusInsufficientStorage, "no space left on device")
-		assertCounts(t, st, before)
+		assertCounts(t, st, bk.Target, before)
 		if left, _ := filepath.Glob(filepath.Join(spool, "rootline-upload-*")); len(left) > 0 {
 			t.Errorf("the failed upload left %s", left)
 		}
@@ -355,7 +355,7 @@ func TestUploadDatabaseError(t *testing.T) {
 		{"pod_containers", 400},
 		{"snapshot_events", 390},
 	}
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base, logs := newLoggedServer(t, st)
 		createIncident(t, base, `{"id": "fault", "title": "Database error mid-upload", "cluster": "flaky"}`)
 		url := base + "/api/v1/incidents/fault/snapshots"
@@ -364,8 +364,8 @@ func TestUploadDatabaseError(t *testing.T) {
 				o := o
 				o.Seed += int64(i) // a snapshot of its own each time
 				files := kubectlSnapshot(t, o)
-				before := rowCounts(t, st)
-				drop := storetest.Fault(t, b.Target, f.table, f.after+int(before[f.table]))
+				before := rowCounts(t, st, bk.Target)
+				drop := storetest.Fault(t, bk.Target, f.table, f.after+int(before[f.table]))
 
 				body, ct := multipartBody(t, files, "nodes.json", "pods.json", "events.json")
 				status, out := call(t, "POST", url, ct, body)
@@ -373,7 +373,7 @@ func TestUploadDatabaseError(t *testing.T) {
 					t.Errorf("upload meeting a database error: %d %s, want 500 internal error", status, out)
 				}
 				assertLogged(t, logs, http.StatusInternalServerError, "test fault in "+f.table)
-				assertCounts(t, st, before)
+				assertCounts(t, st, bk.Target, before)
 				assertServing(t, base, "fault")
 
 				drop()
@@ -382,38 +382,38 @@ func TestUploadDatabaseError(t *testing.T) {
 					t.Fatalf("the same upload once the fault is gone: %d %s", status, out)
 				}
 				settled(t, base) // its signature, written after the 201, is not counted as the next fault's
-				if after := rowCounts(t, st); after["pods"]-before["pods"] != int64(o.Pods) {
+				if after := rowCounts(t, st, bk.Target); after["pods"]-before["pods"] != int64(o.Pods) {
 					t.Errorf("%d pods stored, want %d", after["pods"]-before["pods"], o.Pods)
 				}
 			})
 		}
 		t.Run("at commit", func(t *testing.T) {
-			if b.Target.Dialect != store.Postgres {
+			if bk.Target.Dialect != store.Postgres {
 				t.Skip("SQLite has no deferred triggers; TestUploadDiskFull fails a commit on it")
 			}
 			o := o
 			o.Seed += int64(len(faults))
 			files := kubectlSnapshot(t, o)
-			before := rowCounts(t, st)
+			before := rowCounts(t, st, bk.Target)
 			// Raised at COMMIT, once every row is written: the snapshot row is updated with
 			// its counts last.
 			undo := []string{"DROP TRIGGER IF EXISTS rootline_fault ON snapshots", "DROP FUNCTION IF EXISTS rootline_fault()"}
-			if err := storetest.Exec(b.Target,
+			if err := storetest.Exec(bk.Target,
 				"CREATE FUNCTION rootline_fault() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'test fault at commit'; END $$",
 				"CREATE CONSTRAINT TRIGGER rootline_fault AFTER UPDATE ON snapshots DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION rootline_fault()",
 			); err != nil {
 				t.Fatal(err)
 			}
-			t.Cleanup(func() { _ = storetest.Exec(b.Target, undo...) })
+			t.Cleanup(func() { _ = storetest.Exec(bk.Target, undo...) })
 
 			body, ct := multipartBody(t, files, "nodes.json", "pods.json", "events.json")
 			if status, out := call(t, "POST", url, ct, body); status != http.StatusInternalServerError {
 				t.Errorf("upload failing at commit: %d %s, want 500", status, out)
 			}
 			assertLogged(t, logs, http.StatusInternalServerError, "test fault at commit")
-			assertCounts(t, st, before)
+			assertCounts(t, st, bk.Target, before)
 			assertServing(t, base, "fault")
-			if err := storetest.Exec(b.Target, undo...); err != nil {
+			if err := storetest.Exec(bk.Target, undo...); err != nil {
 				t.Fatal(err)
 			}
 			body, ct = multipartBody(t, files, "nodes.json", "pods.json", "events.json")
@@ -445,19 +445,19 @@ func TestWriteDatabaseError(t *testing.T) {
 			`{"at": "2023-02-01T17:20:00Z", "body": "seen"}`, http.StatusCreated},
 		{"import reports", "incident_facets", "/api/v1/incidents/import", ct, string(importBody), http.StatusCreated},
 	}
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base, logs := newLoggedServer(t, st)
 		createIncident(t, base, `{"id": "base", "title": "Already there"}`)
 		for _, sc := range scenarios {
 			t.Run(sc.name, func(t *testing.T) {
-				before := rowCounts(t, st)
-				drop := storetest.Fault(t, b.Target, sc.table, int(before[sc.table]))
+				before := rowCounts(t, st, bk.Target)
+				drop := storetest.Fault(t, bk.Target, sc.table, int(before[sc.table]))
 				status, out := call(t, "POST", base+sc.path, sc.ct, strings.NewReader(sc.body))
 				if status != http.StatusInternalServerError || string(out) != `{"error":"internal error"}` {
 					t.Errorf("%s meeting a database error: %d %s, want 500 internal error", sc.name, status, out)
 				}
 				assertLogged(t, logs, http.StatusInternalServerError, "test fault in "+sc.table)
-				assertCounts(t, st, before)
+				assertCounts(t, st, bk.Target, before)
 				assertServing(t, base, "base")
 				drop()
 				if status, out := call(t, "POST", base+sc.path, sc.ct, strings.NewReader(sc.body)); status != sc.want {

@@ -93,17 +93,17 @@ func TestWhitespaceBomb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "h", "title": "hostile"}`)
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		for _, url := range ingestDoors(base, "ws.json.gz") {
 			status, b := postWithin(t, time.Minute, url, bomb)
 			if status != http.StatusRequestEntityTooLarge || !strings.Contains(errorOf(b), "larger than the limit") {
 				t.Errorf("%s: %d %s, want 413 saying larger than the limit", url, status, b)
 			}
 		}
-		assertCounts(t, st, before)
+		assertCounts(t, st, bk.Target, before)
 	})
 }
 
@@ -116,7 +116,7 @@ func TestLeadingWhitespaceUpload(t *testing.T) {
 		podYAML = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p%d\n  namespace: ns\n"
 		podText = "NAME    READY   STATUS    RESTARTS   AGE\np%d   1/1     Running   0          5m\n"
 	)
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "h", "title": "hostile"}`)
 		i := 0
@@ -145,10 +145,10 @@ func TestLeadingWhitespaceUpload(t *testing.T) {
 }
 
 // storedValues is every value of every table, one a line: to look for what must not be kept.
-func storedValues(t *testing.T, st *store.Store) string {
+func storedValues(t *testing.T, tg store.Target) string {
 	t.Helper()
 	var all strings.Builder
-	err := st.EachValue(context.Background(), func(_, _ string, v []byte) error {
+	err := storetest.EachValue(t, tg, func(_, _ string, v []byte) error {
 		all.Write(v)
 		all.WriteByte('\n')
 		return nil
@@ -170,10 +170,10 @@ func TestDuplicateKeysUpload(t *testing.T) {
 		dupYAML = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n  namespace: yy\nspec: {}\nkind: Secret\nstringData:\n  config.ini: hunter2\n"
 		pod     = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"y"}}`
 	)
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "h", "title": "hostile"}`)
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		for _, tc := range []struct{ name, body, says string }{
 			{"d.json", dupJSON, `d.json:1: duplicate key "kind"`},
 			{"d.yaml", dupYAML, `d.yaml:7: duplicate key "kind"`},
@@ -190,14 +190,14 @@ func TestDuplicateKeysUpload(t *testing.T) {
 				}
 			}
 		}
-		assertCounts(t, st, before)
+		assertCounts(t, st, bk.Target, before)
 
 		body, ct := multipartBody(t, map[string][]byte{"pod.json": []byte(pod), "d.json": []byte(dupJSON)}, "pod.json", "d.json")
 		status, b := call(t, "POST", base+"/api/v1/incidents/h/snapshots", ct, body)
 		if status != http.StatusCreated || !strings.Contains(string(b), `duplicate key \"kind\"`) {
 			t.Errorf("an upload of a pod and a repeated kind: %d %s, want 201 listing d.json as skipped", status, b)
 		}
-		if all := storedValues(t, st); strings.Contains(all, "hunter2") {
+		if all := storedValues(t, bk.Target); strings.Contains(all, "hunter2") {
 			t.Errorf("the Secret's data was stored")
 		} else if !strings.Contains(all, "duplicate key") {
 			t.Errorf("the snapshot does not say why d.json was skipped")
@@ -238,10 +238,10 @@ func TestLimitsUpload(t *testing.T) {
 		{"message.json", `{"apiVersion":"v1","kind":"Event","metadata":{"name":"e","namespace":"ns"},"reason":"Failed","message":"a\u0000"}`, "message holds a NUL"},
 		{"pods.txt", paste.String(), "pods.txt:302: metadata.name holds a NUL"},
 	}
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "h", "title": "hostile"}`)
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		for _, tc := range cases {
 			for _, url := range ingestDoors(base, tc.name) {
 				says := tc.says
@@ -257,6 +257,6 @@ func TestLimitsUpload(t *testing.T) {
 				}
 			}
 		}
-		assertCounts(t, st, before)
+		assertCounts(t, st, bk.Target, before)
 	})
 }

@@ -120,10 +120,10 @@ func TestHostileSuite(t *testing.T) {
 	if len(hostileCases) < 40 {
 		t.Fatalf("%d hostile inputs, want at least 40", len(hostileCases))
 	}
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "h", "title": "hostile"}`)
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		for _, tc := range hostileCases {
 			t.Run(tc.file, func(t *testing.T) {
 				body := made(t, tc.file)
@@ -140,7 +140,7 @@ func TestHostileSuite(t *testing.T) {
 				if err := json.Unmarshal(b, &e); err != nil || status != tc.status || !strings.Contains(e.Error, tc.says) {
 					t.Errorf("%d %s, want %d saying %q", status, b, tc.status, tc.says)
 				}
-				assertCounts(t, st, before)
+				assertCounts(t, st, bk.Target, before)
 				if status, _ := call(t, "GET", base+"/healthz", "", nil); status != http.StatusOK {
 					t.Fatalf("the server stopped serving: healthz %d", status)
 				}

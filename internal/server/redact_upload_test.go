@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -156,7 +155,7 @@ Events:
 // proves that no credential is anywhere in the database while the evidence around them is.
 func TestUploadRedactsCommandLines(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "red", "title": "credentials in command lines"}`)
 		for _, up := range []struct{ name, contentType, body string }{
@@ -174,7 +173,7 @@ func TestUploadRedactsCommandLines(t *testing.T) {
 			}
 		}
 		var all bytes.Buffer
-		err := st.EachValue(context.Background(), func(table, column string, v []byte) error {
+		err := storetest.EachValue(t, bk.Target, func(table, column string, v []byte) error {
 			for _, secret := range []string{"hunter2", "s3cret", "aHVudGVyMi"} {
 				if i := bytes.Index(v, []byte(secret)); i >= 0 {
 					t.Errorf("%s.%s holds %s: …%s…", table, column, secret, v[max(0, i-80):min(len(v), i+40)])

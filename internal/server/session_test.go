@@ -116,7 +116,7 @@ const testPassword = "a long enough password"
 // token of the session; a reader cannot write; after signing out the cookie opens nothing.
 func TestSignIn(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		ctx := t.Context()
 		cfg := testConfig()
 		cfg.Auth = "on"
@@ -210,13 +210,13 @@ func TestSignIn(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				before := rowCounts(t, st)
+				before := rowCounts(t, st, bk.Target)
 				a := tt.do(tt.b)
 				if a.status != tt.want || !strings.Contains(a.body, tt.says) {
 					t.Errorf("status = %d (%s), want %d saying %q", a.status, a.body, tt.want, tt.says)
 				}
 				if tt.want >= 400 {
-					if diff := cmp.Diff(before, rowCounts(t, st)); diff != "" {
+					if diff := cmp.Diff(before, rowCounts(t, st, bk.Target)); diff != "" {
 						t.Errorf("a refused request changed rows:\n%s", diff)
 					}
 				}
@@ -256,7 +256,7 @@ func TestSignIn(t *testing.T) {
 // too many attempts, and a next that leads elsewhere.
 func TestSignInRefusals(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		ctx := t.Context()
 		cfg := testConfig()
 		cfg.Auth = "on"
@@ -277,7 +277,7 @@ func TestSignInRefusals(t *testing.T) {
 			}
 			return b.form("/login", v)
 		}
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		for _, tt := range []struct {
 			name, who, pw string
 			csrf          bool
@@ -293,7 +293,7 @@ func TestSignInRefusals(t *testing.T) {
 				t.Errorf("%s: %d (%s), want %d saying %q", tt.name, a.status, a.body, tt.want, tt.says)
 			}
 		}
-		if diff := cmp.Diff(before, rowCounts(t, st)); diff != "" {
+		if diff := cmp.Diff(before, rowCounts(t, st, bk.Target)); diff != "" {
 			t.Errorf("refused sign-ins changed rows:\n%s", diff)
 		}
 		if strings.Contains(login("wanda", "wrong again!!", "/", true).body, "wrong again") {
@@ -327,11 +327,11 @@ func TestSignInRefusals(t *testing.T) {
 // other sites' pages cannot post to the API.
 func TestFormsWithoutAuth(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		b := newBrowser(t, base)
 		token := b.token("/upload")
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		for _, tt := range []struct {
 			name string
 			a    answer
@@ -346,7 +346,7 @@ func TestFormsWithoutAuth(t *testing.T) {
 				t.Errorf("%s: %d (%s), want %d", tt.name, tt.a.status, tt.a.body, tt.want)
 			}
 		}
-		if diff := cmp.Diff(before, rowCounts(t, st)); diff != "" {
+		if diff := cmp.Diff(before, rowCounts(t, st, bk.Target)); diff != "" {
 			t.Errorf("refused forms changed rows:\n%s", diff)
 		}
 		// A browser is told on a page, escaped; the API answers JSON whatever it accepts.
@@ -374,7 +374,7 @@ func TestFormsWithoutAuth(t *testing.T) {
 // headers; HSTS only where cookies are Secure (authentication on).
 func TestSecurityHeaders(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		on := testConfig()
 		on.Auth = "on"
 		for _, tt := range []struct {

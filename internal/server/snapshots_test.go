@@ -43,7 +43,7 @@ func kubectlSnapshot(t *testing.T, o synth.Options) map[string][]byte {
 // count updates its one row.
 func TestUploadSnapshot(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		ctx := context.Background()
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "IL-0070", "title": "Hub restart during a large node scale-up", "cluster": "leap"}`)
@@ -60,7 +60,7 @@ func TestUploadSnapshot(t *testing.T) {
 		if want := map[string]int{"Node": 20, "Pod": 300, "Event": 120}; fmt.Sprint(objects) != fmt.Sprint(want) {
 			t.Errorf("objects = %v, want %v", objects, want)
 		}
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		for table, want := range map[string]int64{"nodes": 20, "pods": 300, "events": 120, "snapshot_events": 120, "snapshots": 1} {
 			if before[table] != want {
 				t.Errorf("%s rows = %d, want %d", table, before[table], want)
@@ -76,7 +76,7 @@ func TestUploadSnapshot(t *testing.T) {
 		if id2, _ := decodeSnapshot(t, b); id2 != id {
 			t.Errorf("second upload id = %s, want %s", id2, id)
 		}
-		assertCounts(t, st, before)
+		assertCounts(t, st, bk.Target, before)
 
 		// One event seen again, later and more often.
 		ev := synth.Event(o, 7)
@@ -92,18 +92,19 @@ func TestUploadSnapshot(t *testing.T) {
 		if status != http.StatusCreated {
 			t.Fatalf("event upload: %d %s", status, b)
 		}
-		after := rowCounts(t, st)
+		after := rowCounts(t, st, bk.Target)
 		if after["events"] != before["events"] {
 			t.Errorf("events rows = %d, want %d: the event was duplicated", after["events"], before["events"])
 		}
-		events, err := st.ClusterEvents(ctx, "leap")
+		// As the incident reads it: every sighting merged.
+		evidence, err := st.IncidentEvidence(ctx, "IL-0070", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got *corev1.Event
-		for _, e := range events {
-			if e.UID == ev.UID {
-				got = e
+		for _, o := range evidence.Objects {
+			if o.Event != nil && o.Event.UID == ev.UID {
+				got = o.Event
 			}
 		}
 		if got == nil {
@@ -130,7 +131,7 @@ func TestUploadSnapshot(t *testing.T) {
 func TestUploadLeavesNoSecret(t *testing.T) {
 	t.Parallel()
 	const secret = "s3cr3t-9f8e7d6c5b4a"
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "sec", "title": "secrets"}`)
 		doc := strings.ReplaceAll(`apiVersion: v1
@@ -177,7 +178,7 @@ items:
 			t.Errorf("the answer echoes the secret: %s", b)
 		}
 		sawRedacted := false
-		err := st.EachValue(context.Background(), func(table, column string, v []byte) error {
+		err := storetest.EachValue(t, bk.Target, func(table, column string, v []byte) error {
 			if bytes.Contains(v, []byte("s3cr3t")) {
 				t.Errorf("%s.%s holds the secret: %.200s", table, column, v)
 			}
@@ -226,10 +227,10 @@ func TestUploadOverTheLimit(t *testing.T) {
 	if err := synth.WritePodList(&pods, synth.Options{Nodes: 3, Pods: 40, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "h", "title": "hostile"}`)
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		cfg := testConfig()
 		cfg.MaxUploadBytes = 1 << 10
 		small := newServer(t, st, cfg)
@@ -237,7 +238,7 @@ func TestUploadOverTheLimit(t *testing.T) {
 		if status != http.StatusRequestEntityTooLarge {
 			t.Errorf("status = %d, want 413: %s", status, b)
 		}
-		assertCounts(t, st, before)
+		assertCounts(t, st, bk.Target, before)
 	})
 }
 
@@ -254,7 +255,7 @@ func TestUploadLargeList(t *testing.T) {
 		n = 5000
 	}
 	o := synth.Options{Pods: n, Nodes: 1500, Seed: 5}
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "big", "title": "a large list"}`)
 		pr, pw := io.Pipe()
@@ -285,7 +286,7 @@ func TestUploadLargeList(t *testing.T) {
 		if _, objects := decodeSnapshot(t, b); objects["Pod"] != n {
 			t.Errorf("pods stored = %d, want %d", objects["Pod"], n)
 		}
-		if c := rowCounts(t, st); c["pods"] != int64(n) {
+		if c := rowCounts(t, st, bk.Target); c["pods"] != int64(n) {
 			t.Errorf("pods rows = %d, want %d", c["pods"], n)
 		}
 	})
@@ -298,7 +299,7 @@ func TestConcurrentUploads(t *testing.T) {
 	t.Parallel()
 	o := synth.Options{Nodes: 5, Pods: 60, Events: 80, Seed: 9}
 	files := kubectlSnapshot(t, o)
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "c", "title": "concurrent", "cluster": "leap"}`)
 		url := base + "/api/v1/incidents/c/snapshots"
@@ -360,7 +361,7 @@ func TestConcurrentUploads(t *testing.T) {
 		if created != 4 || existing != 2 {
 			t.Errorf("created %d, existing %d; want 4 and 2 (ids %v)", created, existing, ids)
 		}
-		c := rowCounts(t, st)
+		c := rowCounts(t, st, bk.Target)
 		if want := int64(o.Events + 3); c["events"] != want {
 			t.Errorf("events rows = %d, want %d", c["events"], want)
 		}
@@ -400,7 +401,7 @@ func TestUploadStrayFiles(t *testing.T) {
 		Existing  bool     `json:"existing"`
 		Error     string   `json:"error"`
 	}
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "s", "title": "strays"}`)
 		url := base + "/api/v1/incidents/s/snapshots"
@@ -437,16 +438,16 @@ func TestUploadStrayFiles(t *testing.T) {
 				t.Errorf("truncated (-want +got):\n%s", diff)
 			}
 		}
-		if c := rowCounts(t, st); c["pods"] != 4 || c["snapshots"] != 1 {
+		if c := rowCounts(t, st, bk.Target); c["pods"] != 4 || c["snapshots"] != 1 {
 			t.Errorf("rows = %v, want 4 pods (none of broken.json) in 1 snapshot", c)
 		}
 
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		status, a := upload("README.md", "broken.json")
 		if status != http.StatusUnsupportedMediaType || !strings.HasPrefix(a.Error, "README.md: ") {
 			t.Errorf("strays alone: %d %+v, want 415 and README.md's own error", status, a)
 		}
-		assertCounts(t, st, before)
+		assertCounts(t, st, bk.Target, before)
 
 		// A truncated file alone is salvaged too, and says so.
 		status, b := call(t, "POST", url+"?name=cut.json", "application/json", bytes.NewReader(files["cut.json"]))
@@ -465,7 +466,7 @@ func TestUploadStrayFiles(t *testing.T) {
 func TestUploadCreatingIncident(t *testing.T) {
 	t.Parallel()
 	pod := `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "hub-0", "namespace": "prod", "uid": "u1"}, "spec": {"nodeName": "n1"}, "status": {"phase": "Running"}}`
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		cfg := testConfig()
 		cfg.MaxUploadBytes = 4096
 		base := newServer(t, st, cfg)

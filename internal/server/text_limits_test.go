@@ -22,11 +22,11 @@ func TestTextLimits(t *testing.T) {
 		return "---\nid: R1\ntitle: A report\ndate: 2023-02-01\n" + front + "---\n" + body + "\n"
 	}
 	const md = "text/markdown"
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "x", "title": "Hub restart", "tags": ["k"]}`)
 		token, cookie := formToken(t, base)
-		before := rowCounts(t, st)
+		before := rowCounts(t, st, bk.Target)
 		scenarios := []struct {
 			name, method, path, ct, body string
 			status                       int
@@ -96,7 +96,7 @@ func TestTextLimits(t *testing.T) {
 				}
 			})
 		}
-		assertCounts(t, st, before)
+		assertCounts(t, st, bk.Target, before)
 		// Multi-line text keeps its tabs and line ends.
 		if status, b := call(t, "POST", base+"/api/v1/incidents/x/notes", "application/json", strings.NewReader(`{"body": "a\tb\r\nc\rd"}`)); status != http.StatusCreated {
 			t.Errorf("a note with a tab and line ends: %d %s", status, b)
@@ -119,7 +119,7 @@ func noisyText(n int) string {
 // name, as any unknown name is.
 func TestSignInNameText(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		cfg := testConfig()
 		cfg.Auth = "on"
 		b := newBrowser(t, newServer(t, st, cfg))

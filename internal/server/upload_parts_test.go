@@ -47,7 +47,7 @@ func TestUploadSkippedPartWay(t *testing.T) {
 		"a-cut.json":    []byte(`{"apiVersion": "v1", "kind": "List", "items": [` + pod("web-0") + ",\n" + `{"apiVersion": "v1", "kind": "Pod", "stat`),
 		"d-notes.md":    []byte("# Notes\n\nWhat the on-call engineer saw.\n"),
 	}
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
 		base := newServer(t, st, testConfig())
 		createIncident(t, base, `{"id": "p", "title": "parts"}`)
 		body, ct := multipartBody(t, files, "a-cut.json", "b-broken.json", "c-pods.json", "d-notes.md")
@@ -76,7 +76,7 @@ func TestUploadSkippedPartWay(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("skipped (-want +got):\n%s", diff)
 		}
-		c := rowCounts(t, st)
+		c := rowCounts(t, st, bk.Target)
 		if c["pods"] != 3 || c["events"] != 1 || c["snapshot_events"] != 1 || c["pod_containers"] != 3 {
 			t.Errorf("rows = %v, want 3 pods (3 containers) and 1 event: nothing of b-broken.json", c)
 		}

@@ -38,7 +38,7 @@ func collectedEvent(count int32, first, last time.Time) *cluster.Object {
 // window sees the pod's last state and the events of the window, without any upload.
 func TestStoreCollected(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
 		batch1 := []*cluster.Object{collectedPod("10", "Running", "", t0), collectedEvent(1, t0.Add(5*time.Minute), t0.Add(5*time.Minute))}
@@ -49,12 +49,12 @@ func TestStoreCollected(t *testing.T) {
 		if n != (store.CollectedCounts{Events: 1, States: 1}) {
 			t.Errorf("first batch: %+v", n)
 		}
-		before, _ := st.RowCounts(ctx)
+		before := storetest.RowCounts(t, b.Target)
 		batch1 = []*cluster.Object{collectedPod("10", "Running", "", t0), collectedEvent(1, t0.Add(5*time.Minute), t0.Add(5*time.Minute))}
 		if n, err = st.StoreCollected(ctx, "leap", batch1, time.Now()); err != nil || n.Known != 1 || n.States != 0 {
 			t.Errorf("the same batch again: %+v, %v", n, err)
 		}
-		after, _ := st.RowCounts(ctx)
+		after := storetest.RowCounts(t, b.Target)
 		if diff := cmp.Diff(before, after); diff != "" {
 			t.Errorf("a batch delivered twice changed rows:\n%s", diff)
 		}
@@ -128,7 +128,7 @@ func collectedDeployment(t *testing.T, rv, image string, at time.Time) *cluster.
 // new is the same evidence.
 func TestCollectedVersions(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
 		start, end := t0, t0.Add(time.Hour)
@@ -197,7 +197,7 @@ func TestCollectedVersions(t *testing.T) {
 // say it was deleted, and what changed says it went.
 func TestCollectedNodeDeleted(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
 		node := func(at time.Time, deleted bool) *cluster.Object {

@@ -319,28 +319,6 @@ func eventCopyRows(ids []string, events map[string]eventRow) ([][]any, error) {
 	return rows, nil
 }
 
-// ClusterEvents returns every event stored for the named cluster, oldest first. Each carries
-// the merged sightings: the highest count and the widest time span, with the other fields of
-// the newest sighting.
-func (s *Store) ClusterEvents(ctx context.Context, clusterName string) ([]*corev1.Event, error) {
-	var rows []eventRow
-	err := s.db.WithContext(ctx).Joins("JOIN clusters ON clusters.id = events.cluster_id").
-		Where("clusters.name = ?", clusterName).Order("events.first_at, events.id").Find(&rows).Error
-	if err != nil {
-		return nil, wrap(err, "events of cluster %s", clusterName)
-	}
-	rows, _ = mergeEventRows(rows, nil)
-	out := make([]*corev1.Event, 0, len(rows))
-	for _, r := range rows {
-		e, err := s.storedEvent(r.Raw, r.Count, r.FirstAt, r.LastAt)
-		if err != nil {
-			return nil, fmt.Errorf("store: event %s: %w", r.ID, err)
-		}
-		out = append(out, e)
-	}
-	return out, nil
-}
-
 // storedEvent decodes a stored event and gives it what its row merged of all its sightings:
 // the highest count and the widest time span.
 func (s *Store) storedEvent(raw []byte, count int32, first, last *time.Time) (*corev1.Event, error) {

@@ -195,7 +195,7 @@ func TestEventUpsert(t *testing.T) {
 					t.Errorf("events (-want +got):\n%s", diff)
 				}
 				wantRows := map[string]int64{"snapshots": int64(i + 2), "events": 3, "snapshot_events": int64(3 + i + 1)}
-				if diff := cmp.Diff(wantRows, counts(t, st, "snapshots", "events", "snapshot_events")); diff != "" {
+				if diff := cmp.Diff(wantRows, counts(t, b.Target, "snapshots", "events", "snapshot_events")); diff != "" {
 					t.Errorf("rows (-want +got):\n%s", diff)
 				}
 			})
@@ -289,7 +289,7 @@ func TestEventTwiceInOneSnapshot(t *testing.T) {
 					t.Errorf("links of the Evicted event (-want +got):\n%s", diff)
 				}
 				wantRows := map[string]int64{"events": int64(3 + tt.between), "snapshot_events": int64(3 + tt.between)}
-				if diff := cmp.Diff(wantRows, counts(t, st, "events", "snapshot_events")); diff != "" {
+				if diff := cmp.Diff(wantRows, counts(t, b.Target, "events", "snapshot_events")); diff != "" {
 					t.Errorf("rows (-want +got):\n%s", diff)
 				}
 				// Objects counts distinct events: the one met twice counts once.
@@ -316,7 +316,7 @@ func TestEventsPerCluster(t *testing.T) {
 		if diff := cmp.Diff(want, readEvents(t, st)); diff != "" {
 			t.Errorf("events (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff(map[string]int64{"events": 6, "snapshot_events": 6}, counts(t, st, "events", "snapshot_events")); diff != "" {
+		if diff := cmp.Diff(map[string]int64{"events": 6, "snapshot_events": 6}, counts(t, b.Target, "events", "snapshot_events")); diff != "" {
 			t.Errorf("rows (-want +got):\n%s", diff)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -14,6 +15,28 @@ import (
 // DB exposes the gorm handle to the external tests, which read columns that the API does not
 // return (an event's count and time span) and create scratch schemas.
 func (s *Store) DB() *gorm.DB { return s.db }
+
+// ClusterEvents returns every event stored for the named cluster, oldest first. Each carries
+// the merged sightings: the highest count and the widest time span, with the other fields of
+// the newest sighting.
+func (s *Store) ClusterEvents(ctx context.Context, clusterName string) ([]*corev1.Event, error) {
+	var rows []eventRow
+	err := s.db.WithContext(ctx).Joins("JOIN clusters ON clusters.id = events.cluster_id").
+		Where("clusters.name = ?", clusterName).Order("events.first_at, events.id").Find(&rows).Error
+	if err != nil {
+		return nil, wrap(err, "events of cluster %s", clusterName)
+	}
+	rows, _ = mergeEventRows(rows, nil)
+	out := make([]*corev1.Event, 0, len(rows))
+	for _, r := range rows {
+		e, err := s.storedEvent(r.Raw, r.Count, r.FirstAt, r.LastAt)
+		if err != nil {
+			return nil, fmt.Errorf("store: event %s: %w", r.ID, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
 
 // MigrateTo applies the migrations up to a version, to test the next one on data of the
 // schema before it.

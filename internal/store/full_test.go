@@ -89,7 +89,7 @@ func TestSnapshotDatabaseFull(t *testing.T) {
 	}
 	defer cst.Close()
 
-	before := counts(t, st, snapshotTables...)
+	before := counts(t, tg, snapshotTables...)
 	m := store.SnapshotMeta{Digest: "full-1", Incident: "full"}
 	objs := generated(1000)
 	w, err := cst.BeginSnapshot(ctx, m)
@@ -108,7 +108,7 @@ func TestSnapshotDatabaseFull(t *testing.T) {
 	if !store.IsFull(err) {
 		t.Fatalf("storing past max_page_count: %v, want an error IsFull recognises", err)
 	}
-	if diff := cmp.Diff(before, counts(t, st, snapshotTables...)); diff != "" {
+	if diff := cmp.Diff(before, counts(t, tg, snapshotTables...)); diff != "" {
 		t.Errorf("rows after the failed snapshot (-before +after):\n%s", diff)
 	}
 	snap := storeObjects(t, st, m, objs, nil)

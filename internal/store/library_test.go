@@ -107,7 +107,7 @@ func TestFacetsAfterUpgrade(t *testing.T) {
 // the library with incident.Related.
 func TestRelatedCandidatesMatchBruteForce(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		reports := make([]incident.Report, 3000)
 		all := make([]incident.Candidate, len(reports))

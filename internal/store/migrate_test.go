@@ -65,14 +65,10 @@ func TestMigrateTwice(t *testing.T) {
 		if v != len(ms) {
 			t.Errorf("SchemaVersion = %d, want %d", v, len(ms))
 		}
-		if diff := cmp.Diff(map[string]int64{"schema_migrations": int64(len(ms))}, counts(t, st, "schema_migrations")); diff != "" {
+		if diff := cmp.Diff(map[string]int64{"schema_migrations": int64(len(ms))}, counts(t, b.Target, "schema_migrations")); diff != "" {
 			t.Errorf("migration records (-want +got):\n%s", diff)
 		}
-		tables, err := st.Tables(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(schemaTables, tables); diff != "" {
+		if diff := cmp.Diff(schemaTables, storetest.Tables(t, b.Target)); diff != "" {
 			t.Errorf("Tables (-want +got):\n%s", diff)
 		}
 	})
@@ -123,14 +119,10 @@ func TestMigrateConcurrently(t *testing.T) {
 				t.Errorf("replica %d: SchemaVersion = %d, want %d", i, v, len(ms))
 			}
 		}
-		if diff := cmp.Diff(map[string]int64{"schema_migrations": int64(len(ms))}, counts(t, stores[0], "schema_migrations")); diff != "" {
+		if diff := cmp.Diff(map[string]int64{"schema_migrations": int64(len(ms))}, counts(t, target, "schema_migrations")); diff != "" {
 			t.Errorf("migration records (-want +got):\n%s", diff)
 		}
-		tables, err := stores[0].Tables(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(schemaTables, tables); diff != "" {
+		if diff := cmp.Diff(schemaTables, storetest.Tables(t, target)); diff != "" {
 			t.Errorf("Tables (-want +got):\n%s", diff)
 		}
 	})

@@ -15,7 +15,7 @@ import (
 
 func TestNotes(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		if err := st.CreateIncident(ctx, &incident.Incident{ID: "IL-0070", Title: "Hub restart"}); err != nil {
 			t.Fatal(err)

@@ -32,7 +32,7 @@ var symptomKinds = []string{analysis.PodEvicted, analysis.PodPending}
 
 func TestImportReport(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		r, err := incident.ParseReport("IL-0070.md", []byte(il0070Report), symptomKinds, analysis.CauseKinds)
 		if err != nil {
@@ -49,9 +49,9 @@ func TestImportReport(t *testing.T) {
 		if diff := cmp.Diff(r, got); diff != "" {
 			t.Errorf("report (-imported +stored):\n%s", diff)
 		}
-		before, _ := st.RowCounts(ctx)
+		before := storetest.RowCounts(t, b.Target)
 		created, err = st.ImportReport(ctx, r)
-		after, _ := st.RowCounts(ctx)
+		after := storetest.RowCounts(t, b.Target)
 		if err != nil || created {
 			t.Errorf("re-import: created %v, %v", created, err)
 		}
@@ -87,7 +87,8 @@ func TestImportReports(t *testing.T) {
 		again.Title = "Seventh, retitled"
 		reports = append(reports, again) // the same id twice: the second updates the first
 
-		one, err := store.Open(ctx, mustTarget(t, storetest.Fresh(t, b)), nil)
+		oneAt := mustTarget(t, storetest.Fresh(t, b))
+		one, err := store.Open(ctx, oneAt, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,8 +116,8 @@ func TestImportReports(t *testing.T) {
 		if created[3] || !created[4] || created[len(created)-1] || !cmp.Equal(done, []int{500, 1000, 1101}) {
 			t.Errorf("created[3] %v, created[4] %v, created[last] %v, progress %v", created[3], created[4], created[len(created)-1], done)
 		}
-		a, _ := st.RowCounts(ctx)
-		o, _ := one.RowCounts(ctx)
+		a := storetest.RowCounts(t, b.Target)
+		o := storetest.RowCounts(t, oneAt)
 		if diff := cmp.Diff(o, a); diff != "" {
 			t.Errorf("rows: one by one (-) vs batched (+):\n%s", diff)
 		}
@@ -150,7 +151,7 @@ func TestImportReports(t *testing.T) {
 		}
 
 		// A failure part way (here the context ends after the first batch) stores nothing.
-		before, _ := st.RowCounts(ctx)
+		before := storetest.RowCounts(t, b.Target)
 		more := make([]incident.Report, 1200)
 		for i := range more {
 			more[i] = synth.Report(12, 5000+i)
@@ -160,7 +161,7 @@ func TestImportReports(t *testing.T) {
 		if _, err := st.ImportReports(cctx, more, func(int) { cancel() }); err == nil {
 			t.Fatal("an import whose context ended did not fail")
 		}
-		after, _ := st.RowCounts(ctx)
+		after := storetest.RowCounts(t, b.Target)
 		if diff := cmp.Diff(before, after); diff != "" {
 			t.Errorf("a failed import left rows (-before +after):\n%s", diff)
 		}
@@ -190,7 +191,7 @@ func containsID(list []*incident.Incident, id string) bool {
 // having deleted the old rows before either inserted) and the last one written stands whole.
 func TestSignatureConcurrently(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		if err := st.CreateIncident(ctx, &incident.Incident{ID: "busy", Title: "busy"}); err != nil {
 			t.Fatal(err)

@@ -38,7 +38,7 @@ func TestEventsAcrossDays(t *testing.T) {
 		if b.Name == "postgres" {
 			rows = 3 // one row per event and day
 		}
-		if got := counts(t, st, "events")["events"]; got != rows {
+		if got := counts(t, b.Target, "events")["events"]; got != rows {
 			t.Errorf("event rows = %d, want %d", got, rows)
 		}
 		check := func(when string, want map[string]int32) {
@@ -103,7 +103,7 @@ func TestExpire(t *testing.T) {
 		ins := fixtures(t, "pods-list.json", "nodes.yaml", "events.jsonl")
 		m := metaFor("inc-1", "leap", ins)
 		storeSnapshot(t, st, m, ins)
-		stored := counts(t, st, snapshotTables...)
+		stored := counts(t, b.Target, snapshotTables...)
 
 		t0 := time.Now().Add(-24 * time.Hour)
 		done := collectedPod("7", "Succeeded", "", t0)
@@ -123,7 +123,7 @@ func TestExpire(t *testing.T) {
 		}
 		want := map[string]int64{"snapshots": 1, "incident_snapshots": 1, "pods": 0, "pod_containers": 0, "nodes": 0,
 			"objects": 0, "events": 0, "snapshot_events": 0, "object_states": 1}
-		if diff := cmp.Diff(want, counts(t, st, append(snapshotTables, "object_states")...)); diff != "" {
+		if diff := cmp.Diff(want, counts(t, b.Target, append(snapshotTables, "object_states")...)); diff != "" {
 			t.Errorf("rows after Expire (-want +got):\n%s", diff)
 		}
 		states, err := st.ClusterStates(ctx, "leap", t0.Add(-time.Hour), time.Now())
@@ -148,7 +148,7 @@ func TestExpire(t *testing.T) {
 		if err := st.DB().Table("snapshots").Where("expired_at IS NOT NULL").Count(&expired).Error; err != nil || expired != 0 {
 			t.Errorf("snapshots marked expired after storing the files again: %d, %v", expired, err)
 		}
-		if diff := cmp.Diff(stored, counts(t, st, snapshotTables...)); diff != "" {
+		if diff := cmp.Diff(stored, counts(t, b.Target, snapshotTables...)); diff != "" {
 			t.Errorf("rows after storing the files again (-want +got):\n%s", diff)
 		}
 		if _, objs, err := st.IncidentObjects(ctx, "inc-1"); err != nil || len(objs) == 0 {
@@ -181,7 +181,7 @@ func TestPartitionsConcurrently(t *testing.T) {
 				t.Error(err)
 			}
 		}
-		if got := counts(t, st, "events")["events"]; got != 1 {
+		if got := counts(t, b.Target, "events")["events"]; got != 1 {
 			t.Errorf("event rows = %d, want 1", got)
 		}
 	})
@@ -239,7 +239,7 @@ func TestEventsAfterUpgrade(t *testing.T) {
 // made again.
 func TestExpireAlerts(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		now, age := time.Date(2031, 6, 1, 0, 0, 0, 0, time.UTC), 30*24*time.Hour
 		fired := func(fp string, start, end time.Time) alert.Alert {

@@ -54,7 +54,7 @@ func addHostileNotes(tb testing.TB, st *store.Store) {
 // that word, on both databases; a search whose request is gone stops with context.Canceled.
 func TestSearchHostile(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		addHostileNotes(t, st)
 		q := hostileQuery(5000)

@@ -67,7 +67,7 @@ func TestSearchConcepts(t *testing.T) {
 	t.Parallel()
 	oom := []string{"oom-camel", "oom-kernel", "oom-short", "oom-signature", "oom-words", "ready"}
 	notReady := []string{"notready-camel", "notready-signature", "notready-words"}
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		reports := searchLibrary(t, st)
 		// The documents written with new incidents (in batches) and those written again with
@@ -188,7 +188,7 @@ func marked(m store.Match) string {
 // when it was created; each with the root cause of the signature that speaks for it.
 func TestIncidentsByDate(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
 		at := func(s string) *time.Time {
 			v, err := time.Parse(time.RFC3339, s)

@@ -13,7 +13,7 @@ import (
 // never stored has none.
 func TestSnapshotHolder(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		ins := fixtures(t, "pods-list.json", "events.jsonl")
 		m := metaFor("inc-b", "leap", ins)

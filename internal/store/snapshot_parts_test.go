@@ -14,7 +14,7 @@ import (
 // objects may come again; a part kept is stored as the rest. Parts do not nest.
 func TestSnapshotParts(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		createIncident(t, st, "parts", "leap")
 		objs := generated(6000) // 6,000 pods and events: more than one batch on either database
@@ -68,7 +68,7 @@ func TestSnapshotParts(t *testing.T) {
 		}
 		want := map[string]int64{"snapshots": 1, "incident_snapshots": 1, "pods": 200, "pod_containers": 400, "nodes": 0,
 			"objects": 0, "events": 200, "snapshot_events": 200}
-		if diff := cmp.Diff(want, counts(t, st, snapshotTables...)); diff != "" {
+		if diff := cmp.Diff(want, counts(t, b.Target, snapshotTables...)); diff != "" {
 			t.Errorf("rows (-want +got):\n%s", diff)
 		}
 	})

@@ -47,7 +47,7 @@ func TestSnapshotStoreAndAttach(t *testing.T) {
 		stored := map[string]int64{"snapshots": 1, "incident_snapshots": 1, "pods": 2, "pod_containers": 2, "nodes": 2,
 			"objects": 0, "events": 3, "snapshot_events": 3, "clusters": 1}
 		tables := append([]string{"clusters"}, snapshotTables...)
-		if diff := cmp.Diff(stored, counts(t, st, tables...)); diff != "" {
+		if diff := cmp.Diff(stored, counts(t, b.Target, tables...)); diff != "" {
 			t.Fatalf("rows after Commit (-want +got):\n%s", diff)
 		}
 
@@ -56,7 +56,7 @@ func TestSnapshotStoreAndAttach(t *testing.T) {
 			_, err := st.BeginSnapshot(ctx, metaFor(id, "", ins))
 			wantErr(t, "BeginSnapshot of a stored digest for "+id, err, store.ErrExists)
 		}
-		if diff := cmp.Diff(stored, counts(t, st, tables...)); diff != "" {
+		if diff := cmp.Diff(stored, counts(t, b.Target, tables...)); diff != "" {
 			t.Errorf("rows after BeginSnapshot of a stored digest (-want +got):\n%s", diff)
 		}
 
@@ -68,7 +68,7 @@ func TestSnapshotStoreAndAttach(t *testing.T) {
 		if diff := cmp.Diff(snap, got); diff != "" {
 			t.Errorf("AttachSnapshot to inc-1 (-Commit +Attach):\n%s", diff)
 		}
-		if diff := cmp.Diff(stored, counts(t, st, tables...)); diff != "" {
+		if diff := cmp.Diff(stored, counts(t, b.Target, tables...)); diff != "" {
 			t.Errorf("rows after re-attaching (-want +got):\n%s", diff)
 		}
 
@@ -82,7 +82,7 @@ func TestSnapshotStoreAndAttach(t *testing.T) {
 			if diff := cmp.Diff(snap, got); diff != "" {
 				t.Errorf("AttachSnapshot to inc-2 (-Commit +Attach):\n%s", diff)
 			}
-			if diff := cmp.Diff(stored, counts(t, st, tables...)); diff != "" {
+			if diff := cmp.Diff(stored, counts(t, b.Target, tables...)); diff != "" {
 				t.Errorf("rows after attaching to inc-2 (-want +got):\n%s", diff)
 			}
 		}
@@ -95,7 +95,7 @@ func TestSnapshotStoreAndAttach(t *testing.T) {
 		other := fixtures(t, "multi.yaml")
 		_, err = st.BeginSnapshot(ctx, metaFor("inc-404", "new-cluster", other))
 		wantErr(t, "BeginSnapshot for an unknown incident", err, store.ErrNotFound)
-		if diff := cmp.Diff(stored, counts(t, st, tables...)); diff != "" {
+		if diff := cmp.Diff(stored, counts(t, b.Target, tables...)); diff != "" {
 			t.Errorf("rows after the failures (-want +got):\n%s", diff)
 		}
 	})
@@ -206,7 +206,7 @@ func TestSnapshotRollback(t *testing.T) {
 				for _, tb := range snapshotTables {
 					empty[tb] = 0
 				}
-				if diff := cmp.Diff(empty, counts(t, st, snapshotTables...)); diff != "" {
+				if diff := cmp.Diff(empty, counts(t, b.Target, snapshotTables...)); diff != "" {
 					t.Errorf("rows after rollback (-want +got):\n%s", diff)
 				}
 				// The digest is free again; store it for real, then clear the way for the next case.
@@ -254,7 +254,7 @@ func TestSnapshotDuplicates(t *testing.T) {
 		}
 		want := map[string]int64{"snapshots": 1, "incident_snapshots": 1, "pods": 3, "pod_containers": 3, "nodes": 2,
 			"objects": 3, "events": 0, "snapshot_events": 0}
-		if diff := cmp.Diff(want, counts(t, st, snapshotTables...)); diff != "" {
+		if diff := cmp.Diff(want, counts(t, b.Target, snapshotTables...)); diff != "" {
 			t.Errorf("rows (-want +got):\n%s", diff)
 		}
 	})
@@ -282,7 +282,7 @@ func TestSnapshotBatches(t *testing.T) {
 		}
 		want := map[string]int64{"snapshots": 1, "incident_snapshots": 1, "pods": n, "pod_containers": 2 * n, "nodes": 0,
 			"objects": 0, "events": n, "snapshot_events": n}
-		if diff := cmp.Diff(want, counts(t, st, snapshotTables...)); diff != "" {
+		if diff := cmp.Diff(want, counts(t, b.Target, snapshotTables...)); diff != "" {
 			t.Errorf("rows (-want +got):\n%s", diff)
 		}
 	})
@@ -298,7 +298,7 @@ func TestNoSecretsStored(t *testing.T) {
 		storeSnapshot(t, st, metaFor("inc-1", "", ins), ins)
 		redacted := map[string]bool{}
 		values := 0
-		err := st.EachValue(t.Context(), func(table, column string, value []byte) error {
+		err := storetest.EachValue(t, b.Target, func(table, column string, value []byte) error {
 			values++
 			if bytes.Contains(value, []byte("s3cr3t")) {
 				t.Errorf("%s.%s holds a secret: %.200s", table, column, value)

@@ -137,13 +137,10 @@ func createIncident(t *testing.T, st *store.Store, id, clusterName string, tags 
 	return in
 }
 
-// counts returns the row counts of the named tables.
-func counts(t *testing.T, st *store.Store, tables ...string) map[string]int64 {
+// counts returns the row counts of the named tables of the database at tg.
+func counts(t *testing.T, tg store.Target, tables ...string) map[string]int64 {
 	t.Helper()
-	all, err := st.RowCounts(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := storetest.RowCounts(t, tg)
 	out := make(map[string]int64, len(tables))
 	for _, tb := range tables {
 		n, ok := all[tb]

@@ -51,7 +51,7 @@ func fingerprints(alerts []alert.Alert) []string {
 // set, are its window instead; without any evidence it has none.
 func TestEvidenceWindow(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
 		createIncident(t, st, "unstarted", "leap")
@@ -144,7 +144,7 @@ func TestEvidenceWindow(t *testing.T) {
 // events; none when it records no time.
 func TestSnapshotSpan(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
 		createIncident(t, st, "spans", "leap")
@@ -307,7 +307,7 @@ func TestEvidenceSpanAfterUpgrade(t *testing.T) {
 // apart do not make it read ten days of its cluster.
 func TestEvidenceWindowBounded(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
 		t0 := time.Date(2023, 2, 1, 17, 0, 0, 0, time.UTC)
 		createIncident(t, st, "pods-only", "leap")

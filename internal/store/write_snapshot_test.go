@@ -26,7 +26,7 @@ func TestWriteSnapshotAgain(t *testing.T) {
 		ins := fixtures(t, "pods-list.json", "nodes.yaml", "events.jsonl")
 		objs, skipped := decode(t, ins)
 		tables := append([]string{"clusters"}, snapshotTables...)
-		empty := counts(t, st, tables...)
+		empty := counts(t, b.Target, tables...)
 
 		fill := func(fail func(call int) error) (store.SnapshotFill, *int) {
 			calls := 0
@@ -53,7 +53,7 @@ func TestWriteSnapshotAgain(t *testing.T) {
 		if *calls != 3 {
 			t.Errorf("a fill that always collides ran %d times, want 3", *calls)
 		}
-		if diff := cmp.Diff(empty, counts(t, st, tables...)); diff != "" {
+		if diff := cmp.Diff(empty, counts(t, b.Target, tables...)); diff != "" {
 			t.Errorf("rows after a snapshot that kept colliding (-before +after):\n%s", diff)
 		}
 
@@ -84,7 +84,7 @@ func TestWriteSnapshotAgain(t *testing.T) {
 		}
 		stored := map[string]int64{"snapshots": 1, "incident_snapshots": 1, "pods": 2, "pod_containers": 2, "nodes": 2,
 			"objects": 0, "events": 3, "snapshot_events": 3, "clusters": 1}
-		if diff := cmp.Diff(stored, counts(t, st, tables...)); diff != "" {
+		if diff := cmp.Diff(stored, counts(t, b.Target, tables...)); diff != "" {
 			t.Errorf("rows after a snapshot written again (-want +got):\n%s", diff)
 		}
 
