@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -22,9 +24,13 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 		for _, cs := range allStatuses(o.Pod) {
 			t := cs.LastTerminationState.Terminated
 			restarts := cs.RestartCount
-			if restarts == 0 && t != nil && cs.State.Running != nil {
-				// A last termination and a container running again: it restarted, at least once,
-				// though the paste lost the count (a describe cut short).
+			// A last termination where the paste lost the count (a describe cut short): the
+			// container restarted at least once when it runs again, or when the paste lost its
+			// current state too (the kubelet keeps a last state only for a container it has
+			// started again or is about to: a fragment from "Last State:" on).
+			lostState := cs.State == (corev1.ContainerState{})
+			inferred := restarts == 0 && t != nil && (cs.State.Running != nil || lostState)
+			if inferred {
 				restarts = 1
 			}
 			if restarts > 0 {
@@ -36,7 +42,10 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 			s := Symptom{Kind: ContainerRestarted, Objects: []ObjectRef{ref(o)}, Node: o.Pod.Spec.NodeName, Pod: o,
 				Details: Details{Restarts: int(restarts), RestartDetails: RestartDetails{Container: cs.Name}}}
 			value := fmt.Sprintf("%d restart(s)", restarts)
-			if cs.RestartCount == 0 {
+			switch {
+			case inferred && lostState:
+				value = "restarted, or about to (a last termination; neither the current state nor the restart count is in the input)"
+			case inferred:
 				value = "restarted (a last termination, and running again; the restart count is not in the input)"
 			}
 			if t != nil {
@@ -50,7 +59,7 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 				name = "a container" // a pods table gives counts, not names
 			}
 			s.Summary = fmt.Sprintf("%s of %s restarted %d time(s)", name, podPhrase(o.Namespace+"/"+o.Name), restarts)
-			if cs.RestartCount == 0 {
+			if inferred {
 				s.Summary = fmt.Sprintf("%s of %s restarted", name, podPhrase(o.Namespace+"/"+o.Name))
 			}
 			if o.Name == "" {
