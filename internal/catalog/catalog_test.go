@@ -231,7 +231,7 @@ func TestCauseCoverage(t *testing.T) {
 }
 
 // TestPodDesc reads the kubelet's way of naming a pod, name_namespace(uid), also where a
-// paste lost the namespace, and refuses what is not one.
+// paste lost the namespace or put a name with underscores in it, and refuses what is not one.
 func TestPodDesc(t *testing.T) {
 	for _, tt := range []struct{ in, ns, name string }{
 		{"web-1_prod(6c1d2f3a)", "prod", "web-1"},
@@ -239,7 +239,9 @@ func TestPodDesc(t *testing.T) {
 		{"router-2-snkr4_(a745fe1c-bff2)", "", "router-2-snkr4"},
 		{"router-2-snkr4_", "", ""},
 		{"web-1", "", ""},
-		{"a_b_c(x)", "", ""},
+		{"some_pod_default(9cefb7b2-4762)", "default", "some_pod"}, // a name redacted by hand
+		{"a_b_c", "", ""},
+		{"a_b_(x)", "", ""},
 	} {
 		ns, name, _ := podDesc(tt.in)
 		if ns != tt.ns || name != tt.name {

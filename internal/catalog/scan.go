@@ -75,14 +75,21 @@ func (m Match) Pod() (namespace, name string) {
 }
 
 // podDesc reads the kubelet's way of naming a pod in its messages, "<name>_<namespace>(<uid>)"
-// (pkg/kubelet/util/format.Pod), which a {pod:word} capture takes whole.
+// (pkg/kubelet/util/format.Pod), which a {pod:word} capture takes whole. A namespace is a DNS
+// label, which holds no underscore: the last one ends the name, which a paste may have
+// replaced with one that holds some ("some_pod_default(…)", a name redacted by hand), and
+// which is read so only in the whole form, with its uid.
 func podDesc(s string) (namespace, name string, ok bool) {
 	s, uid, hasUID := strings.Cut(s, "(")
-	name, namespace, ok = strings.Cut(s, "_")
-	if ok && name != "" && namespace == "" && hasUID && uid != "" {
+	i := strings.LastIndexByte(s, '_')
+	if i < 0 {
+		return "", "", false
+	}
+	name, namespace = s[:i], s[i+1:]
+	if name != "" && namespace == "" && hasUID && uid != "" && !strings.Contains(name, "_") {
 		return "", name, true // "name_(uid)": a paste that lost the namespace (redacted)
 	}
-	if !ok || name == "" || namespace == "" || strings.Contains(namespace, "_") {
+	if name == "" || namespace == "" || strings.Contains(name, "_") && (!hasUID || uid == "") {
 		return "", "", false
 	}
 	return namespace, name, true

@@ -56,11 +56,14 @@ func parseCommand(line string) *command {
 	rest := words[i+1:]
 	switch {
 	case strings.HasPrefix(bin, "kubectl") || bin == "oc" || bin == "k" || bin == "microk8s.kubectl" || oneTypo(bin, "kubectl"):
-		c.bare = strings.HasPrefix(bin, "kubectl") || bin == "oc"
+		c.bare = strings.HasPrefix(bin, "kubectl") || bin == "oc" || bin == "microk8s.kubectl"
 	case bin == "microk8s" || bin == "k3s" || bin == "minikube":
 		if len(rest) == 0 || rest[0] != "kubectl" {
 			return nil
 		}
+		// kubectl as the distribution ships it: as plainly a command as kubectl itself, with
+		// or without a prompt before it.
+		c.bare = true
 		rest = rest[1:]
 		for len(rest) > 0 && rest[0] == "--" {
 			rest = rest[1:]

@@ -62,3 +62,34 @@ func TestSentencesReportingSymptomsAreClaims(t *testing.T) {
 		})
 	}
 }
+
+// TestKubectlOfADistributionNamesItsPod: the events a describe lists belong to the pod its
+// command names, whether the command is kubectl or the kubectl a distribution ships
+// ("microk8s kubectl", "k3s kubectl", "minikube kubectl --"), with no prompt before it.
+func TestKubectlOfADistributionNamesItsPod(t *testing.T) {
+	t.Parallel()
+	const events = "\nEvents:\n  Type     Reason                  Age   From     Message\n  ----     ------                  ----  ----     -------\n" +
+		"  Warning  FailedCreatePodSandBox  3m    kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox\n"
+	for _, cmd := range []string{
+		"kubectl describe pod/agent-7xk2p -n kube-system",
+		"microk8s kubectl describe pod/agent-7xk2p -n kube-system",
+		"microk8s.kubectl describe pod/agent-7xk2p -n kube-system",
+		"k3s kubectl describe pod agent-7xk2p --namespace kube-system",
+		"minikube kubectl -- describe pod/agent-7xk2p -n kube-system",
+	} {
+		t.Run(cmd, func(t *testing.T) {
+			t.Parallel()
+			objs, _ := parseAll(t, "paste.md", []byte("```bash\n"+cmd+"\n"+events+"```\n"))
+			var on []string
+			for _, o := range objs {
+				if o.Kind == cluster.KindEvent && o.Event != nil {
+					io := o.Event.InvolvedObject
+					on = append(on, io.Kind+" "+io.Namespace+"/"+io.Name)
+				}
+			}
+			if len(on) != 1 || on[0] != "Pod kube-system/agent-7xk2p" {
+				t.Errorf("events on %v, want one on Pod kube-system/agent-7xk2p", on)
+			}
+		})
+	}
+}
