@@ -58,9 +58,9 @@ func (imagePullRule) Symptoms(in Input) []Symptom {
 // name may be the image's own mistake.
 var (
 	pullImageSideRe = regexp.MustCompile(`(?i)not found|manifest unknown|pull access denied|repository does not exist|unauthorized|authentication required|\bdenied\b|forbidden|invalid reference format|InvalidImageName|ErrImageNeverPull|toomanyrequests|rate limit|no matching manifest`)
-	pullNodeSideRe  = regexp.MustCompile(`(?i)no space left on device|i/o timeout|Temporary failure in name resolution|server misbehaving|TLS handshake timeout|context deadline exceeded|connection refused|connection reset by peer|no route to host|network is unreachable|Client\.Timeout exceeded|request canceled while waiting for connection|x509: certificate|dial unix|unknown service runtime|`+
-		`lookup (?:registry\.k8s\.io|k8s\.gcr\.io|(?:[a-z0-9-]+\.)?gcr\.io|(?:registry-1|index|auth|production\.cloudflare)\.docker\.(?:io|com)|docker\.io|`+
-		`(?:cdn\d*\.)?quay\.io|ghcr\.io|pkg-containers\.githubusercontent\.com|mcr\.microsoft\.com|public\.ecr\.aws|storage\.googleapis\.com|`+
+	pullNodeSideRe  = regexp.MustCompile(`(?i)no space left on device|i/o timeout|Temporary failure in name resolution|server misbehaving|TLS handshake timeout|context deadline exceeded|connection refused|connection reset by peer|no route to host|network is unreachable|Client\.Timeout exceeded|request canceled while waiting for connection|x509: certificate|dial unix|unknown service runtime|` +
+		`lookup (?:registry\.k8s\.io|k8s\.gcr\.io|(?:[a-z0-9-]+\.)?gcr\.io|(?:registry-1|index|auth|production\.cloudflare)\.docker\.(?:io|com)|docker\.io|` +
+		`(?:cdn\d*\.)?quay\.io|ghcr\.io|pkg-containers\.githubusercontent\.com|mcr\.microsoft\.com|public\.ecr\.aws|storage\.googleapis\.com|` +
 		`[a-z0-9.-]+\.s3[a-z0-9.-]*\.amazonaws\.com)(?: on [^:]+:\d+)?: no such host`)
 )
 
