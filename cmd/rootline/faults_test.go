@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	_ "github.com/jackc/pgx/v5/stdlib" // the pgx driver, to watch the server's transaction
 
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 	"github.com/rootline-dev/rootline/internal/synth"
@@ -140,7 +141,7 @@ func post(t *testing.T, url, body string) (int, string) {
 // podsOf counts the pods of an incident's snapshots.
 func podsOf(t *testing.T, st *store.Store, id string) int {
 	t.Helper()
-	_, objs, err := st.IncidentObjects(t.Context(), id)
+	_, objs, err := evidence.Objects(t.Context(), st, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,9 +27,10 @@ type budgetProbe struct {
 	held []int64
 }
 
-func (p *budgetProbe) IncidentEvidence(ctx context.Context, id string, prev *store.Evidence) (*store.Evidence, error) {
+// IncidentScope is the first question of each load of an incident's evidence.
+func (p *budgetProbe) IncidentScope(ctx context.Context, id string) (store.Scope, error) {
 	p.held = append(p.held, p.b.total-freeOf(p.b))
-	return p.ObjectStore.IncidentEvidence(ctx, id, prev)
+	return p.ObjectStore.IncidentScope(ctx, id)
 }
 
 // freeOf is the part of the budget no one holds: the most that can be taken at once.

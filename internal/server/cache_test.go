@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -27,14 +26,10 @@ type countingObjects struct {
 	loads atomic.Int64
 }
 
-func (c *countingObjects) IncidentObjects(ctx context.Context, id string) ([]string, []*cluster.Object, error) {
+// IncidentScope is the first question of each load of an incident's evidence.
+func (c *countingObjects) IncidentScope(ctx context.Context, id string) (store.Scope, error) {
 	c.loads.Add(1)
-	return c.Store.IncidentObjects(ctx, id)
-}
-
-func (c *countingObjects) IncidentEvidence(ctx context.Context, id string, prev *store.Evidence) (*store.Evidence, error) {
-	c.loads.Add(1)
-	return c.Store.IncidentEvidence(ctx, id, prev)
+	return c.Store.IncidentScope(ctx, id)
 }
 
 // TestStateCache: an unchanged incident is loaded and analysed once, however many pages and

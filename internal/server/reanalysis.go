@@ -6,10 +6,10 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/report/export"
-	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/timeline"
 )
 
@@ -19,14 +19,15 @@ import (
 // window, or an event of its cluster that none of its snapshots carried), the analysis is kept
 // too, and the timeline with it when the notes are the same.
 func (s *Server) reanalyse(ctx context.Context, in *incident.Incident, notes []incident.Note, prev *incidentState) (*incidentState, error) {
-	var before *store.Evidence
+	var before *evidence.Evidence
 	if prev != nil {
 		before = prev.evidence
 	}
-	ev, err := s.deps.Objects.IncidentEvidence(ctx, in.ID, before)
+	ev, err := evidence.Load(ctx, s.deps.Objects, in.ID, before)
 	if err != nil {
 		return nil, err
 	}
+	s.log.Debug("incident evidence loaded", "incident_id", in.ID, "objects", len(ev.Objects), "incremental", ev.Incremental())
 	if before != nil && ev.Same(before) {
 		return prev.with(in, notes, ev), nil
 	}
@@ -34,7 +35,7 @@ func (s *Server) reanalyse(ctx context.Context, in *incident.Incident, notes []i
 }
 
 // analyse models and analyses what an incident is made of, ev.
-func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *store.Evidence) *incidentState {
+func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *evidence.Evidence) *incidentState {
 	changes := make([]timeline.Change, len(ev.States))
 	for i, c := range ev.States {
 		changes[i] = timeline.Change{At: c.At, Kind: c.Kind, Namespace: c.Namespace, Name: c.Name, State: c.State}
@@ -56,12 +57,12 @@ func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *store
 }
 
 // analysisOptions are the options of an incident's analysis (export.Options).
-func analysisOptions(ev *store.Evidence) analysis.Options { return export.Options(ev) }
+func analysisOptions(ev *evidence.Evidence) analysis.Options { return export.Options(ev) }
 
 // with is the state of the same model and analysis for the incident's row and notes as they are
 // now, made of ev. The timeline is shared when the notes are the same, as nothing else it is made
 // of changed.
-func (st *incidentState) with(in *incident.Incident, notes []incident.Note, ev *store.Evidence) *incidentState {
+func (st *incidentState) with(in *incident.Incident, notes []incident.Note, ev *evidence.Evidence) *incidentState {
 	tl := st.tl
 	if !slices.EqualFunc(notes, st.notes, sameNote) {
 		tl = &madeTimeline{}

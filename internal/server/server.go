@@ -11,6 +11,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/markdown"
 	"github.com/rootline-dev/rootline/internal/metrics"
@@ -47,13 +48,11 @@ type SnapshotStore interface {
 	SnapshotHolder(ctx context.Context, digest string) (string, error)
 }
 
-// ObjectStore loads what an incident is made of: its objects, for analysis and export, with the
-// pod and node states the collector saw during it, for the timeline (IncidentEvidence, which
-// after new evidence decodes only what changed since an earlier load), and the version that
-// says whether anything did.
+// ObjectStore holds what an incident is made of: the rows its evidence is loaded from (package
+// evidence, which after new evidence decodes only what changed since an earlier load), and the
+// version that says whether anything did.
 type ObjectStore interface {
-	IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error)
-	IncidentEvidence(ctx context.Context, incidentID string, prev *store.Evidence) (*store.Evidence, error)
+	evidence.Rows
 	IncidentVersion(ctx context.Context, incidentID string) (store.Version, error)
 }
 

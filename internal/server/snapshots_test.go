@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 	"github.com/rootline-dev/rootline/internal/synth"
@@ -97,12 +98,12 @@ func TestUploadSnapshot(t *testing.T) {
 			t.Errorf("events rows = %d, want %d: the event was duplicated", after["events"], before["events"])
 		}
 		// As the incident reads it: every sighting merged.
-		evidence, err := st.IncidentEvidence(ctx, "IL-0070", nil)
+		loaded, err := evidence.Load(ctx, st, "IL-0070", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got *corev1.Event
-		for _, o := range evidence.Objects {
+		for _, o := range loaded.Objects {
 			if o.Event != nil && o.Event.UID == ev.UID {
 				got = o.Event
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -24,10 +25,10 @@ type incidentState struct {
 	model    *cluster.Model
 	report   analysis.Report
 	notes    []incident.Note
-	changes  []timeline.Change // pod and node states the collector saw during the incident
-	alerts   []alert.Alert     // the alerts of its cluster overlapping its window
-	metrics  []metrics.Answer  // the series its snapshots hold, read once (never changed: states are shared)
-	evidence *store.Evidence   // what the model was made of, for the next load to start from (nil: none)
+	changes  []timeline.Change  // pod and node states the collector saw during the incident
+	alerts   []alert.Alert      // the alerts of its cluster overlapping its window
+	metrics  []metrics.Answer   // the series its snapshots hold, read once (never changed: states are shared)
+	evidence *evidence.Evidence // what the model was made of, for the next load to start from (nil: none)
 
 	tl *madeTimeline // shared by the states of one model, analysis, notes and changes
 }
@@ -120,7 +121,7 @@ func (s *Server) buildIncidentState(ctx context.Context, in *incident.Incident, 
 // The state cache's bounds: at most stateCacheSize incidents, holding at most
 // stateCacheObjects objects (pods, nodes, events, others) in all, about 1 KiB each once
 // modelled, and some 200 bytes more for what the next load starts from (the keys of the
-// stored rows each object was decoded from: store.Evidence), which goes with the state. The
+// stored rows each object was decoded from: evidence.Evidence), which goes with the state. The
 // state used last is always kept, however large.
 const (
 	stateCacheSize    = 16

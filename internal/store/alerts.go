@@ -179,12 +179,6 @@ func (s *Store) windowAlerts(ctx context.Context, cid int64, from, to time.Time)
 	return out, nil
 }
 
-// sameAlert reports whether two alerts read are the same (Evidence.Same).
-func sameAlert(a, b alert.Alert) bool {
-	return a.Fingerprint == b.Fingerprint && a.Status == b.Status && a.StartsAt.Equal(b.StartsAt) && a.EndsAt.Equal(b.EndsAt) &&
-		a.GeneratorURL == b.GeneratorURL && maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations)
-}
-
 // OpenIncident opens in, an incident of clusterName with a start and no end, unless the
 // cluster has an open incident already (one without an end): then it returns that one's id and
 // opened false. The check and the write are one transaction holding the cluster's row, so that

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rootline-dev/rootline/internal/alert"
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
@@ -187,14 +188,14 @@ func TestEvidenceAlerts(t *testing.T) {
 		if _, err := st.StoreAlerts(ctx, "leap", []alert.Alert{inside, outside}, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		first, err := st.IncidentEvidence(ctx, "ev", nil)
+		first, err := evidence.Load(ctx, st, "ev", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff([]alert.Alert{inside}, first.Alerts); diff != "" {
 			t.Errorf("alerts of the full load (-want +got):\n%s", diff)
 		}
-		again, err := st.IncidentEvidence(ctx, "ev", first)
+		again, err := evidence.Load(ctx, st, "ev", first)
 		if err != nil || !again.Same(first) {
 			t.Errorf("nothing changed, yet the evidence is not the same (%v)", err)
 		}
@@ -202,7 +203,7 @@ func TestEvidenceAlerts(t *testing.T) {
 		if _, err := st.StoreAlerts(ctx, "leap", []alert.Alert{closed}, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		since, err := st.IncidentEvidence(ctx, "ev", again)
+		since, err := evidence.Load(ctx, st, "ev", again)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,7 +213,7 @@ func TestEvidenceAlerts(t *testing.T) {
 		if diff := cmp.Diff([]alert.Alert{closed}, since.Alerts); diff != "" {
 			t.Errorf("alerts of the load from the one before (-want +got):\n%s", diff)
 		}
-		full, err := st.IncidentEvidence(ctx, "ev", nil)
+		full, err := evidence.Load(ctx, st, "ev", nil)
 		if err != nil || !cmp.Equal(full.Alerts, since.Alerts) {
 			t.Errorf("the full load reads %v, the load from the one before %v (%v)", full.Alerts, since.Alerts, err)
 		}

@@ -156,7 +156,8 @@ type StateChange struct {
 	Kind, Namespace, Name string
 	State                 string
 
-	row int64 // the state's row, which orders states seen at the same time
+	// Row is the state's row, which orders states seen at the same time.
+	Row int64
 }
 
 // clusterStates returns the states q selects (by cluster) observed within [from, to], oldest first.
@@ -170,88 +171,15 @@ func (s *Store) clusterStates(q *gorm.DB, from, to time.Time) ([]StateChange, er
 	}
 	out := make([]StateChange, len(rows))
 	for i, r := range rows {
-		out[i] = StateChange{At: r.ObservedAt.UTC(), Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, State: r.State, row: r.ID}
+		out[i] = StateChange{At: r.ObservedAt.UTC(), Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, State: r.State, Row: r.ID}
 	}
 	return out, nil
-}
-
-// collectedObjects returns what is stored of a cluster for the window [from, to] beyond the
-// snapshots given (whose objects the caller has): the last state of each pod and node the
-// collector observed up to the window's end, and the events whose time span meets the window.
-// Objects come with "collected" as their file. The states and events prev decoded from the
-// same rows are taken from it; ev remembers them all for the next load.
-func (s *Store) collectedObjects(ctx context.Context, clusterID int64, from, to time.Time, snapshots []int64, prev, ev *Evidence) ([]*cluster.Object, error) {
-	db := s.db.WithContext(ctx)
-	var lasts []struct {
-		ID  int64
-		UID string
-	}
-	last := db.Model(&stateRow{}).Select("max(id)").Where("cluster_id = ? AND observed_at <= ?", clusterID, to.UTC()).Group("uid")
-	if err := db.Model(&stateRow{}).Select("id, uid").Where("id IN (?)", last).Order("id").Find(&lasts).Error; err != nil {
-		return nil, wrap(err, "collected states")
-	}
-	ev.last = make(map[string]int64, len(lasts))
-	for _, l := range lasts {
-		ev.last[l.UID] = l.ID
-	}
-	out, err := s.lastStates(ctx, ev.last, prev, ev)
-	if err != nil {
-		return nil, err
-	}
-	window, args := collectedWindow(clusterID, from, to, snapshots)
-	const order = " ORDER BY events.first_at, events.id"
-	p, err := s.eventPrints(ctx, "0", window, prev.collected, args...)
-	if err != nil {
-		return nil, wrap(err, "collected events")
-	}
-	if p.same {
-		ev.collected = prev.collected
-		return append(out, prev.collected.list...), nil
-	}
-	only, all := stale(p.prints, prev.collected)
-	fetched := map[string]decodedEvent{}
-	for start := 0; all || start < len(only); start += staleChunk {
-		q, qargs := window, args
-		if !all {
-			q += " AND events.id IN ?"
-			qargs = append(slices.Clip(args), only[start:min(start+staleChunk, len(only))])
-		}
-		if err := s.collectedRows(ctx, q+order, qargs, fetched); err != nil {
-			return nil, err
-		}
-		if all {
-			break
-		}
-	}
-	byID := make(map[string]decodedEvent, len(p.prints))
-	for id, print := range p.prints {
-		if d, ok := fetched[id]; ok {
-			d.print = print // read before the rows: the next load reads them again if they changed between
-			byID[id] = d
-		} else if d, ok := prev.collected.byID[id]; ok && d.print == print {
-			byID[id] = d
-		}
-	}
-	ev.collected = eventSet{byID: byID, list: inTimeOrder(byID)}
-	return append(out, ev.collected.list...), nil
-}
-
-// collectedWindow is the FROM and WHERE of the events of a cluster whose time span meets the
-// window [from, to] that none of the snapshots given carried, with its arguments.
-func collectedWindow(clusterID int64, from, to time.Time, snapshots []int64) (string, []any) {
-	window := "FROM events WHERE events.cluster_id = ? AND (events.last_at IS NULL OR events.last_at >= ?) AND (events.first_at IS NULL OR events.first_at <= ?)"
-	args := []any{clusterID, from.UTC(), to.UTC()}
-	if len(snapshots) > 0 {
-		window += " AND events.id NOT IN (SELECT event_id FROM snapshot_events WHERE snapshot_id IN ?)"
-		args = append(args, snapshots)
-	}
-	return window, args
 }
 
 // collectedRows reads collected events (the query's FROM, WHERE and ORDER BY, naming the
 // events table "events", with its arguments), merges each event's rows, decodes it and adds
 // it to out by id.
-func (s *Store) collectedRows(ctx context.Context, query string, args []any, out map[string]decodedEvent) error {
+func (s *Store) collectedRows(ctx context.Context, query string, args []any, out map[string]DecodedEvent) error {
 	var evs []eventRow
 	if err := s.db.WithContext(ctx).Raw("SELECT events.* "+query, args...).Scan(&evs).Error; err != nil {
 		return wrap(err, "collected events")
@@ -266,50 +194,9 @@ func (s *Store) collectedRows(ctx context.Context, query string, args []any, out
 		return fmt.Errorf("collected %w", err)
 	}
 	for i, r := range evs {
-		out[r.ID] = decodedEvent{rows: rows[r.ID], first: r.FirstAt, obj: objs[i]}
+		out[r.ID] = DecodedEvent{Rows: rows[r.ID], First: r.FirstAt, Object: objs[i]}
 	}
 	return nil
-}
-
-// lastStates returns the pods and nodes of the collected states last gives (uid → row id), in
-// the order of the rows, taking those prev decoded from it and decoding the others; ev
-// remembers them all for the next load.
-func (s *Store) lastStates(ctx context.Context, last map[string]int64, prev, ev *Evidence) ([]*cluster.Object, error) {
-	ids := make([]int64, 0, len(last))
-	for _, id := range last {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	// A state's row never changes: only those not read before are.
-	ev.states = make(map[int64]*cluster.Object, len(ids))
-	var missing []int64
-	for _, id := range ids {
-		if o, ok := prev.states[id]; ok {
-			ev.states[id] = o
-		} else {
-			missing = append(missing, id)
-		}
-	}
-	for start := 0; start < len(missing); start += staleChunk {
-		var rows []stateRow
-		if err := s.db.WithContext(ctx).Where("id IN ?", missing[start:min(start+staleChunk, len(missing))]).Find(&rows).Error; err != nil {
-			return nil, wrap(err, "collected states")
-		}
-		for _, r := range rows {
-			o, err := s.decodeState(r)
-			if err != nil {
-				return nil, err
-			}
-			ev.states[r.ID] = o
-		}
-	}
-	var out []*cluster.Object
-	for _, id := range ids {
-		if o := ev.states[id]; o != nil {
-			out = append(out, o)
-		}
-	}
-	return out, nil
 }
 
 // decodeState decodes a collected state: a pod or node, or a workload or ConfigMap (as its

@@ -12,25 +12,18 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
 
 func collectedPod(rv, phase, reason string, at time.Time) *cluster.Object {
-	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod", UID: "pod-1", ResourceVersion: rv},
-		Spec:   corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub", Env: []corev1.EnvVar{{Name: "X", Value: "[redacted]"}}}}},
-		Status: corev1.PodStatus{Phase: corev1.PodPhase(phase), Reason: reason}}
-	// When the collector saw it, as the server takes it off what the collector sends.
-	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: "hub", UID: "pod-1", Pod: p,
-		Source: cluster.Source{ObservedAt: at.UTC().Truncate(time.Microsecond)}}
+	return storetest.CollectedPod(rv, phase, reason, at)
 }
 
 func collectedEvent(count int32, first, last time.Time) *cluster.Object {
-	e := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: "hub.1", Namespace: "prod", UID: "ev-1"},
-		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "prod", Name: "hub"}, Reason: "Evicted", Type: "Warning",
-		Message: "The node was low on resource: memory.", Count: count, FirstTimestamp: metav1.NewTime(first), LastTimestamp: metav1.NewTime(last)}
-	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "prod", Name: "hub.1", UID: "ev-1", Event: e}
+	return storetest.CollectedEvent(count, first, last)
 }
 
 // TestStoreCollected: the collector's batches are idempotent (a batch delivered again stores
@@ -73,7 +66,7 @@ func TestStoreCollected(t *testing.T) {
 		if err := st.CreateIncident(ctx, in); err != nil {
 			t.Fatal(err)
 		}
-		files, objs, err := st.IncidentObjects(ctx, "live")
+		files, objs, err := evidence.Objects(ctx, st, "live")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +94,7 @@ func TestStoreCollected(t *testing.T) {
 		if err := st.CreateIncident(ctx, &incident.Incident{ID: "early", Title: "Before", Cluster: "leap", StartedAt: &early, EndedAt: &earlyEnd}); err != nil {
 			t.Fatal(err)
 		}
-		if _, objs, err := st.IncidentObjects(ctx, "early"); err != nil || len(objs) != 0 {
+		if _, objs, err := evidence.Objects(ctx, st, "early"); err != nil || len(objs) != 0 {
 			t.Errorf("an earlier window: %d objects, %v", len(objs), err)
 		}
 	})
@@ -145,14 +138,14 @@ func TestCollectedVersions(t *testing.T) {
 		if err := st.CreateIncident(ctx, &incident.Incident{ID: "deploy", Title: "Deploy", Cluster: "leap", StartedAt: &start, EndedAt: &end}); err != nil {
 			t.Fatal(err)
 		}
-		images := func(ev *store.Evidence) []string {
+		images := func(ev *evidence.Evidence) []string {
 			var out []string
 			for _, c := range change.Over(ev.Versions) {
 				out = append(out, c.Before+" → "+c.After+" by "+c.Until.Format("Jan 2 15:04"))
 			}
 			return out
 		}
-		first, err := st.IncidentEvidence(ctx, "deploy", nil)
+		first, err := evidence.Load(ctx, st, "deploy", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +155,7 @@ func TestCollectedVersions(t *testing.T) {
 		if len(first.States) != 1 || first.States[0].Kind != cluster.KindPod {
 			t.Errorf("state changes: %+v, want the pod's only", first.States)
 		}
-		again, err := st.IncidentEvidence(ctx, "deploy", first)
+		again, err := evidence.Load(ctx, st, "deploy", first)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,11 +163,11 @@ func TestCollectedVersions(t *testing.T) {
 			t.Error("a load with nothing new is not the same evidence")
 		}
 		send(collectedDeployment(t, "4", "hub:4", t0.Add(20*time.Minute)))
-		since, err := st.IncidentEvidence(ctx, "deploy", again)
+		since, err := evidence.Load(ctx, st, "deploy", again)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh, err := st.IncidentEvidence(ctx, "deploy", nil)
+		fresh, err := evidence.Load(ctx, st, "deploy", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +213,7 @@ func TestCollectedNodeDeleted(t *testing.T) {
 		if err := st.CreateIncident(ctx, &incident.Incident{ID: "shrunk", Title: "Pool shrunk", Cluster: "leap", StartedAt: &start, EndedAt: &end}); err != nil {
 			t.Fatal(err)
 		}
-		ev, err := st.IncidentEvidence(ctx, "shrunk", nil)
+		ev, err := evidence.Load(ctx, st, "shrunk", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

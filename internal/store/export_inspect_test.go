@@ -54,18 +54,6 @@ func (s *Store) ClusterStates(ctx context.Context, clusterName string, from, to 
 	return out, wrap(err, "states of cluster %s", clusterName)
 }
 
-// IncidentStates returns the pod and node states the collector saw of an incident's cluster
-// during its window (see incidentWindow: its start and end, else the span of its snapshots'
-// evidence); none for an incident without a window. ErrNotFound when the incident does not
-// exist.
-func (s *Store) IncidentStates(ctx context.Context, incidentID string) ([]StateChange, error) {
-	ev, err := s.IncidentEvidence(ctx, incidentID, nil)
-	if err != nil {
-		return nil, err
-	}
-	return ev.States, nil
-}
-
 // SchemaVersion is the highest migration applied.
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	var v int

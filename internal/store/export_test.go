@@ -104,10 +104,6 @@ func (s *Store) EnsureEventDays(ctx context.Context, t time.Time) error {
 	return s.ensureEventDays(ctx, storageDays(t)...)
 }
 
-// Since reports whether the evidence was made from the load before it and what the
-// generations said changed since, not by comparing everything stored.
-func (e *Evidence) Since() bool { return e.since }
-
 // SinceQueryPlans returns the plan of each query that finds what changed since a load, and of
 // the statements that mark what a collector's batch changed: EXPLAIN QUERY PLAN on SQLite;
 // EXPLAIN on PostgreSQL with sequential scans discouraged (a test's tables are small enough

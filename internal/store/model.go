@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,22 +15,9 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
-// IncidentObjects loads what an incident's snapshots hold, as the objects ingestion decoded:
-// pods, nodes and other kinds from each snapshot (oldest snapshot first, so that a model built
-// from them keeps the newest state of an object), and the events those snapshots carried, with
-// every sighting merged; and, for an incident with a cluster, what the collector streamed of
-// that cluster during the incident's window (file "collected"; see incidentWindow). Each
-// object keeps the file and line it came from. It returns the names of the files too.
-// ErrNotFound when the incident does not exist.
-func (s *Store) IncidentObjects(ctx context.Context, incidentID string) ([]string, []*cluster.Object, error) {
-	ev, err := s.IncidentEvidence(ctx, incidentID, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return ev.Files, ev.Objects, nil
-}
-
-func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Object, error) {
+// SnapshotObjects decodes the pods, nodes and other objects of a snapshot (not its events),
+// each with the file and line it came from, in the order they were written.
+func (s *Store) SnapshotObjects(ctx context.Context, snap int64) ([]*cluster.Object, error) {
 	db := s.db.WithContext(ctx)
 	var out []*cluster.Object
 	var pods []podRow
@@ -80,81 +65,9 @@ func (s *Store) snapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 	return out, nil
 }
 
-// carriedEvents returns the events the snapshots carried, each once, with the provenance of
-// its first sighting and the merged count and times, in time order. The events prev holds from
-// the same rows are taken from it, not read again.
-func (s *Store) carriedEvents(ctx context.Context, snaps []int64, prev eventSet) (eventSet, error) {
-	if len(snaps) == 0 {
-		return eventSet{}, nil
-	}
-	var (
-		p    printSet
-		only []string
-		all  = true
-	)
-	if len(prev.byID) > 0 {
-		var err error
-		p, err = s.eventPrints(ctx, "se.snapshot_id", "FROM snapshot_events se JOIN events ON events.id = se.event_id WHERE se.snapshot_id IN ?", prev, snaps)
-		if err != nil || p.same {
-			return prev, err
-		}
-		only, all = stale(p.prints, prev)
-	}
-	fetched := map[string]decodedEvent{}
-	for start := 0; all || start < len(only); start += staleChunk {
-		var chunk []string // all of them
-		if !all {
-			chunk = only[start:min(start+staleChunk, len(only))]
-		}
-		if err := s.carriedRows(ctx, snaps, chunk, fetched); err != nil {
-			return eventSet{}, err
-		}
-		if all {
-			break
-		}
-	}
-	byID := fetched
-	if !all {
-		byID = make(map[string]decodedEvent, len(p.prints))
-		for id, print := range p.prints {
-			if d, ok := fetched[id]; ok {
-				byID[id] = d
-			} else if d, ok := prev.byID[id]; ok && d.print == print {
-				byID[id] = d
-			}
-		}
-	}
-	return eventSet{byID: byID, list: inTimeOrder(byID)}, nil
-}
-
-// inTimeOrder lists decoded events by their first sighting (undated last), then id: the order
-// of the events of a model made from the rows in one go (see mergeEventRows).
-func inTimeOrder(byID map[string]decodedEvent) []*cluster.Object {
-	type entry struct {
-		id    string
-		first *time.Time
-		obj   *cluster.Object
-	}
-	es := make([]entry, 0, len(byID))
-	for id, d := range byID {
-		es = append(es, entry{id, d.first, d.obj})
-	}
-	slices.SortFunc(es, func(a, b entry) int {
-		if c := compareTimes(a.first, b.first); c != 0 {
-			return c
-		}
-		return strings.Compare(a.id, b.id)
-	})
-	out := make([]*cluster.Object, len(es))
-	for i, e := range es {
-		out[i] = e.obj
-	}
-	return out
-}
-
 // carriedRows reads the rows of the events the snapshots carried (only those of the ids given,
 // unless nil), merges each event's rows, decodes it and adds it to out by id.
-func (s *Store) carriedRows(ctx context.Context, snaps []int64, only []string, out map[string]decodedEvent) error {
+func (s *Store) carriedRows(ctx context.Context, snaps []int64, only []string, out map[string]DecodedEvent) error {
 	// An incident can carry 100,000 events: the columns it needs, scanned by hand (gorm's
 	// reflection per row cost more than the query).
 	q := s.db.WithContext(ctx).Table("events").
@@ -222,7 +135,7 @@ func (s *Store) carriedRows(ctx context.Context, snaps []int64, only []string, o
 		return err
 	}
 	for i, r := range evs {
-		out[r.ID] = decodedEvent{print: printOf(prints[r.ID]), rows: len(prints[r.ID]), first: r.FirstAt, obj: objs[i]}
+		out[r.ID] = DecodedEvent{Print: printOf(prints[r.ID]), Rows: len(prints[r.ID]), First: r.FirstAt, Object: objs[i]}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -71,7 +72,7 @@ func TestTypedProvenanceStored(t *testing.T) {
 		}
 		storeObjects(t, st, metaFor("inc-1", "leap", ins), objs, skipped)
 
-		_, back, err := st.IncidentObjects(t.Context(), "inc-1")
+		_, back, err := evidence.Objects(t.Context(), st, "inc-1")
 		if err != nil {
 			t.Fatal(err)
 		}

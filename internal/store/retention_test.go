@@ -11,6 +11,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
@@ -67,7 +68,7 @@ func TestEventsAcrossDays(t *testing.T) {
 		if err := st.CreateIncident(ctx, &incident.Incident{ID: "w", Title: "Window", Cluster: "leap", StartedAt: &start, EndedAt: &end}); err != nil {
 			t.Fatal(err)
 		}
-		_, objs, err := st.IncidentObjects(ctx, "w")
+		_, objs, err := evidence.Objects(ctx, st, "w")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +137,7 @@ func TestExpire(t *testing.T) {
 		}
 		_, err = st.AttachSnapshot(ctx, m.Digest, "inc-1")
 		wantErr(t, "AttachSnapshot of an expired snapshot", err, store.ErrNotFound)
-		if _, objs, err := st.IncidentObjects(ctx, "inc-1"); err != nil || len(objs) != 0 {
+		if _, objs, err := evidence.Objects(ctx, st, "inc-1"); err != nil || len(objs) != 0 {
 			t.Errorf("objects of the expired snapshot: %d, %v", len(objs), err)
 		}
 		if again, err := st.Expire(ctx, now, age); err != nil || again.Snapshots != 0 || again.States != 0 || again.Events != 0 {
@@ -151,7 +152,7 @@ func TestExpire(t *testing.T) {
 		if diff := cmp.Diff(stored, counts(t, b.Target, snapshotTables...)); diff != "" {
 			t.Errorf("rows after storing the files again (-want +got):\n%s", diff)
 		}
-		if _, objs, err := st.IncidentObjects(ctx, "inc-1"); err != nil || len(objs) == 0 {
+		if _, objs, err := evidence.Objects(ctx, st, "inc-1"); err != nil || len(objs) == 0 {
 			t.Errorf("objects after storing the files again: %d, %v", len(objs), err)
 		}
 	})

@@ -1,17 +1,14 @@
 package store_test
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
-	"sort"
 	"testing"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/ingest"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -53,75 +50,41 @@ func fixtures(t *testing.T, names ...string) []input {
 	return out
 }
 
-// digest identifies inputs the way snapshots are identified: the SHA-256 of the files' hashes
-// in name order.
-func digest(ins []input) string {
-	sorted := append([]input(nil), ins...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
-	h := sha256.New()
-	for _, in := range sorted {
-		f := sha256.Sum256(in.data)
-		h.Write(f[:])
+// files are inputs as storetest's files.
+func files(ins []input) []storetest.File {
+	out := make([]storetest.File, len(ins))
+	for i, in := range ins {
+		out[i] = storetest.File{Name: in.name, Data: in.data}
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return out
 }
+
+// digest identifies inputs the way snapshots are identified.
+func digest(ins []input) string { return storetest.Digest(files(ins)) }
 
 // metaFor describes inputs as a snapshot of the given incident and cluster.
 func metaFor(incidentID, clusterName string, ins []input) store.SnapshotMeta {
-	m := store.SnapshotMeta{Digest: digest(ins), Incident: incidentID, Cluster: clusterName}
-	for _, in := range ins {
-		h := sha256.Sum256(in.data)
-		m.Bytes += int64(len(in.data))
-		m.Files = append(m.Files, store.SnapshotFile{Name: in.name, SHA256: hex.EncodeToString(h[:]), Bytes: int64(len(in.data))})
-	}
-	return m
+	return storetest.Meta(incidentID, clusterName, files(ins))
 }
 
 // decode decodes inputs with one Decoder, the way one upload is decoded, and returns the
 // objects and the skipped list.
 func decode(t *testing.T, ins []input) ([]*cluster.Object, []ingest.Skipped) {
 	t.Helper()
-	var skipped []ingest.Skipped
-	dec := ingest.NewDecoder(ingest.Options{OnSkip: func(s ingest.Skipped) { skipped = append(skipped, s) }})
-	var objs []*cluster.Object
-	for _, in := range ins {
-		err := dec.Decode(t.Context(), in.name, bytes.NewReader(in.data), func(o *cluster.Object) error {
-			objs = append(objs, o)
-			return nil
-		})
-		if err != nil {
-			t.Fatalf("decode %s: %v", in.name, err)
-		}
-	}
-	return objs, skipped
+	return storetest.Decode(t, files(ins))
 }
 
 // storeSnapshot decodes inputs and stores them as one snapshot of the incident.
 func storeSnapshot(t *testing.T, st *store.Store, m store.SnapshotMeta, ins []input) (*store.Snapshot, []ingest.Skipped) {
 	t.Helper()
 	objs, skipped := decode(t, ins)
-	return storeObjects(t, st, m, objs, skipped), skipped
+	return storetest.StoreObjects(t, st, m, objs, skipped), skipped
 }
 
 // storeObjects stores objects as one snapshot.
 func storeObjects(t *testing.T, st *store.Store, m store.SnapshotMeta, objs []*cluster.Object, skipped []ingest.Skipped) *store.Snapshot {
 	t.Helper()
-	ctx := t.Context()
-	w, err := st.BeginSnapshot(ctx, m)
-	if err != nil {
-		t.Fatalf("BeginSnapshot: %v", err)
-	}
-	defer w.Rollback()
-	for _, o := range objs {
-		if err := w.Add(ctx, o); err != nil {
-			t.Fatalf("Add %s: %v", o.Ref(), err)
-		}
-	}
-	snap, err := w.Commit(ctx, skipped)
-	if err != nil {
-		t.Fatalf("Commit: %v", err)
-	}
-	return snap
+	return storetest.StoreObjects(t, st, m, objs, skipped)
 }
 
 // createIncident stores a validated incident.
@@ -183,4 +146,15 @@ func clearSnapshots(t *testing.T, st *store.Store) {
 			t.Errorf("clear %s: %v", table, err)
 		}
 	}
+}
+
+// loadStates is the pod and node states the collector saw of an incident's cluster during its
+// window, as its evidence holds them.
+func loadStates(t *testing.T, st *store.Store, incidentID string) ([]store.StateChange, error) {
+	t.Helper()
+	ev, err := evidence.Load(t.Context(), st, incidentID, nil)
+	if err != nil {
+		return nil, err
+	}
+	return ev.States, nil
 }

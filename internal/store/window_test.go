@@ -16,6 +16,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
@@ -64,7 +65,7 @@ func TestEvidenceWindow(t *testing.T) {
 		if _, err := st.StoreAlerts(ctx, "leap", alerts, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		if ev, err := st.IncidentEvidence(ctx, "unstarted", nil); err != nil || len(ev.Alerts) != 0 {
+		if ev, err := evidence.Load(ctx, st, "unstarted", nil); err != nil || len(ev.Alerts) != 0 {
 			t.Fatalf("alerts of an incident without start or evidence: %v, %v", ev, err)
 		}
 		ins := il0070(t)
@@ -78,7 +79,7 @@ func TestEvidenceWindow(t *testing.T) {
 		if _, err := st.StoreCollected(ctx, "leap", []*cluster.Object{collectedPod("11", "Running", "", t0.Add(time.Hour))}, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		check := func(what string, ev *store.Evidence, wantAlerts []string) {
+		check := func(what string, ev *evidence.Evidence, wantAlerts []string) {
 			t.Helper()
 			if diff := cmp.Diff(wantAlerts, fingerprints(ev.Alerts)); diff != "" {
 				t.Errorf("%s: alerts (-want +got):\n%s", what, diff)
@@ -100,23 +101,23 @@ func TestEvidenceWindow(t *testing.T) {
 				t.Errorf("%s: collected states %q, want the one of 17:05", what, states)
 			}
 		}
-		first, err := st.IncidentEvidence(ctx, "unstarted", nil)
+		first, err := evidence.Load(ctx, st, "unstarted", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		check("the full load", first, []string{"00000000000000a4", "00000000000000a1"})
-		if states, err := st.IncidentStates(ctx, "unstarted"); err != nil || len(states) != 1 {
+		if states, err := loadStates(t, st, "unstarted"); err != nil || len(states) != 1 {
 			t.Errorf("IncidentStates: %+v, %v; want the state of 17:05", states, err)
 		}
 		// A resolution changes the cluster's generation: the next load reads what changed since.
 		if _, err := st.StoreAlerts(ctx, "leap", []alert.Alert{resolvedAt(alerts[3], t0.Add(2*time.Minute))}, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		since, err := st.IncidentEvidence(ctx, "unstarted", first)
+		since, err := evidence.Load(ctx, st, "unstarted", first)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !since.Since() {
+		if !since.Incremental() {
 			t.Error("the second load read everything again")
 		}
 		check("the load from the one before", since, []string{"00000000000000a4", "00000000000000a1"})
@@ -129,7 +130,7 @@ func TestEvidenceWindow(t *testing.T) {
 		if _, err := st.AttachSnapshot(ctx, digest(ins), "started"); err != nil {
 			t.Fatal(err)
 		}
-		ev, err := st.IncidentEvidence(ctx, "started", nil)
+		ev, err := evidence.Load(ctx, st, "started", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,7 +293,7 @@ func TestEvidenceSpanAfterUpgrade(t *testing.T) {
 		if _, err := st.StoreAlerts(ctx, "leap", []alert.Alert{testAlert("00000000000000a1", t0.Add(6*time.Minute)), testAlert("00000000000000a2", t0.Add(time.Hour))}, now); err != nil {
 			t.Fatal(err)
 		}
-		ev, err := st.IncidentEvidence(ctx, "old", nil)
+		ev, err := evidence.Load(ctx, st, "old", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +327,7 @@ func TestEvidenceWindowBounded(t *testing.T) {
 		if _, err := st.StoreAlerts(ctx, "leap", alerts, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		ev, err := st.IncidentEvidence(ctx, "pods-only", nil)
+		ev, err := evidence.Load(ctx, st, "pods-only", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,9 +10,9 @@ import (
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/report"
-	"github.com/rootline-dev/rootline/internal/store"
 )
 
 // Source is what an export reads: an incident's stored report and signatures, and what
@@ -20,7 +20,7 @@ import (
 type Source interface {
 	Report(ctx context.Context, id string) (incident.Report, error)
 	Signatures(ctx context.Context, id string) (incident.Signatures, error)
-	IncidentEvidence(ctx context.Context, incidentID string, prev *store.Evidence) (*store.Evidence, error)
+	evidence.Rows
 }
 
 // Report is incident id as a report of the library. GET /api/v1/incidents/{id}/export
@@ -39,7 +39,7 @@ func Report(ctx context.Context, src Source, id string) (incident.Report, error)
 	if r.Body != "" && !incident.SignatureOf(r).Empty() {
 		return r, nil
 	}
-	ev, err := src.IncidentEvidence(ctx, id, nil)
+	ev, err := evidence.Load(ctx, src, id, nil)
 	if err != nil {
 		return r, err
 	}
@@ -60,7 +60,7 @@ func Report(ctx context.Context, src Source, id string) (incident.Report, error)
 // Options are the options of an incident's analysis: what changed between its
 // snapshots of each cluster, between the versions of workloads, ConfigMaps and nodes the
 // collector saw, and between those and the snapshots of the same cluster, each dated by the events that mark it when they tell (change.Narrow).
-func Options(ev *store.Evidence) analysis.Options {
+func Options(ev *evidence.Evidence) analysis.Options {
 	var opts analysis.Options
 	for _, rs := range ev.Readings {
 		opts.Changes = append(opts.Changes, change.Across(rs)...)

@@ -1,4 +1,4 @@
-package store_test
+package evidence
 
 import (
 	"fmt"
@@ -12,28 +12,6 @@ import (
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
-
-// evidenceInputs are the files of a snapshot of cluster leap at t0: two pods, a node and
-// three events (ev-a, ev-b, ev-c), one minute apart.
-func evidenceInputs(t0 time.Time, pods ...string) []input {
-	var items []string
-	for _, p := range pods {
-		items = append(items, fmt.Sprintf(`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": %q, "namespace": "prod", "uid": "uid-%[1]s"},
-			"spec": {"nodeName": "core-1", "containers": [{"name": "app", "resources": {"requests": {"memory": "1Gi"}}}]}, "status": {"phase": "Running"}}`, p))
-	}
-	var evs []string
-	for i, uid := range []string{"ev-a", "ev-b", "ev-c"} {
-		at := t0.Add(time.Duration(i) * time.Minute).Format(time.RFC3339)
-		evs = append(evs, fmt.Sprintf(`{"apiVersion": "v1", "kind": "Event", "metadata": {"name": "%[1]s", "namespace": "prod", "uid": "%[1]s"}, `+
-			`"involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub"}, "reason": "BackOff", "type": "Warning", "message": "back-off %[1]s", `+
-			`"count": 1, "firstTimestamp": %[2]q, "lastTimestamp": %[2]q}`, uid, at)) // JSON Lines: one a line
-	}
-	return []input{
-		{name: "pods.json", data: []byte(`{"apiVersion": "v1", "kind": "List", "items": [` + strings.Join(items, ",") + `]}`)},
-		{name: "nodes.json", data: []byte(`{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "core-1", "uid": "node-1"}, "status": {"allocatable": {"memory": "8Gi"}}}`)},
-		{name: "events.jsonl", data: []byte(strings.Join(evs, "\n"))},
-	}
-}
 
 // TestIncidentEvidence: a load that starts from the one before holds what a load from nothing
 // holds, after every kind of change to what an incident is made of, and decodes again only what
@@ -53,11 +31,11 @@ func TestIncidentEvidence(t *testing.T) {
 			}
 		}
 		event := func(uid string, count int32, first, last time.Time) *cluster.Object {
-			return eventNamed(collectedEvent(count, first, last), uid)
+			return storetest.EventNamed(storetest.CollectedEvent(count, first, last), uid)
 		}
-		collect(collectedPod("10", "Running", "", t0), event("ev-x", 1, t0.Add(5*time.Minute), t0.Add(5*time.Minute)))
+		collect(storetest.CollectedPod("10", "Running", "", t0), event("ev-x", 1, t0.Add(5*time.Minute), t0.Add(5*time.Minute)))
 
-		prev, err := st.IncidentEvidence(ctx, "w", nil)
+		prev, err := Load(ctx, st, "w", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,10 +57,10 @@ func TestIncidentEvidence(t *testing.T) {
 				o.Event.Message = "back-off ev-b, again"
 				collect(o)
 			}, false, 8, "back-off ev-b, again"},
-			{"a new state of the collected pod", func() { collect(collectedPod("11", "Failed", "Evicted", t0.Add(30*time.Minute))) }, false, 8, `"reason":"Evicted"`},
+			{"a new state of the collected pod", func() { collect(storetest.CollectedPod("11", "Failed", "Evicted", t0.Add(30*time.Minute))) }, false, 8, `"reason":"Evicted"`},
 			{"another snapshot", func() {
-				more := evidenceInputs(t0.Add(2*time.Minute), "cache")
-				storeSnapshot(t, st, metaFor("w", "leap", more), more)
+				more := storetest.SnapshotFiles(t0.Add(2*time.Minute), "cache")
+				storeFiles(t, st, "w", more)
 			}, false, 6, "uid-cache"}, // its events are new sightings of ev-a, ev-b and ev-c
 			// Everything is older than the age: the snapshots' objects, the events and the states
 			// that are not the newest of their object go.
@@ -91,15 +69,18 @@ func TestIncidentEvidence(t *testing.T) {
 					t.Fatal(err)
 				}
 			}, false, 0, ""},
-			{"the same files stored again", func() { storeSnapshot(t, st, m, ins) }, false, 0, "uid-hub"},
+			{"the same files stored again", func() {
+				objs, skipped := storetest.Decode(t, ins)
+				storetest.StoreObjects(t, st, m, objs, skipped)
+			}, false, 0, "uid-hub"},
 		}
 		for _, s := range steps {
 			s.change()
-			got, err := st.IncidentEvidence(ctx, "w", prev)
+			got, err := Load(ctx, st, "w", prev)
 			if err != nil {
 				t.Fatalf("%s: %v", s.name, err)
 			}
-			whole, err := st.IncidentEvidence(ctx, "w", nil)
+			whole, err := Load(ctx, st, "w", nil)
 			if err != nil {
 				t.Fatalf("%s: %v", s.name, err)
 			}
@@ -131,7 +112,7 @@ func TestIncidentEvidence(t *testing.T) {
 }
 
 // render lists evidence one object a line: what it is, where it came from and its JSON.
-func render(ev *store.Evidence) string {
+func render(ev *Evidence) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "files %q\n", ev.Files)
 	for _, o := range ev.Objects {
@@ -142,4 +123,18 @@ func render(ev *store.Evidence) string {
 		fmt.Fprintf(&b, "state %s %s %s/%s %s\n", c.At.Format(time.RFC3339Nano), c.Kind, c.Namespace, c.Name, c.State)
 	}
 	return b.String()
+}
+
+// pg is the PostgreSQL database of this test process; storetest.Each skips or fails its cases
+// when PostgreSQL is unreachable.
+var pg *storetest.Postgres
+
+func TestMain(m *testing.M) { storetest.Main(m, &pg) }
+
+// storeFiles decodes files as one upload and stores them as a snapshot of the incident, of
+// cluster leap.
+func storeFiles(t *testing.T, st *store.Store, incidentID string, files []storetest.File) {
+	t.Helper()
+	objs, skipped := storetest.Decode(t, files)
+	storetest.StoreObjects(t, st, storetest.Meta(incidentID, "leap", files), objs, skipped)
 }
