@@ -174,7 +174,7 @@ func testIncident(id, clusterName string, start, end time.Time) *incident.Incide
 }
 
 // TestEvidenceAlerts: an incident's evidence holds the alerts of its cluster that overlap its
-// window, on the full load and on the load from the one before (loadSince), and is not the
+// window, on the full load and on the load from the one before (evidence.Load), and is not the
 // Same as before once an alert resolved.
 func TestEvidenceAlerts(t *testing.T) {
 	t.Parallel()
