@@ -130,6 +130,29 @@ func sameAlert(a, b alert.Alert) bool {
 		a.GeneratorURL == b.GeneratorURL && maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations)
 }
 
+// reuse returns the decoded rows of the ids: those prev holds taken from it (a collected
+// state's row never changes), the others read with fetch.
+func reuse[V any](ctx context.Context, ids []int64, prev map[int64]V, fetch func(context.Context, []int64) (map[int64]V, error)) (map[int64]V, error) {
+	out := make(map[int64]V, len(ids))
+	var missing []int64
+	for _, id := range ids {
+		if v, ok := prev[id]; ok {
+			out[id] = v
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	got, err := fetch(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(out, got)
+	return out, nil
+}
+
 // wrap says what was being loaded when err struck; nil when err is.
 func wrap(err error, format string, args ...any) error {
 	if err == nil {
@@ -233,23 +256,9 @@ func collectedVersions(ctx context.Context, rows Rows, prev, ev *Evidence) error
 	if err != nil {
 		return err
 	}
-	ev.rows, ev.versions = ids, make(map[int64]change.Version, len(ids))
-	var missing []int64
-	for _, id := range ids {
-		if v, ok := prev.versions[id]; ok {
-			ev.versions[id] = v
-		} else {
-			missing = append(missing, id)
-		}
-	}
-	if len(missing) > 0 {
-		got, err := rows.StateVersions(ctx, missing)
-		if err != nil {
-			return err
-		}
-		for id, v := range got {
-			ev.versions[id] = v
-		}
+	ev.rows = ids
+	if ev.versions, err = reuse(ctx, ids, prev.versions, rows.StateVersions); err != nil {
+		return err
 	}
 	ev.Versions = make([]change.Version, 0, len(ids))
 	for _, id := range ids {

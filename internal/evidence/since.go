@@ -5,8 +5,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -62,7 +60,7 @@ func carriedEvents(ctx context.Context, rows Rows, snaps []int64, prev eventSet)
 			}
 		}
 	}
-	return eventSet{byID: byID, list: inTimeOrder(byID)}, nil
+	return eventSet{byID: byID, list: store.EventsInOrder(byID)}, nil
 }
 
 // collectedObjects returns what is stored of the incident's cluster for its window beyond the
@@ -114,7 +112,7 @@ func collectedObjects(ctx context.Context, rows Rows, snapshots []int64, prev, e
 			byID[id] = d
 		}
 	}
-	ev.collected = eventSet{byID: byID, list: inTimeOrder(byID)}
+	ev.collected = eventSet{byID: byID, list: store.EventsInOrder(byID)}
 	return append(out, ev.collected.list...), nil
 }
 
@@ -127,22 +125,9 @@ func lastStates(ctx context.Context, rows Rows, last map[string]int64, prev, ev 
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	// A state's row never changes: only those not read before are.
-	ev.states = make(map[int64]*cluster.Object, len(ids))
-	var missing []int64
-	for _, id := range ids {
-		if o, ok := prev.states[id]; ok {
-			ev.states[id] = o
-		} else {
-			missing = append(missing, id)
-		}
-	}
-	if len(missing) > 0 {
-		got, err := rows.StateObjects(ctx, missing)
-		if err != nil {
-			return nil, err
-		}
-		maps.Copy(ev.states, got)
+	var err error
+	if ev.states, err = reuse(ctx, ids, prev.states, rows.StateObjects); err != nil {
+		return nil, err
 	}
 	var out []*cluster.Object
 	for _, id := range ids {
@@ -163,44 +148,6 @@ func stale(prints map[string]string, prev eventSet) (ids []string, all bool) {
 	}
 	slices.Sort(ids)
 	return ids, len(prev.byID) == 0 || len(ids) > max(chunk, len(prints)/2)
-}
-
-// inTimeOrder lists decoded events by their first sighting (undated last), then id: the order
-// of the events of a model made from the rows in one go.
-func inTimeOrder(byID map[string]store.DecodedEvent) []*cluster.Object {
-	type entry struct {
-		id    string
-		first *time.Time
-		obj   *cluster.Object
-	}
-	es := make([]entry, 0, len(byID))
-	for id, d := range byID {
-		es = append(es, entry{id, d.First, d.Object})
-	}
-	slices.SortFunc(es, func(a, b entry) int {
-		if c := compareTimes(a.first, b.first); c != 0 {
-			return c
-		}
-		return strings.Compare(a.id, b.id)
-	})
-	out := make([]*cluster.Object, len(es))
-	for i, e := range es {
-		out[i] = e.obj
-	}
-	return out
-}
-
-// compareTimes orders optional times, the undated last.
-func compareTimes(a, b *time.Time) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return 1
-	case b == nil:
-		return -1
-	}
-	return a.Compare(*b)
 }
 
 // loadSince loads an incident's evidence from prev and what changed since, when prev was made
@@ -301,7 +248,7 @@ func carriedSince(ctx context.Context, rows Rows, prev *Evidence, ids []int64, c
 	if carried == nil {
 		return prev.carried, nil
 	}
-	return eventSet{byID: carried, list: inTimeOrder(carried)}, nil
+	return eventSet{byID: carried, list: store.EventsInOrder(carried)}, nil
 }
 
 // changedEvents returns the ids of the events that may have changed since the load p was made,
@@ -443,7 +390,7 @@ func collectedSince(ctx context.Context, rows Rows, prev, ev *Evidence, changed 
 		}
 	}
 	if byID != nil {
-		ev.collected = eventSet{byID: byID, list: inTimeOrder(byID)}
+		ev.collected = eventSet{byID: byID, list: store.EventsInOrder(byID)}
 	}
 	return append(out, ev.collected.list...), nil
 }

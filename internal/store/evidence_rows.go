@@ -2,9 +2,11 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -135,6 +137,21 @@ type DecodedEvent struct {
 	// First is the merged first sighting, which orders the events.
 	First  *time.Time
 	Object *cluster.Object
+}
+
+// EventsInOrder lists decoded events as a model made from their rows in one go holds them: by
+// their first sighting (undated last), then id. A load that keeps some events from an earlier
+// one orders them so too.
+func EventsInOrder(byID map[string]DecodedEvent) []*cluster.Object {
+	ids := slices.Collect(maps.Keys(byID))
+	slices.SortFunc(ids, func(a, b string) int {
+		return cmp.Or(compareTimes(byID[a].First, byID[b].First), strings.Compare(a, b))
+	})
+	out := make([]*cluster.Object, len(ids))
+	for i, id := range ids {
+		out[i] = byID[id].Object
+	}
+	return out
 }
 
 // Prints are the prints of a set of events by id, or Same when each row matched, one to one,
