@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/metrics"
@@ -44,27 +43,42 @@ type Input struct {
 	// components remembers cluster.PodComponent for the run: several rules ask it of every
 	// pod, and it was a third of the rules' time on 20,000 pods. Nil (in tests) computes it.
 	components map[*cluster.Object]string
-	// changes are Options.Changes and the model's own history; replicaSets maps each
-	// ReplicaSet ("namespace/name") to its Deployment, read once for the change rules and only
-	// when there are changes.
-	changes     []Change
-	replicaSets map[string]string
+	// changes are Options.Changes and the model's own history.
+	changes []Change
 	// metrics are the series the input holds (metrics.FromObjects of the model's others), by
 	// query name.
 	metrics []metrics.Answer
-	// cache holds what rules ask of the whole model again and again; nil computes it each time.
-	cache *runCache
+	// memo holds what rules ask of the whole model again and again (Once); nil computes it each
+	// time.
+	memo map[any]any
 }
 
-// runCache is what an analysis works out once for all its rules.
-type runCache struct {
-	podEvents map[string][]*cluster.Object // events about pods, by the pod's name
-	parsed    map[string]parsedScheduling  // scheduler messages, parsed (see better)
-	messages  *messageCache                // the catalogue's reading of messages
+// Changes are what changed in the cluster: Options.Changes and the rollouts the model's own
+// ReplicaSets tell, numbered C-1… in time order.
+func (in Input) Changes() []Change { return in.changes }
+
+// Metrics are the series the input holds, by query name: Options.Metrics, or those read from
+// the model.
+func (in Input) Metrics() []metrics.Answer { return in.metrics }
+
+// Once returns what make gives for key, made once a run: the indexes and readings that several
+// rules ask of the whole model (events by pod, the catalogue's reading of messages). A key is a
+// value of a type of the asking package's own, so that two packages never share one. Without a
+// run (an Input made by hand, in tests) it makes it each time.
+func Once[T any](in Input, key any, make func() T) T {
+	if in.memo == nil {
+		return make()
+	}
+	if v, ok := in.memo[key]; ok {
+		return v.(T)
+	}
+	v := make()
+	in.memo[key] = v
+	return v
 }
 
-// component is cluster.PodComponent of a pod object.
-func (in Input) component(o *cluster.Object) string {
+// Component is cluster.PodComponent of a pod object, worked out once a run.
+func (in Input) Component(o *cluster.Object) string {
 	if in.components == nil {
 		return cluster.PodComponent(o.Pod)
 	}
@@ -74,6 +88,20 @@ func (in Input) component(o *cluster.Object) string {
 		in.components[o] = c
 	}
 	return c
+}
+
+// defaultCriticalComponents are the components whose loss users feel at once.
+var defaultCriticalComponents = []string{cluster.ComponentHub, cluster.ComponentProxy, cluster.ComponentIngress,
+	cluster.ComponentDNS, cluster.ComponentAutoscaler, cluster.ComponentScheduler}
+
+// Critical reports whether a pod is critical: one of the options' critical components, or
+// running with a system priority class.
+func (in Input) Critical(o *cluster.Object) bool {
+	comps := in.Options.CriticalComponents
+	if comps == nil {
+		comps = defaultCriticalComponents
+	}
+	return cluster.SystemCritical(o.Pod) || slices.Contains(comps, in.Component(o))
 }
 
 // SymptomRule finds one kind of symptom.
@@ -94,17 +122,24 @@ type GapRule interface {
 	Gaps(in Input, r *Report) []Gap
 }
 
+// ReportRule amends the whole report once its chain is linked: a suggestion that depends on
+// which cause explains which symptom.
+type ReportRule interface {
+	Name() string
+	Amend(in Input, r *Report)
+}
+
 // Registry is the set of rules an analysis runs.
 type Registry struct {
 	Symptoms []SymptomRule
 	Causes   []CauseRule
-	Links    []LinkRule
-	Gaps     []GapRule
-}
-
-// Run analyses a model with the default rules.
-func Run(m *cluster.Model, opts Options) Report {
-	return DefaultRegistry().Run(m, opts)
+	// Roles settle the causes' roles once they are merged and grouped, before they are
+	// ordered (roots first) and numbered.
+	Roles []ReportRule
+	Links []LinkRule
+	// Amends amend the report once its chain is linked.
+	Amends []ReportRule
+	Gaps   []GapRule
 }
 
 // Run analyses a model: symptoms first, then the causes that explain them, then the gaps.
@@ -117,15 +152,12 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	if opts.Now.IsZero() {
 		opts.Now = to
 	}
-	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, cache: &runCache{messages: newMessageCache(catalog.Default())}}
+	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, memo: map[any]any{}}
 	in.metrics = opts.Metrics
 	if in.metrics == nil {
 		in.metrics, _ = metrics.FromObjects(m.Others)
 	}
 	in.changes = numberChanges(append(append([]change.Change{}, opts.Changes...), change.History(m.Others)...))
-	if len(in.changes) > 0 {
-		in.replicaSets = replicaSetOwners(m)
-	}
 	rep := Report{Inputs: Inputs{Files: len(m.Files), Nodes: len(m.Nodes), Pods: len(m.Pods), Events: len(m.Events)},
 		Symptoms: []Symptom{}, Causes: []Cause{}, Gaps: []Gap{}, Changes: in.changes}
 	if !from.IsZero() {
@@ -156,18 +188,22 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	for _, rule := range r.Causes {
 		for _, c := range rule.Causes(in, rep.Symptoms) {
 			sort.SliceStable(c.Explains, func(i, j int) bool { return index[c.Explains[i]] < index[c.Explains[j]] })
-			c.Evidence = uniqueEvidence(c.Evidence)
+			c.Evidence = Unique(c.Evidence)
 			rep.Causes = append(rep.Causes, c)
 		}
 	}
 	applyClaims(in, &rep)
 	rep.Causes = mergeCauses(rep.Causes)
 	final := groupSymptoms(in, &rep)
-	rootChanges(&rep)
+	for _, rule := range r.Roles {
+		rule.Amend(in, &rep)
+	}
 	orderCauses(rep.Causes, rep.Symptoms)
 	numberCauses(rep.Causes)
 	linkChain(in, &rep, r.Links)
-	suggestPriority(in, &rep)
+	for _, rule := range r.Amends {
+		rule.Amend(in, &rep)
+	}
 	for _, rule := range r.Gaps {
 		rep.Gaps = append(rep.Gaps, rule.Gaps(in, &rep)...)
 	}
@@ -198,15 +234,15 @@ func firstObject(s Symptom) string {
 	return o.Kind + "/" + o.Namespace + "/" + o.Name
 }
 
-// objectLabel names a symptom's first object for people: "pod prod/web-1", "node n-1", or
-// unnamedPod when the input does not name it.
-func objectLabel(s Symptom) string {
+// Label names a symptom's first object for people: "pod prod/web-1", "node n-1", or
+// UnnamedPod when the input does not name it.
+func (s Symptom) Label() string {
 	if len(s.Objects) == 0 || s.Objects[0].Name == "" {
 		switch s.Kind {
 		case NodeNotReady, NodePressure, NodeOOM, ScaleUp:
-			return unnamedNode
+			return UnnamedNode
 		}
-		return unnamedPod
+		return UnnamedPod
 	}
 	o := s.Objects[0]
 	if o.Namespace == "" {
@@ -215,41 +251,15 @@ func objectLabel(s Symptom) string {
 	return strings.ToLower(o.Kind) + " " + o.Namespace + "/" + o.Name
 }
 
-// DefaultRegistry holds every rule Rootline has.
-func DefaultRegistry() *Registry {
-	r := &Registry{
-		Symptoms: []SymptomRule{
-			evictedRule{}, lingeringRule{}, pendingRule{}, oomRule{},
-			probeRule{probe: "Liveness", kind: LivenessProbeFailed},
-			probeRule{probe: "Readiness", kind: ReadinessProbeFailed},
-			probeRule{probe: "Startup", kind: StartupProbeFailed},
-			crashLoopRule{}, restartedRule{}, imagePullRule{}, preemptedRule{},
-			nodeNotReadyRule{}, nodePressureRule{}, scaleUpRule{}, stuckCreatingRule{}, podCreateFailedRule{},
-			rolloutStuckRule{}, jobFailedRule{}, volumeProvisioningRule{}, nodeOOMRule{},
-		},
-		Causes: []CauseRule{
-			capacityRule{}, sharedPoolRule{}, sharedPrometheusRule{}, cpuStarvationRule{},
-			memoryOverRequestRule{}, scaleUpNotReadyRule{}, schedulingConstraintsRule{},
-			memoryLimitRule{}, requestExceedsNodeRule{}, volumeBindingRule{}, overcommitRule{}, nodeDiskRule{}, startFailureRule{},
-			changedImageRule{}, loweredMemoryLimitRule{}, cutCPURule{}, tightenedProbeRule{}, movedPlacementRule{},
-			cordonedNodeRule{}, taintedNodeRule{}, removedNodeRule{}, movedNeighbourRule{}, missingClassRule{},
-		},
-		Links: defaultLinks(),
-		Gaps:  []GapRule{eventsGap{}, nodesGap{}, messagesGap{}, competingGap{}, quietGap{}},
-	}
-	r.Causes = append(r.Causes, directRules()...)
-	r.Causes = append(r.Causes, tagRules()...)
-	return r
-}
-
-// uniqueEvidence drops repeated evidence items (one object cited for several symptoms).
-func uniqueEvidence(es []Evidence) []Evidence {
-	seen := map[Evidence]bool{}
-	out := es[:0]
-	for _, e := range es {
-		if !seen[e] {
-			seen[e] = true
-			out = append(out, e)
+// Unique drops repeated items, keeping the first of each in place: the names, ids and evidence
+// a rule or the engine gathers in the order it found them.
+func Unique[T comparable](items []T) []T {
+	seen := make(map[T]bool, len(items))
+	out := items[:0]
+	for _, it := range items {
+		if !seen[it] {
+			seen[it] = true
+			out = append(out, it)
 		}
 	}
 	return out

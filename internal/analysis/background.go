@@ -2,10 +2,14 @@ package analysis
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
+	"github.com/rootline-dev/rootline/internal/cluster"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -47,7 +51,7 @@ func separateBackground(syms []Symptom) ([]Symptom, []ContextNote) {
 	}
 	drop := map[int]bool{}
 	var notes []ContextNote
-	for _, node := range sortedKeys(byNode) {
+	for _, node := range slices.Sorted(maps.Keys(byNode)) {
 		idx := byNode[node]
 		if len(idx) < nodeRestartMin {
 			continue
@@ -61,7 +65,7 @@ func separateBackground(syms []Symptom) ([]Symptom, []ContextNote) {
 			names = append(names, syms[i].Objects[0].Name)
 		}
 		n.Summary = fmt.Sprintf("%d system pods of node %s restarted once each and run again (%s): the node or its kubelet restarted; not a symptom",
-			len(idx), node, listed(names))
+			len(idx), node, phrase.First(names, 5))
 		if at := syms[idx[0]].At; at != nil {
 			n.Summary += ", at " + at.UTC().Format(time.RFC3339)
 		}
@@ -74,7 +78,7 @@ func separateBackground(syms []Symptom) ([]Symptom, []ContextNote) {
 		drop[i] = true
 		notes = append(notes, ContextNote{Objects: s.Objects, Evidence: s.Evidence,
 			Summary: fmt.Sprintf("%s restarted once at %s, %s before the rest of the evidence begins (%s), and runs again: background, not a symptom",
-				objectLabel(s), s.At.UTC().Format(time.RFC3339), roundDuration(int(start.Sub(*s.At).Seconds())), start.UTC().Format(time.RFC3339))})
+				s.Label(), s.At.UTC().Format(time.RFC3339), phrase.Duration(int(start.Sub(*s.At).Seconds())), start.UTC().Format(time.RFC3339))})
 	}
 	if len(drop) == 0 {
 		return syms, nil
@@ -93,7 +97,7 @@ func separateBackground(syms []Symptom) ([]Symptom, []ContextNote) {
 // runs and is ready, with no reason given for it that would make it a symptom on its own.
 func onceAndRecovered(s Symptom) bool {
 	name := s.Details.Container
-	for _, cs := range allStatuses(s.Pod.Pod) {
+	for _, cs := range cluster.ContainerStatuses(s.Pod.Pod) {
 		if cs.Name != name {
 			continue
 		}

@@ -63,7 +63,7 @@ func latestPodTime(o *cluster.Object) (time.Time, string) {
 	for _, c := range p.Status.Conditions {
 		take(c.LastTransitionTime.Time, "status.conditions["+string(c.Type)+"].lastTransitionTime")
 	}
-	for _, cs := range allStatuses(p) {
+	for _, cs := range cluster.ContainerStatuses(p) {
 		if t := cs.State.Terminated; t != nil {
 			take(t.FinishedAt.Time, "status.containerStatuses["+cs.Name+"].state.terminated.finishedAt")
 		}

@@ -2,9 +2,11 @@ package analysis
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
@@ -50,13 +52,13 @@ func (capacityRule) Causes(in Input, symptoms []Symptom) []Cause {
 		c.Confidence += 0.15
 	}
 	c.Confidence = clamp(c.Confidence)
-	c.Explains = unique(c.Explains)
-	for _, p := range sortedKeys(pools) {
+	c.Explains = Unique(c.Explains)
+	for _, p := range slices.Sorted(maps.Keys(pools)) {
 		if p != "" {
 			c.Components = append(c.Components, Component{Kind: cluster.ComponentNodePool, Name: p})
 		}
 	}
-	c.Summary = "the cluster ran out of requestable capacity: " + summaryParts(parts, "; ")
+	c.Summary = "the cluster ran out of requestable capacity: " + phrase.Parts(parts, "; ")
 	weighNodeUse(in, &c, symptoms)
 	return []Cause{c}
 }
@@ -70,7 +72,7 @@ func shortPending(in Input, c *Cause, symptoms []Symptom, limits []autoscalerNot
 	m := in.Model
 	largest := largestNode(m)
 	for _, s := range symptoms {
-		sch, _, ok := failedScheduling(s)
+		sch, _, ok := s.Scheduling()
 		unknown := s.Kind == PodPending && !ok && len(limits) > 0
 		admitted := s.Details.RefusedResource != "" // the kubelet found its node short (OutOfcpu)
 		var pool Evidence
@@ -121,7 +123,7 @@ func shortParts(m *cluster.Model, c *Cause, pending []Symptom, limits []autoscal
 		for _, s := range pending {
 			pods += max(len(s.Objects), 1)
 		}
-		parts = append(parts, fmt.Sprintf("%s pod(s) did not fit on any node", thousands(pods)))
+		parts = append(parts, fmt.Sprintf("%s pod(s) did not fit on any node", phrase.Thousands(pods)))
 	}
 	return parts
 }
@@ -168,11 +170,11 @@ func weighNodeUse(in Input, c *Cause, symptoms []Symptom) {
 			continue
 		}
 		alloc := in.Model.Load(node).Allocatable
-		if top, best, ok := highest(in.nodeUse(queryNodeMemory, queryNodeMemoryCA, node), from, to); ok && alloc.Memory > 0 {
+		if top, best, ok := highest(nodeUse(in, queryNodeMemory, queryNodeMemoryCA, node), from, to); ok && alloc.Memory > 0 {
 			c.Evidence = append(c.Evidence, citeMetric(top, fmt.Sprintf("node %s had %s of memory in use at %s, %s of its allocatable %s",
 				name, memString(int64(best.Value)), hhmm(best.At), pct(best.Value/float64(alloc.Memory)), memString(alloc.Memory))))
 		}
-		if top, best, ok := highest(in.nodeUse(queryNodeCPU, queryNodeCPUCA, node), from, to); ok && alloc.MilliCPU > 0 {
+		if top, best, ok := highest(nodeUse(in, queryNodeCPU, queryNodeCPUCA, node), from, to); ok && alloc.MilliCPU > 0 {
 			used := int64(best.Value * 1000)
 			c.Evidence = append(c.Evidence, citeMetric(top, fmt.Sprintf("node %s had %s CPU in use at %s, %s of its allocatable %s",
 				name, cpuString(used), hhmm(best.At), pct(float64(used)/float64(alloc.MilliCPU)), cpuString(alloc.MilliCPU))))
@@ -260,7 +262,7 @@ func shortfall(m *cluster.Model, pending []Symptom) []poolShortfall {
 		}
 	}
 	var out []poolShortfall
-	for _, pool := range sortedKeys(by) {
+	for _, pool := range slices.Sorted(maps.Keys(by)) {
 		sh := by[pool]
 		free := loads[pool].Free()
 		sh.lack = cluster.Resources{MilliCPU: max(sh.pending.MilliCPU-max(free.MilliCPU, 0), 0), Memory: max(sh.pending.Memory-max(free.Memory, 0), 0)}
@@ -308,27 +310,6 @@ func memString(b int64) string {
 		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(b)/gi), ".0") + "Gi"
 	}
 	return fmt.Sprintf("%dMi", b>>20)
-}
-
-func unique(ss []string) []string {
-	seen := map[string]bool{}
-	out := ss[:0]
-	for _, s := range ss {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // tooBig reports whether every pod of a pending symptom that the model holds asks more than a

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -52,7 +53,7 @@ func componentKinds(c Cause) string {
 		kinds = append(kinds, comp.Kind)
 	}
 	sort.Strings(kinds)
-	return strings.Join(unique(kinds), ",")
+	return strings.Join(Unique(kinds), ",")
 }
 
 // mergedCause is one cause standing for several of one kind: the most confident member's
@@ -67,7 +68,9 @@ func mergedCause(members []Cause) Cause {
 	for i, m := range members {
 		c.Explains = append(c.Explains, m.Explains...)
 		for _, comp := range m.Components {
-			c.Components = appendComponent(c.Components, comp)
+			if !slices.Contains(c.Components, comp) {
+				c.Components = append(c.Components, comp)
+			}
 			if names[comp.Name] == 0 {
 				order = append(order, comp.Name)
 			}
@@ -91,11 +94,11 @@ func mergedCause(members []Cause) Cause {
 		m.Members = nil
 		c.Members = append(c.Members, m)
 	}
-	c.Follows, c.Nodes = unique(c.Follows), unique(c.Nodes)
-	c.Explains = unique(c.Explains)
-	c.Evidence = uniqueEvidence(c.Evidence)
-	c.Missing = unique(c.Missing)
-	c.Changes = unique(c.Changes)
+	c.Follows, c.Nodes = Unique(c.Follows), Unique(c.Nodes)
+	c.Explains = Unique(c.Explains)
+	c.Evidence = Unique(c.Evidence)
+	c.Missing = Unique(c.Missing)
+	c.Changes = Unique(c.Changes)
 	sort.SliceStable(order, func(i, j int) bool { return names[order[i]] > names[order[j]] })
 	var parts []string
 	for i, n := range order {

@@ -82,8 +82,8 @@ func reaches(r *Report, from, to string) bool {
 	return false
 }
 
-// explainers lists the causes whose Explains hold id.
-func explainers(r *Report, id string) []*Cause {
+// Explaining lists the causes whose Explains hold id.
+func (r *Report) Explaining(id string) []*Cause {
 	var out []*Cause
 	for i := range r.Causes {
 		if slices.Contains(r.Causes[i].Explains, id) {
@@ -93,17 +93,12 @@ func explainers(r *Report, id string) []*Cause {
 	return out
 }
 
-// symptomByID returns the report's symptom of an id.
-func symptomByID(r *Report, id string) (Symptom, bool) {
+// SymptomByID returns the report's symptom of an id.
+func (r *Report) SymptomByID(id string) (Symptom, bool) {
 	for _, s := range r.Symptoms {
 		if s.ID == id {
 			return s, true
 		}
 	}
 	return Symptom{}, false
-}
-
-// defaultLinks are the link rules, in the order they run.
-func defaultLinks() []LinkRule {
-	return []LinkRule{changeLink{}, triggeredLink{}, followsLink{}, newNodesLink{}, sameNodeLink{}, lingeringLink{}}
 }

@@ -13,7 +13,7 @@ import (
 // shows how the same symptoms came about (the image could not be pulled, the containers were
 // killed at their limit, no node matched the selector) tell one story, in which the change came
 // first. The change links to that cause, saying how it led to it, and the cause is no longer a
-// root of its own (rootChanges).
+// root of its own (changeRoles).
 //
 // Preconditions, all of them, for an edge from change cause X to cause Y:
 //   - X and Y explain a symptom in common. A recent_change cause explains only symptoms begun
@@ -40,10 +40,14 @@ func (changeLink) Links(_ Input, r *Report) []Edge {
 	return out
 }
 
-// rootChanges makes contributing each root cause whose every symptom is explained by changes
+// changeRoles makes contributing each root cause whose every symptom is explained by changes
 // that lead to it (changeLink's preconditions): the change is the root, and the cause how it
 // hurt. It runs on the causes as the rules found them, before they are ordered and linked.
-func rootChanges(r *Report) {
+type changeRoles struct{}
+
+func (changeRoles) Name() string { return "recent-change-roles" }
+
+func (changeRoles) Amend(_ Input, r *Report) {
 	covered := map[int]map[string]bool{}
 	for _, l := range changeLeadsIn(r) {
 		if covered[l.led] == nil {

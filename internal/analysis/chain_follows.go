@@ -17,12 +17,12 @@ func (followsLink) Links(_ Input, r *Report) []Edge {
 	var out []Edge
 	for _, y := range r.Causes {
 		for _, id := range y.Follows {
-			s, ok := symptomByID(r, id)
+			s, ok := r.SymptomByID(id)
 			if !ok {
 				continue
 			}
 			why := fmt.Sprintf("through the %s (%s): %s", symptomNoun(s.Kind), id, y.FollowWhy)
-			for _, x := range explainers(r, id) {
+			for _, x := range r.Explaining(id) {
 				if x.ID != y.ID {
 					out = append(out, Edge{From: x.ID, To: y.ID, Why: why})
 				}

@@ -34,7 +34,7 @@ func (lingeringLink) Links(_ Input, r *Report) []Edge {
 				continue
 			}
 			why := fmt.Sprintf("the pods it evicted (%s) stayed in phase Failed: the kubelet does not delete the pods it evicts, and the pod garbage collector waits until the cluster holds %s terminated pods (--terminated-pod-gc-threshold)", s.ID, terminatedPodGCThreshold)
-			if cs := explainers(r, s.ID); len(cs) > 0 {
+			if cs := r.Explaining(s.ID); len(cs) > 0 {
 				out = append(out, Edge{From: cs[0].ID, To: l.ID, Why: why}) // the worst cause of the eviction
 			}
 		}

@@ -16,7 +16,7 @@ func (newNodesLink) Links(_ Input, r *Report) []Edge {
 			continue
 		}
 		for _, id := range c.Follows {
-			up, ok := symptomByID(r, id)
+			up, ok := r.SymptomByID(id)
 			if !ok {
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -40,14 +41,14 @@ func (triggeredLink) Links(in Input, r *Report) []Edge {
 			var why string
 			switch pool := sharedPool(s, up); {
 			case n > 0:
-				why = fmt.Sprintf("%s of the pods that could not be scheduled (%s) triggered the scale-up (%s): cluster-autoscaler's TriggeredScaleUp events on them", thousands(n), s.ID, up.ID)
+				why = fmt.Sprintf("%s of the pods that could not be scheduled (%s) triggered the scale-up (%s): cluster-autoscaler's TriggeredScaleUp events on them", phrase.Thousands(n), s.ID, up.ID)
 			case len(triggered) == 0 && pool != "" && s.At != nil && up.At != nil && !s.At.After(up.At.Add(burstWindow)):
 				why = fmt.Sprintf("the pods that could not be scheduled (%s) waited for pool %s from %s, and the scale-up (%s) added nodes to it from %s; no TriggeredScaleUp event in the input says which pods triggered it",
 					s.ID, pool, s.At.UTC().Format(time.TimeOnly), up.ID, up.At.UTC().Format(time.TimeOnly))
 			default:
 				continue
 			}
-			for _, c := range explainers(r, s.ID) {
+			for _, c := range r.Explaining(s.ID) {
 				if c.Kind != ScaleUpNotReady { // it follows the scale-up, it does not cause it
 					out = append(out, Edge{From: c.ID, To: up.ID, Why: why})
 				}

@@ -27,7 +27,7 @@ func numberChanges(cs []change.Change) []Change {
 		out = append(out, Change{Change: c})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		a, b := when(out[i].Change), when(out[j].Change)
+		a, b := out[i].Change.When(), out[j].Change.When()
 		if a.IsZero() != b.IsZero() {
 			return !a.IsZero()
 		}

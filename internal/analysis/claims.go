@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
@@ -60,7 +61,7 @@ func claimedCauses(c cluster.Claim) []string {
 		}
 	}
 	if c.Reason == "Evicted" {
-		if ev, ok := signal.ParseEviction(c.Quote); ok && diskEviction(ev.Resource, ev.Condition) {
+		if ev, ok := signal.ParseEviction(c.Quote); ok && signal.DiskEviction(ev.Resource, ev.Condition) {
 			add(NodeDiskExhaustion)
 		}
 	}
@@ -149,7 +150,7 @@ func (w *claimWeigher) support(kind string, ev Evidence) bool {
 	for ci := range w.rep.Causes {
 		if cs := &w.rep.Causes[ci]; cs.Kind == kind && !slices.Contains(cs.Evidence, ev) {
 			cs.Evidence = append(cs.Evidence, ev)
-			cs.Confidence = clamp(cs.Confidence + 0.05)
+			cs.Confidence = min(cs.Confidence+0.05, 1)
 			supported = true
 		}
 	}
@@ -186,10 +187,10 @@ func (w *claimWeigher) finish() {
 		var quotes []string
 		for _, e := range c.Evidence {
 			if e.Field == "author's claim" {
-				quotes = append(quotes, "“"+clip(e.Value, 140)+"”")
+				quotes = append(quotes, "“"+phrase.Clip(e.Value, 140)+"”")
 			}
 		}
-		c.Summary = fmt.Sprintf("the author says so, and the %d symptom(s) it would explain show nothing against it: %s", len(c.Explains), summaryParts(quotes, "; "))
+		c.Summary = fmt.Sprintf("the author says so, and the %d symptom(s) it would explain show nothing against it: %s", len(c.Explains), phrase.Parts(quotes, "; "))
 		w.rep.Causes = append(w.rep.Causes, *c)
 	}
 }
@@ -221,11 +222,11 @@ func claimFits(kind string, s Symptom) bool {
 		if s.Kind == NodePressure {
 			return slices.Contains(s.Details.Resources, "disk")
 		}
-		return (res == "" && cond == "") || diskEviction(res, cond)
+		return (res == "" && cond == "") || signal.DiskEviction(res, cond)
 	case MemoryOverRequest:
 		return res == "" || res == "memory"
 	case CapacityExhaustion, VolumeBinding, SchedulingConstraints:
-		_, _, parsed := failedScheduling(s)
+		_, _, parsed := s.Scheduling()
 		return !parsed // the scheduler's own reasons, where given, decide
 	}
 	return true

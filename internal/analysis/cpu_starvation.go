@@ -31,7 +31,7 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 			continue
 		}
 		pod, node := podOf(m, s), m.Node(nodeOf(m, s))
-		if pod == nil || node == nil || !critical(in, pod) {
+		if pod == nil || node == nil || !in.Critical(pod) {
 			continue
 		}
 		req := m.PodRequests(pod)
@@ -68,7 +68,7 @@ func (cpuStarvationRule) Causes(in Input, symptoms []Symptom) []Cause {
 		// the dask workers beside it); when fewer than three of them ask for more than it does,
 		// the other pods that are not heavy (Prometheus is what it competes with, not a peer).
 		peers := "critical pods"
-		median, n := medianCPURequest(m, l, pod, func(o *cluster.Object) bool { return critical(in, o) })
+		median, n := medianCPURequest(m, l, pod, func(o *cluster.Object) bool { return in.Critical(o) })
 		if n < 3 || median <= req.MilliCPU {
 			peers = "pods that are not heavy"
 			median, n = medianCPURequest(m, l, pod, func(o *cluster.Object) bool { return !heavy(in, o, l) })
@@ -103,7 +103,7 @@ func weighThrottling(in Input, c *Cause, symptoms []Symptom) {
 	}
 	span := fmt.Sprintf("between %s and %s", hhmm(from), hhmm(to))
 	read := false
-	if top, best, ok := highest(in.podSeries(queryThrottling, c.Pod, ""), from, to); ok {
+	if top, best, ok := highest(podSeries(in, queryThrottling, c.Pod, ""), from, to); ok {
 		read = true
 		before := ""
 		if p, ok := firstIn(top.series, from.Add(-prometheusLookBack), to); ok && p.At.Before(best.At) {
@@ -118,7 +118,7 @@ func weighThrottling(in Input, c *Cause, symptoms []Symptom) {
 			against(c, citeMetric(top, fmt.Sprintf("at most %s of its CFS periods throttled %s, under a CPU limit of %s: its quota did not starve it", pct(best.Value), span, cpuString(in.Model.PodLimits(c.Pod).MilliCPU))), 0.3)
 		}
 	}
-	if top, best, ok := highest(in.podSeries(queryContainerCPU, c.Pod, ""), from, to); ok {
+	if top, best, ok := highest(podSeries(in, queryContainerCPU, c.Pod, ""), from, to); ok {
 		read = true
 		req := in.Model.PodRequests(c.Pod).MilliCPU
 		used := int64(math.Round(best.Value * 1000))

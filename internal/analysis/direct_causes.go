@@ -30,7 +30,7 @@ func (r directRule) Causes(_ Input, symptoms []Symptom) []Cause {
 		}
 		c.Explains = append(c.Explains, s.ID)
 		c.Evidence = append(c.Evidence, s.Evidence[0])
-		objects = append(objects, objectLabel(s))
+		objects = append(objects, s.Label())
 	}
 	if len(c.Explains) == 0 {
 		return nil

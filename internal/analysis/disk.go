@@ -3,8 +3,8 @@ package analysis
 import (
 	"fmt"
 	"slices"
-	"strings"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
 
@@ -14,15 +14,6 @@ import (
 type nodeDiskRule struct{}
 
 func (nodeDiskRule) Name() string { return "node-disk-exhaustion" }
-
-// diskResources are the eviction signals of disk, as kubelets of every release name them.
-var diskResources = map[string]bool{"ephemeral-storage": true, "inodes": true, "nodefs": true, "imagefs": true,
-	"nodefs.available": true, "nodefs.inodesFree": true, "imagefs.available": true, "imagefs.inodesFree": true}
-
-// diskEviction reports whether an eviction's resource or condition is the node's disk.
-func diskEviction(resource, condition string) bool {
-	return diskResources[resource] || strings.Contains(condition, "DiskPressure")
-}
 
 // Confidence of each kind of evidence: an eviction message names the resource outright; the
 // pressure condition says the kubelet saw it; a taint only that the node had it when the
@@ -39,19 +30,19 @@ func (nodeDiskRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	for _, s := range symptoms {
 		res, cond := s.Details.Resource, s.Details.Condition
 		switch {
-		case s.Kind == PodEvicted && diskEviction(res, cond):
+		case s.Kind == PodEvicted && signal.DiskEviction(res, cond):
 			c.Confidence = max(c.Confidence, diskEvictionConfidence)
-			evicted = append(evicted, objectLabel(s))
+			evicted = append(evicted, s.Label())
 		case s.Kind == NodePressure && slices.Contains(s.Details.Resources, "disk") && onlyScheduler(s):
 			// Only the scheduler's count of nodes with the pressure taint: a taint's weight, and
 			// said by the pending pods' part of the summary.
 			c.Confidence = max(c.Confidence, diskTaintConfidence)
 		case s.Kind == NodePressure && slices.Contains(s.Details.Resources, "disk"):
 			c.Confidence = max(c.Confidence, diskPressureConfidence)
-			pressured = append(pressured, objectLabel(s))
+			pressured = append(pressured, s.Label())
 		case s.Kind == PodPending && diskTainted(s) > 0:
 			c.Confidence = max(c.Confidence, diskTaintConfidence)
-			pending = append(pending, fmt.Sprintf("%s (%d node(s) with the disk-pressure taint)", objectLabel(s), diskTainted(s)))
+			pending = append(pending, fmt.Sprintf("%s (%d node(s) with the disk-pressure taint)", s.Label(), diskTainted(s)))
 		default:
 			continue
 		}
@@ -63,15 +54,15 @@ func (nodeDiskRule) Causes(_ Input, symptoms []Symptom) []Cause {
 	}
 	var parts []string
 	if len(evicted) > 0 {
-		parts = append(parts, fmt.Sprintf("%d pod(s) were evicted for disk: %s", len(evicted), listed(evicted)))
+		parts = append(parts, fmt.Sprintf("%d pod(s) were evicted for disk: %s", len(evicted), phrase.First(evicted, 5)))
 	}
 	if len(pressured) > 0 {
-		parts = append(parts, "under disk pressure: "+listed(pressured))
+		parts = append(parts, "under disk pressure: "+phrase.First(pressured, 5))
 	}
 	if len(pending) > 0 {
-		parts = append(parts, "kept off nodes under disk pressure: "+listed(pending))
+		parts = append(parts, "kept off nodes under disk pressure: "+phrase.First(pending, 5))
 	}
-	c.Summary = "nodes ran out of disk: " + summaryParts(parts, "; ")
+	c.Summary = "nodes ran out of disk: " + phrase.Parts(parts, "; ")
 	if len(evicted) == 0 && len(pressured) == 0 {
 		c.Missing = []string{"the node's DiskPressure condition and what filled its disk (kubectl describe node; the kubelet's eviction log)"}
 	}
@@ -91,7 +82,7 @@ func onlyScheduler(s Symptom) bool {
 
 // diskTainted is how many nodes the scheduler left out for their disk-pressure taint.
 func diskTainted(s Symptom) int {
-	sch, _, ok := failedScheduling(s)
+	sch, _, ok := s.Scheduling()
 	if !ok {
 		return 0
 	}
@@ -102,12 +93,4 @@ func diskTainted(s Symptom) int {
 		}
 	}
 	return n
-}
-
-// listed joins names for a summary, five at most.
-func listed(names []string) string {
-	if len(names) > 5 {
-		return strings.Join(names[:5], ", ") + fmt.Sprintf(" and %d more", len(names)-5)
-	}
-	return strings.Join(names, ", ")
 }

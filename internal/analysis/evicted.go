@@ -37,14 +37,14 @@ func readEvictedPod(in Input, syms *podSymptoms, o *cluster.Object) {
 	p := o.Pod
 	cond := disruption(p)
 	evicted := p.Status.Reason == "Evicted" && (p.Status.Phase == corev1.PodFailed || p.Status.Phase == "")
-	if !evicted && p.Status.Phase != corev1.PodRunning && p.Status.Message != "" && in.statusSign(p.Status.Message, PodEvicted) != nil {
+	if !evicted && p.Status.Phase != corev1.PodRunning && p.Status.Message != "" && statusSign(in, p.Status.Message, PodEvicted) != nil {
 		evicted = true
 	}
 	if !evicted && (cond == nil || !evictionReasons[cond.Reason]) {
 		return
 	}
 	s := syms.pod(o)
-	s.Node = cmp.Or(p.Spec.NodeName, in.scheduledNode(p.Namespace, p.Name))
+	s.Node = cmp.Or(p.Spec.NodeName, scheduledNode(in, p.Namespace, p.Name))
 	if evicted && p.Status.Reason != "" {
 		s.Evidence = append(s.Evidence, cite(o, "status.reason", p.Status.Reason))
 	}
@@ -67,7 +67,7 @@ func evictionEvent(in Input, syms *podSymptoms, o *cluster.Object) {
 		taintManagerEviction(syms, o)
 		return
 	}
-	if e.Reason != "Evicted" && in.eventSign(o, PodEvicted) == nil || !aboutPod(o) {
+	if e.Reason != "Evicted" && eventSign(in, o, PodEvicted) == nil || !aboutPod(o) {
 		return
 	}
 	s := syms.event(o)
@@ -75,7 +75,7 @@ func evictionEvent(in Input, syms *podSymptoms, o *cluster.Object) {
 	s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	if s.Node == "" {
 		ns, name := podKey(o)
-		s.Node = cmp.Or(e.Source.Host, in.scheduledNode(ns, name))
+		s.Node = cmp.Or(e.Source.Host, scheduledNode(in, ns, name))
 	}
 	noteResource(s, e.Message)
 	if ev, ok := signal.EvictionFromAnnotations(e.Annotations); ok {

@@ -81,17 +81,11 @@ func podKey(o *cluster.Object) (namespace, name string) {
 	return io.Namespace, io.Name
 }
 
-// unnamedPod is how summaries speak of a pod the input does not name.
-const unnamedPod = "a pod the input does not name"
-
-// unnamedNode stands for the node of a node's symptom whose input does not name it.
-const unnamedNode = "a node the input does not name"
-
 // podPhrase speaks of the pod "ns/name" (as podSymptoms keys it): "pod prod/web-1", or
-// unnamedPod for "".
+// UnnamedPod for "".
 func podPhrase(pod string) string {
 	if pod == "" || strings.HasSuffix(pod, "/") {
-		return unnamedPod
+		return UnnamedPod
 	}
 	return "pod " + strings.TrimPrefix(pod, "/")
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -42,7 +43,7 @@ func (competingGap) Gaps(in Input, r *Report) []Gap {
 		}
 		var pods []*cluster.Object
 		for _, p := range symptomPods(in.Model, s) {
-			if !seen[p] && critical(in, p) && (memory && cpu || !hasKindFor(r, p.Namespace, p.Name, LivenessProbeFailed, OOMKilled, PodEvicted)) {
+			if !seen[p] && in.Critical(p) && (memory && cpu || !hasKindFor(r, p.Namespace, p.Name, LivenessProbeFailed, OOMKilled, PodEvicted)) {
 				seen[p] = true
 				pods = append(pods, p)
 			}
@@ -52,7 +53,7 @@ func (competingGap) Gaps(in Input, r *Report) []Gap {
 		}
 		who := podPhrase(pods[0].Namespace + "/" + pods[0].Name)
 		if len(pods) > 1 {
-			who = fmt.Sprintf("%d critical pods (%s)", len(pods), listSome(workloadsOf(pods), 3))
+			who = fmt.Sprintf("%d critical pods (%s)", len(pods), phrase.First(workloadsOf(pods), 3))
 		}
 		decide := wouldDecide(in, r, pods)
 		if decide == "" {
@@ -105,7 +106,7 @@ func wouldDecide(in Input, r *Report, pods []*cluster.Object) string {
 		if hasKindFor(r, p.Namespace, p.Name, LivenessProbeFailed) {
 			probe++
 		}
-		for _, cs := range allStatuses(p.Pod) {
+		for _, cs := range cluster.ContainerStatuses(p.Pod) {
 			if cs.LastTerminationState.Terminated != nil || cs.State.Terminated != nil {
 				termination++
 				break
@@ -126,10 +127,10 @@ func wouldDecide(in Input, r *Report, pods []*cluster.Object) string {
 	}
 	var memory, cpu int
 	for _, p := range pods {
-		if len(in.podSeries(queryContainerMem, p, "")) > 0 {
+		if len(podSeries(in, queryContainerMem, p, "")) > 0 {
 			memory++
 		}
-		if len(in.podSeries(queryThrottling, p, ""))+len(in.podSeries(queryContainerCPU, p, "")) > 0 {
+		if len(podSeries(in, queryThrottling, p, ""))+len(podSeries(in, queryContainerCPU, p, "")) > 0 {
 			cpu++
 		}
 	}

@@ -28,7 +28,7 @@ func (eventsGap) Gaps(in Input, r *Report) []Gap {
 	var trouble time.Time
 	var what string
 	for _, p := range m.Pods {
-		for _, cs := range allStatuses(p.Pod) {
+		for _, cs := range cluster.ContainerStatuses(p.Pod) {
 			if t := cs.LastTerminationState.Terminated; t != nil && !t.FinishedAt.IsZero() {
 				if trouble.IsZero() || t.FinishedAt.Time.Before(trouble) {
 					trouble, what = t.FinishedAt.Time, fmt.Sprintf("container %s of %s/%s ended (%s, exit code %d)", cs.Name, p.Namespace, p.Name, t.Reason, t.ExitCode)

@@ -22,7 +22,7 @@ func (messagesGap) Gaps(in Input, _ *Report) []Gap {
 			combined++
 		}
 		if o.Event.Reason == "FailedScheduling" {
-			if p := in.cache.scheduling(msg); p.ok && p.truncated {
+			if p := schedulingOf(in).scheduling(msg); p.ok && p.truncated {
 				cut++
 			}
 		}

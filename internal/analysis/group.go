@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -108,7 +109,7 @@ func groupSymptoms(in Input, rep *Report) map[string]string {
 				c.Explains[j] = f
 			}
 		}
-		c.Explains = unique(c.Explains)
+		c.Explains = Unique(c.Explains)
 		sort.SliceStable(c.Explains, func(a, b int) bool { return rank[c.Explains[a]] < rank[c.Explains[b]] })
 		for j, id := range c.Follows {
 			if f, ok := final[id]; ok {
@@ -176,7 +177,7 @@ func describeMember(in Input, s Symptom) member {
 		switch ref.Kind {
 		case cluster.KindNode:
 			if n := m.Node(ref.Name); n != nil {
-				addPool(nodePool(n))
+				addPool(n.NodePool())
 			}
 		case cluster.KindPod:
 			pods++
@@ -187,11 +188,11 @@ func describeMember(in Input, s Symptom) member {
 			}
 			addWorkload(strings.TrimPrefix(p.Namespace+"/"+cluster.WorkloadName(p.Pod), "/"))
 			addPool(podPool(m, p))
-			if !mb.critical && critical(in, p) {
+			if !mb.critical && in.Critical(p) {
 				// Critical pods are never one among ordinary ones, and the hub's, DNS's or an
 				// ingress's trouble is a group of its own.
 				mb.critical, mb.key.critical = true, "critical"
-				if in.component(p) != "" {
+				if in.Component(p) != "" {
 					mb.key.critical = p.Namespace + "/" + cluster.WorkloadName(p.Pod)
 				}
 			}
@@ -199,16 +200,16 @@ func describeMember(in Input, s Symptom) member {
 	}
 	if pods == 0 && s.Pod != nil { // a pod the input does not name
 		addPool(podPool(m, s.Pod))
-		if critical(in, s.Pod) {
+		if in.Critical(s.Pod) {
 			mb.critical, mb.key.critical = true, "critical"
-			if in.component(s.Pod) != "" {
+			if in.Component(s.Pod) != "" {
 				mb.key.critical = "\x00" + s.Pod.Source.String()
 			}
 		}
 	}
 	if len(mb.pools) == 0 && s.Node != "" {
 		if n := m.Node(s.Node); n != nil {
-			addPool(nodePool(n))
+			addPool(n.NodePool())
 		}
 	}
 	if len(mb.pools) > 0 {
@@ -236,17 +237,11 @@ func addShares(shares []Share, sh Share) []Share {
 	return append(shares, sh)
 }
 
-// nodePool is the pool of a node object.
-func nodePool(n *cluster.Object) string {
-	pool, _ := cluster.NodePool(n.Node.Labels)
-	return pool
-}
-
 // podPool is the pool of a pod's node, or for a pod on no node the pool it waits for.
 func podPool(m *cluster.Model, p *cluster.Object) string {
 	if name := p.Pod.Spec.NodeName; name != "" {
 		if n := m.Node(name); n != nil {
-			return nodePool(n)
+			return n.NodePool()
 		}
 		return ""
 	}
@@ -290,7 +285,7 @@ func (g *group) symptom() Symptom {
 			m.Members = nil
 			s.Members = append(s.Members, m)
 		}
-		s.Evidence = uniqueEvidence(s.Evidence)
+		s.Evidence = Unique(s.Evidence)
 	}
 	s.Reason = g.key.reason
 	for _, mb := range g.members {
@@ -370,7 +365,7 @@ func groupSummary(s Symptom) string {
 		}
 		where = append(where, "pools "+strings.Join(names, ", "))
 	}
-	out := fmt.Sprintf("%s %s %s", thousands(s.Count), noun, groupVerbs[s.Kind])
+	out := fmt.Sprintf("%s %s %s", phrase.Thousands(s.Count), noun, groupVerbs[s.Kind])
 	if len(where) > 0 {
 		out += " (" + strings.Join(where, "; ") + ")"
 	}
@@ -378,16 +373,4 @@ func groupSummary(s Symptom) string {
 		out += ": " + s.Reason
 	}
 	return out
-}
-
-// thousands writes n with commas between thousands: 1,204.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	vocab "github.com/rootline-dev/rootline/internal/kinds"
 )
 
@@ -135,7 +136,7 @@ func TestGroupSymptoms(t *testing.T) {
 				}
 			}
 		}
-		if len(s.Members) > 1 && !strings.HasPrefix(s.Summary, fmt.Sprint(thousands(s.Count), " pods ")) {
+		if len(s.Members) > 1 && !strings.HasPrefix(s.Summary, fmt.Sprint(phrase.Thousands(s.Count), " pods ")) {
 			t.Errorf("%s summary = %q", s.ID, s.Summary)
 		}
 		if s.Until != nil && s.Until.Before(*s.At) {
@@ -153,7 +154,7 @@ func TestGroupSymptoms(t *testing.T) {
 	}
 	for _, c := range rep.Causes {
 		for _, id := range c.Explains {
-			if _, ok := symptomByID(&rep, id); !ok && !strings.HasPrefix(id, "C") {
+			if _, ok := (&rep).SymptomByID(id); !ok && !strings.HasPrefix(id, "C") {
 				t.Errorf("%s explains %s, which is no group", c.ID, id)
 			}
 		}

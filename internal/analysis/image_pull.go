@@ -21,7 +21,7 @@ var pullReasons = map[string]bool{"ErrImagePull": true, "ImagePullBackOff": true
 func (imagePullRule) Symptoms(in Input) []Symptom {
 	syms := newPodSymptoms(ImagePullFailed)
 	for _, o := range in.Model.Pods {
-		for _, cs := range allStatuses(o.Pod) {
+		for _, cs := range cluster.ContainerStatuses(o.Pod) {
 			if w := cs.State.Waiting; w != nil && pullReasons[w.Reason] {
 				s := syms.pod(o)
 				s.Node = o.Pod.Spec.NodeName
@@ -33,7 +33,7 @@ func (imagePullRule) Symptoms(in Input) []Symptom {
 		e := o.Event
 		pulling := (e.Reason == "Failed" && strings.Contains(e.Message, "pull")) ||
 			(e.Reason == "BackOff" && strings.Contains(e.Message, "pulling image")) || pullReasons[e.Reason] ||
-			in.eventSign(o, ImagePullFailed) != nil
+			eventSign(in, o, ImagePullFailed) != nil
 		if !pulling || !aboutPod(o) {
 			continue
 		}

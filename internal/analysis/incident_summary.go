@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	vocab "github.com/rootline-dev/rootline/internal/kinds"
 )
 
@@ -168,7 +169,7 @@ func head(s Symptom) string {
 			t += " (" + s.Reason + ")"
 		}
 	}
-	return clip(t, 200)
+	return phrase.Clip(t, 200)
 }
 
 // chainTo is the longest chain of causes from a root cause to the worst felt symptom that a
@@ -189,7 +190,7 @@ func chainTo(rep *Report, felt []Symptom) []string {
 			}
 		}
 		if len(best) == 0 { // explained, but by no root: start from its first explainer
-			if cs := explainers(rep, sy.ID); len(cs) > 0 {
+			if cs := rep.Explaining(sy.ID); len(cs) > 0 {
 				best = []string{cs[0].ID, sy.ID}
 			}
 		}
@@ -251,7 +252,7 @@ func whyText(rep *Report, chain []string, trigger string) string {
 		return "No cause the evidence shows explains what users felt."
 	}
 	root, _ := causeByID(rep, chain[0])
-	sy, _ := symptomByID(rep, chain[len(chain)-1])
+	sy, _ := rep.SymptomByID(chain[len(chain)-1])
 	var b strings.Builder
 	fmt.Fprintf(&b, "Root cause: %s (%s): %s.", vocab.Name(root.Kind), root.ID, strings.TrimSuffix(root.Summary, "."))
 	var steps []string
@@ -261,7 +262,7 @@ func whyText(rep *Report, chain []string, trigger string) string {
 	}
 	steps = append(steps, fmt.Sprintf("%s (%s)", vocab.Name(sy.Kind), sy.ID))
 	fmt.Fprintf(&b, " The chain: %s.", strings.Join(steps, " → "))
-	if t, ok := symptomByID(rep, trigger); ok {
+	if t, ok := rep.SymptomByID(trigger); ok {
 		fmt.Fprintf(&b, " It started with a scale-up (%s): %s.", t.ID, strings.TrimSuffix(t.Summary, "."))
 	}
 	return b.String()

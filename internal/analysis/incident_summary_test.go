@@ -41,7 +41,7 @@ func TestIL0070Summary(t *testing.T) {
 				t.Fatal("no summary")
 			}
 			kindOf := func(id string) string {
-				if sy, ok := symptomByID(&rep, id); ok {
+				if sy, ok := (&rep).SymptomByID(id); ok {
 					return sy.Kind
 				}
 				c, _ := causeByID(&rep, id)

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -22,12 +23,12 @@ func (jobFailedRule) Symptoms(in Input) []Symptom {
 	syms.fromConditions(in, []string{"Job"}, func(c workloadCondition) bool { return c.Type == "Failed" && c.Status == "True" })
 	syms.fromEvents(in, "Job", func(o *cluster.Object) bool {
 		kind := o.Event.InvolvedObject.Kind
-		return jobFailureReasons[o.Event.Reason] && (kind == "Job" || kind == "") || in.eventSign(o, JobFailed) != nil
+		return jobFailureReasons[o.Event.Reason] && (kind == "Job" || kind == "") || eventSign(in, o, JobFailed) != nil
 	})
 	return syms.list(func(s *Symptom) string {
 		sum := fmt.Sprintf("%s failed", objectPhrase(s, "Job"))
 		if m := s.Details.Message; m != "" {
-			sum += ": " + clip(m, 160)
+			sum += ": " + phrase.Clip(m, 160)
 		}
 		return sum
 	})

@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -41,8 +42,8 @@ func (memoryLimitRule) Causes(in Input, symptoms []Symptom) []Cause {
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.Explains = unique(c.Explains)
-	c.Summary = "containers were OOM-killed at their memory limit: " + summaryParts(parts, ", ")
+	c.Explains = Unique(c.Explains)
+	c.Summary = "containers were OOM-killed at their memory limit: " + phrase.Parts(parts, ", ")
 	c.Missing = []string{"the containers' memory use before the kill (metrics), to size the limit"}
 	return []Cause{c}
 }

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
@@ -33,8 +34,8 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 					continue
 				}
 				found = true
-				parts = append(parts, fmt.Sprintf("container %s of %s used %s against a request of %s", off.Name, objectLabel(s), memString(use), memString(req)))
-				who := objectLabel(s)
+				parts = append(parts, fmt.Sprintf("container %s of %s used %s against a request of %s", off.Name, s.Label(), memString(use), memString(req)))
+				who := s.Label()
 				var targets []ObjectRef
 				if p := podOf(in.Model, s); p != nil {
 					who = workloadPhrase(p)
@@ -61,8 +62,8 @@ func (memoryOverRequestRule) Causes(in Input, symptoms []Symptom) []Cause {
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.Nodes = unique(c.Nodes)
-	c.Summary = "evicted containers used more memory than they requested: " + summaryParts(unique(parts), "; ")
+	c.Nodes = Unique(c.Nodes)
+	c.Summary = "evicted containers used more memory than they requested: " + phrase.Parts(Unique(parts), "; ")
 	// The components whose pods were evicted (the hub): the incident involved them.
 	c.Components = []Component{}
 	for _, s := range symptoms {
@@ -89,7 +90,7 @@ func workingSetOver(in Input, c *Cause, s Symptom, parts *[]string) {
 	from, to := s.At.Add(-metricsLeadWindow), *s.At
 	for _, ct := range pod.Pod.Spec.Containers {
 		req := ct.Resources.Requests.Memory().Value()
-		top, best, ok := highest(in.podSeries(queryContainerMem, pod, ct.Name), from, to)
+		top, best, ok := highest(podSeries(in, queryContainerMem, pod, ct.Name), from, to)
 		if !ok || top.series.Labels["container"] == "" || best.Value <= float64(req) {
 			continue
 		}
@@ -100,7 +101,7 @@ func workingSetOver(in Input, c *Cause, s Symptom, parts *[]string) {
 		}
 		ev := citeMetric(top, fmt.Sprintf("working set of container %s peaked at %s at %s, before the eviction, against a request of %s", ct.Name, memString(use), hhmm(best.At), memString(req)))
 		c.Evidence = append(c.Evidence, ev)
-		*parts = append(*parts, fmt.Sprintf("container %s of %s used %s against a request of %s (metrics)", ct.Name, objectLabel(s), memString(use), memString(req)))
+		*parts = append(*parts, fmt.Sprintf("container %s of %s used %s against a request of %s (metrics)", ct.Name, s.Label(), memString(use), memString(req)))
 		c.Suggestions = append(c.Suggestions, Suggestion{
 			Change: fmt.Sprintf("raise the memory request of container %s of %s from %s to at least %s, its working set before it was evicted: under memory pressure the kubelet evicts first the pods that use more than they request",
 				ct.Name, workloadPhrase(pod), memString(req), memString(use)),

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 )
 
 // tagRule is a cause that a symptom's own messages state: the catalogue files the parts of a
@@ -40,17 +42,17 @@ func (r tagRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		c.Explains = append(c.Explains, s.ID)
 		c.Evidence = append(c.Evidence, ev)
-		objects = append(objects, objectLabel(s))
+		objects = append(objects, s.Label())
 		said = append(said, msg)
 	}
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	shown := unique(objects)
+	shown := Unique(objects)
 	if len(shown) > 5 {
-		shown = append(shown[:5:5], fmt.Sprintf("and %d more", len(unique(objects))-5))
+		shown = append(shown[:5:5], fmt.Sprintf("and %d more", len(Unique(objects))-5))
 	}
-	c.Summary = r.summary(len(unique(objects)), strings.Join(shown, ", "), clip(unique(said)[0], 200))
+	c.Summary = r.summary(len(Unique(objects)), strings.Join(shown, ", "), phrase.Clip(Unique(said)[0], 200))
 	return []Cause{c}
 }
 
@@ -62,7 +64,7 @@ func tagShown(in Input, s Symptom, tags []string) (Evidence, string, bool) {
 	}
 	for _, ev := range s.Evidence {
 		// A word (a reason, a taint's key) named inside a message is not what it says.
-		if said, ok := in.tagSaid(ev.Value, tags); ok {
+		if said, ok := tagSaid(in, ev.Value, tags); ok {
 			return ev, said, true
 		}
 	}
@@ -75,8 +77,8 @@ func tagShown(in Input, s Symptom, tags []string) (Evidence, string, bool) {
 }
 
 // tagSaid returns the part of a message that holds one of the catalogue's evidence tags.
-func (in Input) tagSaid(msg string, tags []string) (string, bool) {
-	for _, m := range in.messages().explain(msg) {
+func tagSaid(in Input, msg string, tags []string) (string, bool) {
+	for _, m := range messages(in).explain(msg) {
 		if !m.Entry.Word && slices.Contains(tags, m.Entry.Evidence) {
 			return strings.TrimSpace(m.Text), true
 		}

@@ -30,11 +30,12 @@ type messageCache struct {
 	carriers map[string]bool
 }
 
-func (in Input) messages() *messageCache {
-	if in.cache == nil || in.cache.messages == nil {
-		return newMessageCache(catalog.Default())
-	}
-	return in.cache.messages
+// messagesKey is the key of a run's messageCache (analysis.Once).
+type messagesKey struct{}
+
+// messages is the run's reading of messages by the catalogue.
+func messages(in Input) *messageCache {
+	return Once(in, messagesKey{}, func() *messageCache { return newMessageCache(catalog.Default()) })
 }
 
 // recorded reports whether an event reason is one that messages of the symptom kind are
@@ -124,12 +125,12 @@ func (c *messageCache) explain(text string) []catalog.Match {
 // symptom kind, or nil. The event's own reason must be one the entry is recorded under, or
 // the event must be one Rootline made of a message it read (a paste's line): a message quoted
 // inside another event's (a controller quoting the kubelet) is not the kubelet's event.
-func (in Input) eventSign(o *cluster.Object, kind string) *catalog.Entry {
+func eventSign(in Input, o *cluster.Object, kind string) *catalog.Entry {
 	e := o.Event
 	if e == nil || e.Message == "" {
 		return nil
 	}
-	mc := in.messages()
+	mc := messages(in)
 	if !loose(o) && !mc.recorded(kind, e.Reason) {
 		return nil // no message of the kind is recorded under this reason: no need to read it
 	}
@@ -177,9 +178,9 @@ var sameFacts = [][2]string{{"BackOff", "CrashLoopBackOff"}, {"Failed", "ErrImag
 
 // evidenceTags are the catalogue's evidence tags of every message and part in text, in order,
 // each once.
-func (in Input) evidenceTags(text string) []string {
+func evidenceTags(in Input, text string) []string {
 	var tags []string
-	for _, m := range in.messages().explain(text) {
+	for _, m := range messages(in).explain(text) {
 		if t := m.Entry.Evidence; t != "" && !slices.Contains(tags, t) {
 			tags = append(tags, t)
 		}
@@ -189,8 +190,8 @@ func (in Input) evidenceTags(text string) []string {
 
 // statusSign returns the catalogue's entry when a pod's status or condition message is a sign
 // of the symptom kind, or nil.
-func (in Input) statusSign(msg, kind string) *catalog.Entry {
-	m := in.messages().message(strings.TrimSpace(msg))
+func statusSign(in Input, msg, kind string) *catalog.Entry {
+	m := messages(in).message(strings.TrimSpace(msg))
 	if m == nil || m.Entry.Symptom != kind {
 		return nil
 	}
@@ -221,7 +222,7 @@ func wordSign(word, kind string) bool {
 // for an event whose object the input lost (an events section pasted apart from its
 // describe), the node its message names ("Node n-1 status is now: NodeNotReady") or the host
 // of the kubelet that wrote it. "" when nothing says.
-func (in Input) eventNode(o *cluster.Object) string {
+func eventNode(in Input, o *cluster.Object) string {
 	e := o.Event
 	io := e.InvolvedObject
 	if io.Kind == cluster.KindNode {
@@ -230,7 +231,7 @@ func (in Input) eventNode(o *cluster.Object) string {
 	if io.Kind != "" && io.Name != "" {
 		return ""
 	}
-	if m := in.messages().message(e.Message); m != nil && m.Entry.Object == "node" && m.Node() != "" {
+	if m := messages(in).message(e.Message); m != nil && m.Entry.Object == "node" && m.Node() != "" {
 		return m.Node()
 	}
 	if e.Source.Component == "kubelet" || e.Source.Host != "" && io.Name == "" {
@@ -241,24 +242,24 @@ func (in Input) eventNode(o *cluster.Object) string {
 
 // aboutNode reports whether an event is about a node: its object a node, or lost, with a node
 // its message or its source names.
-func (in Input) aboutNode(o *cluster.Object) bool {
+func aboutNode(in Input, o *cluster.Object) bool {
 	io := o.Event.InvolvedObject
-	return io.Kind == cluster.KindNode || (io.Name == "" && (io.Kind == "" || io.Kind == cluster.KindNode) && in.eventNode(o) != "")
+	return io.Kind == cluster.KindNode || (io.Name == "" && (io.Kind == "" || io.Kind == cluster.KindNode) && eventNode(in, o) != "")
 }
 
 // scheduledNode is the node the scheduler's "Successfully assigned ns/pod to node" event
 // says it placed the pod on, for a pod whose object does not say (a pods table row, an events
 // section pasted apart): "" when no such event is in the input.
-func (in Input) scheduledNode(namespace, name string) string {
+func scheduledNode(in Input, namespace, name string) string {
 	if name == "" {
 		return ""
 	}
-	for _, o := range in.podEvents()[name] {
+	for _, o := range podEvents(in)[name] {
 		e := o.Event
 		if ns := e.InvolvedObject.Namespace; ns != "" && namespace != "" && ns != namespace {
 			continue
 		}
-		if m := in.messages().message(e.Message); m != nil && m.Entry.Reason == "Scheduled" && m.Node() != "" {
+		if m := messages(in).message(e.Message); m != nil && m.Entry.Reason == "Scheduled" && m.Node() != "" {
 			return m.Node()
 		}
 	}

@@ -38,10 +38,10 @@ type found struct {
 }
 
 // series are the series of the query name the input holds, in the answers' order.
-func (in Input) series(name string) []found {
+func series(in Input, name string) []found {
 	var out []found
-	for i := range in.metrics {
-		a := &in.metrics[i]
+	for i := range in.Metrics() {
+		a := &in.Metrics()[i]
 		if a.Name != name {
 			continue
 		}
@@ -54,9 +54,9 @@ func (in Input) series(name string) []found {
 
 // podSeries are the series of a query about one pod (labels namespace and pod), container
 // given or any.
-func (in Input) podSeries(name string, pod *cluster.Object, container string) []found {
+func podSeries(in Input, name string, pod *cluster.Object, container string) []found {
 	var out []found
-	for _, f := range in.series(name) {
+	for _, f := range series(in, name) {
 		l := f.series.Labels
 		if l["namespace"] == pod.Namespace && l["pod"] == pod.Name && (container == "" || l["container"] == "" || l["container"] == container) {
 			out = append(out, f)
@@ -68,13 +68,13 @@ func (in Input) podSeries(name string, pod *cluster.Object, container string) []
 // nodeSeries are the series of a query about one node: labelled with its name (node,
 // kubernetes_node, nodename, or the instance's host), or with one of its addresses as the
 // instance's host (node_exporter scraped by address).
-func (in Input) nodeSeries(name string, node *cluster.Object) []found {
+func nodeSeries(in Input, name string, node *cluster.Object) []found {
 	names := map[string]bool{node.Name: true}
 	for _, a := range node.Node.Status.Addresses {
 		names[a.Address] = true
 	}
 	var out []found
-	for _, f := range in.series(name) {
+	for _, f := range series(in, name) {
 		l := f.series.Labels
 		host := l["instance"]
 		if h, _, err := net.SplitHostPort(host); err == nil {
@@ -89,11 +89,11 @@ func (in Input) nodeSeries(name string, node *cluster.Object) []found {
 
 // nodeUse are a node's series of the query name, or of the fallback query when it has none
 // (node_exporter's, else cAdvisor's).
-func (in Input) nodeUse(name, fallback string, node *cluster.Object) []found {
-	if fs := in.nodeSeries(name, node); len(fs) > 0 {
+func nodeUse(in Input, name, fallback string, node *cluster.Object) []found {
+	if fs := nodeSeries(in, name, node); len(fs) > 0 {
 		return fs
 	}
-	return in.nodeSeries(fallback, node)
+	return nodeSeries(in, fallback, node)
 }
 
 // peak is the largest finite value of a series between from and to (inclusive), and when.
@@ -169,8 +169,8 @@ func containsString(list []string, s string) bool {
 // pod of its name or its workload's, or an instance holding either, or the pod's IP as the
 // instance's host, as a Prometheus scraping itself labels its series), or, when the query has
 // only one series and it names no pod, that one (the input may not tie its address to the pod).
-func (in Input) prometheusSeries(name string, prom *cluster.Object) (out []found, guessed bool) {
-	all := in.series(name)
+func prometheusSeries(in Input, name string, prom *cluster.Object) (out []found, guessed bool) {
+	all := series(in, name)
 	workload := cluster.WorkloadName(prom.Pod)
 	ip := prom.Pod.Status.PodIP
 	for _, f := range all {

@@ -60,9 +60,9 @@ func (missingClassRule) Causes(in Input, symptoms []Symptom) []Cause {
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	missing = unique(missing)
+	missing = Unique(missing)
 	c.Summary = fmt.Sprintf("%d claim(s) ask for a storage class the input's listing does not hold (%s; listed: %s): no provisioner serves it",
 		len(c.Explains), strings.Join(missing, ", "), strings.Join(names, ", "))
-	c.Evidence = uniqueEvidence(c.Evidence)
+	c.Evidence = Unique(c.Evidence)
 	return []Cause{c}
 }

@@ -77,7 +77,7 @@ func (r *notReady) fromNode(o *cluster.Object) {
 			break
 		}
 		for _, c := range n.Status.Conditions {
-			if r.seen[n.Name] || c.Status != corev1.ConditionUnknown || r.in.statusSign(c.Message, NodeNotReady) == nil {
+			if r.seen[n.Name] || c.Status != corev1.ConditionUnknown || statusSign(r.in, c.Message, NodeNotReady) == nil {
 				continue
 			}
 			s := r.node(o, citeCondition(o, string(c.Type), fmt.Sprintf("%s: %s %s", c.Status, c.Reason, c.Message)))
@@ -100,7 +100,7 @@ func (r *notReady) fromEvents() (podCopies []*cluster.Object) {
 	in, m := r.in, r.in.Model
 	for _, o := range m.Events {
 		e := o.Event
-		if e.Reason != "NodeNotReady" && in.eventSign(o, NodeNotReady) == nil {
+		if e.Reason != "NodeNotReady" && eventSign(in, o, NodeNotReady) == nil {
 			continue
 		}
 		if e.InvolvedObject.Kind == cluster.KindPod {
@@ -109,7 +109,7 @@ func (r *notReady) fromEvents() (podCopies []*cluster.Object) {
 			}
 			continue
 		}
-		name := in.eventNode(o)
+		name := eventNode(in, o)
 		pool := ""
 		if n := m.Node(name); n != nil {
 			pool, _ = cluster.NodePool(n.Node.Labels)

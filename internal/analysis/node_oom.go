@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -19,10 +20,10 @@ func (nodeOOMRule) Symptoms(in Input) []Symptom {
 	var order []string
 	for _, o := range in.Model.Events {
 		e := o.Event
-		if e.Reason != "SystemOOM" && e.Reason != "OOMKilling" && in.eventSign(o, NodeOOM) == nil {
+		if e.Reason != "SystemOOM" && e.Reason != "OOMKilling" && eventSign(in, o, NodeOOM) == nil {
 			continue
 		}
-		if in.eventSign(o, OOMKilled) != nil {
+		if eventSign(in, o, OOMKilled) != nil {
 			continue // a memory cgroup's limit, not the node's memory: oom_killed
 		}
 		node := e.InvolvedObject.Name
@@ -51,9 +52,9 @@ func (nodeOOMRule) Symptoms(in Input) []Symptom {
 		s := byNode[node]
 		where := "node " + node
 		if node == "" {
-			where = unnamedNode
+			where = UnnamedNode
 		}
-		s.Summary = fmt.Sprintf("the kernel's OOM killer ran on %s: %s", where, clip(s.Details.Output, 160))
+		s.Summary = fmt.Sprintf("the kernel's OOM killer ran on %s: %s", where, phrase.Clip(s.Details.Output, 160))
 		s.Details.Output, s.Count = "", 0
 		out = append(out, *s)
 	}

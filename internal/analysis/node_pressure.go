@@ -125,12 +125,12 @@ func (p pressured) fromPressureEvents(in Input) {
 	for _, o := range in.Model.Events {
 		e := o.Event
 		r, ok := pressureEvents[e.Reason]
-		if sign := in.eventSign(o, NodePressure); !ok && sign != nil {
+		if sign := eventSign(in, o, NodePressure); !ok && sign != nil {
 			if r, ok = pressureEvents[sign.Reason]; !ok || r == "" {
-				r, ok = pressureOf(signal.EvictionResource(in.messages().message(e.Message).Capture("resource"))), true
+				r, ok = pressureOf(signal.EvictionResource(messages(in).message(e.Message).Capture("resource"))), true
 			}
 		}
-		if !ok || !in.aboutNode(o) {
+		if !ok || !aboutNode(in, o) {
 			continue
 		}
 		if _, rest, ok := strings.Cut(e.Message, "reclaim "); ok && r == "" {
@@ -143,7 +143,7 @@ func (p pressured) fromPressureEvents(in Input) {
 		if r == "" {
 			r = observedPressure(in, e.Message)
 		}
-		s := p.add(in.eventNode(o), citeEvent(o), r)
+		s := p.add(eventNode(in, o), citeEvent(o), r)
 		s.At = earliest(s.At, timePtr(cluster.EventTime(o)))
 	}
 }
@@ -159,7 +159,7 @@ func (p pressured) fromRefusals(in Input) {
 			continue
 		}
 		if r := conditionPressures(pod.Status.Message); len(r) > 0 {
-			p.add(cmp.Or(pod.Spec.NodeName, in.scheduledNode(pod.Namespace, pod.Name)), cite(o, "status.message", pod.Status.Message), r...)
+			p.add(cmp.Or(pod.Spec.NodeName, scheduledNode(in, pod.Namespace, pod.Name)), cite(o, "status.message", pod.Status.Message), r...)
 		}
 	}
 	for _, o := range m.Events {
@@ -172,7 +172,7 @@ func (p pressured) fromRefusals(in Input) {
 			continue
 		}
 		ns, name := podKey(o)
-		node := cmp.Or(e.Source.Host, in.scheduledNode(ns, name))
+		node := cmp.Or(e.Source.Host, scheduledNode(in, ns, name))
 		if node == "" {
 			if po := m.Pod(ns, name); po != nil {
 				node = po.Pod.Spec.NodeName
@@ -227,7 +227,7 @@ func (p pressured) symptoms() []Symptom {
 // observedPressure is the first pressure a message of the catalogue names in its conditions
 // ("node conditions - observed: [DiskPressure]"), or "".
 func observedPressure(in Input, msg string) string {
-	m := in.messages().message(msg)
+	m := messages(in).message(msg)
 	if m == nil {
 		return ""
 	}
@@ -262,7 +262,7 @@ func pressureOf(resource string) string {
 		return "memory"
 	case resource == "pids":
 		return "pids"
-	case diskResources[resource]:
+	case signal.DiskEviction(resource, ""):
 		return "disk"
 	}
 	return resource

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -54,7 +55,7 @@ func (oomRule) Symptoms(in Input) []Symptom {
 	kills := map[string]int{} // a kernel kill's node and pid: its symptom's index in out
 	for _, o := range in.Model.Events {
 		e := o.Event
-		if e.Reason != "OOMKilled" && in.eventSign(o, OOMKilled) != nil {
+		if e.Reason != "OOMKilled" && eventSign(in, o, OOMKilled) != nil {
 			s := cgroupOOM(o)
 			key := ""
 			if m := killedPIDRe.FindStringSubmatch(e.Message); m != nil {
@@ -94,7 +95,7 @@ var killedPIDRe = regexp.MustCompile(`\bpid=(\d+)|\bKill(?:ed)? process (\d+)`)
 func cgroupOOM(o *cluster.Object) Symptom {
 	e := o.Event
 	s := Symptom{Kind: OOMKilled, Objects: []ObjectRef{}, At: timePtr(cluster.EventTime(o)), Evidence: []Evidence{citeEvent(o)}}
-	where := unnamedNode
+	where := UnnamedNode
 	switch ns, name := podKey(o); {
 	case aboutPod(o) && name != "":
 		s.Objects, where = []ObjectRef{{Kind: cluster.KindPod, Namespace: ns, Name: name}}, podPhrase(ns+"/"+name)
@@ -103,6 +104,6 @@ func cgroupOOM(o *cluster.Object) Symptom {
 	case e.Source.Host != "":
 		s.Node, where = e.Source.Host, "node "+e.Source.Host
 	}
-	s.Summary = fmt.Sprintf("a process was killed at a memory cgroup's limit (%s): %s", where, clip(firstLine(e.Message), 160))
+	s.Summary = fmt.Sprintf("a process was killed at a memory cgroup's limit (%s): %s", where, phrase.Clip(firstLine(e.Message), 160))
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -71,8 +72,8 @@ func (overcommitRule) Causes(in Input, symptoms []Symptom) []Cause {
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.Explains = unique(c.Explains)
-	c.Summary = summaryParts(parts, "; ")
+	c.Explains = Unique(c.Explains)
+	c.Summary = phrase.Parts(parts, "; ")
 	return []Cause{c}
 }
 

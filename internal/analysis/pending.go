@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
@@ -46,7 +47,7 @@ func (g *pendingGroups) add(namespace, name, owner, msg string, ev Evidence) *Sy
 		g.groups[key] = s
 		g.order = append(g.order, key)
 	}
-	if g.in.cache.better(msg, s.Details.Message) {
+	if schedulingOf(g.in).better(msg, s.Details.Message) {
 		s.Details.Message = msg // the fullest diagnosis read; rules that need all of them read the evidence
 	}
 	pod := namespace + "/" + name
@@ -175,7 +176,7 @@ func (g *pendingGroups) fromEvents() {
 		switch {
 		case e.Reason == "NotTriggerScaleUp" && e.InvolvedObject.Kind == cluster.KindPod:
 			g.event(o, true) // cluster-autoscaler writes it only on pods the scheduler could not place
-		case strings.EqualFold(e.Reason, "FailedScheduling") || g.in.eventSign(o, PodPending) != nil:
+		case strings.EqualFold(e.Reason, "FailedScheduling") || eventSign(g.in, o, PodPending) != nil:
 			g.event(o, false)
 		case e.Reason == "TriggeredScaleUp" && e.InvolvedObject.Kind == cluster.KindPod,
 			e.Reason == "Nominated" && strings.HasPrefix(e.Message, "Pod should schedule on: "):
@@ -195,7 +196,7 @@ func (g *pendingGroups) symptoms() []Symptom {
 	out := make([]Symptom, 0, len(g.order))
 	for _, key := range g.order {
 		s := g.groups[key]
-		if sch, _, ok := failedScheduling(*s); ok && len(sch.Reasons) > 0 {
+		if sch, _, ok := (*s).Scheduling(); ok && len(sch.Reasons) > 0 {
 			s.Details.Nodes = sch.Total
 			s.Details.Reasons = breakdown(sch)
 		}
@@ -210,8 +211,8 @@ func pendingSummary(s *Symptom) string {
 	var sum string
 	switch {
 	case len(s.Objects) == 0:
-		sum = unnamedPod + " could not be scheduled"
-		s.Details.Object = unnamedPod
+		sum = UnnamedPod + " could not be scheduled"
+		s.Details.Object = UnnamedPod
 	case len(s.Objects) == 1:
 		sum = podPhrase(s.Objects[0].Namespace+"/"+s.Objects[0].Name) + " could not be scheduled"
 	case s.Objects[0].Namespace == "":
@@ -222,7 +223,7 @@ func pendingSummary(s *Symptom) string {
 	if msg := s.Details.Message; msg != "" {
 		return sum + ": " + firstLine(msg)
 	} else if st := s.Details.Stuck; st != "" {
-		return strings.Replace(sum, "could not be scheduled", "could not start on its node", 1) + ": " + clip(st, 160)
+		return strings.Replace(sum, "could not be scheduled", "could not start on its node", 1) + ": " + phrase.Clip(st, 160)
 	} else if r := s.Details.Refused; r != "" {
 		return strings.Replace(sum, "could not be scheduled", "could not run", 1) +
 			fmt.Sprintf(": the kubelet of the node it was placed on refused it (%s)", r)
@@ -297,17 +298,6 @@ func firstLine(s string) string {
 	return strings.TrimSpace(line)
 }
 
-// failedScheduling parses the scheduler's message of a pod_pending symptom; ok is false for
-// other symptoms and for messages that do not parse.
-func failedScheduling(s Symptom) (sch signal.Scheduling, msg string, ok bool) {
-	if s.Kind != PodPending {
-		return sch, "", false
-	}
-	msg = s.Details.Message
-	sch, ok = signal.ParseFailedScheduling(msg)
-	return sch, msg, ok
-}
-
 // breakdown is the scheduler's count of nodes per reason, for people and JSON readers:
 // {"Insufficient cpu": 23, "node(s) had untolerated taint {node.kubernetes.io/not-ready: }": 96}.
 func breakdown(sch signal.Scheduling) map[string]int {
@@ -321,7 +311,7 @@ func breakdown(sch signal.Scheduling) map[string]int {
 // better reports whether a scheduler message tells more than the one kept: it parses where the
 // kept one does not, or it parses with more reasons and is not cut where the kept one is. A
 // pending pod's events repeat the same few messages thousands of times: each is parsed once a run.
-func (c *runCache) better(msg, old string) bool {
+func (c schedulingCache) better(msg, old string) bool {
 	if msg == "" {
 		return false
 	}
@@ -346,22 +336,25 @@ type parsedScheduling struct {
 	reasons       int
 }
 
-// scheduling parses a scheduler message once a run (each time without a cache: nil).
-func (c *runCache) scheduling(msg string) parsedScheduling {
-	if c != nil {
-		if p, ok := c.parsed[msg]; ok {
-			return p
-		}
+// schedulingCache holds the scheduler messages of a run, parsed (see better).
+type schedulingCache map[string]parsedScheduling
+
+// schedulingKey is the key of a run's schedulingCache (analysis.Once).
+type schedulingKey struct{}
+
+// schedulingOf is the run's schedulingCache.
+func schedulingOf(in Input) schedulingCache {
+	return Once(in, schedulingKey{}, func() schedulingCache { return schedulingCache{} })
+}
+
+// scheduling parses a scheduler message once a run.
+func (c schedulingCache) scheduling(msg string) parsedScheduling {
+	if p, ok := c[msg]; ok {
+		return p
 	}
 	sch, ok := signal.ParseFailedScheduling(msg)
 	p := parsedScheduling{ok: ok, truncated: sch.Truncated, reasons: len(sch.Reasons)}
-	if c == nil {
-		return p
-	}
-	if c.parsed == nil {
-		c.parsed = map[string]parsedScheduling{}
-	}
-	c.parsed[msg] = p
+	c[msg] = p
 	return p
 }
 

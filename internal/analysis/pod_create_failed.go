@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -29,7 +30,7 @@ func (podCreateFailedRule) Symptoms(in Input) []Symptom {
 	syms.fromEvents(in, "", func(o *cluster.Object) bool {
 		kind := o.Event.InvolvedObject.Kind
 		// The API server's refusal names the pod it would not make; a wrapper may name that pod.
-		return o.Event.Reason == "FailedCreate" && controllerKinds[kind] || in.eventSign(o, PodCreateFailed) != nil && kind != cluster.KindNode
+		return o.Event.Reason == "FailedCreate" && controllerKinds[kind] || eventSign(in, o, PodCreateFailed) != nil && kind != cluster.KindNode
 	})
 	for _, key := range syms.order {
 		// The pod the API server refused, where its controller names it before making it (a
@@ -40,7 +41,7 @@ func (podCreateFailedRule) Symptoms(in Input) []Symptom {
 			continue
 		}
 		for _, ev := range s.Evidence {
-			for _, m := range in.messages().explain(ev.Value) {
+			for _, m := range messages(in).explain(ev.Value) {
 				if _, name := m.Pod(); name != "" && !strings.HasSuffix(name, "-") &&
 					!slices.ContainsFunc(s.Objects, func(o ObjectRef) bool { return o.Name == name }) {
 					s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindPod, Namespace: s.Objects[0].Namespace, Name: name})
@@ -51,8 +52,8 @@ func (podCreateFailedRule) Symptoms(in Input) []Symptom {
 	return syms.list(func(s *Symptom) string {
 		if len(s.Objects) == 1 && s.Objects[0].Kind == cluster.KindPod {
 			// The API server's refusal names the pod it would not make, and nothing its controller.
-			return fmt.Sprintf("pod %s could not be created: %s", s.Objects[0].Name, clip(s.Details.Message, 160))
+			return fmt.Sprintf("pod %s could not be created: %s", s.Objects[0].Name, phrase.Clip(s.Details.Message, 160))
 		}
-		return fmt.Sprintf("%s could not create its pods: %s", objectPhrase(s, "controller"), clip(s.Details.Message, 160))
+		return fmt.Sprintf("%s could not create its pods: %s", objectPhrase(s, "controller"), phrase.Clip(s.Details.Message, 160))
 	})
 }

@@ -48,7 +48,7 @@ func (c *podSymptoms) anon(key string) *Symptom {
 	if s, ok := c.byPod[key]; ok {
 		return s
 	}
-	s := &Symptom{Kind: c.kind, Objects: []ObjectRef{}, Details: Details{Object: unnamedPod}}
+	s := &Symptom{Kind: c.kind, Objects: []ObjectRef{}, Details: Details{Object: UnnamedPod}}
 	c.byPod[key] = s
 	c.order = append(c.order, key)
 	return s

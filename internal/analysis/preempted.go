@@ -46,7 +46,7 @@ func (preemptedRule) Symptoms(in Input) []Symptom {
 	}
 	for _, o := range in.Model.Events {
 		e := o.Event
-		if e.Reason != "Preempted" && e.Reason != "Preempting" && in.eventSign(o, Preempted) == nil || !aboutPod(o) {
+		if e.Reason != "Preempted" && e.Reason != "Preempting" && eventSign(in, o, Preempted) == nil || !aboutPod(o) {
 			continue
 		}
 		s := syms.event(o)

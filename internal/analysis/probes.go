@@ -23,7 +23,7 @@ func (r probeRule) Symptoms(in Input) []Symptom {
 	var order []string
 	for _, o := range in.Model.Events {
 		e := o.Event
-		sign := in.eventSign(o, r.kind)
+		sign := eventSign(in, o, r.kind)
 		killing := e.Reason == "Killing" || sign != nil && sign.Reason == "Killing"
 		failed := !killing && (e.Reason == "Unhealthy" && (hasPrefixFold(e.Message, r.probe+" probe failed") || hasPrefixFold(e.Message, r.probe+" probe errored")) || sign != nil)
 		killed := r.probe != "Readiness" && killing && (strings.Contains(e.Message, "failed "+strings.ToLower(r.probe)+" probe") || sign != nil)

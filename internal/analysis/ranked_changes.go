@@ -28,7 +28,7 @@ func rankChanges(rep *Report) (kept, dropped []RankedChange) {
 					if !slices.Contains(it.Causes, c.ID) {
 						it.Causes = append(it.Causes, c.ID)
 					}
-					it.Evidence = uniqueEvidence(append(it.Evidence, sg.Evidence...))
+					it.Evidence = Unique(append(it.Evidence, sg.Evidence...))
 					it.conf = max(it.conf, c.Confidence)
 					merged = true
 					break

@@ -52,6 +52,14 @@ func workloadOf(owners map[string]string, p *cluster.Object) (workload, bool) {
 
 // replicaSetOwners maps "namespace/name" of each ReplicaSet the input holds to the Deployment
 // that controls it.
+// replicaSetsKey is the key of a run's replicaSetOwners (analysis.Once).
+type replicaSetsKey struct{}
+
+// replicaSetsOf is replicaSetOwners of the run's model, read once.
+func replicaSetsOf(in Input) map[string]string {
+	return Once(in, replicaSetsKey{}, func() map[string]string { return replicaSetOwners(in.Model) })
+}
+
 func replicaSetOwners(m *cluster.Model) map[string]string {
 	out := map[string]string{}
 	for _, o := range m.Others {
@@ -65,14 +73,6 @@ func replicaSetOwners(m *cluster.Model) map[string]string {
 // of reports whether a change is to w.
 func (w workload) of(c change.Change) bool {
 	return c.Kind == w.kind && c.Namespace == w.namespace && c.Name == w.name
-}
-
-// when is the time a change was made by: the end of its window.
-func when(c change.Change) time.Time {
-	if !c.Until.IsZero() {
-		return c.Until
-	}
-	return c.Since
 }
 
 // before reports whether a symptom began before a change could have been made: before the
@@ -90,7 +90,7 @@ func citeChange(c change.Change) Evidence {
 	value := c.Before + " → " + c.After
 	switch {
 	case c.Revision > 0:
-		value += fmt.Sprintf(" (revision %d, %s, rolled out %s)", c.Revision, c.Evidence, when(c).Format(time.RFC3339))
+		value += fmt.Sprintf(" (revision %d, %s, rolled out %s)", c.Revision, c.Evidence, c.When().Format(time.RFC3339))
 	case !c.Since.IsZero() && !c.Until.IsZero():
 		value += fmt.Sprintf(" (between %s and %s)", c.Since.Format(time.RFC3339), c.Until.Format(time.RFC3339))
 	}
@@ -114,15 +114,15 @@ type mechanism struct {
 // of the same workload and kinds that began before the change, or of its old pods, speak
 // against it, and lower its confidence.
 func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
-	if len(in.changes) == 0 {
+	if len(in.Changes()) == 0 {
 		return nil
 	}
-	owners := in.replicaSets
+	owners := replicaSetsOf(in)
 	if owners == nil { // an Input not made by Run
 		owners = replicaSetOwners(in.Model)
 	}
 	var out []Cause
-	for _, ch := range in.changes {
+	for _, ch := range in.Changes() {
 		if !mech.matches(ch.Change) {
 			continue
 		}
@@ -145,9 +145,9 @@ func changeCauses(in Input, symptoms []Symptom, mech mechanism) []Cause {
 			case before(s, ch.Change):
 				against = append(against, beganBefore(s))
 			case ch.ReplicaSet != "" && w.replicaSet != "" && w.replicaSet != ch.ReplicaSet:
-				against = append(against, citeSymptom(s, fmt.Sprintf("%s is of a pod of the earlier template (ReplicaSet %s): something else made it", idRef(s.ID), w.replicaSet)))
+				against = append(against, citeSymptom(s, fmt.Sprintf("%s is of a pod of the earlier template (ReplicaSet %s): something else made it", Mention(s.ID), w.replicaSet)))
 			case ch.RevisionHash != "" && w.revisionHash != "" && w.revisionHash != ch.RevisionHash:
-				against = append(against, citeSymptom(s, fmt.Sprintf("%s is of a pod of an earlier template (controller-revision-hash %s): something else made it", idRef(s.ID), w.revisionHash)))
+				against = append(against, citeSymptom(s, fmt.Sprintf("%s is of a pod of an earlier template (controller-revision-hash %s): something else made it", Mention(s.ID), w.revisionHash)))
 			default:
 				c.Explains = append(c.Explains, s.ID)
 				if len(s.Evidence) > 0 {
@@ -180,18 +180,18 @@ func weigh(c *Cause, against []Evidence, wouldContradict string) {
 // citeSymptom is a symptom as evidence against a cause: where its first evidence points (the
 // symptom's object when it has none), and why it speaks against the cause.
 func citeSymptom(s Symptom, why string) Evidence {
-	e := Evidence{Ref: objectLabel(s)}
+	e := Evidence{Ref: s.Label()}
 	if len(s.Objects) > 0 && s.Objects[0].Name != "" {
 		e.Object = s.Objects[0]
 	}
 	if len(s.Evidence) > 0 {
 		e = s.Evidence[0]
 	}
-	e.Field, e.Value, e.Condition = "symptom "+idRef(s.ID), why, ""
+	e.Field, e.Value, e.Condition = "symptom "+Mention(s.ID), why, ""
 	return e
 }
 
 // beganBefore is a symptom that began before a change, as evidence against it.
 func beganBefore(s Symptom) Evidence {
-	return citeSymptom(s, fmt.Sprintf("%s began before the change (%s): something else made it", idRef(s.ID), s.At.Format(time.RFC3339)))
+	return citeSymptom(s, fmt.Sprintf("%s began before the change (%s): something else made it", Mention(s.ID), s.At.Format(time.RFC3339)))
 }

@@ -89,7 +89,7 @@ func TestRecentChangesApart(t *testing.T) {
 		}
 		var kinds []string
 		for _, id := range c.Explains {
-			if s, ok := symptomByID(&rep, id); ok {
+			if s, ok := (&rep).SymptomByID(id); ok {
 				kinds = append(kinds, s.Kind+" "+s.Objects[0].Name)
 			}
 		}

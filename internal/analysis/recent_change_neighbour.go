@@ -19,16 +19,16 @@ type movedNeighbourRule struct{}
 func (movedNeighbourRule) Name() string { return "recent-change-heavy-neighbour" }
 
 func (movedNeighbourRule) Causes(in Input, symptoms []Symptom) []Cause {
-	if len(in.changes) == 0 {
+	if len(in.Changes()) == 0 {
 		return nil
 	}
-	owners := in.replicaSets
+	owners := replicaSetsOf(in)
 	if owners == nil { // an Input not made by Run
 		owners = replicaSetOwners(in.Model)
 	}
 	m := in.Model
 	var out []Cause
-	for _, ch := range in.changes {
+	for _, ch := range in.Changes() {
 		if !placement(ch.Change) {
 			continue
 		}
@@ -42,7 +42,7 @@ func (movedNeighbourRule) Causes(in Input, symptoms []Symptom) []Cause {
 			}
 			node := m.Node(nodeOf(m, s))
 			victim := podOf(m, s)
-			if node == nil || s.Kind != NodePressure && (victim == nil || !critical(in, victim)) {
+			if node == nil || s.Kind != NodePressure && (victim == nil || !in.Critical(victim)) {
 				continue
 			}
 			heavies := movedHeavies(in, owners, ch.Change, node, victim)

@@ -28,7 +28,7 @@ type changedNode struct {
 func changedNodeOf(m *cluster.Model, c change.Change) changedNode {
 	n := changedNode{name: c.Name, obj: m.Node(c.Name)}
 	if n.obj != nil {
-		n.pool = nodePool(n.obj)
+		n.pool = n.obj.NodePool()
 	} else {
 		n.pool = c.Was.Pool
 	}
@@ -50,7 +50,7 @@ type nodeMechanism struct {
 // speak against it, and lower its confidence.
 func nodeChangeCauses(in Input, symptoms []Symptom, mech nodeMechanism) []Cause {
 	var out []Cause
-	for _, ch := range in.changes {
+	for _, ch := range in.Changes() {
 		if ch.Kind != cluster.KindNode || !mech.matches(ch.Change) {
 			continue
 		}
@@ -118,7 +118,7 @@ func waitsFor(in Input, s Symptom, n changedNode) bool {
 // schedulerSaid reports whether a pending symptom's scheduler message gives a reason of one of
 // the classes, and returns its reasons.
 func schedulerSaid(s Symptom, classes ...signal.ReasonClass) ([]signal.ReasonCount, bool) {
-	sch, _, ok := failedScheduling(s)
+	sch, _, ok := s.Scheduling()
 	if !ok {
 		return nil, false
 	}

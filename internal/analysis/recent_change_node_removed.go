@@ -41,7 +41,7 @@ func removedHits(in Input, s Symptom, _ change.Change, n changedNode) bool {
 			return false
 		}
 		pool, _ := cluster.NodePool(p.Pod.Spec.NodeSelector)
-		return pool == n.pool && !slices.ContainsFunc(in.Model.Nodes, func(o *cluster.Object) bool { return nodePool(o) == n.pool })
+		return pool == n.pool && !slices.ContainsFunc(in.Model.Nodes, func(o *cluster.Object) bool { return o.NodePool() == n.pool })
 	case PodEvicted, Preempted:
 		return ranOn(in, s, n)
 	}

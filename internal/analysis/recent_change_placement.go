@@ -31,7 +31,7 @@ func placement(c change.Change) bool {
 // placementRefused reports whether the scheduler, where its message is at hand, said nodes did
 // not match the pod's selector or affinity, or had taints it did not tolerate.
 func placementRefused(s Symptom) bool {
-	sch, msg, ok := failedScheduling(s)
+	sch, msg, ok := s.Scheduling()
 	if msg == "" {
 		return true // nothing says otherwise
 	}

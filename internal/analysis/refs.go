@@ -16,8 +16,9 @@ const (
 
 var refRe = regexp.MustCompile(refOpen + `([SC][0-9.]+)` + refClose)
 
-// idRef marks a symptom or cause id in a text for resolveRefs.
-func idRef(id string) string { return refOpen + id + refClose }
+// Mention marks a symptom or cause id in a summary or a suggestion; the finished report says
+// it as the id the symptom or cause ends with (its number changes when symptoms are grouped).
+func Mention(id string) string { return refOpen + id + refClose }
 
 // resolveRefs replaces the marked ids of a text by their final ids (ids the map does not hold
 // stay as they are) and drops the marks.

@@ -10,6 +10,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	vocab "github.com/rootline-dev/rootline/internal/kinds"
+	"github.com/rootline-dev/rootline/internal/signal"
 )
 
 // Report is the analysis, in the JSON shape docs/report-format.md describes.
@@ -295,3 +296,20 @@ type Gap struct {
 // MissingEvidence reports whether the gap is evidence that would decide between causes, had the
 // input held it, rather than a note on how the input was read.
 func (g Gap) MissingEvidence() bool { return vocab.MissingEvidence(g.Kind) }
+
+// Scheduling parses the scheduler's message of a pod_pending symptom; ok is false for
+// other symptoms and for messages that do not parse.
+func (s Symptom) Scheduling() (sch signal.Scheduling, msg string, ok bool) {
+	if s.Kind != PodPending {
+		return sch, "", false
+	}
+	msg = s.Details.Message
+	sch, ok = signal.ParseFailedScheduling(msg)
+	return sch, msg, ok
+}
+
+// UnnamedPod is how summaries speak of a pod the input does not name.
+const UnnamedPod = "a pod the input does not name"
+
+// UnnamedNode stands for the node of a node's symptom whose input does not name it.
+const UnnamedNode = "a node the input does not name"

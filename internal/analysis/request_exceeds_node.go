@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
@@ -35,7 +36,7 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 			// group, so adding nodes cannot place it.
 			c.Explains = append(c.Explains, s.ID)
 			c.Evidence = append(c.Evidence, ev)
-			parts = append(parts, objectLabel(s)+": cluster-autoscaler found it fits no new node: "+clip(said, 200))
+			parts = append(parts, s.Label()+": cluster-autoscaler found it fits no new node: "+phrase.Clip(said, 200))
 			continue
 		}
 		for _, ref := range s.Objects {
@@ -61,8 +62,8 @@ func (requestExceedsNodeRule) Causes(in Input, symptoms []Symptom) []Cause {
 		c.Confidence = 0.55
 		c.Missing = []string{"node objects (kubectl get nodes -o json), to compare the request with the largest node's allocatable"}
 	}
-	c.Explains = unique(c.Explains)
-	c.Summary = "pods request more than a node allocates: " + summaryParts(parts, "; ")
+	c.Explains = Unique(c.Explains)
+	c.Summary = "pods request more than a node allocates: " + phrase.Parts(parts, "; ")
 	return []Cause{c}
 }
 
@@ -82,16 +83,16 @@ var (
 // cpu"): the pod asks more than such a node has. A group that was at its maximum size says
 // nothing of the request: a node of it might have held the pod.
 func templateUnfit(in Input, s Symptom) (Evidence, string, bool) {
-	for _, o := range in.eventsFor(s) {
+	for _, o := range eventsFor(in, s) {
 		msg := o.Event.Message
-		said, ok := in.tagSaid(msg, templateUnfitTags)
+		said, ok := tagSaid(in, msg, templateUnfitTags)
 		if !ok {
 			continue
 		}
-		if _, short := in.tagSaid(msg, templateShortTags); !short {
+		if _, short := tagSaid(in, msg, templateShortTags); !short {
 			continue
 		}
-		if _, maxed := in.tagSaid(msg, groupMaxedTags); maxed {
+		if _, maxed := tagSaid(in, msg, groupMaxedTags); maxed {
 			continue
 		}
 		return citeEvent(o), said, true
@@ -111,7 +112,7 @@ func exceedsNode(m *cluster.Model, largest cluster.Resources, p *cluster.Object,
 		}
 		return "", false
 	}
-	sch, _, ok := failedScheduling(s)
+	sch, _, ok := s.Scheduling()
 	if !ok || sch.Total == 0 {
 		return "", false
 	}

@@ -21,7 +21,7 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 	var out []Symptom
 	shown := map[string]bool{} // the pods whose status showed a restart, for whatever reason
 	for _, o := range in.Model.Pods {
-		for _, cs := range allStatuses(o.Pod) {
+		for _, cs := range cluster.ContainerStatuses(o.Pod) {
 			t := cs.LastTerminationState.Terminated
 			restarts := cs.RestartCount
 			// A last termination where the paste lost the count (a describe cut short): the
@@ -81,14 +81,14 @@ func (restartedRule) Symptoms(in Input) []Symptom {
 func signedRestarts(in Input, shown map[string]bool) []Symptom {
 	var out []Symptom
 	for _, o := range in.Model.Events {
-		if !aboutPod(o) || in.eventSign(o, ContainerRestarted) == nil {
+		if !aboutPod(o) || eventSign(in, o, ContainerRestarted) == nil {
 			continue
 		}
 		ns, name := podKey(o)
 		if shown[ns+"/"+name] {
 			continue
 		}
-		m := in.messages().message(o.Event.Message)
+		m := messages(in).message(o.Event.Message)
 		restarts := 1
 		if m != nil {
 			if n, err := strconv.Atoi(m.Capture("count")); err == nil && n > 0 {

@@ -7,20 +7,6 @@ import (
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
-// defaultCriticalComponents are the components whose loss users feel at once.
-var defaultCriticalComponents = []string{cluster.ComponentHub, cluster.ComponentProxy, cluster.ComponentIngress,
-	cluster.ComponentDNS, cluster.ComponentAutoscaler, cluster.ComponentScheduler}
-
-// critical reports whether a pod is critical: one of the options' critical components, or
-// running with a system priority class.
-func critical(in Input, o *cluster.Object) bool {
-	comps := in.Options.CriticalComponents
-	if comps == nil {
-		comps = defaultCriticalComponents
-	}
-	return cluster.SystemCritical(o.Pod) || slices.Contains(comps, in.component(o))
-}
-
 // heavyShare is the share of a node's allocatable memory or CPU above which a pod is heavy.
 const heavyShare = 0.25
 
@@ -28,7 +14,7 @@ const heavyShare = 0.25
 // of scrape targets) or kube-state-metrics (with the number of objects), or a quarter or more
 // of the node's allocatable CPU or memory requested.
 func heavy(in Input, o *cluster.Object, l cluster.NodeLoad) bool {
-	if in.component(o) == cluster.ComponentPrometheus || cluster.GrowsWithCluster(o.Pod) {
+	if in.Component(o) == cluster.ComponentPrometheus || cluster.GrowsWithCluster(o.Pod) {
 		return true
 	}
 	r := in.Model.PodRequests(o)

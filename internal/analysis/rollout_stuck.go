@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -19,9 +20,9 @@ func (rolloutStuckRule) Symptoms(in Input) []Symptom {
 		return c.Type == "Progressing" && c.Status == "False" && c.Reason == "ProgressDeadlineExceeded"
 	})
 	syms.fromEvents(in, "Deployment", func(o *cluster.Object) bool {
-		return o.Event.Reason == "ProgressDeadlineExceeded" || in.eventSign(o, RolloutStuck) != nil
+		return o.Event.Reason == "ProgressDeadlineExceeded" || eventSign(in, o, RolloutStuck) != nil
 	})
 	return syms.list(func(s *Symptom) string {
-		return fmt.Sprintf("the rollout of %s stopped progressing: %s", objectPhrase(s, "Deployment"), clip(s.Details.Message, 160))
+		return fmt.Sprintf("the rollout of %s stopped progressing: %s", objectPhrase(s, "Deployment"), phrase.Clip(s.Details.Message, 160))
 	})
 }

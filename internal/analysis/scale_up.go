@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
@@ -45,11 +46,11 @@ func (scaleUpRule) Symptoms(in Input) []Symptom {
 			}
 		case scaled && (e.Reason == "ScaledUpGroup" || loose(o)):
 			note(resized.Group, resized.From, resized.To)
-		case in.eventSign(o, ScaleUp) == nil:
+		case eventSign(in, o, ScaleUp) == nil:
 			continue
-		case in.aboutNode(o):
+		case aboutNode(in, o):
 			// "Launched instance: …, hostname: n-1": a node the scale-up added.
-			if n := in.eventNode(o); !slices.ContainsFunc(s.Objects, func(r ObjectRef) bool { return r.Name == n }) {
+			if n := eventNode(in, o); !slices.ContainsFunc(s.Objects, func(r ObjectRef) bool { return r.Name == n }) {
 				s.Objects = append(s.Objects, ObjectRef{Kind: cluster.KindNode, Name: n})
 			}
 		}
@@ -126,9 +127,9 @@ func groupParts(groups map[string][2]int) []string {
 func scaleUpSummary(burst, window int, parts []string, launched int) string {
 	switch {
 	case burst > 0 && len(parts) > 0:
-		return fmt.Sprintf("%d nodes were added within %s (%s)", burst, roundDuration(window), strings.Join(parts, ", "))
+		return fmt.Sprintf("%d nodes were added within %s (%s)", burst, phrase.Duration(window), strings.Join(parts, ", "))
 	case burst > 0:
-		return fmt.Sprintf("%d nodes were added within %s", burst, roundDuration(window))
+		return fmt.Sprintf("%d nodes were added within %s", burst, phrase.Duration(window))
 	case len(parts) > 0:
 		return "the cluster autoscaler scaled up " + strings.Join(parts, ", ")
 	case launched > 0:
@@ -170,11 +171,4 @@ func shortGroup(g string) string {
 		return g[i+1:]
 	}
 	return g
-}
-
-func roundDuration(seconds int) string {
-	if seconds < 120 {
-		return fmt.Sprintf("%d s", seconds)
-	}
-	return fmt.Sprintf("%d min", (seconds+30)/60)
 }

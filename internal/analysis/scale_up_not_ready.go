@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	vocab "github.com/rootline-dev/rootline/internal/kinds"
 )
 
@@ -39,7 +40,7 @@ func (scaleUpNotReadyRule) Causes(in Input, symptoms []Symptom) []Cause {
 		if g.backoff == "" && w < notArrivedAfter {
 			continue
 		}
-		why := fmt.Sprintf("after %s only %d of %d nodes of group %s were ready", roundDuration(int(w.Seconds())), g.ready, g.target, shortGroup(g.name))
+		why := fmt.Sprintf("after %s only %d of %d nodes of group %s were ready", phrase.Duration(int(w.Seconds())), g.ready, g.target, shortGroup(g.name))
 		if g.backoff != "" {
 			why = fmt.Sprintf("the autoscaler backed off growing group %s (%s) with %d of %d nodes ready", shortGroup(g.name), g.backoff, g.ready, g.target)
 		}
@@ -57,7 +58,7 @@ func (scaleUpNotReadyRule) Causes(in Input, symptoms []Symptom) []Cause {
 	}
 	most := 0
 	for _, s := range symptoms {
-		sch, _, ok := failedScheduling(s)
+		sch, _, ok := s.Scheduling()
 		if !ok {
 			continue
 		}
@@ -85,10 +86,10 @@ func (scaleUpNotReadyRule) Causes(in Input, symptoms []Symptom) []Cause {
 	c.Evidence = append(c.Evidence, up.Evidence[0])
 	var parts []string
 	if most > 0 {
-		parts = append(parts, fmt.Sprintf("up to %d nodes still carried not-ready taints while pods waited for them during the scale-up (%s)", most, idRef(scaleUp)))
+		parts = append(parts, fmt.Sprintf("up to %d nodes still carried not-ready taints while pods waited for them during the scale-up (%s)", most, Mention(scaleUp)))
 	}
 	if len(stuck) > 0 {
-		parts = append(parts, "the nodes the scale-up ("+idRef(scaleUp)+") asked for did not arrive: "+strings.Join(stuck, "; "))
+		parts = append(parts, "the nodes the scale-up ("+Mention(scaleUp)+") asked for did not arrive: "+strings.Join(stuck, "; "))
 	}
 	c.Summary = strings.Join(parts, "; ")
 	c.Follows = []string{scaleUp}

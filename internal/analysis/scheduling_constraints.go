@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
 
@@ -24,10 +25,10 @@ func (schedulingConstraintsRule) Causes(in Input, symptoms []Symptom) []Cause {
 			// The kubelet refused it: its node affinity or selector no longer matched the node.
 			c.Explains = append(c.Explains, s.ID)
 			c.Evidence = append(c.Evidence, s.Evidence[0])
-			parts = append(parts, objectLabel(s)+": its node's kubelet refused it (NodeAffinity)")
+			parts = append(parts, s.Label()+": its node's kubelet refused it (NodeAffinity)")
 			continue
 		}
-		sch, msg, ok := failedScheduling(s)
+		sch, msg, ok := s.Scheduling()
 		if !ok && s.Kind == PodPending {
 			// A message the scheduler's diagnosis format does not hold (Karpenter's): what the
 			// catalogue says its parts tell, a rule of placement and no lack of room.
@@ -35,7 +36,7 @@ func (schedulingConstraintsRule) Causes(in Input, symptoms []Symptom) []Cause {
 				if _, _, room := tagShown(in, s, capacityTags); !room {
 					c.Explains = append(c.Explains, s.ID)
 					c.Evidence = append(c.Evidence, ev)
-					parts = append(parts, objectLabel(s)+": "+firstLine(ev.Value))
+					parts = append(parts, s.Label()+": "+firstLine(ev.Value))
 				}
 			}
 			continue
@@ -44,7 +45,7 @@ func (schedulingConstraintsRule) Causes(in Input, symptoms []Symptom) []Cause {
 			// A rule of placement no node meets: what else some nodes lacked does not matter.
 			c.Explains = append(c.Explains, s.ID)
 			c.Evidence = append(c.Evidence, s.Evidence[0])
-			parts = append(parts, objectLabel(s)+": "+msg)
+			parts = append(parts, s.Label()+": "+msg)
 			continue
 		}
 		if !ok || len(sch.Reasons) == 0 || insufficient(sch) {
@@ -73,12 +74,12 @@ func (schedulingConstraintsRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		c.Explains = append(c.Explains, s.ID)
 		c.Evidence = append(c.Evidence, s.Evidence[0])
-		parts = append(parts, objectLabel(s)+": "+msg)
+		parts = append(parts, s.Label()+": "+msg)
 	}
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.Summary = "pods could not be placed because of where they are allowed to run, not for lack of capacity: " + summaryParts(parts, "; ")
+	c.Summary = "pods could not be placed because of where they are allowed to run, not for lack of capacity: " + phrase.Parts(parts, "; ")
 	return []Cause{c}
 }
 

@@ -96,7 +96,7 @@ func groupReason(s Symptom) string {
 		if r := s.Details.Refused; r != "" {
 			return "the kubelet refused it (" + r + ")"
 		}
-		sch, _, ok := failedScheduling(s)
+		sch, _, ok := s.Scheduling()
 		if !ok {
 			return ""
 		}
@@ -143,7 +143,7 @@ func schedulingReason(sch signal.Scheduling) string {
 	}
 	if len(lacks) > 0 {
 		sort.Strings(lacks)
-		return strings.Join(unique(lacks), ", ")
+		return strings.Join(Unique(lacks), ", ")
 	}
 	if sch.PreFilter != "" {
 		return sch.PreFilter

@@ -2,9 +2,11 @@ package analysis
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -29,7 +31,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 			continue
 		}
 		pod, node := podOf(m, s), m.Node(nodeOf(m, s))
-		if pod == nil || node == nil || !critical(in, pod) {
+		if pod == nil || node == nil || !in.Critical(pod) {
 			continue
 		}
 		l := m.Load(node)
@@ -38,7 +40,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 			if o != pod && heavy(in, o, l) {
 				r := m.PodRequests(o)
 				hs = append(hs, fmt.Sprintf("%s/%s (%s CPU, %s)", o.Namespace, o.Name, cpuString(r.MilliCPU), memString(r.Memory)))
-				if comp := in.component(o); comp != "" {
+				if comp := in.Component(o); comp != "" {
 					heavies[comp] = Component{Kind: comp, Name: cluster.WorkloadName(o.Pod)}
 				}
 			}
@@ -49,7 +51,7 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 		c.Explains = append(c.Explains, s.ID)
 		c.Nodes = append(c.Nodes, node.Name)
 		pools[l.Pool] = true
-		part := fmt.Sprintf("%s %s/%s shared node %s (pool %s) with %s", strings.ToLower(in.component(pod)), pod.Namespace, pod.Name, node.Name, l.Pool, strings.Join(hs, ", "))
+		part := fmt.Sprintf("%s %s/%s shared node %s (pool %s) with %s", strings.ToLower(in.Component(pod)), pod.Namespace, pod.Name, node.Name, l.Pool, strings.Join(hs, ", "))
 		parts = append(parts, strings.TrimSpace(part))
 		c.Evidence = append(c.Evidence, cite(pod, "spec.nodeName", node.Name), cite(node, "pods", strings.Join(hs, ", ")))
 		mix := mixes[l.Pool]
@@ -72,20 +74,20 @@ func (sharedPoolRule) Causes(in Input, symptoms []Symptom) []Cause {
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	for _, p := range sortedKeys(pools) {
+	for _, p := range slices.Sorted(maps.Keys(pools)) {
 		c.Components = append(c.Components, Component{Kind: cluster.ComponentNodePool, Name: p})
 	}
-	for _, k := range sortedKeys(heavies) {
+	for _, k := range slices.Sorted(maps.Keys(heavies)) {
 		c.Components = append(c.Components, heavies[k])
 	}
-	for _, p := range sortedKeys(mixes) {
+	for _, p := range slices.Sorted(maps.Keys(mixes)) {
 		mix := mixes[p]
 		c.Suggestions = append(c.Suggestions, Suggestion{Change: fmt.Sprintf("keep the heavy pods (%s) off the nodes of the critical ones (%s) in pool %s: a pool of their own, or podAntiAffinity between them",
-			listSome(mix.heavy, 4), listSome(mix.critical, 4), p), Evidence: mix.evidence, Action: ActionIsolate, Targets: mix.targets})
+			phrase.First(mix.heavy, 4), phrase.First(mix.critical, 4), p), Evidence: mix.evidence, Action: ActionIsolate, Targets: mix.targets})
 	}
 	c.Confidence = clamp(c.Confidence)
-	c.Explains, c.Nodes = unique(c.Explains), unique(c.Nodes)
-	c.Summary = "critical and heavy pods shared a node pool: " + summaryParts(unique(parts), "; ")
+	c.Explains, c.Nodes = Unique(c.Explains), Unique(c.Nodes)
+	c.Summary = "critical and heavy pods shared a node pool: " + phrase.Parts(Unique(parts), "; ")
 	return []Cause{c}
 }
 

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -30,7 +31,7 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 		l := m.Load(n)
 		var prom *cluster.Object
 		for _, p := range l.Pods {
-			if in.component(p) == cluster.ComponentPrometheus {
+			if in.Component(p) == cluster.ComponentPrometheus {
 				prom = p
 				break
 			}
@@ -48,7 +49,7 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 		var victims []string
 		for _, s := range symptoms {
 			if (sufferings[s.Kind] || s.Kind == NodePressure) && nodeOf(m, s) == n.Node.Name {
-				if p := podOf(m, s); s.Kind == NodePressure || (p != nil && critical(in, p)) {
+				if p := podOf(m, s); s.Kind == NodePressure || (p != nil && in.Critical(p)) {
 					c.Explains = append(c.Explains, s.ID)
 					victims = append(victims, s.ID)
 				}
@@ -70,7 +71,7 @@ func (sharedPrometheusRule) Causes(in Input, symptoms []Symptom) []Cause {
 			c.Follows = []string{scaleUp}
 			c.FollowWhy = fmt.Sprintf("Prometheus scrapes every node, so each node the scale-up added grew the memory and CPU it used on node %s", n.Name)
 			c.Confidence += 0.15
-			c.Summary += fmt.Sprintf("; the scale-up (%s) multiplied its scrape targets", idRef(scaleUp))
+			c.Summary += fmt.Sprintf("; the scale-up (%s) multiplied its scrape targets", Mention(scaleUp))
 		} else {
 			c.Missing = append(c.Missing, "Prometheus's actual memory use over the incident (its own metrics), to see whether it grew")
 		}
@@ -91,7 +92,7 @@ func weighPrometheus(in Input, c *Cause, prom *cluster.Object, symptoms []Sympto
 	if !ok {
 		return
 	}
-	mem, guessed := in.prometheusSeries(queryPromMemory, prom)
+	mem, guessed := prometheusSeries(in, queryPromMemory, prom)
 	top, best, ok := highest(mem, from, to)
 	if !ok {
 		return
@@ -110,10 +111,10 @@ func weighPrometheus(in Input, c *Cause, prom *cluster.Object, symptoms []Sympto
 	case growth >= prometheusGrowth:
 		c.Evidence = append(c.Evidence, citeMetric(top, fmt.Sprintf("resident memory grew from %s at %s to %s at %s (×%.1f)%s",
 			memString(int64(start.Value)), hhmm(start.At), memString(int64(best.Value)), hhmm(best.At), growth, which)))
-		if head, _ := in.prometheusSeries(queryPromHead, prom); len(head) > 0 {
+		if head, _ := prometheusSeries(in, queryPromHead, prom); len(head) > 0 {
 			if h0, ok := firstIn(head[0].series, from.Add(-prometheusLookBack), to); ok {
 				if h1, ok := peak(head[0].series, from, to); ok && h1.Value > h0.Value {
-					c.Evidence = append(c.Evidence, citeMetric(head[0], fmt.Sprintf("series in its head block grew from %s to %s over the same time: more targets scraped", thousands(int(h0.Value)), thousands(int(h1.Value)))))
+					c.Evidence = append(c.Evidence, citeMetric(head[0], fmt.Sprintf("series in its head block grew from %s to %s over the same time: more targets scraped", phrase.Thousands(int(h0.Value)), phrase.Thousands(int(h1.Value)))))
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -47,12 +48,12 @@ func (startFailureRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		c.Explains = append(c.Explains, s.ID)
 		c.Evidence = append(c.Evidence, ev)
-		parts = append(parts, objectLabel(s)+": "+why)
+		parts = append(parts, s.Label()+": "+why)
 	}
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.Summary = "containers cannot start: " + listed(unique(parts))
+	c.Summary = "containers cannot start: " + phrase.First(Unique(parts), 5)
 	return []Cause{c}
 }
 
@@ -61,12 +62,12 @@ func (startFailureRule) Causes(in Input, symptoms []Symptom) []Cause {
 // execute" and "not found"), or a run shorter than startWindow that did not end for memory.
 func startFailure(in Input, s Symptom) (Evidence, string, bool) {
 	m := in.Model
-	for _, o := range in.eventsFor(s) {
+	for _, o := range eventsFor(in, s) {
 		e := o.Event
 		if (e.Reason == "Failed" || startFailureReasons[e.Reason]) && startFailureRe.MatchString(e.Message) || hookEvents[e.Reason] {
 			return citeEvent(o), firstLine(e.Message), true
 		}
-		if said, ok := in.tagSaid(e.Message, startFailureTags); ok {
+		if said, ok := tagSaid(in, e.Message, startFailureTags); ok {
 			return citeEvent(o), said, true // the runtime's own words, in the container's log
 		}
 	}
@@ -74,7 +75,7 @@ func startFailure(in Input, s Symptom) (Evidence, string, bool) {
 	if p == nil {
 		return Evidence{}, "", false
 	}
-	for _, cs := range allStatuses(p.Pod) {
+	for _, cs := range cluster.ContainerStatuses(p.Pod) {
 		field := fmt.Sprintf("status.containerStatuses[%s]", cs.Name)
 		if w := cs.State.Waiting; w != nil && startFailureReasons[w.Reason] {
 			return cite(p, field+".state.waiting", w.Reason+": "+w.Message), w.Reason, true
@@ -103,8 +104,8 @@ func startFailure(in Input, s Symptom) (Evidence, string, bool) {
 // eventsFor lists the events about a symptom's pod: by its name, or, for a pod the input does
 // not name, the events of the same file that name none. The events are indexed by the name of
 // the pod they are about, once per analysis.
-func (in Input) eventsFor(s Symptom) []*cluster.Object {
-	byName := in.podEvents()
+func eventsFor(in Input, s Symptom) []*cluster.Object {
+	byName := podEvents(in)
 	var out []*cluster.Object
 	for _, ref := range s.Objects {
 		for _, o := range byName[ref.Name] {
@@ -129,19 +130,18 @@ func (in Input) eventsFor(s Symptom) []*cluster.Object {
 }
 
 // podEvents indexes the events about pods (or about nothing named) by the pod's name.
-func (in Input) podEvents() map[string][]*cluster.Object {
-	if in.cache != nil && in.cache.podEvents != nil {
-		return in.cache.podEvents
-	}
-	byName := map[string][]*cluster.Object{}
-	for _, o := range in.Model.Events {
-		io := o.Event.InvolvedObject
-		if io.Kind == cluster.KindPod || io.Kind == "" {
-			byName[io.Name] = append(byName[io.Name], o)
+func podEvents(in Input) map[string][]*cluster.Object {
+	return Once(in, podEventsKey{}, func() map[string][]*cluster.Object {
+		byName := map[string][]*cluster.Object{}
+		for _, o := range in.Model.Events {
+			io := o.Event.InvolvedObject
+			if io.Kind == cluster.KindPod || io.Kind == "" {
+				byName[io.Name] = append(byName[io.Name], o)
+			}
 		}
-	}
-	if in.cache != nil {
-		in.cache.podEvents = byName
-	}
-	return byName
+		return byName
+	})
 }
+
+// podEventsKey is the key of a run's podEvents (analysis.Once).
+type podEventsKey struct{}

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -35,7 +36,7 @@ func (stuckCreatingRule) Symptoms(in Input) []Symptom {
 			sum = podPhrase(pod) + " could not start on node " + s.Node
 		}
 		if m := s.Details.Message; m != "" {
-			sum += ": " + clip(m, 160)
+			sum += ": " + phrase.Clip(m, 160)
 		}
 		return sum
 	})
@@ -48,7 +49,7 @@ func stuckWaiting(in Input, syms *podSymptoms) {
 		if started(o.Pod) {
 			continue
 		}
-		for _, cs := range allStatuses(o.Pod) {
+		for _, cs := range cluster.ContainerStatuses(o.Pod) {
 			reason, ok := waitingSign(cs, PodStuckCreating)
 			if !ok {
 				continue
@@ -81,7 +82,7 @@ func stuckOnNetwork(in Input, syms *podSymptoms) {
 		if !ok || started(o.Pod) {
 			continue
 		}
-		for _, cs := range allStatuses(o.Pod) {
+		for _, cs := range cluster.ContainerStatuses(o.Pod) {
 			if w := cs.State.Waiting; w != nil && w.Reason == "ContainerCreating" {
 				s := syms.pod(o)
 				s.Node = node
@@ -105,13 +106,13 @@ func stuckListed(in Input, syms *podSymptoms) {
 		if _, said := syms.byPod[o.Namespace+"/"+o.Name]; age < stuckAfter || started(o.Pod) || said && o.Name != "" {
 			continue
 		}
-		for _, cs := range allStatuses(o.Pod) {
+		for _, cs := range cluster.ContainerStatuses(o.Pod) {
 			if w := cs.State.Waiting; w != nil && w.Reason == "ContainerCreating" {
 				s := syms.pod(o)
 				s.Node = o.Pod.Spec.NodeName
 				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name),
-					"ContainerCreating, the pod "+roundDuration(int(age.Seconds()))+" old"))
-				s.Details.Message = "still ContainerCreating " + roundDuration(int(age.Seconds())) + " after it was made"
+					"ContainerCreating, the pod "+phrase.Duration(int(age.Seconds()))+" old"))
+				s.Details.Message = "still ContainerCreating " + phrase.Duration(int(age.Seconds())) + " after it was made"
 				break
 			}
 		}
@@ -122,7 +123,7 @@ func stuckListed(in Input, syms *podSymptoms) {
 func stuckEvents(in Input, syms *podSymptoms) {
 	for _, o := range in.Model.Events {
 		e := o.Event
-		if !stuckReasons[e.Reason] && in.eventSign(o, PodStuckCreating) == nil || !aboutPod(o) {
+		if !stuckReasons[e.Reason] && eventSign(in, o, PodStuckCreating) == nil || !aboutPod(o) {
 			continue
 		}
 		if pod := in.Model.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil && started(pod.Pod) {
@@ -154,7 +155,7 @@ func started(p *corev1.Pod) bool {
 	case corev1.PodSucceeded:
 		return true
 	case corev1.PodRunning:
-		for _, cs := range allStatuses(p) {
+		for _, cs := range cluster.ContainerStatuses(p) {
 			if cs.State.Waiting != nil && cs.State.Waiting.Reason != "CrashLoopBackOff" {
 				return false
 			}
@@ -169,7 +170,7 @@ func started(p *corev1.Pod) bool {
 // line about it ("" for one that names no node).
 func networkDown(in Input) map[string]Evidence {
 	down := map[string]Evidence{}
-	cni := func(text string) bool { return slices.Contains(in.evidenceTags(text), "cni_not_ready") }
+	cni := func(text string) bool { return slices.Contains(evidenceTags(in, text), "cni_not_ready") }
 	for _, o := range in.Model.Nodes {
 		for _, c := range o.Node.Status.Conditions {
 			if c.Type == corev1.NodeReady && c.Status != corev1.ConditionTrue && cni(c.Message) {
@@ -181,7 +182,7 @@ func networkDown(in Input) map[string]Evidence {
 		if o.Event.InvolvedObject.Kind == cluster.KindPod || !cni(o.Event.Message) {
 			continue
 		}
-		node := in.eventNode(o)
+		node := eventNode(in, o)
 		if _, ok := down[node]; !ok {
 			down[node] = citeEvent(o)
 		}

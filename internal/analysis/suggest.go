@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -93,12 +92,4 @@ func appendUnique(ss []string, s string) []string {
 		}
 	}
 	return append(ss, s)
-}
-
-// listSome lists the first n items and says how many more there are.
-func listSome(ss []string, n int) string {
-	if len(ss) <= n {
-		return strings.Join(ss, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(ss[:n], ", "), len(ss)-n)
 }

@@ -4,23 +4,27 @@ import (
 	"fmt"
 )
 
-// suggestPriority suggests a PriorityClass for the critical components that were evicted or
+// priorityRule suggests a PriorityClass for the critical components that were evicted or
 // preempted without one: the kubelet evicts lower-priority pods first under node pressure, and
 // the scheduler preempts lower-priority pods to place a higher one. The suggestion goes to the
 // worst cause of the symptom, once per workload.
-func suggestPriority(in Input, r *Report) {
+type priorityRule struct{}
+
+func (priorityRule) Name() string { return "priority-class" }
+
+func (priorityRule) Amend(in Input, r *Report) {
 	done := map[string]bool{}
 	for _, s := range r.Symptoms {
 		if s.Kind != PodEvicted && s.Kind != Preempted {
 			continue
 		}
-		cs := explainers(r, s.ID)
+		cs := r.Explaining(s.ID)
 		if len(cs) == 0 {
 			continue
 		}
 		for _, ref := range s.Objects {
 			p := in.Model.Pod(ref.Namespace, ref.Name)
-			if p == nil || in.component(p) == "" || !critical(in, p) || p.Pod.Spec.PriorityClassName != "" || p.Pod.Spec.Priority != nil && *p.Pod.Spec.Priority > 0 {
+			if p == nil || in.Component(p) == "" || !in.Critical(p) || p.Pod.Spec.PriorityClassName != "" || p.Pod.Spec.Priority != nil && *p.Pod.Spec.Priority > 0 {
 				continue
 			}
 			w := workloadPhrase(p)

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
 
@@ -14,7 +15,7 @@ func (volumeBindingRule) Causes(in Input, symptoms []Symptom) []Cause {
 	c := Cause{Kind: VolumeBinding, Role: Root, Confidence: 0.8, Components: []Component{}}
 	var msgs []string
 	for _, s := range symptoms {
-		sch, msg, ok := failedScheduling(s)
+		sch, msg, ok := s.Scheduling()
 		volume := ok && len(s.Evidence) > 0 && sch.PreFilter != "" && (signal.ReasonCount{Reason: sch.PreFilter}).Class() == signal.ClassVolume
 		for _, r := range sch.Reasons {
 			volume = volume || len(s.Evidence) > 0 && r.Class() == signal.ClassVolume
@@ -32,12 +33,12 @@ func (volumeBindingRule) Causes(in Input, symptoms []Symptom) []Cause {
 		}
 		c.Explains = append(c.Explains, s.ID)
 		c.Evidence = append(c.Evidence, ev)
-		msgs = append(msgs, objectLabel(s)+": "+msg)
+		msgs = append(msgs, s.Label()+": "+msg)
 	}
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.Summary = "pods waited for their volumes: " + summaryParts(msgs, "; ")
+	c.Summary = "pods waited for their volumes: " + phrase.Parts(msgs, "; ")
 	return []Cause{c}
 }
 

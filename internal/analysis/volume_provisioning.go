@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
@@ -25,7 +26,7 @@ func (volumeProvisioningRule) Symptoms(in Input) []Symptom {
 		e := o.Event
 		kind := e.InvolvedObject.Kind
 		return (e.Reason == "ProvisioningFailed" || e.Reason == "FailedBinding") && (kind == "PersistentVolumeClaim" || kind == "") ||
-			in.eventSign(o, VolumeProvisioningFailed) != nil || waitedForProvisioner(in, o)
+			eventSign(in, o, VolumeProvisioningFailed) != nil || waitedForProvisioner(in, o)
 	})
 	waitedClaims(in, syms)
 	// A claim the input lost (an events section pasted alone) is the one claim the other
@@ -38,14 +39,14 @@ func (volumeProvisioningRule) Symptoms(in Input) []Symptom {
 			continue
 		}
 		if named == nil {
-			named = in.claimsByFile() // only when a claim is unnamed: one pass over the events
+			named = claimsByFile(in) // only when a claim is unnamed: one pass over the events
 		}
 		if claims := named[s.Evidence[0].File]; len(claims) == 1 {
 			s.Objects = claims
 		}
 	}
 	return syms.list(func(s *Symptom) string {
-		return fmt.Sprintf("%s could not be provisioned: %s", objectPhrase(s, "PersistentVolumeClaim"), clip(s.Details.Message, 160))
+		return fmt.Sprintf("%s could not be provisioned: %s", objectPhrase(s, "PersistentVolumeClaim"), phrase.Clip(s.Details.Message, 160))
 	})
 }
 
@@ -67,15 +68,15 @@ func waitedForProvisioner(in Input, o *cluster.Object) bool {
 	if count < waitedCount && (first.IsZero() || last.Sub(first) < waitedLong) {
 		return false // the cheap test first: every event of the input comes here
 	}
-	return e.Reason == "ExternalProvisioning" || slices.Contains(in.evidenceTags(e.Message), "waiting_external_provisioner")
+	return e.Reason == "ExternalProvisioning" || slices.Contains(evidenceTags(in, e.Message), "waiting_external_provisioner")
 }
 
 // claimsByFile lists, per file, the claims its events' messages name in the catalogue's words,
 // each once.
-func (in Input) claimsByFile() map[string][]ObjectRef {
+func claimsByFile(in Input) map[string][]ObjectRef {
 	out := map[string][]ObjectRef{}
 	for _, o := range in.Model.Events {
-		m := in.messages().message(o.Event.Message)
+		m := messages(in).message(o.Event.Message)
 		if m == nil || m.Entry.Object != "pvc" || m.Capture("name") == "" {
 			continue
 		}
@@ -116,7 +117,7 @@ func waitedClaims(in Input, syms *objectSymptoms) {
 		if len(s.Evidence) > 0 {
 			continue // its events say more
 		}
-		age := roundDuration(int(o.ListedAge.Seconds()))
+		age := phrase.Duration(int(o.ListedAge.Seconds()))
 		s.Evidence = append(s.Evidence, cite(o, "status.phase", "Pending, the claim "+age+" old"))
 		s.Reason, s.Details.Message = "Pending", "still Pending "+age+" after it was made"
 	}

@@ -111,12 +111,12 @@ func objectPhrase(s *Symptom, kind string) string {
 }
 
 // eventObject is the object an event is about, as a symptom names it.
-func (in Input) eventObject(o *cluster.Object, defaultKind string) ObjectRef {
+func eventObject(in Input, o *cluster.Object, defaultKind string) ObjectRef {
 	r := involved(o)
 	if r.Name == "" {
 		// The input lost the event's object (an Events section pasted apart from its
 		// describe): the controller its message names, if it names one.
-		if m := in.messages().message(o.Event.Message); m != nil {
+		if m := messages(in).message(o.Event.Message); m != nil {
 			if kind, name := m.Workload(); name != "" {
 				r = ObjectRef{Kind: kind, Namespace: m.Capture("namespace"), Name: name}
 			}
@@ -161,7 +161,7 @@ func (c *objectSymptoms) fromEvents(in Input, defaultKind string, match func(o *
 			continue
 		}
 		e := o.Event
-		s := c.get(in.eventObject(o, defaultKind), o.Source.File)
+		s := c.get(eventObject(in, o, defaultKind), o.Source.File)
 		s.Evidence = append(s.Evidence, citeEvent(o))
 		_, first, _ := cluster.EventTimes(e)
 		s.At = earliest(s.At, timePtr(first))

@@ -181,3 +181,12 @@ func recorded(objs []*cluster.Object) time.Time {
 	}
 	return latest.UTC()
 }
+
+// When is when a change was seen: the time by which it had happened (Until), or, when that is
+// not known, the time before which it had not (Since).
+func (c Change) When() time.Time {
+	if !c.Until.IsZero() {
+		return c.Until
+	}
+	return c.Since
+}

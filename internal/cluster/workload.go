@@ -121,3 +121,19 @@ func allDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// ContainerStatuses lists a pod's init and regular container statuses.
+func ContainerStatuses(p *corev1.Pod) []corev1.ContainerStatus {
+	if len(p.Status.InitContainerStatuses) == 0 {
+		// The pod's own slice, not a copy: callers only read it, and three rules ask for it
+		// of every pod (15 MB of garbage on 20,000 pods, when the heap is at its fullest).
+		return p.Status.ContainerStatuses
+	}
+	return append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...)
+}
+
+// NodePool is the pool of a node object (cluster.NodePool of its labels).
+func (o *Object) NodePool() string {
+	pool, _ := NodePool(o.Node.Labels)
+	return pool
+}

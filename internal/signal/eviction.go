@@ -243,3 +243,12 @@ func ParseTaintEviction(msg string) (namespace, name string, ok bool) {
 	}
 	return m[1], m[2], true
 }
+
+// diskSignals are the eviction signals of disk, as kubelets of every release name them.
+var diskSignals = map[string]bool{"ephemeral-storage": true, "inodes": true, "nodefs": true, "imagefs": true,
+	"nodefs.available": true, "nodefs.inodesFree": true, "imagefs.available": true, "imagefs.inodesFree": true}
+
+// DiskEviction reports whether an eviction's resource or condition is the node's disk.
+func DiskEviction(resource, condition string) bool {
+	return diskSignals[resource] || strings.Contains(condition, "DiskPressure")
+}
