@@ -18,6 +18,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/ingest"
 	"github.com/rootline-dev/rootline/internal/inputsize"
@@ -165,7 +166,7 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 		}
 		return analysis.Report{}, fmt.Errorf("nothing could be read: %s", strings.Join(unread, "; "))
 	}
-	rep := analysis.Run(cluster.NewModel(read, objs), opts)
+	rep := rules.Run(cluster.NewModel(read, objs), opts)
 	rep.Gaps = append(rep.Gaps, gaps...)
 	return rep, nil
 }

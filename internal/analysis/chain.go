@@ -33,7 +33,7 @@ func linkChain(in Input, r *Report, rules []LinkRule) {
 	for _, rule := range rules {
 		for _, e := range rule.Links(in, r) {
 			i, ok := index[e.From]
-			if !ok || e.From == e.To || reaches(r, e.To, e.From) {
+			if !ok || e.From == e.To || r.Reaches(e.To, e.From) {
 				continue // never a loop
 			}
 			c := &r.Causes[i]
@@ -57,8 +57,8 @@ func linkChain(in Input, r *Report, rules []LinkRule) {
 	}
 }
 
-// reaches reports whether id from reaches id to along the causes' Explains.
-func reaches(r *Report, from, to string) bool {
+// Reaches reports whether id from reaches id to along the causes' Explains.
+func (r *Report) Reaches(from, to string) bool {
 	by := map[string]*Cause{}
 	for i := range r.Causes {
 		by[r.Causes[i].ID] = &r.Causes[i]

@@ -84,9 +84,9 @@ var explainable = map[string][]string{
 	CPUStarvation:         {LivenessProbeFailed},
 }
 
-// claimConfidence is the confidence of a cause only a claim names: the author may be right,
+// ClaimConfidence is the confidence of a cause only a claim names: the author may be right,
 // but nothing in the cluster's output shows it.
-const claimConfidence = 0.35
+const ClaimConfidence = 0.35
 
 // applyClaims weighs what the input's authors claim against what the analysis found: a claim
 // that names a cause found from evidence is cited as the author's claim in support of it; a
@@ -165,7 +165,7 @@ func (w *claimWeigher) draw(kind string, ev Evidence) {
 		}
 		cs, ok := w.claimed[kind]
 		if !ok {
-			cs = &Cause{Kind: kind, Role: Root, Confidence: claimConfidence, Components: []Component{},
+			cs = &Cause{Kind: kind, Role: Root, Confidence: ClaimConfidence, Components: []Component{},
 				Missing: []string{claimMissing(kind)}}
 			w.claimed[kind] = cs
 			w.order = append(w.order, kind)
@@ -203,8 +203,8 @@ func weakenMixed(rep *Report, mixed map[string]int) {
 		for ci := range rep.Causes {
 			c := &rep.Causes[ci]
 			for _, e := range c.Evidence {
-				if e.File == file && c.Confidence > claimConfidence {
-					c.Confidence = claimConfidence
+				if e.File == file && c.Confidence > ClaimConfidence {
+					c.Confidence = ClaimConfidence
 					c.Missing = append(c.Missing, "evidence from one incident: "+filepath.Base(file)+" mixes several")
 					break
 				}

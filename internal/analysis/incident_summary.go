@@ -234,7 +234,7 @@ func triggerOf(rep *Report, chain []string) string {
 			continue
 		}
 		for _, id := range chain {
-			if c, ok := causeByID(rep, id); ok && slices.Contains(c.Explains, sy.ID) {
+			if c, ok := rep.CauseByID(id); ok && slices.Contains(c.Explains, sy.ID) {
 				return sy.ID
 			}
 		}
@@ -251,13 +251,13 @@ func whyText(rep *Report, chain []string, trigger string) string {
 		}
 		return "No cause the evidence shows explains what users felt."
 	}
-	root, _ := causeByID(rep, chain[0])
+	root, _ := rep.CauseByID(chain[0])
 	sy, _ := rep.SymptomByID(chain[len(chain)-1])
 	var b strings.Builder
 	fmt.Fprintf(&b, "Root cause: %s (%s): %s.", vocab.Name(root.Kind), root.ID, strings.TrimSuffix(root.Summary, "."))
 	var steps []string
 	for _, id := range chain[:len(chain)-1] {
-		c, _ := causeByID(rep, id)
+		c, _ := rep.CauseByID(id)
 		steps = append(steps, fmt.Sprintf("%s (%s)", vocab.Name(c.Kind), c.ID))
 	}
 	steps = append(steps, fmt.Sprintf("%s (%s)", vocab.Name(sy.Kind), sy.ID))
@@ -273,7 +273,7 @@ func whyText(rep *Report, chain []string, trigger string) string {
 func sureText(rep *Report, chain []string) (string, []string) {
 	var missing []string
 	for _, id := range chain {
-		if c, ok := causeByID(rep, id); ok {
+		if c, ok := rep.CauseByID(id); ok {
 			for _, m := range c.Missing {
 				if !slices.Contains(missing, m) {
 					missing = append(missing, m)
@@ -288,11 +288,11 @@ func sureText(rep *Report, chain []string) (string, []string) {
 	}
 	var b strings.Builder
 	if len(chain) > 0 {
-		root, _ := causeByID(rep, chain[0])
+		root, _ := rep.CauseByID(chain[0])
 		fmt.Fprintf(&b, "The root cause is %s (confidence %.2f, %d piece(s) of evidence).", sureWords(root.Confidence), root.Confidence, len(root.Evidence))
 		weakest := root
 		for _, id := range chain[1:] {
-			if c, ok := causeByID(rep, id); ok && c.Confidence < weakest.Confidence {
+			if c, ok := rep.CauseByID(id); ok && c.Confidence < weakest.Confidence {
 				weakest = c
 			}
 		}
@@ -325,8 +325,8 @@ func sureWords(c float64) string {
 	return "weakly supported"
 }
 
-// causeByID returns the report's cause of an id.
-func causeByID(rep *Report, id string) (Cause, bool) {
+// CauseByID returns the report's cause of an id.
+func (rep *Report) CauseByID(id string) (Cause, bool) {
 	for _, c := range rep.Causes {
 		if c.ID == id {
 			return c, true

@@ -27,10 +27,12 @@ var severityAs = map[string]string{StartupProbeFailed: LivenessProbeFailed}
 // kind by count alone unless by hundreds.
 const (
 	componentWeight = 2000
-	criticalWeight  = 1000
-	kindWeight      = 20
-	countWeight     = 10
-	maxCountBonus   = 100
+	// CriticalWeight is the severity of a critical pod's symptom before its kind and count:
+	// a symptom at or above it hurt a critical component.
+	CriticalWeight = 1000
+	kindWeight     = 20
+	countWeight    = 10
+	maxCountBonus  = 100
 )
 
 // severityOf scores a symptom or group; higher is worse. component says that its members are
@@ -43,7 +45,7 @@ func severityOf(s Symptom, component bool) int {
 	case component:
 		score += componentWeight
 	case s.Critical:
-		score += criticalWeight
+		score += CriticalWeight
 	}
 	kind := s.Kind
 	if as, ok := severityAs[kind]; ok {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/incident"
 )
@@ -26,7 +27,7 @@ func TestIL0070ReportAgainstEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := analysis.Run(fixtures.IL0070Model(t), analysis.Options{})
+	rep := rules.Run(fixtures.IL0070Model(t), analysis.Options{})
 	c := Compare(r, rep)
 	if !c.RootAgrees || c.RootReport != "capacity_exhaustion" {
 		t.Errorf("root: %q against %q, agree %v", c.RootReport, c.RootEvidence, c.RootAgrees)

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/timeline"
 )
@@ -78,7 +79,7 @@ func rolloutInput(t *testing.T) Input {
 			Reason: "ImagePullBackOff", Message: fmt.Sprintf("Back-off pulling image %q", bad)}}}),
 		backOff("hub-2-new", t2.Add(2*time.Minute)),
 	})
-	return Input{Model: m, Report: analysis.Run(m, analysis.Options{})}
+	return Input{Model: m, Report: rules.Run(m, analysis.Options{})}
 }
 
 // lanes are a group's lanes as "name: spans/marks" lines.

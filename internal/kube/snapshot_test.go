@@ -23,6 +23,7 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/ingest"
@@ -60,7 +61,7 @@ func findings(t *testing.T, dir string, files ...string) []string {
 			t.Fatal(err)
 		}
 	}
-	rep := analysis.Run(cluster.NewModel(files, objs), analysis.Options{})
+	rep := rules.Run(cluster.NewModel(files, objs), analysis.Options{})
 	var out []string
 	for _, s := range rep.Symptoms {
 		out = append(out, "symptom "+s.Kind+": "+s.Summary+" "+strconv.Itoa(len(s.Objects)))

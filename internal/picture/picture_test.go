@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/timeline"
@@ -41,7 +42,7 @@ func wellFormed(t *testing.T, svg string) {
 
 func TestPictures(t *testing.T) {
 	m := il0070(t)
-	rep := analysis.Run(m, analysis.Options{})
+	rep := rules.Run(m, analysis.Options{})
 	from := time.Date(2023, 2, 1, 16, 55, 0, 0, time.UTC)
 	to := from.Add(15 * time.Minute)
 	entries := timeline.Build(m, rep, nil)

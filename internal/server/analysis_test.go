@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -26,7 +27,7 @@ func TestAnalysisMatchesOffline(t *testing.T) {
 	names := []string{"events.json", "nodes.json", "pods.json"}
 	files := fixtures.IL0070Bytes(t)
 	objs := fixtures.DecodeIL0070(t, names...)
-	offline := analysis.Run(cluster.NewModel(names, objs), analysis.Options{})
+	offline := rules.Run(cluster.NewModel(names, objs), analysis.Options{})
 
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		base := newServer(t, st, testConfig())

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/incident"
@@ -52,7 +53,7 @@ func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *evide
 		}
 	}
 	s.states.note(in.ID, len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others)+points/400)
-	return &incidentState{incident: in, model: m, report: analysis.Run(m, opts), notes: notes, changes: changes,
+	return &incidentState{incident: in, model: m, report: rules.Run(m, opts), notes: notes, changes: changes,
 		alerts: ev.Alerts, metrics: opts.Metrics, evidence: ev, tl: &madeTimeline{}}
 }
 

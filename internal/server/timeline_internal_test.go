@@ -17,6 +17,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/ingest"
@@ -65,7 +66,7 @@ func section(html, open string) string {
 func TestTimelineSection(t *testing.T) {
 	t.Parallel()
 	m := fixtures.IL0070Model(t)
-	rep := analysis.Run(m, analysis.Options{})
+	rep := rules.Run(m, analysis.Options{})
 	html, pics := sectionPage(t, m, rep, "?type=node&collapse=off&limit=20&offset=20")
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
 	if err != nil {
@@ -134,7 +135,7 @@ func TestTimelineSection(t *testing.T) {
 func TestTimelineTable(t *testing.T) {
 	t.Parallel()
 	m := fixtures.IL0070Model(t)
-	rep := analysis.Run(m, analysis.Options{})
+	rep := rules.Run(m, analysis.Options{})
 	for _, query := range []string{"", "?group=node", "?group=namespace", "?type=node", "?severity=warning"} {
 		html, _ := sectionPage(t, m, rep, query)
 		doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
@@ -209,7 +210,7 @@ func TestTimelineSectionSize(t *testing.T) {
 		t.Skip("reads a generated incident of 20,000 pods (about 10 s)")
 	}
 	m := synthModel(t, synth.Options{Pods: 20000, Events: 50000, Seed: 42})
-	rep := analysis.Run(m, analysis.Options{})
+	rep := rules.Run(m, analysis.Options{})
 	all := timeline.Build(m, rep, nil)
 	_, total := timeline.Apply(all, timeline.Filter{Collapse: true})
 	html, pics := sectionPage(t, m, rep, "")

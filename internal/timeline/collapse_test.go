@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 )
@@ -352,7 +353,7 @@ func TestExpandEveryOfferedRow(t *testing.T) {
 		{From: at(1, 0), To: at(3, 0)}, {Types: []string{TypeSymptom, TypeCause}}}
 	for _, variant := range []string{"evicted", "liveness"} {
 		m := cluster.NewModel(nil, fixtures.Decode(t, fixtures.IL0070VariantDir(variant), fixtures.IL0070Files()...))
-		entries := Build(m, analysis.Run(m, analysis.Options{}), nil)
+		entries := Build(m, rules.Run(m, analysis.Options{}), nil)
 		if variant == "evicted" {
 			got, total := Apply(entries, Filter{Collapse: true})
 			if total > 40 {

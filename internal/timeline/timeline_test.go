@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/incident"
@@ -15,7 +16,7 @@ import (
 func il0070(t *testing.T) (*cluster.Model, analysis.Report) {
 	t.Helper()
 	m := fixtures.IL0070Model(t)
-	return m, analysis.Run(m, analysis.Options{})
+	return m, rules.Run(m, analysis.Options{})
 }
 
 func TestBuild(t *testing.T) {

@@ -61,7 +61,23 @@ func (r runFlags) Set(s string) error {
 	return nil
 }
 
+// alsoFlags maps a package directory to the directories of the packages whose tests also
+// judge its mutants: an engine's tests with those of the rules that drive it.
+type alsoFlags map[string][]string
+
+func (a alsoFlags) String() string { return fmt.Sprint(map[string][]string(a)) }
+
+func (a alsoFlags) Set(s string) error {
+	dir, other, ok := strings.Cut(s, "=")
+	if !ok {
+		return errors.New("want dir=otherdir")
+	}
+	a[filepath.Clean(dir)] = append(a[filepath.Clean(dir)], "./"+filepath.ToSlash(filepath.Clean(other)))
+	return nil
+}
+
 type options struct {
+	also    alsoFlags
 	n       int
 	seed    int64
 	timeout time.Duration
@@ -72,11 +88,12 @@ type options struct {
 }
 
 func main() {
-	o := options{run: runFlags{}}
+	o := options{run: runFlags{}, also: alsoFlags{}}
 	flag.IntVar(&o.n, "n", 20, "mutants per package at most (0: all)")
 	flag.Int64Var(&o.seed, "seed", 1, "seed of the sample drawn when a package has more than -n mutants")
 	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "time a mutant's tests may take (build included); past it the mutant counts as killed")
 	flag.Var(o.run, "run", "dir=regexp: run only the tests of the package in dir that match (repeatable)")
+	flag.Var(o.also, "also", "dir=otherdir: the tests of the package in otherdir judge the mutants of dir's too, with -run's pattern of dir (repeatable)")
 	flag.BoolVar(&o.list, "list", false, "list the chosen mutants and stop")
 	funcs := flag.String("func", "", "mutate only the functions, and the constants and variables, whose names match this regexp")
 	opList := flag.String("ops", "", "comma-separated operators to use (default all: "+strings.Join(allOps, ",")+")")
@@ -136,7 +153,7 @@ func run(o options, files []string) (killed, survived int, err error) {
 			}
 			continue
 		}
-		pkg := "./" + filepath.ToSlash(d)
+		pkg := append([]string{"./" + filepath.ToSlash(d)}, o.also[d]...)
 		if out, ok := goTest(pkg, o.run[d], "", o.timeout); ok != passed {
 			return killed, survived, fmt.Errorf("the tests of %s do not pass unmutated:\n%s", pkg, out)
 		}
@@ -237,8 +254,9 @@ const (
 	timedOut
 )
 
-// goTest runs the tests of pkg (only those matching run, when given), with overlay when given.
-func goTest(pkg, run, overlay string, timeout time.Duration) (string, result) {
+// goTest runs the tests of the packages (only those matching run, when given), with overlay
+// when given.
+func goTest(pkg []string, run, overlay string, timeout time.Duration) (string, result) {
 	args := []string{"test", "-count=1", "-failfast"}
 	if overlay != "" {
 		args = append(args, "-overlay="+overlay)
@@ -246,7 +264,7 @@ func goTest(pkg, run, overlay string, timeout time.Duration) (string, result) {
 	if run != "" {
 		args = append(args, "-run="+run)
 	}
-	args = append(args, pkg)
+	args = append(args, pkg...)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", args...)

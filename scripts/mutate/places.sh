@@ -12,10 +12,12 @@ trap 'rm -rf "$dir"' EXIT
 go build -o "$dir/mutate" ./scripts/mutate
 run() { "$dir/mutate" -n 16 -seed 1 "$@" | tee -a "$dir/out"; }
 
-# The cause rules and the chain.
-run internal/analysis/shared_prometheus.go internal/analysis/capacity.go internal/analysis/chain.go \
-	internal/analysis/chain_change.go internal/analysis/chain_follows.go internal/analysis/chain_lingering.go \
-	internal/analysis/chain_new_nodes.go internal/analysis/chain_same_node.go internal/analysis/chain_triggered.go
+# The cause rules and the chain: the engine's linking (internal/analysis/chain.go), judged by
+# the rules' tests too (they drive it), and the rules' links.
+run -also internal/analysis=internal/analysis/rules internal/analysis/chain.go
+run internal/analysis/rules/shared_prometheus.go internal/analysis/rules/capacity.go \
+	internal/analysis/rules/chain_change.go internal/analysis/rules/chain_follows.go internal/analysis/rules/chain_lingering.go \
+	internal/analysis/rules/chain_new_nodes.go internal/analysis/rules/chain_same_node.go internal/analysis/rules/chain_triggered.go
 # Redaction: the rules, and their application to Kubernetes' types.
 run internal/redact/redact.go internal/redact/text.go internal/ingest/redact.go
 # The change detector.

@@ -8,6 +8,7 @@ import (
 	"context"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/evidence"
@@ -46,7 +47,7 @@ func Report(ctx context.Context, src Source, id string) (incident.Report, error)
 	if len(ev.Objects) == 0 && len(ev.Alerts) == 0 {
 		return r, nil
 	}
-	rep := analysis.Run(cluster.NewModel(ev.Files, ev.Objects), Options(ev)) // as the incident's pages analyse it
+	rep := rules.Run(cluster.NewModel(ev.Files, ev.Objects), Options(ev)) // as the incident's pages analyse it
 	if incident.SignatureOf(r).Empty() {
 		sig := report.Signature(rep)
 		r.Symptoms, r.RootCause, r.Causes, r.Components = sig.Symptoms, sig.RootCause, sig.Causes, sig.Components

@@ -1,0 +1,78 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/cluster"
+)
+
+// imagePullRule finds images that could not be pulled: waiting reasons ErrImagePull,
+// ImagePullBackOff, InvalidImageName, and the kubelet's Failed and BackOff events about
+// pulling.
+type imagePullRule struct{}
+
+func (imagePullRule) Name() string { return "image-pull-failed" }
+
+var pullReasons = map[string]bool{"ErrImagePull": true, "ImagePullBackOff": true, "InvalidImageName": true, "ErrImageNeverPull": true,
+	"ImageInspectError": true, "RegistryUnavailable": true}
+
+func (imagePullRule) Symptoms(in analysis.Input) []analysis.Symptom {
+	syms := newPodSymptoms(analysis.ImagePullFailed)
+	for _, o := range in.Model.Pods {
+		for _, cs := range cluster.ContainerStatuses(o.Pod) {
+			if w := cs.State.Waiting; w != nil && pullReasons[w.Reason] {
+				s := syms.pod(o)
+				s.Node = o.Pod.Spec.NodeName
+				s.Evidence = append(s.Evidence, cite(o, fmt.Sprintf("status.containerStatuses[%s].state.waiting", cs.Name), w.Reason+": "+w.Message))
+			}
+		}
+	}
+	for _, o := range in.Model.Events {
+		e := o.Event
+		pulling := (e.Reason == "Failed" && strings.Contains(e.Message, "pull")) ||
+			(e.Reason == "BackOff" && strings.Contains(e.Message, "pulling image")) || pullReasons[e.Reason] ||
+			eventSign(in, o, analysis.ImagePullFailed) != nil
+		if !pulling || !aboutPod(o) {
+			continue
+		}
+		s := syms.event(o)
+		s.Evidence = append(s.Evidence, citeEvent(o))
+		_, first, _ := cluster.EventTimes(e)
+		s.At = earliest(s.At, timePtr(first))
+	}
+	return syms.list(func(pod string, _ *analysis.Symptom) string {
+		return fmt.Sprintf("an image of %s could not be pulled", podPhrase(pod))
+	})
+}
+
+// A pull's error names where it failed. The registry's answers say the image does not exist or
+// may not be pulled (image_unavailable); the node's own errors (its disk full, its network to
+// the registry down or timing out, a registry certificate it does not trust, its container
+// runtime not answering or speaking another API, its resolver failing: glibc's EAI_AGAIN
+// "Temporary failure in name resolution", Go's "server misbehaving") say nothing of the image,
+// so they are not that cause. Nor is a resolver that answers "no such host" for a public
+// registry's own name (registry.k8s.io, registry-1.docker.io, the storage its layers come
+// from): such a name exists, so the node's DNS is what failed; for any other registry the
+// name may be the image's own mistake.
+var (
+	pullImageSideRe = regexp.MustCompile(`(?i)not found|manifest unknown|pull access denied|repository does not exist|unauthorized|authentication required|\bdenied\b|forbidden|invalid reference format|InvalidImageName|ErrImageNeverPull|toomanyrequests|rate limit|no matching manifest`)
+	pullNodeSideRe  = regexp.MustCompile(`(?i)no space left on device|i/o timeout|Temporary failure in name resolution|server misbehaving|TLS handshake timeout|context deadline exceeded|connection refused|connection reset by peer|no route to host|network is unreachable|Client\.Timeout exceeded|request canceled while waiting for connection|x509: certificate|dial unix|unknown service runtime|` +
+		`lookup (?:registry\.k8s\.io|k8s\.gcr\.io|(?:[a-z0-9-]+\.)?gcr\.io|(?:registry-1|index|auth|production\.cloudflare)\.docker\.(?:io|com)|docker\.io|` +
+		`(?:cdn\d*\.)?quay\.io|ghcr\.io|pkg-containers\.githubusercontent\.com|mcr\.microsoft\.com|public\.ecr\.aws|storage\.googleapis\.com|` +
+		`[a-z0-9.-]+\.s3[a-z0-9.-]*\.amazonaws\.com)(?: on [^:]+:\d+)?: no such host`)
+)
+
+// pullFailedOnNode reports whether a pull failure's evidence shows only the node's own errors.
+func pullFailedOnNode(s analysis.Symptom) bool {
+	node := false
+	for _, e := range s.Evidence {
+		if pullImageSideRe.MatchString(e.Value) {
+			return false
+		}
+		node = node || pullNodeSideRe.MatchString(e.Value)
+	}
+	return node
+}

@@ -1,0 +1,48 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rootline-dev/rootline/internal/analysis"
+)
+
+// TestRestartFromALastStateAlone: a describe pasted from "Last State:" on (neither the current
+// state nor the restart count) shows a container that restarted, or is about to; one whose
+// current state is in the paste, waiting to start again with no restart counted, does not.
+func TestRestartFromALastStateAlone(t *testing.T) {
+	t.Parallel()
+	const head = "Name:         crm-7d9f8-x2x\nNamespace:    web\nContainers:\n  crm:\n    Image:          crm:8\n"
+	const last = "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    7\n" +
+		"      Started:      Thu, 10 Dec 2020 17:10:37 +1100\n      Finished:     Thu, 10 Dec 2020 17:14:28 +1100\n"
+	for _, tt := range []struct {
+		name, paste string
+		want        string // the evidence's value, "" for no container_restarted
+	}{
+		{"the last state alone", head + last, "restarted, or about to"},
+		{"running again, no count", head + "    State:          Running\n      Started:      Thu, 10 Dec 2020 17:14:40 +1100\n" + last,
+			"restarted (a last termination, and running again"},
+		{"waiting, none counted", head + "    State:          Waiting\n      Reason:       CrashLoopBackOff\n" + last + "    Ready:          False\n    Restart Count:  0\n", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rep := Run(model(t, tt.paste), analysis.Options{})
+			var got []analysis.Symptom
+			for _, s := range rep.Symptoms {
+				if s.Kind == analysis.ContainerRestarted {
+					got = append(got, s)
+				}
+			}
+			switch {
+			case tt.want == "" && len(got) > 0:
+				t.Errorf("container_restarted %+v, want none", got)
+			case tt.want == "":
+			case len(got) != 1:
+				t.Fatalf("%d container_restarted symptoms, want 1: %v", len(got), kinds(rep.Symptoms))
+			case len(got[0].Objects) != 1 || got[0].Objects[0].Name != "crm-7d9f8-x2x" || len(got[0].Evidence) == 0 ||
+				!strings.HasPrefix(got[0].Evidence[0].Value, tt.want) || !strings.Contains(got[0].Evidence[0].Value, "Error, exit code 7"):
+				t.Errorf("symptom %+v, want crm-7d9f8-x2x with evidence %q…", got[0], tt.want)
+			}
+		})
+	}
+}
