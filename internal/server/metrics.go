@@ -8,6 +8,8 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/rootline-dev/rootline/internal/markdown"
 )
 
 // Metrics are the server's Prometheus metrics, on a registry of its own (no global state).
@@ -56,6 +58,15 @@ func NewMetrics() *Metrics {
 	m.Registry.MustRegister(m.requests, m.latency, m.objects, m.uploadBytes, m.uploadResults, m.collected, m.alerts, m.alertOutcomes,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// renders publishes how many Markdown texts (notes, imported reports) r has converted to HTML:
+// what the pages cost in rendering, which a page served from its incident's cached state does
+// not add to. One renderer a registry: a second server given the same Metrics keeps the first's.
+func (m *Metrics) renders(r *markdown.Renderer) {
+	_ = m.Registry.Register(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "rootline_markdown_renders_total", Help: "Markdown texts (notes, imported reports) converted to HTML for the pages.",
+	}, func() float64 { return float64(r.Renders()) }))
 }
 
 // middleware counts and times every request by its route pattern, never its raw path, and by

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,7 +77,7 @@ func TestNotesRenderedOnce(t *testing.T) {
 		if status != http.StatusOK {
 			t.Fatalf("page: %d", status)
 		}
-		first := srv.MarkdownRenders()
+		first := markdownRenders(t, ts.URL)
 		if first == 0 {
 			t.Fatal("the first view rendered no Markdown")
 		}
@@ -89,8 +90,28 @@ func TestNotesRenderedOnce(t *testing.T) {
 		if status, _ := call(t, "GET", ts.URL+"/incidents/IL-0070", "", nil); status != http.StatusOK {
 			t.Fatalf("second view: %d", status)
 		}
-		if n := srv.MarkdownRenders() - first; n != 0 {
+		if n := markdownRenders(t, ts.URL) - first; n != 0 {
 			t.Errorf("the second view rendered Markdown %d times, want 0", n)
 		}
 	})
+}
+
+// markdownRenders reads rootline_markdown_renders_total from the server's /metrics.
+func markdownRenders(t *testing.T, base string) int {
+	t.Helper()
+	status, b := call(t, "GET", base+"/metrics", "", nil)
+	if status != http.StatusOK {
+		t.Fatalf("/metrics: %d", status)
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "rootline_markdown_renders_total "); ok {
+			n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				t.Fatalf("rootline_markdown_renders_total %q: %v", v, err)
+			}
+			return int(n)
+		}
+	}
+	t.Fatalf("/metrics has no rootline_markdown_renders_total:\n%.2000s", b)
+	return 0
 }

@@ -140,6 +140,7 @@ func New(cfg config.Config, deps Deps) *Server {
 		deps.Log = slog.New(slog.DiscardHandler)
 	}
 	srv := &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New(), chains: picture.NewLayouter(), states: newStateCache(stateCacheSize, stateCacheObjects)}
+	srv.metrics.renders(srv.markdown)
 	srv.logins, srv.hashing = newKeyedLimiter(loginRate, loginBurst), make(chan struct{}, passwordChecks)
 	if cfg.UploadRate > 0 {
 		srv.uploads = newKeyedLimiter(cfg.UploadRate, cfg.UploadBurst)
