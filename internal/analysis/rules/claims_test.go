@@ -16,7 +16,7 @@ import (
 // what it says is listed as claims, never used.
 const postmortems = "# Postmortems, Q1\n\n## 2025-01-14 Hub down\n\nRoot cause: the disk of the hub node filled up.\n\n" +
 	"## 2025-02-05 Reports not running\n\nRoot cause: the image tag had a typo, so the image could not be pulled.\n\n" +
-	"```\n$ kubectl get pods -n prod\nNAME       READY   STATUS             RESTARTS   AGE\nreport-1   0/1     ImagePullBackOff   0          4m\nhub-1      0/1     Evicted            0          10h\n```\n\n" +
+	"```\n$ kubectl get pods -n prod\nNAME       READY   STATUS             RESTARTS   AGE\nreport-1   0/1     InvalidImageName   0          4m\nhub-1      0/1     Evicted            0          10h\n```\n\n" +
 	"## 2025-03-02 Pending pods\n\nRoot cause: the cluster was full.\n"
 
 // TestClaims: what authors write about the cause. A claim gives a symptom nothing else
@@ -45,10 +45,10 @@ func TestClaims(t *testing.T) {
 			kind: analysis.NodeDiskExhaustion, claimed: []string{analysis.NodeDiskExhaustion}},
 		{causeCase: causeCase{name: "a claim supports the cause the evidence found",
 			docs: []string{"Reports stopped running after the 10:00 deploy.\nRoot cause: the image tag had a typo, so the image could not be pulled.\n",
-				"$ kubectl get pods -n prod\nNAME       READY   STATUS         RESTARTS   AGE\nreport-1   0/1     ErrImagePull   0          4m\n"},
+				"$ kubectl get pods -n prod\nNAME       READY   STATUS             RESTARTS   AGE\nreport-1   0/1     InvalidImageName   0          4m\n"},
 			symptoms: []string{"image_pull_failed prod/report-1"}, kinds: []string{analysis.ImageUnavailable},
 			want: causeWant{role: analysis.Root, confidence: 0.85, explains: []string{"image_pull_failed prod/report-1"},
-				summary: []string{"pod prod/report-1"}, evidence: []string{"ErrImagePull", "the image tag had a typo"}}},
+				summary: []string{"pod prod/report-1"}, evidence: []string{"InvalidImageName", "the image tag had a typo"}}},
 			kind: analysis.ImageUnavailable, claimed: []string{analysis.ImageUnavailable}},
 		{causeCase: causeCase{name: "the scheduler's reasons decide over a claim",
 			docs: []string{"Reports did not run all morning.\nRoot cause: the cluster was full, not enough nodes.\n",

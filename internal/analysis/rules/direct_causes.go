@@ -8,8 +8,9 @@ import (
 )
 
 // directRule turns one kind of symptom into the cause it plainly shows, when nothing subtler
-// is needed: an image that cannot be pulled is the cause of its pull failures, a scheduler
-// preemption the cause of its victims. Each instance is one rule of the registry.
+// is needed: a scheduler preemption is the cause of its victims (and, weighed by
+// imageUnavailableRule, an image that cannot be pulled of its pull failures). Each instance is
+// one rule of the registry.
 type directRule struct {
 	name       string
 	symptom    string
@@ -48,9 +49,7 @@ func (r directRule) Causes(_ analysis.Input, symptoms []analysis.Symptom) []anal
 // directRules are the plain symptom-to-cause rules.
 func directRules() []analysis.CauseRule {
 	return []analysis.CauseRule{
-		directRule{name: "image-unavailable", symptom: analysis.ImagePullFailed, cause: analysis.ImageUnavailable, role: analysis.Root, confidence: 0.8,
-			summary: func(n int, o string) string { return fmt.Sprintf("%d pod(s) could not pull their image: %s", n, o) },
-			when:    func(s analysis.Symptom) bool { return !pullFailedOnNode(s) }},
+		imageUnavailableRule{},
 		directRule{name: analysis.Preemption, symptom: analysis.Preempted, cause: analysis.Preemption, role: analysis.Root, confidence: 0.8,
 			summary: func(n int, o string) string {
 				return fmt.Sprintf("%d pod(s) were preempted, for other pods or with their node: %s", n, o)

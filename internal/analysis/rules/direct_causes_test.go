@@ -8,9 +8,11 @@ import (
 	"github.com/rootline-dev/rootline/internal/analysis"
 )
 
-// TestImageUnavailableRule: image_unavailable is the cause of every image_pull_failed symptom
-// (a waiting reason in a pods table or a describe, the kubelet's Failed event), five pods named
-// and the rest counted; crash loops, pulls that succeeded and pulls that failed only on the
+// TestImageUnavailableRule: image_unavailable is the cause of image_pull_failed symptoms, five
+// pods named and the rest counted: at 0.8 where the evidence holds the registry's answer (the
+// kubelet's Failed event, a waiting reason that is one: InvalidImageName), at 0.5 and naming
+// that answer as missing where the input holds no answer at all (a back-off, an ErrImagePull
+// without its message); crash loops, pulls that succeeded and pulls that failed only on the
 // node's own errors (its disk, its network to the registry) are not.
 func TestImageUnavailableRule(t *testing.T) {
 	pods := func(rows ...string) string {
@@ -26,11 +28,22 @@ func TestImageUnavailableRule(t *testing.T) {
 	var six []string
 	var sixPulls []string
 	for i := range 6 {
-		six = append(six, fmt.Sprintf("etl-%d                     0/1     ErrImagePull       0          2m", i))
+		six = append(six, fmt.Sprintf("etl-%d                     0/1     InvalidImageName   0          2m", i))
 		sixPulls = append(sixPulls, fmt.Sprintf("image_pull_failed prod/etl-%d", i))
 	}
 	tests := []causeCase{
-		{name: "ErrImagePull in a pods table", docs: []string{pods("web-1                     0/1     ErrImagePull       0          2m")},
+		{name: "ErrImagePull in a pods table, without the registry's answer", docs: []string{pods("web-1                     0/1     ErrImagePull       0          2m")},
+			symptoms: []string{"image_pull_failed prod/web-1"}, kinds: []string{analysis.ImageUnavailable},
+			want: causeWant{role: analysis.Root, confidence: 0.5, explains: []string{"image_pull_failed prod/web-1"},
+				summary: []string{"1 pod(s) could not pull their image: pod prod/web-1"}, missing: []string{"the registry's answer to the pull"}}},
+		{name: "a back-off alone", docs: []string{pods("web-1                     0/1     ImagePullBackOff   0          2m")},
+			symptoms: []string{"image_pull_failed prod/web-1"}, kinds: []string{analysis.ImageUnavailable},
+			want: causeWant{role: analysis.Root, confidence: 0.5, explains: []string{"image_pull_failed prod/web-1"}, missing: []string{"the registry's answer to the pull"}}},
+		{name: "a back-off beside another pod's refused pull", docs: []string{pods("web-1                     0/1     ImagePullBackOff   0          2m",
+			"web-2                     0/1     InvalidImageName   0          2m")},
+			symptoms: []string{"image_pull_failed prod/web-1", "image_pull_failed prod/web-2"}, kinds: []string{analysis.ImageUnavailable},
+			want: causeWant{role: analysis.Root, confidence: 0.8, explains: []string{"image_pull_failed prod/web-1", "image_pull_failed prod/web-2"}}},
+		{name: "InvalidImageName in a pods table", docs: []string{pods("web-1                     0/1     InvalidImageName   0          2m")},
 			symptoms: []string{"image_pull_failed prod/web-1"}, kinds: []string{analysis.ImageUnavailable},
 			want: causeWant{role: analysis.Root, confidence: 0.8, explains: []string{"image_pull_failed prod/web-1"},
 				summary: []string{"1 pod(s) could not pull their image: pod prod/web-1"}}},

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
@@ -51,7 +52,8 @@ func (imagePullRule) Symptoms(in analysis.Input) []analysis.Symptom {
 // A pull's error names where it failed. The registry's answers say the image does not exist or
 // may not be pulled (image_unavailable); the node's own errors (its disk full, its network to
 // the registry down or timing out, a registry certificate it does not trust, its container
-// runtime not answering or speaking another API, its resolver failing: glibc's EAI_AGAIN
+// runtime not answering or speaking another API, its image store failing: dockerd's "failed to
+// register layer", containerd's content "locked: unavailable" to another pull; its resolver failing: glibc's EAI_AGAIN
 // "Temporary failure in name resolution", Go's "server misbehaving") say nothing of the image,
 // so they are not that cause. Nor is a resolver that answers "no such host" for a public
 // registry's own name (registry.k8s.io, registry-1.docker.io, the storage its layers come
@@ -59,20 +61,29 @@ func (imagePullRule) Symptoms(in analysis.Input) []analysis.Symptom {
 // name may be the image's own mistake.
 var (
 	pullImageSideRe = regexp.MustCompile(`(?i)not found|manifest unknown|pull access denied|repository does not exist|unauthorized|authentication required|\bdenied\b|forbidden|invalid reference format|InvalidImageName|ErrImageNeverPull|toomanyrequests|rate limit|no matching manifest`)
-	pullNodeSideRe  = regexp.MustCompile(`(?i)no space left on device|i/o timeout|Temporary failure in name resolution|server misbehaving|TLS handshake timeout|context deadline exceeded|connection refused|connection reset by peer|no route to host|network is unreachable|Client\.Timeout exceeded|request canceled while waiting for connection|x509: certificate|dial unix|unknown service runtime|` +
+	pullNodeSideRe  = regexp.MustCompile(`(?i)no space left on device|i/o timeout|Temporary failure in name resolution|server misbehaving|TLS handshake timeout|context deadline exceeded|connection refused|connection reset by peer|no route to host|network is unreachable|Client\.Timeout exceeded|request canceled while waiting for connection|x509: certificate|dial unix|unknown service runtime|failed to register layer|locked: unavailable|` +
 		`lookup (?:registry\.k8s\.io|k8s\.gcr\.io|(?:[a-z0-9-]+\.)?gcr\.io|(?:registry-1|index|auth|production\.cloudflare)\.docker\.(?:io|com)|docker\.io|` +
 		`(?:cdn\d*\.)?quay\.io|ghcr\.io|pkg-containers\.githubusercontent\.com|mcr\.microsoft\.com|public\.ecr\.aws|storage\.googleapis\.com|` +
 		`[a-z0-9.-]+\.s3[a-z0-9.-]*\.amazonaws\.com)(?: on [^:]+:\d+)?: no such host`)
 )
 
+// pullRefused reports whether a pull failure's evidence holds the registry's answer that the
+// image does not exist or may not be pulled (pullImageSideRe), or a resolver denying that its
+// registry's name exists where the name is not a public registry's (pullNodeSideRe holds
+// those).
+func pullRefused(s analysis.Symptom) bool {
+	for _, e := range s.Evidence {
+		if pullImageSideRe.MatchString(e.Value) || noSuchHostRe.MatchString(e.Value) && !pullNodeSideRe.MatchString(e.Value) {
+			return true
+		}
+	}
+	return false
+}
+
 // pullFailedOnNode reports whether a pull failure's evidence shows only the node's own errors.
 func pullFailedOnNode(s analysis.Symptom) bool {
-	node := false
-	for _, e := range s.Evidence {
-		if pullImageSideRe.MatchString(e.Value) {
-			return false
-		}
-		node = node || pullNodeSideRe.MatchString(e.Value)
-	}
-	return node
+	return !pullRefused(s) && slices.ContainsFunc(s.Evidence, func(e analysis.Evidence) bool { return pullNodeSideRe.MatchString(e.Value) })
 }
+
+// noSuchHostRe is a resolver's answer that a name does not exist.
+var noSuchHostRe = regexp.MustCompile(`(?i)no such host`)

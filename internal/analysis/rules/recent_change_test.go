@@ -67,8 +67,8 @@ func appPod(app, name, rs string, at time.Time, image, limit string, status core
 }
 
 func pulling(image string) corev1.ContainerStatus {
-	return corev1.ContainerStatus{Image: image, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ImagePullBackOff",
-		Message: fmt.Sprintf("Back-off pulling image %q", image)}}}
+	return corev1.ContainerStatus{Image: image, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ErrImagePull",
+		Message: fmt.Sprintf("rpc error: code = NotFound desc = failed to pull and unpack image %q: failed to resolve reference %q: %s: not found", image, image, image)}}}
 }
 
 func running() corev1.ContainerStatus {
