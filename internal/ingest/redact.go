@@ -62,8 +62,7 @@ func redactContainer(c *corev1.Container) {
 			c.Env[i].Value = redact.Redacted
 		}
 	}
-	redact.Args(c.Command)
-	redact.Args(c.Args)
+	redact.Command(c.Command, c.Args)
 	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
 		if p != nil {
 			redactExec(p.Exec)

@@ -64,6 +64,14 @@ var keyedMaps = map[string]bool{"data": true, "binaryData": true, "stringData": 
 func Tree(v any) {
 	switch t := v.(type) {
 	case map[string]any:
+		if cmd, args := stringList(t["command"]), stringList(t["args"]); cmd != nil && args != nil {
+			// A container's command and args are one line (Command): the program in the one,
+			// its options in the other.
+			line := append(append(make([]string, 0, len(cmd)+len(args)), cmd...), args...)
+			optionPasswords(line)
+			setStrings(t["command"], line[:len(cmd)])
+			setStrings(t["args"], line[len(cmd):])
+		}
 		for k, child := range t {
 			switch {
 			case k == "managedFields":
@@ -106,6 +114,10 @@ func Tree(v any) {
 			Tree(child)
 		}
 	case []any:
+		if words := stringList(t); words != nil {
+			optionPasswords(words)
+			setStrings(t, words)
+		}
 		for i, child := range t {
 			if s, ok := child.(string); ok {
 				if prev, ok := at(t, i-1).(string); ok && isCredentialFlag(prev) && !strings.HasPrefix(s, "-") {
@@ -117,6 +129,32 @@ func Tree(v any) {
 			}
 			Tree(child)
 		}
+	}
+}
+
+// stringList is a list of strings of a generic tree as a []string; nil when v is not a list or
+// holds anything but strings.
+func stringList(v any) []string {
+	list, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]string, len(list))
+	for i, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return nil
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// setStrings writes words back into the list v (of as many strings) that stringList read.
+func setStrings(v any, words []string) {
+	list := v.([]any)
+	for i, w := range words {
+		list[i] = w
 	}
 }
 

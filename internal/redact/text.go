@@ -95,8 +95,16 @@ func scrubText(s string, all bool) string {
 	cred := !ascii || hasAny(lower, credentialWords)
 	url := !ascii || bytes.Contains(lower, []byte("://")) && bytes.IndexByte(lower, '@') >= 0
 	auth := !ascii || bytes.Contains(lower, []byte("bearer")) || bytes.Contains(lower, []byte("basic"))
-	if !cred && !url && !auth {
+	prog := !ascii || hasAny(lower, programWordBytes)
+	if !cred && !url && !auth && !prog {
 		return s
+	}
+	if prog {
+		low := string(lower)
+		if !ascii {
+			low = strings.ToLower(s)
+		}
+		s = textOptionPasswords(s, low)
 	}
 	if cred {
 		if !ascii || bytes.Contains(lower, []byte("private key-----")) {
@@ -197,9 +205,11 @@ func looksLikeCredential(tok string) bool {
 }
 
 // Args redacts a command line given as a list of words (a container's command and args,
-// an exec probe's or hook's command): each word as text, and the word after a credential flag
-// ("--password", "hunter2"). It changes the list in place.
+// an exec probe's or hook's command): each word as text, the word after a credential flag
+// ("--password", "hunter2"), and the passwords known programs take as short options
+// ("mysql", "-p", "hunter2"; "curl", "-u", "app:hunter2"). It changes the list in place.
 func Args(args []string) {
+	optionPasswords(args)
 	for i := range args {
 		if i > 0 && isCredentialFlag(args[i-1]) && !strings.HasPrefix(args[i], "-") {
 			args[i] = Redacted

@@ -12,8 +12,10 @@ import (
 
 // redactSpec is a pod spec, at indentation 0, that carries credentials in every place a
 // command line, a header or a URL can: command and args (a flag's value as the next argument,
-// a URL with a password, NAME=value in a shell string), lifecycle hooks, probes and env, in
-// containers, init containers and ephemeral containers.
+// a URL with a password, NAME=value in a shell string, a password as a program's short option:
+// mysqladmin's -p with the program in the command and the option in the args, curl's -u
+// user:password in an exec probe, mysql's -p in a shell line), lifecycle hooks, probes and env,
+// in containers, init containers and ephemeral containers.
 const redactSpec = `containers:
 - name: app
   image: example/app:1.2
@@ -24,6 +26,12 @@ const redactSpec = `containers:
     postStart: {exec: {command: ["sh", "-c", "PASSWORD=hunter2-e ./warm"]}}
     preStop: {httpGet: {path: /stop, port: 8080, httpHeaders: [{name: Authorization, value: "Bearer hunter2-f"}]}}
   readinessProbe: {httpGet: {path: /ready, port: 8080, httpHeaders: [{name: X-Api-Key, value: hunter2-g}]}}
+- name: db-check
+  image: example/db-check:1
+  command: ["mysqladmin"]
+  args: ["ping", "-h", "db", "-u", "root", "-p", "hunter2-v"]
+  livenessProbe: {exec: {command: ["curl", "-sf", "-u", "probe:hunter2-w", "http://localhost:8080/health"]}}
+  readinessProbe: {exec: {command: ["sh", "-c", "mysql -uroot -phunter2-x -e 'select 1'"]}}
 initContainers:
 - name: migrate
   image: example/migrate:3
@@ -191,7 +199,7 @@ func TestUploadRedactsCommandLines(t *testing.T) {
 		for _, keep := range []string{`"--password"`, "--db-url=postgres://app:[redacted]@db:5432/app", "PASSWORD=[redacted] ./init",
 			"mysql://root:[redacted]@mysql/app", "Bearer [redacted]", "Basic [redacted]", `"--token"`, "error: password=[redacted] rejected",
 			"connect postgres://app:[redacted]@db:5432 failed", `"dbpw"`, "ScaleUp:     NoActivity", `"CronJob"`, `"DaemonSet"`,
-			"example/migrate:3", "web-0", "CrashLoopBackOff"} {
+			"example/migrate:3", "web-0", "CrashLoopBackOff", `"-p","[redacted]"`, `"probe:[redacted]"`, "mysql -uroot -p[redacted] -e"} {
 			if !bytes.Contains(all.Bytes(), []byte(keep)) {
 				t.Errorf("no stored value holds %q: redaction removed evidence", keep)
 			}
