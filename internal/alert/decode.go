@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rootline-dev/rootline/internal/redact"
+	"github.com/rootline-dev/rootline/internal/textcheck"
 )
 
 // Limits bound what Decode accepts. A zero field takes its default (DefaultLimits()).
@@ -111,7 +112,8 @@ func Decode(r io.Reader, lim Limits) (*Group, error) {
 			return nil, invalid("receiver, groupKey or externalURL longer than %d bytes", lim.MaxValueBytes)
 		}
 	}
-	g := &Group{Receiver: p.Receiver, Status: p.Status, GroupKey: p.GroupKey, ExternalURL: redact.Text(p.ExternalURL),
+	g := &Group{Receiver: textcheck.Clean(p.Receiver, false), Status: p.Status, GroupKey: textcheck.Clean(p.GroupKey, false),
+		ExternalURL:     redact.Text(textcheck.Clean(p.ExternalURL, false)),
 		TruncatedAlerts: p.TruncatedAlerts, Alerts: make([]Alert, 0, len(p.Alerts))}
 	for i, a := range p.Alerts {
 		got, err := a.check(i, lim)
@@ -150,17 +152,26 @@ func (a payloadAlert) check(i int, lim Limits) (Alert, error) {
 	if err := checkPairs(fmt.Sprintf("alert %d: annotations:", i), a.Annotations, lim); err != nil {
 		return Alert{}, err
 	}
-	labels := maps.Clone(a.Labels)
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	notes := maps.Clone(a.Annotations)
-	if notes == nil {
-		notes = map[string]string{}
-	}
+	// Labels are redacted as annotations are (a label named password, a URL with a password
+	// in db_url): they are shown and exported alike. Alertmanager's fingerprint, made from the
+	// labels as sent, stays the alert's identity. Control characters and invalid UTF-8 (a NUL,
+	// which PostgreSQL refuses in text) are cleaned from every value kept, so that one alert's
+	// bytes never cost the payload's others.
+	labels, notes := cleanPairs(a.Labels, false), cleanPairs(a.Annotations, true)
+	redact.Keyed(labels)
 	redact.Keyed(notes)
 	return Alert{Fingerprint: a.Fingerprint, Status: a.Status, Labels: labels, Annotations: notes, StartsAt: a.StartsAt.UTC(),
-		EndsAt: end, GeneratorURL: redact.Text(a.GeneratorURL)}, nil
+		EndsAt: end, GeneratorURL: redact.Text(textcheck.Clean(a.GeneratorURL, false))}, nil
+}
+
+// cleanPairs is a copy of labels or annotations with names and values cleaned
+// (textcheck.Clean; values of annotations may span lines), never nil.
+func cleanPairs(m map[string]string, multiline bool) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[textcheck.Clean(k, false)] = textcheck.Clean(v, multiline)
+	}
+	return out
 }
 
 // checkPairs checks a map of labels or annotations against lim; where names it in the error.

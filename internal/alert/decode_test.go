@@ -39,6 +39,17 @@ func TestDecode(t *testing.T) {
 						"api_key": "[redacted]"},
 					StartsAt: start, GeneratorURL: "http://prom:9090/graph?g0.expr=up"}}},
 		},
+		{
+			name: "labels redacted as annotations are; control characters cleaned",
+			in: `{"version":"4","status":"firing","alerts":[{"status":"firing","fingerprint":"ab","startsAt":"2026-03-01T10:00:00Z",
+				"labels":{"alertname":"DBDown","password":"hunter2","api_key":"abc123","db_url":"postgres://app:hunter2@db/app","severity":"critical"},
+				"annotations":{"summary":"line one\nline\u0000two"},"generatorURL":"http://prom:9090/graph\u0000?g0.expr=up"}]}`,
+			want: &alert.Group{Status: "firing", Alerts: []alert.Alert{{Fingerprint: "ab", Status: "firing",
+				Labels: map[string]string{"alertname": "DBDown", "password": "[redacted]", "api_key": "[redacted]",
+					"db_url": "postgres://app:[redacted]@db/app", "severity": "critical"},
+				Annotations: map[string]string{"summary": "line one\nline\uFFFDtwo"}, StartsAt: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC),
+				GeneratorURL: "http://prom:9090/graph\uFFFD?g0.expr=up"}}},
+		},
 		{name: "resolved before its start", // an end in another zone is the same instant: 09:05Z
 			in: `{"version":"4","status":"resolved","alerts":[{"status":"resolved","fingerprint":"ab","startsAt":"2026-03-01T10:00:00Z",
 				"endsAt":"2026-03-01T10:05:00+01:00"}]}`,

@@ -6,6 +6,7 @@ package textcheck
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -28,6 +29,37 @@ func ControlAt(s string, multiline bool) int {
 		i++
 	}
 	return -1
+}
+
+// Clean is s with each control character (as ControlAt finds them) and each byte of invalid
+// UTF-8 replaced by U+FFFD: what a value that must be kept (an alert of a payload whose other
+// alerts are fine) becomes, the same on both databases, instead of being refused.
+func Clean(s string, multiline bool) string {
+	if ControlAt(s, multiline) < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				b.WriteRune(utf8.RuneError)
+			} else {
+				b.WriteString(s[i : i+n])
+			}
+			i += n
+			continue
+		}
+		if (c < 0x20 || c == 0x7f) && !(multiline && (c == '\t' || c == '\n' || c == '\r')) {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteByte(c)
+		}
+		i++
+	}
+	return b.String()
 }
 
 // shown is how much of a refused value an error quotes.

@@ -36,3 +36,28 @@ func TestQuote(t *testing.T) {
 		t.Errorf("Quote(long) = %s", got)
 	}
 }
+
+// TestClean: control characters and invalid UTF-8 become U+FFFD, line ends and tabs stay where
+// the value may span lines, and a clean value is returned as it is.
+func TestClean(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in        string
+		multiline bool
+		want      string
+	}{
+		{"http://prom:9090/graph?g0.expr=up", false, "http://prom:9090/graph?g0.expr=up"},
+		{"http://prom\x00:9090/", false, "http://prom\uFFFD:9090/"},
+		{"a\tb\nc\x7f", true, "a\tb\nc\uFFFD"},
+		{"a\tb\nc", false, "a\uFFFDb\uFFFDc"},
+		{"caf\xe9 ok", false, "caf\uFFFD ok"},
+		{"naïve", false, "naïve"},
+	} {
+		if got := Clean(tt.in, tt.multiline); got != tt.want {
+			t.Errorf("Clean(%q, %v) = %q, want %q", tt.in, tt.multiline, got, tt.want)
+		}
+		if got := Clean(tt.in, tt.multiline); ControlAt(got, tt.multiline) >= 0 {
+			t.Errorf("Clean(%q) = %q still holds a control character", tt.in, got)
+		}
+	}
+}
