@@ -43,3 +43,32 @@ func TestCommandLinesLoseTheirCredentials(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeAnnotations: in a generic tree, the annotations whose names say they are secret (and
+// kubectl's last-applied-configuration, which holds the whole object as applied, secrets
+// included) lose their values whole; the others keep theirs, credentials inside them scrubbed.
+func TestTreeAnnotations(t *testing.T) {
+	t.Parallel()
+	var tree any
+	doc := `{"metadata": {"annotations": {
+		"kubectl.kubernetes.io/last-applied-configuration": "{\"spec\":{\"replicas\":3}}",
+		"example.com/api-token": "abc",
+		"example.com/owner": "team-a",
+		"example.com/source": "postgres://app:s3cret@db/app"}}}`
+	if err := json.Unmarshal([]byte(doc), &tree); err != nil {
+		t.Fatal(err)
+	}
+	Tree(tree)
+	got := tree.(map[string]any)["metadata"].(map[string]any)["annotations"].(map[string]any)
+	want := map[string]any{
+		"kubectl.kubernetes.io/last-applied-configuration": Redacted,
+		"example.com/api-token":                            Redacted,
+		"example.com/owner":                                "team-a",
+		"example.com/source":                               "postgres://app:" + Redacted + "@db/app",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("annotation %s = %q, want %q", k, got[k], v)
+		}
+	}
+}

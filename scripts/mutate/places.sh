@@ -19,7 +19,7 @@ run internal/analysis/rules/shared_prometheus.go internal/analysis/rules/capacit
 	internal/analysis/rules/chain_change.go internal/analysis/rules/chain_follows.go internal/analysis/rules/chain_lingering.go \
 	internal/analysis/rules/chain_new_nodes.go internal/analysis/rules/chain_same_node.go internal/analysis/rules/chain_triggered.go
 # Redaction: the rules, and their application to Kubernetes' types.
-run internal/redact/redact.go internal/redact/text.go internal/ingest/redact.go
+run internal/redact/redact.go internal/redact/text.go internal/redact/command.go internal/ingest/redact.go
 # The change detector.
 run internal/change/change.go internal/change/fields.go
 # Downsampling.
