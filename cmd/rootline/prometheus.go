@@ -42,7 +42,7 @@ func readPrometheus(ctx context.Context, o snapshotOptions, dir string, stderr i
 	if w, err = w.WithStep(o.step); err != nil {
 		return nil, err
 	}
-	f, err := metrics.NewFetcher(o.prometheus, 0, metrics.Limits{})
+	f, err := metrics.NewFetcher(o.prometheus, metrics.FetchOptions{})
 	if err != nil {
 		return nil, err
 	}

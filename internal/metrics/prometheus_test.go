@@ -16,7 +16,7 @@ import (
 func TestAgainstPrometheus(t *testing.T) {
 	series := promtest.IL0070()
 	base, start := promtest.Start(t, series), series.Start
-	f, err := NewFetcher(base, 0, Limits{})
+	f, err := NewFetcher(base, FetchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

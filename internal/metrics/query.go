@@ -1,10 +1,12 @@
 package metrics
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -52,36 +54,114 @@ type Window struct {
 
 // Fetcher runs range queries against one Prometheus through its HTTP API (client_golang's
 // api.Client, whose transport here bounds each answer's bytes: the answer is read whole by the
-// client before Decode bounds its series and points).
+// client before Decode bounds its series and points). Its reads have deadlines of their own
+// (Deadlines), and follow no redirect that leaves the configured host.
 type Fetcher struct {
-	client api.Client
-	lim    Limits
+	client    api.Client
+	lim       Limits
+	deadlines Deadlines
+}
+
+// Deadlines bound a read of a Prometheus that hangs: the connection (and its TLS handshake),
+// the wait for an answer's headers, and the whole of one query (its answer read to the end).
+type Deadlines struct {
+	Connect, Headers, Read time.Duration
+}
+
+// DefaultDeadlines are the deadlines of a read when none are given: a Prometheus that has not
+// answered a query's headers in 30 s is taken as unreachable, and one query never takes more
+// than 2 minutes.
+var DefaultDeadlines = Deadlines{Connect: 10 * time.Second, Headers: 30 * time.Second, Read: 2 * time.Minute}
+
+// FetchOptions tune a Fetcher: each answer at most MaxBytes (32 MiB when 0), read within
+// Limits, under Deadlines (DefaultDeadlines' for each one zero).
+type FetchOptions struct {
+	MaxBytes  int64
+	Limits    Limits
+	Deadlines Deadlines
 }
 
 // ErrTooLarge is an answer longer than the Fetcher's bound.
 var ErrTooLarge = errors.New("the answer is larger than the bound")
 
 // NewFetcher prepares queries of the Prometheus at address (http://host:9090, with a path
-// prefix if it has one), each answer at most maxBytes (32 MiB when 0) and read within lim.
-func NewFetcher(address string, maxBytes int64, lim Limits) (*Fetcher, error) {
-	if maxBytes <= 0 {
-		maxBytes = 32 << 20
+// prefix if it has one).
+func NewFetcher(address string, o FetchOptions) (*Fetcher, error) {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = 32 << 20
 	}
+	d := o.Deadlines
+	d.Connect = cmp.Or(d.Connect, DefaultDeadlines.Connect)
+	d.Headers = cmp.Or(d.Headers, DefaultDeadlines.Headers)
+	d.Read = cmp.Or(d.Read, DefaultDeadlines.Read)
 	u, err := url.Parse(address)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("metrics: Prometheus address %q: an http:// or https:// URL is needed", address)
 	}
-	c, err := api.NewClient(api.Config{Address: address, RoundTripper: bounded{next: api.DefaultRoundTripper, max: maxBytes}})
+	transport := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: d.Connect, KeepAlive: 30 * time.Second}).DialContext,
+		TLSHandshakeTimeout:   d.Connect,
+		ResponseHeaderTimeout: d.Headers,
+		MaxIdleConns:          4,
+		IdleConnTimeout:       90 * time.Second,
+	}
+	client := &http.Client{Transport: bounded{next: transport, max: o.MaxBytes}, CheckRedirect: sameHost(u)}
+	c, err := api.NewClient(api.Config{Address: address, Client: client})
 	if err != nil {
 		return nil, fmt.Errorf("metrics: Prometheus address %q: %w", address, err)
 	}
-	return &Fetcher{client: c, lim: lim}, nil
+	return &Fetcher{client: c, lim: o.Limits, deadlines: d}, nil
+}
+
+// maxRedirects is how many redirects within its host a read follows.
+const maxRedirects = 5
+
+// sameHost follows a redirect only within the configured Prometheus's scheme and host: one
+// that leaves it (to a host the operator never named, perhaps inside the cluster's network) is
+// not followed, and what it would have answered is never stored.
+func sameHost(base *url.URL) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("metrics: more than %d redirects", maxRedirects)
+		}
+		if req.URL.Scheme != base.Scheme || req.URL.Host != base.Host {
+			return fmt.Errorf("%w: the Prometheus at %s sent to %s://%s", ErrRedirected, base.Host, req.URL.Scheme, req.URL.Host)
+		}
+		return nil
+	}
+}
+
+// ErrRedirected is a redirect that leaves the configured Prometheus's host: not followed.
+var ErrRedirected = errors.New("a redirect to another host is not followed")
+
+// Reach asks the Prometheus the least it can answer (the instant query 1), within the
+// deadlines: a caller learns that it answers before taking what a read of it costs.
+func (f *Fetcher) Reach(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, f.deadlines.Headers+f.deadlines.Connect)
+	defer cancel()
+	u := f.client.URL("/api/v1/query", nil)
+	u.RawQuery = url.Values{"query": {"1"}}.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	resp, _, err := f.client.Do(ctx, req)
+	if err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("metrics: %s answered %s", u.Host, resp.Status)
+	}
+	return nil
 }
 
 // Fetch runs one range query over the window. An answer of status "error" is ErrFailed (the
 // query or the window is wrong); an unreachable Prometheus, an answer over the bound or one
 // that is not the API's is an error too.
 func (f *Fetcher) Fetch(ctx context.Context, q Query, w Window) (Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, f.deadlines.Read)
+	defer cancel()
 	step := w.Step
 	if step <= 0 {
 		step = time.Minute

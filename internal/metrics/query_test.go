@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -46,7 +47,7 @@ func fakePrometheus(t *testing.T, seen *[]string) *httptest.Server {
 func TestFetchAll(t *testing.T) {
 	var seen []string
 	srv := fakePrometheus(t, &seen)
-	f, err := NewFetcher(srv.URL+"/prom", 1024, Limits{})
+	f, err := NewFetcher(srv.URL+"/prom", FetchOptions{MaxBytes: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestFetchAll(t *testing.T) {
 	if _, err := f.FetchAll(context.Background(), []Query{{Name: "e", Expr: "huge"}}, w); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("an answer over the bound: %v", err)
 	}
-	if _, err := NewFetcher("prometheus:9090", 0, Limits{}); err == nil {
+	if _, err := NewFetcher("prometheus:9090", FetchOptions{}); err == nil {
 		t.Error("an address without a scheme is taken")
 	}
 }
@@ -84,12 +85,77 @@ func TestFetchBasicAuth(t *testing.T) {
 		_, _ = w.Write([]byte(throttled))
 	}))
 	defer srv.Close()
-	f, err := NewFetcher(strings.Replace(srv.URL, "http://", "http://rootline:s3cret@", 1), 0, Limits{})
+	f, err := NewFetcher(strings.Replace(srv.URL, "http://", "http://rootline:s3cret@", 1), FetchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := f.Fetch(context.Background(), Query{Name: "q", Expr: "ok"}, Window{From: time.Unix(0, 0), To: time.Unix(60, 0)})
 	if err != nil || len(res.Series) == 0 {
 		t.Errorf("read behind basic authentication: %v, %+v", err, res)
+	}
+}
+
+// TestFetchRedirects: a redirect within the Prometheus's host is followed; one to another host
+// is not (ErrRedirected), and that host is never asked.
+func TestFetchRedirects(t *testing.T) {
+	t.Parallel()
+	var asked atomic.Int32
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		_, _ = w.Write([]byte(throttled))
+	}))
+	defer elsewhere.Close()
+	var prom *httptest.Server
+	prom = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/moved/"):
+			_, _ = w.Write([]byte(throttled))
+		case r.URL.Query().Get("query") == "here":
+			http.Redirect(w, r, prom.URL+"/moved"+r.URL.Path+"?"+r.URL.RawQuery, http.StatusFound)
+		default:
+			http.Redirect(w, r, elsewhere.URL+r.URL.Path+"?"+r.URL.RawQuery, http.StatusFound)
+		}
+	}))
+	defer prom.Close()
+	f, err := NewFetcher(prom.URL, FetchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := Window{From: time.Unix(0, 0), To: time.Unix(60, 0)}
+	if res, err := f.Fetch(t.Context(), Query{Name: "a", Expr: "here"}, w); err != nil || len(res.Series) == 0 {
+		t.Errorf("a redirect within the host: %v, %+v", err, res)
+	}
+	if _, err := f.Fetch(t.Context(), Query{Name: "b", Expr: "away"}, w); !errors.Is(err, ErrRedirected) {
+		t.Errorf("a redirect to another host: %v, want ErrRedirected", err)
+	}
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the other host was asked %d times", n)
+	}
+}
+
+// TestFetchDeadlines: a Prometheus that accepts the connection and never answers is given up
+// at the headers' deadline, by Reach and by Fetch alike, not at the caller's.
+func TestFetchDeadlines(t *testing.T) {
+	t.Parallel()
+	hang := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(hang)
+	f, err := NewFetcher(srv.URL, FetchOptions{Deadlines: Deadlines{Headers: 200 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// net/http's words for ResponseHeaderTimeout; the caller's context has no deadline.
+	const headers = "timeout awaiting response headers"
+	if err := f.Reach(t.Context()); err == nil || !strings.Contains(err.Error(), headers) {
+		t.Errorf("Reach of a Prometheus that never answers: %v, want %q", err, headers)
+	}
+	if _, err := f.Fetch(t.Context(), Query{Name: "a", Expr: "up"}, Window{From: time.Unix(0, 0), To: time.Unix(60, 0)}); err == nil || !strings.Contains(err.Error(), headers) {
+		t.Errorf("Fetch of a Prometheus that never answers: %v, want %q", err, headers)
 	}
 }

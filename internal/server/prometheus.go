@@ -89,9 +89,18 @@ func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp m
 	if w, err = w.WithStep(s.cfg.PrometheusStep); err != nil {
 		return errStatus(http.StatusUnprocessableEntity, fmt.Sprintf("incident %s: %v", id, err))
 	}
-	f, err := metrics.NewFetcher(address, fetchMaxBytes, metrics.Limits{})
+	f, err := metrics.NewFetcher(address, metrics.FetchOptions{MaxBytes: fetchMaxBytes})
 	if err != nil {
 		return err
+	}
+	// A Prometheus that hangs must not hold what ingest needs: the read first learns that it
+	// answers (within the fetcher's deadlines), holding nothing, and takes its share of the
+	// budget and a worker slot only then.
+	if err := f.Reach(ctx); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return errStatus(http.StatusBadGateway, fmt.Sprintf("Prometheus of cluster %q: %v", st.incident.Cluster, err))
 	}
 	// The read holds its share of the memory budget until its answers are files: one answer
 	// read and decoded at a time, and the series kept of each.
