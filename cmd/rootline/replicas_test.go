@@ -49,6 +49,12 @@ func (p *serverProcess) stop(t *testing.T) {
 // ready. It is stopped (SIGINT, then SIGKILL) at the end of the test unless it ended before.
 func startServer(t *testing.T, database, addr string) *serverProcess {
 	t.Helper()
+	return startServerEnv(t, database, addr)
+}
+
+// startServerEnv is startServer with environment variables (NAME=value) added to the process's.
+func startServerEnv(t *testing.T, database, addr string, env ...string) *serverProcess {
+	t.Helper()
 	if addr == "" {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -58,7 +64,7 @@ func startServer(t *testing.T, database, addr string) *serverProcess {
 		ln.Close()
 	}
 	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--database", database, "--log-level", "warn")
-	cmd.Env = append(os.Environ(), "ROOTLINE_TEST_RUN_MAIN=1")
+	cmd.Env = append(append(os.Environ(), "ROOTLINE_TEST_RUN_MAIN=1"), env...)
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {

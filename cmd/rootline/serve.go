@@ -121,11 +121,22 @@ func serve(parent context.Context, cfg config.Config) error {
 	}
 	deps := server.StoreDeps(st, log)
 	if cfg.OIDC.Issuer != "" {
-		p, err := oidc.New(ctx, oidc.Config{Issuer: cfg.OIDC.Issuer, ClientID: cfg.OIDC.ClientID, ClientSecret: cfg.OIDC.ClientSecret,
+		// A wrong configuration stops the server; a provider that cannot be reached does not:
+		// the server starts, says so, and discovers the provider when a sign-in needs it
+		// (which answers 503 until then).
+		p, err := oidc.NewLazy(oidc.Config{Issuer: cfg.OIDC.Issuer, ClientID: cfg.OIDC.ClientID, ClientSecret: cfg.OIDC.ClientSecret,
 			RedirectURL: cfg.OIDC.RedirectURL, AllowedEmails: cfg.OIDC.AllowedEmails, AllowedDomains: cfg.OIDC.AllowedDomains})
 		if err != nil {
 			return err
 		}
+		go func() {
+			if _, err := p.Provider(ctx); err != nil {
+				log.Warn("the OpenID Connect provider cannot be reached: sign-in through it answers 503 until it can (tried again at the next sign-in, at most every 30 s)",
+					"issuer", cfg.OIDC.Issuer, "error", err)
+				return
+			}
+			log.Info("OpenID Connect provider discovered", "issuer", cfg.OIDC.Issuer)
+		}()
 		deps.OIDC = p
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {

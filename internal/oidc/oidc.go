@@ -2,9 +2,10 @@
 // provider (Google, Keycloak, Dex, Okta, Entra ID, …), as an optional alternative to
 // local accounts.
 //
-// Rootline uses it in three steps. At start-up, cmd/rootline calls [New] once if an
-// OpenID Connect issuer is configured; New runs discovery, so a wrong issuer stops the server
-// with a clear error rather than at the first sign-in. When a person clicks "Sign in
+// Rootline uses it in three steps. At start-up, cmd/rootline calls [NewLazy] once if an
+// OpenID Connect issuer is configured: a wrong configuration stops the server with a clear
+// error, and discovery ([New]) runs when a sign-in first needs it (and once at start, to log
+// whether the provider answers), so that a provider that is down stops only sign-in. When a person clicks "Sign in
 // with …", internal/server calls [Provider.Start], keeps the returned [Pending] in a
 // short-lived cookie (minutes; HttpOnly, Secure, SameSite=Lax: the callback is a top-level
 // navigation from the provider's site, which SameSite=Strict would strip) and redirects

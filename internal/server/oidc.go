@@ -18,7 +18,7 @@ import (
 
 // OIDCProvider signs people in through an OpenID Connect provider (internal/oidc).
 type OIDCProvider interface {
-	Start() (string, oidc.Pending)
+	Start(ctx context.Context) (string, oidc.Pending, error)
 	Finish(ctx context.Context, pending oidc.Pending, query url.Values) (oidc.Identity, error)
 }
 
@@ -43,7 +43,14 @@ func (s *Server) oidcStart(c *gin.Context) error {
 	if !s.oidcOn() {
 		return errStatus(http.StatusNotFound, "sign-in through an OpenID Connect provider is not configured")
 	}
-	to, pending := s.deps.OIDC.Start()
+	to, pending, err := s.deps.OIDC.Start(c.Request.Context())
+	if err != nil {
+		// The provider could not be discovered (down when Rootline started, or since): the
+		// person is told to come back; everything else of the server works meanwhile.
+		s.log.WarnContext(c.Request.Context(), "sign-in through OpenID Connect unavailable", "error", err)
+		c.Header("Retry-After", "30")
+		return render(c, http.StatusServiceUnavailable, "Sign in", templates.SignInPage(templates.SignIn{Next: localPath(c.Query("next")), OIDC: true, Error: oidc.Message(err)}))
+	}
 	b, err := json.Marshal(oidcPending{Pending: pending, Next: localPath(c.Query("next"))})
 	if err != nil {
 		return err
@@ -74,6 +81,9 @@ func (s *Server) oidcCallback(c *gin.Context) error {
 		}
 		if errors.Is(err, oidc.ErrExchange) {
 			status = http.StatusBadGateway
+		}
+		if errors.Is(err, oidc.ErrUnavailable) {
+			status = http.StatusServiceUnavailable
 		}
 		s.log.WarnContext(ctx, "sign-in through OpenID Connect refused", "error", err, "client", c.ClientIP())
 		return render(c, status, "Sign in", templates.SignInPage(templates.SignIn{Next: localPath(p.Next), OIDC: true, Error: oidc.Message(err)}))

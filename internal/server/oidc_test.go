@@ -3,6 +3,7 @@ package server_test
 import (
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -33,7 +34,7 @@ func TestOIDCSignIn(t *testing.T) {
 		var h http.Handler
 		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 		t.Cleanup(ts.Close)
-		p, err := oidc.New(t.Context(), oidc.Config{Issuer: m.Issuer(), ClientID: m.ClientID, ClientSecret: m.ClientSecret,
+		p, err := oidc.NewLazy(oidc.Config{Issuer: m.Issuer(), ClientID: m.ClientID, ClientSecret: m.ClientSecret,
 			RedirectURL: ts.URL + "/login/oidc/callback", AllowedDomains: []string{"example.com"}})
 		if err != nil {
 			t.Fatal(err)
@@ -106,6 +107,45 @@ func TestOIDCSignIn(t *testing.T) {
 		}
 		if _, ok := c.cookies["__Host-rootline_session"]; ok {
 			t.Error("a refused person got a session")
+		}
+	})
+}
+
+// TestOIDCProviderDown: with an OpenID Connect provider that cannot be reached, the server
+// works (its API with a token, its sign-in page), and sign-in through the provider answers 503
+// with a sentence for the person, instead of the server not starting.
+func TestOIDCProviderDown(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		down := "http://" + ln.Addr().String() + "/oidc"
+		_ = ln.Close() // nothing listens: connection refused
+		p, err := oidc.NewLazy(oidc.Config{Issuer: down, ClientID: "rootline", ClientSecret: "s3cret",
+			RedirectURL: "http://rootline.test/login/oidc/callback", AllowedDomains: []string{"example.com"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := testConfig()
+		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
+		deps := server.StoreDeps(st, slog.New(slog.DiscardHandler))
+		deps.OIDC = p
+		srv := server.New(cfg, deps)
+		closeServer(t, srv)
+		ts := httptest.NewServer(srv.Handler())
+		t.Cleanup(ts.Close)
+		if status, b := call(t, "POST", ts.URL+"/api/v1/incidents", "application/json", strings.NewReader(`{"id": "up", "title": "x"}`),
+			"Authorization", "Bearer "+cfg.APIToken); status != http.StatusCreated {
+			t.Errorf("the API with a token: %d %s", status, b)
+		}
+		if status, b := call(t, "GET", ts.URL+"/login", "", nil); status != http.StatusOK || !strings.Contains(string(b), `data-testid="oidc-login"`) {
+			t.Errorf("the sign-in page: %d", status)
+		}
+		status, b := call(t, "GET", ts.URL+"/login/oidc?next=/upload", "", nil)
+		if status != http.StatusServiceUnavailable || !strings.Contains(string(b), "cannot be reached just now") {
+			t.Errorf("sign-in through the provider: %d %.300s, want 503 saying it cannot be reached", status, b)
 		}
 	})
 }
