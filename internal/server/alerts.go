@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -21,7 +23,18 @@ type AlertStore interface {
 	StoreAlerts(ctx context.Context, clusterName string, alerts []alert.Alert, now time.Time) (store.AlertCounts, error)
 	// OpenIncident opens in unless the cluster has an open incident (whose id it returns).
 	OpenIncident(ctx context.Context, clusterName string, in *incident.Incident) (id string, opened bool, err error)
+	// ClusterKnown reports whether the store holds anything of the cluster besides alerts.
+	ClusterKnown(ctx context.Context, clusterName string) (bool, error)
 }
+
+// Opening incidents from alerts is bounded: only for a cluster Rootline knows (one with a
+// Prometheus configured, or of which the store holds an incident, a snapshot or a collector's
+// batch: a payload's cluster= is whatever the sender wrote), and at most openBurst at once and
+// one per openEvery after, across clusters.
+const (
+	openEvery = 6 * time.Minute
+	openBurst = 10
+)
 
 // postAlerts answers POST /api/v1/alerts?cluster=NAME: the payload of an Alertmanager webhook
 // receiver (version 4), authenticated and limited like a collector's batch. The payload is
@@ -82,15 +95,33 @@ func (s *Server) postAlerts(c *gin.Context) error {
 // new incident's id ("" when none was opened). An incident made for the same firing before,
 // and closed since, is not opened again.
 func (s *Server) openIncident(ctx context.Context, clusterName string, alerts []alert.Alert) (string, error) {
+	known := false
 	for _, a := range alerts {
 		if a.Status != alert.Firing || !s.openFor.Matches(a.Labels) {
 			continue
 		}
+		if !known {
+			ok, err := s.clusterKnown(ctx, clusterName)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				s.log.WarnContext(ctx, "no incident opened for a firing alert: Rootline knows nothing of its cluster (no Prometheus configured for it, no incident, snapshot or collector's batch of it)",
+					"cluster", clusterName, "alert", a.Fingerprint)
+				return "", nil
+			}
+			known = true
+		}
 		start := a.StartsAt.UTC()
-		in := &incident.Incident{ID: alertIncidentID(a), Title: alertIncidentTitle(a), StartedAt: &start, Cluster: clusterName}
+		in := &incident.Incident{ID: alertIncidentID(clusterName, a), Title: alertIncidentTitle(a), StartedAt: &start, Cluster: clusterName}
 		if err := in.Validate(); err != nil {
 			// The alerts are stored; an alert whose title an incident cannot take opens none.
 			s.log.WarnContext(ctx, "no incident opened for a firing alert", "cluster", clusterName, "alert", a.Fingerprint, "error", err)
+			return "", nil
+		}
+		if !s.opening.Allow() {
+			s.log.WarnContext(ctx, "no incident opened for a firing alert: incidents are opened from alerts at most "+fmt.Sprint(openBurst)+" at once and one every "+openEvery.String()+" after",
+				"cluster", clusterName, "alert", a.Fingerprint)
 			return "", nil
 		}
 		id, opened, err := s.deps.Alerts.OpenIncident(ctx, clusterName, in)
@@ -109,14 +140,42 @@ func (s *Server) openIncident(ctx context.Context, clusterName string, alerts []
 	return "", nil
 }
 
-// alertIncidentID names the incident a firing opens: the day and time it started and its
-// fingerprint, so that the same firing never opens two.
-func alertIncidentID(a alert.Alert) string {
+// clusterKnown reports whether Rootline knows the cluster: a Prometheus is configured for it,
+// or the store holds something of it besides alerts.
+func (s *Server) clusterKnown(ctx context.Context, clusterName string) (bool, error) {
+	if _, ok := s.prometheus[clusterName]; ok {
+		return true, nil
+	}
+	return s.deps.Alerts.ClusterKnown(ctx, clusterName)
+}
+
+// alertIncidentID names the incident a firing opens: its cluster, the day and time it started
+// and its fingerprint, so that the same firing never opens two, and the same firing in two
+// clusters opens one in each. A cluster's name may hold characters an id may not (: / @), and
+// be long: those are made "-" and the name cut, with a hash of the whole name when either
+// happened, so that two clusters never share an id.
+func alertIncidentID(clusterName string, a alert.Alert) string {
 	fp := a.Fingerprint
 	if len(fp) > 12 {
 		fp = fp[:12]
 	}
-	return "alert-" + a.StartsAt.UTC().Format("20060102-1504") + "-" + fp
+	return "alert-" + clusterSlug(clusterName) + "-" + a.StartsAt.UTC().Format("20060102-1504") + "-" + fp
+}
+
+// clusterSlug is a cluster's name as a part of an incident id: at most 20 characters.
+func clusterSlug(name string) string {
+	const most = 20
+	slug := []byte(name)
+	for i, c := range slug {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			slug[i] = '-'
+		}
+	}
+	if string(slug) == name && len(slug) <= most {
+		return name
+	}
+	sum := sha256.Sum256([]byte(name))
+	return string(slug[:min(len(slug), most-7)]) + "-" + hex.EncodeToString(sum[:3])
 }
 
 // alertIncidentTitle is the alert's name and its summary (or description).

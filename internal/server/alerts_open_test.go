@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/rootline-dev/rootline/internal/alert"
+	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -29,6 +32,7 @@ func TestAlertsOpenIncidents(t *testing.T) {
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		cfg := testConfig()
 		cfg.OpenIncidentsFor = alert.Selector{{Name: "severity", Value: "critical"}}
+		cfg.Prometheus = metrics.Targets{"live": "http://127.0.0.1:1"} // a cluster Rootline knows
 		base := newServer(t, st, cfg)
 		post := func(alerts ...string) string {
 			t.Helper()
@@ -62,7 +66,7 @@ func TestAlertsOpenIncidents(t *testing.T) {
 			t.Errorf("a warning opened %s", got)
 		}
 		first := post(criticalOf("bb02", "critical", "2023-02-01T17:06:00Z"))
-		if first != "alert-20230201-1706-bb02" {
+		if first != "alert-live-20230201-1706-bb02" {
 			t.Fatalf("a critical firing opened %q", first)
 		}
 		status, b := call(t, "GET", base+"/api/v1/incidents/"+first, "", nil)
@@ -81,7 +85,7 @@ func TestAlertsOpenIncidents(t *testing.T) {
 		if got := post(criticalOf("bb02", "critical", "2023-02-01T17:06:00Z")); got != "" {
 			t.Errorf("the same firing again opened %s", got)
 		}
-		if got := post(criticalOf("bb04", "critical", "2023-02-02T09:00:00Z")); got != "alert-20230202-0900-bb04" {
+		if got := post(criticalOf("bb04", "critical", "2023-02-02T09:00:00Z")); got != "alert-live-20230202-0900-bb04" {
 			t.Errorf("a critical firing after the incident closed opened %q", got)
 		}
 		if ids := incidentIDs(); len(ids) != 2 {
@@ -93,6 +97,63 @@ func TestAlertsOpenIncidents(t *testing.T) {
 		status, b := call(t, "POST", base+"/api/v1/alerts?cluster=live", "application/json", strings.NewReader(alertPayload("firing", criticalOf("cc01", "critical", "2023-02-01T17:06:00Z"))))
 		if status != http.StatusOK || strings.Contains(string(b), "opened") {
 			t.Errorf("without --open-incidents-for: %d %s", status, b)
+		}
+	})
+}
+
+// TestAlertsOpenIncidentsBounded: incidents are opened from alerts only for clusters Rootline
+// knows (a firing of a cluster named only by the payload's URL opens nothing), with the cluster
+// in the id (the same firing in two clusters opens one in each; a name with characters an id
+// may not hold gives a valid id), and at most ten at once.
+func TestAlertsOpenIncidentsBounded(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		cfg := testConfig()
+		cfg.OpenIncidentsFor = alert.Selector{{Name: "severity", Value: "critical"}}
+		base := newServer(t, st, cfg)
+		post := func(cluster, fp string) string {
+			t.Helper()
+			status, b := call(t, "POST", base+"/api/v1/alerts?cluster="+url.QueryEscape(cluster), "application/json",
+				strings.NewReader(alertPayload("firing", criticalOf(fp, "critical", "2023-02-01T17:06:00Z"))))
+			if status != http.StatusOK {
+				t.Fatalf("alerts of %s: %d %s", cluster, status, b)
+			}
+			var r struct{ Opened string }
+			if err := json.Unmarshal(b, &r); err != nil {
+				t.Fatal(err)
+			}
+			return r.Opened
+		}
+		know := func(cluster string) { // a closed incident of the cluster: known, and nothing open
+			t.Helper()
+			body, _ := json.Marshal(map[string]string{"title": "before", "cluster": cluster, "started_at": "2023-01-01T00:00:00Z", "ended_at": "2023-01-01T01:00:00Z"})
+			if status, b := call(t, "POST", base+"/api/v1/incidents", "application/json", strings.NewReader(string(body))); status != http.StatusCreated {
+				t.Fatalf("incident of %s: %d %s", cluster, status, b)
+			}
+		}
+		if got := post("stranger", "dd01"); got != "" {
+			t.Errorf("a firing of a cluster Rootline knows nothing of opened %s", got)
+		}
+		know("east")
+		know("west")
+		if a, b := post("east", "dd02"), post("west", "dd02"); a != "alert-east-20230201-1706-dd02" || b != "alert-west-20230201-1706-dd02" {
+			t.Errorf("the same firing in two clusters opened %q and %q", a, b)
+		}
+		odd := "gke_acme/us-central1:prod@eu"
+		know(odd)
+		if got := post(odd, "dd03"); !strings.HasPrefix(got, "alert-gke_acme-us-c-") || !incident.ValidID(got) {
+			t.Errorf("a firing of cluster %s opened %q", odd, got)
+		}
+		opened := 3
+		for i := range 10 {
+			name := fmt.Sprintf("k%d", i)
+			know(name)
+			if got := post(name, "dd04"); got != "" {
+				opened++
+			}
+		}
+		if opened != 10 {
+			t.Errorf("%d incidents opened from alerts at once, want 10", opened)
 		}
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/picture"
 	"github.com/rootline-dev/rootline/internal/store"
+	"golang.org/x/time/rate"
 )
 
 // IncidentStore is what the incident handlers need.
@@ -128,6 +129,7 @@ type Server struct {
 	spool          *spoolRoot      // nil: the system's temporary folder (the spool folder could not be made)
 	openFor        alert.Selector  // the firing alerts that open an incident (--open-incidents-for); empty: none
 	prometheus     metrics.Targets // each cluster's Prometheus (--prometheus); empty: none
+	opening        *rate.Limiter   // incidents opened from alerts (openEvery, openBurst)
 	queries        []metrics.Query // the range queries run on them (--prometheus-queries, or the default ones)
 }
 
@@ -142,6 +144,7 @@ func New(cfg config.Config, deps Deps) *Server {
 	srv := &Server{cfg: cfg, deps: deps, log: deps.Log, metrics: deps.Metrics, markdown: markdown.New(), chains: picture.NewLayouter(), states: newStateCache(stateCacheSize, stateCacheObjects)}
 	srv.metrics.renders(srv.markdown)
 	srv.logins, srv.hashing = newKeyedLimiter(loginRate, loginBurst), make(chan struct{}, passwordChecks)
+	srv.opening = rate.NewLimiter(rate.Every(openEvery), openBurst)
 	if cfg.UploadRate > 0 {
 		srv.uploads = newKeyedLimiter(cfg.UploadRate, cfg.UploadBurst)
 	}

@@ -72,3 +72,17 @@ func markChangedSQL(table string) string {
 func resetGenerations(db *gorm.DB) error {
 	return db.Exec("UPDATE clusters SET generation = generation + 1, reset_gen = generation + 1").Error
 }
+
+// ClusterKnown reports whether the store holds anything of a cluster besides its alerts: an
+// incident of it, a snapshot uploaded for it, or what a collector sent of it (events, object
+// states). Alertmanager's payloads name a cluster in their URL, which anyone with a write token
+// chooses: an alert alone makes no cluster known.
+func (s *Store) ClusterKnown(ctx context.Context, name string) (bool, error) {
+	var known bool
+	err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM clusters c WHERE c.name = ? AND (
+		EXISTS (SELECT 1 FROM incidents i WHERE i.cluster_id = c.id) OR
+		EXISTS (SELECT 1 FROM snapshots n WHERE n.cluster_id = c.id) OR
+		EXISTS (SELECT 1 FROM object_states o WHERE o.cluster_id = c.id) OR
+		EXISTS (SELECT 1 FROM events e WHERE e.cluster_id = c.id)))`, name).Scan(&known).Error
+	return known, wrap(err, "is cluster %q known", name)
+}
