@@ -115,10 +115,29 @@ func differences(k key, was, is fieldSet) []Change {
 		if _, ok := is[f]; ok {
 			p = is[f].path
 		}
+		if p.Attr == Data || p.Attr == BinaryData {
+			b, a = hiddenValue(b, ValueBefore), hiddenValue(a, ValueAfter)
+		}
 		out = append(out, Change{Kind: k.kind, Namespace: k.namespace, Name: k.name, Field: f, Path: p,
 			Before: b, After: a, Was: bv, Is: av})
 	}
 	return out
+}
+
+// What a change of a ConfigMap's value shows of the values: that there was one and that it
+// changed, never the value's hash, which anyone could match against the values they guess
+// (the hash of "hunter2" is the same in every cluster).
+const (
+	ValueBefore = "a value"
+	ValueAfter  = "another value"
+)
+
+// hiddenValue is what a change shows of a ConfigMap's value: Absent as it is, else shown.
+func hiddenValue(text, shown string) string {
+	if text == Absent {
+		return text
+	}
+	return shown
 }
 
 // orAbsent is a field's text and value, Absent when it is not there.
