@@ -61,7 +61,7 @@ func exportReports(ctx context.Context, database, id, out string, stdout io.Writ
 		}
 	}
 	if out == "" {
-		r, err := export.Report(ctx, st, id)
+		r, err := export.Report(ctx, st, id, nil)
 		if err != nil {
 			return &exitError{exitFailure, err}
 		}
@@ -74,7 +74,7 @@ func exportReports(ctx context.Context, database, id, out string, stdout io.Writ
 		return &exitError{exitFailure, err}
 	}
 	for _, id := range ids {
-		r, err := export.Report(ctx, st, id)
+		r, err := export.Report(ctx, st, id, nil)
 		if err != nil {
 			return &exitError{exitFailure, err}
 		}

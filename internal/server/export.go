@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/alert"
+	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/report/export"
 	"github.com/rootline-dev/rootline/internal/store"
 )
@@ -30,7 +32,18 @@ func (s *Server) exportIncident(c *gin.Context) error {
 	if err := s.Settle(ctx); err != nil {
 		return err
 	}
-	r, err := export.Report(ctx, exportSource{s.deps.Library, s.deps.Objects}, in.ID)
+	// The incident's analysis is its cached state's, made (or kept) as its pages make it: an
+	// export never analyses a large incident again beside it.
+	analysed := func(ctx context.Context) (analysis.Report, []alert.Alert, bool, error) {
+		st, err := s.loadIncident(ctx, in.ID)
+		if err != nil {
+			return analysis.Report{}, nil, false, err
+		}
+		m := st.model
+		held := len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others) > 0 || len(st.alerts) > 0
+		return st.report, st.alerts, held, nil
+	}
+	r, err := export.Report(ctx, exportSource{s.deps.Library, s.deps.Objects}, in.ID, analysed)
 	if errors.Is(err, store.ErrNotFound) { // removed since
 		return errStatus(http.StatusNotFound, fmt.Sprintf("incident %s not found", in.ID))
 	}

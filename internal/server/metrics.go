@@ -23,6 +23,7 @@ type Metrics struct {
 	collected     *prometheus.CounterVec
 	alerts        *prometheus.CounterVec
 	alertOutcomes *prometheus.CounterVec
+	analyses      prometheus.Counter
 }
 
 // NewMetrics creates and registers the metrics, with the Go runtime and process collectors.
@@ -54,8 +55,11 @@ func NewMetrics() *Metrics {
 		alertOutcomes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "rootline_alerts_stored_total", Help: "What the alerts received did to the stored ones: new, resolved, updated (annotations), known (delivered again).",
 		}, []string{"outcome"}),
+		analyses: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "rootline_analyses_total", Help: "Analyses of an incident's evidence made: a page, the API or an export of an incident whose evidence changed since its last (or never analysed, or evicted from the cache).",
+		}),
 	}
-	m.Registry.MustRegister(m.requests, m.latency, m.objects, m.uploadBytes, m.uploadResults, m.collected, m.alerts, m.alertOutcomes,
+	m.Registry.MustRegister(m.requests, m.latency, m.objects, m.uploadBytes, m.uploadResults, m.collected, m.alerts, m.alertOutcomes, m.analyses,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -99,19 +99,25 @@ func TestNotesRenderedOnce(t *testing.T) {
 // markdownRenders reads rootline_markdown_renders_total from the server's /metrics.
 func markdownRenders(t *testing.T, base string) int {
 	t.Helper()
+	return counter(t, base, "rootline_markdown_renders_total")
+}
+
+// counter reads a counter without labels from the server's /metrics.
+func counter(t *testing.T, base, name string) int {
+	t.Helper()
 	status, b := call(t, "GET", base+"/metrics", "", nil)
 	if status != http.StatusOK {
 		t.Fatalf("/metrics: %d", status)
 	}
 	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "rootline_markdown_renders_total "); ok {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
 			n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil {
-				t.Fatalf("rootline_markdown_renders_total %q: %v", v, err)
+				t.Fatalf("%s %q: %v", name, v, err)
 			}
 			return int(n)
 		}
 	}
-	t.Fatalf("/metrics has no rootline_markdown_renders_total:\n%.2000s", b)
+	t.Fatalf("/metrics has no %s:\n%.2000s", name, b)
 	return 0
 }

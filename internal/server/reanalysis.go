@@ -53,6 +53,7 @@ func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *evide
 		}
 	}
 	s.states.note(in.ID, len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others)+points/400)
+	s.metrics.analyses.Inc()
 	return &incidentState{incident: in, model: m, report: rules.Run(m, opts), notes: notes, changes: changes,
 		alerts: ev.Alerts, metrics: opts.Metrics, evidence: ev, tl: &madeTimeline{}}
 }

@@ -7,6 +7,7 @@ package export
 import (
 	"context"
 
+	"github.com/rootline-dev/rootline/internal/alert"
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/analysis/rules"
 	"github.com/rootline-dev/rootline/internal/change"
@@ -32,7 +33,11 @@ type Source interface {
 // known from its snapshots) takes the signature of their analysis as its report's; one
 // without a text of its own gets one written from that analysis. ErrNotFound (wrapped) when it
 // does not exist.
-func Report(ctx context.Context, src Source, id string) (incident.Report, error) {
+//
+// analysed, when not nil, gives the incident's analysis made already (the server's cached state
+// of it, the same as Report would make), so that an export does not analyse a large incident
+// again; nil loads the evidence and analyses it.
+func Report(ctx context.Context, src Source, id string, analysed Analysed) (incident.Report, error) {
 	r, err := src.Report(ctx, id)
 	if err != nil {
 		return r, err
@@ -40,23 +45,32 @@ func Report(ctx context.Context, src Source, id string) (incident.Report, error)
 	if r.Body != "" && !incident.SignatureOf(r).Empty() {
 		return r, nil
 	}
-	ev, err := evidence.Load(ctx, src, id, nil)
-	if err != nil {
+	if analysed == nil {
+		analysed = func(ctx context.Context) (analysis.Report, []alert.Alert, bool, error) {
+			ev, err := evidence.Load(ctx, src, id, nil)
+			if err != nil || len(ev.Objects) == 0 && len(ev.Alerts) == 0 {
+				return analysis.Report{}, nil, false, err
+			}
+			return rules.Run(cluster.NewModel(ev.Files, ev.Objects), Options(ev)), ev.Alerts, true, nil // as the incident's pages analyse it
+		}
+	}
+	rep, alerts, ok, err := analysed(ctx)
+	if err != nil || !ok {
 		return r, err
 	}
-	if len(ev.Objects) == 0 && len(ev.Alerts) == 0 {
-		return r, nil
-	}
-	rep := rules.Run(cluster.NewModel(ev.Files, ev.Objects), Options(ev)) // as the incident's pages analyse it
 	if incident.SignatureOf(r).Empty() {
 		sig := report.Signature(rep)
 		r.Symptoms, r.RootCause, r.Causes, r.Components = sig.Symptoms, sig.RootCause, sig.Causes, sig.Components
 	}
 	if r.Body == "" {
-		r.Body = report.Markdown(r.Title, rep, ev.Alerts)
+		r.Body = report.Markdown(r.Title, rep, alerts)
 	}
 	return r, nil
 }
+
+// Analysed gives an incident's analysis and the alerts of its window; ok is false when the
+// incident holds no evidence (no object, no alert), and there is nothing to analyse.
+type Analysed func(ctx context.Context) (rep analysis.Report, alerts []alert.Alert, ok bool, err error)
 
 // Options are the options of an incident's analysis: what changed between its
 // snapshots of each cluster, between the versions of workloads, ConfigMaps and nodes the

@@ -1,0 +1,64 @@
+package server_test
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rootline-dev/rootline/internal/fixtures"
+	"github.com/rootline-dev/rootline/internal/server"
+	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/store/storetest"
+)
+
+// scopeCounter is the store's objects, counting the evidence loads (each starts with the
+// incident's scope).
+type scopeCounter struct {
+	server.ObjectStore
+	loads atomic.Int32
+}
+
+func (c *scopeCounter) IncidentScope(ctx context.Context, id string) (store.Scope, error) {
+	c.loads.Add(1)
+	return c.ObjectStore.IncidentScope(ctx, id)
+}
+
+// TestExportUsesTheCachedAnalysis: an export of an incident whose state is cached (its page
+// viewed, nothing changed since) loads no evidence and makes no analysis of its own, in either
+// format.
+func TestExportUsesTheCachedAnalysis(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		deps := server.StoreDeps(st, slog.New(slog.DiscardHandler))
+		objects := &scopeCounter{ObjectStore: deps.Objects}
+		deps.Objects = objects
+		srv := server.New(testConfig(), deps)
+		closeServer(t, srv, st)
+		ts := httptest.NewServer(srv.Handler())
+		t.Cleanup(ts.Close)
+		base := ts.URL
+		createIncident(t, base, `{"id": "il", "title": "IL-0070"}`)
+		body, ct := multipartBody(t, fixtures.IL0070VariantBytes(t, "liveness"), "events.json", "nodes.json", "pods.json")
+		if status, b := call(t, "POST", base+"/api/v1/incidents/il/snapshots", ct, body); status != http.StatusCreated {
+			t.Fatalf("upload: %d %s", status, b)
+		}
+		if status, _ := call(t, "GET", base+"/incidents/il", "", nil); status != http.StatusOK {
+			t.Fatalf("page: %d", status)
+		}
+		before, loads := counter(t, base, "rootline_analyses_total"), objects.loads.Load()
+		if before == 0 {
+			t.Fatal("the page made no analysis")
+		}
+		for _, format := range []string{"json", "md", "json"} {
+			if status, b := call(t, "GET", base+"/api/v1/incidents/il/export?format="+format, "", nil); status != http.StatusOK || len(b) == 0 {
+				t.Fatalf("export %s: %d", format, status)
+			}
+		}
+		if n, l := counter(t, base, "rootline_analyses_total")-before, objects.loads.Load()-loads; n != 0 || l != 0 {
+			t.Errorf("three exports of a cached incident made %d analyses and %d evidence loads, want none", n, l)
+		}
+	})
+}
