@@ -40,3 +40,37 @@ func BenchmarkDecodeLarge(b *testing.B) {
 		}
 	}
 }
+
+// manySeriesAnswer is an answer within the byte bound made of many one-sample series: n series
+// of three labels each (issue 29's probe: 572k series in 31 MiB).
+func manySeriesAnswer(b *testing.B, n int) []byte {
+	b.Helper()
+	var buf bytes.Buffer
+	buf.WriteString(`{"status":"success","data":{"resultType":"matrix","result":[`)
+	for s := range n {
+		if s > 0 {
+			buf.WriteByte(',')
+		}
+		fmt.Fprintf(&buf, `{"metric":{"namespace":"ns-%d","pod":"p-%d","container":"c"},"values":[[1675270800,"1"]]}`, s%97, s)
+	}
+	buf.WriteString(`]}}`)
+	return buf.Bytes()
+}
+
+// BenchmarkDecodeManySeries decodes an answer of 572,000 one-sample series: only the first
+// lim.Series by name are kept, and what it costs must be that of the answer, not of every
+// series made whole and sorted.
+func BenchmarkDecodeManySeries(b *testing.B) {
+	raw := manySeriesAnswer(b, 572_000)
+	b.ReportMetric(float64(len(raw)), "input-bytes")
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := DecodeBytes(raw, "q", Limits{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Dropped == 0 {
+			b.Fatal("no series dropped")
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -331,6 +332,14 @@ func DecodeBytes(body []byte, query string, lim Limits) (Result, error) {
 		}
 	}
 	res.Warnings = a.Warnings
+	// The series kept are the first lim.Series by name of those with float samples: chosen
+	// before any is made whole, each name made once, so that an answer of many small series
+	// (hundreds of thousands within the byte bound) costs its labels, not a series each.
+	type named struct {
+		idx  int
+		name string
+	}
+	var order []named
 	for idx := range m.Result {
 		s := &m.Result[idx]
 		if len(s.Values) == 0 {
@@ -347,6 +356,16 @@ func DecodeBytes(body []byte, query string, lim Limits) (Result, error) {
 				return res, &Error{Err: fmt.Errorf("label %.40q: longer than %d bytes", k, lim.Bytes)}
 			}
 		}
+		order = append(order, named{idx, Name(s.Metric)})
+	}
+	slices.SortStableFunc(order, func(a, b named) int { return strings.Compare(a.name, b.name) })
+	if len(order) > lim.Series {
+		res.Dropped = len(order) - lim.Series
+		order = order[:lim.Series:lim.Series]
+	}
+	res.Series = make([]Series, 0, len(order))
+	for _, o := range order {
+		s := &m.Result[o.idx]
 		series := Series{Labels: s.Metric, Points: make([]Point, len(s.Values))}
 		if series.Labels == nil {
 			series.Labels = map[string]string{}
@@ -365,11 +384,6 @@ func DecodeBytes(body []byte, query string, lim Limits) (Result, error) {
 			series.Points = Downsample(series.Points, lim.Points)
 		}
 		res.Series = append(res.Series, series)
-	}
-	sort.SliceStable(res.Series, func(i, j int) bool { return Name(res.Series[i].Labels) < Name(res.Series[j].Labels) })
-	if len(res.Series) > lim.Series {
-		res.Dropped = len(res.Series) - lim.Series
-		res.Series = res.Series[:lim.Series]
 	}
 	return res, nil
 }
