@@ -53,3 +53,58 @@ func write(t *testing.T, path string, data []byte) {
 		t.Fatal(err)
 	}
 }
+
+// TestSeries: the series of a saved Prometheus answer are counted, plain or gzipped, a key
+// across two reads included, up to the limit; other JSON holds none.
+func TestSeries(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	answer := func(n int) []byte {
+		var b bytes.Buffer
+		b.WriteString(`{"status":"success","data":{"resultType":"matrix","result":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"metric":{"pod":"p-` + strings.Repeat("x", i%50) + `"},"values":[[1,"1"]]}`)
+		}
+		b.WriteString(`]}}`)
+		return b.Bytes()
+	}
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plain := answer(20_000) // over a megabyte: keys straddle the reads
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	if _, err := zw.Write(plain); err != nil || zw.Close() != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name  string
+		path  string
+		limit int64
+		want  int64
+	}{
+		{"plain", write("q.json", plain), 0, 20_000},
+		{"gzipped", write("q.json.gz", z.Bytes()), 0, 20_000},
+		{"cut at the limit", write("q2.json", plain), int64(len(plain) / 2), 0},
+		{"pods", write("pods.json", []byte(`{"apiVersion":"v1","kind":"List","items":[{"metadata":{"name":"metric"}}]}`)), 0, 0},
+		{"missing", filepath.Join(dir, "none.json"), 0, 0},
+	} {
+		got := Series(tt.path, tt.limit)
+		if tt.name == "cut at the limit" {
+			if got < 9_000 || got > 11_000 {
+				t.Errorf("%s: %d series, want about half of 20,000", tt.name, got)
+			}
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("%s: %d series, want %d", tt.name, got, tt.want)
+		}
+	}
+}

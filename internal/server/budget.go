@@ -23,10 +23,16 @@ import (
 //
 // Loading and analysing an incident costs about 12 KiB per object (pods, nodes, events): the
 // peak of `rootline analyze` on a generated 20,000-pod cluster was about 280 MB.
+//
+// A saved Prometheus answer costs more than its bytes say when it holds many small series: each
+// is a map of labels while the answer is read (BenchmarkDecodeManySeries in internal/metrics:
+// 703 MB allocated for 572,000 one-sample series in 52 MB, some 870 bytes a series beyond the
+// bytes' charge). The budget counts 1 KiB a series (inputsize.Series).
 const (
 	costPerByte   = 4
 	costBase      = 16 << 20
 	costPerObject = 12 << 10
+	costPerSeries = 1 << 10
 )
 
 // budget admits the uploads and collector batches that are decoded and stored at once, so that
@@ -131,11 +137,12 @@ func (b *budget) giveBack() {
 }
 
 // cost is the budget a spooled upload takes while it is decoded and stored: its files by the
-// size of what they are once read (inputsize.Decoded), pasted text by the objects it becomes.
+// size of what they are once read (inputsize.Decoded), pasted text by the objects it becomes,
+// saved Prometheus answers by their series too (inputsize.Series).
 func (sp *spool) cost(limit int64) int64 {
 	n := int64(costBase)
 	for _, f := range sp.files {
-		n += costPerByte * inputsize.Decoded(f.path, f.name, f.size, limit)
+		n += costPerByte*inputsize.Decoded(f.path, f.name, f.size, limit) + costPerSeries*inputsize.Series(f.path, limit)
 	}
 	return n
 }

@@ -52,3 +52,27 @@ func TestUploadCostGrowsWithItsDecodedSize(t *testing.T) {
 		t.Errorf("a gzip file past a 2 MiB limit costs %d above the fixed part, want %d (the limit's)", got, want)
 	}
 }
+
+// TestUploadCostCountsSeries: a saved Prometheus answer of many small series is charged for its
+// series beside its bytes, a KiB each.
+func TestUploadCostCountsSeries(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var b bytes.Buffer
+	b.WriteString(`{"status":"success","data":{"resultType":"matrix","result":[`)
+	for i := range 10_000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"metric":{"pod":"p"},"values":[[1,"1"]]}`)
+	}
+	b.WriteString(`]}}`)
+	p := filepath.Join(dir, "container_memory.json")
+	if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	answer := (&spool{files: []spooledFile{{name: "prometheus/container_memory.json", path: p, size: int64(b.Len())}}}).cost(1 << 30)
+	if want := int64(costBase) + costPerByte*int64(b.Len()) + 10_000*costPerSeries; answer != want {
+		t.Errorf("an answer of 10,000 series costs %d, want %d (its bytes and a KiB a series)", answer, want)
+	}
+}

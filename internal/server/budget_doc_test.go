@@ -55,6 +55,9 @@ func TestBudgetCostModelIsTheDocumented(t *testing.T) {
 	check("how much larger the objects of pasted text are than the text",
 		figures("what pasted text is charged", `pasted kubectl text by the objects it becomes, (\d+) times its size`)[0], inputsize.TextGrowth)
 
+	check("an upload's bytes per series of a saved Prometheus answer",
+		figures("what a saved Prometheus answer's series are charged", `plus (\d+) KiB for each series a saved Prometheus answer holds`)[0]*kib, costPerSeries)
+
 	load := figures("what loading an incident is charged", `loading and analysing an incident, (\d+) MiB plus (\d+) KiB for each object`)
 	check("an incident load's fixed part", load[0]*mib, costBase)
 	check("an incident load's bytes per object", load[1]*kib, costPerObject)
