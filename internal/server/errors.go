@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -124,6 +125,8 @@ func (s *Server) classify(err error) *httpError {
 		return &httpError{Status: http.StatusNotFound, Msg: "not found", Err: err}
 	case errors.Is(err, store.ErrExists):
 		return &httpError{Status: http.StatusConflict, Msg: "already exists", Err: err}
+	case errors.Is(err, store.ErrTooManyNotes):
+		return &httpError{Status: http.StatusUnprocessableEntity, Msg: fmt.Sprintf("an incident holds at most %d notes: nothing was added", store.MaxNotes), Err: err}
 	}
 	return &httpError{Status: http.StatusInternalServerError, Msg: "internal error", Err: err}
 }

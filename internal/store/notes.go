@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"gorm.io/gorm"
@@ -31,6 +33,9 @@ func (s *Store) CreateNote(ctx context.Context, n *incident.Note) error {
 	row := newNoteRow(*n, time.Now().UTC())
 	n.At, n.CreatedAt = row.At, row.CreatedAt
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := roomForNotes(tx, n.IncidentID, 1); err != nil {
+			return err
+		}
 		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}
@@ -40,6 +45,26 @@ func (s *Store) CreateNote(ctx context.Context, n *incident.Note) error {
 		return wrap(err, "create note")
 	}
 	n.ID = row.ID
+	return nil
+}
+
+// MaxNotes is how many notes an incident holds at most: an incident's pages, timeline and report
+// hold every note, so that notes added or imported past it (a report imported again and again,
+// each time with other notes) would make each of them larger without end.
+const MaxNotes = 5000
+
+// ErrTooManyNotes is a note (or an import's notes) beyond MaxNotes of its incident.
+var ErrTooManyNotes = errors.New("too many notes")
+
+// roomForNotes fails with ErrTooManyNotes unless the incident has room for n more notes.
+func roomForNotes(tx *gorm.DB, incidentID string, n int) error {
+	var have int64
+	if err := tx.Model(&noteRow{}).Where("incident_id = ?", incidentID).Count(&have).Error; err != nil {
+		return err
+	}
+	if have+int64(n) > MaxNotes {
+		return fmt.Errorf("%w: incident %s has %d notes, and %d more would pass %d", ErrTooManyNotes, incidentID, have, n, MaxNotes)
+	}
 	return nil
 }
 

@@ -235,17 +235,21 @@ func addNotes(tx *gorm.DB, r incident.Report, now time.Time) error {
 	for _, h := range have {
 		count[incident.ReportNoteOf(h.note()).Key()]++
 	}
+	var add []noteRow
 	for _, n := range r.Notes {
 		if k := n.Key(); count[k] > 0 {
 			count[k]--
 			continue
 		}
-		row := newNoteRow(n.NoteOf(r.ID), now)
-		if err := tx.Create(&row).Error; err != nil {
-			return err
-		}
+		add = append(add, newNoteRow(n.NoteOf(r.ID), now))
 	}
-	return nil
+	if len(add) == 0 {
+		return nil
+	}
+	if len(have)+len(add) > MaxNotes {
+		return fmt.Errorf("%w: incident %s has %d notes, and the report's %d new ones would pass %d", ErrTooManyNotes, r.ID, len(have), len(add), MaxNotes)
+	}
+	return tx.CreateInBatches(add, importBatch).Error
 }
 
 func signatureRows(id, origin string, sig incident.Signature) []signatureRow {
