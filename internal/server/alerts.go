@@ -82,10 +82,14 @@ func (s *Server) postAlerts(c *gin.Context) error {
 	for _, a := range g.Alerts {
 		s.metrics.alerts.WithLabelValues(a.Status).Inc()
 	}
-	for outcome, k := range map[string]int{"new": n.New, "resolved": n.Resolved, "updated": n.Updated, "known": n.Known} {
+	if n.Refused > 0 {
+		s.log.WarnContext(ctx, "alerts refused: the cluster holds as many alerts as it may until retention expires the old",
+			"cluster", clusterName, "refused", n.Refused, "max_alerts", store.MaxClusterAlerts, "max_bytes", store.MaxClusterAlertBytes)
+	}
+	for outcome, k := range map[string]int{"new": n.New, "resolved": n.Resolved, "updated": n.Updated, "known": n.Known, "refused": n.Refused} {
 		s.metrics.alertOutcomes.WithLabelValues(outcome).Add(float64(k))
 	}
-	c.JSON(http.StatusOK, alertsResponse{New: n.New, Resolved: n.Resolved, Known: n.Known, Updated: n.Updated, Opened: opened})
+	c.JSON(http.StatusOK, alertsResponse{New: n.New, Resolved: n.Resolved, Known: n.Known, Updated: n.Updated, Refused: n.Refused, Opened: opened})
 	return nil
 }
 
@@ -207,6 +211,8 @@ type alertsResponse struct {
 	Resolved int `json:"resolved"` // firings closed by this payload
 	Known    int `json:"known"`    // alerts as stored already (a payload delivered again)
 	Updated  int `json:"updated"`  // firings whose annotations changed since they were stored
+	// Refused are new alerts not stored: the cluster holds as many alerts as it may.
+	Refused int `json:"refused,omitempty"`
 	// Opened is the incident a firing alert opened (--open-incidents-for).
 	Opened string `json:"opened,omitempty"`
 }

@@ -52,7 +52,8 @@ func (s *Server) analyse(in *incident.Incident, notes []incident.Note, ev *evide
 			points += len(sr.Points)
 		}
 	}
-	s.states.note(in.ID, len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others)+points/400)
+	// An alert weighs an object: its labels and annotations, on its timeline row.
+	s.states.note(in.ID, len(m.Pods)+len(m.Nodes)+len(m.Events)+len(m.Others)+points/400+len(ev.Alerts))
 	s.metrics.analyses.Inc()
 	return &incidentState{incident: in, model: m, report: rules.Run(m, opts), notes: notes, changes: changes,
 		alerts: ev.Alerts, metrics: opts.Metrics, evidence: ev, tl: &madeTimeline{}}

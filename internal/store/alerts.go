@@ -39,7 +39,21 @@ type AlertCounts struct {
 	New, Resolved, Known int
 	// Updated are firings whose annotations a later firing notification changed.
 	Updated int
+	// Refused are new alerts not stored: their cluster holds MaxClusterAlerts alerts, or
+	// MaxClusterAlertBytes of their labels and annotations, already.
+	Refused int
 }
+
+// What a cluster's alerts may hold at most, until retention expires the old: Alertmanager's
+// payloads come with a write token, and every incident of the cluster reads the alerts of its
+// window, so that a sender of endless distinct alerts must meet a bound.
+const (
+	MaxClusterAlerts     = 20_000
+	MaxClusterAlertBytes = 64 << 20
+)
+
+// MaxWindowAlerts is how many alerts an incident's window loads at most: the latest to start.
+const MaxWindowAlerts = 2_000
 
 // StoreAlerts stores the alerts of one webhook payload of a cluster (created when new), in one
 // transaction: a new firing as a row of its own, a resolved notification closing the row of
@@ -60,8 +74,26 @@ func (s *Store) StoreAlerts(ctx context.Context, clusterName string, alerts []al
 		if err != nil {
 			return err
 		}
+		var held struct{ Rows, Bytes int64 }
+		if err := tx.Model(&alertRow{}).Where("cluster_id = ?", cid).
+			Select("COUNT(*) AS rows, COALESCE(SUM(LENGTH(labels) + LENGTH(annotations)), 0) AS bytes").Scan(&held).Error; err != nil {
+			return err
+		}
 		for _, r := range rows {
 			r.ClusterID = cid
+			size := int64(len(r.Labels) + len(r.Annotations))
+			if held.Rows >= MaxClusterAlerts || held.Bytes+size > MaxClusterAlertBytes {
+				// Full: a new alert is refused, one stored already is still closed or refreshed.
+				var stored int64
+				if err := tx.Model(&alertRow{}).Where("cluster_id = ? AND fingerprint = ? AND starts_at = ?", cid, r.Fingerprint, r.StartsAt).
+					Count(&stored).Error; err != nil {
+					return err
+				}
+				if stored == 0 {
+					n.Refused++
+					continue
+				}
+			}
 			res := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "cluster_id"}, {Name: "fingerprint"}, {Name: "starts_at"}}, DoNothing: true}).
 				Create(&r)
 			if res.Error != nil {
@@ -69,6 +101,7 @@ func (s *Store) StoreAlerts(ctx context.Context, clusterName string, alerts []al
 			}
 			if res.RowsAffected == 1 {
 				n.New++
+				held.Rows, held.Bytes = held.Rows+1, held.Bytes+size
 				continue
 			}
 			closed, err := closeAlert(tx, r)
@@ -157,11 +190,13 @@ func alertRows(alerts []alert.Alert, now time.Time) ([]alertRow, error) {
 // windowAlerts returns the alerts of cluster cid whose firing overlaps [from, to], by start.
 func (s *Store) windowAlerts(ctx context.Context, cid int64, from, to time.Time) ([]alert.Alert, error) {
 	var rows []alertRow
+	// The latest MaxWindowAlerts to start, given in the order of their starts.
 	err := s.db.WithContext(ctx).Where("cluster_id = ? AND starts_at <= ? AND (ends_at IS NULL OR ends_at >= ?)", cid, to.UTC(), from.UTC()).
-		Order("starts_at, fingerprint").Find(&rows).Error
+		Order("starts_at DESC, fingerprint DESC").Limit(MaxWindowAlerts).Find(&rows).Error
 	if err != nil {
 		return nil, err
 	}
+	slices.Reverse(rows)
 	out := make([]alert.Alert, len(rows))
 	for i, r := range rows {
 		a := alert.Alert{Fingerprint: r.Fingerprint, Status: r.Status, StartsAt: r.StartsAt.UTC(), GeneratorURL: r.GeneratorURL}
