@@ -99,22 +99,18 @@ func (s *Server) postAlerts(c *gin.Context) error {
 // new incident's id ("" when none was opened). An incident made for the same firing before,
 // and closed since, is not opened again.
 func (s *Server) openIncident(ctx context.Context, clusterName string, alerts []alert.Alert) (string, error) {
-	known := false
 	for _, a := range alerts {
 		if a.Status != alert.Firing || !s.openFor.Matches(a.Labels) {
 			continue
 		}
-		if !known {
-			ok, err := s.clusterKnown(ctx, clusterName)
-			if err != nil {
-				return "", err
-			}
-			if !ok {
-				s.log.WarnContext(ctx, "no incident opened for a firing alert: Rootline knows nothing of its cluster (no Prometheus configured for it, no incident, snapshot or collector's batch of it)",
-					"cluster", clusterName, "alert", a.Fingerprint)
-				return "", nil
-			}
-			known = true
+		ok, err := s.clusterKnown(ctx, clusterName)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			s.log.WarnContext(ctx, "no incident opened for a firing alert: Rootline knows nothing of its cluster (no Prometheus configured for it, no incident, snapshot or collector's batch of it)",
+				"cluster", clusterName, "alert", a.Fingerprint)
+			return "", nil
 		}
 		start := a.StartsAt.UTC()
 		in := &incident.Incident{ID: alertIncidentID(clusterName, a), Title: alertIncidentTitle(a), StartedAt: &start, Cluster: clusterName}
@@ -123,12 +119,19 @@ func (s *Server) openIncident(ctx context.Context, clusterName string, alerts []
 			s.log.WarnContext(ctx, "no incident opened for a firing alert", "cluster", clusterName, "alert", a.Fingerprint, "error", err)
 			return "", nil
 		}
-		if !s.opening.Allow() {
+		// A token of the bound is taken for the incident, and given back when none is opened
+		// (the cluster has one open): firings of a cluster with an open incident spend nothing.
+		r := s.opening.Reserve()
+		if !r.OK() || r.Delay() > 0 {
+			r.Cancel()
 			s.log.WarnContext(ctx, "no incident opened for a firing alert: incidents are opened from alerts at most "+fmt.Sprint(openBurst)+" at once and one every "+openEvery.String()+" after",
 				"cluster", clusterName, "alert", a.Fingerprint)
 			return "", nil
 		}
 		id, opened, err := s.deps.Alerts.OpenIncident(ctx, clusterName, in)
+		if err != nil || !opened {
+			r.Cancel()
+		}
 		switch {
 		case errors.Is(err, store.ErrExists):
 			return "", nil

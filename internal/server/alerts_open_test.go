@@ -104,7 +104,8 @@ func TestAlertsOpenIncidents(t *testing.T) {
 // TestAlertsOpenIncidentsBounded: incidents are opened from alerts only for clusters Rootline
 // knows (a firing of a cluster named only by the payload's URL opens nothing), with the cluster
 // in the id (the same firing in two clusters opens one in each; a name with characters an id
-// may not hold gives a valid id), and at most ten at once.
+// may not hold gives a valid id), and at most ten at once (firings of a cluster whose incident
+// is open spend none of them).
 func TestAlertsOpenIncidentsBounded(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
@@ -138,6 +139,11 @@ func TestAlertsOpenIncidentsBounded(t *testing.T) {
 		know("west")
 		if a, b := post("east", "dd02"), post("west", "dd02"); a != "alert-east-20230201-1706-dd02" || b != "alert-west-20230201-1706-dd02" {
 			t.Errorf("the same firing in two clusters opened %q and %q", a, b)
+		}
+		for i := range 15 { // east has an open incident: these open none, and spend nothing of the bound
+			if got := post("east", fmt.Sprintf("ee%02d", i)); got != "" {
+				t.Errorf("a firing of a cluster with an open incident opened %s", got)
+			}
 		}
 		odd := "gke_acme/us-central1:prod@eu"
 		know(odd)
