@@ -119,19 +119,20 @@ func (s *Server) openIncident(ctx context.Context, clusterName string, alerts []
 			s.log.WarnContext(ctx, "no incident opened for a firing alert", "cluster", clusterName, "alert", a.Fingerprint, "error", err)
 			return "", nil
 		}
-		// A token of the bound is taken for the incident, and given back when none is opened
-		// (the cluster has one open): firings of a cluster with an open incident spend nothing.
-		r := s.opening.Reserve()
-		if !r.OK() || r.Delay() > 0 {
-			r.Cancel()
+		// The bound is spent only by an incident opened: firings of a cluster with an open
+		// incident spend nothing. One opening at a time, so that the bound is exact.
+		s.openingMu.Lock()
+		if s.opening.Tokens() < 1 {
+			s.openingMu.Unlock()
 			s.log.WarnContext(ctx, "no incident opened for a firing alert: incidents are opened from alerts at most "+fmt.Sprint(openBurst)+" at once and one every "+openEvery.String()+" after",
 				"cluster", clusterName, "alert", a.Fingerprint)
 			return "", nil
 		}
 		id, opened, err := s.deps.Alerts.OpenIncident(ctx, clusterName, in)
-		if err != nil || !opened {
-			r.Cancel()
+		if err == nil && opened {
+			s.opening.Allow()
 		}
+		s.openingMu.Unlock()
 		switch {
 		case errors.Is(err, store.ErrExists):
 			return "", nil

@@ -5,6 +5,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/access"
@@ -130,6 +131,7 @@ type Server struct {
 	openFor        alert.Selector  // the firing alerts that open an incident (--open-incidents-for); empty: none
 	prometheus     metrics.Targets // each cluster's Prometheus (--prometheus); empty: none
 	opening        *rate.Limiter   // incidents opened from alerts (openEvery, openBurst)
+	openingMu      sync.Mutex      // one opening at a time: the limiter is spent only by one made
 	queries        []metrics.Query // the range queries run on them (--prometheus-queries, or the default ones)
 }
 
