@@ -120,6 +120,18 @@ func serve(parent context.Context, cfg config.Config) error {
 		}
 	}
 	deps := server.StoreDeps(st, log)
+	keyPath, err := config.ValueKeyPath(cfg)
+	if err != nil {
+		return err
+	}
+	key, created, err := config.LoadValueKey(keyPath)
+	if err != nil {
+		return err
+	}
+	if created {
+		log.Info("made the installation's value key: keep it with the database, out of its dumps (replicas need the same file: --value-key-file)", "path", keyPath)
+	}
+	deps.ValueKey = key
 	if cfg.OIDC.Issuer != "" {
 		// A wrong configuration stops the server; a provider that cannot be reached does not:
 		// the server starts, says so, and discovers the provider when a sign-in needs it

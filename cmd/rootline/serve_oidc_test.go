@@ -3,6 +3,7 @@ package main
 import (
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -37,5 +38,27 @@ func TestServeWithProviderDown(t *testing.T) {
 	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("sign-in through a provider that cannot be reached: %d, want 503", resp.StatusCode)
+	}
+}
+
+// TestServeMakesTheValueKey: `rootline serve` on a SQLite database makes the installation's
+// value key beside it, readable by its owner alone, and keeps it across restarts.
+func TestServeMakesTheValueKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "rootline.db")
+	p := startServer(t, db, "")
+	keyFile := filepath.Join(dir, "rootline-value.key")
+	first, err := os.ReadFile(keyFile)
+	if err != nil {
+		t.Fatalf("no value key beside the database: %v", err)
+	}
+	if fi, err := os.Stat(keyFile); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the value key's mode: %v %v, want 0600", fi, err)
+	}
+	p.stop(t)
+	startServer(t, db, "")
+	if again, err := os.ReadFile(keyFile); err != nil || string(again) != string(first) {
+		t.Errorf("the value key changed across a restart")
 	}
 }

@@ -1,6 +1,7 @@
 package change
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -207,20 +208,50 @@ func HashValues(cm *corev1.ConfigMap) {
 	}
 }
 
+// KeyValues replaces each value of a ConfigMap by a keyed hash of it (HMAC-SHA256 with key, an
+// installation's secret, of the value's hash: "hmac:" and 24 hex digits), as the server stores
+// it: a short unkeyed hash, as HashValues makes for the wire, can be matched against the values
+// one guesses ("hunter2" hashes the same everywhere), a keyed one not without the key. A value
+// and its unkeyed hash give the same keyed hash, so that a collector's hashed values and an
+// upload's raw ones compare; keying again changes nothing.
+func KeyValues(cm *corev1.ConfigMap, key []byte) {
+	for k, v := range cm.Data {
+		cm.Data[k] = keyed([]byte(v), key)
+	}
+	for k, v := range cm.BinaryData {
+		cm.BinaryData[k] = []byte(keyed(v, key))
+	}
+}
+
+// keyed is a value's keyed hash (see KeyValues).
+func keyed(v, key []byte) string {
+	if hasHex(v, keyedPrefix, 24) {
+		return string(v)
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(hash(v)))
+	return keyedPrefix + hex.EncodeToString(m.Sum(nil))[:24]
+}
+
+// The prefixes of a value's hashes: unkeyed (HashValues), keyed (KeyValues).
+const (
+	hashPrefix  = "sha256:"
+	keyedPrefix = "hmac:"
+)
+
 // hash stands for a ConfigMap's value, which is never kept: a value may hold what should not be
 // stored, and whether it changed is what matters.
 func hash(v []byte) string {
-	if isHash(v) {
+	if hasHex(v, hashPrefix, 12) {
 		return string(v)
 	}
 	h := sha256.Sum256(v)
-	return "sha256:" + hex.EncodeToString(h[:6])
+	return hashPrefix + hex.EncodeToString(h[:6])
 }
 
-// isHash reports whether v is a value hash already: "sha256:" and 12 lowercase hex digits.
-func isHash(v []byte) bool {
-	const prefix = "sha256:"
-	if len(v) != len(prefix)+12 || string(v[:len(prefix)]) != prefix {
+// hasHex reports whether v is prefix and n lowercase hex digits: a value's hash already.
+func hasHex(v []byte, prefix string, n int) bool {
+	if len(v) != len(prefix)+n || string(v[:len(prefix)]) != prefix {
 		return false
 	}
 	for _, c := range v[len(prefix):] {

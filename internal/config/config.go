@@ -118,6 +118,7 @@ type Config struct {
 	BodyIdle        time.Duration // a request body silent this long is cut (408)
 	BodyRate        int64         // bytes a second a body must average after BodyIdle (408 otherwise)
 	SpoolDir        string        // where uploads are received; "" is rootline-spool in the temporary folder
+	ValueKeyFile    string        // the installation's key for ConfigMap values' hashes; "" is ValueKeyPath's default
 	Retention       Age           // raw evidence older than this is deleted; 0 keeps it
 	RetentionEvery  time.Duration // how often to look for what expired
 	SessionTTL      time.Duration // how long a person stays signed in

@@ -50,6 +50,7 @@ var envSettings = []envSetting{
 		return nil
 	}},
 	{env: "ROOTLINE_SPOOL_DIR", set: func(c *Config, v string) error { c.SpoolDir = v; return nil }},
+	{env: "ROOTLINE_VALUE_KEY_FILE", set: func(c *Config, v string) error { c.ValueKeyFile = v; return nil }},
 	{env: "ROOTLINE_RETENTION", set: func(c *Config, v string) error { return c.Retention.Set(v) }},
 	{env: "ROOTLINE_SESSION_TTL", set: durationEnv("12h", func(c *Config) *time.Duration { return &c.SessionTTL })},
 	{env: "ROOTLINE_INSECURE_COOKIES", set: func(c *Config, v string) error {

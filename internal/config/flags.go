@@ -77,6 +77,8 @@ var serveFlags = []flagSetting{
 		func(c *Config) *int64 { return &c.BodyRate }),
 	stringFlag("spool-dir", "folder uploads are received into (default rootline-spool in the temporary folder; env ROOTLINE_SPOOL_DIR)",
 		func(c *Config) *string { return &c.SpoolDir }),
+	stringFlag("value-key-file", "the installation's key for the hashes of ConfigMaps' values, made at first start (default rootline-value.key beside a SQLite database, else rootline/value.key in the user's configuration folder; env ROOTLINE_VALUE_KEY_FILE)",
+		func(c *Config) *string { return &c.ValueKeyFile }),
 	durationFlag("session-ttl", "how long a person stays signed in to the pages (env ROOTLINE_SESSION_TTL)", func(c *Config) *time.Duration { return &c.SessionTTL }),
 	parsedFlag("open-incidents-for", "open an incident for a firing alert whose labels match (severity=critical[,team=data]) when its cluster has none open (env ROOTLINE_OPEN_INCIDENTS_FOR)", "",
 		func(c *Config, v string) (err error) { c.OpenIncidentsFor, err = alert.ParseSelector(v); return err }),

@@ -81,6 +81,10 @@ type Options struct {
 	// Now is the reference time for the relative ages of pasted text ("4m58s"); zero leaves
 	// them unset.
 	Now time.Time
+	// ValueKey, when set, keys the hashes that stand for a ConfigMap's values
+	// (change.KeyValues): the server's installation key, so that what it stores cannot be
+	// matched against guessed values. Empty: unkeyed hashes (change.HashValues).
+	ValueKey []byte
 }
 
 // Skipped is an object that was read but not kept, and why.

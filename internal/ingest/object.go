@@ -169,8 +169,9 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 func (d *Decoder) keepRaw(o *cluster.Object, raw []byte, tm typeMeta, src cluster.Source) (keep bool, err error) {
 	if tm.Kind == "ConfigMap" && tm.Name != autoscalerStatus {
 		// Any other ConfigMap may hold what should never be stored: it is kept with each
-		// value replaced by its hash, which is what is compared of it (change.HashValues).
-		hashed, err := hashedConfigMap(raw)
+		// value replaced by its hash, which is what is compared of it (change.HashValues),
+		// keyed when the decoder has a key (change.KeyValues).
+		hashed, err := hashedConfigMap(raw, d.opts.ValueKey)
 		if err != nil {
 			return false, d.objErr(src, raw, err)
 		}
@@ -499,12 +500,17 @@ func (d *Decoder) unwrap(ctx context.Context, raw []byte, src cluster.Source, em
 	return n, nil
 }
 
-// hashedConfigMap is a ConfigMap's JSON with each value replaced by its hash.
-func hashedConfigMap(raw []byte) ([]byte, error) {
+// hashedConfigMap is a ConfigMap's JSON with each value replaced by its hash, keyed with key
+// when there is one.
+func hashedConfigMap(raw, key []byte) ([]byte, error) {
 	var cm corev1.ConfigMap
 	if err := json.Unmarshal(raw, &cm); err != nil {
 		return nil, err
 	}
-	change.HashValues(&cm)
+	if len(key) > 0 {
+		change.KeyValues(&cm, key)
+	} else {
+		change.HashValues(&cm)
+	}
 	return json.Marshal(&cm)
 }

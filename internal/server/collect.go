@@ -58,7 +58,7 @@ func (s *Server) postEvents(c *gin.Context) error {
 	}
 	defer f.Close()
 	var objs []*cluster.Object
-	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes})
+	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes, ValueKey: s.deps.ValueKey})
 	keep := func(o *cluster.Object) error {
 		objs = append(objs, o)
 		return nil

@@ -99,6 +99,9 @@ type Deps struct {
 	Tokens    TokenStore   // nil: only the server's own token is known
 	Sessions  SessionStore // nil: no one signs in to the pages
 	OIDC      OIDCProvider // nil: no sign-in through an OpenID Connect provider
+	// ValueKey keys the hashes that stand for ConfigMaps' values in what is stored
+	// (change.KeyValues; config.LoadValueKey); empty: unkeyed hashes, as in tests.
+	ValueKey []byte
 	DB        Pinger
 	Metrics   *Metrics // nil: a fresh set
 	Log       *slog.Logger

@@ -228,7 +228,7 @@ func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName stri
 // Rootline keeps with 422 and the skipped list.
 func (s *Server) fillSnapshot(ctx context.Context, w store.SnapshotSink, sp *spool) ([]ingest.Skipped, error) {
 	sk := &skipList{}
-	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes, OnSkip: sk.add})
+	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes, OnSkip: sk.add, ValueKey: s.deps.ValueKey})
 	stored := 0
 	emit := func(o *cluster.Object) error {
 		err := w.Add(ctx, o)
