@@ -102,9 +102,9 @@ type Deps struct {
 	// ValueKey keys the hashes that stand for ConfigMaps' values in what is stored
 	// (change.KeyValues; config.LoadValueKey); empty: unkeyed hashes, as in tests.
 	ValueKey []byte
-	DB        Pinger
-	Metrics   *Metrics // nil: a fresh set
-	Log       *slog.Logger
+	DB       Pinger
+	Metrics  *Metrics // nil: a fresh set
+	Log      *slog.Logger
 }
 
 // StoreDeps wires every collaborator to one store, as `rootline serve` does.
