@@ -142,17 +142,37 @@ func alertLine(a alert.Alert) string {
 	var where []string
 	for _, k := range []string{"severity", "namespace", "pod", "node", "instance"} {
 		if v := a.Labels[k]; v != "" {
-			where = append(where, k+" "+v)
+			where = append(where, k+" "+literal(v))
 		}
 	}
-	line := fmt.Sprintf("%s **%s**", when, orWord(a.Labels["alertname"], "alert "+a.Fingerprint))
+	line := fmt.Sprintf("%s **%s**", when, literal(orWord(a.Labels["alertname"], "alert "+a.Fingerprint)))
 	if len(where) > 0 {
 		line += " (" + strings.Join(where, ", ") + ")"
 	}
 	if text := orWord(a.Annotations["summary"], a.Annotations["description"]); text != "" {
-		line += ": " + strings.Join(strings.Fields(text), " ")
+		line += ": " + literal(text)
 	}
 	return line
+}
+
+// markdownSpecial are the characters Markdown (CommonMark, GFM) gives a meaning within a line:
+// each is written escaped in what a sender chose (an alert's labels and annotations), so that it
+// reads as the text it is, never a link, an image, emphasis, code, a table cell, an entity or
+// HTML in the report. (What means something only at a line's start, # - + 1., never starts
+// one here: the line starts with the alert's time.)
+const markdownSpecial = "\\`*_[]<>!|~&"
+
+// literal is s on one line with every Markdown special character escaped.
+func literal(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(markdownSpecial, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // orWord is s, or word when s is empty.
