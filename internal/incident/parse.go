@@ -30,7 +30,7 @@ type ParseError struct {
 func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
 var (
-	yamlLine = regexp.MustCompile(`^(?:error converting YAML to JSON: )?yaml: line (\d+): `)
+	yamlLine = regexp.MustCompile(`^(?:error converting YAML to JSON: )?yaml: (?:unmarshal errors:\s+)?line (\d+): `)
 	dateRe   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 )
 
@@ -62,7 +62,7 @@ func ParseReport(name string, data []byte, symptomKinds, causeKinds []string) (R
 		}
 		return r, nil
 	}
-	js, err := yaml.YAMLToJSON([]byte(front))
+	js, err := yaml.YAMLToJSONStrict([]byte(front)) // a key given twice is refused, not the last taken
 	if err != nil {
 		line, msg := 2, err.Error()
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {

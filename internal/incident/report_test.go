@@ -155,6 +155,7 @@ func TestReportNotes(t *testing.T) {
 		"empty body":          "---\nid: x\ntitle: t\ndate: 2023-02-01\nnotes:\n- {kind: action}\n---\n",
 		"ends before starts":  "---\nid: x\ntitle: t\nstarted_at: 2023-02-01T17:00:00Z\nended_at: 2023-02-01T16:00:00Z\n---\n",
 		"a cluster of spaces": "---\nid: x\ntitle: t\ncluster: my cluster\n---\n",
+		"a key twice":         "---\nid: x\ntitle: one\ndate: 2023-02-01\ntitle: two\n---\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			var pe *ParseError
