@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/textcheck"
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
 
@@ -72,7 +73,7 @@ func (s *Server) symptomGroup(c *gin.Context) (*incidentState, analysis.Symptom,
 			return st, sy, nil
 		}
 	}
-	return nil, analysis.Symptom{}, errStatus(http.StatusNotFound, fmt.Sprintf("incident %s has no symptom %s", c.Param("id"), c.Param("sid")))
+	return nil, analysis.Symptom{}, errStatus(http.StatusNotFound, fmt.Sprintf("incident %s has no symptom %s", st.incident.ID, textcheck.Quote(c.Param("sid"))))
 }
 
 // causeGroup finds a cause of the incident's analysis: 404 naming it when there is none.
@@ -86,7 +87,7 @@ func (s *Server) causeGroup(c *gin.Context) (*incidentState, analysis.Cause, err
 			return st, ca, nil
 		}
 	}
-	return nil, analysis.Cause{}, errStatus(http.StatusNotFound, fmt.Sprintf("incident %s has no cause %s", c.Param("id"), c.Param("cid")))
+	return nil, analysis.Cause{}, errStatus(http.StatusNotFound, fmt.Sprintf("incident %s has no cause %s", st.incident.ID, textcheck.Quote(c.Param("cid"))))
 }
 
 // getSymptomMembers answers GET /api/v1/incidents/{id}/symptoms/{sid}/members.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rootline-dev/rootline/internal/textcheck"
 	"github.com/rootline-dev/rootline/internal/timeline"
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
@@ -37,7 +38,7 @@ func (s *Server) getTimeline(c *gin.Context) error {
 	}
 	page, total := timeline.Apply(st.timeline(), f)
 	if f.Expand != "" && total == 0 {
-		return errStatus(http.StatusNotFound, fmt.Sprintf("expand=%q: no group, collapsed row or evidence of that name in this view", f.Expand))
+		return errStatus(http.StatusNotFound, fmt.Sprintf("expand=%s: no group, collapsed row or evidence of that name in this view", textcheck.Quote(f.Expand)))
 	}
 	c.Header("X-Total-Count", strconv.Itoa(total))
 	c.JSON(http.StatusOK, page)
