@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -152,6 +154,19 @@ func (s *Server) newUploadIncident(ctx context.Context, c *gin.Context, id, clus
 	return in, nil
 }
 
+// snapshotID is the id of a snapshot of files whose digest is files, uploaded for an incident
+// of cluster clusterName: the files' digest for an incident of no cluster, else a SHA-256 of it
+// and the cluster's name. The same bytes uploaded for incidents of two clusters are two
+// snapshots, each of its own cluster (as one snapshot they kept the first uploader's, and the
+// second incident read a cluster not its own).
+func snapshotID(files, clusterName string) string {
+	if clusterName == "" {
+		return files
+	}
+	h := sha256.Sum256([]byte(files + "\x00cluster\x00" + clusterName))
+	return hex.EncodeToString(h[:])
+}
+
 // storeSnapshot stores an upload for an incident; fresh, when not nil, is the incident to
 // create with it.
 //
@@ -167,7 +182,7 @@ func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName stri
 	defer release()
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
 	defer cancel()
-	digest := sp.digest()
+	digest := snapshotID(sp.digest(), clusterName)
 	if fresh == nil {
 		if snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, incidentID); err == nil {
 			return response(incidentID, snap, true), http.StatusOK, nil

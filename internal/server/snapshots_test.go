@@ -484,7 +484,9 @@ func TestUploadCreatingIncident(t *testing.T) {
 			{"bad id", "bad%20id", "create=true&title=T", pod, 422, "id", false},
 			{"created", "N5", "create=true&title=Hub+down&cluster=leap&name=pods.json", pod, 201, `"created":true`, true},
 			{"id taken", "N5", "create=true&title=again&name=pods.json", strings.ReplaceAll(pod, "hub-0", "hub-2"), 409, "already exists", true},
-			{"same bytes, no new incident", "N6", "create=true&title=again&name=pods.json", pod, 200, `"incident":"N5"`, false},
+			{"same bytes, no new incident", "N6", "create=true&title=again&cluster=leap&name=pods.json", pod, 200, `"incident":"N5"`, false},
+			// The same bytes of another cluster are a snapshot of that cluster (issue 29).
+			{"same bytes, another cluster", "N9", "create=true&title=elsewhere&cluster=east&name=pods.json", pod, 201, `"cluster":"east"`, true},
 			{"without create, unknown id", "N7", "name=pods.json", pod, 404, "not found", false},
 		}
 		for _, tt := range tests {
@@ -510,8 +512,8 @@ func TestUploadCreatingIncident(t *testing.T) {
 			t.Errorf("N8 without a title: %d %s; %s", status, b, got)
 		}
 		_, b = call(t, "GET", base+"/api/v1/incidents", "", nil)
-		if n := strings.Count(string(b), `"id":`); n != 2 {
-			t.Errorf("%d incidents, want N5 and N8: %s", n, b)
+		if n := strings.Count(string(b), `"id":`); n != 3 {
+			t.Errorf("%d incidents, want N5, N8 and N9: %s", n, b)
 		}
 	})
 }
