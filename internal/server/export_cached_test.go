@@ -1,11 +1,9 @@
 package server_test
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 
 	"github.com/rootline-dev/rootline/internal/fixtures"
@@ -14,18 +12,6 @@ import (
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
 
-// scopeCounter is the store's objects, counting the evidence loads (each starts with the
-// incident's scope).
-type scopeCounter struct {
-	server.ObjectStore
-	loads atomic.Int32
-}
-
-func (c *scopeCounter) IncidentScope(ctx context.Context, id string) (store.Scope, error) {
-	c.loads.Add(1)
-	return c.ObjectStore.IncidentScope(ctx, id)
-}
-
 // TestExportUsesTheCachedAnalysis: an export of an incident whose state is cached (its page
 // viewed, nothing changed since) loads no evidence and makes no analysis of its own, in either
 // format.
@@ -33,7 +19,7 @@ func TestExportUsesTheCachedAnalysis(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		deps := server.StoreDeps(st, slog.New(slog.DiscardHandler))
-		objects := &scopeCounter{ObjectStore: deps.Objects}
+		objects := &countingObjects{Store: st} // cache_test.go
 		deps.Objects = objects
 		srv := server.New(testConfig(), deps)
 		closeServer(t, srv, st)
