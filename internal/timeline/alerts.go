@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"cmp"
+	"maps"
 	"net"
 	"slices"
 	"strings"
@@ -104,9 +106,11 @@ func alertEntry(a alert.Alert, m *cluster.Model) Entry {
 		e.Last = &end
 	}
 	e.Node = alertNode(a.Labels, m)
+	labels := subjectLabels(a.Labels)
+	e.Namespace = labels["namespace"]
 	if e.Namespace != "" {
 		for _, o := range alertObjects {
-			if v := a.Labels[o.label]; v != "" {
+			if v := labels[o.label]; v != "" {
 				e.setObject(o.kind, e.Namespace, v)
 				break
 			}
@@ -116,6 +120,36 @@ func alertEntry(a alert.Alert, m *cluster.Model) Entry {
 		e.setObject(cluster.KindNode, "", e.Node)
 	}
 	return e
+}
+
+// subjectLabels are an alert's labels that name what it is about. Prometheus gives a series
+// the pod and namespace of the target it scraped: of an exporter's series (kube-state-metrics'
+// about a node), those name the exporter, not the subject. The subject's own labels then come
+// as exported_pod and exported_namespace (when the exporter's clashed), and an exporter's pod
+// is told by its name starting with the alert's job, service or container ("kube-state-metrics"
+// and pod kube-state-metrics-6f9c…): its pod and namespace are left out.
+func subjectLabels(labels map[string]string) map[string]string {
+	if p, ok := labels["exported_pod"]; ok {
+		out := maps.Clone(labels)
+		out["pod"], out["namespace"] = p, cmp.Or(labels["exported_namespace"], labels["namespace"])
+		return out
+	}
+	pod := labels["pod"]
+	exporter := slices.ContainsFunc([]string{"job", "service", "container"}, func(l string) bool {
+		return labels[l] != "" && pod != "" && strings.HasPrefix(pod, labels[l])
+	})
+	if !exporter {
+		return labels
+	}
+	out := maps.Clone(labels)
+	delete(out, "pod")
+	switch {
+	case labels["exported_namespace"] != "":
+		out["namespace"] = labels["exported_namespace"]
+	case !slices.ContainsFunc(alertObjects, func(o struct{ label, kind string }) bool { return out[o.label] != "" }):
+		delete(out, "namespace") // the exporter's: it names no object of the alert's
+	}
+	return out
 }
 
 // alertNode is the node an alert's labels name, when the model holds a node of that name
