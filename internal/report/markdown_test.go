@@ -17,7 +17,7 @@ import (
 func TestAlertLinesAreText(t *testing.T) {
 	t.Parallel()
 	a := alert.Alert{Fingerprint: "ab", Status: alert.Firing, StartsAt: time.Date(2023, 2, 1, 17, 5, 0, 0, time.UTC),
-		Labels: map[string]string{"alertname": "Hub*Down*", "namespace": "prod_ns", "pod": "[x](http://evil.example)"},
+		Labels:      map[string]string{"alertname": "Hub*Down*", "namespace": "prod_ns", "pod": "[x](http://evil.example)"},
 		Annotations: map[string]string{"summary": "see [the runbook](javascript:alert(1)) ![i](http://evil.example/i.png) <script>x()</script> `code` &amp; | ~~gone~~\n# heading"}}
 	md := Markdown("Hub down", analysis.Report{}, []alert.Alert{a})
 	html, err := markdown.New().HTML(md)
