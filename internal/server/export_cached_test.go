@@ -31,6 +31,11 @@ func TestExportUsesTheCachedAnalysis(t *testing.T) {
 		if status, b := call(t, "POST", base+"/api/v1/incidents/il/snapshots", ct, body); status != http.StatusCreated {
 			t.Fatalf("upload: %d %s", status, b)
 		}
+		// The upload's signature refresh runs in the background, and analyses too: done before
+		// the counting starts.
+		if err := srv.Settle(t.Context()); err != nil {
+			t.Fatal(err)
+		}
 		if status, _ := call(t, "GET", base+"/incidents/il", "", nil); status != http.StatusOK {
 			t.Fatalf("page: %d", status)
 		}
