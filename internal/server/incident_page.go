@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
+	"github.com/rootline-dev/rootline/internal/textcheck"
 	"github.com/rootline-dev/rootline/internal/timeline"
 	"github.com/rootline-dev/rootline/templates/incidents"
 )
@@ -73,7 +75,11 @@ func (s *Server) renderIncident(c *gin.Context, status int, form incidents.NoteF
 	}
 	p.Entries, p.Filter = timelineRows(entries, all), timelineView(c, f)
 	historyLinks(in.ID, entries, p.Entries)
-	for _, n := range notes {
+	shown, err := notesPage(c, in.ID, notes, &p)
+	if err != nil {
+		return err
+	}
+	for _, n := range shown {
 		html, err := s.markdown.HTML(n.Body)
 		if err != nil {
 			return err
@@ -324,4 +330,40 @@ func timeText(t *time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
+}
+
+// notesPerPage is how many notes the incident page shows at once: the latest first page, older
+// pages linked, so that an incident of thousands of notes gives a page of bounded size, and
+// renders only the notes shown.
+const notesPerPage = 50
+
+// notesPage is the page of notes notes_page asks for (1, the default, the latest notesPerPage;
+// 2 those before, …), in time order, with p's paging set; 400 for a page that is no number, 404
+// for one past the last.
+func notesPage(c *gin.Context, id string, notes []incident.Note, p *incidents.Page) ([]incident.Note, error) {
+	page := 1
+	if v := c.Query("notes_page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, errStatus(http.StatusBadRequest, fmt.Sprintf("notes_page=%s: use a page number, 1 for the latest notes", textcheck.Quote(v)))
+		}
+		page = n
+	}
+	pages := max(1, (len(notes)+notesPerPage-1)/notesPerPage)
+	if page > pages {
+		return nil, errStatus(http.StatusNotFound, fmt.Sprintf("incident %s has %d page(s) of notes, not %d", id, pages, page))
+	}
+	end := len(notes) - (page-1)*notesPerPage
+	start := max(0, end-notesPerPage)
+	p.NotesTotal, p.NotesFrom, p.NotesTo = len(notes), start+1, end
+	link := func(n int) string {
+		return "/incidents/" + url.PathEscape(id) + "?notes_page=" + strconv.Itoa(n) + "#notes"
+	}
+	if page < pages {
+		p.NotesOlder = link(page + 1)
+	}
+	if page > 1 {
+		p.NotesNewer = link(page - 1)
+	}
+	return notes[start:end], nil
 }

@@ -15,15 +15,20 @@ type Page struct {
 	Total              int // entries the filter selects, of which Entries is a page
 	Filter             Filter
 	Notes              []Note
-	NoteKinds          []string
-	CauseKinds         []string
-	FormError          string // a note form that was refused, kept with its input
-	Form               NoteForm
-	Pictures           []Picture
-	Edit               EditForm
-	Report             *ReportView // the report it was imported from; nil for an incident without one
-	Chain              string      // the causal chain as SVG (internal/picture.Chain, escaped there); "" without causes
-	Analysed           bool        // a snapshot or collected evidence was analysed
+	// NotesTotal are the incident's notes, of which Notes are those from NotesFrom to NotesTo
+	// (1-based, in time order); NotesOlder and NotesNewer link the pages before and after ("" for
+	// none).
+	NotesTotal, NotesFrom, NotesTo int
+	NotesOlder, NotesNewer         string
+	NoteKinds                      []string
+	CauseKinds                     []string
+	FormError                      string // a note form that was refused, kept with its input
+	Form                           NoteForm
+	Pictures                       []Picture
+	Edit                           EditForm
+	Report                         *ReportView // the report it was imported from; nil for an incident without one
+	Chain                          string      // the causal chain as SVG (internal/picture.Chain, escaped there); "" without causes
+	Analysed                       bool        // a snapshot or collected evidence was analysed
 	// Prometheus is the Prometheus the server reads for the incident's cluster ("" for none):
 	// the page offers to read it over the incident's window.
 	Prometheus string

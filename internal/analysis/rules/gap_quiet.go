@@ -31,9 +31,9 @@ func (quietGap) Gaps(in analysis.Input, r *analysis.Report) []analysis.Gap {
 			read = append(read, fmt.Sprintf("%d %s", c.n, plural(c.n, c.what)))
 		}
 	}
-	what := "nothing Rootline reads"
+	what := "it held nothing Rootline reads"
 	if len(read) > 0 {
-		what = strings.Join(read, ", ")
+		what = strings.Join(read, ", ") + " read"
 	}
 	var reported []string
 	for _, c := range r.Claims {
@@ -45,10 +45,10 @@ func (quietGap) Gaps(in analysis.Input, r *analysis.Report) []analysis.Gap {
 	}
 	if len(reported) > 0 {
 		return []analysis.Gap{{Kind: analysis.GapNoSymptoms, Summary: fmt.Sprintf("no output of the cluster shows what the input's authors report (%s): "+
-			"%s read; the events, pods and nodes of the incident's time would (kubectl get events -A -o json, kubectl get pods -A -o json, "+
+			"%s; the events, pods and nodes of the incident's time would (kubectl get events -A -o json, kubectl get pods -A -o json, "+
 			"or rootline collect while it happens)", strings.Join(reported, ", "), what)}}
 	}
-	return []analysis.Gap{{Kind: analysis.GapNoSymptoms, Summary: fmt.Sprintf("no sign of trouble in the input (%s read): no pod evicted, pending, "+
+	return []analysis.Gap{{Kind: analysis.GapNoSymptoms, Summary: fmt.Sprintf("no sign of trouble in the input (%s): no pod evicted, pending, "+
 		"crashing or OOM-killed, no failing probe, no node not ready or under pressure; if the incident is not here, the events of "+
 		"its time may have expired (collect them with rootline collect)", what)}}
 }
