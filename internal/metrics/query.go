@@ -58,8 +58,10 @@ type Window struct {
 // (Deadlines), and follow no redirect that leaves the configured host.
 type Fetcher struct {
 	client    api.Client
+	http      *http.Client
 	lim       Limits
 	deadlines Deadlines
+	admit     func(context.Context) (func(), error)
 }
 
 // Deadlines bound a read of a Prometheus that hangs: the connection (and its TLS handshake),
@@ -79,6 +81,10 @@ type FetchOptions struct {
 	MaxBytes  int64
 	Limits    Limits
 	Deadlines Deadlines
+	// Admit, when set, is asked once an answer's headers have come, before its body is read
+	// and decoded, and its release called when that is done: a server takes what reading an
+	// answer costs only then, never while it waits on the network.
+	Admit func(ctx context.Context) (release func(), err error)
 }
 
 // ErrTooLarge is an answer longer than the Fetcher's bound.
@@ -111,7 +117,7 @@ func NewFetcher(address string, o FetchOptions) (*Fetcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("metrics: Prometheus address %q: %w", address, err)
 	}
-	return &Fetcher{client: c, lim: o.Limits, deadlines: d}, nil
+	return &Fetcher{client: c, http: client, lim: o.Limits, deadlines: d, admit: o.Admit}, nil
 }
 
 // maxRedirects is how many redirects within its host a read follows.
@@ -178,7 +184,19 @@ func (f *Fetcher) Fetch(ctx context.Context, q Query, w Window) (Result, error) 
 	if err != nil {
 		return Result{Query: q.Expr}, fmt.Errorf("metrics: %s: %w", q.Name, err)
 	}
-	resp, body, err := f.client.Do(ctx, req)
+	resp, err := f.http.Do(req)
+	if err != nil {
+		return Result{Query: q.Expr}, fmt.Errorf("metrics: %s: %w", q.Name, err)
+	}
+	defer resp.Body.Close()
+	if f.admit != nil {
+		release, err := f.admit(ctx)
+		if err != nil {
+			return Result{Query: q.Expr}, err
+		}
+		defer release()
+	}
+	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return Result{Query: q.Expr}, fmt.Errorf("metrics: %s: %w", q.Name, err)
 	}

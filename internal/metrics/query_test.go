@@ -47,7 +47,11 @@ func fakePrometheus(t *testing.T, seen *[]string) *httptest.Server {
 func TestFetchAll(t *testing.T) {
 	var seen []string
 	srv := fakePrometheus(t, &seen)
-	f, err := NewFetcher(srv.URL+"/prom", FetchOptions{MaxBytes: 1024})
+	var admitted, released atomic.Int32
+	f, err := NewFetcher(srv.URL+"/prom", FetchOptions{MaxBytes: 1024, Admit: func(context.Context) (func(), error) {
+		admitted.Add(1)
+		return func() { released.Add(1) }, nil
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +63,9 @@ func TestFetchAll(t *testing.T) {
 	if len(out) != 3 || len(out[0].Result.Series) != 2 || out[0].Gap != "" ||
 		!strings.Contains(out[1].Gap, "no series: X") || !strings.Contains(out[2].Gap, "bad_data") {
 		t.Errorf("outcomes: %+v", out)
+	}
+	if admitted.Load() != 3 || released.Load() != 3 {
+		t.Errorf("three answers admitted %d times, released %d", admitted.Load(), released.Load())
 	}
 	if seen[0] != "ok 1675267200.000 1675274400.500 30" {
 		t.Errorf("asked %q", seen[0])
@@ -146,7 +153,9 @@ func TestFetchDeadlines(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(hang)
-	f, err := NewFetcher(srv.URL, FetchOptions{Deadlines: Deadlines{Headers: 200 * time.Millisecond}})
+	var admitted atomic.Int32
+	f, err := NewFetcher(srv.URL, FetchOptions{Deadlines: Deadlines{Headers: 200 * time.Millisecond},
+		Admit: func(context.Context) (func(), error) { admitted.Add(1); return func() {}, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,5 +166,8 @@ func TestFetchDeadlines(t *testing.T) {
 	}
 	if _, err := f.Fetch(t.Context(), Query{Name: "a", Expr: "up"}, Window{From: time.Unix(0, 0), To: time.Unix(60, 0)}); err == nil || !strings.Contains(err.Error(), headers) {
 		t.Errorf("Fetch of a Prometheus that never answers: %v, want %q", err, headers)
+	}
+	if n := admitted.Load(); n != 0 {
+		t.Errorf("an answer that never came was admitted %d times: what it costs was taken while waiting", n)
 	}
 }

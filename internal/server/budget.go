@@ -107,6 +107,20 @@ func (b *budget) acquire(ctx context.Context, cost int64) (release func(), err e
 	}, nil
 }
 
+// reserve waits for cost bytes of the budget, without a worker slot: memory that a request
+// keeps while it waits on something else than the CPU (a Prometheus read's series, kept between
+// answers that each take a slot of their own to be read). It gives up as acquire does.
+func (b *budget) reserve(ctx context.Context, cost int64) (release func(), err error) {
+	cost = min(max(cost, 1), b.total)
+	wctx, cancel := context.WithTimeout(ctx, b.wait)
+	defer cancel()
+	if err := b.sem.Acquire(wctx, cost); err != nil {
+		return nil, b.waitErr(ctx)
+	}
+	var once sync.Once
+	return func() { once.Do(func() { b.sem.Release(cost) }) }, nil
+}
+
 func (b *budget) waitErr(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err // the client went: no one to answer

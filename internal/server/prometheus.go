@@ -89,22 +89,22 @@ func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp m
 	if w, err = w.WithStep(s.cfg.PrometheusStep); err != nil {
 		return errStatus(http.StatusUnprocessableEntity, fmt.Sprintf("incident %s: %v", id, err))
 	}
-	f, err := metrics.NewFetcher(address, metrics.FetchOptions{MaxBytes: fetchMaxBytes})
+	// A Prometheus that hangs must not hold what ingest needs. Each answer takes its share of
+	// the budget and a worker slot only once its headers have come (Admit), for as long as it is
+	// read and decoded; the series kept of all the queries take theirs (memory, no slot) for the
+	// whole read. And the read first learns that the Prometheus answers at all, holding nothing.
+	f, err := metrics.NewFetcher(address, metrics.FetchOptions{MaxBytes: fetchMaxBytes,
+		Admit: func(ctx context.Context) (func(), error) { return s.budget.acquire(ctx, costPerByte*fetchMaxBytes) }})
 	if err != nil {
 		return err
 	}
-	// A Prometheus that hangs must not hold what ingest needs: the read first learns that it
-	// answers (within the fetcher's deadlines), holding nothing, and takes its share of the
-	// budget and a worker slot only then.
 	if err := f.Reach(ctx); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return errStatus(http.StatusBadGateway, fmt.Sprintf("Prometheus of cluster %q: %v", st.incident.Cluster, err))
 	}
-	// The read holds its share of the memory budget until its answers are files: one answer
-	// read and decoded at a time, and the series kept of each.
-	release, err := s.budget.acquire(ctx, costPerByte*fetchMaxBytes+int64(len(s.queries))*keptPerQuery)
+	release, err := s.budget.reserve(ctx, int64(len(s.queries))*keptPerQuery)
 	if err != nil {
 		return err
 	}
@@ -115,6 +115,9 @@ func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp m
 		release()
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if he := (*httpError)(nil); errors.As(err, &he) {
+			return err // no room in the budget for an answer: 503, as for an upload
 		}
 		return errStatus(http.StatusBadGateway, fmt.Sprintf("Prometheus of cluster %q: %v", st.incident.Cluster, err))
 	}

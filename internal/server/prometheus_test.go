@@ -263,55 +263,65 @@ func TestPrometheusForm(t *testing.T) {
 }
 
 // TestHangingPrometheusHoldsNoSlot: reads of a Prometheus that accepts connections and never
-// answers wait on the network holding nothing that ingest needs: while as many of them as the
-// server has worker slots hang, an upload is taken at once (it used to wait for a slot, and
-// answer 503 past --upload-wait).
+// answers, or answers the first question and hangs on the range queries, wait on the network
+// holding nothing that ingest needs: while as many of them as the server has worker slots hang,
+// an upload is taken at once (it used to wait for a slot, and answer 503 past --upload-wait).
 func TestHangingPrometheusHoldsNoSlot(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
-		arrived := make(chan struct{}, 16)
-		release := make(chan struct{})
-		hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			arrived <- struct{}{}
-			select {
-			case <-release:
-			case <-r.Context().Done():
-			}
-		}))
-		t.Cleanup(hang.Close)
-		t.Cleanup(func() { close(release) })
-		cfg := testConfig()
-		cfg.Prometheus = metrics.Targets{"hang": hang.URL}
-		cfg.UploadWait = 2 * time.Second
-		base := newServer(t, st, cfg)
-		createIncident(t, base, `{"id": "hung", "title": "x", "cluster": "hang", "started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T17:10:00Z"}`)
-		ctx, cancel := context.WithCancel(t.Context())
-		defer cancel()
-		reads := max(2, runtime.GOMAXPROCS(0)) // the budget's worker slots
-		done := make(chan struct{}, reads)
-		for range reads {
-			go func() {
-				defer func() { done <- struct{}{} }()
-				req, _ := http.NewRequestWithContext(ctx, "POST", base+"/api/v1/incidents/hung/prometheus", nil)
-				if resp, err := http.DefaultClient.Do(req); err == nil {
-					_ = resp.Body.Close()
+	for _, mode := range []string{"never answers", "answers, then hangs"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+				arrived := make(chan struct{}, 64)
+				release := make(chan struct{})
+				hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if mode == "answers, then hangs" && r.URL.Path == "/api/v1/query" {
+						w.Header().Set("Content-Type", "application/json")
+						_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"scalar","result":[0,"1"]}}`))
+						return
+					}
+					arrived <- struct{}{}
+					select {
+					case <-release:
+					case <-r.Context().Done():
+					}
+				}))
+				t.Cleanup(hang.Close)
+				t.Cleanup(func() { close(release) })
+				cfg := testConfig()
+				cfg.Prometheus = metrics.Targets{"hang": hang.URL}
+				cfg.UploadWait = 2 * time.Second
+				base := newServer(t, st, cfg)
+				createIncident(t, base, `{"id": "hung", "title": "x", "cluster": "hang", "started_at": "2023-02-01T17:00:00Z", "ended_at": "2023-02-01T17:10:00Z"}`)
+				ctx, cancel := context.WithCancel(t.Context())
+				defer cancel()
+				reads := max(2, runtime.GOMAXPROCS(0)) // the budget's worker slots
+				done := make(chan struct{}, reads)
+				for range reads {
+					go func() {
+						defer func() { done <- struct{}{} }()
+						req, _ := http.NewRequestWithContext(ctx, "POST", base+"/api/v1/incidents/hung/prometheus", nil)
+						if resp, err := http.DefaultClient.Do(req); err == nil {
+							_ = resp.Body.Close()
+						}
+					}()
 				}
-			}()
-		}
-		for range reads {
-			select {
-			case <-arrived:
-			case <-time.After(30 * time.Second):
-				t.Fatal("the reads never reached the Prometheus")
-			}
-		}
-		body, ct := multipartBody(t, fixtures.IL0070VariantBytes(t, "liveness"), "events.json", "nodes.json", "pods.json")
-		if status, b := call(t, "POST", base+"/api/v1/incidents/hung/snapshots", ct, body); status != http.StatusCreated {
-			t.Errorf("an upload while %d reads hang: %d %.200s, want 201", reads, status, b)
-		}
-		cancel()
-		for range reads {
-			<-done
-		}
-	})
+				for range reads {
+					select {
+					case <-arrived:
+					case <-time.After(30 * time.Second):
+						t.Fatal("the reads never reached the Prometheus")
+					}
+				}
+				body, ct := multipartBody(t, fixtures.IL0070VariantBytes(t, "liveness"), "events.json", "nodes.json", "pods.json")
+				if status, b := call(t, "POST", base+"/api/v1/incidents/hung/snapshots", ct, body); status != http.StatusCreated {
+					t.Errorf("an upload while %d reads hang: %d %.200s, want 201", reads, status, b)
+				}
+				cancel()
+				for range reads {
+					<-done
+				}
+			})
+		})
+	}
 }
