@@ -22,18 +22,9 @@ var passwordOptions = map[string]string{
 // userOptions are curl's long options whose value is user:password.
 var userOptions = map[string]bool{"--user": true, "--proxy-user": true, "-U": true}
 
-// programWords are what a text must hold for passwordOptions to apply: the cheap check before
-// the words are looked at.
-var programWords = []string{"mysql", "mariadb", "mongo", "sshpass", "redis-cli", "curl"}
-
-// programWordBytes are programWords, for the checks on a text's lower-case bytes.
-var programWordBytes = func() [][]byte {
-	out := make([][]byte, len(programWords))
-	for i, w := range programWords {
-		out[i] = []byte(w)
-	}
-	return out
-}()
+// programWords are what a text's lower-case bytes must hold for passwordOptions to apply: the
+// cheap check before its words are looked at.
+var programWords = [][]byte{[]byte("mysql"), []byte("mariadb"), []byte("mongo"), []byte("sshpass"), []byte("redis-cli"), []byte("curl")}
 
 // commandSeparators end a command within a line: what follows is another program's.
 const commandSeparators = ";|&"
@@ -105,18 +96,8 @@ func unquote(w string) (core, pre, post string) {
 var word = regexp.MustCompile(`\S+`)
 
 // textOptionPasswords is optionPasswords over the words of a text (a shell command, an exec
-// probe's sh -c line); the text itself when it names none of the programs.
-func textOptionPasswords(s, lower string) string {
-	found := false
-	for _, p := range programWords {
-		if strings.Contains(lower, p) {
-			found = true
-			break
-		}
-	}
-	if !found {
-		return s
-	}
+// probe's sh -c line). Its caller has seen that the text names one of the programs.
+func textOptionPasswords(s string) string {
 	idx := word.FindAllStringIndex(s, -1)
 	words := make([]string, len(idx))
 	for i, m := range idx {
@@ -135,14 +116,12 @@ func textOptionPasswords(s, lower string) string {
 }
 
 // Command redacts a container's command line, given as its command and its args (the args
-// follow the command, or the image's entrypoint when the command is empty): Args of each, and
-// the passwords of passwordOptions across both, so that "mysql" in the command and "-p",
-// "hunter2" in the args are read as one line. It changes the lists in place.
+// follow the command, or the image's entrypoint when the command is empty), as one line (Args):
+// "mysql" in the command and "-p", "hunter2" in the args, "--password" the command's last word
+// and its value the first argument. It changes the lists in place.
 func Command(command, args []string) {
 	line := append(append(make([]string, 0, len(command)+len(args)), command...), args...)
-	optionPasswords(line)
+	Args(line)
 	copy(command, line[:len(command)])
 	copy(args, line[len(command):])
-	Args(command)
-	Args(args)
 }

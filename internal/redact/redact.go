@@ -64,16 +64,18 @@ var keyedMaps = map[string]bool{"data": true, "binaryData": true, "stringData": 
 func Tree(v any) {
 	switch t := v.(type) {
 	case map[string]any:
-		if cmd, args := stringList(t["command"]), stringList(t["args"]); cmd != nil && args != nil {
-			// A container's command and args are one line (Command): the program in the one,
-			// its options in the other.
-			line := append(append(make([]string, 0, len(cmd)+len(args)), cmd...), args...)
-			optionPasswords(line)
-			setStrings(t["command"], line[:len(cmd)])
-			setStrings(t["args"], line[len(cmd):])
+		cmd, args := stringList(t["command"]), stringList(t["args"])
+		if cmd != nil || args != nil {
+			// A container's command and args (or an exec action's command) are one line
+			// (Command): the program in the one, its options in the other.
+			Command(cmd, args)
+			setStrings(t["command"], cmd)
+			setStrings(t["args"], args)
 		}
 		for k, child := range t {
 			switch {
+			case k == "command" && cmd != nil, k == "args" && args != nil:
+				continue // redacted above
 			case k == "managedFields":
 				delete(t, k)
 				continue
@@ -114,10 +116,6 @@ func Tree(v any) {
 			Tree(child)
 		}
 	case []any:
-		if words := stringList(t); words != nil {
-			optionPasswords(words)
-			setStrings(t, words)
-		}
 		for i, child := range t {
 			if s, ok := child.(string); ok {
 				if prev, ok := at(t, i-1).(string); ok && isCredentialFlag(prev) && !strings.HasPrefix(s, "-") {
@@ -150,9 +148,10 @@ func stringList(v any) []string {
 	return out
 }
 
-// setStrings writes words back into the list v (of as many strings) that stringList read.
+// setStrings writes words back into the list v (of as many strings) that stringList read; v
+// nil (no such list) takes none.
 func setStrings(v any, words []string) {
-	list := v.([]any)
+	list, _ := v.([]any)
 	for i, w := range words {
 		list[i] = w
 	}

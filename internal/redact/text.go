@@ -95,16 +95,12 @@ func scrubText(s string, all bool) string {
 	cred := !ascii || hasAny(lower, credentialWords)
 	url := !ascii || bytes.Contains(lower, []byte("://")) && bytes.IndexByte(lower, '@') >= 0
 	auth := !ascii || bytes.Contains(lower, []byte("bearer")) || bytes.Contains(lower, []byte("basic"))
-	prog := !ascii || hasAny(lower, programWordBytes)
+	prog := !ascii || hasAny(lower, programWords)
 	if !cred && !url && !auth && !prog {
 		return s
 	}
 	if prog {
-		low := string(lower)
-		if !ascii {
-			low = strings.ToLower(s)
-		}
-		s = textOptionPasswords(s, low)
+		s = textOptionPasswords(s)
 	}
 	if cred {
 		if !ascii || bytes.Contains(lower, []byte("private key-----")) {
