@@ -88,26 +88,18 @@ func Tree(v any) {
 					continue
 				}
 			case k == "env":
-				if list, ok := child.([]any); ok {
-					for _, e := range list {
-						if m, ok := e.(map[string]any); ok {
-							if s, ok := m["value"].(string); ok && s != "" {
-								m["value"] = Redacted
-							}
-						}
+				eachItem(child, func(m map[string]any) {
+					if s, ok := m["value"].(string); ok && s != "" {
+						m["value"] = Redacted
 					}
-				}
+				})
 			case k == "httpHeaders":
-				if list, ok := child.([]any); ok {
-					for _, e := range list {
-						if m, ok := e.(map[string]any); ok {
-							n, _ := m["name"].(string)
-							if v, ok := m["value"].(string); ok && IsSecretKey(n) {
-								m["value"] = Header(v)
-							}
-						}
+				eachItem(child, func(m map[string]any) {
+					n, _ := m["name"].(string)
+					if v, ok := m["value"].(string); ok && IsSecretKey(n) {
+						m["value"] = Header(v)
 					}
-				}
+				})
 			}
 			if s, ok := child.(string); ok {
 				t[k] = Text(s)
@@ -126,6 +118,16 @@ func Tree(v any) {
 				continue
 			}
 			Tree(child)
+		}
+	}
+}
+
+// eachItem calls f with each map of the list child (env's variables, a probe's headers).
+func eachItem(child any, f func(map[string]any)) {
+	list, _ := child.([]any)
+	for _, e := range list {
+		if m, ok := e.(map[string]any); ok {
+			f(m)
 		}
 	}
 }
