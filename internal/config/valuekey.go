@@ -44,22 +44,10 @@ func LoadValueKey(path string) (key []byte, created bool, err error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		key = make([]byte, 32)
 		_, _ = rand.Read(key) // crypto/rand never fails
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		if err := writeNew(path, hex.EncodeToString(key)+"\n"); errors.Is(err, fs.ErrExist) {
+			return LoadValueKey(path) // another process made it first: take its
+		} else if err != nil {
 			return nil, false, fmt.Errorf("value key %s: %w", path, err)
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if errors.Is(err, fs.ErrExist) { // another process made it first: take its
-			return LoadValueKey(path)
-		}
-		if err != nil {
-			return nil, false, fmt.Errorf("value key %s: %w", path, err)
-		}
-		_, werr := f.WriteString(hex.EncodeToString(key) + "\n")
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return nil, false, fmt.Errorf("value key %s: %w", path, werr)
 		}
 		return key, true, nil
 	}
@@ -68,7 +56,33 @@ func LoadValueKey(path string) (key []byte, created bool, err error) {
 	}
 	key, err = hex.DecodeString(strings.TrimSpace(string(b)))
 	if err != nil || len(key) < 16 {
-		return nil, false, fmt.Errorf("value key %s: want 32 to 64 hexadecimal digits (openssl rand -hex 32)", path)
+		return nil, false, fmt.Errorf("value key %s: want 32 hexadecimal digits or more (openssl rand -hex 32)", path)
 	}
 	return key, false, nil
+}
+
+// writeNew writes a new file at path, readable by its owner alone, whole or not at all: it is
+// written beside it and linked into place, so that a process starting beside this one never
+// reads it half written; fs.ErrExist when path exists.
+func writeNew(path, text string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	_, werr := tmp.WriteString(text)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return werr
+	}
+	return os.Link(tmp.Name(), path) // fails with fs.ErrExist rather than replace
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -29,5 +30,29 @@ func TestLoadValueKey(t *testing.T) {
 	}
 	if _, _, err := LoadValueKey(bad); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("a file that is not a key: %v", err)
+	}
+}
+
+// TestLoadValueKeyConcurrent: processes starting together on one missing key file all take the
+// same key, none a half-written file.
+func TestLoadValueKeyConcurrent(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "value.key")
+	keys := make([][]byte, 16)
+	var wg sync.WaitGroup
+	for i := range keys {
+		wg.Go(func() {
+			key, _, err := LoadValueKey(path)
+			if err != nil {
+				t.Error(err)
+			}
+			keys[i] = key
+		})
+	}
+	wg.Wait()
+	for i, k := range keys {
+		if string(k) != string(keys[0]) {
+			t.Errorf("process %d took another key", i)
+		}
 	}
 }

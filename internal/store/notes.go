@@ -62,7 +62,12 @@ func roomForNotes(tx *gorm.DB, incidentID string, n int) error {
 	if err := tx.Model(&noteRow{}).Where("incident_id = ?", incidentID).Count(&have).Error; err != nil {
 		return err
 	}
-	if have+int64(n) > MaxNotes {
+	return noteRoom(incidentID, int(have), n)
+}
+
+// noteRoom is ErrTooManyNotes when an incident of have notes cannot take n more.
+func noteRoom(incidentID string, have, n int) error {
+	if have+n > MaxNotes {
 		return fmt.Errorf("%w: incident %s has %d notes, and %d more would pass %d", ErrTooManyNotes, incidentID, have, n, MaxNotes)
 	}
 	return nil

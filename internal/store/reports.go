@@ -246,8 +246,8 @@ func addNotes(tx *gorm.DB, r incident.Report, now time.Time) error {
 	if len(add) == 0 {
 		return nil
 	}
-	if len(have)+len(add) > MaxNotes {
-		return fmt.Errorf("%w: incident %s has %d notes, and the report's %d new ones would pass %d", ErrTooManyNotes, r.ID, len(have), len(add), MaxNotes)
+	if err := noteRoom(r.ID, len(have), len(add)); err != nil {
+		return err
 	}
 	return tx.CreateInBatches(add, importBatch).Error
 }
