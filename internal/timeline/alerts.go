@@ -122,12 +122,18 @@ func alertEntry(a alert.Alert, m *cluster.Model) Entry {
 	return e
 }
 
-// subjectLabels are an alert's labels that name what it is about. Prometheus gives a series
-// the pod and namespace of the target it scraped: of an exporter's series (kube-state-metrics'
-// about a node), those name the exporter, not the subject. The subject's own labels then come
-// as exported_pod and exported_namespace (when the exporter's clashed), and an exporter's pod
-// is told by its name starting with the alert's job, service or container ("kube-state-metrics"
-// and pod kube-state-metrics-6f9c…): its pod and namespace are left out.
+// describingExporters are the exporters whose series describe other objects than themselves:
+// kube-state-metrics the cluster's objects, node-exporter its node. Prometheus gives a series
+// the pod and namespace of the target it scraped, so that a series of theirs about a node
+// (kube_node_status_condition, node_filesystem_avail_bytes) carries the exporter's own pod.
+var describingExporters = []string{"kube-state-metrics", "node-exporter"}
+
+// subjectLabels are an alert's labels that name what it is about. When the subject's own pod
+// and namespace clashed with the scraped target's, they come as exported_pod and
+// exported_namespace; when the pod named is a describing exporter's (describingExporters), it
+// is left out, and its namespace with it unless another label names an object there. An
+// application's own series (job "hub", pod hub-7c9) are about the pod they were scraped from,
+// and are kept as they are.
 func subjectLabels(labels map[string]string) map[string]string {
 	if p, ok := labels["exported_pod"]; ok {
 		out := maps.Clone(labels)
@@ -135,10 +141,7 @@ func subjectLabels(labels map[string]string) map[string]string {
 		return out
 	}
 	pod := labels["pod"]
-	exporter := slices.ContainsFunc([]string{"job", "service", "container"}, func(l string) bool {
-		return labels[l] != "" && pod != "" && strings.HasPrefix(pod, labels[l])
-	})
-	if !exporter {
+	if !slices.ContainsFunc(describingExporters, func(e string) bool { return strings.Contains(pod, e) }) {
 		return labels
 	}
 	out := maps.Clone(labels)
