@@ -1,9 +1,7 @@
 package server_test
 
 import (
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/rootline-dev/rootline/internal/fixtures"
@@ -18,14 +16,8 @@ import (
 func TestExportUsesTheCachedAnalysis(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
-		deps := server.StoreDeps(st, slog.New(slog.DiscardHandler))
 		objects := &countingObjects{Store: st} // cache_test.go
-		deps.Objects = objects
-		srv := server.New(testConfig(), deps)
-		closeServer(t, srv, st)
-		ts := httptest.NewServer(srv.Handler())
-		t.Cleanup(ts.Close)
-		base := ts.URL
+		base, srv := newServerWith(t, st, testConfig(), func(d *server.Deps) { d.Objects = objects })
 		createIncident(t, base, `{"id": "il", "title": "IL-0070"}`)
 		body, ct := multipartBody(t, fixtures.IL0070VariantBytes(t, "liveness"), "events.json", "nodes.json", "pods.json")
 		if status, b := call(t, "POST", base+"/api/v1/incidents/il/snapshots", ct, body); status != http.StatusCreated {

@@ -130,20 +130,15 @@ func TestOIDCProviderDown(t *testing.T) {
 		}
 		cfg := testConfig()
 		cfg.Auth, cfg.APIToken = "on", "0123456789abcdef-token"
-		deps := server.StoreDeps(st, slog.New(slog.DiscardHandler))
-		deps.OIDC = p
-		srv := server.New(cfg, deps)
-		closeServer(t, srv)
-		ts := httptest.NewServer(srv.Handler())
-		t.Cleanup(ts.Close)
-		if status, b := call(t, "POST", ts.URL+"/api/v1/incidents", "application/json", strings.NewReader(`{"id": "up", "title": "x"}`),
+		base, _ := newServerWith(t, st, cfg, func(d *server.Deps) { d.OIDC = p })
+		if status, b := call(t, "POST", base+"/api/v1/incidents", "application/json", strings.NewReader(`{"id": "up", "title": "x"}`),
 			"Authorization", "Bearer "+cfg.APIToken); status != http.StatusCreated {
 			t.Errorf("the API with a token: %d %s", status, b)
 		}
-		if status, b := call(t, "GET", ts.URL+"/login", "", nil); status != http.StatusOK || !strings.Contains(string(b), `data-testid="oidc-login"`) {
+		if status, b := call(t, "GET", base+"/login", "", nil); status != http.StatusOK || !strings.Contains(string(b), `data-testid="oidc-login"`) {
 			t.Errorf("the sign-in page: %d", status)
 		}
-		status, b := call(t, "GET", ts.URL+"/login/oidc?next=/upload", "", nil)
+		status, b := call(t, "GET", base+"/login/oidc?next=/upload", "", nil)
 		if status != http.StatusServiceUnavailable || !strings.Contains(string(b), "cannot be reached just now") {
 			t.Errorf("sign-in through the provider: %d %.300s, want 503 saying it cannot be reached", status, b)
 		}

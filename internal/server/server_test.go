@@ -54,12 +54,23 @@ func testConfig() config.Config {
 // newServer starts the server on a store and returns its URL.
 func newServer(t *testing.T, st *store.Store, cfg config.Config) string {
 	t.Helper()
-	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv := server.New(cfg, server.StoreDeps(st, log))
+	base, _ := newServerWith(t, st, cfg, nil)
+	return base
+}
+
+// newServerWith starts the server on a store, its collaborators changed by with (when not nil),
+// and returns its URL and the server.
+func newServerWith(t *testing.T, st *store.Store, cfg config.Config, with func(*server.Deps)) (string, *server.Server) {
+	t.Helper()
+	deps := server.StoreDeps(st, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if with != nil {
+		with(&deps)
+	}
+	srv := server.New(cfg, deps)
 	closeServer(t, srv, st)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
-	return ts.URL
+	return ts.URL, srv
 }
 
 // servers are the servers running on each store, which rowCounts settles first.

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -22,19 +20,14 @@ import (
 func TestConfigMapValuesKeyed(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, bk storetest.Backend) {
-		deps := server.StoreDeps(st, slog.New(slog.DiscardHandler))
-		deps.ValueKey = []byte("0123456789abcdef0123456789abcdef")
-		srv := server.New(testConfig(), deps)
-		closeServer(t, srv, st)
-		ts := httptest.NewServer(srv.Handler())
-		t.Cleanup(ts.Close)
-		createIncident(t, ts.URL, `{"id": "cm", "title": "config"}`)
+		base, _ := newServerWith(t, st, testConfig(), func(d *server.Deps) { d.ValueKey = []byte("0123456789abcdef0123456789abcdef") })
+		createIncident(t, base, `{"id": "cm", "title": "config"}`)
 		configMap := func(rv, v string) string {
 			return `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"hub-config","namespace":"prod","uid":"u-cm","resourceVersion":"` + rv + `"},"data":{"db_pass_plain":"` + v + `"}}`
 		}
 		for i, v := range []string{"hunter2", "hunter3"} {
 			rv := string(rune('1' + i))
-			if status, b := call(t, "POST", ts.URL+"/api/v1/incidents/cm/snapshots?name=cm-"+rv+".json", "application/json", strings.NewReader(configMap(rv, v))); status != http.StatusCreated {
+			if status, b := call(t, "POST", base+"/api/v1/incidents/cm/snapshots?name=cm-"+rv+".json", "application/json", strings.NewReader(configMap(rv, v))); status != http.StatusCreated {
 				t.Fatalf("upload: %d %s", status, b)
 			}
 		}
@@ -54,7 +47,7 @@ func TestConfigMapValuesKeyed(t *testing.T) {
 		if !keyed {
 			t.Error("no stored ConfigMap holds a keyed hash")
 		}
-		status, b := call(t, "GET", ts.URL+"/api/v1/incidents/cm/analysis", "", nil)
+		status, b := call(t, "GET", base+"/api/v1/incidents/cm/analysis", "", nil)
 		if status != http.StatusOK || !strings.Contains(string(b), `"field":"data[db_pass_plain]"`) || strings.Contains(string(b), "hmac:") {
 			t.Errorf("the analysis' changes: %d %.2000s; want the value's change, no hash", status, b)
 		}
