@@ -54,7 +54,7 @@ func optionPasswords(words []string) {
 				i++
 				_, vpre, vpost := unquote(words[i])
 				words[i] = vpre + Redacted + vpost
-			case opt != "u" && strings.HasPrefix(core, "-"+opt) && len(core) > 2 && core[2] != '-':
+			case opt != "u" && strings.HasPrefix(core, "-"+opt) && len(core) > 2:
 				if q := core[2]; (q == '\'' || q == '"') && strings.HasPrefix(post, string(q)) {
 					post = post[1:] // the quote closing -p'hunter2'
 				}

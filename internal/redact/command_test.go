@@ -19,6 +19,7 @@ func TestPasswordOptions(t *testing.T) {
 		{`sh -c "mariadb-admin -p'hunter2' status"`, `sh -c "mariadb-admin -p[redacted] status"`},
 		{`sh -c "mysql -p hunter2"`, `sh -c "mysql -p [redacted]"`},
 		{"sshpass -p hunter2 ssh app@db", "sshpass -p [redacted] ssh app@db"},
+		{"mysql -p-hunter2 app", "mysql -p[redacted] app"}, // a password may start with a dash
 		{"mongosh -u admin -p hunter2 --authenticationDatabase admin", "mongosh -u admin -p [redacted] --authenticationDatabase admin"},
 		{"redis-cli -h redis -p 6379 -a hunter2 ping", "redis-cli -h redis -p 6379 -a [redacted] ping"},
 		{"curl -u admin:hunter2 http://db:8080/health", "curl -u admin:[redacted] http://db:8080/health"},

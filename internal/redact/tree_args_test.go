@@ -72,3 +72,18 @@ func TestTreeAnnotations(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyed: a map of text values (a ConfigMap's data, a volume's options, an alert's labels)
+// loses the values of credential-named keys whole, credentials inside the others, and keeps the
+// rest.
+func TestKeyed(t *testing.T) {
+	t.Parallel()
+	m := map[string]string{"password": "hunter2", "api_key": "abc", "db_url": "postgres://app:s3cret@db/app", "owner": "team-a"}
+	Keyed(m)
+	want := map[string]string{"password": Redacted, "api_key": Redacted, "db_url": "postgres://app:" + Redacted + "@db/app", "owner": "team-a"}
+	for k, v := range want {
+		if m[k] != v {
+			t.Errorf("%s = %q, want %q", k, m[k], v)
+		}
+	}
+}
