@@ -242,16 +242,21 @@ func TestAcross(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{CreationTimestamp: metav1.NewTime(recordedAt.Add(-time.Hour))},
 		Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{State: corev1.ContainerState{
 			Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(recordedAt)}}}}}}}
+	// A container's last termination is recorded too: the latest time of the first reading.
+	finished := recordedAt.Add(5 * time.Second)
+	crashed := &cluster.Object{Kind: cluster.KindPod, Namespace: "prod", Name: "hub-2", Pod: &corev1.Pod{
+		Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{LastTerminationState: corev1.ContainerState{
+			Terminated: &corev1.ContainerStateTerminated{FinishedAt: metav1.NewTime(finished)}}}}}}}
 	d := func(image string) *cluster.Object {
 		return raw(t, "Deployment", "prod", "hub", hub(func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = image }))
 	}
 	got := Across([]Reading{
-		{Objects: []*cluster.Object{d("a"), pod}, At: uploaded1},
+		{Objects: []*cluster.Object{d("a"), pod, crashed}, At: uploaded1},
 		{Objects: []*cluster.Object{d("b")}, At: uploaded2},
 		{Objects: []*cluster.Object{d("b")}, At: uploaded3},
 	})
 	want := []Change{{Kind: "Deployment", Namespace: "prod", Name: "hub", Field: "spec.template.spec.containers[hub].image", Before: "a", After: "b",
-		Since: recordedAt, Until: uploaded2}}
+		Since: finished, Until: uploaded2}}
 	if diff := cmp.Diff(want, got, textsOnly); diff != "" {
 		t.Errorf("Across (-want +got):\n%s", diff)
 	}

@@ -28,7 +28,7 @@ run internal/metrics/downsample.go
 run internal/ingest/text/nodes_table.go internal/ingest/text/pods.go internal/ingest/text/containers.go \
 	internal/ingest/text/describe_node.go
 # The budget's cost model: its constants and an upload's cost, with the budget's tests.
-run -func '^(cost|costPerByte costBase costPerObject)$' -timeout 15m \
+run -func '^(cost|costPerByte costBase costPerObject costPerSeries)$' -timeout 15m \
 	-run 'internal/server=^Test(Budget|DecodedSize|UploadCost)' internal/server/budget.go
 
 awk '/^score:/ { k += $2; n += $4 } END { printf "total: %d of %d killed (%.0f%%)\n", k, n, 100 * k / n }' "$dir/out"
