@@ -140,17 +140,43 @@ type Registry struct {
 	// Amends amend the report once its chain is linked.
 	Amends []ReportRule
 	Gaps   []GapRule
+	// Observe, when set, is told after each rule of a run how long it took, by the rule's
+	// Name, and likewise the engine's own steps (EngineStep, LinkStep): what each costs at
+	// scale (BenchmarkRules). A rule that asks Once for an index first pays for making it.
+	Observe func(name string, took time.Duration)
 }
 
-// Run analyses a model: symptoms first, then the causes that explain them, then the gaps.
-// Symptoms are numbered S1… in time order, causes C1… roots first.
-func (r *Registry) Run(m *cluster.Model, opts Options) Report {
+// The names Observe is given for the engine's own work: the setting of the input (the
+// changes, the series) and of the report (claims, merging, grouping, numbering, summary),
+// and the linking of the chain, whose link rules are timed together.
+const (
+	EngineStep = "(engine)"
+	LinkStep   = "(links)"
+)
+
+// clock returns a function that tells Observe the time since clock, or since its last call,
+// under the name it is given; it does nothing when Observe is nil.
+func (r *Registry) clock() func(name string) {
+	if r.Observe == nil {
+		return func(string) {}
+	}
+	last := time.Now()
+	return func(name string) {
+		now := time.Now()
+		r.Observe(name, now.Sub(last))
+		last = now
+	}
+}
+
+// NewInput is the input a run gives its rules: the options' defaults filled in (the event
+// retention, the time of capture), the series read, the changes numbered, and a memo for Once
+// and Component. Run makes one; a benchmark that times one rule alone makes its own.
+func NewInput(m *cluster.Model, opts Options) Input {
 	if opts.EventTTL == 0 {
 		opts.EventTTL = DefaultEventTTL
 	}
-	from, to := m.TimeRange()
 	if opts.Now.IsZero() {
-		opts.Now = to
+		_, opts.Now = m.TimeRange()
 	}
 	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, memo: map[any]any{}}
 	in.metrics = opts.Metrics
@@ -158,6 +184,15 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 		in.metrics, _ = metrics.FromObjects(m.Others)
 	}
 	in.changes = numberChanges(append(append([]change.Change{}, opts.Changes...), change.History(m.Others)...))
+	return in
+}
+
+// Run analyses a model: symptoms first, then the causes that explain them, then the gaps.
+// Symptoms are numbered S1… in time order, causes C1… roots first.
+func (r *Registry) Run(m *cluster.Model, opts Options) Report {
+	clock := r.clock()
+	in := NewInput(m, opts)
+	from, to := m.TimeRange()
 	rep := Report{Inputs: Inputs{Files: len(m.Files), Nodes: len(m.Nodes), Pods: len(m.Pods), Events: len(m.Events)},
 		Symptoms: []Symptom{}, Causes: []Cause{}, Gaps: []Gap{}, Changes: in.changes}
 	if !from.IsZero() {
@@ -169,8 +204,10 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 			rep.Inputs.Queries = append(rep.Inputs.Queries, a.Name)
 		}
 	}
+	clock(EngineStep)
 	for _, rule := range r.Symptoms {
 		rep.Symptoms = append(rep.Symptoms, rule.Symptoms(in)...)
+		clock(rule.Name())
 	}
 	rep.Symptoms, rep.Context = separateBackground(rep.Symptoms)
 	borrowTimes(m, rep.Symptoms)
@@ -191,25 +228,32 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 			c.Evidence = Unique(c.Evidence)
 			rep.Causes = append(rep.Causes, c)
 		}
+		clock(rule.Name())
 	}
 	applyClaims(in, &rep)
 	rep.Causes = mergeCauses(rep.Causes)
 	final := groupSymptoms(in, &rep)
+	clock(EngineStep)
 	for _, rule := range r.Roles {
 		rule.Amend(in, &rep)
+		clock(rule.Name())
 	}
 	orderCauses(rep.Causes, rep.Symptoms)
 	numberCauses(rep.Causes)
 	linkChain(in, &rep, r.Links)
+	clock(LinkStep)
 	for _, rule := range r.Amends {
 		rule.Amend(in, &rep)
+		clock(rule.Name())
 	}
 	for _, rule := range r.Gaps {
 		rep.Gaps = append(rep.Gaps, rule.Gaps(in, &rep)...)
+		clock(rule.Name())
 	}
 	rep.Gaps = mergeGaps(rep.Gaps)
 	resolveReport(&rep, final)
 	rep.Summary = summarize(&rep)
+	clock(EngineStep)
 	return rep
 }
 

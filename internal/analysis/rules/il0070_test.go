@@ -22,18 +22,30 @@ import (
 // raw data, captured as late as the engineers of IL-0070 looked.
 func loadDir(t *testing.T, dir string, capturedAt time.Time) *cluster.Model {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
+	m, err := decodeDir(dir, capturedAt)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// decodeDir is loadDir, returning its error.
+func decodeDir(dir string, capturedAt time.Time) (*cluster.Model, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	var files []string
 	var objs []*cluster.Object
-	dec := ingest.NewDecoder(ingest.Options{})
+	dec := ingest.NewDecoder(ingest.Options{MaxBytes: 4 << 30}) // the benchmarks' largest snapshot too
 	for _, e := range entries {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
 		path := filepath.Join(dir, e.Name())
 		f, err := os.Open(path)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		err = dec.Decode(context.Background(), path, f, func(o *cluster.Object) error {
 			if o.Event != nil && !capturedAt.IsZero() && capturedAt.Sub(cluster.EventTime(o)) > analysis.DefaultEventTTL {
@@ -44,11 +56,11 @@ func loadDir(t *testing.T, dir string, capturedAt time.Time) *cluster.Model {
 		})
 		f.Close()
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		files = append(files, path)
 	}
-	return cluster.NewModel(files, objs)
+	return cluster.NewModel(files, objs), nil
 }
 
 // TestIL0070 reproduces the analysis of incident IL-0070 from raw cluster data: a hub
