@@ -161,7 +161,7 @@ func fullNodes(m *cluster.Model, c *analysis.Cause, symptoms []analysis.Symptom,
 // node's allocatable. Requests decide scheduling, so use neither confirms nor refutes a pending
 // pod's shortfall; it says whether the nodes were full in fact as well as on paper.
 func weighNodeUse(in analysis.Input, c *analysis.Cause, symptoms []analysis.Symptom) {
-	from, to, ok := symptomSpan(symptoms, c.Explains)
+	from, to, ok := symptomSpan(in, symptoms, c.Explains)
 	if !ok {
 		return
 	}

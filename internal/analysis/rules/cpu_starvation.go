@@ -98,7 +98,7 @@ func (cpuStarvationRule) Causes(in analysis.Input, symptoms []analysis.Symptom) 
 // limit there is no CFS quota to throttle, so no throttling says nothing). Either metric
 // answers what the cause was missing.
 func weighThrottling(in analysis.Input, c *analysis.Cause, symptoms []analysis.Symptom) {
-	from, to, ok := symptomSpan(symptoms, c.Explains)
+	from, to, ok := symptomSpan(in, symptoms, c.Explains)
 	if !ok || c.Pod == nil {
 		return
 	}

@@ -22,6 +22,7 @@ func (memoryOverRequestRule) Causes(in analysis.Input, symptoms []analysis.Sympt
 		if s.Kind != analysis.PodEvicted {
 			continue
 		}
+		before := len(c.Explains) // what explained the symptoms before s (each is explained once)
 		for _, e := range s.Evidence {
 			ev, ok := signal.ParseEviction(e.Value)
 			if !ok || (ev.Resource != "memory" && ev.Resource != "") {
@@ -56,7 +57,7 @@ func (memoryOverRequestRule) Causes(in analysis.Input, symptoms []analysis.Sympt
 				break
 			}
 		}
-		if !containsString(c.Explains, s.ID) {
+		if len(c.Explains) == before { // s's eviction message named no offender over its request
 			workingSetOver(in, &c, s, &parts)
 		}
 	}
@@ -67,8 +68,9 @@ func (memoryOverRequestRule) Causes(in analysis.Input, symptoms []analysis.Sympt
 	c.Summary = "evicted containers used more memory than they requested: " + phrase.Parts(analysis.Unique(parts), "; ")
 	// The components whose pods were evicted (the hub): the incident involved them.
 	c.Components = []analysis.Component{}
+	explained := idSet(c.Explains)
 	for _, s := range symptoms {
-		if !containsString(c.Explains, s.ID) {
+		if !explained[s.ID] {
 			continue
 		}
 		if p := podOf(in.Model, s); p != nil {

@@ -137,9 +137,17 @@ func pct(v float64) string { return fmt.Sprintf("%.0f%%", v*100) }
 
 // symptomSpan is the time from metricsLeadWindow before the first of the symptoms to the
 // last, which the metrics of their causes are read over; ok is false when none is dated.
-func symptomSpan(symptoms []analysis.Symptom, ids []string) (from, to time.Time, ok bool) {
-	for _, s := range symptoms {
-		if s.At == nil || !containsString(ids, s.ID) {
+// The symptoms are found by id through an index made once a run (symptomIndex): a rule asks
+// it of each of its causes, and there may be a cause for each of thousands of pods.
+func symptomSpan(in analysis.Input, symptoms []analysis.Symptom, ids []string) (from, to time.Time, ok bool) {
+	index := symptomIndex(in, symptoms)
+	for _, id := range ids {
+		i, found := index[id]
+		if !found {
+			continue
+		}
+		s := symptoms[i]
+		if s.At == nil {
 			continue
 		}
 		last := *s.At
@@ -157,13 +165,35 @@ func symptomSpan(symptoms []analysis.Symptom, ids []string) (from, to time.Time,
 	return from.Add(-metricsLeadWindow), to, ok
 }
 
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
+// symptomsKey names the index of a list of symptoms in a run's memo: the list's first element
+// and length, since the cause rules are all given the same list.
+type symptomsKey struct {
+	first *analysis.Symptom
+	n     int
+}
+
+// symptomIndex maps the ids of symptoms to their places in it, made once a run for a list.
+func symptomIndex(in analysis.Input, symptoms []analysis.Symptom) map[string]int {
+	if len(symptoms) == 0 {
+		return nil
 	}
-	return false
+	return analysis.Once(in, symptomsKey{&symptoms[0], len(symptoms)}, func() map[string]int {
+		index := make(map[string]int, len(symptoms))
+		for i, s := range symptoms {
+			index[s.ID] = i
+		}
+		return index
+	})
+}
+
+// idSet is a set of ids (symptoms' S1…): a cause may explain thousands of symptoms, so asking
+// its list for each symptom was quadratic (3 s of a 150,000-pod run).
+func idSet(ids []string) map[string]bool {
+	set := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	return set
 }
 
 // prometheusSeries are the series of a query about one Prometheus pod: those naming it (label

@@ -61,12 +61,16 @@ func (sharedPoolRule) Causes(in analysis.Input, symptoms []analysis.Symptom) []a
 			mixes[l.Pool] = mix
 			mix.evidence = c.Evidence[len(c.Evidence)-2:]
 		}
-		mix.critical = appendUnique(mix.critical, workloadPhrase(pod))
+		if w := workloadPhrase(pod); !mix.seen[w] {
+			mix.critical = append(mix.critical, w)
+			mix.note(w)
+		}
 		for _, o := range l.Pods {
 			if o != pod && heavy(in, o, l) {
-				if w := workloadPhrase(o); !slices.Contains(mix.heavy, w) {
+				if w := workloadPhrase(o); !mix.seenHeavy[w] {
 					mix.heavy = append(mix.heavy, w)
 					mix.targets = append(mix.targets, workloadRef(o))
+					mix.noteHeavy(w)
 				}
 			}
 		}
@@ -97,4 +101,21 @@ type poolMix struct {
 	critical, heavy []string
 	targets         []analysis.ObjectRef // the heavy workloads, as objects
 	evidence        []analysis.Evidence
+	// seen and seenHeavy are critical and heavy as sets: a pool of thousands of pods has as
+	// many workloads, and looking each up in the lists was quadratic.
+	seen, seenHeavy map[string]bool
+}
+
+func (m *poolMix) note(w string) {
+	if m.seen == nil {
+		m.seen = map[string]bool{}
+	}
+	m.seen[w] = true
+}
+
+func (m *poolMix) noteHeavy(w string) {
+	if m.seenHeavy == nil {
+		m.seenHeavy = map[string]bool{}
+	}
+	m.seenHeavy[w] = true
 }

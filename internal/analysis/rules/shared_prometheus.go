@@ -89,7 +89,7 @@ func (sharedPrometheusRule) Causes(in analysis.Input, symptoms []analysis.Sympto
 // symptoms speaks against it.
 func weighPrometheus(in analysis.Input, c *analysis.Cause, prom *cluster.Object, symptoms []analysis.Symptom) {
 	ids := append(append([]string{}, c.Explains...), c.Follows...)
-	from, to, ok := symptomSpan(symptoms, ids)
+	from, to, ok := symptomSpan(in, symptoms, ids)
 	if !ok {
 		return
 	}
