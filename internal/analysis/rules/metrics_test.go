@@ -254,3 +254,26 @@ func TestPrometheusSeriesMatched(t *testing.T) {
 		})
 	}
 }
+
+// TestSymptomSpan holds the span the metrics of a cause are read over: from metricsLeadWindow
+// before the earliest of the symptoms it names, in whatever order it names them, to the latest
+// time any of them lasted to; symptoms it does not name and undated ones count for nothing.
+func TestSymptomSpan(t *testing.T) {
+	t.Parallel()
+	at := func(h, m int) *time.Time { v := time.Date(2023, 2, 1, h, m, 0, 0, time.UTC); return &v }
+	symptoms := []analysis.Symptom{
+		{ID: "S1", At: at(16, 0)},                   // not named
+		{ID: "S2", At: at(17, 2), Until: at(17, 9)}, // lasts past S4's start
+		{ID: "S3"}, // undated
+		{ID: "S4", At: at(17, 5)},
+		{ID: "S5", At: at(18, 0)}, // not named
+	}
+	in := analysis.NewInput(cluster.NewModel(nil, nil), analysis.Options{})
+	from, to, ok := symptomSpan(in, symptoms, []string{"S4", "S3", "S2", "S9"})
+	if !ok || !from.Equal(at(17, 2).Add(-metricsLeadWindow)) || !to.Equal(*at(17, 9)) {
+		t.Errorf("span %v to %v (%v), want %v to %v", from, to, ok, at(17, 2).Add(-metricsLeadWindow), at(17, 9))
+	}
+	if _, _, ok := symptomSpan(in, symptoms, []string{"S3", "S9"}); ok {
+		t.Error("a span of nothing dated")
+	}
+}

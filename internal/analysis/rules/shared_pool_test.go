@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
@@ -56,4 +57,42 @@ func TestSharedPoolRule(t *testing.T) {
 			symptoms: []string{"liveness_probe_failed jhub/jupyter-alice"}, kinds: []string{}},
 	}
 	runCauseCases(t, analysis.SharedNodePool, tests)
+}
+
+// TestSharedPoolNamesEachWorkloadOnce holds what the pool's sets of workloads are for: a hub
+// that suffered twice (its liveness and its readiness probes) beside the same heavy pod makes one
+// suggestion that names the heavy workload once, as one target, and the hub once.
+func TestSharedPoolNamesEachWorkloadOnce(t *testing.T) {
+	t.Parallel()
+	const hub = "hub-5f7d8c9b6-tq4zx"
+	node := nodeText{name: "core-3", pool: "core", cpu: "4", memory: "10000Mi", pods: []string{
+		"jhub " + hub + " 500m (12%) 1 (25%) 512Mi (5%) 1Gi (10%)",
+		"batch etl-runner-0 200m (5%) 0 (0%) 2600Mi (26%) 0 (0%)",
+	}}.String()
+	rep := Run(model(t, node, probeEvents(hub, "Liveness"), probeEvents(hub, "Readiness")), analysis.Options{})
+	var c *analysis.Cause
+	for i := range rep.Causes {
+		if rep.Causes[i].Kind == analysis.SharedNodePool {
+			c = &rep.Causes[i]
+		}
+	}
+	if c == nil {
+		t.Fatalf("no %s cause among %v", analysis.SharedNodePool, rep.Causes)
+	}
+	if len(c.Explains) < 2 {
+		t.Fatalf("the cause explains %v: want both probes' symptoms", c.Explains)
+	}
+	if len(c.Suggestions) != 1 {
+		t.Fatalf("suggestions: %+v", c.Suggestions)
+	}
+	s := c.Suggestions[0]
+	if len(s.Targets) != 1 || s.Targets[0].Name != "etl-runner-0" {
+		t.Errorf("targets %+v, want etl-runner-0 once", s.Targets)
+	}
+	if n := strings.Count(s.Change, "etl-runner-0"); n != 1 {
+		t.Errorf("the heavy workload is named %d times in %q", n, s.Change)
+	}
+	if n := strings.Count(s.Change, hub); n != 1 {
+		t.Errorf("the hub is named %d times in %q", n, s.Change)
+	}
 }
