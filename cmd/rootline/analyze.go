@@ -123,7 +123,7 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 		gaps = append(gaps, analysis.Gap{Kind: analysis.GapFileSkipped, Summary: fmt.Sprintf("not read: %s: %s", l, notFollowed)})
 		unread = append(unread, l+": "+notFollowed)
 	}
-	dec := ingest.NewDecoder(ingest.Options{MaxBytes: 4 << 30})
+	dec := ingest.NewDecoder(ingest.Options{MaxBytes: 4 << 30, Unstored: true}) // nothing is stored
 	keep := func(o *cluster.Object) error {
 		objs = append(objs, o)
 		return nil

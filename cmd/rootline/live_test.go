@@ -262,7 +262,7 @@ func TestLiveCluster(t *testing.T) {
 			}
 			out := map[string]int32{}
 			for _, e := range l.Items {
-				out[string(e.UID)], _, _ = cluster.EventTimes(&e)
+				out[string(e.UID)], _, _ = cluster.EventTimes(cluster.EventOf(&e))
 			}
 			return out
 		}

@@ -18,7 +18,7 @@ func markEvent(kind, namespace, object, reason, message string, at time.Time) *c
 	if kind == cluster.KindNode {
 		e.InvolvedObject.Namespace, e.Namespace = "", "default"
 	}
-	return &cluster.Object{Kind: cluster.KindEvent, Namespace: e.Namespace, Name: e.Name, Event: e}
+	return &cluster.Object{Kind: cluster.KindEvent, Namespace: e.Namespace, Name: e.Name, Event: cluster.EventOf(e)}
 }
 
 // TestNarrow: the events that mark a change date it within its window: a rollout's first scale-up

@@ -94,11 +94,11 @@ func TestPodComponent(t *testing.T) {
 func TestEventTimes(t *testing.T) {
 	t0 := metav1.Date(2023, 2, 1, 17, 0, 0, 0, metav1.Now().Location())
 	e := &corev1.Event{EventTime: metav1.NewMicroTime(t0.Time), Series: &corev1.EventSeries{Count: 4, LastObservedTime: metav1.NewMicroTime(t0.Add(180e9))}}
-	count, first, last := EventTimes(e)
+	count, first, last := EventTimes(EventOf(e))
 	if count != 4 || !first.Equal(t0.Time) || last.Sub(first) != 180e9 {
 		t.Errorf("EventTimes = %d, %s, %s", count, first, last)
 	}
-	if c, _, _ := EventTimes(&corev1.Event{}); c != 1 {
+	if c, _, _ := EventTimes(EventOf(&corev1.Event{})); c != 1 {
 		t.Errorf("count of an event without one = %d, want 1", c)
 	}
 }

@@ -2,14 +2,12 @@ package cluster
 
 import (
 	"time"
-
-	corev1 "k8s.io/api/core/v1"
 )
 
 // EventTimes gives an event's occurrence count and the first and last times it was seen,
 // whichever fields its writer filled: the deprecated timestamps of core/v1, the eventTime and
 // series of events.k8s.io, or, failing all of them, the creation time.
-func EventTimes(e *corev1.Event) (count int32, first, last time.Time) {
+func EventTimes(e *Event) (count int32, first, last time.Time) {
 	count = e.Count
 	first = e.FirstTimestamp.Time
 	last = e.LastTimestamp.Time

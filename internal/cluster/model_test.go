@@ -12,7 +12,7 @@ import (
 // two snapshots) counts once, with its highest count; events without a uid are all kept.
 func TestModelKeepsAnEventOnce(t *testing.T) {
 	ev := func(uid string, count int32) *Object {
-		return &Object{Event: &corev1.Event{ObjectMeta: metav1.ObjectMeta{UID: types.UID(uid)}, Count: count}}
+		return &Object{Event: EventOf(&corev1.Event{ObjectMeta: metav1.ObjectMeta{UID: types.UID(uid)}, Count: count})}
 	}
 	m := NewModel(nil, []*Object{ev("a", 3), ev("b", 1), ev("a", 5), ev("a", 4), ev("", 1), ev("", 1)})
 	if len(m.Events) != 4 {

@@ -75,7 +75,7 @@ type Object struct {
 
 	Pod   *corev1.Pod
 	Node  *corev1.Node
-	Event *corev1.Event
+	Event *Event
 
 	// Allocated is the "Allocated resources" table of a node read from kubectl describe node:
 	// what kubectl summed of its pods, kept as printed. Empty for any other input.
@@ -88,8 +88,13 @@ type Object struct {
 	ListedAge time.Duration
 
 	// Raw is the redacted JSON of objects without a typed field. It is nil for typed objects,
-	// whose JSON is produced on demand by JSON.
+	// whose JSON is Stored or produced on demand by JSON.
 	Raw json.RawMessage
+
+	// Stored is the redacted JSON of a typed object as it was decoded, whole: what the server
+	// stores of it, since the typed field holds only what Rootline reads (an Event). Nil when the
+	// decoder was told its objects are only analysed, and for objects made by hand.
+	Stored json.RawMessage
 }
 
 // Ref names the object the way evidence cites it: "Pod prod/hub-7c9", "Node gke-core-1".
@@ -100,8 +105,8 @@ func (o *Object) Ref() string {
 	return o.Kind + " " + o.Namespace + "/" + o.Name
 }
 
-// Typed is the typed object o holds (its *corev1.Pod, Node or Event), or nil when it is kept
-// as Raw.
+// Typed is the typed object o holds (its *corev1.Pod, *corev1.Node or *Event), or nil when it
+// is kept as Raw.
 func (o *Object) Typed() any {
 	switch {
 	case o.Pod != nil:
@@ -114,9 +119,13 @@ func (o *Object) Typed() any {
 	return nil
 }
 
-// JSON returns the redacted object as JSON: the typed object marshalled, or Raw.
+// JSON returns the redacted object as JSON: Stored, the typed object marshalled (an Event as
+// the core/v1 Event it holds the fields of), or Raw.
 func (o *Object) JSON() ([]byte, error) {
-	v := o.Typed()
+	if o.Stored != nil {
+		return o.Stored, nil
+	}
+	v := o.Marshalled()
 	if v == nil {
 		return o.Raw, nil
 	}
@@ -125,4 +134,13 @@ func (o *Object) JSON() ([]byte, error) {
 		return nil, fmt.Errorf("marshal %s: %w", o.Ref(), err)
 	}
 	return b, nil
+}
+
+// Marshalled is the value whose JSON is o's when it has no Stored JSON: its *corev1.Pod or
+// *corev1.Node, the *corev1.Event its Event holds the fields of, or nil when it is kept as Raw.
+func (o *Object) Marshalled() any {
+	if o.Event != nil {
+		return o.Event.Core()
+	}
+	return o.Typed()
 }

@@ -34,7 +34,9 @@ func metaOf(t *testing.T, o *cluster.Object) metav1.ObjectMeta {
 	case o.Node != nil:
 		return o.Node.ObjectMeta
 	case o.Event != nil:
-		return o.Event.ObjectMeta
+		m := o.Event.ObjectMeta
+		return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion,
+			CreationTimestamp: m.CreationTimestamp, Labels: m.Labels, Annotations: m.Annotations}
 	}
 	var v struct{ Metadata metav1.ObjectMeta }
 	if err := json.Unmarshal(o.Raw, &v); err != nil {

@@ -58,7 +58,7 @@ func backOff(pod string, at time.Time) *cluster.Object {
 	e := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: pod + ".1", Namespace: "prod", UID: types.UID("e-" + pod)},
 		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "prod", Name: pod}, Reason: "BackOff", Type: "Warning",
 		Message: "Back-off pulling image", Count: 7, FirstTimestamp: metav1.NewTime(at), LastTimestamp: metav1.NewTime(at.Add(5 * time.Minute))}
-	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "prod", Name: e.Name, Event: e, Source: cluster.Source{File: "events.json", Line: 1}}
+	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "prod", Name: e.Name, Event: cluster.EventOf(e), Source: cluster.Source{File: "events.json", Line: 1}}
 }
 
 func coreNode() *cluster.Object {

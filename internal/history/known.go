@@ -144,7 +144,7 @@ var waitingEvents = map[string][]string{
 
 // toldSince is the first time, after from, that an event about a pod (and its container,
 // when the event names one) told that the container waits for reason; zero when none did.
-func toldSince(events []*corev1.Event, container, reason string, from time.Time) time.Time {
+func toldSince(events []*cluster.Event, container, reason string, from time.Time) time.Time {
 	var out time.Time
 	for _, e := range events {
 		if !slices.Contains(waitingEvents[reason], e.Reason) {

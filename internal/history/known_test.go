@@ -139,7 +139,7 @@ func TestKnownFrom(t *testing.T) {
 		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "prod", Name: "evicted"}, FirstTimestamp: metav1.NewTime(at(6))}
 	end := at(20)
 	in := Input{Model: cluster.NewModel(nil, []*cluster.Object{restarted, failed, pending, evicted,
-		{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "prod", Name: ev.Name, Event: ev}}), Report: analysis.Report{Inputs: analysis.Inputs{From: &t2, To: &end}}}
+		{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "prod", Name: ev.Name, Event: cluster.EventOf(ev)}}), Report: analysis.Report{Inputs: analysis.Inputs{From: &t2, To: &end}}}
 	for _, tt := range []struct {
 		name string
 		want map[string][]string
@@ -184,11 +184,11 @@ func TestUnknownBefore(t *testing.T) {
 // TestToldSince: a container's waiting reason is known from the first event after a time that
 // tells it, of its own container (or of none named), of a reason that tells that wait.
 func TestToldSince(t *testing.T) {
-	ev := func(reason, field string, m int) *corev1.Event {
-		return &corev1.Event{Reason: reason, InvolvedObject: corev1.ObjectReference{Kind: "Pod", FieldPath: field},
+	ev := func(reason, field string, m int) *cluster.Event {
+		return &cluster.Event{Reason: reason, InvolvedObject: corev1.ObjectReference{Kind: "Pod", FieldPath: field},
 			FirstTimestamp: metav1.NewTime(t2.Add(time.Duration(m) * time.Minute))}
 	}
-	events := []*corev1.Event{ev("BackOff", "spec.containers{sidecar}", 1), ev("Pulling", "", 2),
+	events := []*cluster.Event{ev("BackOff", "spec.containers{sidecar}", 1), ev("Pulling", "", 2),
 		ev("BackOff", "spec.containers{hub}", 5), ev("BackOff", "", 9), ev("Failed", "spec.containers{hub}", -3)}
 	for _, tt := range []struct {
 		reason string

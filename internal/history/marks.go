@@ -17,11 +17,11 @@ import (
 type builder struct {
 	in     Input
 	states map[Object][]timeline.Change
-	events map[Object][]*corev1.Event
+	events map[Object][]*cluster.Event
 }
 
 func newBuilder(in Input) *builder {
-	b := &builder{in: in, states: map[Object][]timeline.Change{}, events: map[Object][]*corev1.Event{}}
+	b := &builder{in: in, states: map[Object][]timeline.Change{}, events: map[Object][]*cluster.Event{}}
 	for _, s := range in.States {
 		o := Object{Kind: s.Kind, Namespace: s.Namespace, Name: s.Name}
 		b.states[o] = append(b.states[o], s)

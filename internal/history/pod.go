@@ -90,7 +90,7 @@ func named(g Group) bool {
 // condition last changed, when that agrees, and merely running before); running until it
 // ended, then terminated; or waiting since the last run ended (else since the pod started,
 // and for its reason since the first event that tells it: the kubelet's BackOff or Failed).
-func containerLane(cs corev1.ContainerStatus, podStart time.Time, ready corev1.PodCondition, events []*corev1.Event) Lane {
+func containerLane(cs corev1.ContainerStatus, podStart time.Time, ready corev1.PodCondition, events []*cluster.Event) Lane {
 	l := Lane{Name: fmt.Sprintf("container %s · restarts %d", cs.Name, cs.RestartCount)}
 	waitFrom := podStart
 	var lastEnd time.Time

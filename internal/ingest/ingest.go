@@ -85,6 +85,10 @@ type Options struct {
 	// (change.KeyValues): the server's installation key, so that what it stores cannot be
 	// matched against guessed values. Empty: unkeyed hashes (change.HashValues).
 	ValueKey []byte
+	// Unstored says that the objects are only analysed, never stored (rootline analyze): a
+	// typed object whose type holds only what Rootline reads (an Event) then keeps no JSON of
+	// its whole (cluster.Object.Stored), which halves what it holds.
+	Unstored bool
 }
 
 // Skipped is an object that was read but not kept, and why.

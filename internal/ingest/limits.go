@@ -173,6 +173,13 @@ func typedFault(v any) (fault, bool) {
 			return f, true
 		}
 		return refFault("involvedObject", &t.InvolvedObject)
+	case *cluster.Event: // made by the text reader
+		m := metav1.ObjectMeta{Name: t.Name, Namespace: t.Namespace, UID: t.UID, ResourceVersion: t.ResourceVersion,
+			Labels: t.Labels, Annotations: t.Annotations}
+		if f, ok := objectMetaFault(&m); ok {
+			return f, true
+		}
+		return refFault("involvedObject", &t.InvolvedObject)
 	case *eventsv1.Event:
 		if f, ok := objectMetaFault(&t.ObjectMeta); ok {
 			return f, true

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bytedance/sonic"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 
@@ -316,13 +317,21 @@ func (d *Decoder) adoptRedacted(o *cluster.Object, v any) {
 		d.strs.node(t)
 		o.Node, o.UID = t, string(t.UID)
 	case *corev1.Event:
-		d.strs.event(t)
-		o.Event, o.UID = t, string(t.UID)
+		d.keepEvent(o, t)
 	case *eventsv1.Event:
 		ev := fromEventsV1(t)
 		redactEvent(ev)
-		d.strs.event(ev)
-		o.Event, o.UID = ev, string(ev.UID)
+		d.keepEvent(o, ev)
+	}
+}
+
+// keepEvent makes e, decoded and redacted, o's Event: what Rootline reads of it, sharing what
+// repeats, with its whole JSON kept for the store unless the objects are only analysed.
+func (d *Decoder) keepEvent(o *cluster.Object, e *corev1.Event) {
+	d.strs.event(e)
+	o.Event, o.UID = cluster.EventOf(e), string(e.UID)
+	if !d.opts.Unstored {
+		o.Stored = storedJSON(e)
 	}
 }
 
@@ -513,4 +522,16 @@ func hashedConfigMap(raw, key []byte) ([]byte, error) {
 		change.HashValues(&cm)
 	}
 	return json.Marshal(&cm)
+}
+
+// storedJSON is the JSON the store keeps of v, a typed object as decoded and redacted: the
+// bytes encoding/json would write, made by sonic's compatible configuration (as the store
+// makes them of the objects it holds whole). Nil if v does not marshal, which leaves the store
+// to marshal what o holds.
+func storedJSON(v any) json.RawMessage {
+	b, err := sonic.ConfigStd.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
 }

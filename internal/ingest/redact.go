@@ -21,12 +21,18 @@ const Redacted = redact.Redacted
 // whose names look secret, and the last-applied copy of the object.
 func redactMeta(m *metav1.ObjectMeta) {
 	m.ManagedFields = nil
-	for k, v := range m.Annotations {
+	redactAnnotations(m.Annotations)
+}
+
+// redactAnnotations redacts, in place, annotations whose names look secret, and credentials in
+// the others' values.
+func redactAnnotations(a map[string]string) {
+	for k, v := range a {
 		if redact.IsSecretAnnotation(k) {
-			m.Annotations[k] = redact.Redacted
+			a[k] = redact.Redacted
 			continue
 		}
-		m.Annotations[k] = redact.Text(v)
+		a[k] = redact.Text(v)
 	}
 }
 
@@ -130,6 +136,13 @@ func redactEvent(e *corev1.Event) {
 	e.Message = redact.Text(e.Message)
 }
 
+// redactKeptEvent is redactEvent for an event made by the text reader, already what Rootline
+// keeps of it.
+func redactKeptEvent(e *cluster.Event) {
+	redactAnnotations(e.Annotations)
+	e.Message = redact.Text(e.Message)
+}
+
 // redactRaw applies the same rules to an object kept as raw JSON (workloads carry pod templates
 // with env values), walking the generic tree. It returns the redacted JSON and the uid.
 func redactRaw(raw []byte) (json.RawMessage, string, error) {
@@ -154,7 +167,7 @@ func redactObject(o *cluster.Object) {
 	case o.Node != nil:
 		redactMeta(&o.Node.ObjectMeta)
 	case o.Event != nil:
-		redactEvent(o.Event)
+		redactKeptEvent(o.Event)
 	case o.Raw != nil:
 		// A claim (a person's sentence may quote a token as readily as a kubectl message), the
 		// autoscaler's status pasted as text: redacted like any object kept as JSON.

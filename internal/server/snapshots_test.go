@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/evidence"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
@@ -102,7 +102,7 @@ func TestUploadSnapshot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got *corev1.Event
+		var got *cluster.Event
 		for _, o := range loaded.Objects {
 			if o.Event != nil && o.Event.UID == ev.UID {
 				got = o.Event

@@ -50,7 +50,7 @@ func bulkObjects(kind string, n int) []*cluster.Object {
 		} else {
 			e := synth.Event(o, i)
 			out[i] = &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: e.Namespace, Name: e.Name, UID: string(e.UID),
-				Source: cluster.Source{File: "events.json", Line: 1 + i*30}, Event: e}
+				Source: cluster.Source{File: "events.json", Line: 1 + i*30}, Event: cluster.EventOf(e)}
 		}
 	}
 	return out

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -321,8 +320,8 @@ func eventCopyRows(ids []string, events map[string]eventRow) ([][]any, error) {
 
 // storedEvent decodes a stored event and gives it what its row merged of all its sightings:
 // the highest count and the widest time span.
-func (s *Store) storedEvent(raw []byte, count int32, first, last *time.Time) (*corev1.Event, error) {
-	e := new(corev1.Event)
+func (s *Store) storedEvent(raw []byte, count int32, first, last *time.Time) (*cluster.Event, error) {
+	e := new(cluster.Event) // only what Rootline reads of it: the rest of the JSON is skipped
 	if err := s.unpack(raw, e); err != nil {
 		return nil, err
 	}

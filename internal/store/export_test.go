@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"gorm.io/gorm"
-	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -19,7 +18,7 @@ func (s *Store) DB() *gorm.DB { return s.db }
 // ClusterEvents returns every event stored for the named cluster, oldest first. Each carries
 // the merged sightings: the highest count and the widest time span, with the other fields of
 // the newest sighting.
-func (s *Store) ClusterEvents(ctx context.Context, clusterName string) ([]*corev1.Event, error) {
+func (s *Store) ClusterEvents(ctx context.Context, clusterName string) ([]*cluster.Event, error) {
 	var rows []eventRow
 	err := s.db.WithContext(ctx).Joins("JOIN clusters ON clusters.id = events.cluster_id").
 		Where("clusters.name = ?", clusterName).Order("events.first_at, events.id").Find(&rows).Error
@@ -27,7 +26,7 @@ func (s *Store) ClusterEvents(ctx context.Context, clusterName string) ([]*corev
 		return nil, wrap(err, "events of cluster %s", clusterName)
 	}
 	rows, _ = mergeEventRows(rows, nil)
-	out := make([]*corev1.Event, 0, len(rows))
+	out := make([]*cluster.Event, 0, len(rows))
 	for _, r := range rows {
 		e, err := s.storedEvent(r.Raw, r.Count, r.FirstAt, r.LastAt)
 		if err != nil {

@@ -21,7 +21,7 @@ func TestObjectJSON(t *testing.T) {
 	o := synth.Options{Pods: 300, Events: 300, Seed: 3}
 	var objs []*cluster.Object
 	for i := range 300 {
-		objs = append(objs, &cluster.Object{Kind: cluster.KindPod, Pod: synth.Pod(o, i)}, &cluster.Object{Kind: cluster.KindEvent, Event: synth.Event(o, i)})
+		objs = append(objs, &cluster.Object{Kind: cluster.KindPod, Pod: synth.Pod(o, i)}, &cluster.Object{Kind: cluster.KindEvent, Event: cluster.EventOf(synth.Event(o, i))})
 	}
 	for i := range 20 {
 		objs = append(objs, &cluster.Object{Kind: cluster.KindNode, Node: synth.Node(o, i)})

@@ -21,7 +21,7 @@ func timesModel() *cluster.Model {
 		e := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "prod", Name: name}, Reason: "Evicted", Type: corev1.EventTypeWarning,
 			Message: name, InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "prod", Name: "hub-1"},
 			FirstTimestamp: metav1.NewTime(first), LastTimestamp: metav1.NewTime(last)}
-		return &cluster.Object{Kind: cluster.KindEvent, Namespace: "prod", Name: name, Source: cluster.Source{File: "events.json", Line: line}, Event: e}
+		return &cluster.Object{Kind: cluster.KindEvent, Namespace: "prod", Name: name, Source: cluster.Source{File: "events.json", Line: line}, Event: cluster.EventOf(e)}
 	}
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "prod", Name: "hub-1", CreationTimestamp: metav1.NewTime(at(-60, 0))},
 		Spec: corev1.PodSpec{NodeName: "core-1"},

@@ -174,7 +174,7 @@ func unhealthy(name string, at time.Time) *cluster.Object {
 		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "prod", Name: name, FieldPath: "spec.containers{hub}"},
 		Reason:         "Unhealthy", Type: "Warning", Message: "Liveness probe failed: Get \"http://10.0.0.5:8081/hub/health\": context deadline exceeded",
 		Count: 4, FirstTimestamp: metav1.NewTime(at), LastTimestamp: metav1.NewTime(at.Add(time.Minute)), Source: corev1.EventSource{Component: "kubelet", Host: "core-1"}}
-	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "prod", Name: e.Name, Event: e, Source: cluster.Source{File: "events.json", Line: 1}}
+	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "prod", Name: e.Name, Event: cluster.EventOf(e), Source: cluster.Source{File: "events.json", Line: 1}}
 }
 
 // unschedulable is pod prod/name of ReplicaSet rs, pending at with the scheduler's message.

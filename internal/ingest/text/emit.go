@@ -59,7 +59,7 @@ func (p *parser) emitEventFrom(ev *corev1.Event, ln line, src cluster.Source) er
 		p.scan.readParts = append(p.scan.readParts, ev.Message)
 	}
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: ev.Namespace,
-		Name: ev.Name, Source: src, Event: ev}
+		Name: ev.Name, Source: src, Event: cluster.EventOf(ev)}
 	return p.send(o)
 }
 

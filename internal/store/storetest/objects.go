@@ -109,7 +109,7 @@ func CollectedEvent(count int32, first, last time.Time) *cluster.Object {
 	e := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: "hub.1", Namespace: "prod", UID: "ev-1"},
 		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "prod", Name: "hub"}, Reason: "Evicted", Type: "Warning",
 		Message: "The node was low on resource: memory.", Count: count, FirstTimestamp: metav1.NewTime(first), LastTimestamp: metav1.NewTime(last)}
-	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "prod", Name: "hub.1", UID: "ev-1", Event: e}
+	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "prod", Name: "hub.1", UID: "ev-1", Event: cluster.EventOf(e)}
 }
 
 // EventNamed names a collected event (CollectedEvent) uid, in its metadata and as an object.
