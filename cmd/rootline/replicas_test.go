@@ -29,8 +29,8 @@ func startServerProcess(t *testing.T, database string) string {
 type serverProcess struct {
 	url  string
 	cmd  *exec.Cmd
-	logs *bytes.Buffer // read only once the process ended (see stop)
-	done chan error    // the process's end
+	logs *syncBuffer
+	done chan error // the process's end
 }
 
 // stop interrupts the server and waits for it to end.
@@ -53,26 +53,65 @@ func startServer(t *testing.T, database, addr string) *serverProcess {
 }
 
 // startServerEnv is startServer with environment variables (NAME=value) added to the process's.
+// An address whose port is 0 (or an empty one, 127.0.0.1:0) gets a free port; the port is free
+// when it is picked but may be taken before the server binds it (by another test's server), so
+// the server's own "listening" line is waited for before it is asked whether it is ready (an
+// answer from whatever else took the port is never taken for its), and a server that could not
+// bind a port picked here is started again on another, up to five times.
 func startServerEnv(t *testing.T, database, addr string, env ...string) *serverProcess {
 	t.Helper()
 	if addr == "" {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr = ln.Addr().String()
-		ln.Close()
+		addr = "127.0.0.1:0"
 	}
-	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--database", database, "--log-level", "warn")
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for attempt := 1; ; attempt++ {
+		at := addr
+		if port == "0" {
+			at = net.JoinHostPort(host, freePort(t))
+		}
+		p, inUse := tryServer(t, database, at, env)
+		if p != nil {
+			return p
+		}
+		if !inUse || port != "0" || attempt == 5 {
+			t.Fatalf("server %s did not start", at)
+		}
+	}
+}
+
+// freePort is a port no one listens on, as the system picks one.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	ln.Close()
+	return port
+}
+
+// tryServer starts a server on addr and waits until it is ready; it returns nil, reporting
+// whether it could not bind addr because something else had, when it ended first.
+func tryServer(t *testing.T, database, addr string, env []string) (p *serverProcess, inUse bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--database", database, "--log-level", "info")
 	cmd.Env = append(append(os.Environ(), "ROOTLINE_TEST_RUN_MAIN=1"), env...)
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
+	logs := new(syncBuffer)
+	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait(); close(done) }()
+	stopped := false
 	t.Cleanup(func() {
+		if stopped {
+			return
+		}
 		_ = cmd.Process.Signal(os.Interrupt)
 		select {
 		case err := <-done:
@@ -85,17 +124,50 @@ func startServerEnv(t *testing.T, database, addr string, env ...string) *serverP
 		}
 	})
 	url := "http://" + addr
-	for range 300 {
-		if resp, err := http.Get(url + "/readyz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return &serverProcess{url: url, cmd: cmd, logs: &logs, done: done}
+	if h, port, _ := net.SplitHostPort(addr); h == "0.0.0.0" || h == "::" {
+		url = "http://" + net.JoinHostPort("127.0.0.1", port)
+	}
+	for range 600 {
+		select {
+		case err := <-done:
+			stopped = true
+			inUse = strings.Contains(logs.String(), "address already in use")
+			if !inUse {
+				t.Logf("server %s ended before it was ready: %v\n%s", addr, err, logs.String())
+			}
+			return nil, inUse
+		default:
+		}
+		if strings.Contains(logs.String(), "msg=listening") {
+			if resp, err := http.Get(url + "/readyz"); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == 200 {
+					return &serverProcess{url: url, cmd: cmd, logs: logs, done: done}, false
+				}
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("server %s never became ready:\n%s", addr, logs.String())
-	return nil
+	return nil, false
+}
+
+// syncBuffer is a bytes.Buffer a process writes its output to while tests read it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // TestTwoServers is issue 7's test of replicas: two `rootline serve` processes on one

@@ -19,15 +19,9 @@ func TestServeWithProviderDown(t *testing.T) {
 	}
 	issuer := "http://" + ln.Addr().String() + "/oidc"
 	_ = ln.Close() // nothing listens there
-	free, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, port, _ := net.SplitHostPort(free.Addr().String())
-	_ = free.Close()
 	// On all interfaces, so that authentication is on (as it is by default off loopback), which
 	// sign-in through the provider needs.
-	p := startServerEnv(t, filepath.Join(t.TempDir(), "rootline.db"), "0.0.0.0:"+port,
+	p := startServerEnv(t, filepath.Join(t.TempDir(), "rootline.db"), "0.0.0.0:0",
 		"ROOTLINE_OIDC_ISSUER="+issuer, "ROOTLINE_OIDC_CLIENT_ID=rootline", "ROOTLINE_OIDC_CLIENT_SECRET=s3cret-client",
 		"ROOTLINE_OIDC_REDIRECT_URL=http://rootline.test/login/oidc/callback", "ROOTLINE_OIDC_ALLOWED_DOMAINS=example.com")
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
