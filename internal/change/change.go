@@ -181,7 +181,7 @@ func recorded(objs []*cluster.Object) time.Time {
 			for _, c := range p.Status.Conditions {
 				note(c.LastTransitionTime.Time)
 			}
-			for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
+			for _, cs := range append(append([]cluster.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
 				for _, st := range []corev1.ContainerState{cs.State, cs.LastTerminationState} {
 					if st.Running != nil {
 						note(st.Running.StartedAt.Time)

@@ -238,15 +238,15 @@ func TestConfigMapValuesNeverShown(t *testing.T) {
 func TestAcross(t *testing.T) {
 	recordedAt := time.Date(2023, 2, 1, 9, 0, 10, 0, time.UTC)
 	uploaded1, uploaded2, uploaded3 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC)
-	pod := &cluster.Object{Kind: cluster.KindPod, Namespace: "prod", Name: "hub-1", Pod: &corev1.Pod{
+	pod := &cluster.Object{Kind: cluster.KindPod, Namespace: "prod", Name: "hub-1", Pod: cluster.PodOf(&corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{CreationTimestamp: metav1.NewTime(recordedAt.Add(-time.Hour))},
 		Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{State: corev1.ContainerState{
-			Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(recordedAt)}}}}}}}
+			Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(recordedAt)}}}}}})}
 	// A container's last termination is recorded too: the latest time of the first reading.
 	finished := recordedAt.Add(5 * time.Second)
-	crashed := &cluster.Object{Kind: cluster.KindPod, Namespace: "prod", Name: "hub-2", Pod: &corev1.Pod{
+	crashed := &cluster.Object{Kind: cluster.KindPod, Namespace: "prod", Name: "hub-2", Pod: cluster.PodOf(&corev1.Pod{
 		Status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{LastTerminationState: corev1.ContainerState{
-			Terminated: &corev1.ContainerStateTerminated{FinishedAt: metav1.NewTime(finished)}}}}}}}
+			Terminated: &corev1.ContainerStateTerminated{FinishedAt: metav1.NewTime(finished)}}}}}})}
 	d := func(image string) *cluster.Object {
 		return raw(t, "Deployment", "prod", "hub", hub(func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = image }))
 	}

@@ -156,7 +156,7 @@ func TestJoin(t *testing.T) {
 	}
 	// The snapshot records a pod started at 16:30 and was uploaded at 17:00: it was taken then.
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub-1", Namespace: "prod", CreationTimestamp: metav1.NewTime(at(30))}}
-	snapshot := Reading{Objects: []*cluster.Object{deploy("hub:2"), {Kind: cluster.KindPod, Namespace: "prod", Name: "hub-1", Pod: pod}}, At: at(60)}
+	snapshot := Reading{Objects: []*cluster.Object{deploy("hub:2"), {Kind: cluster.KindPod, Namespace: "prod", Name: "hub-1", Pod: cluster.PodOf(pod)}}, At: at(60)}
 	got := Join([]Reading{snapshot}, []Version{
 		{Object: deploy("hub:0"), At: at(0)},
 		{Object: deploy("hub:1"), At: at(10)}, // the last before the snapshot

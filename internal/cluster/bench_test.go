@@ -23,7 +23,7 @@ func benchModel(b *testing.B) *cluster.Model {
 	}
 	for i := range o.Pods {
 		p := synth.Pod(o, i)
-		objs = append(objs, &cluster.Object{Kind: cluster.KindPod, Namespace: p.Namespace, Name: p.Name, Pod: p})
+		objs = append(objs, &cluster.Object{Kind: cluster.KindPod, Namespace: p.Namespace, Name: p.Name, Pod: cluster.PodOf(p)})
 	}
 	return cluster.NewModel(nil, objs)
 }
@@ -90,10 +90,10 @@ func BenchmarkModelPools(b *testing.B) {
 // for every pending pod it weighs.
 func BenchmarkPoolFor(b *testing.B) {
 	m := benchModel(b)
-	p := &cluster.Object{Kind: cluster.KindPod, Namespace: "hub", Name: "jupyter-alice", Pod: &corev1.Pod{Spec: corev1.PodSpec{
+	p := &cluster.Object{Kind: cluster.KindPod, Namespace: "hub", Name: "jupyter-alice", Pod: cluster.PodOf(&corev1.Pod{Spec: corev1.PodSpec{
 		NodeSelector: map[string]string{"hub.jupyter.org/node-purpose": "user"},
 		Tolerations: []corev1.Toleration{{Key: "hub.jupyter.org_dedicated", Operator: corev1.TolerationOpEqual, Value: "user",
-			Effect: corev1.TaintEffectNoSchedule}}}}}
+			Effect: corev1.TaintEffectNoSchedule}}}})}
 	if m.PoolFor(p) == "" {
 		b.Fatal("no pool")
 	}

@@ -25,14 +25,14 @@ func (r Resources) Add(o Resources) Resources {
 // the larger of the two, pod-level requests in place of the containers' where the pod sets them,
 // and the pod overhead. It costs microseconds and allocations: Model.PodRequests gives a model's
 // pods' requests worked out once.
-func PodRequests(p *corev1.Pod) Resources {
-	return podAmount(p, resourcehelper.PodRequests)
+func PodRequests(p *Pod) Resources {
+	return podAmount(p.resourcePod(), resourcehelper.PodRequests)
 }
 
 // PodLimits is the same over limits: a container without a limit adds nothing, and the overhead
 // is added only to a limit that is set.
-func PodLimits(p *corev1.Pod) Resources {
-	return podAmount(p, resourcehelper.PodLimits)
+func PodLimits(p *Pod) Resources {
+	return podAmount(p.resourcePod(), resourcehelper.PodLimits)
 }
 
 // podAmount asks the library, which sums into a list of ours (PodResourcesOptions.Reuse): that
@@ -82,7 +82,7 @@ func amount(l corev1.ResourceList) Resources {
 
 // Terminal reports whether a pod has finished (Succeeded or Failed) and so holds no
 // resources on its node any more.
-func Terminal(p *corev1.Pod) bool {
+func Terminal(p *Pod) bool {
 	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
 }
 

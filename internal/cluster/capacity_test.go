@@ -105,7 +105,7 @@ func TestPodAmounts(t *testing.T) {
 	var all []*Object
 	for i, tt := range tests {
 		name := fmt.Sprintf("p%d", i)
-		p := &Object{Kind: KindPod, Namespace: "ns", Name: name, Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns"}, Spec: tt.spec, Status: tt.status}}
+		p := &Object{Kind: KindPod, Namespace: "ns", Name: name, Pod: PodOf(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns"}, Spec: tt.spec, Status: tt.status})}
 		all = append(all, p)
 		t.Run(tt.name, func(t *testing.T) {
 			if diff := cmp.Diff(tt.requests, PodRequests(p.Pod)); diff != "" {
@@ -143,7 +143,7 @@ func TestModelAmountsFollowReplacement(t *testing.T) {
 		Status: corev1.NodeStatus{Allocatable: res("4", "8Gi")}}}
 	first := pod("web-1", "n1", res("1", "1Gi"), nil)
 	second := pod("web-1", "n1", res("1", "1Gi"), nil)
-	second.Pod.Spec.InitContainers = []corev1.Container{ctr("proxy", res("500m", "256Mi"), nil, true)}
+	second.Pod.Spec.InitContainers = containersOf([]corev1.Container{ctr("proxy", res("500m", "256Mi"), nil, true)})
 	m := NewModel(nil, []*Object{node, first, second})
 	if _, kept := m.amounts[first]; kept || len(m.amounts) != 1 {
 		t.Errorf("amounts kept for %d pods (the replaced one: %v), want only the later", len(m.amounts), kept)

@@ -22,7 +22,7 @@ func res(cpu, mem string) corev1.ResourceList {
 func pod(name, node string, req, lim corev1.ResourceList) *Object {
 	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns"}, Spec: corev1.PodSpec{NodeName: node,
 		Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{Requests: req, Limits: lim}}}}}
-	return &Object{Kind: KindPod, Namespace: "ns", Name: name, Pod: p}
+	return &Object{Kind: KindPod, Namespace: "ns", Name: name, Pod: PodOf(p)}
 }
 
 func TestNodeLoadAndPools(t *testing.T) {
@@ -85,7 +85,7 @@ func TestPodComponent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: tt.name, Labels: tt.labels}, Spec: corev1.PodSpec{Containers: []corev1.Container{{Image: tt.image}}}}
-		if got := PodComponent(p); got != tt.want {
+		if got := PodComponent(PodOf(p)); got != tt.want {
 			t.Errorf("PodComponent(%s) = %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -3,8 +3,6 @@ package cluster
 import (
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/rootline-dev/rootline/internal/kinds"
 )
 
@@ -40,7 +38,7 @@ var componentSigns = []struct {
 // PodComponent names the well-known platform component a pod belongs to, or "".
 // JupyterHub's chart labels its pods component=hub and component=proxy; other projects are
 // recognised by the names of their pods and images.
-func PodComponent(p *corev1.Pod) string {
+func PodComponent(p *Pod) string {
 	label := strings.ToLower(p.Labels["component"] + " " + p.Labels["app"] + " " + p.Labels["app.kubernetes.io/name"] + " " + p.Labels["k8s-app"])
 	switch strings.TrimSpace(p.Labels["component"]) {
 	case "hub":
@@ -88,7 +86,7 @@ func besidePrometheus(name, label, image string) bool {
 
 // GrowsWithCluster reports whether a pod's memory grows with the size of the cluster though it
 // is no Prometheus server: kube-state-metrics keeps every object of the cluster in memory.
-func GrowsWithCluster(p *corev1.Pod) bool {
+func GrowsWithCluster(p *Pod) bool {
 	label := strings.ToLower(p.Labels["app.kubernetes.io/name"] + " " + p.Labels["app"] + " " + p.Labels["k8s-app"])
 	return strings.Contains(strings.ToLower(p.Name), "kube-state-metrics") || strings.Contains(label, "kube-state-metrics")
 }
@@ -96,13 +94,13 @@ func GrowsWithCluster(p *corev1.Pod) bool {
 // WorkloadName names what runs a pod, as a component of an incident is best named
 // (Workload's name): unlike pods' names, it stays the same across restarts, so incidents of
 // one cluster name their components alike.
-func WorkloadName(p *corev1.Pod) string {
+func WorkloadName(p *Pod) string {
 	_, name := Workload(p)
 	return name
 }
 
 // SystemCritical reports whether the pod runs with one of Kubernetes' own critical priority
 // classes.
-func SystemCritical(p *corev1.Pod) bool {
+func SystemCritical(p *Pod) bool {
 	return p.Spec.PriorityClassName == "system-cluster-critical" || p.Spec.PriorityClassName == "system-node-critical"
 }

@@ -9,13 +9,18 @@ import (
 // ObjectMeta is what Rootline keeps of an object's metadata: its names and id, when it was
 // made, and its labels and annotations (an eviction's offending containers, a log line's source).
 type ObjectMeta struct {
-	Name              string            `json:"name,omitempty"`
-	Namespace         string            `json:"namespace,omitempty"`
-	UID               types.UID         `json:"uid,omitempty"`
-	ResourceVersion   string            `json:"resourceVersion,omitempty"`
-	CreationTimestamp metav1.Time       `json:"creationTimestamp,omitzero"`
-	Labels            map[string]string `json:"labels,omitempty"`
-	Annotations       map[string]string `json:"annotations,omitempty"`
+	Name              string       `json:"name,omitempty"`
+	Namespace         string       `json:"namespace,omitempty"`
+	UID               types.UID    `json:"uid,omitempty"`
+	ResourceVersion   string       `json:"resourceVersion,omitempty"`
+	CreationTimestamp metav1.Time  `json:"creationTimestamp,omitzero"`
+	DeletionTimestamp *metav1.Time `json:"deletionTimestamp,omitempty"`
+	// DeletionGracePeriodSeconds is how long a pod being deleted was given to stop.
+	DeletionGracePeriodSeconds *int64            `json:"deletionGracePeriodSeconds,omitempty"`
+	Labels                     map[string]string `json:"labels,omitempty"`
+	Annotations                map[string]string `json:"annotations,omitempty"`
+	// OwnerReferences are a pod's owners (its ReplicaSet, Job, StatefulSet…).
+	OwnerReferences []metav1.OwnerReference `json:"ownerReferences,omitempty"`
 }
 
 // Event is an event as Rootline holds it: the fields of a core/v1 Event that the model, the
@@ -66,13 +71,17 @@ func EventOf(e *corev1.Event) *Event {
 
 func metaOf(m *metav1.ObjectMeta) ObjectMeta {
 	return ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion,
-		CreationTimestamp: m.CreationTimestamp, Labels: m.Labels, Annotations: m.Annotations}
+		CreationTimestamp: m.CreationTimestamp, DeletionTimestamp: m.DeletionTimestamp,
+		DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds, Labels: m.Labels,
+		Annotations: m.Annotations, OwnerReferences: m.OwnerReferences}
 }
 
 // core is the metav1.ObjectMeta m holds the fields of.
 func (m *ObjectMeta) core() metav1.ObjectMeta {
 	return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion,
-		CreationTimestamp: m.CreationTimestamp, Labels: m.Labels, Annotations: m.Annotations}
+		CreationTimestamp: m.CreationTimestamp, DeletionTimestamp: m.DeletionTimestamp,
+		DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds, Labels: m.Labels,
+		Annotations: m.Annotations, OwnerReferences: m.OwnerReferences}
 }
 
 // Core is the core/v1 Event e holds the fields of (an events.k8s.io Event is kept as the

@@ -29,12 +29,12 @@ func TestStates(t *testing.T) {
 		ContainerStatuses: []corev1.ContainerStatus{{Name: "hub", RestartCount: 2,
 			State:                corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Error", ExitCode: 137}},
 			LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "OOMKilled"}}}}}}
-	if got, want := PodState(p), "Failed (Evicted); disruption target (TerminationByKubelet); on core-1; restarts 2; hub terminated: Error (exit 137); hub last stopped: OOMKilled"; got != want {
+	if got, want := PodState(PodOf(p)), "Failed (Evicted); disruption target (TerminationByKubelet); on core-1; restarts 2; hub terminated: Error (exit 137); hub last stopped: OOMKilled"; got != want {
 		t.Errorf("PodState = %q, want %q", got, want)
 	}
 	pending := &corev1.Pod{Status: corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled,
 		Status: corev1.ConditionFalse, Message: "0/126 nodes are available: 96 node(s) had untolerated taint.\nmore"}}}}
-	if got, want := PodState(pending), "Pending; unschedulable: 0/126 nodes are available: 96 node(s) had untolerated taint."; got != want {
+	if got, want := PodState(PodOf(pending)), "Pending; unschedulable: 0/126 nodes are available: 96 node(s) had untolerated taint."; got != want {
 		t.Errorf("PodState = %q, want %q", got, want)
 	}
 	n := &corev1.Node{Spec: corev1.NodeSpec{Unschedulable: true, Taints: []corev1.Taint{{Key: "node.kubernetes.io/memory-pressure", Effect: corev1.TaintEffectNoSchedule}}},

@@ -73,7 +73,7 @@ type Object struct {
 	UID        string
 	Source     Source
 
-	Pod   *corev1.Pod
+	Pod   *Pod
 	Node  *corev1.Node
 	Event *Event
 
@@ -105,8 +105,8 @@ func (o *Object) Ref() string {
 	return o.Kind + " " + o.Namespace + "/" + o.Name
 }
 
-// Typed is the typed object o holds (its *corev1.Pod, *corev1.Node or *Event), or nil when it
-// is kept as Raw.
+// Typed is the typed object o holds (its *Pod, *corev1.Node or *Event), or nil when it is kept
+// as Raw.
 func (o *Object) Typed() any {
 	switch {
 	case o.Pod != nil:
@@ -136,11 +136,15 @@ func (o *Object) JSON() ([]byte, error) {
 	return b, nil
 }
 
-// Marshalled is the value whose JSON is o's when it has no Stored JSON: its *corev1.Pod or
-// *corev1.Node, the *corev1.Event its Event holds the fields of, or nil when it is kept as Raw.
+// Marshalled is the value whose JSON is o's when it has no Stored JSON: its *corev1.Node, the
+// *corev1.Pod or *corev1.Event its Pod or Event holds the fields of, or nil when it is kept as
+// Raw.
 func (o *Object) Marshalled() any {
-	if o.Event != nil {
+	switch {
+	case o.Event != nil:
 		return o.Event.Core()
+	case o.Pod != nil:
+		return o.Pod.Core()
 	}
 	return o.Typed()
 }

@@ -70,7 +70,7 @@ func (m *Model) PoolFor(pod *Object) string {
 		spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil) {
 		return ""
 	}
-	aff := nodeaffinity.GetRequiredNodeAffinity(pod.Pod)
+	aff := pod.Pod.RequiredNodeAffinity()
 	count := map[string]int{}
 	for _, n := range m.Nodes {
 		if placement(aff, spec.Tolerations, n.Node, poolTaint).Allowed() {

@@ -198,8 +198,8 @@ func TestPoolFor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &Object{Kind: KindPod, Namespace: "ns", Name: "p", Pod: &corev1.Pod{
-				Spec: corev1.PodSpec{NodeSelector: tt.selector, Affinity: tt.affinity, Tolerations: tt.tolerations}}}
+			p := &Object{Kind: KindPod, Namespace: "ns", Name: "p", Pod: PodOf(&corev1.Pod{
+				Spec: corev1.PodSpec{NodeSelector: tt.selector, Affinity: tt.affinity, Tolerations: tt.tolerations}})}
 			if got := m.PoolFor(p); got != tt.want {
 				t.Errorf("PoolFor = %q, want %q", got, tt.want)
 			}

@@ -5,7 +5,7 @@ import (
 )
 
 // Owner returns the kind and name of the pod's controlling owner, or of its first owner.
-func Owner(p *corev1.Pod) (kind, name string) {
+func Owner(p *Pod) (kind, name string) {
 	for _, o := range p.OwnerReferences {
 		if o.Controller != nil && *o.Controller {
 			return o.Kind, o.Name
@@ -19,11 +19,11 @@ func Owner(p *corev1.Pod) (kind, name string) {
 
 // QOSClass returns the pod's QoS class: as reported in its status, or computed from its
 // containers' requests and limits the way the kubelet does when the status lacks it.
-func QOSClass(p *corev1.Pod) corev1.PodQOSClass {
+func QOSClass(p *Pod) corev1.PodQOSClass {
 	if p.Status.QOSClass != "" {
 		return p.Status.QOSClass
 	}
-	all := append(append([]corev1.Container{}, p.Spec.InitContainers...), p.Spec.Containers...)
+	all := append(append([]Container{}, p.Spec.InitContainers...), p.Spec.Containers...)
 	if len(all) == 0 {
 		return ""
 	}

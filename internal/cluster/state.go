@@ -12,7 +12,7 @@ import (
 // reason, whether it is scheduled (and where) and ready, its containers' restarts and why
 // they wait or last stopped. Two states of a pod differ exactly when one of these changed, so
 // the collector sends a pod only then, and the timeline shows the line.
-func PodState(p *corev1.Pod) string {
+func PodState(p *Pod) string {
 	parts := []string{string(p.Status.Phase)}
 	if p.Status.Phase == "" {
 		parts[0] = "Unknown"
@@ -38,7 +38,7 @@ func PodState(p *corev1.Pod) string {
 	}
 	var restarts int32
 	var why []string
-	for _, list := range [][]corev1.ContainerStatus{p.Status.InitContainerStatuses, p.Status.ContainerStatuses} {
+	for _, list := range [][]ContainerStatus{p.Status.InitContainerStatuses, p.Status.ContainerStatuses} {
 		for _, cs := range list {
 			restarts += cs.RestartCount
 			switch {

@@ -2,15 +2,13 @@ package cluster
 
 import (
 	"strings"
-
-	corev1 "k8s.io/api/core/v1"
 )
 
 // Workload returns the kind and name of what runs a pod, as people name it: the Deployment of
 // a ReplicaSet's pod, the CronJob of a Job's pod, the StatefulSet, DaemonSet or Job that owns
 // it; for a pod without owners (a pasted table or describe rarely keeps them), the stem of its
 // name ("Pod", "hub" for hub-8sr9zr4gx7-js2fw).
-func Workload(p *corev1.Pod) (kind, name string) {
+func Workload(p *Pod) (kind, name string) {
 	kind, name = Owner(p)
 	switch kind {
 	case "":
@@ -123,13 +121,13 @@ func allDigits(s string) bool {
 }
 
 // ContainerStatuses lists a pod's init and regular container statuses.
-func ContainerStatuses(p *corev1.Pod) []corev1.ContainerStatus {
+func ContainerStatuses(p *Pod) []ContainerStatus {
 	if len(p.Status.InitContainerStatuses) == 0 {
 		// The pod's own slice, not a copy: callers only read it, and three rules ask for it
 		// of every pod (15 MB of garbage on 20,000 pods, when the heap is at its fullest).
 		return p.Status.ContainerStatuses
 	}
-	return append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...)
+	return append(append([]ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...)
 }
 
 // NodePool is the pool of a node object (cluster.NodePool of its labels).

@@ -26,7 +26,7 @@ func TestWorkloadName(t *testing.T) {
 		{pod("fluentd-7xk2p", nil, "DaemonSet", "fluentd"), "fluentd"},
 		{pod("debug", nil, "", ""), "debug"},
 	} {
-		if got := WorkloadName(tt.p); got != tt.want {
+		if got := WorkloadName(PodOf(tt.p)); got != tt.want {
 			t.Errorf("WorkloadName(%s) = %q, want %q", tt.p.Name, got, tt.want)
 		}
 	}
@@ -44,12 +44,12 @@ func TestPrometheusServerOnly(t *testing.T) {
 		"prometheus-adapter-5b9c-xyz":                            "",
 	} {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name}}
-		if got := PodComponent(p); got != want {
+		if got := PodComponent(PodOf(p)); got != want {
 			t.Errorf("PodComponent(%s) = %q, want %q", name, got, want)
 		}
 	}
 	ksm := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "x", Labels: map[string]string{"app.kubernetes.io/name": "kube-state-metrics"}}}
-	if !GrowsWithCluster(ksm) || GrowsWithCluster(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub-1"}}) {
+	if !GrowsWithCluster(PodOf(ksm)) || GrowsWithCluster(PodOf(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub-1"}})) {
 		t.Error("GrowsWithCluster")
 	}
 }
@@ -84,7 +84,7 @@ func TestWorkload(t *testing.T) {
 		{pod("jupyter-alice", nil, "", ""), "Pod", "jupyter-alice"},
 		{pod("ingress-nginx-controller", nil, "", ""), "Pod", "ingress-nginx-controller"},
 	} {
-		kind, name := Workload(tt.p)
+		kind, name := Workload(PodOf(tt.p))
 		if kind != tt.kind || name != tt.name {
 			t.Errorf("Workload(%s) = %s %s, want %s %s", tt.p.Name, kind, name, tt.kind, tt.name)
 		}

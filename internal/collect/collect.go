@@ -128,7 +128,7 @@ func (c *Collector) Run(ctx context.Context) error {
 		{pods, cache.ResourceEventHandlerFuncs{
 			AddFunc: func(obj any) { c.observe(obj) },
 			UpdateFunc: func(old, obj any) {
-				if cluster.PodState(old.(*corev1.Pod)) != cluster.PodState(obj.(*corev1.Pod)) {
+				if cluster.PodState(cluster.PodOf(old.(*corev1.Pod))) != cluster.PodState(cluster.PodOf(obj.(*corev1.Pod))) {
 					c.observe(obj)
 				}
 			},

@@ -30,7 +30,9 @@ func metaOf(t *testing.T, o *cluster.Object) metav1.ObjectMeta {
 	t.Helper()
 	switch {
 	case o.Pod != nil:
-		return o.Pod.ObjectMeta
+		m := o.Pod.ObjectMeta
+		return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion,
+			CreationTimestamp: m.CreationTimestamp, Labels: m.Labels, Annotations: m.Annotations, OwnerReferences: m.OwnerReferences}
 	case o.Node != nil:
 		return o.Node.ObjectMeta
 	case o.Event != nil:

@@ -51,7 +51,7 @@ func hubPod(name, rs string, at time.Time, image string, status corev1.Container
 		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub", Image: image}}},
 		Status: corev1.PodStatus{Phase: corev1.PodPending, StartTime: &metav1.Time{Time: at}, ContainerStatuses: []corev1.ContainerStatus{status},
 			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: "ContainersNotReady", LastTransitionTime: metav1.NewTime(at)}}}}
-	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, Pod: p, Source: cluster.Source{File: "pods.json", Line: 1}}
+	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, Pod: cluster.PodOf(p), Source: cluster.Source{File: "pods.json", Line: 1}}
 }
 
 func backOff(pod string, at time.Time) *cluster.Object {

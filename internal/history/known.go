@@ -56,7 +56,7 @@ func latest(ts ...time.Time) time.Time {
 // pod's start on its node, the start of its deletion) or event of its status' reason (the
 // kubelet's Evicted) or of a container's waiting reason (BackOff); a Pending pod with none of them has been so since it was created. Else
 // the latest time of the evidence (the state was so then), else its creation.
-func (b *builder) podSince(o Object, p *corev1.Pod) time.Time {
+func (b *builder) podSince(o Object, p *cluster.Pod) time.Time {
 	var ts []time.Time
 	for _, c := range p.Status.Conditions {
 		ts = append(ts, c.LastTransitionTime.Time)
@@ -64,7 +64,7 @@ func (b *builder) podSince(o Object, p *corev1.Pod) time.Time {
 	if p.Status.StartTime != nil {
 		ts = append(ts, p.Status.StartTime.Time)
 	}
-	for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
+	for _, cs := range append(append([]cluster.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
 		if r := cs.State.Running; r != nil {
 			ts = append(ts, r.StartedAt.Time)
 		}

@@ -124,7 +124,7 @@ func TestKnownFrom(t *testing.T) {
 	ts := func(m int) string { return at(m).Format(time.RFC3339) }
 	pod := func(name string, status corev1.PodStatus) *cluster.Object {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "prod", CreationTimestamp: metav1.NewTime(at(0))}, Status: status}
-		return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, Pod: p}
+		return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, Pod: cluster.PodOf(p)}
 	}
 	restarted := pod("restarted", corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &metav1.Time{Time: at(1)},
 		Conditions: []corev1.PodCondition{{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(at(9))}},

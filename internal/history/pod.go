@@ -16,7 +16,7 @@ import (
 // unknown from the pod's creation to its first known state. False when nothing names the pod.
 func (b *builder) pod(o Object) (Group, bool) {
 	g := Group{Object: o}
-	var p *corev1.Pod
+	var p *cluster.Pod
 	if b.in.Model != nil {
 		if obj := b.in.Model.Pod(o.Namespace, o.Name); obj != nil {
 			p = obj.Pod
@@ -62,7 +62,7 @@ func (b *builder) pod(o Object) (Group, bool) {
 		if p.Status.StartTime != nil {
 			start = p.Status.StartTime.Time
 		}
-		for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
+		for _, cs := range append(append([]cluster.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
 			g.Lanes = append(g.Lanes, unknownBefore(containerLane(cs, start, ready, b.events[o]), created))
 		}
 	}
@@ -90,7 +90,7 @@ func named(g Group) bool {
 // condition last changed, when that agrees, and merely running before); running until it
 // ended, then terminated; or waiting since the last run ended (else since the pod started,
 // and for its reason since the first event that tells it: the kubelet's BackOff or Failed).
-func containerLane(cs corev1.ContainerStatus, podStart time.Time, ready corev1.PodCondition, events []*cluster.Event) Lane {
+func containerLane(cs cluster.ContainerStatus, podStart time.Time, ready corev1.PodCondition, events []*cluster.Event) Lane {
 	l := Lane{Name: fmt.Sprintf("container %s · restarts %d", cs.Name, cs.RestartCount)}
 	waitFrom := podStart
 	var lastEnd time.Time

@@ -312,7 +312,10 @@ func (d *Decoder) adoptRedacted(o *cluster.Object, v any) {
 	switch t := v.(type) {
 	case *corev1.Pod:
 		d.strs.pod(t)
-		o.Pod, o.UID = t, string(t.UID)
+		o.Pod, o.UID = cluster.PodOf(t), string(t.UID)
+		if !d.opts.Unstored {
+			o.Stored = storedJSON(t)
+		}
 	case *corev1.Node:
 		d.strs.node(t)
 		o.Node, o.UID = t, string(t.UID)

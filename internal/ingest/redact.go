@@ -136,6 +136,48 @@ func redactEvent(e *corev1.Event) {
 	e.Message = redact.Text(e.Message)
 }
 
+// redactStoredPod is redactPod over the whole JSON of a pod the text reader made; nil when it
+// does not decode, which leaves the store to marshal the pod as Rootline keeps it.
+func redactStoredPod(raw []byte) []byte {
+	p := new(corev1.Pod)
+	if json.Unmarshal(raw, p) != nil {
+		return nil
+	}
+	redactPod(p)
+	out, err := json.Marshal(p)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// redactKeptPod is redactPod for a pod made by the text reader, already what Rootline keeps of
+// it: its annotations, its probes' commands and requests, and its status's messages.
+func redactKeptPod(p *cluster.Pod) {
+	redactAnnotations(p.Annotations)
+	for _, cs := range [][]cluster.Container{p.Spec.InitContainers, p.Spec.Containers} {
+		for i := range cs {
+			for _, pr := range []*corev1.Probe{cs[i].LivenessProbe, cs[i].ReadinessProbe, cs[i].StartupProbe} {
+				if pr != nil {
+					redactExec(pr.Exec)
+					redactHTTPGet(pr.HTTPGet)
+				}
+			}
+		}
+	}
+	s := &p.Status
+	s.Message = redact.Text(s.Message)
+	for i := range s.Conditions {
+		s.Conditions[i].Message = redact.Text(s.Conditions[i].Message)
+	}
+	for _, list := range [][]cluster.ContainerStatus{s.InitContainerStatuses, s.ContainerStatuses} {
+		for i := range list {
+			redactState(&list[i].State)
+			redactState(&list[i].LastTerminationState)
+		}
+	}
+}
+
 // redactKeptEvent is redactEvent for an event made by the text reader, already what Rootline
 // keeps of it.
 func redactKeptEvent(e *cluster.Event) {
@@ -163,7 +205,10 @@ func redactRaw(raw []byte) (json.RawMessage, string, error) {
 func redactObject(o *cluster.Object) {
 	switch {
 	case o.Pod != nil:
-		redactPod(o.Pod)
+		redactKeptPod(o.Pod)
+		if o.Stored != nil {
+			o.Stored = redactStoredPod(o.Stored)
+		}
 	case o.Node != nil:
 		redactMeta(&o.Node.ObjectMeta)
 	case o.Event != nil:

@@ -77,6 +77,20 @@ func probesDoc() (doc string, want map[string]string) {
 
 // probesOf maps each "container/probe" of a pod's containers and init containers to its HTTP
 // path.
+// storedPod is the pod o holds as the store keeps it: its whole JSON, decoded.
+func storedPod(t *testing.T, o *cluster.Object) *corev1.Pod {
+	t.Helper()
+	raw, err := o.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := new(corev1.Pod)
+	if err := json.Unmarshal(raw, p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func probesOf(p *corev1.Pod) map[string]string {
 	got := map[string]string{}
 	for _, list := range [][]corev1.Container{p.Spec.InitContainers, p.Spec.Containers} {
@@ -151,7 +165,7 @@ func TestProbePathCredentialsRedacted(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			o := onePod(t, tt.file, tt.doc)
-			got := probesOf(o.Pod)
+			got := probesOf(storedPod(t, o))
 			for k, w := range want {
 				if got[k] != w {
 					t.Errorf("%s: path %q stored, want %q", k, got[k], w)
@@ -173,7 +187,7 @@ func TestProbePathCredentialsRedacted(t *testing.T) {
 			"    Readiness:      http-get http://:8080/ready?api_key=hunter2-ready delay=0s timeout=1s period=5s #success=1 #failure=3\n" +
 			"    Startup:        http-get https://:8443/started?password=hunter2-start delay=0s timeout=1s period=10s #success=1 #failure=30\n"
 		o := onePod(t, "describe.txt", describe)
-		got := probesOf(o.Pod)
+		got := probesOf(storedPod(t, o))
 		for k, w := range map[string]string{"app/liveness": "/healthz", "app/readiness": "/ready", "app/startup": "/started"} {
 			if !strings.HasPrefix(got[k], w) {
 				t.Errorf("%s: path %q stored, want %s and what follows it", k, got[k], w)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -296,9 +298,25 @@ func (s *yamlStream) namer(text []byte) func(*cluster.Object) error {
 	return func(o *cluster.Object) error {
 		if o.Pod != nil && o.Name == "" && o.Pod.Name == "" {
 			o.Name, o.Pod.Name = names[0], names[0]
+			o.Stored = storedPodNamed(o.Stored, names[0])
 		}
 		return s.emit(o)
 	}
+}
+
+// storedPodNamed is the stored JSON of a pod, raw, given the name its paste did not say; nil
+// (the store then marshals the pod as Rootline keeps it) when there is none or it does not
+// decode.
+func storedPodNamed(raw []byte, name string) []byte {
+	if raw == nil {
+		return nil
+	}
+	p := new(corev1.Pod)
+	if json.Unmarshal(raw, p) != nil {
+		return nil
+	}
+	p.Name = name
+	return storedJSON(p)
 }
 
 // yamlRepeat is how YAML's strict mode reports a key said twice.

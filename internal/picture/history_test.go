@@ -76,7 +76,7 @@ func TestHistoryBounded(t *testing.T) {
 		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, corev1.ContainerStatus{Name: fmt.Sprintf("c%d", i), Ready: true,
 			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(from)}}})
 	}
-	in := history.Input{Model: cluster.NewModel(nil, []*cluster.Object{{Kind: cluster.KindPod, Namespace: "prod", Name: "flap", Pod: p}})}
+	in := history.Input{Model: cluster.NewModel(nil, []*cluster.Object{{Kind: cluster.KindPod, Namespace: "prod", Name: "flap", Pod: cluster.PodOf(p)}})}
 	for i := range 10_000 {
 		state := "Running; ready true"
 		if i%2 == 1 {

@@ -172,7 +172,7 @@ func TestEscaping(t *testing.T) {
 		Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi"), corev1.ResourceCPU: resource.MustParse("1")}}}
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "x", Name: hostile}, Spec: corev1.PodSpec{NodeName: "n<1>",
 		Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("512Mi")}}}}}}
-	m := cluster.NewModel(nil, []*cluster.Object{{Kind: cluster.KindNode, Name: node.Name, Node: node}, {Kind: cluster.KindPod, Namespace: "x", Name: pod.Name, Pod: pod}})
+	m := cluster.NewModel(nil, []*cluster.Object{{Kind: cluster.KindNode, Name: node.Name, Node: node}, {Kind: cluster.KindPod, Namespace: "x", Name: pod.Name, Pod: cluster.PodOf(pod)}})
 	nodes := NodesPerPool(m, at.Add(-time.Minute), at.Add(time.Hour))
 	req := NodeRequests(m, []cluster.NodeLoad{m.Load(m.Nodes[0])}, 0.1)
 	for name, svg := range map[string]string{"events": events, "nodes": nodes, "requests": req} {

@@ -20,8 +20,8 @@ func TestPictureChoices(t *testing.T) {
 	node := func(name string) *cluster.Object {
 		return &cluster.Object{Kind: cluster.KindNode, Name: name, Node: &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}}
 	}
-	pod := &cluster.Object{Kind: cluster.KindPod, Namespace: "prod", Name: "hub-1", Pod: &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "prod", Name: "hub-1"}, Spec: corev1.PodSpec{NodeName: "n2"}}}
+	pod := &cluster.Object{Kind: cluster.KindPod, Namespace: "prod", Name: "hub-1", Pod: cluster.PodOf(&corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "prod", Name: "hub-1"}, Spec: corev1.PodSpec{NodeName: "n2"}})}
 	m := cluster.NewModel(nil, []*cluster.Object{node("n1"), node("n2"), node("n3"), pod})
 	rep := analysis.Report{
 		Symptoms: []analysis.Symptom{{ID: "S1", Node: "n3"}},

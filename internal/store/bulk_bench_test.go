@@ -46,7 +46,7 @@ func bulkObjects(kind string, n int) []*cluster.Object {
 		if kind == "pods" {
 			p := synth.Pod(o, i)
 			out[i] = &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: p.Namespace, Name: p.Name, UID: string(p.UID),
-				Source: cluster.Source{File: "pods.json", Line: 1 + i*80}, Pod: p}
+				Source: cluster.Source{File: "pods.json", Line: 1 + i*80}, Pod: cluster.PodOf(p)}
 		} else {
 			e := synth.Event(o, i)
 			out[i] = &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: e.Namespace, Name: e.Name, UID: string(e.UID),

@@ -205,7 +205,7 @@ func (s *Store) decodeState(r stateRow) (*cluster.Object, error) {
 	src := cluster.Source{File: CollectedFile}
 	switch r.Kind {
 	case cluster.KindPod:
-		p := new(corev1.Pod)
+		p := new(cluster.Pod) // only what Rootline reads of it: the rest of the JSON is skipped
 		if err := s.unpack(r.Raw, p); err != nil {
 			return nil, fmt.Errorf("collected pod %s/%s: %w", r.Namespace, r.Name, err)
 		}

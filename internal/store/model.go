@@ -25,7 +25,7 @@ func (s *Store) SnapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 		return nil, err
 	}
 	for _, r := range pods {
-		p := new(corev1.Pod)
+		p := new(cluster.Pod) // only what Rootline reads of it: the rest of the JSON is skipped
 		if err := s.unpack(r.Raw, p); err != nil {
 			return nil, fmt.Errorf("pod %s/%s: %w", r.Namespace, r.Name, err)
 		}

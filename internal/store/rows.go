@@ -125,12 +125,12 @@ func newPodRows(snap int64, o *cluster.Object, raw []byte) (podRow, []containerR
 	if p.Status.StartTime != nil {
 		row.StartedAt = timePtr(p.Status.StartTime.Time)
 	}
-	statuses := map[string]corev1.ContainerStatus{}
-	for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
+	statuses := map[string]cluster.ContainerStatus{}
+	for _, cs := range append(append([]cluster.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
 		statuses[cs.Name] = cs
 	}
 	var rows []containerRow
-	add := func(c corev1.Container, init bool) {
+	add := func(c cluster.Container, init bool) {
 		cr := containerRow{SnapshotID: snap, Namespace: p.Namespace, PodName: p.Name, Position: len(rows),
 			Name: c.Name, Init: init, Image: c.Image,
 			Requests: jsonText(cluster.Quantities(c.Resources.Requests)), Limits: jsonText(cluster.Quantities(c.Resources.Limits))}

@@ -21,7 +21,7 @@ func TestObjectJSON(t *testing.T) {
 	o := synth.Options{Pods: 300, Events: 300, Seed: 3}
 	var objs []*cluster.Object
 	for i := range 300 {
-		objs = append(objs, &cluster.Object{Kind: cluster.KindPod, Pod: synth.Pod(o, i)}, &cluster.Object{Kind: cluster.KindEvent, Event: cluster.EventOf(synth.Event(o, i))})
+		objs = append(objs, &cluster.Object{Kind: cluster.KindPod, Pod: cluster.PodOf(synth.Pod(o, i))}, &cluster.Object{Kind: cluster.KindEvent, Event: cluster.EventOf(synth.Event(o, i))})
 	}
 	for i := range 20 {
 		objs = append(objs, &cluster.Object{Kind: cluster.KindNode, Node: synth.Node(o, i)})
@@ -33,7 +33,7 @@ func TestObjectJSON(t *testing.T) {
 			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("250m"), corev1.ResourceMemory: resource.MustParse("1.5Gi")}}}}},
 		Status: corev1.PodStatus{Message: "<script>alert(1)</script> & more", Phase: corev1.PodFailed},
 	}
-	objs = append(objs, &cluster.Object{Kind: cluster.KindPod, Pod: odd},
+	objs = append(objs, &cluster.Object{Kind: cluster.KindPod, Pod: cluster.PodOf(odd)},
 		&cluster.Object{Kind: "ConfigMap", Raw: []byte(`{"kind":"ConfigMap"}`)})
 	for _, obj := range objs {
 		want, err := obj.JSON()

@@ -351,7 +351,7 @@ func generated(n int) []*cluster.Object {
 		}
 		src := cluster.Source{File: "gen.json", Line: i + 1}
 		out = append(out,
-			&cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "gen", Name: name, UID: string(pod.UID), Source: src, Pod: pod},
+			&cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "gen", Name: name, UID: string(pod.UID), Source: src, Pod: cluster.PodOf(pod)},
 			&cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "gen", Name: ev.Name, UID: string(ev.UID), Source: src, Event: cluster.EventOf(ev)})
 	}
 	return out

@@ -152,7 +152,7 @@ func TestSnapshotSpan(t *testing.T) {
 		pod := func(name string, start time.Time) *cluster.Object {
 			p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "prod", UID: types.UID("uid-" + name)},
 				Status: corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &metav1.Time{Time: start}}}
-			return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, UID: "uid-" + name, Pod: p}
+			return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, UID: "uid-" + name, Pod: cluster.PodOf(p)}
 		}
 		event := func(uid string, first, last time.Time) *cluster.Object {
 			o := collectedEvent(1, first, last)
@@ -316,8 +316,8 @@ func TestEvidenceWindowBounded(t *testing.T) {
 		for i, start := range []time.Time{t0.Add(-10 * 24 * time.Hour), t0} {
 			name := "p" + string(rune('1'+i))
 			objs = append(objs, &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, UID: name,
-				Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "prod", UID: types.UID(name)},
-					Status: corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &metav1.Time{Time: start}}}})
+				Pod: cluster.PodOf(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "prod", UID: types.UID(name)},
+					Status: corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &metav1.Time{Time: start}}})})
 		}
 		storeObjects(t, st, store.SnapshotMeta{Digest: "pods-only", Incident: "pods-only", Cluster: "leap"}, objs, nil)
 		alerts := []alert.Alert{

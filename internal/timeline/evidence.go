@@ -196,7 +196,7 @@ func (c *clock) objectTime(ev analysis.Evidence) time.Time {
 	return time.Time{}
 }
 
-func podTime(p *corev1.Pod, cond, field string) time.Time {
+func podTime(p *cluster.Pod, cond, field string) time.Time {
 	var latest time.Time
 	see := func(t time.Time) {
 		if t.After(latest) {

@@ -34,7 +34,7 @@ func timesModel() *cluster.Model {
 		event("hub-1.a", 12, at(5, 30), at(5, 40)),
 		event("hub-1.b", 30, time.Time{}, at(7, 0)),
 		event("hub-1.c", 40, time.Time{}, time.Time{}),
-		{Kind: cluster.KindPod, Namespace: "prod", Name: "hub-1", Source: cluster.Source{File: "pods.json", Line: 5}, Pod: pod},
+		{Kind: cluster.KindPod, Namespace: "prod", Name: "hub-1", Source: cluster.Source{File: "pods.json", Line: 5}, Pod: cluster.PodOf(pod)},
 		{Kind: cluster.KindNode, Name: "core-1", Source: cluster.Source{File: "nodes.json", Line: 2}, Node: node},
 	})
 }

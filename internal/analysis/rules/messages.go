@@ -5,8 +5,6 @@ import (
 	"strings"
 	"sync"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -201,7 +199,7 @@ func statusSign(in analysis.Input, msg, kind string) *catalog.Entry {
 
 // waitingSign returns the reason a container waits for when the catalogue files it under the
 // symptom kind (CrashLoopBackOff, RunContainerError; CreateContainerConfigError).
-func waitingSign(cs corev1.ContainerStatus, kind string) (string, bool) {
+func waitingSign(cs cluster.ContainerStatus, kind string) (string, bool) {
 	w := cs.State.Waiting
 	if w == nil || w.Reason == "" {
 		return "", false

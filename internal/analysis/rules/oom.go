@@ -25,7 +25,7 @@ func (oomRule) Symptoms(in analysis.Input) []analysis.Symptom {
 		p := o.Pod
 		s := analysis.Symptom{Kind: analysis.OOMKilled, Objects: []analysis.ObjectRef{ref(o)}, Node: p.Spec.NodeName, Pod: o}
 		var names []string
-		for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
+		for _, cs := range append(append([]cluster.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
 			for _, t := range []struct {
 				field string
 				st    *corev1.ContainerStateTerminated

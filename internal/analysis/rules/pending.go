@@ -235,7 +235,7 @@ func pendingSummary(s *analysis.Symptom) string {
 // unscheduled reports whether a pod waits to be placed: Pending (or with no phase, as a status
 // cut short leaves it) on no node, its PodScheduled condition not True. The scheduler's
 // condition says False; a status written by hand may leave it empty beside its reason.
-func unscheduled(p *corev1.Pod, c *corev1.PodCondition) bool {
+func unscheduled(p *cluster.Pod, c *corev1.PodCondition) bool {
 	if p.Spec.NodeName != "" || (p.Status.Phase != corev1.PodPending && (p.Status.Phase != "" || c == nil)) {
 		return false
 	}
@@ -276,7 +276,7 @@ func replaced(m *cluster.Model, o *cluster.Object) bool {
 	return false
 }
 
-func scheduledCondition(p *corev1.Pod) *corev1.PodCondition {
+func scheduledCondition(p *cluster.Pod) *corev1.PodCondition {
 	for i, c := range p.Status.Conditions {
 		if c.Type == corev1.PodScheduled {
 			return &p.Status.Conditions[i]
@@ -363,7 +363,7 @@ func (c schedulingCache) scheduling(msg string) parsedScheduling {
 // lack of a resource (OutOfcpu, OutOfmemory, OutOfpods), because its node affinity or selector
 // no longer matched the node (NodeAffinity), or for a taint it does not tolerate. kubectl shows
 // the reason as the pod's STATUS. Like a pod the scheduler cannot place, it did not run.
-func refused(p *corev1.Pod) (signal.PodFailure, bool) {
+func refused(p *cluster.Pod) (signal.PodFailure, bool) {
 	if p.Status.Phase != corev1.PodFailed || p.Status.Reason == "" || p.Status.Reason == "Evicted" {
 		return signal.PodFailure{}, false
 	}
@@ -378,7 +378,7 @@ func refused(p *corev1.Pod) (signal.PodFailure, bool) {
 // placed reports whether a pod's PodScheduled condition is True: on a node, though its object
 // may not say which (a pods table without a NODE column whose STATUS is a reason only the
 // kubelet writes).
-func placed(p *corev1.Pod) bool {
+func placed(p *cluster.Pod) bool {
 	c := scheduledCondition(p)
 	return c != nil && c.Status == corev1.ConditionTrue
 }

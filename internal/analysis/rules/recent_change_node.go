@@ -3,8 +3,6 @@ package rules
 import (
 	"fmt"
 
-	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
-
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/change"
 	"github.com/rootline-dev/rootline/internal/cluster"
@@ -105,7 +103,7 @@ func waitsFor(in analysis.Input, s analysis.Symptom, n changedNode) bool {
 		return true
 	}
 	if n.obj != nil {
-		ok, _ := nodeaffinity.GetRequiredNodeAffinity(p.Pod).Match(n.obj.Node)
+		ok, _ := p.Pod.RequiredNodeAffinity().Match(n.obj.Node)
 		return ok
 	}
 	if pool := in.Model.PoolFor(p); pool != "" {

@@ -63,7 +63,7 @@ func appPod(app, name, rs string, at time.Time, image, limit string, status core
 		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: app, Image: image,
 			Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(limit)}}}}},
 		Status: corev1.PodStatus{Phase: corev1.PodPending, StartTime: &metav1.Time{Time: at}, ContainerStatuses: []corev1.ContainerStatus{status}}}
-	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, Pod: p, Source: cluster.Source{File: "pods.json", Line: 1}}
+	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: name, Pod: cluster.PodOf(p), Source: cluster.Source{File: "pods.json", Line: 1}}
 }
 
 func pulling(image string) corev1.ContainerStatus {
@@ -181,7 +181,7 @@ func unhealthy(name string, at time.Time) *cluster.Object {
 func unschedulable(name, rs string, at time.Time, msg string) *cluster.Object {
 	o := hubPod(name, rs, at, "jupyterhub/k8s-hub:3.0.0", "1Gi", corev1.ContainerStatus{})
 	o.Pod.Spec.NodeName = ""
-	o.Pod.Status = corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse,
+	o.Pod.Status = cluster.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse,
 		Reason: "Unschedulable", Message: msg, LastTransitionTime: metav1.NewTime(at)}}}
 	return o
 }

@@ -151,7 +151,7 @@ const stuckAfter = 10 * time.Minute
 
 // started reports whether a pod got past its start: running with every container started, or
 // finished.
-func started(p *corev1.Pod) bool {
+func started(p *cluster.Pod) bool {
 	switch p.Status.Phase {
 	case corev1.PodSucceeded:
 		return true

@@ -2,6 +2,7 @@ package text
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -35,10 +36,16 @@ Containers:
     Ready:          True
     Restart Count:  1
 `
+	// The pod as the store keeps it (Object.JSON): all the paste said, its ports too.
 	var pod *corev1.Pod
 	_, err := Parse(context.Background(), "describe.txt", strings.NewReader(paste), time.Date(2024, 1, 4, 18, 0, 0, 0, time.UTC), func(o *cluster.Object) error {
-		if p, ok := o.Typed().(*corev1.Pod); ok {
-			pod = p
+		if o.Pod != nil {
+			raw, err := o.JSON()
+			if err != nil {
+				return err
+			}
+			pod = new(corev1.Pod)
+			return json.Unmarshal(raw, pod)
 		}
 		return nil
 	})

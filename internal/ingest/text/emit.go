@@ -1,6 +1,7 @@
 package text
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"time"
@@ -85,10 +86,16 @@ func (p *parser) emitListed(pod *corev1.Pod, listed time.Duration, ln line) erro
 	p.notePod(pod.Namespace, pod.Name)
 	p.cover(ln.num, ln.last(), podRef(pod.Namespace, pod.Name), podReasons(pod)...)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: pod.Namespace,
-		Name: pod.Name, Source: p.source(ln), Pod: pod, ListedAge: listed}
+		Name: pod.Name, Source: p.source(ln), ListedAge: listed}
+	p.held.setPod(o, pod)
+	prevPod := (*corev1.Pod)(nil)
 	if held, prev := p.held.hold(o); held {
-		if prev != nil && prev.Pod != nil {
-			p.scan.unsay(o, lostReasons(podReasons(prev.Pod), podReasons(o.Pod)))
+		if prev != nil {
+			prevPod = p.held.pod(prev)
+			delete(p.held.pods, prev) // merged into pod, which o holds now
+		}
+		if prevPod != nil {
+			p.scan.unsay(o, lostReasons(podReasons(prevPod), podReasons(pod)))
 		}
 		return p.ctx.Err()
 	}
@@ -113,6 +120,16 @@ func (p *parser) emitNode(node *corev1.Node, alloc []cluster.Allocation, ln line
 func (p *parser) send(o *cluster.Object) error {
 	if err := p.ctx.Err(); err != nil {
 		return err
+	}
+	if pod := p.held.pod(o); pod != nil {
+		// What Rootline reads of the pod, and the whole of what the paste said of it (its
+		// ports, its containers' ids…) for the store, made before the pod is dropped.
+		raw, err := json.Marshal(pod)
+		if err != nil {
+			return fmt.Errorf("text: %s: %w", o.Ref(), err)
+		}
+		o.Pod, o.Stored = cluster.PodOf(pod), raw
+		delete(p.held.pods, o)
 	}
 	if err := p.emit(o); err != nil {
 		return err

@@ -17,6 +17,20 @@ type held struct {
 	objs   []*cluster.Object
 	byKey  map[string]int // kind/namespace/name → index in objs
 	byName map[string]int // kind/name → index, for a showing that gives no namespace; -1 when ambiguous
+	// pods are the pods of the objects not yet sent as the reader builds them, core/v1 Pods,
+	// which merge field by field; send makes each what Rootline keeps of it (cluster.PodOf).
+	pods map[*cluster.Object]*corev1.Pod
+}
+
+// pod is the pod of o, an object of a pod not yet sent.
+func (h *held) pod(o *cluster.Object) *corev1.Pod { return h.pods[o] }
+
+// setPod makes pod the pod of o, not yet sent.
+func (h *held) setPod(o *cluster.Object, pod *corev1.Pod) {
+	if h.pods == nil {
+		h.pods = map[*cluster.Object]*corev1.Pod{}
+	}
+	h.pods[o] = pod
 }
 
 // hold keeps o, merged into an earlier showing of the same object if there is one, which it
@@ -47,8 +61,8 @@ func (h *held) hold(o *cluster.Object) (bool, *cluster.Object) {
 	}
 	prev := h.objs[i]
 	switch {
-	case o.Pod != nil && prev.Pod != nil:
-		mergePod(o.Pod, prev.Pod)
+	case h.pods[o] != nil && h.pods[prev] != nil:
+		mergePod(h.pods[o], h.pods[prev]) // the caller drops prev's
 		if o.ListedAge == 0 {
 			o.ListedAge = prev.ListedAge
 		}
@@ -173,7 +187,8 @@ func mergeNode(node, prev *corev1.Node) {
 // flushHeld sends the pods and nodes held, in the order they were first shown.
 func (p *parser) flushHeld() error {
 	objs := p.held.objs
-	p.held = held{}
+	pods := p.held.pods
+	p.held = held{pods: pods} // send takes the pods from it
 	for _, o := range objs {
 		if err := p.send(o); err != nil {
 			return err

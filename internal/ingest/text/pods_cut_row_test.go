@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -17,9 +15,9 @@ func TestPodsTableRowCutAfterStatus(t *testing.T) {
 	paste := "NAME    READY   STATUS             RESTARTS   AGE\n" +
 		"api-0   1/1     Running            0          2d\n" +
 		"web-1   0/1     CrashLoopBackOff\n"
-	pods := map[string]*corev1.Pod{}
+	pods := map[string]*cluster.Pod{}
 	_, err := Parse(context.Background(), "pods.txt", strings.NewReader(paste), time.Date(2024, 1, 4, 18, 0, 0, 0, time.UTC), func(o *cluster.Object) error {
-		if p, ok := o.Typed().(*corev1.Pod); ok {
+		if p, ok := o.Pod, o.Pod != nil; ok {
 			pods[p.Name] = p
 		}
 		return nil

@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
@@ -177,7 +175,7 @@ func summary(o *cluster.Object) string {
 }
 
 // containerSummary digests a container status: ready, state and reason, restarts.
-func containerSummary(c corev1.ContainerStatus) string {
+func containerSummary(c cluster.ContainerStatus) string {
 	s := "["
 	if c.Name != "" {
 		s += c.Name + " "

@@ -99,7 +99,7 @@ func CollectedPod(rv, phase, reason string, at time.Time) *cluster.Object {
 		Spec:   corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub", Env: []corev1.EnvVar{{Name: "X", Value: "[redacted]"}}}}},
 		Status: corev1.PodStatus{Phase: corev1.PodPhase(phase), Reason: reason}}
 	// When the collector saw it, as the server takes it off what the collector sends.
-	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: "hub", UID: "pod-1", Pod: p,
+	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: "hub", UID: "pod-1", Pod: cluster.PodOf(p),
 		Source: cluster.Source{ObservedAt: at.UTC().Truncate(time.Microsecond)}}
 }
 
