@@ -14,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 
+	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/jsonscan"
 )
 
@@ -49,7 +50,7 @@ var fastReady = sync.OnceValue(func() *atomic.Bool {
 	go func() {
 		// A decode compiles the decoder of its type; sonic.Pretouch was seen to compile
 		// decoders that wrote broken strings (TestDecodeTypedMatchesStd).
-		for _, v := range []any{new(corev1.Pod), new(corev1.Node), new(corev1.Event), new(eventsv1.Event)} {
+		for _, v := range []any{new(corev1.Pod), new(corev1.Node), new(corev1.Event), new(eventsv1.Event), new(cluster.Pod), new(cluster.Event)} {
 			_ = fastJSON.UnmarshalFromString(`{}`, v)
 		}
 		ready.Store(true)

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"github.com/rootline-dev/rootline/internal/cluster"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -190,4 +191,99 @@ func (in *interner) node(n *corev1.Node) {
 		internStr(in, &c.Status)
 		internStr(in, &c.Reason)
 	}
+}
+
+// typeMeta shares o's kind, apiVersion and namespace: for an object decoded into what Rootline
+// keeps of it, which holds no kind to share them with.
+func (in *interner) typeMeta(o *cluster.Object) {
+	internStr(in, &o.Kind)
+	internStr(in, &o.APIVersion)
+	internStr(in, &o.Namespace)
+}
+
+// keptMeta is meta for what Rootline keeps of an object's metadata.
+func (in *interner) keptMeta(m *cluster.ObjectMeta) {
+	internStr(in, &m.Namespace)
+	in.values(m.Labels)
+	for i := range m.OwnerReferences {
+		r := &m.OwnerReferences[i]
+		internStr(in, &r.APIVersion)
+		internStr(in, &r.Kind)
+		internStr(in, &r.Name)
+		internStr(in, &r.UID)
+	}
+}
+
+// keptPod is pod for what Rootline keeps of a pod.
+func (in *interner) keptPod(p *cluster.Pod) {
+	in.keptMeta(&p.ObjectMeta)
+	s := &p.Spec
+	internStr(in, &s.NodeName)
+	internStr(in, &s.SchedulerName)
+	internStr(in, &s.ServiceAccountName)
+	internStr(in, &s.PriorityClassName)
+	internStr(in, &s.RestartPolicy)
+	in.values(s.NodeSelector)
+	for i := range s.Tolerations {
+		t := &s.Tolerations[i]
+		internStr(in, &t.Key)
+		internStr(in, &t.Operator)
+		internStr(in, &t.Value)
+		internStr(in, &t.Effect)
+	}
+	for _, cs := range [][]cluster.Container{s.InitContainers, s.Containers} {
+		for i := range cs {
+			c := &cs[i]
+			internStr(in, &c.Name)
+			internStr(in, &c.Image)
+			c.Resources.Requests = in.resources(c.Resources.Requests)
+			c.Resources.Limits = in.resources(c.Resources.Limits)
+		}
+	}
+	st := &p.Status
+	internStr(in, &st.Phase)
+	internStr(in, &st.QOSClass)
+	internStr(in, &st.Reason)
+	internStr(in, &st.HostIP)
+	for i := range st.Conditions {
+		c := &st.Conditions[i]
+		internStr(in, &c.Type)
+		internStr(in, &c.Status)
+		internStr(in, &c.Reason)
+	}
+	for _, ss := range [][]cluster.ContainerStatus{st.InitContainerStatuses, st.ContainerStatuses} {
+		for i := range ss {
+			s := &ss[i]
+			internStr(in, &s.Name)
+			internStr(in, &s.Image)
+			for _, state := range []*corev1.ContainerState{&s.State, &s.LastTerminationState} {
+				if state.Waiting != nil {
+					internStr(in, &state.Waiting.Reason)
+				}
+				if state.Terminated != nil {
+					internStr(in, &state.Terminated.Reason)
+				}
+			}
+		}
+	}
+}
+
+// keptEvent is event for what Rootline keeps of an event.
+func (in *interner) keptEvent(e *cluster.Event) {
+	internStr(in, &e.Namespace)
+	o := &e.InvolvedObject
+	internStr(in, &o.Kind)
+	internStr(in, &o.Namespace)
+	internStr(in, &o.Name)
+	internStr(in, &o.UID)
+	internStr(in, &o.APIVersion)
+	internStr(in, &o.FieldPath)
+	internStr(in, &e.Reason)
+	internStr(in, &e.Message)
+	internStr(in, &e.Type)
+	internStr(in, &e.Source.Component)
+	internStr(in, &e.Source.Host)
+	internStr(in, &e.ReportingController)
+	internStr(in, &e.ReportingInstance)
+	internStr(in, &e.Action)
 }

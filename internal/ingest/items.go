@@ -192,7 +192,7 @@ func (s *jsonStream) decodeBatch(b *batch, kind, version string, background bool
 			if t == noTarget {
 				continue
 			}
-			it.target, it.v = t, t.new()
+			it.target, it.v = t, s.d.newTarget(t)
 			it.check = checkTyped(t, it.v, s.d.decodeTyped(it.raw, it.v), it.raw, kind, version, it.tops)
 		}
 	}

@@ -141,7 +141,7 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 		}
 		return d.objErr(src, nil, errors.New("object without kind: not a Kubernetes object"))
 	case cluster.KindPod, cluster.KindNode, cluster.KindEvent:
-		t := targetOf(tm.Kind, tm.APIVersion).new()
+		t := d.newTarget(targetOf(tm.Kind, tm.APIVersion))
 		if err := d.decodeTyped(raw, t); err != nil {
 			return d.objErr(src, raw, err)
 		}
@@ -268,9 +268,30 @@ func (t target) new() any {
 	return nil
 }
 
-// typeMetaIn gives the kind, apiVersion, name and namespace of a target's object.
+// newTarget is the value an object of target t decodes into: t's Kubernetes type, or, when the
+// objects are only analysed (Options.Unstored), what Rootline keeps of a pod or a core/v1 event
+// (cluster.Pod, cluster.Event), decoded straight from the JSON: the fields Rootline does not
+// read are skipped, never built.
+func (d *Decoder) newTarget(t target) any {
+	if d.opts.Unstored {
+		switch t {
+		case podTarget:
+			return new(cluster.Pod)
+		case eventTarget:
+			return new(cluster.Event)
+		}
+	}
+	return t.new()
+}
+
+// typeMetaIn gives the kind, apiVersion, name and namespace of a target's object (name and
+// namespace alone of what Rootline keeps of one).
 func typeMetaIn(v any) typeMeta {
 	switch t := v.(type) {
+	case *cluster.Pod:
+		return typeMeta{Name: t.Name, Namespace: t.Namespace}
+	case *cluster.Event:
+		return typeMeta{Name: t.Name, Namespace: t.Namespace}
 	case *corev1.Pod:
 		return typeMeta{APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, Namespace: t.Namespace}
 	case *corev1.Node:
@@ -300,6 +321,10 @@ func redactTyped(v any) {
 		redactMeta(&t.ObjectMeta)
 	case *corev1.Event:
 		redactEvent(t)
+	case *cluster.Pod:
+		redactKeptPod(t)
+	case *cluster.Event:
+		redactKeptEvent(t)
 	}
 }
 
@@ -321,6 +346,14 @@ func (d *Decoder) adoptRedacted(o *cluster.Object, v any) {
 		o.Node, o.UID = t, string(t.UID)
 	case *corev1.Event:
 		d.keepEvent(o, t)
+	case *cluster.Pod: // decoded straight into what Rootline keeps: nothing is stored
+		d.strs.keptPod(t)
+		d.strs.typeMeta(o)
+		o.Pod, o.UID = t, string(t.UID)
+	case *cluster.Event:
+		d.strs.keptEvent(t)
+		d.strs.typeMeta(o)
+		o.Event, o.UID = t, string(t.UID)
 	case *eventsv1.Event:
 		ev := fromEventsV1(t)
 		redactEvent(ev)

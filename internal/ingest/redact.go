@@ -155,6 +155,14 @@ func redactStoredPod(raw []byte) []byte {
 // it: its annotations, its probes' commands and requests, and its status's messages.
 func redactKeptPod(p *cluster.Pod) {
 	redactAnnotations(p.Annotations)
+	for i := range p.Spec.Volumes {
+		if v := p.Spec.Volumes[i].FlexVolume; v != nil {
+			redact.Keyed(v.Options)
+		}
+		if v := p.Spec.Volumes[i].CSI; v != nil {
+			redact.Keyed(v.VolumeAttributes)
+		}
+	}
 	for _, cs := range [][]cluster.Container{p.Spec.InitContainers, p.Spec.Containers} {
 		for i := range cs {
 			for _, pr := range []*corev1.Probe{cs[i].LivenessProbe, cs[i].ReadinessProbe, cs[i].StartupProbe} {
