@@ -37,7 +37,7 @@ func decodeDir(dir string, capturedAt time.Time) (*cluster.Model, error) {
 	}
 	var files []string
 	var objs []*cluster.Object
-	dec := ingest.NewDecoder(ingest.Options{MaxBytes: 4 << 30}) // the benchmarks' largest snapshot too
+	dec := ingest.NewDecoder(ingest.Options{MaxBytes: 4 << 30, Unstored: true}) // as rootline analyze; the benchmarks' largest snapshot too
 	for _, e := range entries {
 		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
