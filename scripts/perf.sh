@@ -241,8 +241,9 @@ ${ingest_rows}
 A whole \`rootline analyze --format json\` process on the three files (decode, model, rules,
 report), wall time and peak resident memory as the kernel counts it (\`scripts/proctime\`),
 best of two, against the bare decodes of the same files. Two and a half events a pod, 500
-nodes at 20,000 pods. \`rootline analyze\` sets a soft memory limit of twice its input's size, so
-the garbage collector works harder as the heap nears it.
+nodes at 20,000 pods. \`rootline analyze\` sets a soft memory limit of twice its input's size while it decodes,
+and of twice and a quarter what is live once decoded, so the garbage collector works harder as
+the heap nears it.
 
 | pods | input | analyze | sonic | ratio | encoding/json | ratio | peak RSS | RSS / input |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
@@ -314,51 +315,49 @@ storage grows.
 | stored | Rootline rows/s | COPY rows/s | ratio |
 | --- | --- | --- | --- |
 ${bulk_rows}
-## Issue 30: where analyze's memory goes, and what a lean model must reach (2026-12-04)
+## Issue 30: where analyze's memory goes (2026-12-04)
 
-Measured on the 20,000-pod snapshot (183,322,249 bytes, 179,025 KiB), 2 vCPU:
+Measured on the 20,000-pod snapshot (183,322,249 bytes, 179,025 KiB), 2 vCPU, each figure the
+range of three alternating runs of the binaries compared (\`/usr/bin/time -f '%e s %M KB'
+rootline analyze --format json DIR\`), the report byte for byte the same throughout:
+
+| step | peak RSS | wall time | live once decoded |
+| --- | --- | --- | --- |
+| at 67e0232 (before this round) | 559-565 MB | 2.45-2.47 s | 159 MiB: pods 92, events 53, nodes and the rest 13 |
+| three quadratic rule walks made linear | 523-552 MB | 2.4-3.3 s | the same |
+| lean events and pods, made from the decoded Kubernetes types | 455-513 MB | 2.7-3.0 s | 114 MiB: pods 52, events 47 |
+| decoded straight into the lean types | 411-461 MB | 2.6-3.0 s | about the same |
+| the report written a group at a time; the limit from the model | 365-372 MB | 2.5-2.8 s | the same |
 
 - **The binary alone:** \`/usr/bin/time -f %M rootline --help\` is 90,148 KiB. Of the 91 MB
   resident before \`main\` runs, 65 MB are the binary's own pages (its function tables and the
   code of package initialisers spread over 138 MB of binary) and 25 MB the heap the
   initialisers make (17 MB allocated: Graphviz's WebAssembly runtime 4.4 MB, the text reader's
-  expressions 2.6 MB, …). So a peak RSS below this input leaves about 88 MiB for everything
-  the analysis holds at once.
-- **What the model holds:** once decoded and indexed, 159 MiB live: the 20,000 pods 92 MiB
-  (4.7 KB a pod: \`corev1.Pod\` alone is 1,240 bytes, a container 408, a container status 208, a
-  condition 120, and labels, owners, environment, ids), the 50,000 events 53 MiB (1.1 KB an
-  event: \`corev1.Event\` is 600 bytes), the 500 nodes and the rest 13 MiB. The rules and the
-  report add about 25 MiB live (150 symptom groups, 13 causes).
-- **Where the peak is:** the collector's trace (\`GODEBUG=gctrace=1\`) shows 210 MB live at the
-  end of the decode and the heap at 390 MB before the last collection: the rules and the report
-  allocate about 180 MB before the collector runs again. Peak RSS 529-554 MB in six runs today,
-  2.44-2.82 s (sonic's bare decode: 0.49 s).
-- **A lean type is not enough by itself:** a prototype decoding the same files with sonic into
-  trimmed structs of Rootline's own (only the fields the rules read, strings copied, no
-  sharing) held 169 MiB (pods 86, events 63): more than today's model, whose decoder shares
-  repeated strings and resource lists. The lean model must share strings as the decoder does
-  now, keep times and quantities as integers, and keep labels and conditions compact, to come
-  near the 40-50 MiB that 88 MiB of heap at the peak needs.
-- **The rules as the snapshot grows** (the table above): a whole run costs 35 µs a pod at
+  expressions 2.6 MB, …). A peak RSS below this input leaves about 88 MiB for everything the
+  analysis holds at once.
+- **What is live:** the lean model is 114 MiB at 20,000 pods (2.7 KB a pod and 1.0 KB an event
+  with its \`cluster.Object\`, against 4.8 KB and 1.1 KB as Kubernetes types). The rules add 26-35
+  MiB while they run (their indexes, the symptoms and the report), and the collector runs when
+  the heap is about twice what is live; the peak heap is now about 270 MB.
+- **Tried and not kept:** a limit of 1.5 times the heap found live after the decode, without
+  a collection first (the figure was stale: the collector ran without pause, twice the CPU);
+  twice the model (the same, less so: 4.3-4.5 s of CPU against 3.2); \`GOGC=50\` (462 MB, 4-10%
+  slower). A prototype decoding into trimmed types without sharing repeated strings held more
+  than the model of Kubernetes types whose strings the decoder shares: the lean types are
+  shared the same way.
+- **The rules as the snapshot grows** (the rules' table): a whole run costs 35 µs a pod at
   1,000 pods, 44 at 20,000 and 65 at 150,000. Three walks were quadratic and are linear now;
   what grows still is spread over the rules that index pods and events as they go
   (capacity-exhaustion, volume-binding, node-overcommitted, memory-limit-too-low: 3-4 times
-  the time a pod at 150,000 as at 1,000) and the collector's work over a model of 1.2 GB.
-  Item 2's single pass (pods by node and owner, events by object and reason, made once in the
-  model) is for those.
-- **Tried and not kept:**
-  - A soft memory limit taken from the heap found live after the decode (1.5 times it)
-    instead of twice the input: the rules' working set is more than half the model, so the
-    collector ran without pause. CPU doubled (5.8-6.7 s of CPU against 2.9-3.2 s) and peak
-    RSS fell 3-30%.
-  - \`GOGC=50\`: peak RSS 462 MB against 541-545 MB, 4-10% slower; \`GOGC=60\` 495-501 MB. Not
-    taken: the model, not the collector's pacing, is what is live.
-- **Next:** the lean model of issue 30's item 1 (pods first, 58% of what is live; then
-  events), decoded straight from the stream on \`rootline analyze\`'s path and kept beside each
-  stored object's redacted JSON on the upload's, with the differential test of the two decodes
-  over every corpus file and the scale snapshot. The comparison script of this session
-  (every visible corpus file, both IL-0070 variants and the 20,000-pod snapshot, old binary
-  against new, \`analyze --format json\`, byte for byte) is the differential test's start.
+  the time a pod at 150,000 as at 1,000) and the collector's work over a larger heap.
+- **What is left before the peak RSS is below the input:** about 180 MB. The lean model would
+  have to be a third of what it is (each object is still a Go struct of tens of fields, a
+  \`cluster.Object\` of 256 bytes, a map of labels and the strings no other object shares: names,
+  uids, messages), the rules' working set smaller, and the binary's own 91 MB is fixed.
+  Next: a \`cluster.Object\` without the fields few objects use (its source's collection time,
+  a node's allocation table, a listing's age: 96 bytes of 256), conditions and object
+  references of Rootline's own (a pod's four conditions are 480 bytes), and the rules' indexes
+  made once in the model (issue 30's item 2).
 
 ## What stands in the way of issue 16's goals (profiles of 2026-12-01)
 
