@@ -92,95 +92,6 @@ func (in *interner) meta(m *metav1.ObjectMeta) {
 	}
 }
 
-func (in *interner) pod(p *corev1.Pod) {
-	in.meta(&p.ObjectMeta)
-	s := &p.Spec
-	internStr(in, &s.NodeName)
-	internStr(in, &s.SchedulerName)
-	internStr(in, &s.ServiceAccountName)
-	internStr(in, &s.DeprecatedServiceAccount)
-	internStr(in, &s.PriorityClassName)
-	internStr(in, &s.RestartPolicy)
-	internStr(in, &s.DNSPolicy)
-	in.values(s.NodeSelector)
-	for i := range s.Tolerations {
-		t := &s.Tolerations[i]
-		internStr(in, &t.Key)
-		internStr(in, &t.Operator)
-		internStr(in, &t.Value)
-		internStr(in, &t.Effect)
-	}
-	for i := range s.InitContainers {
-		in.container(&s.InitContainers[i])
-	}
-	for i := range s.Containers {
-		in.container(&s.Containers[i])
-	}
-	st := &p.Status
-	internStr(in, &st.Phase)
-	internStr(in, &st.QOSClass)
-	internStr(in, &st.Reason)
-	internStr(in, &st.HostIP)
-	for i := range st.Conditions {
-		c := &st.Conditions[i]
-		internStr(in, &c.Type)
-		internStr(in, &c.Status)
-		internStr(in, &c.Reason)
-	}
-	for i := range st.InitContainerStatuses {
-		in.status(&st.InitContainerStatuses[i])
-	}
-	for i := range st.ContainerStatuses {
-		in.status(&st.ContainerStatuses[i])
-	}
-}
-
-func (in *interner) container(c *corev1.Container) {
-	internStr(in, &c.Name)
-	internStr(in, &c.Image)
-	internStr(in, &c.ImagePullPolicy)
-	internStr(in, &c.TerminationMessagePath)
-	internStr(in, &c.TerminationMessagePolicy)
-	for i := range c.Env {
-		internStr(in, &c.Env[i].Name)
-	}
-	c.Resources.Requests = in.resources(c.Resources.Requests)
-	c.Resources.Limits = in.resources(c.Resources.Limits)
-}
-
-func (in *interner) status(s *corev1.ContainerStatus) {
-	internStr(in, &s.Name)
-	internStr(in, &s.Image)
-	internStr(in, &s.ImageID)
-	for _, st := range []*corev1.ContainerState{&s.State, &s.LastTerminationState} {
-		if st.Waiting != nil {
-			internStr(in, &st.Waiting.Reason)
-		}
-		if st.Terminated != nil {
-			internStr(in, &st.Terminated.Reason)
-		}
-	}
-}
-
-func (in *interner) event(e *corev1.Event) {
-	internStr(in, &e.Namespace)
-	o := &e.InvolvedObject
-	internStr(in, &o.Kind)
-	internStr(in, &o.Namespace)
-	internStr(in, &o.Name)
-	internStr(in, &o.UID)
-	internStr(in, &o.APIVersion)
-	internStr(in, &o.FieldPath)
-	internStr(in, &e.Reason)
-	internStr(in, &e.Message)
-	internStr(in, &e.Type)
-	internStr(in, &e.Source.Component)
-	internStr(in, &e.Source.Host)
-	internStr(in, &e.ReportingController)
-	internStr(in, &e.ReportingInstance)
-	internStr(in, &e.Action)
-}
-
 func (in *interner) node(n *corev1.Node) {
 	in.meta(&n.ObjectMeta)
 	n.Status.Capacity = in.resources(n.Status.Capacity)
@@ -214,7 +125,7 @@ func (in *interner) keptMeta(m *cluster.ObjectMeta) {
 	}
 }
 
-// keptPod is pod for what Rootline keeps of a pod.
+// keptPod shares what repeats in what Rootline keeps of a pod.
 func (in *interner) keptPod(p *cluster.Pod) {
 	in.keptMeta(&p.ObjectMeta)
 	s := &p.Spec
@@ -268,7 +179,7 @@ func (in *interner) keptPod(p *cluster.Pod) {
 	}
 }
 
-// keptEvent is event for what Rootline keeps of an event.
+// keptEvent shares what repeats in what Rootline keeps of an event.
 func (in *interner) keptEvent(e *cluster.Event) {
 	internStr(in, &e.Namespace)
 	o := &e.InvolvedObject

@@ -336,11 +336,12 @@ func (d *Decoder) adoptRedacted(o *cluster.Object, v any) {
 	}
 	switch t := v.(type) {
 	case *corev1.Pod:
-		d.strs.pod(t)
-		o.Pod, o.UID = cluster.PodOf(t), string(t.UID)
 		if !d.opts.Unstored {
 			o.Stored = storedJSON(t)
 		}
+		o.Pod, o.UID = cluster.PodOf(t), string(t.UID)
+		d.strs.keptPod(o.Pod)
+		d.strs.typeMeta(o)
 	case *corev1.Node:
 		d.strs.node(t)
 		o.Node, o.UID = t, string(t.UID)
@@ -364,11 +365,12 @@ func (d *Decoder) adoptRedacted(o *cluster.Object, v any) {
 // keepEvent makes e, decoded and redacted, o's Event: what Rootline reads of it, sharing what
 // repeats, with its whole JSON kept for the store unless the objects are only analysed.
 func (d *Decoder) keepEvent(o *cluster.Object, e *corev1.Event) {
-	d.strs.event(e)
-	o.Event, o.UID = cluster.EventOf(e), string(e.UID)
 	if !d.opts.Unstored {
 		o.Stored = storedJSON(e)
 	}
+	o.Event, o.UID = cluster.EventOf(e), string(e.UID)
+	d.strs.keptEvent(o.Event)
+	d.strs.typeMeta(o)
 }
 
 // guessKind recognises objects that carry no kind by their shape, for the items of untyped
