@@ -92,6 +92,13 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 // screenshot) is skipped, with a note on stderr and in the gaps; a truncated file is analysed
 // as far as it goes and reported as a gap. A run where nothing at all could be read fails.
 func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, stderr io.Writer) (analysis.Report, error) {
+	return analyzeDecoded(ctx, paths, opts, stderr, true)
+}
+
+// analyzeDecoded is analyzePaths, with pods and events decoded straight into what Rootline
+// keeps of them (unstored, as rootline analyze does) or, as an upload decodes them, into the
+// Kubernetes types first: the differential test compares the two.
+func analyzeDecoded(ctx context.Context, paths []string, opts analysis.Options, stderr io.Writer, unstored bool) (analysis.Report, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -121,7 +128,7 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 		gaps = append(gaps, analysis.Gap{Kind: analysis.GapFileSkipped, Summary: fmt.Sprintf("not read: %s: %s", l, notFollowed)})
 		unread = append(unread, l+": "+notFollowed)
 	}
-	dec := ingest.NewDecoder(ingest.Options{MaxBytes: 4 << 30, Unstored: true}) // nothing is stored
+	dec := ingest.NewDecoder(ingest.Options{MaxBytes: 4 << 30, Unstored: unstored})
 	keep := func(o *cluster.Object) error {
 		objs = append(objs, o)
 		return nil
