@@ -1,0 +1,53 @@
+package cluster
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// TestKeptObjectsMarshalAsTheirKubernetesTypes: an object kept lean with no Stored JSON (an
+// event or a pod the text reader made, holding only fields the lean types have) marshals to
+// the bytes its Kubernetes type did, kind and apiVersion included: what the store kept of it
+// before the types were lean.
+func TestKeptObjectsMarshalAsTheirKubernetesTypes(t *testing.T) {
+	t.Parallel()
+	at := metav1.NewTime(time.Date(2023, 2, 1, 17, 6, 0, 0, time.UTC))
+	ev := &corev1.Event{TypeMeta: metav1.TypeMeta{Kind: KindEvent, APIVersion: "v1"},
+		ObjectMeta:     metav1.ObjectMeta{Name: "hub.1", Namespace: "prod", Annotations: map[string]string{"source": "kubelet"}},
+		InvolvedObject: corev1.ObjectReference{Kind: KindPod, Namespace: "prod", Name: "hub", APIVersion: "v1", FieldPath: "spec.containers{hub}"},
+		Reason:         "Evicted", Message: "The node was low on resource: memory.", Type: corev1.EventTypeWarning,
+		Source: corev1.EventSource{Component: "kubelet", Host: "core-1"}, Count: 2, FirstTimestamp: at, LastTimestamp: at}
+	started := true
+	pod := &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: KindPod, APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod", DeletionTimestamp: &at},
+		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub", Image: "jupyterhub/k8s-hub:3.0.0",
+			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("512Mi")}}}}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "10.0.0.7", StartTime: &at,
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: at}},
+			ContainerStatuses: []corev1.ContainerStatus{{Name: "hub", Ready: true, RestartCount: 3, Image: "jupyterhub/k8s-hub:3.0.0", Started: &started,
+				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: at}}}}}}
+	for name, c := range map[string]struct {
+		kept *Object
+		core any
+	}{
+		"event": {&Object{Kind: KindEvent, APIVersion: "v1", Event: EventOf(ev)}, ev},
+		"pod":   {&Object{Kind: KindPod, APIVersion: "v1", Pod: PodOf(pod)}, pod},
+	} {
+		got, err := c.kept.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(c.core)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s: kept, it marshals to\n%s\nas its Kubernetes type to\n%s", name, got, want)
+		}
+	}
+}
