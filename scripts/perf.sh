@@ -363,8 +363,14 @@ rootline analyze --format json DIR\`), the report byte for byte the same through
 - **Growth** (item 5): analyze takes 350 ms, 2.53 s and 20.8 s at 1,000, 20,000 and 150,000
   pods: 126 and 139 µs a pod from 20,000 up, so close to linear there (1,000 pods are mostly
   the process's fixed cost); peak RSS 124, 360 and 2,412 MiB. The upload is measured at 1,000
-  and 20,000 pods (176 ms and 2.99 s on PostgreSQL, linear); 150,000 pods were not uploaded
-  in this run.
+  and 20,000 pods (176 ms and 2.99 s on PostgreSQL, linear). At 150,000 pods, once by hand
+  after the run (\`ROOTLINE_BENCH_PODS=150000 go test ./internal/server -run '^\$' -bench
+  UploadSnapshot -benchtime 1x\`, on 3d414a5): PostgreSQL 22.4 s to the 201 and 48.4 s signed,
+  linear from 20,000 (7.5 times the pods, 7.5 times the time); SQLite 350 s to the 201 and 380
+  s signed, 76 times its 20,000-pod figure: not linear. The bulk transaction's page cache
+  (\`sqliteBulkCacheKiB\`, 256 MiB) is smaller than what 150,000 pods and 375,000 events write
+  into, and one transaction's write-ahead log grows to gigabytes; neither is measured apart
+  yet.
 - **Timeline after new evidence** is twice its figure of 12-01 (105 against 43 ms, SQLite,
   10,000 events) on a machine whose bare query is faster. It is not this round's doing: on
   this machine \`BenchmarkTimelineAPIAfterEvidence\` (SQLite, 10,000 events) takes 116-128 ms at
