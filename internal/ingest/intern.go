@@ -83,8 +83,13 @@ func (in *interner) meta(m *metav1.ObjectMeta) {
 	internStr(in, &m.Namespace)
 	internStr(in, &m.GenerateName)
 	in.values(m.Labels)
-	for i := range m.OwnerReferences {
-		r := &m.OwnerReferences[i]
+	in.owners(m.OwnerReferences)
+}
+
+// owners shares what repeats in an object's owner references.
+func (in *interner) owners(refs []metav1.OwnerReference) {
+	for i := range refs {
+		r := &refs[i]
 		internStr(in, &r.APIVersion)
 		internStr(in, &r.Kind)
 		internStr(in, &r.Name)
@@ -116,13 +121,7 @@ func (in *interner) typeMeta(o *cluster.Object) {
 func (in *interner) keptMeta(m *cluster.ObjectMeta) {
 	internStr(in, &m.Namespace)
 	in.values(m.Labels)
-	for i := range m.OwnerReferences {
-		r := &m.OwnerReferences[i]
-		internStr(in, &r.APIVersion)
-		internStr(in, &r.Kind)
-		internStr(in, &r.Name)
-		internStr(in, &r.UID)
-	}
+	in.owners(m.OwnerReferences)
 }
 
 // keptPod shares what repeats in what Rootline keeps of a pod.
