@@ -24,9 +24,10 @@ type ObjectMeta struct {
 }
 
 // Event is an event as Rootline holds it: the fields of a core/v1 Event that the model, the
-// rules, the timeline and the pictures read, and the server's rows are made of; about a third
-// of the memory of the core/v1 Event it is made from (EventOf), which the decoder drops. Its
-// JSON names are core/v1's, so that a stored event decodes straight into it.
+// rules, the timeline and the pictures read, and the server's rows are made of (1.0 KB of
+// memory an event of the scale snapshot with its Object, against 1.1 KB as a core/v1 Event).
+// It is made from a decoded core/v1 Event (EventOf), which is then dropped, or decoded
+// straight: its JSON names are core/v1's.
 type Event struct {
 	ObjectMeta          `json:"metadata"`
 	InvolvedObject      corev1.ObjectReference `json:"involvedObject"`
@@ -76,8 +77,9 @@ func metaOf(m *metav1.ObjectMeta) ObjectMeta {
 		Annotations: m.Annotations, OwnerReferences: m.OwnerReferences}
 }
 
-// core is the metav1.ObjectMeta m holds the fields of.
-func (m *ObjectMeta) core() metav1.ObjectMeta {
+// Core is the metav1.ObjectMeta m holds the fields of, for the checks and helpers written
+// for Kubernetes' types.
+func (m *ObjectMeta) Core() metav1.ObjectMeta {
 	return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion,
 		CreationTimestamp: m.CreationTimestamp, DeletionTimestamp: m.DeletionTimestamp,
 		DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds, Labels: m.Labels,
@@ -89,7 +91,7 @@ func (m *ObjectMeta) core() metav1.ObjectMeta {
 // e's strings, maps and pointers.
 func (e *Event) Core() *corev1.Event {
 	ev := &corev1.Event{
-		ObjectMeta:          e.ObjectMeta.core(),
+		ObjectMeta:          e.ObjectMeta.Core(),
 		InvolvedObject:      e.InvolvedObject,
 		Reason:              e.Reason,
 		Message:             e.Message,

@@ -128,7 +128,7 @@ func statusesOf(ss []corev1.ContainerStatus) []ContainerStatus {
 // and pointers.
 func (p *Pod) Core() *corev1.Pod {
 	s := &p.Spec
-	out := &corev1.Pod{ObjectMeta: p.ObjectMeta.core(), Spec: corev1.PodSpec{
+	out := &corev1.Pod{ObjectMeta: p.ObjectMeta.Core(), Spec: corev1.PodSpec{
 		Volumes: s.Volumes, InitContainers: coreContainers(s.InitContainers), Containers: coreContainers(s.Containers),
 		RestartPolicy: s.RestartPolicy, TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
 		NodeSelector: s.NodeSelector, ServiceAccountName: s.ServiceAccountName, NodeName: s.NodeName,

@@ -85,9 +85,9 @@ type Options struct {
 	// (change.KeyValues): the server's installation key, so that what it stores cannot be
 	// matched against guessed values. Empty: unkeyed hashes (change.HashValues).
 	ValueKey []byte
-	// Unstored says that the objects are only analysed, never stored (rootline analyze): a
-	// typed object whose type holds only what Rootline reads (an Event) then keeps no JSON of
-	// its whole (cluster.Object.Stored), which halves what it holds.
+	// Unstored says that the objects are only analysed, never stored (rootline analyze): pods
+	// and core/v1 events are then decoded straight into what Rootline keeps of them
+	// (cluster.Pod, cluster.Event) and keep no JSON of their whole (cluster.Object.Stored).
 	Unstored bool
 }
 

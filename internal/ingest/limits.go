@@ -173,18 +173,16 @@ func typedFault(v any) (fault, bool) {
 			return f, true
 		}
 		return refFault("involvedObject", &t.InvolvedObject)
-	case *cluster.Pod: // made by the text reader
-		m := metav1.ObjectMeta{Name: t.Name, Namespace: t.Namespace, UID: t.UID, ResourceVersion: t.ResourceVersion,
-			Labels: t.Labels, Annotations: t.Annotations}
+	case *cluster.Pod: // what Rootline keeps of one: decoded straight into it, or from text
+		m := t.ObjectMeta.Core()
 		if f, ok := objectMetaFault(&m); ok {
 			return f, true
 		}
 		if f, ok := stringFault("spec.nodeName", t.Spec.NodeName, maxName); ok {
 			return f.at("spec", "nodeName"), true
 		}
-	case *cluster.Event: // made by the text reader
-		m := metav1.ObjectMeta{Name: t.Name, Namespace: t.Namespace, UID: t.UID, ResourceVersion: t.ResourceVersion,
-			Labels: t.Labels, Annotations: t.Annotations}
+	case *cluster.Event:
+		m := t.ObjectMeta.Core()
 		if f, ok := objectMetaFault(&m); ok {
 			return f, true
 		}

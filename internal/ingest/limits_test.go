@@ -64,6 +64,7 @@ func TestLimits(t *testing.T) {
 		{"annotations 256 KiB", "p.json", podJSON(`,"annotations":{"a":"`+long(256<<10-1)+`"}`, ""), ""},
 		{"node name", "n.json", `{"apiVersion":"v1","kind":"Node","metadata":{"name":"` + long(1<<20) + `"}}`, "metadata.name is 1048576 bytes, longer than 253"},
 		{"node of a pod", "p.json", podJSON("", `,"nodeName":"`+long(4096)+`"`), "spec.nodeName is 4096 bytes, longer than 253"},
+		{"uid of an event", "e.json", `{"apiVersion":"v1","kind":"Event","metadata":{"name":"e","uid":"` + long(254) + `"}}`, "metadata.uid is 254 bytes, longer than 253"},
 		{"involved object", "e.json", `{"apiVersion":"v1","kind":"Event","metadata":{"name":"e"},"involvedObject":{"kind":"Pod","name":"` + long(4096) + `"}}`,
 			"involvedObject.name is 4096 bytes, longer than 253"},
 		{"regarding", "e.json", `{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e"},"regarding":{"kind":"Pod","namespace":"` + long(64) + `"}}`,
@@ -85,25 +86,29 @@ func TestLimits(t *testing.T) {
 		{"digits in text", "d.json", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","annotations":{"a":"id ` + digits(500) + ` seen"}}}`, ""},
 		{"text", "pods.txt", "NAME    READY   STATUS    RESTARTS   AGE\n" + long(4096) + "   1/1     Running   0          5m\n", "pods.txt:2: metadata.name is 4096 bytes, longer than 253"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			objs, _, err := decodeAll(t, tc.file, []byte(tc.data), Options{})
-			if tc.says == "" {
-				if err != nil || len(objs) != 1 {
-					t.Fatalf("%d objects, %v; want 1", len(objs), err)
+		// For the store, and for analysis alone (pods and events decoded straight into what
+		// Rootline keeps of them, which is checked the same way).
+		for _, opts := range []Options{{}, {Unstored: true}} {
+			t.Run(fmt.Sprintf("%s/unstored=%v", tc.name, opts.Unstored), func(t *testing.T) {
+				objs, _, err := decodeAll(t, tc.file, []byte(tc.data), opts)
+				if tc.says == "" {
+					if err != nil || len(objs) != 1 {
+						t.Fatalf("%d objects, %v; want 1", len(objs), err)
+					}
+					return
 				}
-				return
-			}
-			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.says) {
-				t.Fatalf("error %.300v, want a malformed input saying %q", err, tc.says)
-			}
-			if len(err.Error()) > 512 {
-				t.Errorf("the error is %d bytes long: %.100s…", len(err.Error()), err)
-			}
-			for _, o := range objs {
-				if o.Name != "a" && o.Name != "p" {
-					t.Errorf("emitted %s %.40s", o.Kind, o.Name)
+				if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.says) {
+					t.Fatalf("error %.300v, want a malformed input saying %q", err, tc.says)
 				}
-			}
-		})
+				if len(err.Error()) > 512 {
+					t.Errorf("the error is %d bytes long: %.100s…", len(err.Error()), err)
+				}
+				for _, o := range objs {
+					if o.Name != "a" && o.Name != "p" {
+						t.Errorf("emitted %s %.40s", o.Kind, o.Name)
+					}
+				}
+			})
+		}
 	}
 }

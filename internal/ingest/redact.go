@@ -52,12 +52,28 @@ func redactPodSpec(s *corev1.PodSpec) {
 	for i := range s.EphemeralContainers {
 		redactContainer((*corev1.Container)(&s.EphemeralContainers[i].EphemeralContainerCommon))
 	}
-	for i := range s.Volumes {
-		if v := s.Volumes[i].FlexVolume; v != nil {
+	redactVolumes(s.Volumes)
+}
+
+// redactVolumes redacts the options of flex volumes and the attributes of CSI volumes, which
+// drivers fill with credentials.
+func redactVolumes(vs []corev1.Volume) {
+	for i := range vs {
+		if v := vs[i].FlexVolume; v != nil {
 			redact.Keyed(v.Options)
 		}
-		if v := s.Volumes[i].CSI; v != nil {
+		if v := vs[i].CSI; v != nil {
 			redact.Keyed(v.VolumeAttributes)
+		}
+	}
+}
+
+// redactProbes redacts the commands and HTTP requests of a container's probes.
+func redactProbes(probes ...*corev1.Probe) {
+	for _, p := range probes {
+		if p != nil {
+			redactExec(p.Exec)
+			redactHTTPGet(p.HTTPGet)
 		}
 	}
 }
@@ -69,12 +85,7 @@ func redactContainer(c *corev1.Container) {
 		}
 	}
 	redact.Command(c.Command, c.Args)
-	for _, p := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
-		if p != nil {
-			redactExec(p.Exec)
-			redactHTTPGet(p.HTTPGet)
-		}
-	}
+	redactProbes(c.LivenessProbe, c.ReadinessProbe, c.StartupProbe)
 	if l := c.Lifecycle; l != nil {
 		for _, h := range []*corev1.LifecycleHandler{l.PostStart, l.PreStop} {
 			if h != nil {
@@ -151,26 +162,16 @@ func redactStoredPod(raw []byte) []byte {
 	return out
 }
 
-// redactKeptPod is redactPod for a pod made by the text reader, already what Rootline keeps of
-// it: its annotations, its probes' commands and requests, and its status's messages.
+// redactKeptPod is redactPod for what Rootline keeps of a pod (decoded straight into it for
+// analysis, or made by the text reader): its annotations, its volumes' options, its probes'
+// commands and requests, and its status's messages. The fields that carry most secrets
+// (environment, command lines, hooks) are not kept, so there is nothing of them to redact.
 func redactKeptPod(p *cluster.Pod) {
 	redactAnnotations(p.Annotations)
-	for i := range p.Spec.Volumes {
-		if v := p.Spec.Volumes[i].FlexVolume; v != nil {
-			redact.Keyed(v.Options)
-		}
-		if v := p.Spec.Volumes[i].CSI; v != nil {
-			redact.Keyed(v.VolumeAttributes)
-		}
-	}
+	redactVolumes(p.Spec.Volumes)
 	for _, cs := range [][]cluster.Container{p.Spec.InitContainers, p.Spec.Containers} {
 		for i := range cs {
-			for _, pr := range []*corev1.Probe{cs[i].LivenessProbe, cs[i].ReadinessProbe, cs[i].StartupProbe} {
-				if pr != nil {
-					redactExec(pr.Exec)
-					redactHTTPGet(pr.HTTPGet)
-				}
-			}
+			redactProbes(cs[i].LivenessProbe, cs[i].ReadinessProbe, cs[i].StartupProbe)
 		}
 	}
 	s := &p.Status
@@ -186,8 +187,8 @@ func redactKeptPod(p *cluster.Pod) {
 	}
 }
 
-// redactKeptEvent is redactEvent for an event made by the text reader, already what Rootline
-// keeps of it.
+// redactKeptEvent is redactEvent for what Rootline keeps of an event (decoded straight into
+// it for analysis, or made by the text reader).
 func redactKeptEvent(e *cluster.Event) {
 	redactAnnotations(e.Annotations)
 	e.Message = redact.Text(e.Message)
