@@ -111,7 +111,13 @@ func probesOf(p *corev1.Pod) map[string]string {
 // onePod decodes doc as name and returns the one pod it holds, typed.
 func onePod(t *testing.T, name, doc string) *cluster.Object {
 	t.Helper()
-	objs, skipped, err := decodeAll(t, name, []byte(doc), Options{})
+	return onePodWith(t, name, doc, Options{})
+}
+
+// onePodWith is onePod decoding with opts.
+func onePodWith(t *testing.T, name, doc string, opts Options) *cluster.Object {
+	t.Helper()
+	objs, skipped, err := decodeAll(t, name, []byte(doc), opts)
 	var pods []*cluster.Object
 	for _, o := range objs {
 		if o.Pod != nil {
@@ -295,11 +301,14 @@ func TestPodStatusMessageCredentialsRedacted(t *testing.T) {
 		} {
 			t.Run(tt.name+"/"+strings.Fields(msg)[0], func(t *testing.T) {
 				t.Parallel()
-				o := onePod(t, tt.file, tt.doc)
-				if got := o.Pod.Status.Message; got != want {
-					t.Errorf("status.message stored as\n%q\nwant\n%q", got, want)
+				// Stored, and analysed alone: decoded straight into what Rootline keeps.
+				for _, opts := range []Options{{}, {Unstored: true}} {
+					o := onePodWith(t, tt.file, tt.doc, opts)
+					if got := o.Pod.Status.Message; got != want {
+						t.Errorf("unstored %v: status.message kept as\n%q\nwant\n%q", opts.Unstored, got, want)
+					}
+					noSecret(t, o)
 				}
-				noSecret(t, o)
 			})
 		}
 	}
