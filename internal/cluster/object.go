@@ -97,6 +97,14 @@ type Object struct {
 	Stored json.RawMessage
 }
 
+// Unstored is a copy of o without its stored JSON: what analysis reads of an object the store
+// has its JSON of. It shares o's typed object.
+func (o *Object) Unstored() *Object {
+	c := *o
+	c.Stored = nil
+	return &c
+}
+
 // Ref names the object the way evidence cites it: "Pod prod/hub-7c9", "Node gke-core-1".
 func (o *Object) Ref() string {
 	if o.Namespace == "" {

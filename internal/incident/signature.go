@@ -30,6 +30,35 @@ func (s Signature) Equal(o Signature) bool {
 		slices.Equal(s.Components, o.Components)
 }
 
+// Merge is s with what o adds to it: o's symptom and cause kinds and components that s does not
+// hold, after s's own, and s's root cause, else o's. It is the signature of an incident's
+// evidence after an upload, from the signature before and the upload's own (a cause found in
+// part of the evidence is found in the whole), until the whole is analysed again.
+func (s Signature) Merge(o Signature) Signature {
+	out := Signature{RootCause: s.RootCause}
+	if out.RootCause == "" {
+		out.RootCause = o.RootCause
+	}
+	out.Symptoms = union(s.Symptoms, o.Symptoms)
+	out.Causes = union(s.Causes, o.Causes)
+	out.Components = union(s.Components, o.Components)
+	return out
+}
+
+// union is a's elements, then b's not in a, each once.
+func union[T comparable](a, b []T) []T {
+	if len(a)+len(b) == 0 {
+		return nil
+	}
+	out := make([]T, 0, len(a)+len(b))
+	for _, v := range slices.Concat(a, b) {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // Empty reports whether the signature says nothing.
 func (s Signature) Empty() bool {
 	return len(s.Symptoms) == 0 && len(s.Causes) == 0 && s.RootCause == "" && len(s.Components) == 0

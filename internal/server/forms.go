@@ -105,8 +105,14 @@ func (s *Server) uploadForm(c *gin.Context) error {
 	status := http.StatusOK
 	for _, f := range sp.files {
 		one := &spool{files: []spooledFile{f}}
-		resp, code, err := s.storeSnapshot(ctx, u.Selected, u.Cluster, nil, one)
+		resp, code, add, err := s.storeSnapshotAdding(ctx, u.Selected, u.Cluster, nil, one, true)
 		r := incidents.FileResult{Name: f.name}
+		switch {
+		case add != nil:
+			s.refreshSignature(ctx, u.Selected, add)
+		case err == nil: // stored before: the incident may never have been analysed with it
+			s.refreshSignature(ctx, u.Selected, nil)
+		}
 		switch {
 		case err != nil:
 			he := s.classify(err)
@@ -126,7 +132,6 @@ func (s *Server) uploadForm(c *gin.Context) error {
 		}
 		u.Results = append(u.Results, r)
 	}
-	s.refreshSignature(ctx, u.Selected)
 	return render(c, status, "Upload", incidents.UploadPage(u))
 }
 

@@ -143,7 +143,7 @@ func (s *Server) readPrometheusInto(c *gin.Context, done func(status int, resp m
 	resp.Snapshot = snap
 	if status == http.StatusCreated {
 		s.log.InfoContext(ctx, "Prometheus read", "incident_id", id, "prometheus", shownAddress(address), "snapshot", snap.Snapshot, "queries", len(outcomes))
-		s.refreshSignature(ctx, id)
+		s.refreshSignature(ctx, id, nil) // the series are read against the incident's pods: the whole again
 	}
 	done(status, resp)
 	return nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"runtime"
 	"sync"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // refreshSignature asks for the signature of an incident's analysis to be recorded after its
@@ -15,20 +17,56 @@ import (
 // it, so that a client reads what its own uploads changed. A failure is logged: the upload
 // that asked has been stored.
 //
+// An upload that stored new objects gives them (add, from storeSnapshotAdding): the refresh
+// analyses those alone and adds what they show to the signature the incident had
+// (refreshAdded; issue 30), without reading the incident back; the incident's full analysis
+// runs when a page or the API asks for it, and the related-incident lookup stores what it
+// says. Without add (a snapshot stored before and attached again, a Prometheus read, whose
+// series are read against the incident's pods) the whole incident is analysed again
+// (refreshOnce).
+//
 // Refreshes of one incident run one round at a time, and a round covers every upload stored
 // before it started: uploads that end while a round runs are covered by the next round, one
 // for all of them. So a burst of uploads to an incident costs a few analyses, not one each,
 // and nothing runs once the rounds asked for are done. The state made is kept in the cache
 // only when the incident is there already (someone is looking at it): a burst of uploads
 // nobody views leaves no state behind. Close waits for the rounds running.
-func (s *Server) refreshSignature(ctx context.Context, id string) {
+func (s *Server) refreshSignature(ctx context.Context, id string, add *addition) {
 	ctx = context.WithoutCancel(ctx) // the request's values (for the log), not its end
+	s.refreshes.queue(id, add)
 	s.refreshes.start(id, func() {
+		adds, whole := s.refreshes.take(id)
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(s.background, cancel)() // Close gave up waiting
-		s.refreshOnce(ctx, id)
+		switch {
+		case whole:
+			for _, a := range adds {
+				a.done() // the whole incident's analysis covers them
+			}
+			s.refreshOnce(ctx, id)
+		case len(adds) > 0:
+			s.refreshAdded(ctx, id, adds)
+		}
 	})
+}
+
+// addition is what an upload added to an incident: the objects it stored, as analysis reads
+// them, and the names of the files they came from. It holds the upload's budget share
+// (release) until done.
+type addition struct {
+	files   []string
+	objects []*cluster.Object
+	release func()
+}
+
+// done drops the objects and hands the budget share back.
+func (a *addition) done() {
+	a.files, a.objects = nil, nil
+	if a.release != nil {
+		a.release()
+		a.release = nil
+	}
 }
 
 // Settle waits until every signature refresh asked for before it was called has been made
@@ -61,6 +99,7 @@ func (s *Server) Close(ctx context.Context) error {
 // refreshes are the rounds of signature refreshes, by incident, run in the background.
 type refreshes struct {
 	mu      sync.Mutex
+	work    map[string]*refreshWork // what the next round of an incident is to cover
 	cond    *sync.Cond
 	rounds  map[string]*refreshRounds
 	slots   chan struct{} // a slot for each round that may run at once, over every incident
@@ -80,6 +119,46 @@ func (r *refreshes) init() {
 		r.rounds, r.cond = map[string]*refreshRounds{}, sync.NewCond(&r.mu)
 		r.slots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	}
+}
+
+// refreshWork is what the next round of an incident covers: the additions of the uploads that
+// gave theirs, and whether the whole incident is to be analysed again.
+type refreshWork struct {
+	adds  []*addition
+	whole bool
+}
+
+// queue records what the next round of id is to cover: add, or the whole incident when add is nil.
+func (r *refreshes) queue(id string, add *addition) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.work == nil {
+		r.work = map[string]*refreshWork{}
+	}
+	w := r.work[id]
+	if w == nil {
+		w = &refreshWork{}
+		r.work[id] = w
+	}
+	if add == nil {
+		w.whole = true
+	} else {
+		w.adds = append(w.adds, add)
+	}
+}
+
+// take returns what was queued for id's rounds since the last take, and forgets it: a round
+// that starts after a queue takes it, and one that finds nothing (its work taken by the round
+// before) does nothing.
+func (r *refreshes) take(id string) (adds []*addition, whole bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w := r.work[id]
+	if w == nil {
+		return nil, false
+	}
+	delete(r.work, id)
+	return w.adds, w.whole
 }
 
 // start asks for a round of run for id that starts after start was called, and returns: a

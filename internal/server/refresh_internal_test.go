@@ -96,7 +96,7 @@ func TestRefreshRounds(t *testing.T) {
 	}
 }
 
-// gatedLibrary holds every analysis signature back until gate is closed, saying on entered
+// gatedLibrary holds every analysis signature (set or merged) back until gate is closed, saying on entered
 // that one is waiting.
 type gatedLibrary struct {
 	LibraryStore
@@ -115,6 +115,19 @@ func (g gatedLibrary) SetAnalysisSignature(ctx context.Context, id string, sig i
 		return ctx.Err()
 	}
 	return g.LibraryStore.SetAnalysisSignature(ctx, id, sig)
+}
+
+func (g gatedLibrary) MergeAnalysisSignature(ctx context.Context, id string, sig incident.Signature, from *time.Time) error {
+	select {
+	case g.entered <- id:
+	default:
+	}
+	select {
+	case <-g.gate:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return g.LibraryStore.MergeAnalysisSignature(ctx, id, sig, from)
 }
 
 // TestUploadAnswersBeforeItsSignature: an upload is answered once its snapshot is stored,

@@ -6,11 +6,15 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/analysis/rules"
+	"github.com/rootline-dev/rootline/internal/cluster"
 	"github.com/rootline-dev/rootline/internal/incident"
+	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/report"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/templates/incidents"
@@ -79,6 +83,45 @@ func (s *Server) refreshOnce(ctx context.Context, id string) {
 	case err != nil:
 		s.log.WarnContext(ctx, "analysis signature not updated", "incident_id", id, "error", err)
 	}
+}
+
+// refreshAdded refreshes the signature of an incident from what uploads added to it, within
+// --upload-timeout: each addition is analysed on its own, and what the analyses show is added
+// to the incident's analysis signature (incident.Signature.Merge; the first time of their
+// evidence dates the incident when it is earlier). A cause found in part of the evidence is
+// found in the whole: the signature grows as uploads come, and is made again whole when the
+// incident's analysis runs for a page or the API (related stores what it says).
+func (s *Server) refreshAdded(ctx context.Context, id string, adds []*addition) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
+	defer cancel()
+	var (
+		sig  incident.Signature
+		from *time.Time
+	)
+	for _, a := range adds {
+		rep := analyseAddition(a)
+		a.done()
+		sig = sig.Merge(analysisSignature(rep))
+		if f := rep.Inputs.From; f != nil && (from == nil || f.Before(*from)) {
+			from = f
+		}
+	}
+	err := s.deps.Library.MergeAnalysisSignature(ctx, id, sig, from)
+	switch {
+	case errors.Is(err, store.ErrNotFound): // removed since the upload
+		s.log.DebugContext(ctx, "analysis signature not updated: the incident is gone", "incident_id", id)
+	case err != nil:
+		s.log.WarnContext(ctx, "analysis signature not updated", "incident_id", id, "error", err)
+	}
+}
+
+// analyseAddition analyses what an upload added on its own, as an incident made of it alone
+// would be: its objects, and the series of the Prometheus answers among them.
+func analyseAddition(a *addition) analysis.Report {
+	m := cluster.NewModel(a.files, a.objects)
+	var opts analysis.Options
+	opts.Metrics, _ = metrics.FromObjects(m.Others)
+	return rules.Run(m, opts)
 }
 
 // relatedLimit is how many incidents that share only components a lookup returns by default;

@@ -71,6 +71,7 @@ type LibraryStore interface {
 	RelatedCandidates(ctx context.Context, target incident.Candidate, limits store.RelatedLimits) ([]incident.Candidate, error)
 	Signatures(ctx context.Context, id string) (incident.Signatures, error)
 	SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error
+	MergeAnalysisSignature(ctx context.Context, id string, sig incident.Signature, from *time.Time) error
 	SetEvidenceTime(ctx context.Context, id string, from *time.Time) error
 	SetPersonSignature(ctx context.Context, id string, sig *incident.Signature) error
 	LibraryCounts(ctx context.Context, f store.IncidentFilter) (store.Counts, error)

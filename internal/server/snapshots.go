@@ -105,7 +105,7 @@ func (s *Server) uploadSnapshot(c *gin.Context) error {
 			return err
 		}
 	}
-	resp, status, err := s.storeSnapshot(ctx, id, clusterName, fresh, sp)
+	resp, status, add, err := s.storeSnapshotAdding(ctx, id, clusterName, fresh, sp, true)
 	if err != nil {
 		result := "rejected"
 		if s.classify(err).Status >= 500 {
@@ -121,12 +121,12 @@ func (s *Server) uploadSnapshot(c *gin.Context) error {
 		}
 		s.log.InfoContext(ctx, "snapshot stored", "incident_id", id, "snapshot", resp.Snapshot, "bytes", resp.Bytes, "objects", resp.Objects,
 			"incident_created", resp.Created)
-		s.refreshSignature(ctx, id)
+		s.refreshSignature(ctx, id, add)
 	} else {
 		// The bytes were stored already, perhaps for another incident: this one may never have
 		// been analysed with them.
 		s.metrics.uploadResults.WithLabelValues("existing").Inc()
-		s.refreshSignature(ctx, id)
+		s.refreshSignature(ctx, id, nil)
 	}
 	c.JSON(status, resp)
 	return nil
@@ -175,19 +175,36 @@ func snapshotID(files, clusterName string) string {
 // (deadlock, busy database) is written again by the store (WriteSnapshot); the spooled files
 // make that cheap and exact.
 func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName string, fresh *incident.Incident, sp *spool) (snapshotResponse, int, error) {
+	resp, status, _, err := s.storeSnapshotAdding(ctx, incidentID, clusterName, fresh, sp, false)
+	return resp, status, err
+}
+
+// storeSnapshotAdding is storeSnapshot, and when keep is set and the snapshot was stored now
+// (201), what it added to the incident: its objects as Rootline keeps them, held with the
+// upload's budget share until the addition is done with (addition.done), so that the
+// incident's signature is refreshed from them without reading the incident back.
+func (s *Server) storeSnapshotAdding(ctx context.Context, incidentID, clusterName string, fresh *incident.Incident, sp *spool, keep bool) (snapshotResponse, int, *addition, error) {
 	release, err := s.budget.acquire(ctx, sp.cost(s.cfg.MaxDecodedBytes))
 	if err != nil {
-		return snapshotResponse{}, 0, err
+		return snapshotResponse{}, 0, nil, err
 	}
-	defer release()
+	var add *addition
+	if keep {
+		add = &addition{}
+	}
+	defer func() {
+		if add == nil || add.release == nil {
+			release()
+		}
+	}()
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
 	defer cancel()
 	digest := snapshotID(sp.digest(), clusterName)
 	if fresh == nil {
 		if snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, incidentID); err == nil {
-			return response(incidentID, snap, true), http.StatusOK, nil
+			return response(incidentID, snap, true), http.StatusOK, nil, nil
 		} else if !errors.Is(err, store.ErrNotFound) {
-			return snapshotResponse{}, 0, err
+			return snapshotResponse{}, 0, nil, err
 		}
 	}
 	files := make([]store.SnapshotFile, len(sp.files))
@@ -196,10 +213,10 @@ func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName stri
 	}
 	meta := store.SnapshotMeta{Digest: digest, Incident: incidentID, Create: fresh, Cluster: clusterName, Bytes: sp.total(), Files: files}
 	snap, err := s.deps.Snapshots.WriteSnapshot(ctx, meta, func(ctx context.Context, w store.SnapshotSink) ([]ingest.Skipped, error) {
-		return s.fillSnapshot(ctx, w, sp)
+		return s.fillSnapshot(ctx, w, sp, add)
 	})
 	if errors.Is(err, store.ErrIncidentExists) {
-		return snapshotResponse{}, 0, errStatus(http.StatusConflict, fmt.Sprintf("incident %s already exists", incidentID))
+		return snapshotResponse{}, 0, nil, errStatus(http.StatusConflict, fmt.Sprintf("incident %s already exists", incidentID))
 	}
 	if errors.Is(err, store.ErrExists) { // the same bytes, stored before or by a concurrent request
 		if fresh != nil {
@@ -208,44 +225,56 @@ func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName stri
 			if holder, err := s.deps.Snapshots.SnapshotHolder(ctx, digest); err == nil {
 				snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, holder)
 				if err != nil {
-					return snapshotResponse{}, 0, err
+					return snapshotResponse{}, 0, nil, err
 				}
-				return response(holder, snap, true), http.StatusOK, nil
+				return response(holder, snap, true), http.StatusOK, nil, nil
 			} else if !errors.Is(err, store.ErrNotFound) {
-				return snapshotResponse{}, 0, err
+				return snapshotResponse{}, 0, nil, err
 			}
 			// Stored bytes were accepted before: the incident is created and they are attached.
 			in := *fresh
 			if err := s.deps.Incidents.CreateIncident(ctx, &in); errors.Is(err, store.ErrExists) {
-				return snapshotResponse{}, 0, errStatus(http.StatusConflict, fmt.Sprintf("incident %s already exists", incidentID))
+				return snapshotResponse{}, 0, nil, errStatus(http.StatusConflict, fmt.Sprintf("incident %s already exists", incidentID))
 			} else if err != nil {
-				return snapshotResponse{}, 0, err
+				return snapshotResponse{}, 0, nil, err
 			}
 		}
 		snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, incidentID)
 		if err != nil {
-			return snapshotResponse{}, 0, err
+			return snapshotResponse{}, 0, nil, err
 		}
 		resp := response(incidentID, snap, true)
 		resp.Created = fresh != nil
-		return resp, http.StatusOK, nil
+		return resp, http.StatusOK, nil, nil
 	}
 	if err != nil {
-		return snapshotResponse{}, 0, err
+		return snapshotResponse{}, 0, nil, err
 	}
 	resp := response(incidentID, snap, false)
 	resp.Created = fresh != nil
-	return resp, http.StatusCreated, nil
+	if add != nil {
+		add.release = release
+	}
+	return resp, http.StatusCreated, add, nil
 }
 
 // fillSnapshot decodes the spooled files into w and returns what was skipped. An upload of
 // which nothing could be read fails as its first file did (415, 422), and one with nothing
-// Rootline keeps with 422 and the skipped list.
-func (s *Server) fillSnapshot(ctx context.Context, w store.SnapshotSink, sp *spool) ([]ingest.Skipped, error) {
+// Rootline keeps with 422 and the skipped list. When add is not nil, it keeps there the
+// objects stored (without their stored JSON, which w has written) and the files they came
+// from.
+func (s *Server) fillSnapshot(ctx context.Context, w store.SnapshotSink, sp *spool, add *addition) ([]ingest.Skipped, error) {
+	if add != nil {
+		add.files, add.objects = nil, nil // a write tried again fills it again
+	}
 	sk := &skipList{}
 	dec := ingest.NewDecoder(ingest.Options{MaxBytes: s.cfg.MaxDecodedBytes, OnSkip: sk.add, ValueKey: s.deps.ValueKey})
 	stored := 0
 	emit := func(o *cluster.Object) error {
+		var held *cluster.Object
+		if add != nil {
+			held = o.Unstored()
+		}
 		err := w.Add(ctx, o)
 		if errors.Is(err, store.ErrDuplicate) {
 			sk.add(ingest.Skipped{File: o.Source.File, Line: o.Source.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Reason: err.Error()})
@@ -253,6 +282,9 @@ func (s *Server) fillSnapshot(ctx context.Context, w store.SnapshotSink, sp *spo
 		}
 		if err == nil {
 			stored++
+			if held != nil {
+				add.objects = append(add.objects, held)
+			}
 		}
 		return err
 	}
@@ -278,6 +310,9 @@ func (s *Server) fillSnapshot(ctx context.Context, w store.SnapshotSink, sp *spo
 			continue
 		}
 		kept++
+		if add != nil {
+			add.files = append(add.files, f.name)
+		}
 	}
 	if kept == 0 { // as for a single file: the first file's own error (415, 422)
 		return nil, firstBad

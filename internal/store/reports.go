@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/rootline-dev/rootline/internal/incident"
 )
@@ -292,6 +293,45 @@ func fold(sig *incident.Signature, g signatureRow) {
 func (s *Store) SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error {
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		return s.writeSignature(tx, id, originAnalysis, sig)
+	})
+	return wrap(err, "analysis signature of %s", id)
+}
+
+// MergeAnalysisSignature adds to the signature the analysis of an incident's snapshots gave
+// what the analysis of part of its evidence (an upload's own objects) gives
+// (incident.Signature.Merge), and moves the first time of its evidence to from when from is
+// earlier: one transaction, the incident's row locked, so that merges and replacements take
+// turns. ErrNotFound when the incident does not exist.
+func (s *Store) MergeAnalysisSignature(ctx context.Context, id string, sig incident.Signature, from *time.Time) error {
+	if !incident.ValidID(id) { // no incident has it (and PostgreSQL refuses a NUL in text)
+		return fmt.Errorf("analysis signature of %.64q: %w", id, ErrNotFound)
+	}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var rows []incidentRow
+		if err := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).Select("id, evidence_at").
+			Where("id = ?", id).Find(&rows).Error; err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			return ErrNotFound
+		}
+		var sigRows []signatureRow
+		if err := tx.Where("incident_id = ? AND origin = ?", id, originAnalysis).Order("position").Find(&sigRows).Error; err != nil {
+			return err
+		}
+		before := signaturesOf(sigRows).ByOrigin[originAnalysis]
+		if merged := before.Merge(sig); !merged.Equal(before) {
+			if err := s.writeSignature(tx, id, originAnalysis, merged); err != nil {
+				return err
+			}
+		}
+		if from = utcPtr(from); from == nil || rows[0].EvidenceAt != nil && !from.Before(*rows[0].EvidenceAt) {
+			return nil
+		}
+		if err := tx.Model(&incidentRow{}).Where("id = ?", id).UpdateColumn("evidence_at", from).Error; err != nil {
+			return err
+		}
+		return refreshDates(tx, id)
 	})
 	return wrap(err, "analysis signature of %s", id)
 }

@@ -2,7 +2,9 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -217,6 +219,90 @@ func TestSignatureConcurrently(t *testing.T) {
 		}
 		if diff := cmp.Diff(sig.Causes, got.Effective.Causes); diff != "" || got.Effective.RootCause != sig.RootCause || got.Origin != "analysis" {
 			t.Errorf("the signature after concurrent writes: %+v", got)
+		}
+	})
+}
+
+// TestMergeAnalysisSignature: an upload's own signature is added to the incident's analysis
+// signature (the facets related-incident search reads follow), its evidence moves the
+// incident's date only earlier, and an incident that does not exist is ErrNotFound with
+// nothing written.
+func TestMergeAnalysisSignature(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
+		ctx := context.Background()
+		at := func(s string) *time.Time {
+			v, err := time.Parse(time.RFC3339, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return &v
+		}
+		if err := st.CreateIncident(ctx, &incident.Incident{ID: "grown", Title: "grown"}); err != nil {
+			t.Fatal(err)
+		}
+		pool := incident.Component{Kind: incident.NodePool, Name: "core"}
+		first := incident.Signature{Symptoms: []string{analysis.PodEvicted}, RootCause: "capacity_exhaustion",
+			Causes: []string{"capacity_exhaustion"}, Components: []incident.Component{pool}}
+		if err := st.MergeAnalysisSignature(ctx, "grown", first, at("2024-05-06T07:08:09Z")); err != nil {
+			t.Fatal(err)
+		}
+		prom := incident.Component{Kind: "StatefulSet", Name: "prometheus"}
+		second := incident.Signature{Symptoms: []string{analysis.OOMKilled, analysis.PodEvicted}, RootCause: "memory_limit_too_low",
+			Causes: []string{"memory_limit_too_low"}, Components: []incident.Component{prom}}
+		if err := st.MergeAnalysisSignature(ctx, "grown", second, at("2024-05-07T00:00:00Z")); err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.Signatures(ctx, "grown")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := first.Merge(second)
+		if got.Origin != incident.OriginAnalysis || !got.Effective.Equal(want) {
+			t.Errorf("after two merges the signature is %+v from %q, want %+v", got.Effective, got.Origin, want)
+		}
+		day := func() string {
+			t.Helper()
+			list, err := st.Incidents(ctx, store.IncidentFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, in := range list {
+				if in.ID == "grown" {
+					return in.Date + " " + in.RootCause
+				}
+			}
+			t.Fatal("the incident is not listed")
+			return ""
+		}
+		if d := day(); d != "2024-05-06 capacity_exhaustion" {
+			t.Errorf("after a later upload the incident is listed as %q", d)
+		}
+		// The merged component's facet is what related-incident search finds it by.
+		cands, err := st.RelatedCandidates(ctx, incident.Candidate{ID: "other", Signature: incident.Signature{RootCause: "memory_limit_too_low",
+			Causes: []string{"memory_limit_too_low"}, Components: []incident.Component{prom}}}, store.RelatedLimits{Shared: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, c := range cands {
+			found = found || c.ID == "grown"
+		}
+		if !found {
+			t.Errorf("an incident sharing the merged component is not a candidate: %+v", cands)
+		}
+		if err := st.MergeAnalysisSignature(ctx, "grown", incident.Signature{}, at("2024-01-02T00:00:00Z")); err != nil {
+			t.Fatal(err)
+		}
+		if d := day(); d != "2024-01-02 capacity_exhaustion" {
+			t.Errorf("after an earlier upload the incident is listed as %q", d)
+		}
+		before := storetest.RowCounts(t, b.Target)
+		if err := st.MergeAnalysisSignature(ctx, "gone", first, at("2024-01-01T00:00:00Z")); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("a merge into an incident that does not exist: %v, want ErrNotFound", err)
+		}
+		if diff := cmp.Diff(before, storetest.RowCounts(t, b.Target)); diff != "" {
+			t.Errorf("a merge into an incident that does not exist wrote rows (-before +after):\n%s", diff)
 		}
 	})
 }
