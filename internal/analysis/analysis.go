@@ -2,9 +2,12 @@ package analysis
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/change"
@@ -40,8 +43,9 @@ type Options struct {
 type Input struct {
 	Model   *cluster.Model
 	Options Options
-	// components remembers cluster.PodComponent for the run: several rules ask it of every
-	// pod, and it was a third of the rules' time on 20,000 pods. Nil (in tests) computes it.
+	// components is cluster.PodComponent of every pod of the model, worked out once a run:
+	// several rules ask it of every pod, and it was a third of the rules' time on 20,000 pods.
+	// Read only once made, so that rules running at once share it. Nil (in tests) computes it.
 	components map[*cluster.Object]string
 	// changes are Options.Changes and the model's own history.
 	changes []Change
@@ -50,7 +54,19 @@ type Input struct {
 	metrics []metrics.Answer
 	// memo holds what rules ask of the whole model again and again (Once); nil computes it each
 	// time.
-	memo map[any]any
+	memo *memo
+}
+
+// memo is a run's Once values by key. The rules of a run run at once, on several goroutines:
+// each value is made once, by the first rule to ask, and the others wait for it.
+type memo struct {
+	mu      sync.Mutex
+	entries map[any]*memoEntry
+}
+
+type memoEntry struct {
+	once sync.Once
+	v    any
 }
 
 // Changes are what changed in the cluster: Options.Changes and the rollouts the model's own
@@ -64,30 +80,29 @@ func (in Input) Metrics() []metrics.Answer { return in.metrics }
 // Once returns what make gives for key, made once a run: the indexes and readings that several
 // rules ask of the whole model (events by pod, the catalogue's reading of messages). A key is a
 // value of a type of the asking package's own, so that two packages never share one. Without a
-// run (an Input made by hand, in tests) it makes it each time.
+// run (an Input made by hand, in tests) it makes it each time. Rules run at once: what Once
+// returns is shared by them, so it is read only, or guards itself.
 func Once[T any](in Input, key any, make func() T) T {
 	if in.memo == nil {
 		return make()
 	}
-	if v, ok := in.memo[key]; ok {
-		return v.(T)
+	in.memo.mu.Lock()
+	e := in.memo.entries[key]
+	if e == nil {
+		e = &memoEntry{}
+		in.memo.entries[key] = e
 	}
-	v := make()
-	in.memo[key] = v
-	return v
+	in.memo.mu.Unlock()
+	e.once.Do(func() { e.v = make() })
+	return e.v.(T)
 }
 
-// Component is cluster.PodComponent of a pod object, worked out once a run.
+// Component is cluster.PodComponent of a pod object, worked out once a run for the model's pods.
 func (in Input) Component(o *cluster.Object) string {
-	if in.components == nil {
-		return cluster.PodComponent(o.Pod)
+	if c, ok := in.components[o]; ok {
+		return c
 	}
-	c, ok := in.components[o]
-	if !ok {
-		c = cluster.PodComponent(o.Pod)
-		in.components[o] = c
-	}
-	return c
+	return cluster.PodComponent(o.Pod)
 }
 
 // defaultCriticalComponents are the components whose loss users feel at once.
@@ -143,7 +158,12 @@ type Registry struct {
 	// Observe, when set, is told after each rule of a run how long it took, by the rule's
 	// Name, and likewise the engine's own steps (EngineStep, LinkStep): what each costs at
 	// scale (BenchmarkRules). A rule that asks Once for an index first pays for making it.
+	// It is called from the run's goroutine, in the rules' order.
 	Observe func(name string, took time.Duration)
+	// Workers is how many symptom rules, then cause rules, run at once: each rule reads the
+	// model and the run's shared indexes (Once) only, and the report takes their findings in
+	// the rules' order, so it is the same whatever the number. 0 is GOMAXPROCS.
+	Workers int
 }
 
 // The names Observe is given for the engine's own work: the setting of the input (the
@@ -154,18 +174,78 @@ const (
 	LinkStep   = "(links)"
 )
 
-// clock returns a function that tells Observe the time since clock, or since its last call,
-// under the name it is given; it does nothing when Observe is nil.
-func (r *Registry) clock() func(name string) {
-	if r.Observe == nil {
-		return func(string) {}
+// runClock tells Observe how long each rule and step of a run took; it does nothing when
+// Observe is nil.
+type runClock struct {
+	observe func(name string, took time.Duration)
+	last    time.Time
+}
+
+// clock starts a run's clock.
+func (r *Registry) clock() *runClock {
+	return &runClock{observe: r.Observe, last: time.Now()}
+}
+
+// step tells Observe the time since the clock started, or since its last report, under name.
+func (c *runClock) step(name string) {
+	if c.observe == nil {
+		return
 	}
-	last := time.Now()
-	return func(name string) {
-		now := time.Now()
-		r.Observe(name, now.Sub(last))
-		last = now
+	now := time.Now()
+	c.observe(name, now.Sub(c.last))
+	c.last = now
+}
+
+// took tells Observe that a rule that ran beside others took d, and starts the next step now.
+func (c *runClock) took(name string, d time.Duration) {
+	if c.observe == nil {
+		return
 	}
+	c.observe(name, d)
+	c.last = time.Now()
+}
+
+// each runs work(0), …, work(n-1), on up to Workers goroutines at once (GOMAXPROCS when 0),
+// and returns how long each took. A panic in one is raised again in the caller's goroutine,
+// once every other has returned, as if the work had run there.
+func (r *Registry) each(n int, work func(i int)) []time.Duration {
+	took := make([]time.Duration, n)
+	workers := r.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers = min(workers, n); workers <= 1 {
+		for i := range n {
+			start := time.Now()
+			work(i)
+			took[i] = time.Since(start)
+		}
+		return took
+	}
+	var (
+		next     atomic.Int64
+		wg       sync.WaitGroup
+		panicked atomic.Pointer[any]
+	)
+	for range workers {
+		wg.Go(func() {
+			defer func() {
+				if v := recover(); v != nil {
+					panicked.CompareAndSwap(nil, &v)
+				}
+			}()
+			for i := int(next.Add(1) - 1); i < n && panicked.Load() == nil; i = int(next.Add(1) - 1) {
+				start := time.Now()
+				work(i)
+				took[i] = time.Since(start)
+			}
+		})
+	}
+	wg.Wait()
+	if v := panicked.Load(); v != nil {
+		panic(*v)
+	}
+	return took
 }
 
 // NewInput is the input a run gives its rules: the options' defaults filled in (the event
@@ -178,7 +258,10 @@ func NewInput(m *cluster.Model, opts Options) Input {
 	if opts.Now.IsZero() {
 		_, opts.Now = m.TimeRange()
 	}
-	in := Input{Model: m, Options: opts, components: map[*cluster.Object]string{}, memo: map[any]any{}}
+	in := Input{Model: m, Options: opts, components: make(map[*cluster.Object]string, len(m.Pods)), memo: &memo{entries: map[any]*memoEntry{}}}
+	for _, p := range m.Pods {
+		in.components[p] = cluster.PodComponent(p.Pod)
+	}
 	in.metrics = opts.Metrics
 	if in.metrics == nil {
 		in.metrics, _ = metrics.FromObjects(m.Others)
@@ -204,10 +287,12 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 			rep.Inputs.Queries = append(rep.Inputs.Queries, a.Name)
 		}
 	}
-	clock(EngineStep)
-	for _, rule := range r.Symptoms {
-		rep.Symptoms = append(rep.Symptoms, rule.Symptoms(in)...)
-		clock(rule.Name())
+	clock.step(EngineStep)
+	found := make([][]Symptom, len(r.Symptoms))
+	took := r.each(len(r.Symptoms), func(i int) { found[i] = r.Symptoms[i].Symptoms(in) })
+	for i, rule := range r.Symptoms {
+		rep.Symptoms = append(rep.Symptoms, found[i]...)
+		clock.took(rule.Name(), took[i])
 	}
 	rep.Symptoms, rep.Context = separateBackground(rep.Symptoms)
 	borrowTimes(m, rep.Symptoms)
@@ -222,38 +307,41 @@ func (r *Registry) Run(m *cluster.Model, opts Options) Report {
 	for i, s := range rep.Symptoms {
 		index[s.ID] = i
 	}
-	for _, rule := range r.Causes {
-		for _, c := range rule.Causes(in, rep.Symptoms) {
+	clock.step(EngineStep)
+	causes := make([][]Cause, len(r.Causes))
+	took = r.each(len(r.Causes), func(i int) { causes[i] = r.Causes[i].Causes(in, rep.Symptoms) })
+	for i, rule := range r.Causes {
+		for _, c := range causes[i] {
 			sort.SliceStable(c.Explains, func(i, j int) bool { return index[c.Explains[i]] < index[c.Explains[j]] })
 			c.Evidence = Unique(c.Evidence)
 			rep.Causes = append(rep.Causes, c)
 		}
-		clock(rule.Name())
+		clock.took(rule.Name(), took[i])
 	}
 	applyClaims(in, &rep)
 	rep.Causes = mergeCauses(rep.Causes)
 	final := groupSymptoms(in, &rep)
-	clock(EngineStep)
+	clock.step(EngineStep)
 	for _, rule := range r.Roles {
 		rule.Amend(in, &rep)
-		clock(rule.Name())
+		clock.step(rule.Name())
 	}
 	orderCauses(rep.Causes, rep.Symptoms)
 	numberCauses(rep.Causes)
 	linkChain(in, &rep, r.Links)
-	clock(LinkStep)
+	clock.step(LinkStep)
 	for _, rule := range r.Amends {
 		rule.Amend(in, &rep)
-		clock(rule.Name())
+		clock.step(rule.Name())
 	}
 	for _, rule := range r.Gaps {
 		rep.Gaps = append(rep.Gaps, rule.Gaps(in, &rep)...)
-		clock(rule.Name())
+		clock.step(rule.Name())
 	}
 	rep.Gaps = mergeGaps(rep.Gaps)
 	resolveReport(&rep, final)
 	rep.Summary = summarize(&rep)
-	clock(EngineStep)
+	clock.step(EngineStep)
 	return rep
 }
 

@@ -59,37 +59,43 @@ func BenchmarkRules(b *testing.B) {
 
 // TestObserveNamesEveryRule holds what BenchmarkRules' table rests on: Observe is told of every
 // rule of the default registry by its name, and of the engine's steps, and the times it is
-// told add up to the run's.
+// told add up to the run's when the rules run one at a time, and to at most the run's for each
+// worker when they run at once.
 func TestObserveNamesEveryRule(t *testing.T) {
 	t.Parallel()
-	reg := Default()
-	seen := map[string]int{}
-	var sum time.Duration
-	reg.Observe = func(name string, d time.Duration) { seen[name]++; sum += d }
 	m := loadDir(t, filepath.Join("..", "testdata", "il0070", "liveness"), time.Time{})
-	start := time.Now()
-	reg.Run(m, analysis.Options{})
-	whole := time.Since(start)
-	var want []string
-	for _, r := range reg.Symptoms {
-		want = append(want, r.Name())
-	}
-	for _, r := range reg.Causes {
-		want = append(want, r.Name())
-	}
-	for _, r := range slices.Concat(reg.Roles, reg.Amends) {
-		want = append(want, r.Name())
-	}
-	for _, r := range reg.Gaps {
-		want = append(want, r.Name())
-	}
-	want = append(want, analysis.EngineStep, analysis.LinkStep)
-	for _, n := range want {
-		if seen[n] == 0 {
-			t.Errorf("Observe was not told of %q", n)
-		}
-	}
-	if sum > whole || sum < whole/2 {
-		t.Errorf("Observe was told of %v in all, for a run of %v", sum, whole)
+	for _, workers := range []int{1, 3} {
+		t.Run(fmt.Sprintf("%d workers", workers), func(t *testing.T) {
+			reg := Default()
+			reg.Workers = workers
+			seen := map[string]int{}
+			var sum time.Duration
+			reg.Observe = func(name string, d time.Duration) { seen[name]++; sum += d }
+			start := time.Now()
+			reg.Run(m, analysis.Options{})
+			whole := time.Since(start)
+			var want []string
+			for _, r := range reg.Symptoms {
+				want = append(want, r.Name())
+			}
+			for _, r := range reg.Causes {
+				want = append(want, r.Name())
+			}
+			for _, r := range slices.Concat(reg.Roles, reg.Amends) {
+				want = append(want, r.Name())
+			}
+			for _, r := range reg.Gaps {
+				want = append(want, r.Name())
+			}
+			want = append(want, analysis.EngineStep, analysis.LinkStep)
+			for _, n := range want {
+				if seen[n] == 0 {
+					t.Errorf("Observe was not told of %q", n)
+				}
+			}
+			if sum > whole*time.Duration(workers) || sum < whole/2 {
+				t.Errorf("Observe was told of %v in all, for a run of %v on %d workers", sum, whole, workers)
+			}
+		})
 	}
 }

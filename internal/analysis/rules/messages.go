@@ -15,7 +15,9 @@ import (
 // parts say about a cause. Rules that read a kind of message ask here rather than match its
 // words themselves, so that every wording the catalogue knows (across releases) counts.
 
-// messageCache remembers the catalogue's reading of each message text for one analysis.
+// messageCache remembers the catalogue's reading of each message text for one analysis. The
+// rules of the analysis run at once: the catalogue reads a text outside the lock (twice at
+// worst, when two rules ask at once, with the same answer).
 type messageCache struct {
 	mu    sync.Mutex
 	cat   *catalog.Catalogue
@@ -83,11 +85,9 @@ func (c *messageCache) message(text string) *catalog.Match {
 		return nil
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.first == nil {
-		c.first = map[string]*catalog.Match{}
-	}
-	if m, ok := c.first[text]; ok {
+	m, ok := c.first[text]
+	c.mu.Unlock()
+	if ok {
 		return m
 	}
 	var out *catalog.Match
@@ -101,22 +101,30 @@ func (c *messageCache) message(text string) *catalog.Match {
 	if out == nil && len(ms) == 1 && ms[0].Text == strings.TrimSpace(text) {
 		out = &ms[0] // a reason word read alone from a table's cell: the event's whole message
 	}
+	c.mu.Lock()
+	if c.first == nil {
+		c.first = map[string]*catalog.Match{}
+	}
 	c.first[text] = out
+	c.mu.Unlock()
 	return out
 }
 
 // explain returns every message and part the catalogue finds in text.
 func (c *messageCache) explain(text string) []catalog.Match {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	ms, ok := c.parts[text]
+	c.mu.Unlock()
+	if ok {
+		return ms
+	}
+	ms = c.cat.Explain(text)
+	c.mu.Lock()
 	if c.parts == nil {
 		c.parts = map[string][]catalog.Match{}
 	}
-	if ms, ok := c.parts[text]; ok {
-		return ms
-	}
-	ms := c.cat.Explain(text)
 	c.parts[text] = ms
+	c.mu.Unlock()
 	return ms
 }
 

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -312,7 +313,7 @@ func breakdown(sch signal.Scheduling) map[string]int {
 // better reports whether a scheduler message tells more than the one kept: it parses where the
 // kept one does not, or it parses with more reasons and is not cut where the kept one is. A
 // pending pod's events repeat the same few messages thousands of times: each is parsed once a run.
-func (c schedulingCache) better(msg, old string) bool {
+func (c *schedulingCache) better(msg, old string) bool {
 	if msg == "" {
 		return false
 	}
@@ -337,25 +338,36 @@ type parsedScheduling struct {
 	reasons       int
 }
 
-// schedulingCache holds the scheduler messages of a run, parsed (see better).
-type schedulingCache map[string]parsedScheduling
+// schedulingCache holds the scheduler messages of a run, parsed (see better). The rules that
+// read them run at once.
+type schedulingCache struct {
+	mu     sync.Mutex
+	parsed map[string]parsedScheduling
+}
 
 // schedulingKey is the key of a run's schedulingCache (analysis.Once).
 type schedulingKey struct{}
 
 // schedulingOf is the run's schedulingCache.
-func schedulingOf(in analysis.Input) schedulingCache {
-	return analysis.Once(in, schedulingKey{}, func() schedulingCache { return schedulingCache{} })
+func schedulingOf(in analysis.Input) *schedulingCache {
+	return analysis.Once(in, schedulingKey{}, func() *schedulingCache {
+		return &schedulingCache{parsed: map[string]parsedScheduling{}}
+	})
 }
 
-// scheduling parses a scheduler message once a run.
-func (c schedulingCache) scheduling(msg string) parsedScheduling {
-	if p, ok := c[msg]; ok {
+// scheduling parses a scheduler message once a run (twice at worst, when two rules ask at once).
+func (c *schedulingCache) scheduling(msg string) parsedScheduling {
+	c.mu.Lock()
+	p, ok := c.parsed[msg]
+	c.mu.Unlock()
+	if ok {
 		return p
 	}
 	sch, ok := signal.ParseFailedScheduling(msg)
-	p := parsedScheduling{ok: ok, truncated: sch.Truncated, reasons: len(sch.Reasons)}
-	c[msg] = p
+	p = parsedScheduling{ok: ok, truncated: sch.Truncated, reasons: len(sch.Reasons)}
+	c.mu.Lock()
+	c.parsed[msg] = p
+	c.mu.Unlock()
 	return p
 }
 
