@@ -255,9 +255,11 @@ ${an_rows}
 snapshot's model, already decoded, each rule timed as \`Registry.Observe\` sees it in the run
 (milliseconds a run; a rule that is first to ask for an index the run shares, \`Input.Once\`,
 pays for making it). "(engine)" is the engine's own work (the input's changes and series,
-claims, merging, grouping, numbering, the summary), "(links)" the link rules together. The last
-column is the time a pod at the smallest and the largest size: equal when the rule grows
-linearly with the snapshot.
+claims, merging, grouping, numbering, the summary), "(links)" the link rules together. The
+symptom rules, then the cause rules, run at once on every core (\`Registry.Workers\`): a rule's
+time is its own, and the whole run's is its wall time, less than their sum. The last column is
+the time a pod at the smallest and the largest size: equal when the rule grows linearly with
+the snapshot.
 
 ${rules_rows}
 
