@@ -138,8 +138,25 @@ func contradicted(rep *Report, action string, targets []ObjectRef, nodes int) (s
 
 // overlaps reports whether two lists of objects share one.
 func overlaps(a, b []ObjectRef) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(a)*len(b) <= 256 {
+		for _, x := range a {
+			if slices.Contains(b, x) {
+				return true
+			}
+		}
+		return false
+	}
+	// Thousands of targets a side (the pods of a large pool): a set of the shorter, so that
+	// comparing two suggestions grows with their targets, not with their product.
+	set := make(map[ObjectRef]struct{}, len(a))
 	for _, x := range a {
-		if slices.Contains(b, x) {
+		set[x] = struct{}{}
+	}
+	for _, y := range b {
+		if _, ok := set[y]; ok {
 			return true
 		}
 	}

@@ -29,6 +29,10 @@ type messageCache struct {
 	// carriers are the reasons of the messages that carry another (catalog.Entry.Carries):
 	// an event of one may be a sign of any kind.
 	carriers map[string]bool
+	// lower are the reasons of the model's events in lower case, by reason, so that recorded,
+	// asked of every event by every rule that reads messages, does not lower each again; read
+	// only once made.
+	lower map[string]string
 }
 
 // messagesKey is the key of a run's messageCache (analysis.Once).
@@ -36,7 +40,15 @@ type messagesKey struct{}
 
 // messages is the run's reading of messages by the catalogue.
 func messages(in analysis.Input) *messageCache {
-	return analysis.Once(in, messagesKey{}, func() *messageCache { return newMessageCache(catalog.Default()) })
+	return analysis.Once(in, messagesKey{}, func() *messageCache {
+		c := newMessageCache(catalog.Default())
+		for _, o := range in.Model.Events {
+			if r := o.Event.Reason; c.lower[r] == "" {
+				c.lower[r] = strings.ToLower(r)
+			}
+		}
+		return c
+	})
 }
 
 // recorded reports whether an event reason is one that messages of the symptom kind are
@@ -46,12 +58,16 @@ func (c *messageCache) recorded(kind, reason string) bool {
 	if set[reason] || c.carriers[reason] {
 		return true
 	}
-	return set[strings.ToLower(reason)]
+	lower, ok := c.lower[reason]
+	if !ok {
+		lower = strings.ToLower(reason)
+	}
+	return set[lower]
 }
 
 // newMessageCache reads a catalogue's reasons by symptom kind, for recorded.
 func newMessageCache(cat *catalog.Catalogue) *messageCache {
-	c := &messageCache{cat: cat, reasons: map[string]map[string]bool{}, carriers: map[string]bool{}}
+	c := &messageCache{cat: cat, reasons: map[string]map[string]bool{}, carriers: map[string]bool{}, lower: map[string]string{}}
 	add := func(kind, reason string) {
 		if c.reasons[kind] == nil {
 			c.reasons[kind] = map[string]bool{}
