@@ -152,3 +152,13 @@ func (s *Store) SinceQueryPlans(ctx context.Context, clusterName string, gen int
 	}
 	return plans, nil
 }
+
+// SQLitePageMemory is what BulkCache counts for each page of a snapshot's page cache.
+const SQLitePageMemory = sqlitePageMemory
+
+// Pragma reads a setting of the connection that w writes through (SQLite's PRAGMA name).
+func (w *SnapshotWriter) Pragma(ctx context.Context, name string) (int64, error) {
+	var v int64
+	err := w.tx.WithContext(ctx).Raw("PRAGMA " + name).Row().Scan(&v)
+	return v, err
+}

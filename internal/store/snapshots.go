@@ -70,6 +70,13 @@ type SnapshotMeta struct {
 	Cluster string // "" for the incident's cluster, or DefaultCluster
 	Bytes   int64
 	Files   []SnapshotFile
+	// Decoded is what the files decode to, in bytes (a gzip file by what it unpacks to), which
+	// the page cache of the transaction that stores them is sized by on SQLite (BulkCache); 0
+	// for Bytes.
+	Decoded int64
+	// CacheLimit is the most memory that page cache may take: the part of the server's memory
+	// budget left to it. The cache is given a floor whatever the limit (0: the floor alone).
+	CacheLimit int64
 }
 
 // Snapshot is a stored snapshot.
@@ -194,7 +201,7 @@ func (s *Store) BeginSnapshot(ctx context.Context, m SnapshotMeta) (*SnapshotWri
 	if err := s.ensureEventDays(ctx, storageDays(now)...); err != nil {
 		return nil, err
 	}
-	c, err := s.beginBulkTx(ctx)
+	c, err := s.beginBulkTx(ctx, bulkCachePages(m))
 	if err != nil {
 		return nil, wrap(err, "begin snapshot")
 	}

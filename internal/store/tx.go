@@ -12,7 +12,7 @@ import (
 
 // connTx is a transaction on a connection held for it alone: on PostgreSQL so that it can COPY
 // (bulk.go), on SQLite, for a transaction that writes many rows, so that its page cache can be
-// large (beginBulkTx).
+// sized for it (beginBulkTx).
 type connTx struct {
 	tx   *gorm.DB
 	conn *sql.Conn // nil on SQLite, which has no COPY
@@ -50,19 +50,59 @@ func (s *Store) beginConnTx(ctx context.Context) (*connTx, error) {
 	return &connTx{tx: tx, conn: conn}, nil
 }
 
-// sqliteBulkCacheKiB is the page cache of a SQLite connection that stores a snapshot. The
-// default, 2 MiB, is less than the indexes an upload writes into (events alone have five, keyed
-// by hashes, so written all over): pages were spilled to the file in the middle of the
-// transaction and read back (2 of 18 s storing 20,000 pods and 50,000 events). Pages are
-// taken as they are needed, and handed back when the connection's cache is set back.
-const sqliteBulkCacheKiB = 256 << 10
+// The page cache of the SQLite connection that stores a snapshot (beginBulkTx) is sized from the
+// snapshot, so that the pages its transaction writes stay in it until the commit. A page spilled
+// before (to the write-ahead log, once the cache is full) is copied to the statement journal
+// within a part of the snapshot (Mark, a savepoint), and every statement walked that journal:
+// 150,000 pods and 375,000 events in three files took 350 s to store with a cache of 256 MiB,
+// 40 s with one that held them. The pages written come to 0.62 bytes for each decoded byte of
+// kubectl JSON, the same at 1,000, 20,000 and 150,000 pods (synth.BenchSnapshot into a new
+// database; 0.39 for pods alone, 0.51 for nodes, 1.03 for events, whose five indexes take
+// most), and to 0.71 with the index pages that were there before changed, 20,000 pods stored
+// into a database that held 150,000: the cache is given a page for each page of the decoded
+// snapshot.
+const (
+	// sqlitePageBytes is SQLite's page, its default, which Rootline keeps.
+	sqlitePageBytes = 4096
+	// sqlitePageMemory is what a page held in the cache takes of the process's memory: the page
+	// and its headers, which the embedded SQLite's allocator (modernc.org/libc) rounds up to
+	// 8 KiB. Measured: storing 20,000 pods with a cache that held their 27,900 pages took 194 MiB
+	// more of anonymous memory than with a 16 MiB cache, 8.5 KiB a page.
+	sqlitePageMemory = 8704
+	// sqliteCacheFloorPages is the least cache a snapshot is stored with (16 MiB of pages, 34 MiB
+	// of memory): a small snapshot stored into a database that holds much already changes pages
+	// of its indexes beyond its own size.
+	sqliteCacheFloorPages = 4096
+)
+
+// BulkCache is the memory that the page cache of the transaction storing a snapshot described by
+// m may take in this process (see sqlitePageMemory): on SQLite, a page for each page of what its
+// files decode to (m.Decoded, else m.Bytes), within m.CacheLimit, and never less than the floor,
+// sqliteCacheFloorPages; nothing on PostgreSQL, whose cache is its own server's. The server
+// charges it to its memory budget, beside what decoding the upload costs.
+func (s *Store) BulkCache(m SnapshotMeta) int64 {
+	if s.dialect != SQLite {
+		return 0
+	}
+	return bulkCachePages(m) * sqlitePageMemory
+}
+
+// bulkCachePages is the page cache, in pages, that a snapshot described by m is stored with.
+func bulkCachePages(m SnapshotMeta) int64 {
+	n := m.Decoded
+	if n <= 0 {
+		n = m.Bytes
+	}
+	pages := min(n/sqlitePageBytes, m.CacheLimit/sqlitePageMemory)
+	return max(pages, sqliteCacheFloorPages)
+}
 
 // beginBulkTx is beginConnTx for a transaction that writes many rows. On SQLite it runs on a
-// connection of its own whose page cache is large (sqliteBulkCacheKiB) and whose statement
-// journals are kept in memory (a multi-row INSERT journals each page it changes, in case it
-// fails part way: 3 s of writes to a temporary file for the same upload); the connection is
-// set back as it was when the transaction ends.
-func (s *Store) beginBulkTx(ctx context.Context) (*connTx, error) {
+// connection of its own whose page cache holds cachePages pages (bulkCachePages) and whose
+// statement journals are kept in memory (a multi-row INSERT journals each page it changes, in
+// case it fails part way: 3 s of writes to a temporary file storing 20,000 pods and 50,000
+// events); the connection is set back as it was when the transaction ends.
+func (s *Store) beginBulkTx(ctx context.Context, cachePages int64) (*connTx, error) {
 	if s.dialect == Postgres {
 		return s.beginConnTx(ctx)
 	}
@@ -84,7 +124,7 @@ func (s *Store) beginBulkTx(ctx context.Context) (*connTx, error) {
 		return nil, err
 	}
 	c := &connTx{own: conn, restore: []string{fmt.Sprintf("PRAGMA cache_size = %d", cache), fmt.Sprintf("PRAGMA temp_store = %d", temp)}}
-	for _, p := range []string{fmt.Sprintf("PRAGMA cache_size = -%d", sqliteBulkCacheKiB), "PRAGMA temp_store = MEMORY"} {
+	for _, p := range []string{fmt.Sprintf("PRAGMA cache_size = %d", cachePages), "PRAGMA temp_store = MEMORY"} {
 		if _, err := conn.ExecContext(ctx, p); err != nil {
 			c.release()
 			return nil, err
