@@ -84,3 +84,66 @@ func TestSnapshotCacheSizedFromTheUpload(t *testing.T) {
 		}
 	})
 }
+
+// TestSnapshotInPartsJournalsToAFile: on SQLite a snapshot of several files, written a part for
+// each (Mark), keeps its statement journal in a temporary file, which SQLite walks in memory from
+// its start at the end of every statement within a part; one of a single file keeps it in
+// memory. The connection goes back to the pool as it was.
+func TestSnapshotInPartsJournalsToAFile(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
+		ctx := t.Context()
+		createIncident(t, st, "parts", "leap")
+		if b.Name == "postgres" { // no journal of this process: a snapshot in parts is begun alike
+			w, err := st.BeginSnapshot(ctx, store.SnapshotMeta{Digest: "parts", Incident: "parts", Files: make([]store.SnapshotFile, 2)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Rollback()
+			if err := w.Mark(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Keep(ctx); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		sqlDB, err := st.DB().DB()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sqlDB.SetMaxOpenConns(1) // the pool hands back the connection the snapshot was written on
+		pooled := func() (temp int64) {
+			t.Helper()
+			if err := st.DB().WithContext(ctx).Raw("PRAGMA temp_store").Row().Scan(&temp); err != nil {
+				t.Fatal(err)
+			}
+			return temp
+		}
+		before := pooled()
+		const file, memory = 1, 2 // PRAGMA temp_store
+		for _, c := range []struct {
+			files []store.SnapshotFile
+			want  int64
+		}{
+			{[]store.SnapshotFile{{Name: "all.json"}}, memory},
+			{[]store.SnapshotFile{{Name: "pods.json"}, {Name: "events.json"}}, file},
+		} {
+			w, err := st.BeginSnapshot(ctx, store.SnapshotMeta{Digest: "parts", Incident: "parts", Files: c.files})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := w.Pragma(ctx, "temp_store")
+			w.Rollback()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want {
+				t.Errorf("a snapshot of %d files is written with temp_store %d, want %d (1 a file, 2 memory)", len(c.files), got, c.want)
+			}
+			if after := pooled(); after != before {
+				t.Errorf("after a snapshot of %d files its connection's temp_store is %d, want %d as before", len(c.files), after, before)
+			}
+		}
+	})
+}

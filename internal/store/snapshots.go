@@ -69,7 +69,9 @@ type SnapshotMeta struct {
 	Create  *incident.Incident
 	Cluster string // "" for the incident's cluster, or DefaultCluster
 	Bytes   int64
-	Files   []SnapshotFile
+	// Files are the snapshot's files; each of several is written as a part of it (Mark), as
+	// the server does, so that an unreadable one can be dropped.
+	Files []SnapshotFile
 	// Decoded is what the files decode to, in bytes (a gzip file by what it unpacks to), which
 	// the page cache of the transaction that stores them is sized by on SQLite (BulkCache); 0
 	// for Bytes.
@@ -201,7 +203,7 @@ func (s *Store) BeginSnapshot(ctx context.Context, m SnapshotMeta) (*SnapshotWri
 	if err := s.ensureEventDays(ctx, storageDays(now)...); err != nil {
 		return nil, err
 	}
-	c, err := s.beginBulkTx(ctx, bulkCachePages(m))
+	c, err := s.beginBulkTx(ctx, bulkCachePages(m), len(m.Files) > 1)
 	if err != nil {
 		return nil, wrap(err, "begin snapshot")
 	}

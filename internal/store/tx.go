@@ -53,14 +53,14 @@ func (s *Store) beginConnTx(ctx context.Context) (*connTx, error) {
 // The page cache of the SQLite connection that stores a snapshot (beginBulkTx) is sized from the
 // snapshot, so that the pages its transaction writes stay in it until the commit. A page spilled
 // before (to the write-ahead log, once the cache is full) is copied to the statement journal
-// within a part of the snapshot (Mark, a savepoint), and every statement walked that journal:
-// 150,000 pods and 375,000 events in three files took 350 s to store with a cache of 256 MiB,
-// 40 s with one that held them. The pages written come to 0.62 bytes for each decoded byte of
-// kubectl JSON, the same at 1,000, 20,000 and 150,000 pods (synth.BenchSnapshot into a new
-// database; 0.39 for pods alone, 0.51 for nodes, 1.03 for events, whose five indexes take
-// most), and to 0.71 with the index pages that were there before changed, 20,000 pods stored
-// into a database that held 150,000: the cache is given a page for each page of the decoded
-// snapshot.
+// within a part of the snapshot (Mark, a savepoint): 150,000 pods and 375,000 events in three
+// files took 350 s to store with a cache of 256 MiB, 40 s with one that held them (with the
+// journal in a file, as it is now for such snapshots, 58 s against 38 s, and 11 GB written to
+// it). The pages written come to 0.62 bytes for each decoded byte of kubectl JSON, the same at
+// 1,000, 20,000 and 150,000 pods (synth.BenchSnapshot into a new database; 0.39 for pods alone,
+// 0.51 for nodes, 1.03 for events, whose five indexes take most), and to 0.71 with the index
+// pages that were there before changed, 20,000 pods stored into a database that held 150,000:
+// the cache is given a page for each page of the decoded snapshot.
 const (
 	// sqlitePageBytes is SQLite's page, its default, which Rootline keeps.
 	sqlitePageBytes = 4096
@@ -98,11 +98,16 @@ func bulkCachePages(m SnapshotMeta) int64 {
 }
 
 // beginBulkTx is beginConnTx for a transaction that writes many rows. On SQLite it runs on a
-// connection of its own whose page cache holds cachePages pages (bulkCachePages) and whose
-// statement journals are kept in memory (a multi-row INSERT journals each page it changes, in
-// case it fails part way: 3 s of writes to a temporary file storing 20,000 pods and 50,000
-// events); the connection is set back as it was when the transaction ends.
-func (s *Store) beginBulkTx(ctx context.Context, cachePages int64) (*connTx, error) {
+// connection of its own whose page cache holds cachePages pages (bulkCachePages), and the
+// connection is set back as it was when the transaction ends. Its statement journals are kept in
+// memory (a multi-row INSERT journals each page it changes, in case it fails part way: 8% more
+// processor time storing 20,000 pods with a temporary file), unless it is to be written in parts
+// (Mark). Within a part's savepoint the journal keeps every page the part changes that was
+// written before it, and SQLite walks an in-memory journal from its start at the end of each
+// statement, so the time grew with the square of those pages: 20,000 pods in three files took
+// 83 s to store into a database that held 150,000 (the index pages of its events changed), 10 s
+// with the journal in a file.
+func (s *Store) beginBulkTx(ctx context.Context, cachePages int64, parts bool) (*connTx, error) {
 	if s.dialect == Postgres {
 		return s.beginConnTx(ctx)
 	}
@@ -124,7 +129,11 @@ func (s *Store) beginBulkTx(ctx context.Context, cachePages int64) (*connTx, err
 		return nil, err
 	}
 	c := &connTx{own: conn, restore: []string{fmt.Sprintf("PRAGMA cache_size = %d", cache), fmt.Sprintf("PRAGMA temp_store = %d", temp)}}
-	for _, p := range []string{fmt.Sprintf("PRAGMA cache_size = %d", cachePages), "PRAGMA temp_store = MEMORY"} {
+	journal := "MEMORY"
+	if parts {
+		journal = "FILE"
+	}
+	for _, p := range []string{fmt.Sprintf("PRAGMA cache_size = %d", cachePages), "PRAGMA temp_store = " + journal} {
 		if _, err := conn.ExecContext(ctx, p); err != nil {
 			c.release()
 			return nil, err
