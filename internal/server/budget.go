@@ -19,7 +19,9 @@ import (
 // of a byte of kubectl JSON) and the rows of the current batch: measured at about 3 bytes per
 // byte of input for a 34 MiB pod list and 5 for a 5 MiB one (RSS of `rootline serve` above
 // idle, one upload at a time, scripts/loadtest --burst). The budget counts 4, plus a fixed
-// part for the decoder's buffers and the transaction.
+// part for the decoder's buffers and the transaction. On SQLite an upload is charged besides the
+// page cache its transaction may fill, memory outside Go's heap, as the store sizes it from the
+// decoded bytes (store.BulkCache: some 2 bytes a byte, within what the budget holds beside).
 //
 // Loading and analysing an incident costs about 12 KiB per object (pods, nodes, events): the
 // peak of `rootline analyze` on a generated 20,000-pod cluster was about 280 MB.
@@ -77,10 +79,19 @@ func errBusy(why string) error {
 // request larger than it runs alone). It gives up with 503 after the wait, or with the
 // context's error when the client goes. release must be called once it is done.
 func (b *budget) acquire(ctx context.Context, cost int64) (release func(), err error) {
-	cost = min(max(cost, 1), b.total)
+	release, _, err = b.acquireSplit(ctx, cost, 0)
+	return release, err
+}
+
+// acquireSplit is acquire of cost and extra bytes as one share, of which releaseExtra gives back
+// the extra part ahead of the rest: memory a request needs only for a while, as the page cache
+// of an upload's transaction on SQLite. release gives back what is still held.
+func (b *budget) acquireSplit(ctx context.Context, cost, extra int64) (release, releaseExtra func(), err error) {
+	whole := min(max(cost+extra, 1), b.total)
+	early := min(max(extra, 0), whole-1) // what stays until release is 1 at least, as for acquire
 	if b.waiting.Add(1) > b.maxWait {
 		b.waiting.Add(-1)
-		return nil, errBusy(fmt.Sprintf("%d requests wait already", b.maxWait))
+		return nil, nil, errBusy(fmt.Sprintf("%d requests wait already", b.maxWait))
 	}
 	defer b.waiting.Add(-1)
 	wctx, cancel := context.WithTimeout(ctx, b.wait)
@@ -88,23 +99,25 @@ func (b *budget) acquire(ctx context.Context, cost int64) (release func(), err e
 	select {
 	case b.slots <- struct{}{}:
 	case <-wctx.Done():
-		return nil, b.waitErr(ctx)
+		return nil, nil, b.waitErr(ctx)
 	}
-	if err := b.sem.Acquire(wctx, cost); err != nil {
+	if err := b.sem.Acquire(wctx, whole); err != nil {
 		<-b.slots
-		return nil, b.waitErr(ctx)
+		return nil, nil, b.waitErr(ctx)
 	}
 	b.running.Add(1)
-	var once sync.Once
+	var once, onceExtra sync.Once
+	releaseExtra = func() { onceExtra.Do(func() { b.sem.Release(early) }) }
 	return func() {
 		once.Do(func() {
-			b.sem.Release(cost)
+			releaseExtra()
+			b.sem.Release(whole - early)
 			<-b.slots
 			if b.running.Add(-1) == 0 {
 				b.giveBack()
 			}
 		})
-	}, nil
+	}, releaseExtra, nil
 }
 
 // reserve waits for cost bytes of the budget, without a worker slot: memory that a request
@@ -151,12 +164,23 @@ func (b *budget) giveBack() {
 }
 
 // cost is the budget a spooled upload takes while it is decoded and stored: its files by the
-// size of what they are once read (inputsize.Decoded), pasted text by the objects it becomes,
-// saved Prometheus answers by their series too (inputsize.Series).
+// size of what they are once read (decoded), saved Prometheus answers by their series too
+// (inputsize.Series). On SQLite an upload stored as a snapshot takes its page cache besides
+// (storeSnapshotAdding).
 func (sp *spool) cost(limit int64) int64 {
-	n := int64(costBase)
+	n := costBase + costPerByte*sp.decoded(limit)
 	for _, f := range sp.files {
-		n += costPerByte*inputsize.Decoded(f.path, f.name, f.size, limit) + costPerSeries*inputsize.Series(f.path, limit)
+		n += costPerSeries * inputsize.Series(f.path, limit)
+	}
+	return n
+}
+
+// decoded is what the spooled files are once read, in bytes (inputsize.Decoded): a gzip file by
+// what it unpacks to, at most limit a file, pasted text by the objects it becomes.
+func (sp *spool) decoded(limit int64) int64 {
+	var n int64
+	for _, f := range sp.files {
+		n += inputsize.Decoded(f.path, f.name, f.size, limit)
 	}
 	return n
 }

@@ -167,6 +167,12 @@ func snapshotID(files, clusterName string) string {
 	return hex.EncodeToString(h[:])
 }
 
+// pageCache is a snapshot store that writes an upload through a page cache in this process's
+// memory, and says how much it may take: *store.Store, whose BulkCache is nothing on PostgreSQL.
+type pageCache interface {
+	BulkCache(m store.SnapshotMeta) int64
+}
+
 // storeSnapshot stores an upload for an incident; fresh, when not nil, is the incident to
 // create with it.
 //
@@ -184,7 +190,22 @@ func (s *Server) storeSnapshot(ctx context.Context, incidentID, clusterName stri
 // upload's budget share until the addition is done with (addition.done), so that the
 // incident's signature is refreshed from them without reading the incident back.
 func (s *Server) storeSnapshotAdding(ctx context.Context, incidentID, clusterName string, fresh *incident.Incident, sp *spool, keep bool) (snapshotResponse, int, *addition, error) {
-	release, err := s.budget.acquire(ctx, sp.cost(s.cfg.MaxDecodedBytes))
+	digest := snapshotID(sp.digest(), clusterName)
+	files := make([]store.SnapshotFile, len(sp.files))
+	for i, f := range sp.files {
+		files[i] = store.SnapshotFile{Name: f.name, SHA256: f.sha256, Bytes: f.size}
+	}
+	cost := sp.cost(s.cfg.MaxDecodedBytes)
+	// On SQLite the transaction's page cache is memory of this process too, outside Go's heap:
+	// it is sized from the upload within what the budget holds beside the decoding, and charged
+	// until the snapshot is written, when the cache is handed back.
+	meta := store.SnapshotMeta{Digest: digest, Incident: incidentID, Create: fresh, Cluster: clusterName, Bytes: sp.total(), Files: files,
+		Decoded: sp.decoded(s.cfg.MaxDecodedBytes), CacheLimit: max(s.budget.total-cost, 0)}
+	var cache int64
+	if pc, ok := s.deps.Snapshots.(pageCache); ok {
+		cache = pc.BulkCache(meta)
+	}
+	release, releaseCache, err := s.budget.acquireSplit(ctx, cost, cache)
 	if err != nil {
 		return snapshotResponse{}, 0, nil, err
 	}
@@ -199,7 +220,6 @@ func (s *Server) storeSnapshotAdding(ctx context.Context, incidentID, clusterNam
 	}()
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
 	defer cancel()
-	digest := snapshotID(sp.digest(), clusterName)
 	if fresh == nil {
 		if snap, err := s.deps.Snapshots.AttachSnapshot(ctx, digest, incidentID); err == nil {
 			return response(incidentID, snap, true), http.StatusOK, nil, nil
@@ -207,14 +227,10 @@ func (s *Server) storeSnapshotAdding(ctx context.Context, incidentID, clusterNam
 			return snapshotResponse{}, 0, nil, err
 		}
 	}
-	files := make([]store.SnapshotFile, len(sp.files))
-	for i, f := range sp.files {
-		files[i] = store.SnapshotFile{Name: f.name, SHA256: f.sha256, Bytes: f.size}
-	}
-	meta := store.SnapshotMeta{Digest: digest, Incident: incidentID, Create: fresh, Cluster: clusterName, Bytes: sp.total(), Files: files}
 	snap, err := s.deps.Snapshots.WriteSnapshot(ctx, meta, func(ctx context.Context, w store.SnapshotSink) ([]ingest.Skipped, error) {
 		return s.fillSnapshot(ctx, w, sp, add)
 	})
+	releaseCache() // the transaction has ended, and its connection's cache is set back
 	if errors.Is(err, store.ErrIncidentExists) {
 		return snapshotResponse{}, 0, nil, errStatus(http.StatusConflict, fmt.Sprintf("incident %s already exists", incidentID))
 	}
