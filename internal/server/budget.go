@@ -79,19 +79,22 @@ func errBusy(why string) error {
 // request larger than it runs alone). It gives up with 503 after the wait, or with the
 // context's error when the client goes. release must be called once it is done.
 func (b *budget) acquire(ctx context.Context, cost int64) (release func(), err error) {
-	release, _, err = b.acquireSplit(ctx, cost, 0)
-	return release, err
+	sh, err := b.acquireSplit(ctx, cost, 0)
+	if err != nil {
+		return nil, err
+	}
+	return sh.release, nil
 }
 
-// acquireSplit is acquire of cost and extra bytes as one share, of which releaseExtra gives back
-// the extra part ahead of the rest: memory a request needs only for a while, as the page cache
-// of an upload's transaction on SQLite. release gives back what is still held.
-func (b *budget) acquireSplit(ctx context.Context, cost, extra int64) (release, releaseExtra func(), err error) {
+// acquireSplit is acquire of cost and extra bytes as one share, of which the extra part may be
+// given back ahead of the rest (share.releaseExtra): memory a request needs only for a while,
+// as the page cache of an upload's transaction on SQLite.
+func (b *budget) acquireSplit(ctx context.Context, cost, extra int64) (*share, error) {
 	whole := min(max(cost+extra, 1), b.total)
 	early := min(max(extra, 0), whole-1) // what stays until release is 1 at least, as for acquire
 	if b.waiting.Add(1) > b.maxWait {
 		b.waiting.Add(-1)
-		return nil, nil, errBusy(fmt.Sprintf("%d requests wait already", b.maxWait))
+		return nil, errBusy(fmt.Sprintf("%d requests wait already", b.maxWait))
 	}
 	defer b.waiting.Add(-1)
 	wctx, cancel := context.WithTimeout(ctx, b.wait)
@@ -99,25 +102,43 @@ func (b *budget) acquireSplit(ctx context.Context, cost, extra int64) (release, 
 	select {
 	case b.slots <- struct{}{}:
 	case <-wctx.Done():
-		return nil, nil, b.waitErr(ctx)
+		return nil, b.waitErr(ctx)
 	}
 	if err := b.sem.Acquire(wctx, whole); err != nil {
 		<-b.slots
-		return nil, nil, b.waitErr(ctx)
+		return nil, b.waitErr(ctx)
 	}
 	b.running.Add(1)
-	var once, onceExtra sync.Once
-	releaseExtra = func() { onceExtra.Do(func() { b.sem.Release(early) }) }
-	return func() {
-		once.Do(func() {
-			releaseExtra()
-			b.sem.Release(whole - early)
-			<-b.slots
-			if b.running.Add(-1) == 0 {
-				b.giveBack()
-			}
-		})
-	}, releaseExtra, nil
+	return &share{b: b, whole: whole, early: early}, nil
+}
+
+// share is what a request holds of the budget: bytes, and a worker slot while it works.
+type share struct {
+	b                 *budget
+	whole, early      int64
+	extra, slot, done sync.Once
+}
+
+// releaseExtra gives back the extra bytes of acquireSplit ahead of the rest.
+func (s *share) releaseExtra() { s.extra.Do(func() { s.b.sem.Release(s.early) }) }
+
+// releaseSlot gives back the worker slot and keeps the bytes: a request done with the
+// processors whose memory is still in use, as an upload's objects kept for the refresh of its
+// incident's signature, which runs in slots of its own. A slot kept until that refresh had
+// uploads to one incident wait on each other: the refresh of the incident that covers them,
+// when it analyses the whole incident, waits for a slot too.
+func (s *share) releaseSlot() { s.slot.Do(func() { <-s.b.slots }) }
+
+// release gives back all that is still held.
+func (s *share) release() {
+	s.done.Do(func() {
+		s.releaseExtra()
+		s.b.sem.Release(s.whole - s.early)
+		s.releaseSlot()
+		if s.b.running.Add(-1) == 0 {
+			s.b.giveBack()
+		}
+	})
 }
 
 // reserve waits for cost bytes of the budget, without a worker slot: memory that a request

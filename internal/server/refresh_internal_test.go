@@ -224,3 +224,56 @@ func TestUploadAnswersBeforeItsSignature(t *testing.T) {
 		}
 	})
 }
+
+// TestUploadKeepsNoSlotForItsRefresh: an upload answered while its objects wait for the refresh
+// of its incident's signature gives its worker slot back. On a server of one slot, with every
+// refresh held before it starts, a second upload is stored; when the first kept its slot, the
+// second waited for it and was refused 503 (and a refresh of a whole incident, which takes a
+// slot, waited on uploads that waited on it).
+func TestUploadKeepsNoSlotForItsRefresh(t *testing.T) {
+	t.Parallel()
+	pg := storetest.NewPostgres()
+	t.Cleanup(pg.Drop)
+	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
+		cfg, _ := config.Default(func(string) string { return "" })
+		cfg.Auth = "off"
+		srv := New(cfg, StoreDeps(st, slog.New(slog.NewTextHandler(io.Discard, nil))))
+		srv.budget = newBudget(1<<30, 1, 2*time.Second)
+		srv.refreshes.mu.Lock()
+		srv.refreshes.init()
+		srv.refreshes.mu.Unlock()
+		for range cap(srv.refreshes.slots) { // every refresh waits before it starts
+			srv.refreshes.slots <- struct{}{}
+		}
+		ts := httptest.NewServer(srv.Handler())
+		defer ts.Close()
+		defer func() {
+			for range cap(srv.refreshes.slots) {
+				<-srv.refreshes.slots
+			}
+		}()
+		upload := func(id, pod string) (int, string) {
+			t.Helper()
+			var body bytes.Buffer
+			mw := multipart.NewWriter(&body)
+			part, _ := mw.CreateFormFile("file", "pods.json")
+			fmt.Fprintf(part, `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": %q, "namespace": "prod", "uid": %q},
+				"spec": {"nodeName": "core-1", "containers": [{"name": "hub"}]},
+				"status": {"phase": "Failed", "reason": "Evicted", "message": "The node was low on resource: memory."}}`, pod, "uid-"+pod)
+			mw.Close()
+			resp, err := http.Post(ts.URL+"/api/v1/incidents/"+id+"/snapshots?create=true", mw.FormDataContentType(), &body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, string(b)
+		}
+		if status, out := upload("first", "hub-1"); status != http.StatusCreated {
+			t.Fatalf("first upload: %d %s", status, out)
+		}
+		if status, out := upload("second", "hub-2"); status != http.StatusCreated {
+			t.Errorf("an upload while another's objects wait for their refresh: %d %s", status, out)
+		}
+	})
+}

@@ -205,7 +205,7 @@ func (s *Server) storeSnapshotAdding(ctx context.Context, incidentID, clusterNam
 	if pc, ok := s.deps.Snapshots.(pageCache); ok {
 		cache = pc.BulkCache(meta)
 	}
-	release, releaseCache, err := s.budget.acquireSplit(ctx, cost, cache)
+	sh, err := s.budget.acquireSplit(ctx, cost, cache)
 	if err != nil {
 		return snapshotResponse{}, 0, nil, err
 	}
@@ -215,7 +215,7 @@ func (s *Server) storeSnapshotAdding(ctx context.Context, incidentID, clusterNam
 	}
 	defer func() {
 		if add == nil || add.release == nil {
-			release()
+			sh.release()
 		}
 	}()
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
@@ -230,7 +230,7 @@ func (s *Server) storeSnapshotAdding(ctx context.Context, incidentID, clusterNam
 	snap, err := s.deps.Snapshots.WriteSnapshot(ctx, meta, func(ctx context.Context, w store.SnapshotSink) ([]ingest.Skipped, error) {
 		return s.fillSnapshot(ctx, w, sp, add)
 	})
-	releaseCache() // the transaction has ended, and its connection's cache is set back
+	sh.releaseExtra() // the transaction has ended, and its connection's cache is set back
 	if errors.Is(err, store.ErrIncidentExists) {
 		return snapshotResponse{}, 0, nil, errStatus(http.StatusConflict, fmt.Sprintf("incident %s already exists", incidentID))
 	}
@@ -269,7 +269,8 @@ func (s *Server) storeSnapshotAdding(ctx context.Context, incidentID, clusterNam
 	resp := response(incidentID, snap, false)
 	resp.Created = fresh != nil
 	if add != nil {
-		add.release = release
+		sh.releaseSlot() // the objects are kept for the refresh, which runs in a slot of its own
+		add.release = sh.release
 	}
 	return resp, http.StatusCreated, add, nil
 }
