@@ -354,7 +354,7 @@ rootline analyze --format json DIR\`), the report byte for byte the same through
   what grows still is spread over the rules that index pods and events as they go
   (capacity-exhaustion, volume-binding, node-overcommitted, memory-limit-too-low: 3-4 times
   the time a pod at 150,000 as at 1,000) and the collector's work over a larger heap.
-- **Issue 30's goals in the run of 2026-12-04** (the tables above): \`rootline analyze\` at
+- **Issue 30's goals in the first session's run, on 725ba5c:** \`rootline analyze\` at
   20,000 pods 2.53 s, 5.24 times sonic's bare decode (goal 1.5; it was 4.42 times a slower
   sonic figure of 958 ms on 12-01, 11-15 times by the issue's count), peak RSS 360 MiB, 2.06
   times the input (goal below 1; 2.75 before); at 150,000 pods 20.8 s (31.4 s on 12-01) and
@@ -364,7 +364,7 @@ rootline analyze --format json DIR\`), the report byte for byte the same through
   one, in the ingest table: the scan of items, the checks, provenance, redaction, sharing
   strings), and the rules, about 1 s (the rules' table); of the upload's, PostgreSQL's own work for the rows
   (Bulk storage) and the decode; of its signing, a whole analysis of the incident read back.
-- **Growth** (item 5): analyze takes 350 ms, 2.53 s and 20.8 s at 1,000, 20,000 and 150,000
+- **Growth** (item 5), in that run: analyze takes 350 ms, 2.53 s and 20.8 s at 1,000, 20,000 and 150,000
   pods: 126 and 139 µs a pod from 20,000 up, so close to linear there (1,000 pods are mostly
   the process's fixed cost); peak RSS 124, 360 and 2,412 MiB. The upload is measured at 1,000
   and 20,000 pods (176 ms and 2.99 s on PostgreSQL, linear). At 150,000 pods, once by hand
@@ -390,6 +390,96 @@ rootline analyze --format json DIR\`), the report byte for byte the same through
   a node's allocation table, a listing's age: 96 bytes of 256), conditions and object
   references of Rootline's own (a pod's four conditions are 480 bytes), and the rules' indexes
   made once in the model (issue 30's item 2).
+
+## Issue 30, continued: the upload's refresh, the rules at once, and the floor under analyze's memory (2026-12-04)
+
+- **The upload's signature refresh (item 4)** no longer reads the incident back. The upload keeps
+  the objects it stored, without their stored JSON, and its share of the memory budget. The refresh
+  analyses those objects on their own and adds what they show to the incident's analysis
+  signature (\`Store.MergeAnalysisSignature\`: kinds and components it did not hold, its root
+  cause unless it had none, the evidence date only earlier). The whole incident is analysed when
+  a page or the API asks for it, and the related lookup stores what the whole says.
+  \`TestUploadRefreshesFromWhatItAdded\` checks that no evidence load and no analysis of the
+  incident is made for an upload's refresh. \`TestFirstUploadSignatureIsTheWholes\` checks that,
+  for an incident made of one upload, the signature is the one the whole incident's analysis
+  gives. The "signed" columns of the upload table are this refresh. At 20,000 pods it takes
+  765 ms after the 201 on PostgreSQL and 741 ms on SQLite. The whole analysis of the incident
+  read back took 2,677 and 3,549 ms in the run of 725ba5c. Signed in all, on PostgreSQL: 8.5
+  times the bare decode, against 12.5. The 201 itself is unchanged: 6.83 times, against 6.59.
+- **An upload gives its worker slot back once stored.** It keeps only its bytes while its
+  objects wait for the refresh (\`budget.share\`).
+  - At first it kept the slot until the refresh ended. Uploads to one incident then waited on
+    each other: a whole refresh of the incident takes a slot too.
+  - \`TestConcurrentUploads\` failed about 1 time in 3, with a 503 after a minute's wait. It
+    passed 9 times in 9 after the fix.
+  - \`TestUploadKeepsNoSlotForItsRefresh\` fails when the slot is kept.
+  - Still possible: the bytes the waiting uploads keep can fill the budget that a whole refresh
+    waits for. That refresh then gives up after the budget's wait and logs it.
+- **The rules run at once** (\`Registry.Workers\`, GOMAXPROCS by default): the symptom rules, then
+  the cause rules, on every core, their findings taken in the rules' order. \`BenchmarkRules\` at
+  20,000 pods went from 1,188-1,437 ms to 706-765 ms a run on this 2-core machine (alternating
+  runs of 502496c and 1dc79e6, nothing else running). Reports are byte-identical on 1, 2 and 8
+  workers (\`TestRulesRunConcurrentlyToTheSameReport\`, raced), on every corpus file, the peer
+  suite, the seeds and the 20,000-pod snapshot. The cost is memory: two rules' working sets are
+  live at once, and the peak RSS of \`rootline analyze\` at 20,000 pods went from 362-376 MB to
+  352-387 MB in alternating runs.
+- **Two walks that grew faster than the snapshot:**
+  - Ranking the changes compared every target of a suggestion with every target of the others:
+    0.42 s a run at 150,000 pods. It now uses a set of the shorter list.
+  - Every rule that reads messages lowered each event's reason again.
+- **SQLite's upload at 150,000 pods (item 5)** was 76 times its 20,000-pod figure. The page cache
+  of the transaction that stores a snapshot is now sized from what the snapshot decodes to: a
+  page for each page of decoded JSON, charged to the server's memory budget beside the decoding,
+  and handed back once the snapshot is written (\`store.BulkCache\`, \`budget.acquireSplit\`). A
+  snapshot of several files keeps its statement journal in a file: in memory, SQLite walked it
+  from its start at every statement, 81% of the CPU.
+  - At 150,000 pods, in this run, SQLite answers in 55.9 s, against 350 s before; signed in
+    69.0 s, against 380 s.
+  - Uploading 20,000 pods in three files into a database of 150,000 took 82.6 s before and
+    9.3 s after.
+  - The cost is on a new database: 10-18% at 20,000 pods (5.3 s here), where the file journal
+    writes what memory held.
+- **Growth (item 5), from this run's tables:**
+
+  | | 1,000 pods | 20,000 pods | 150,000 pods |
+  | --- | --- | --- | --- |
+  | analyze | 380 ms | 2.82 s | 19.9 s |
+  | analyze, peak RSS | 120 MiB | 354 MiB | 2,287 MiB |
+  | the whole rules run | 33 ms | 672 ms | 7.1 s |
+  | upload to PostgreSQL, to the 201 | 224 ms | 3.04 s | 29.8 s |
+  | upload to SQLite, to the 201 | 326 ms | 5.31 s | 55.9 s |
+
+  - Analyze takes 141 and 133 µs a pod from 20,000 up. The rules take 34 and 47 µs a pod. The
+    engine's own steps grow most, 7.1 to 13.3 µs a pod: grouping and the summary over more
+    symptoms.
+  - The uploads take 9.8 times (PostgreSQL) and 10.5 times (SQLite) their 20,000-pod time for
+    7.5 times the pods. The bare decode in the same benchmark process grew 24 times, from 445
+    ms to 10.7 s: at 150,000 pods the machine's own decode slows. The ratios to it, 2.78 and
+    5.22, are its figures, not a goal met.
+- **Why the peak RSS of \`rootline analyze\` stays above its input**, measured on the 20,000-pod
+  snapshot (175 MiB):
+  - **Before reading anything:** 93-95 MB resident (\`analyze\` on a FIFO that never writes,
+    \`/proc/PID/smaps\`).
+    - 46 MB are the binary's own pages.
+    - 6 MB are the Graphviz runtime's compiled WebAssembly. A program that only imports
+      go-graphviz peaks at 20.0 MB against 1.9 MB for an empty one: its package initialiser
+      compiles and instantiates the layout engine.
+    - 35 MB are Go's heap, of which 17 MB the initialisers allocated.
+  - **At the peak:** of 348 MB resident, Go's heap arena is 278 MB. What is live grows from
+    115 MiB once decoded to 176 MiB while the rules run and the report is written
+    (\`GODEBUG=gctrace=1\`).
+  - **A tighter memory limit does not get there:**
+    - \`GOMEMLIMIT=250MiB\`: 308 MB.
+    - \`GOMEMLIMIT=200MiB\`: 306 MB, at 1.6 times the time.
+    - \`GOGC=50\`: no lower than the default.
+    - A limit of twice what is live after the decode, against 9/4: 336-371 MB for 25% more CPU.
+  - **What the goal needs:**
+    - Everything live at the peak within about 60 MB, where it is 176 MB now.
+    - A model of a third of its size. That means no \`cluster.Object\` and Kubernetes-shaped
+      struct per event (768 bytes of structs before its strings), but events in columns of
+      their own, with times as integers.
+    - Rules that keep no copy of what they find.
+    - A binary whose initialisers do not take 40 MB before \`main\` runs.
 
 ## What stands in the way of issue 16's goals (profiles of 2026-12-01)
 
