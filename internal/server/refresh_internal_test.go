@@ -104,28 +104,30 @@ type gatedLibrary struct {
 	entered chan string
 }
 
-func (g gatedLibrary) SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error {
+// wait says on entered that a write of id's signature waits, and waits for the gate.
+func (g gatedLibrary) wait(ctx context.Context, id string) error {
 	select {
 	case g.entered <- id:
 	default:
 	}
 	select {
 	case <-g.gate:
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+func (g gatedLibrary) SetAnalysisSignature(ctx context.Context, id string, sig incident.Signature) error {
+	if err := g.wait(ctx, id); err != nil {
+		return err
 	}
 	return g.LibraryStore.SetAnalysisSignature(ctx, id, sig)
 }
 
 func (g gatedLibrary) MergeAnalysisSignature(ctx context.Context, id string, sig incident.Signature, from *time.Time) error {
-	select {
-	case g.entered <- id:
-	default:
-	}
-	select {
-	case <-g.gate:
-	case <-ctx.Done():
-		return ctx.Err()
+	if err := g.wait(ctx, id); err != nil {
+		return err
 	}
 	return g.LibraryStore.MergeAnalysisSignature(ctx, id, sig, from)
 }

@@ -231,13 +231,7 @@ func TestMergeAnalysisSignature(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
-		at := func(s string) *time.Time {
-			v, err := time.Parse(time.RFC3339, s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return &v
-		}
+		at := func(s string) *time.Time { return timeAt(t, s) }
 		if err := st.CreateIncident(ctx, &incident.Incident{ID: "grown", Title: "grown"}); err != nil {
 			t.Fatal(err)
 		}
@@ -305,4 +299,14 @@ func TestMergeAnalysisSignature(t *testing.T) {
 			t.Errorf("a merge into an incident that does not exist wrote rows (-before +after):\n%s", diff)
 		}
 	})
+}
+
+// timeAt is the time an RFC 3339 text gives, or the test's end.
+func timeAt(t *testing.T, s string) *time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &v
 }

@@ -190,13 +190,7 @@ func TestIncidentsByDate(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := context.Background()
-		at := func(s string) *time.Time {
-			v, err := time.Parse(time.RFC3339, s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return &v
-		}
+		at := func(s string) *time.Time { return timeAt(t, s) }
 		if _, err := st.ImportReports(ctx, []incident.Report{
 			{ID: "r-2019", Title: "old report", Date: "2019-01-07", RootCause: "memory_limit_too_low", Causes: []string{"memory_limit_too_low"}},
 			{ID: "r-2023", Title: "report with a window", Date: "2023-02-01", StartedAt: at("2023-02-01T16:59:00Z"), RootCause: "capacity_exhaustion",
