@@ -36,6 +36,9 @@ func TestEventRules(t *testing.T) {
 			event("e2", "prod", "Pod", "hub-1", "Killing", "Normal", "Container hub failed liveness probe, will be restarted", "2023-02-01T17:05:01Z", 1),
 			event("e3", "prod", "Pod", "hub-1", "Unhealthy", "Warning", "Readiness probe failed: HTTP probe failed with statuscode: 503", "2023-02-01T17:05:02Z", 4),
 		}, []string{"liveness_probe_failed: liveness probe of pod prod/hub-1 failed 30 time(s), and the container was restarted 1 time(s) for it"}},
+		{"a reason in another case (a paste's)", probeRule{probe: "Liveness", kind: analysis.LivenessProbeFailed}, []string{
+			event("e1", "prod", "Pod", "hub-1", "UNHEALTHY", "Warning", `Liveness probe failed: Get "http://10.0.0.5:8081/hub/health": context deadline exceeded`, "2023-02-01T17:05:00Z", 30),
+		}, []string{"liveness_probe_failed: liveness probe of pod prod/hub-1 failed 30 time(s)"}},
 		{"readiness only", probeRule{probe: "Readiness", kind: analysis.ReadinessProbeFailed}, []string{
 			event("e3", "prod", "Pod", "hub-1", "Unhealthy", "Warning", "Readiness probe errored: rpc error", "2023-02-01T17:05:02Z", 4),
 		}, []string{"readiness_probe_failed: readiness probe of pod prod/hub-1 failed 4 time(s)"}},
