@@ -252,9 +252,15 @@ func podPool(m *cluster.Model, p *cluster.Object) string {
 func (g *group) symptom() Symptom {
 	shares := func(each func(member) []Share) []Share {
 		var out []Share
+		at := map[string]int{} // a share's place in out: groups of thousands of pods of as many workloads
 		for _, mb := range g.members {
 			for _, sh := range each(mb) {
-				out = addShares(out, sh)
+				if i, ok := at[sh.Name]; ok {
+					out[i].Count += sh.Count
+					continue
+				}
+				at[sh.Name] = len(out)
+				out = append(out, sh)
 			}
 		}
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Count > out[j].Count })

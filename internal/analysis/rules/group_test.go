@@ -92,6 +92,7 @@ func TestGroupSymptoms(t *testing.T) {
 	type view struct {
 		kind                      string
 		count, members, workloads int
+		top                       int // the pods of the largest workload
 		pool, reason              string
 		critical                  bool
 	}
@@ -104,16 +105,19 @@ func TestGroupSymptoms(t *testing.T) {
 		if len(s.Pools) > 0 {
 			v.pool = s.Pools[0].Name
 		}
+		if len(s.Workloads) > 0 {
+			v.top = s.Workloads[0].Count
+		}
 		got = append(got, v)
 	}
 	want := []view{
 		// The hub first: a critical component outranks a thousand ordinary pods.
-		{kind: analysis.LivenessProbeFailed, count: 1, workloads: 1, pool: "core", reason: "timed out", critical: true},
-		{kind: analysis.ContainerRestarted, count: 1, workloads: 1, pool: "core", reason: "Error, exit code 137", critical: true},
-		{kind: analysis.PodEvicted, count: 40, members: 40, workloads: 8, pool: "user", reason: "the node was low on memory"},
-		{kind: analysis.PodEvicted, count: 40, members: 40, workloads: 8, pool: "user", reason: "the node was low on memory"},
-		{kind: analysis.PodEvicted, count: 3, members: 3, workloads: 1, pool: "batch", reason: "the node was low on memory"},
-		{kind: analysis.PodPending, count: 1000, members: 10, workloads: 10, pool: "batch", reason: "Insufficient cpu"},
+		{kind: analysis.LivenessProbeFailed, count: 1, workloads: 1, top: 1, pool: "core", reason: "timed out", critical: true},
+		{kind: analysis.ContainerRestarted, count: 1, workloads: 1, top: 1, pool: "core", reason: "Error, exit code 137", critical: true},
+		{kind: analysis.PodEvicted, count: 40, members: 40, workloads: 8, top: 5, pool: "user", reason: "the node was low on memory"},
+		{kind: analysis.PodEvicted, count: 40, members: 40, workloads: 8, top: 5, pool: "user", reason: "the node was low on memory"},
+		{kind: analysis.PodEvicted, count: 3, members: 3, workloads: 1, top: 3, pool: "batch", reason: "the node was low on memory"},
+		{kind: analysis.PodPending, count: 1000, members: 10, workloads: 10, top: 100, pool: "batch", reason: "Insufficient cpu"},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("groups:\n got %+v\nwant %+v", got, want)
