@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -86,27 +85,19 @@ func (s *Server) refreshOnce(ctx context.Context, id string) {
 }
 
 // refreshAdded refreshes the signature of an incident from what uploads added to it, within
-// --upload-timeout: each addition is analysed on its own, and what the analyses show is added
-// to the incident's analysis signature (incident.Signature.Merge; the first time of their
-// evidence dates the incident when it is earlier). A cause found in part of the evidence is
-// found in the whole: the signature grows as uploads come, and is made again whole when the
-// incident's analysis runs for a page or the API (related stores what it says).
+// --upload-timeout: the additions are analysed together, on their own, and what the analysis
+// shows is added to the incident's analysis signature (incident.Signature.Merge; the first
+// time of their evidence dates the incident when it is earlier). A cause found in part of the
+// evidence is found in the whole: the signature grows as uploads come, and is made again whole
+// when the incident's analysis runs for a page or the API (related stores what it says).
 func (s *Server) refreshAdded(ctx context.Context, id string, adds []*addition) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.UploadTimeout)
 	defer cancel()
-	var (
-		sig  incident.Signature
-		from *time.Time
-	)
+	rep := analyseAdditions(adds)
 	for _, a := range adds {
-		rep := analyseAddition(a)
 		a.done()
-		sig = sig.Merge(analysisSignature(rep))
-		if f := rep.Inputs.From; f != nil && (from == nil || f.Before(*from)) {
-			from = f
-		}
 	}
-	err := s.deps.Library.MergeAnalysisSignature(ctx, id, sig, from)
+	err := s.deps.Library.MergeAnalysisSignature(ctx, id, analysisSignature(rep), rep.Inputs.From)
 	switch {
 	case errors.Is(err, store.ErrNotFound): // removed since the upload
 		s.log.DebugContext(ctx, "analysis signature not updated: the incident is gone", "incident_id", id)
@@ -115,10 +106,18 @@ func (s *Server) refreshAdded(ctx context.Context, id string, adds []*addition) 
 	}
 }
 
-// analyseAddition analyses what an upload added on its own, as an incident made of it alone
-// would be: its objects, and the series of the Prometheus answers among them.
-func analyseAddition(a *addition) analysis.Report {
-	m := cluster.NewModel(a.files, a.objects)
+// analyseAdditions analyses what uploads added, on its own, as an incident made of it alone
+// would be: their objects, and the series of the Prometheus answers among them.
+func analyseAdditions(adds []*addition) analysis.Report {
+	var (
+		files []string
+		objs  []*cluster.Object
+	)
+	for _, a := range adds {
+		files = append(files, a.files...)
+		objs = append(objs, a.objects...)
+	}
+	m := cluster.NewModel(files, objs)
 	var opts analysis.Options
 	opts.Metrics, _ = metrics.FromObjects(m.Others)
 	return rules.Run(m, opts)

@@ -48,6 +48,9 @@ type SnapshotStore interface {
 	WriteSnapshot(ctx context.Context, m store.SnapshotMeta, fill store.SnapshotFill) (*store.Snapshot, error)
 	AttachSnapshot(ctx context.Context, digest, incidentID string) (*store.Snapshot, error)
 	SnapshotHolder(ctx context.Context, digest string) (string, error)
+	// BulkCache is the memory of this process the transaction storing a snapshot may take as
+	// its page cache (SQLite's; nothing on PostgreSQL), which an upload is charged besides.
+	BulkCache(m store.SnapshotMeta) int64
 }
 
 // ObjectStore holds what an incident is made of: the rows its evidence is loaded from (package

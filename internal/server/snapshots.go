@@ -167,12 +167,6 @@ func snapshotID(files, clusterName string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// pageCache is a snapshot store that writes an upload through a page cache in this process's
-// memory, and says how much it may take: *store.Store, whose BulkCache is nothing on PostgreSQL.
-type pageCache interface {
-	BulkCache(m store.SnapshotMeta) int64
-}
-
 // storeSnapshot stores an upload for an incident; fresh, when not nil, is the incident to
 // create with it.
 //
@@ -201,11 +195,7 @@ func (s *Server) storeSnapshotAdding(ctx context.Context, incidentID, clusterNam
 	// until the snapshot is written, when the cache is handed back.
 	meta := store.SnapshotMeta{Digest: digest, Incident: incidentID, Create: fresh, Cluster: clusterName, Bytes: sp.total(), Files: files,
 		Decoded: sp.decoded(s.cfg.MaxDecodedBytes), CacheLimit: max(s.budget.total-cost, 0)}
-	var cache int64
-	if pc, ok := s.deps.Snapshots.(pageCache); ok {
-		cache = pc.BulkCache(meta)
-	}
-	sh, err := s.budget.acquireSplit(ctx, cost, cache)
+	sh, err := s.budget.acquireSplit(ctx, cost, s.deps.Snapshots.BulkCache(meta))
 	if err != nil {
 		return snapshotResponse{}, 0, nil, err
 	}
