@@ -170,8 +170,9 @@ const episodeGaps = 4
 func describeMember(in Input, s Symptom) member {
 	m := in.Model
 	mb := member{s: s, key: groupKey{kind: s.Kind, reason: groupReason(s)}, count: max(len(s.Objects), 1)}
-	addPool := func(p string) { mb.pools = addShare(mb.pools, p) }
-	addWorkload := func(w string) { mb.workloads = addShare(mb.workloads, w) }
+	var pools, workloads tally
+	addPool := func(p string) { pools.add(Share{Name: p, Count: 1}) }
+	addWorkload := func(w string) { workloads.add(Share{Name: w, Count: 1}) }
 	pods := 0
 	for _, ref := range s.Objects {
 		switch ref.Kind {
@@ -207,34 +208,54 @@ func describeMember(in Input, s Symptom) member {
 			}
 		}
 	}
-	if len(mb.pools) == 0 && s.Node != "" {
+	if len(pools.shares) == 0 && s.Node != "" {
 		if n := m.Node(s.Node); n != nil {
 			addPool(n.NodePool())
 		}
 	}
+	mb.pools, mb.workloads = pools.shares, workloads.shares
 	if len(mb.pools) > 0 {
 		mb.key.pool = mb.pools[0].Name
 	}
 	return mb
 }
 
-// addShare counts one more member of name.
-func addShare(shares []Share, name string) []Share {
-	if name == "" {
-		return shares
-	}
-	return addShares(shares, Share{Name: name, Count: 1})
+// tally counts members by name, in the order the names first come. It looks a name up in its
+// list while the list is short, and through an index once it is long: a group of thousands of
+// pods of as many workloads walked the list for each member.
+type tally struct {
+	shares []Share
+	at     map[string]int // the place of each name in shares, once there are tallyIndexed
 }
 
-// addShares adds sh's members to the share of its name.
-func addShares(shares []Share, sh Share) []Share {
-	for i := range shares {
-		if shares[i].Name == sh.Name {
-			shares[i].Count += sh.Count
-			return shares
+const tallyIndexed = 16
+
+// add adds sh's members to the share of its name; a share without a name counts nowhere.
+func (t *tally) add(sh Share) {
+	if sh.Name == "" {
+		return
+	}
+	if t.at == nil && len(t.shares) >= tallyIndexed {
+		t.at = make(map[string]int, 2*len(t.shares))
+		for i, x := range t.shares {
+			t.at[x.Name] = i
 		}
 	}
-	return append(shares, sh)
+	if t.at != nil {
+		if i, ok := t.at[sh.Name]; ok {
+			t.shares[i].Count += sh.Count
+			return
+		}
+		t.at[sh.Name] = len(t.shares)
+	} else {
+		for i := range t.shares {
+			if t.shares[i].Name == sh.Name {
+				t.shares[i].Count += sh.Count
+				return
+			}
+		}
+	}
+	t.shares = append(t.shares, sh)
 }
 
 // podPool is the pool of a pod's node, or for a pod on no node the pool it waits for.
@@ -251,20 +272,14 @@ func podPool(m *cluster.Model, p *cluster.Object) string {
 // symptom is the group as a symptom of the report: the member itself when it is alone.
 func (g *group) symptom() Symptom {
 	shares := func(each func(member) []Share) []Share {
-		var out []Share
-		at := map[string]int{} // a share's place in out: groups of thousands of pods of as many workloads
+		var t tally
 		for _, mb := range g.members {
 			for _, sh := range each(mb) {
-				if i, ok := at[sh.Name]; ok {
-					out[i].Count += sh.Count
-					continue
-				}
-				at[sh.Name] = len(out)
-				out = append(out, sh)
+				t.add(sh)
 			}
 		}
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Count > out[j].Count })
-		return out
+		sort.SliceStable(t.shares, func(i, j int) bool { return t.shares[i].Count > t.shares[j].Count })
+		return t.shares
 	}
 	first := g.members[0]
 	s := first.s
