@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -169,7 +170,7 @@ const episodeGaps = 4
 // stands for, and their workloads and pools.
 func describeMember(in Input, s Symptom) member {
 	m := in.Model
-	mb := member{s: s, key: groupKey{kind: s.Kind, reason: groupReason(s)}, count: max(len(s.Objects), 1)}
+	mb := member{s: s, key: groupKey{kind: s.Kind, reason: groupReason(s)}, count: max(len(primaries(s.Objects)), 1)}
 	var pools, workloads tally
 	addPool := func(p string) { pools.add(Share{Name: p, Count: 1}) }
 	addWorkload := func(w string) { workloads.add(Share{Name: w, Count: 1}) }
@@ -319,7 +320,11 @@ func (g *group) symptom() Symptom {
 	s.Workloads = shares(func(mb member) []Share { return mb.workloads })
 	s.Pools = shares(func(mb member) []Share { return mb.pools })
 	if len(g.members) > 1 {
-		s.Summary = groupSummary(s)
+		var subjects []ObjectRef
+		for _, mb := range g.members {
+			subjects = append(subjects, primaries(mb.s.Objects)...)
+		}
+		s.Summary = groupSummary(s, subjects)
 	}
 	s.Severity = severityOf(s, g.key.critical != "" && g.key.critical != "critical")
 	return s
@@ -339,7 +344,8 @@ var groupVerbs = map[string]string{
 }
 
 // groupNoun names the members of a group by their objects' kind: "pods", "nodes",
-// "ReplicationControllers"; "objects" when their kinds differ.
+// "ReplicationControllers"; "controllers" when their kinds differ but each makes pods, and
+// "objects" for other kinds that differ.
 func groupNoun(objs []ObjectRef) string {
 	if len(objs) == 0 {
 		return "pods"
@@ -347,7 +353,10 @@ func groupNoun(objs []ObjectRef) string {
 	kind := objs[0].Kind
 	for _, o := range objs[1:] {
 		if o.Kind != kind {
-			return "objects"
+			if slices.ContainsFunc(objs, func(o ObjectRef) bool { return !podMakers[o.Kind] }) {
+				return "objects"
+			}
+			return "controllers"
 		}
 	}
 	switch kind {
@@ -359,10 +368,30 @@ func groupNoun(objs []ObjectRef) string {
 	return kind + "s"
 }
 
+// primaries are the objects a symptom is about: those of its first object's kind. The others
+// are named in passing (the pod a controller could not create), and are not counted as its
+// members.
+func primaries(objs []ObjectRef) []ObjectRef {
+	if len(objs) == 0 {
+		return nil
+	}
+	out := objs[:0:0]
+	for _, o := range objs {
+		if o.Kind == objs[0].Kind {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// podMakers are the kinds of the controllers that make pods.
+var podMakers = map[string]bool{"ReplicaSet": true, "ReplicationController": true, "StatefulSet": true, "DaemonSet": true,
+	"Job": true, "CronJob": true, "Deployment": true}
+
 // groupSummary tells a group in one line: "1,204 pods could not be scheduled (37 workloads,
-// pool user): Insufficient cpu".
-func groupSummary(s Symptom) string {
-	noun := groupNoun(s.Objects)
+// pool user): Insufficient cpu". subjects are the objects its members are about (primaries).
+func groupSummary(s Symptom, subjects []ObjectRef) string {
+	noun := groupNoun(subjects)
 	var where []string
 	switch len(s.Workloads) {
 	case 0:

@@ -44,7 +44,8 @@ func TestGroupNoun(t *testing.T) {
 		{[]ObjectRef{{Kind: "Pod", Name: "a"}, {Kind: "Pod", Name: "b"}}, "pods"},
 		{[]ObjectRef{{Kind: "Node", Name: "n"}}, "nodes"},
 		{[]ObjectRef{rc("router-1"), rc("registry-1")}, "ReplicationControllers"},
-		{[]ObjectRef{rc("router-1"), {Kind: "ReplicaSet", Name: "web-1"}}, "objects"},
+		{[]ObjectRef{rc("router-1"), {Kind: "ReplicaSet", Name: "web-1"}}, "controllers"},
+		{[]ObjectRef{rc("router-1"), {Kind: "Pod", Name: "web-1"}}, "objects"},
 	} {
 		if got := groupNoun(tt.objs); got != tt.want {
 			t.Errorf("groupNoun(%v) = %q, want %q", tt.objs, got, tt.want)

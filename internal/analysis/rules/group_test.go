@@ -164,3 +164,28 @@ func TestGroupSymptoms(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupCountsWhatItIsAbout checks that a group counts the objects its members are about,
+// not the ones they name in passing: two controllers refused by a quota name the pods they
+// could not make, and are two controllers, not four objects.
+func TestGroupCountsWhatItIsAbout(t *testing.T) {
+	t.Parallel()
+	doc := `$ kubectl get events -n shop
+LAST SEEN   TYPE      REASON         OBJECT                 MESSAGE
+2m          Warning   FailedCreate   statefulset/redis      create Pod redis-2 in StatefulSet redis failed error: pods "redis-2" is forbidden: exceeded quota: shop-quota, requested: limits.memory=2Gi, used: limits.memory=7Gi, limited: limits.memory=8Gi
+3m          Warning   FailedCreate   statefulset/kafka      create Pod kafka-1 in StatefulSet kafka failed error: pods "kafka-1" is forbidden: exceeded quota: shop-quota, requested: limits.memory=4Gi, used: limits.memory=7Gi, limited: limits.memory=8Gi
+4m          Warning   FailedCreate   replicaset/api-7d9f    Error creating: pods "api-7d9f-x2k4p" is forbidden: exceeded quota: shop-quota, requested: requests.cpu=500m, used: requests.cpu=3800m, limited: requests.cpu=4
+`
+	rep := Run(model(t, doc), analysis.Options{})
+	var got []string
+	for _, s := range rep.Symptoms {
+		got = append(got, fmt.Sprintf("%s ×%d: %s", s.Kind, s.Count, s.Summary))
+	}
+	want := []string{"pod_create_failed ×3: 3 controllers could not create their pods (3 workloads, most shop/api-7d9f)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("symptoms:\n got %q\nwant %q", got, want)
+	}
+	if len(rep.Symptoms) == 1 && !slices.ContainsFunc(rep.Symptoms[0].Objects, func(o analysis.ObjectRef) bool { return o.Name == "kafka-1" }) {
+		t.Errorf("the group no longer names the pod a controller could not make: %v", rep.Symptoms[0].Objects)
+	}
+}
