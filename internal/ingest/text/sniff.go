@@ -38,7 +38,7 @@ func Sniff(head []byte) bool {
 
 // recognised reports whether a cleaned line opens or is part of a format Parse reads.
 func recognised(s string) bool {
-	if newEventsTable(s) != nil || newPodsTable(s) != nil || newClaimsTable(s) != nil || headerlessEvents(s) != nil {
+	if newEventsTable(s) != nil || newPodsTable(s) != nil || newClaimsTable(s) != nil || headerlessEvents(s) != nil || newCSVEventsTable(s) != nil {
 		return true
 	}
 	if strings.HasPrefix(s, "Name:") || fragmentRe.MatchString(s) || nodeCondRowRe.MatchString(s) {

@@ -315,6 +315,9 @@ func (p *parser) headerTable(s string) tableParser {
 	if t := newClassesTable(s); t != nil {
 		return t
 	}
+	if t := newCSVEventsTable(s); t != nil {
+		return t
+	}
 	if t := p.newColumnsTable(s); t != nil {
 		return t
 	}

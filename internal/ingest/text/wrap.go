@@ -65,7 +65,7 @@ var rowStartRe = regexp.MustCompile(`^\s*(?:\S+\s+){0,2}(?:Normal|Warning)\b|^\s
 // startsFormat reports whether s opens a table, a describe block, a row or a log line.
 func startsFormat(s string) bool {
 	return rowStartRe.MatchString(s) || newEventsTable(s) != nil || newPodsTable(s) != nil || newNodesTable(s) != nil || newClaimsTable(s) != nil || startsBlock(s) ||
-		headerlessEvents(s) != nil || klogHeaderRe.MatchString(s) || statusStartRe.MatchString(s) || headerColumns(s) != nil
+		headerlessEvents(s) != nil || newCSVEventsTable(s) != nil || klogHeaderRe.MatchString(s) || statusStartRe.MatchString(s) || headerColumns(s) != nil
 }
 
 // joinWrapped joins a line to the next one of the text a hard wrap cut: with a space, unless

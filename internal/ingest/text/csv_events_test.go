@@ -1,0 +1,67 @@
+package text
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestParseEventsExports checks events exported from a log store as CSV: each row an
+// event of the object its own cells name, whatever prefix the store put on the field paths,
+// and a header without the object's name, the reason or the message left to the other readers.
+func TestParseEventsExports(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"Kibana's CSV of kubernetes-event-exporter's records, times as Kibana prints them",
+			`"@timestamp","object.involvedObject.kind","object.involvedObject.namespace","object.involvedObject.name","object.reason","object.type","object.message"
+"Mar 4, 2024 @ 10:02:11.000",Pod,prod,web-7d9f8-x2k4p,BackOff,Warning,"Back-off restarting failed container web in pod web-7d9f8-x2k4p_prod(8ea8c461-b6a8-4c16-9b57-71ba32ae8cba)"
+"Mar 4, 2024 @ 10:01:40.000",Pod,prod,web-7d9f8-x2k4p,Unhealthy,Warning,"Liveness probe failed: Get ""http://10.2.0.14:8080/healthz"": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
+"Mar 4, 2024 @ 09:58:02.000",Pod,prod,api-5c6d7-q9w8e,FailedScheduling,Warning,"0/6 nodes are available: 6 Insufficient memory. preemption: 0/6 nodes are available: 6 No preemption victims found for incoming pod."
+`, []string{
+				`2 Event prod/web-7d9f8-x2k4p.BackOff.2 Warning BackOff on Pod prod/web-7d9f8-x2k4p at 2024-03-04T10:02:11Z "Back-off restarting failed container web in pod web-7d9f8-x2k4p_prod(8ea8c461-b6a8-4c16-9b57-71ba32ae8cba)"`,
+				`3 Event prod/web-7d9f8-x2k4p.Unhealthy.3 Warning Unhealthy on Pod prod/web-7d9f8-x2k4p at 2024-03-04T10:01:40Z "Liveness probe failed: Get \"http://10.2.0.14:8080/healthz\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"`,
+				`4 Event prod/api-5c6d7-q9w8e.FailedScheduling.4 Warning FailedScheduling on Pod prod/api-5c6d7-q9w8e at 2024-03-04T09:58:02Z "0/6 nodes are available: 6 Insufficient memory. preemption: 0/6 nodes are available: 6 No preemption victims found for incoming pod."`,
+			}},
+		{"Metricbeat's kubernetes.event, snake case, the namespace of the record and a count",
+			`@timestamp,kubernetes.event.involved_object.kind,kubernetes.event.involved_object.name,kubernetes.namespace,kubernetes.event.reason,kubernetes.event.message,kubernetes.event.count
+2024-03-04T10:02:11.000Z,Pod,web-7d9f8-x2k4p,prod,BackOff,Back-off restarting failed container web in pod web-7d9f8-x2k4p_prod(8ea8c461-b6a8-4c16-9b57-71ba32ae8cba),14
+2024-03-04T09:58:02.000Z,Pod,api-5c6d7-q9w8e,prod,FailedScheduling,"0/6 nodes are available: 6 Insufficient memory. preemption: 0/6 nodes are available: 6 No preemption victims found for incoming pod.",3
+`, []string{
+				`2 Event prod/web-7d9f8-x2k4p.BackOff.2  BackOff on Pod prod/web-7d9f8-x2k4p x14 at 2024-03-04T10:02:11Z "Back-off restarting failed container web in pod web-7d9f8-x2k4p_prod(8ea8c461-b6a8-4c16-9b57-71ba32ae8cba)"`,
+				`3 Event prod/api-5c6d7-q9w8e.FailedScheduling.3  FailedScheduling on Pod prod/api-5c6d7-q9w8e x3 at 2024-03-04T09:58:02Z "0/6 nodes are available: 6 Insufficient memory. preemption: 0/6 nodes are available: 6 No preemption victims found for incoming pod."`,
+			}},
+		{"events.k8s.io/v1 fields: regarding and note, a node's event",
+			"eventTime,regarding.kind,regarding.name,reason,type,note,reportingController\n" +
+				"2024-03-04T10:05:00.000000Z,Node,ip-10-0-3-17.ec2.internal,NodeNotReady,Normal,Node ip-10-0-3-17.ec2.internal status is now: NodeNotReady,node-controller\n",
+			[]string{`2 Event ip-10-0-3-17.ec2.internal.NodeNotReady.2 Normal NodeNotReady on Node /ip-10-0-3-17.ec2.internal at 2024-03-04T10:05:00Z "Node ip-10-0-3-17.ec2.internal status is now: NodeNotReady"`}},
+		{"a row of other cells ends the export; a line of prose after it is prose",
+			"involvedObject.name,reason,message\nweb-1,OOMKilling,\"Memory cgroup out of memory: Killed process 4242 (java)\"\nthat was all we saw, no more rows\n",
+			[]string{`2 Event web-1.OOMKilling.2  OOMKilling on  /web-1 "Memory cgroup out of memory: Killed process 4242 (java)"`}},
+		{"a header without the object's name is not an export of events this reads: its message is a phrase",
+			"@timestamp,reason,message\n2024-03-04T10:02:11Z,BackOff,Back-off restarting failed container\n",
+			[]string{`2 Event unknown.in.BackOff.2 Warning BackOff on Pod / loose at 2024-03-04T10:02:11Z "Back-off restarting failed container"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			objs, _ := parseAll(t, "in", []byte(tt.in))
+			var got []string
+			for _, o := range objs {
+				s := summary(o)
+				if o.Event != nil && !o.Event.LastTimestamp.IsZero() {
+					s = strings.Replace(s, ` "`, " at "+o.Event.LastTimestamp.UTC().Format(time.RFC3339)+` "`, 1)
+				}
+				got = append(got, s)
+			}
+			if diff := cmp.Diff(byLine(tt.want), byLine(got)); diff != "" {
+				t.Errorf("objects (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
