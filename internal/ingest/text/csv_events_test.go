@@ -65,3 +65,25 @@ func TestParseEventsExports(t *testing.T) {
 		})
 	}
 }
+
+// TestNamesAnotherPod checks which names on a line are another pod's than the paste's one pod.
+func TestNamesAnotherPod(t *testing.T) {
+	t.Parallel()
+	const pod = "web-7d9f8-x2k4p"
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"name=api-5c6d7b9f8-q9w8x reason=FailedScheduling", true}, // a ReplicaSet's pod
+		{"2024-03-04;prod;fluentd-x7k2p;BackOff", true},            // a DaemonSet's pod
+		{"name=web-7d9f8-x2k4p reason=BackOff", false},             // the pod itself
+		{"name=web-7d9f8 reason=FailedScheduling", false},          // its ReplicaSet
+		{"Successfully assigned prod/web-7d9f8-x2k4p to node-2", false},
+		{"the rhythm-thwmp of the pager", false}, // five consonants, no digit: a word
+		{"0/6 nodes are available: 6 Insufficient memory.", false},
+	} {
+		if got := namesAnotherPod(tt.line, pod); got != tt.want {
+			t.Errorf("namesAnotherPod(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}

@@ -1551,7 +1551,7 @@ func (p *parser) shownObject(sc scanned, obj corev1.ObjectReference) corev1.Obje
 		printed := p.printed(sc.ln)
 		if sc.cmdPod.Name != "" && (printed || sc.cmdOut) {
 			obj = sc.cmdPod
-		} else if ref := p.fragmentOwner(); ref != nil && printed {
+		} else if ref := p.fragmentOwner(); ref != nil && printed && !namesAnotherPod(sc.ln.text, ref.name) {
 			obj = ref.ref()
 		} else if ns, name, ok := s.onlyPodSent(); ok && !printed {
 			obj = podRef(ns, name)
@@ -1561,6 +1561,28 @@ func (p *parser) shownObject(sc scanned, obj corev1.ObjectReference) corev1.Obje
 		obj = sc.cmdCtl // the output of the command that described the controller or claim by name
 	}
 	return obj
+}
+
+// generatedPodRe finds the name of a pod its controller named: a ReplicaSet's pod
+// ("api-5c6d7b9f8-q9w8x": the pod-template-hash and a random suffix, both of the letters and
+// digits apimachinery's rand.SafeEncodeString and rand.String draw from), or a DaemonSet's or
+// a Job's ("node-exporter-x7k2p": a random suffix, read so only with a digit in it, since
+// words of five consonants are rare but not none).
+var generatedPodRe = regexp.MustCompile(`(?:^|[^a-z0-9.-])([a-z0-9](?:[-a-z0-9]*[a-z0-9])?(-[bcdfghjklmnpqrstvwxz2456789]{5,10})?-([bcdfghjklmnpqrstvwxz2456789]{5}))(?:$|[^a-z0-9.-])`)
+
+// namesAnotherPod reports whether line names a pod its controller named other than pod (or
+// pod's ReplicaSet): a line of a layout whose fields were not read (logfmt, an export split by
+// semicolons), which is that pod's, not the one pod the paste names elsewhere.
+func namesAnotherPod(line, pod string) bool {
+	for _, m := range generatedPodRe.FindAllStringSubmatch(line, -1) {
+		if m[2] == "" && !strings.ContainsAny(m[3], "2456789") {
+			continue // a DaemonSet's or Job's suffix without a digit: may be a word
+		}
+		if m[1] != pod && !strings.HasPrefix(pod, m[1]+"-") { // not the pod, nor its ReplicaSet
+			return true
+		}
+	}
+	return false
 }
 
 // refusedFinding is obj, or when it has no name, the pod the API server refused to make, as
