@@ -783,6 +783,10 @@ var (
 	// object="ns/name" kind="Kind" (object="name" for an object without a namespace).
 	kvObjectRe = regexp.MustCompile(`\bobject="(?:([a-z0-9][a-z0-9-]*)/)?([A-Za-z0-9][A-Za-z0-9.-]*)"`)
 	kvKindRe   = regexp.MustCompile(`\bkind="(\w+)"`)
+	// logfmtObjectRe finds the object of an event an exporter wrote as logfmt, by its own keys:
+	// kind=Pod namespace=prod name=web-1, in that order, each key under involvedObject. or
+	// object. or none, its value quoted or not.
+	logfmtObjectRe = regexp.MustCompile(`(?:^|\s)(?:involvedObject\.|object\.)?kind="?([A-Z][A-Za-z]+)"?\s+(?:(?:involvedObject\.|object\.)?namespace="?([a-z0-9][a-z0-9-]*)"?\s+)?(?:involvedObject\.|object\.)?name="?([a-z0-9][a-z0-9.-]*[a-z0-9])"?(?:\s|$)`)
 	// jsonPodRe finds the pod of a JSON log line, as logr writes a klog.ObjectRef:
 	// "Pod":{"name":"web-1","namespace":"shop"}, either key first.
 	jsonPodRe = regexp.MustCompile(`"[Pp]od"\s*:\s*\{\s*(?:"name"\s*:\s*"([^"]+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"|"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)")`)
@@ -910,6 +914,16 @@ func namedObject(t string, m catalog.Match) (corev1.ObjectReference, bool) {
 		}
 		if ref.Kind == cluster.KindNode {
 			ref.Name, ref.Namespace = r[1]+strings.TrimPrefix(r[2], r[1]), ""
+		}
+		return ref, true
+	}
+	if r := logfmtObjectRe.FindStringSubmatch(t); r != nil && (r[1] == cluster.KindPod || r[1] == cluster.KindNode || controllerKinds[r[1]]) {
+		ref := corev1.ObjectReference{Kind: r[1], Namespace: r[2], Name: r[3]}
+		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
+			ref.APIVersion = "v1"
+		}
+		if ref.Kind == cluster.KindNode {
+			ref.Namespace = ""
 		}
 		return ref, true
 	}
