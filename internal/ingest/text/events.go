@@ -175,8 +175,14 @@ func headerlessEvents(s string) tableParser {
 // refusedCreator is the controller of a FailedCreate row its controller recorded (FROM
 // replicaset-controller, job-controller, daemonset-controller) whose refusal names the pod it
 // would make: "<controller>-" its generateName, or the name generated from it, "<controller>-"
-// and five characters (pkg/controller/controller_utils.go, getPodsPrefix).
+// and five characters (pkg/controller/controller_utils.go, getPodsPrefix); or the StatefulSet
+// its controller's message names (statefulSetFailedRe).
 func refusedCreator(r eventRow) corev1.ObjectReference {
+	if m := statefulSetFailedRe.FindStringSubmatch(r.message); m != nil && strings.HasPrefix(r.reason, "Failed") {
+		// The StatefulSet controller names its set in its own words; its pods' names are the
+		// set's and an ordinal, which refusedController does not read.
+		return corev1.ObjectReference{Kind: "StatefulSet", APIVersion: "apps/v1", Name: m[3]}
+	}
 	kind := podCreators[strings.TrimSpace(r.source)]
 	if kind == "" || r.reason != "FailedCreate" {
 		return corev1.ObjectReference{}

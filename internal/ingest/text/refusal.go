@@ -89,3 +89,9 @@ func prefixController(namespace, name string) corev1.ObjectReference {
 	}
 	return obj
 }
+
+// statefulSetFailedRe is the StatefulSet controller's event of a pod or claim it could not
+// make (pkg/controller/statefulset/stateful_pod_control.go, recordPodEvent and
+// recordClaimEvent): "create Pod web-0 in StatefulSet web failed error: …", "create Claim
+// data-web-0 for Pod web-0 in StatefulSet web failed error: …". The event is the set's.
+var statefulSetFailedRe = regexp.MustCompile(`\b(?:create|update|delete) (?:Pod ([a-z0-9][a-z0-9.-]*)|Claim [a-z0-9][a-z0-9.-]* for Pod ([a-z0-9][a-z0-9.-]*)) in StatefulSet ([a-z0-9][a-z0-9.-]*) failed error:`)
