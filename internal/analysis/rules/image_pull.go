@@ -55,7 +55,11 @@ func (imagePullRule) Symptoms(in analysis.Input) []analysis.Symptom {
 // runtime not answering or speaking another API, its image store failing: dockerd's "failed to
 // register layer", containerd's content "locked: unavailable" to another pull; its resolver failing: glibc's EAI_AGAIN
 // "Temporary failure in name resolution", Go's "server misbehaving") say nothing of the image,
-// so they are not that cause. Nor does a pull that was stopped before any answer: gRPC's
+// so they are not that cause. Nor does a registry's own failure, an HTTP 5xx (Docker's
+// "received unexpected HTTP status: 500 Internal Server Error", its old "Server error: 500
+// trying to fetch remote history", containerd's "unexpected status … 503 Service
+// Unavailable"): the registry could not answer, which says nothing of the image either. Nor
+// does a pull that was stopped before any answer: gRPC's
 // "code = Canceled" and Go's "context canceled", which the kubelet's and containerd's pulls
 // return when the pod is deleted while it pulls, or when containerd gives up a pull that made
 // no progress within its image_pull_progress_timeout ("cancel pulling image … because of no
@@ -65,7 +69,7 @@ func (imagePullRule) Symptoms(in analysis.Input) []analysis.Symptom {
 // name may be the image's own mistake.
 var (
 	pullImageSideRe = regexp.MustCompile(`(?i)not found|manifest unknown|pull access denied|repository does not exist|unauthorized|authentication required|\bdenied\b|forbidden|invalid reference format|InvalidImageName|ErrImageNeverPull|toomanyrequests|rate limit|no matching manifest`)
-	pullNodeSideRe  = regexp.MustCompile(`(?i)no space left on device|i/o timeout|Temporary failure in name resolution|server misbehaving|TLS handshake timeout|context deadline exceeded|connection refused|connection reset by peer|no route to host|network is unreachable|Client\.Timeout exceeded|request canceled while waiting for connection|context canceled|code = Canceled|x509: certificate|dial unix|unknown service runtime|failed to register layer|locked: unavailable|` +
+	pullNodeSideRe  = regexp.MustCompile(`(?i)no space left on device|i/o timeout|Temporary failure in name resolution|server misbehaving|TLS handshake timeout|context deadline exceeded|connection refused|connection reset by peer|no route to host|network is unreachable|Client\.Timeout exceeded|request canceled while waiting for connection|context canceled|code = Canceled|Server error: 5\d\d|\b5\d\d (?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out)\b|x509: certificate|dial unix|unknown service runtime|failed to register layer|locked: unavailable|` +
 		`lookup (?:registry\.k8s\.io|k8s\.gcr\.io|(?:[a-z0-9-]+\.)?gcr\.io|(?:registry-1|index|auth|production\.cloudflare)\.docker\.(?:io|com)|docker\.io|` +
 		`(?:cdn\d*\.)?quay\.io|ghcr\.io|pkg-containers\.githubusercontent\.com|mcr\.microsoft\.com|public\.ecr\.aws|storage\.googleapis\.com|` +
 		`[a-z0-9.-]+\.s3[a-z0-9.-]*\.amazonaws\.com)(?: on [^:]+:\d+)?: no such host`)
