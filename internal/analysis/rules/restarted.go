@@ -49,7 +49,12 @@ func (restartedRule) Symptoms(in analysis.Input) []analysis.Symptom {
 			case inferred:
 				value = "restarted (a last termination, and running again; the restart count is not in the input)"
 			}
-			if t != nil {
+			switch {
+			case t != nil && terminationUnknown(t):
+				// "Last State: Terminated" and nothing under it (a describe cut there): the
+				// container ended once, with no reason, code or time the input gives.
+				value += "; last terminated (its reason and exit code are not in the input)"
+			case t != nil:
 				value += fmt.Sprintf("; last terminated: %s, exit code %d", t.Reason, t.ExitCode)
 				s.Details.Reason, s.Details.ExitCode = t.Reason, &t.ExitCode
 				s.At = timePtr(t.FinishedAt.Time)
@@ -210,4 +215,11 @@ func startedAgain(in analysis.Input, shown map[string]bool) []analysis.Symptom {
 		out = append(out, s)
 	}
 	return out
+}
+
+// terminationUnknown reports whether a termination holds nothing but that it happened: no
+// reason, exit code, signal or time. The API server always gives a reason and times; only a
+// describe cut after its "Last State: Terminated" line reads so.
+func terminationUnknown(t *corev1.ContainerStateTerminated) bool {
+	return t.Reason == "" && t.ExitCode == 0 && t.Signal == 0 && t.StartedAt.IsZero() && t.FinishedAt.IsZero()
 }

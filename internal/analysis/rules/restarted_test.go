@@ -46,3 +46,27 @@ func TestRestartFromALastStateAlone(t *testing.T) {
 		})
 	}
 }
+
+// TestRestartCutAtItsLastState: a describe cut right after "Last State: Terminated" shows a
+// restart, and no exit code: the symptom says so, and carries none (not a 0 it never read).
+func TestRestartCutAtItsLastState(t *testing.T) {
+	t.Parallel()
+	paste := "Name:         kube-dns-v20-bdcfg\nNamespace:    kube-system\nContainers:\n  kubedns:\n    Image:          kubedns-amd64:1.8\n" +
+		"    State:          Running\n      Started:      Tue, 25 Aug 2020 08:20:35 +0000\n    Last State:     Terminated\n"
+	rep := Run(model(t, paste), analysis.Options{})
+	var got []analysis.Symptom
+	for _, s := range rep.Symptoms {
+		if s.Kind == analysis.ContainerRestarted {
+			got = append(got, s)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d container_restarted symptoms, want 1: %v", len(got), kinds(rep.Symptoms))
+	}
+	if d := got[0].Details; d.ExitCode != nil || d.Reason != "" {
+		t.Errorf("details %+v: an exit code or reason the paste does not hold", d)
+	}
+	if v := got[0].Evidence[0].Value; !strings.Contains(v, "its reason and exit code are not in the input") || strings.Contains(v, "exit code 0") {
+		t.Errorf("evidence %q", v)
+	}
+}
