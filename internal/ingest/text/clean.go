@@ -447,13 +447,18 @@ func pipeRow(t string) string {
 	return strings.Join(cells, "   ")
 }
 
-// expandTabs replaces tabs with spaces up to the next multiple of eight columns.
+// expandTabs replaces tabs with spaces up to the next multiple of eight columns, and to the
+// one after where that is a single space: a tab is a break between cells, which the readers
+// know by two spaces or more ("jenkins-1-snmgs\tPod", a name of 15 characters from column 16).
 func expandTabs(s string) string {
 	var b strings.Builder
 	col := 0
 	for _, r := range s {
 		if r == '\t' {
 			n := 8 - col%8
+			if n == 1 {
+				n = 9
+			}
 			b.WriteString(strings.Repeat(" ", n))
 			col += n
 			continue

@@ -8,6 +8,12 @@ import (
 // twoWordColumns are the column names kubectl prints with a space in them.
 var twoWordColumns = []string{"LAST SEEN", "FIRST SEEN", "NOMINATED NODE", "READINESS GATES", "ACCESS MODES", "RECLAIM POLICY"}
 
+// splitColumns are the one-word columns of kubectl's pods, events and nodes tables, for a
+// name a paste split in two ("RESTART S", as a terminal's copy of a wide table gave it): two
+// tokens that make one of them, the first not one itself, are that column.
+var splitColumns = map[string]bool{"NAMESPACE": true, "READY": true, "STATUS": true, "RESTARTS": true, "REASON": true,
+	"OBJECT": true, "MESSAGE": true, "ROLES": true, "VERSION": true, "SUBOBJECT": true}
+
 // headerColumns reads a table header into column names, or nil when s is not an upper-case
 // header line.
 func headerColumns(s string) []string {
@@ -25,6 +31,9 @@ func headerCells(s string) (cols []string, starts []int) {
 		}
 		if i+1 < len(toks) && slices.Contains(twoWordColumns, w+" "+toks[i+1].text) {
 			w += " " + toks[i+1].text
+			i++
+		} else if i+1 < len(toks) && !splitColumns[w] && splitColumns[w+toks[i+1].text] {
+			w += toks[i+1].text // "RESTART S": a column's name a paste split
 			i++
 		}
 		cols, starts = append(cols, w), append(starts, start)
