@@ -76,6 +76,7 @@ func TestNamesAnotherPod(t *testing.T) {
 	}{
 		{"name=api-5c6d7b9f8-q9w8x reason=FailedScheduling", true}, // a ReplicaSet's pod
 		{"2024-03-04;prod;fluentd-x7k2p;BackOff", true},            // a DaemonSet's pod
+		{"3:00:50 PM jenkins-1-snmgs Pod Warning", true},           // a DeploymentConfig's pod
 		{"name=web-7d9f8-x2k4p reason=BackOff", false},             // the pod itself
 		{"name=web-7d9f8 reason=FailedScheduling", false},          // its ReplicaSet
 		{"Successfully assigned prod/web-7d9f8-x2k4p to node-2", false},

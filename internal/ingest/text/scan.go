@@ -1581,15 +1581,19 @@ func (p *parser) shownObject(sc scanned, obj corev1.ObjectReference) corev1.Obje
 // ("api-5c6d7b9f8-q9w8x": the pod-template-hash and a random suffix, both of the letters and
 // digits apimachinery's rand.SafeEncodeString and rand.String draw from), or a DaemonSet's or
 // a Job's ("node-exporter-x7k2p": a random suffix, read so only with a digit in it, since
-// words of five consonants are rare but not none).
-var generatedPodRe = regexp.MustCompile(`(?:^|[^a-z0-9.-])([a-z0-9](?:[-a-z0-9]*[a-z0-9])?(-[bcdfghjklmnpqrstvwxz2456789]{5,10})?-([bcdfghjklmnpqrstvwxz2456789]{5}))(?:$|[^a-z0-9.-])`)
+// words of five consonants are rare but not none), or an OpenShift DeploymentConfig's
+// ("jenkins-1-snmgs": its version and a random suffix).
+var (
+	generatedPodRe = regexp.MustCompile(`(?:^|[^a-z0-9.-])([a-z0-9](?:[-a-z0-9]*[a-z0-9])?(-[bcdfghjklmnpqrstvwxz2456789]{5,10})?-([bcdfghjklmnpqrstvwxz2456789]{5}))(?:$|[^a-z0-9.-])`)
+	deployerPodRe  = regexp.MustCompile(`-[1-9][0-9]*-[bcdfghjklmnpqrstvwxz2456789]{5}$`)
+)
 
 // namesAnotherPod reports whether line names a pod its controller named other than pod (or
 // pod's ReplicaSet): a line of a layout whose fields were not read (logfmt, an export split by
 // semicolons), which is that pod's, not the one pod the paste names elsewhere.
 func namesAnotherPod(line, pod string) bool {
 	for _, m := range generatedPodRe.FindAllStringSubmatch(line, -1) {
-		if m[2] == "" && !strings.ContainsAny(m[3], "2456789") {
+		if m[2] == "" && !strings.ContainsAny(m[3], "2456789") && !deployerPodRe.MatchString(m[1]) {
 			continue // a DaemonSet's or Job's suffix without a digit: may be a word
 		}
 		if m[1] != pod && !strings.HasPrefix(pod, m[1]+"-") { // not the pod, nor its ReplicaSet
