@@ -482,6 +482,44 @@ rootline analyze --format json DIR\`), the report byte for byte the same through
     - Rules that keep no copy of what they find.
     - A binary whose initialisers do not take 40 MB before \`main\` runs.
 
+## Issue 30, third session: the floor, and a map of the heap at 20,000 pods (2026-12-05)
+
+Nothing in this session changed what analysis holds; the report of the 20,000-pod snapshot is
+byte-identical to the session's first binary's (39580e4). These measurements are for whoever
+takes on the model this issue needs.
+
+- **The floor no memory limit goes below.** \`GOMEMLIMIT=150MiB rootline analyze --format json\`
+  of the snapshot (183.3 MB on disk, 174.8 MiB) peaks at **295 MB** resident in 6.7 s; the
+  collector runs all the time, and what it finds live peaks at **183 MB** (\`GODEBUG=gctrace=1\`,
+  the largest live figure). \`GOMEMLIMIT=200MiB\`: 317 MB in 5.1 s. The default: 362-365 MB in
+  3.7-4.2 s (three runs). So what is *live* at the peak is already the input's size, and the
+  other ~110 MB (the binary's pages, the Graphviz runtime, the collector's own) come on top: no
+  pacing reaches the goal. It needs what is live at the peak to fall below ~75 MB, 40% of now.
+- **What the model holds once decoded: 106 MiB** (a reflection walk over the decoded objects,
+  each allocation rounded to Go's size classes, shared strings counted once):
+
+  | what | MiB |
+  | --- | --- |
+  | 50,000 events: their \`Event\` structs (480 bytes each) | 22.9 |
+  | 50,000 events: their \`cluster.Object\` (256 bytes each) | 12.2 |
+  | 20,000 pods: their \`Pod\` structs (640 bytes) and \`cluster.Object\` | 17.1 |
+  | the pods' conditions (\`corev1.PodCondition\`, 104 bytes each) | 8.4 |
+  | the pods' labels (a Swiss map each, ~330 bytes) | 8.4 |
+  | the pods' containers, statuses, volumes, tolerations, owners | 15.7 |
+  | every string (17 MiB; 11 MiB if each distinct string were kept once) | 17 |
+  | the rest (nodes, probes, quantities' maps) | ~5 |
+
+  Events are a third of it in fixed-size structs alone; strings are a sixth, and interning them
+  would save 6 MiB. The redesign that pays is events in columns (times as integers, strings as
+  indexes into one table), then pods without Kubernetes' sub-structs (conditions, labels).
+- **What the rules add while they run: ~58 MiB over the model** (heap profiles at the run's
+  largest live heap against the one after the decode, \`pprof -diff_base\`), spread thin: grouping
+  the symptoms 9 MiB, the model's indexes 7, the registry's findings 5, the catalogue's
+  explanations of messages 5, the Aho-Corasick automaton built on first use 4.3,
+  \`memoryTrouble\` 4, \`Unique\` over evidence 3.5, object references as strings 3, then dozens
+  under 2 MiB each. No one rule is the peak: two run at once, and the report itself (every
+  member of every group, 25 MB of JSON) is what a run makes.
+
 ## What stands in the way of issue 16's goals (profiles of 2026-12-01)
 
 Written with the script, from the profiles taken when the tables above were first made; the
