@@ -326,7 +326,7 @@ func (p *parser) flushBlock() error {
 			p.scan.name("ReplicaSet", rs[0])
 		}
 		return p.describeEvents(find(roots, "Events"), owner)
-	case keys["Containers"] || keys["State"] || keys["Last State"] || keys["Last Termination State"] || keys["Restart Count"]:
+	case keys["Containers"] || keys["Init Containers"] || keys["State"] || keys["Last State"] || keys["Last Termination State"] || keys["Restart Count"]:
 		return p.describePodFragment(roots, b)
 	}
 	return p.describeEvents(find(roots, "Events"), b.owner)

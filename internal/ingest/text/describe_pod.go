@@ -115,9 +115,13 @@ func (p *parser) describePodState(pod *corev1.Pod, n *node) {
 // describe (corpus 09, 16): name and namespace unknown, one container of unknown name.
 func (p *parser) describePodFragment(roots []*node, b *block) error {
 	pod := &corev1.Pod{}
+	ic := find(roots, "Init Containers")
+	if ic != nil {
+		pod.Spec.InitContainers, pod.Status.InitContainerStatuses = containers(ic)
+	}
 	if c := find(roots, "Containers"); c != nil {
 		pod.Spec.Containers, pod.Status.ContainerStatuses = containers(c)
-	} else {
+	} else if ic == nil {
 		c, cs, _ := container("", promoteContainerFields(roots)) // a fragment is pasted for its state
 		pod.Spec.Containers, pod.Status.ContainerStatuses = []corev1.Container{c}, []corev1.ContainerStatus{cs}
 	}
