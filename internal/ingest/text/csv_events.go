@@ -2,8 +2,12 @@ package text
 
 import (
 	"encoding/csv"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/rootline-dev/rootline/internal/catalog"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -19,10 +23,13 @@ import (
 // export is not read so: the cleaner has turned its tabs into spaces (expandTabs), and a
 // cell's own spaces cannot be told from them.
 
-// csvEventsTable reads the rows of an events export under its header.
+// csvEventsTable reads the rows of an events export under its header: CSV, or the columns of
+// Kibana's Discover copied as text, where the header's field paths are the only cells without
+// spaces in them that a row's are not (fieldTable).
 type csvEventsTable struct {
-	cols int            // how many cells a row has
-	at   map[string]int // the cell of each field read (csvFields), by its name
+	cols   int            // how many cells a row has
+	at     map[string]int // the cell of each field read (csvFields), by its name
+	spaced bool           // cells apart by spaces: a time first, one word a cell, the message last
 }
 
 // csvFields are the event's fields an export's columns are known by, by the last segments of
@@ -46,18 +53,56 @@ var csvFields = []struct{ field, path string }{
 
 // newCSVEventsTable returns a reader when s is the header of an events export, or nil.
 func newCSVEventsTable(s string) *csvEventsTable {
-	if !strings.Contains(s, "eason") || !strings.Contains(s, ",") {
+	if !strings.Contains(s, ",") {
+		return newFieldTable(s)
+	}
+	if !strings.Contains(s, "eason") {
 		return nil
 	}
 	cells, ok := csvCells(s, 0)
 	if !ok || len(cells) < 3 {
 		return nil
 	}
+	return mapFields(cells, false)
+}
+
+// fieldPathRe is a column of a header of field paths: "@timestamp", "object.involvedObject.name".
+var fieldPathRe = regexp.MustCompile(`^@?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+
+// newFieldTable returns a reader when s is a header of field paths apart by spaces, as
+// Kibana's Discover is copied ("@timestamp  object.involvedObject.name  object.message"): at
+// least one path with a dot, its message the last column and every other but a first time
+// one word. The reason may be missing: the message's own words give it (catalog).
+func newFieldTable(s string) *csvEventsTable {
+	cells := strings.Fields(s)
+	if len(cells) < 2 || !slices.ContainsFunc(cells, func(c string) bool { return strings.Contains(c, ".") }) {
+		return nil
+	}
+	for _, c := range cells {
+		if !fieldPathRe.MatchString(c) {
+			return nil
+		}
+	}
+	t := mapFields(cells, true)
+	if t == nil || t.at["message"] != len(cells)-1 {
+		return nil
+	}
+	for f, i := range t.at {
+		if i == 0 && f != "last" && f != "first" && f != "name" {
+			return nil
+		}
+	}
+	return t
+}
+
+// mapFields maps a header's cells to the fields read; nil when it lacks the object's name,
+// the reason (but spaced, where the message gives it) or the message.
+func mapFields(cells []string, spaced bool) *csvEventsTable {
 	paths := make([]string, len(cells))
 	for i, c := range cells {
 		paths[i] = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(c)), "_", "")
 	}
-	t := &csvEventsTable{cols: len(cells), at: map[string]int{}}
+	t := &csvEventsTable{cols: len(cells), at: map[string]int{}, spaced: spaced}
 	for _, f := range csvFields {
 		if _, done := t.at[f.field]; done {
 			continue
@@ -72,7 +117,7 @@ func newCSVEventsTable(s string) *csvEventsTable {
 		}
 	}
 	for _, need := range []string{"name", "reason", "message"} {
-		if _, ok := t.at[need]; !ok {
+		if _, ok := t.at[need]; !ok && (need != "reason" || !spaced) {
 			return nil
 		}
 	}
@@ -95,7 +140,7 @@ func csvCells(s string, n int) ([]string, bool) {
 }
 
 func (t *csvEventsTable) row(p *parser, ln line) (bool, error) {
-	cells, ok := csvCells(ln.text, t.cols)
+	cells, ok := t.cells(ln.text)
 	if !ok {
 		return false, nil
 	}
@@ -107,6 +152,10 @@ func (t *csvEventsTable) row(p *parser, ln line) (bool, error) {
 	}
 	r := eventRow{namespace: cell("namespace"), reason: cell("reason"), message: cell("message"),
 		fieldPath: cell("fieldPath"), count: cell("count"), typ: cell("type")}
+	var kind string // the kind the message's words are about, where no cell gives one
+	if _, has := t.at["reason"]; !has && r.message != "" {
+		r.reason, kind = messageReason(r.message)
+	}
 	if !reasonRe.MatchString(r.reason) || r.message == "" {
 		return false, nil
 	}
@@ -116,6 +165,9 @@ func (t *csvEventsTable) row(p *parser, ln line) (bool, error) {
 	r.kind, r.name = kindOf(cell("kind")), cell("name")
 	if k, n := splitObject(r.name); k != "" { // "pod/web-1"
 		r.kind, r.name = k, n
+	}
+	if r.kind == "" {
+		r.kind = kind
 	}
 	if !nameLike(r.name) {
 		return false, nil
@@ -150,4 +202,51 @@ func exportStamp(s string) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// cells splits a row into its cells: as CSV, or spaced, a time first where the header has
+// one (it may hold spaces: "Sep 7, 2023 @ 10:15:01.123"), then a word a cell, then the message.
+func (t *csvEventsTable) cells(s string) ([]string, bool) {
+	if !t.spaced {
+		return csvCells(s, t.cols)
+	}
+	out := make([]string, 0, t.cols)
+	rest := strings.TrimSpace(s)
+	if t.firstIs("last") || t.firstIs("first") {
+		m := exportTimeRe.FindString(rest)
+		if m == "" {
+			return nil, false
+		}
+		out, rest = append(out, m), strings.TrimSpace(rest[len(m):])
+	}
+	for len(out) < t.cols-1 {
+		w, after, ok := strings.Cut(rest, " ")
+		if !ok {
+			return nil, false
+		}
+		out, rest = append(out, w), strings.TrimSpace(after)
+	}
+	return append(out, rest), rest != ""
+}
+
+// firstIs reports whether the header's first column is field's.
+func (t *csvEventsTable) firstIs(field string) bool {
+	i, ok := t.at[field]
+	return ok && i == 0
+}
+
+// exportTimeRe is a time first in a row of a copied Discover table: Kibana's own "Sep 7, 2023 @
+// 10:15:01.123", or RFC 3339.
+var exportTimeRe = regexp.MustCompile(`^(?:[A-Z][a-z]{2} \d{1,2}, \d{4} @ \d\d:\d\d:\d\d(?:\.\d+)?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)`)
+
+// messageReason is the reason of the event whose message msg is, where its row gives none, and
+// the kind of object it is about: those of the first entry of the catalogue its words match
+// ("Liveness probe failed: …" is Unhealthy's, about a Pod); "" when none does.
+func messageReason(msg string) (reason, kind string) {
+	for _, m := range catalog.Default().Explain(msg) {
+		if r := m.Reason(); r != "" {
+			return r, objectKind(m.Entry.Object)
+		}
+	}
+	return "", ""
 }

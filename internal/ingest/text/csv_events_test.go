@@ -40,6 +40,12 @@ func TestParseEventsExports(t *testing.T) {
 			"eventTime,regarding.kind,regarding.name,reason,type,note,reportingController\n" +
 				"2024-03-04T10:05:00.000000Z,Node,ip-10-0-3-17.ec2.internal,NodeNotReady,Normal,Node ip-10-0-3-17.ec2.internal status is now: NodeNotReady,node-controller\n",
 			[]string{`2 Event ip-10-0-3-17.ec2.internal.NodeNotReady.2 Normal NodeNotReady on Node /ip-10-0-3-17.ec2.internal at 2024-03-04T10:05:00Z "Node ip-10-0-3-17.ec2.internal status is now: NodeNotReady"`}},
+		{"Kibana's Discover copied as columns: a time with spaces in it first, no reason (the message gives it), no kind",
+			"@timestamp                      object.involvedObject.name                 object.message\n" +
+				"Sep 7, 2023 @ 10:15:01.123      kube-apiserver-i-0a1b2c3d4e5f67890         Liveness probe failed: HTTP probe failed with statuscode: 500\n" +
+				"Sep 7, 2023 @ 10:14:31.087      kube-apiserver-i-0f9e8d7c6b5a43210         Readiness probe failed: HTTP probe failed with statuscode: 500\n",
+			[]string{`2 Event kube-apiserver-i-0a1b2c3d4e5f67890.Unhealthy.2  Unhealthy on Pod /kube-apiserver-i-0a1b2c3d4e5f67890 at 2023-09-07T10:15:01Z "Liveness probe failed: HTTP probe failed with statuscode: 500"`,
+				`3 Event kube-apiserver-i-0f9e8d7c6b5a43210.Unhealthy.3  Unhealthy on Pod /kube-apiserver-i-0f9e8d7c6b5a43210 at 2023-09-07T10:14:31Z "Readiness probe failed: HTTP probe failed with statuscode: 500"`}},
 		{"a row of other cells ends the export; a line of prose after it is prose",
 			"involvedObject.name,reason,message\nweb-1,OOMKilling,\"Memory cgroup out of memory: Killed process 4242 (java)\"\nthat was all we saw, no more rows\n",
 			[]string{`2 Event web-1.OOMKilling.2  OOMKilling on  /web-1 "Memory cgroup out of memory: Killed process 4242 (java)"`}},
@@ -85,6 +91,29 @@ func TestNamesAnotherPod(t *testing.T) {
 	} {
 		if got := namesAnotherPod(tt.line, pod); got != tt.want {
 			t.Errorf("namesAnotherPod(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
+// TestEventsExportHeaders checks which headers open an export of events, and which do not.
+func TestEventsExportHeaders(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		header string
+		want   bool
+	}{
+		{`"@timestamp","object.involvedObject.name","object.reason","object.message"`, true},
+		{"@timestamp  object.involvedObject.name  object.message", true},
+		{"object.involvedObject.name  object.reason  object.message", true},
+		{"@timestamp  object.message  object.involvedObject.name", false},         // the message not last: its words would run into the name
+		{"@timestamp  object.involvedObject.name  object.reason", false},          // no message
+		{"@timestamp  kubernetes.pod.name  message", false},                       // a log line's pod, not an event's object
+		{"@timestamp  object.involvedObject.name  host.ip  object.message", true}, // a column not read
+		{"NAME  READY  STATUS  RESTARTS  AGE", false},
+		{"time,name,reason,message of the day", false},
+	} {
+		if got := newCSVEventsTable(tt.header) != nil; got != tt.want {
+			t.Errorf("newCSVEventsTable(%q) = %v, want %v", tt.header, got, tt.want)
 		}
 	}
 }

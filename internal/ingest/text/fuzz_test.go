@@ -25,6 +25,7 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte("Name: x\nNamespace: y\nContainers:\n  c:\n    State: Terminated\n      Exit Code: 99999999999\n"))
+	f.Add([]byte("@timestamp  object.involvedObject.name  object.message\nSep 7, 2023 @ 10:15:01.123  web-1  Liveness probe failed: HTTP probe failed\nSep 7, 2023 @ 10:15  x\n"))
 	f.Add([]byte("\"@timestamp\",\"object.involvedObject.name\",\"object.reason\",\"object.message\"\n\"Mar 4, 2024 @ 10:02:11.000\",web-1,BackOff,\"Back-off \"\"restarting\"\"\"\nweb-2,Failed\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := Parse(context.Background(), "fuzz", bytes.NewReader(data), time.Unix(1e9, 0), func(o *cluster.Object) error {
