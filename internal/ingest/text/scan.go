@@ -58,6 +58,9 @@ type scanned struct {
 	// listed says obj is one of the pods the line lists (Karpenter's "Pods" key): the
 	// message's own naming, as a {pod} capture is.
 	listed bool
+	// cmdNS is the namespace the command above the line was given (-n), when the line is its
+	// output (no blank line between): the namespace of an object its message names alone.
+	cmdNS string
 }
 
 // span is what the readers made of a run of lines: the reasons they emitted and the object.
@@ -473,6 +476,9 @@ func (p *parser) record(h *line, text string, limit int, m catalog.Match) {
 		return
 	}
 	sc := scanned{m: m, text: text[:limit], ln: *h, section: s.section, obj: p.lineObject(*h, m)}
+	if c := p.cmd; c != nil && !c.allNamespaces && s.section == s.cmdSection {
+		sc.cmdNS = c.namespace
+	}
 	if ref := p.cmdObject(); ref.Kind == cluster.KindPod {
 		sc.cmdPod, sc.cmdOut = ref, s.section == s.cmdSection
 	} else if ref.Kind != cluster.KindNode && ref.Name != "" {
@@ -1525,6 +1531,9 @@ func (p *parser) findingObject(sc scanned, spanObj corev1.ObjectReference, secti
 	if ns := s.podNS[obj.Name]; obj.Kind == cluster.KindPod && obj.Namespace == "" && ns != ambiguousNS {
 		obj.Namespace = ns // the pod the paste showed, whose namespace another showing gave
 	}
+	if obj.Namespace == "" && obj.Name != "" && sc.cmdNS != "" && !clusterScoped[obj.Kind] {
+		obj.Namespace = sc.cmdNS // the output of "kubectl … -n shop": its objects are in shop
+	}
 	return obj
 }
 
@@ -1576,6 +1585,10 @@ func (p *parser) shownObject(sc scanned, obj corev1.ObjectReference) corev1.Obje
 	}
 	return obj
 }
+
+// clusterScoped are the kinds of objects that have no namespace, of those messages name.
+var clusterScoped = map[string]bool{cluster.KindNode: true, "Namespace": true, "PersistentVolume": true,
+	"StorageClass": true, "ClusterRole": true, "ClusterRoleBinding": true, "PriorityClass": true}
 
 // generatedPodRe finds the name of a pod its controller named: a ReplicaSet's pod
 // ("api-5c6d7b9f8-q9w8x": the pod-template-hash and a random suffix, both of the letters and
