@@ -353,7 +353,7 @@ func groupNoun(objs []ObjectRef) string {
 	kind := objs[0].Kind
 	for _, o := range objs[1:] {
 		if o.Kind != kind {
-			if slices.ContainsFunc(objs, func(o ObjectRef) bool { return !podMakers[o.Kind] }) {
+			if slices.ContainsFunc(objs, func(o ObjectRef) bool { return !cluster.MakesPods(o.Kind) }) {
 				return "objects"
 			}
 			return "controllers"
@@ -383,10 +383,6 @@ func primaries(objs []ObjectRef) []ObjectRef {
 	}
 	return out
 }
-
-// podMakers are the kinds of the controllers that make pods.
-var podMakers = map[string]bool{"ReplicaSet": true, "ReplicationController": true, "StatefulSet": true, "DaemonSet": true,
-	"Job": true, "CronJob": true, "Deployment": true}
 
 // groupSummary tells a group in one line: "1,204 pods could not be scheduled (37 workloads,
 // pool user): Insufficient cpu". subjects are the objects its members are about (primaries).

@@ -4,6 +4,15 @@ import (
 	"strings"
 )
 
+// podMakers are the kinds of the controllers that make pods, and those that make them through
+// another (a Deployment's ReplicaSets, a CronJob's Jobs).
+var podMakers = map[string]bool{"ReplicationController": true, "ReplicaSet": true, "Deployment": true,
+	"StatefulSet": true, "DaemonSet": true, "Job": true, "CronJob": true}
+
+// MakesPods reports whether kind is the kind of a controller of pods: a ReplicaSet, a
+// Deployment, a StatefulSet, a DaemonSet, a Job, a CronJob or a ReplicationController.
+func MakesPods(kind string) bool { return podMakers[kind] }
+
 // Workload returns the kind and name of what runs a pod, as people name it: the Deployment of
 // a ReplicaSet's pod, the CronJob of a Job's pod, the StatefulSet, DaemonSet or Job that owns
 // it; for a pod without owners (a pasted table or describe rarely keeps them), the stem of its

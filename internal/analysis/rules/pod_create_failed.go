@@ -18,10 +18,6 @@ type podCreateFailedRule struct{}
 
 func (podCreateFailedRule) Name() string { return "pod-create-failed" }
 
-// controllerKinds are the kinds that create pods.
-var controllerKinds = map[string]bool{"ReplicaSet": true, "ReplicationController": true, "Job": true, "StatefulSet": true,
-	"DaemonSet": true, "CronJob": true, "Deployment": true}
-
 func (podCreateFailedRule) Symptoms(in analysis.Input) []analysis.Symptom {
 	syms := newObjectSymptoms(analysis.PodCreateFailed)
 	syms.fromConditions(in, []string{"ReplicaSet", "ReplicationController"}, func(c workloadCondition) bool {
@@ -31,7 +27,7 @@ func (podCreateFailedRule) Symptoms(in analysis.Input) []analysis.Symptom {
 	syms.fromEvents(in, "", func(o *cluster.Object) bool {
 		kind := o.Event.InvolvedObject.Kind
 		// The API server's refusal names the pod it would not make; a wrapper may name that pod.
-		return o.Event.Reason == "FailedCreate" && controllerKinds[kind] || eventSign(in, o, analysis.PodCreateFailed) != nil && kind != cluster.KindNode
+		return o.Event.Reason == "FailedCreate" && cluster.MakesPods(kind) || eventSign(in, o, analysis.PodCreateFailed) != nil && kind != cluster.KindNode
 	})
 	for _, key := range syms.order {
 		// The pod the API server refused, where its controller names it before making it (a

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rootline-dev/rootline/internal/catalog"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/catalog"
 )
 
 // Events a log store kept, exported as CSV (Kibana's Discover, Grafana's and Loki's table
@@ -23,9 +23,8 @@ import (
 // export is not read so: the cleaner has turned its tabs into spaces (expandTabs), and a
 // cell's own spaces cannot be told from them.
 
-// csvEventsTable reads the rows of an events export under its header: CSV, or the columns of
-// Kibana's Discover copied as text, where the header's field paths are the only cells without
-// spaces in them that a row's are not (fieldTable).
+// csvEventsTable reads the rows of an events export under its header: CSV, or Kibana's
+// Discover copied as text, its cells apart by spaces (newFieldTable).
 type csvEventsTable struct {
 	cols   int            // how many cells a row has
 	at     map[string]int // the cell of each field read (csvFields), by its name

@@ -129,14 +129,10 @@ func (s *scanState) podSent(namespace, name string) {
 	s.podNS[name] = namespace
 }
 
-// controllerKinds are the kinds of the controllers of pods.
-var controllerKinds = map[string]bool{"ReplicationController": true, "ReplicaSet": true, "Deployment": true,
-	"StatefulSet": true, "DaemonSet": true, "Job": true, "CronJob": true}
-
 // eventRowKind reports a kind an events row's KIND column holds that Rootline reads: a pod's,
 // a node's, a controller's or a claim's.
 func eventRowKind(kind string) bool {
-	return kind == cluster.KindPod || kind == cluster.KindNode || kind == "PersistentVolumeClaim" || controllerKinds[kind]
+	return kind == cluster.KindPod || kind == cluster.KindNode || kind == "PersistentVolumeClaim" || cluster.MakesPods(kind)
 }
 
 // scanFlat reads the messages of output flattened onto the line of its command: a
@@ -300,7 +296,7 @@ func (s *scanState) noteNamed(ln line) {
 	if strings.Contains(ln.text, "kubectl ") || strings.Contains(ln.text, "oc ") && quotedOcRe.MatchString(ln.text) {
 		// A command quoted in a sentence: "The command "kubectl describe pods web-1" gives …".
 		for _, r := range quotedCmdRe.FindAllStringSubmatch(ln.text, 4) {
-			if ref := cmdRef(parseCommand(r[1])); nameLike(ref.Name) && (controllerKinds[ref.Kind] || ref.Kind == cluster.KindPod || ref.Kind == "PersistentVolumeClaim") {
+			if ref := cmdRef(parseCommand(r[1])); nameLike(ref.Name) && (cluster.MakesPods(ref.Kind) || ref.Kind == cluster.KindPod || ref.Kind == "PersistentVolumeClaim") {
 				s.name(ref.Kind, ref.Name)
 			}
 		}
@@ -323,7 +319,7 @@ func (s *scanState) noteNamed(ln line) {
 // noteRow notes the object a row of `kubectl get <kind>` names in its NAME column, for the
 // kinds of controllers and claims.
 func (s *scanState) noteRow(kind string, ln line) {
-	if !controllerKinds[kind] && kind != "PersistentVolumeClaim" {
+	if !cluster.MakesPods(kind) && kind != "PersistentVolumeClaim" {
 		return
 	}
 	i := slices.Index(s.header, "NAME")
@@ -923,7 +919,7 @@ func namedObject(t string, m catalog.Match) (corev1.ObjectReference, bool) {
 		}
 		return ref, true
 	}
-	if r := logfmtObjectRe.FindStringSubmatch(t); r != nil && (r[1] == cluster.KindPod || r[1] == cluster.KindNode || controllerKinds[r[1]]) {
+	if r := logfmtObjectRe.FindStringSubmatch(t); r != nil && (r[1] == cluster.KindPod || r[1] == cluster.KindNode || cluster.MakesPods(r[1])) {
 		ref := corev1.ObjectReference{Kind: r[1], Namespace: r[2], Name: r[3]}
 		if ref.Kind == cluster.KindPod || ref.Kind == cluster.KindNode {
 			ref.APIVersion = "v1"
@@ -1769,7 +1765,7 @@ func refKind(object, kind string) bool {
 	case "node":
 		return kind == cluster.KindNode
 	case "workload":
-		return controllerKinds[kind]
+		return cluster.MakesPods(kind)
 	}
 	return kind == catalog.ObjectKind(object)
 }
@@ -1853,7 +1849,7 @@ func jsonInvolved(t string) (corev1.ObjectReference, bool) {
 func describes(kind, object string) bool {
 	switch object {
 	case "deployment", "replicaset", "replicationcontroller", "statefulset", "daemonset", "job", "cronjob", "workload":
-		return controllerKinds[kind]
+		return cluster.MakesPods(kind)
 	case "pvc":
 		return kind == "PersistentVolumeClaim"
 	}
