@@ -73,6 +73,9 @@ var fieldPathRe = regexp.MustCompile(`^@?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-
 // least one path with a dot, its message the last column and every other but a first time
 // one word. The reason may be missing: the message's own words give it (catalog).
 func newFieldTable(s string) *csvEventsTable {
+	if !fieldPathsOnly(s) { // every line of a log is asked: a look at its bytes first
+		return nil
+	}
 	cells := strings.Fields(s)
 	if len(cells) < 2 || !slices.ContainsFunc(cells, func(c string) bool { return strings.Contains(c, ".") }) {
 		return nil
@@ -92,6 +95,22 @@ func newFieldTable(s string) *csvEventsTable {
 		}
 	}
 	return t
+}
+
+// fieldPathsOnly reports whether s holds only what a header of field paths does (letters,
+// digits, "_", "@", "." and spaces), and a dot: a quick look, without allocating.
+func fieldPathsOnly(s string) bool {
+	dot := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.':
+			dot = true
+		case c == ' ' || c == '_' || c == '@' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return dot
 }
 
 // mapFields maps a header's cells to the fields read; nil when it lacks the object's name,
