@@ -7,8 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
@@ -72,9 +69,8 @@ func TestBudgetChargesTheSQLiteCache(t *testing.T) {
 	t.Cleanup(pg.Drop)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, b storetest.Backend) {
 		ctx := t.Context()
-		cfg, _ := config.Default(func(string) string { return "" })
-		cfg.Auth = "off"
-		srv := New(cfg, StoreDeps(st, slog.New(slog.NewTextHandler(io.Discard, nil))))
+		cfg := offConfig()
+		srv := New(cfg, quietDeps(st))
 		probe := &cacheProbe{Store: st}
 		srv.deps.Snapshots = probe
 		sp := &spool{files: files}

@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
-	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/ingest"
 	"github.com/rootline-dev/rootline/internal/store"
@@ -62,9 +59,7 @@ func TestBudgetChargesAnIncidentLoadByItsObjects(t *testing.T) {
 	t.Cleanup(pg.Drop)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
 		ctx := t.Context()
-		cfg, _ := config.Default(func(string) string { return "" })
-		cfg.Auth = "off"
-		srv := New(cfg, StoreDeps(st, slog.New(slog.NewTextHandler(io.Discard, nil))))
+		srv := New(offConfig(), quietDeps(st))
 		srv.budget = newBudget(1<<30, 4, 50*time.Millisecond)
 		probe := &budgetProbe{ObjectStore: srv.deps.Objects, b: srv.budget}
 		srv.deps.Objects = probe

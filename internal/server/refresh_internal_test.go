@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -15,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/incident"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
@@ -140,12 +138,10 @@ func TestUploadAnswersBeforeItsSignature(t *testing.T) {
 	pg := storetest.NewPostgres()
 	t.Cleanup(pg.Drop)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
-		cfg, _ := config.Default(func(string) string { return "" })
-		cfg.Auth = "off"
-		deps := StoreDeps(st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		deps := quietDeps(st)
 		lib := gatedLibrary{LibraryStore: st, gate: make(chan struct{}), entered: make(chan string, 1)}
 		deps.Library = lib
-		srv := New(cfg, deps)
+		srv := New(offConfig(), deps)
 		ts := httptest.NewServer(srv.Handler())
 		defer ts.Close()
 		client := &http.Client{Timeout: 30 * time.Second} // an upload that waited for the gate fails, not hangs
@@ -237,9 +233,7 @@ func TestUploadKeepsNoSlotForItsRefresh(t *testing.T) {
 	pg := storetest.NewPostgres()
 	t.Cleanup(pg.Drop)
 	storetest.Each(t, pg, func(t *testing.T, st *store.Store, _ storetest.Backend) {
-		cfg, _ := config.Default(func(string) string { return "" })
-		cfg.Auth = "off"
-		srv := New(cfg, StoreDeps(st, slog.New(slog.NewTextHandler(io.Discard, nil))))
+		srv := New(offConfig(), quietDeps(st))
 		srv.budget = newBudget(1<<30, 1, 2*time.Second)
 		srv.refreshes.mu.Lock()
 		srv.refreshes.init()
