@@ -170,7 +170,7 @@ const episodeGaps = 4
 // stands for, and their workloads and pools.
 func describeMember(in Input, s Symptom) member {
 	m := in.Model
-	mb := member{s: s, key: groupKey{kind: s.Kind, reason: groupReason(s)}, count: max(len(primaries(s.Objects)), 1)}
+	mb := member{s: s, key: groupKey{kind: s.Kind, reason: groupReason(s)}, count: max(primaryCount(s.Objects), 1)}
 	var pools, workloads tally
 	addPool := func(p string) { pools.add(Share{Name: p, Count: 1}) }
 	addWorkload := func(w string) { workloads.add(Share{Name: w, Count: 1}) }
@@ -372,16 +372,25 @@ func groupNoun(objs []ObjectRef) string {
 // are named in passing (the pod a controller could not create), and are not counted as its
 // members.
 func primaries(objs []ObjectRef) []ObjectRef {
-	if len(objs) == 0 {
-		return nil
-	}
-	out := objs[:0:0]
+	out := make([]ObjectRef, 0, primaryCount(objs))
 	for _, o := range objs {
 		if o.Kind == objs[0].Kind {
 			out = append(out, o)
 		}
 	}
 	return out
+}
+
+// primaryCount is len(primaries(objs)), without making the list: every member of every group
+// asks it.
+func primaryCount(objs []ObjectRef) int {
+	n := 0
+	for _, o := range objs {
+		if o.Kind == objs[0].Kind {
+			n++
+		}
+	}
+	return n
 }
 
 // groupSummary tells a group in one line: "1,204 pods could not be scheduled (37 workloads,

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/rootline-dev/rootline/internal/catalog"
 )
 
 // Events a log store kept, exported as CSV (Kibana's Discover, Grafana's and Loki's table
@@ -172,7 +170,7 @@ func (t *csvEventsTable) row(p *parser, ln line) (bool, error) {
 		fieldPath: cell("fieldPath"), count: cell("count"), typ: cell("type")}
 	var kind string // the kind the message's words are about, where no cell gives one
 	if _, has := t.at["reason"]; !has && r.message != "" {
-		r.reason, kind = messageReason(r.message)
+		r.reason, kind = p.messageReason(r.message)
 	}
 	if !reasonRe.MatchString(r.reason) || r.message == "" {
 		return false, nil
@@ -260,8 +258,8 @@ var exportTimeRe = regexp.MustCompile(`^(?:[A-Z][a-z]{2} \d{1,2}, \d{4} @ \d\d:\
 // messageReason is the reason of the event whose message msg is, where its row gives none, and
 // the kind of object it is about: those of the first entry of the catalogue its words match
 // ("Liveness probe failed: …" is Unhealthy's, about a Pod); "" when none does.
-func messageReason(msg string) (reason, kind string) {
-	for _, m := range catalog.Default().Explain(msg) {
+func (p *parser) messageReason(msg string) (reason, kind string) {
+	for _, m := range p.scan.cat.Explain(msg) {
 		if r := m.Reason(); r != "" {
 			return r, objectKind(m.Entry.Object)
 		}
