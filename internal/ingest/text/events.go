@@ -50,9 +50,7 @@ func (p *parser) event(r eventRow) *corev1.Event {
 	ev := &corev1.Event{Type: r.typ, Reason: r.reason, Message: strings.TrimSpace(r.message)}
 	ev.Name, ev.Namespace = r.eventName, r.namespace
 	ev.InvolvedObject = corev1.ObjectReference{Kind: r.kind, Name: r.name, FieldPath: r.fieldPath}
-	switch r.kind {
-	case "Node", "Namespace", "PersistentVolume", "ClusterRole", "StorageClass":
-	default:
+	if !clusterScoped[r.kind] {
 		ev.InvolvedObject.Namespace = r.namespace
 	}
 	if r.kind == "Pod" || r.kind == "Node" {
