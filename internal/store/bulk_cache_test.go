@@ -52,13 +52,7 @@ func TestSnapshotCacheSizedFromTheUpload(t *testing.T) {
 			t.Fatal(err)
 		}
 		sqlDB.SetMaxOpenConns(1)
-		pooled := func() (cache int64) {
-			t.Helper()
-			if err := st.DB().WithContext(ctx).Raw("PRAGMA cache_size").Row().Scan(&cache); err != nil {
-				t.Fatal(err)
-			}
-			return cache
-		}
+		pooled := func() int64 { return pragma(t, st, "cache_size") }
 		before := pooled()
 		for _, end := range []string{"rolled back", "committed"} {
 			w, err := st.BeginSnapshot(ctx, meta(gib, plenty))
@@ -113,13 +107,7 @@ func TestSnapshotInPartsJournalsToAFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		sqlDB.SetMaxOpenConns(1) // the pool hands back the connection the snapshot was written on
-		pooled := func() (temp int64) {
-			t.Helper()
-			if err := st.DB().WithContext(ctx).Raw("PRAGMA temp_store").Row().Scan(&temp); err != nil {
-				t.Fatal(err)
-			}
-			return temp
-		}
+		pooled := func() int64 { return pragma(t, st, "temp_store") }
 		before := pooled()
 		const file, memory = 1, 2 // PRAGMA temp_store
 		for _, c := range []struct {
@@ -146,4 +134,13 @@ func TestSnapshotInPartsJournalsToAFile(t *testing.T) {
 			}
 		}
 	})
+}
+
+// pragma reads an SQLite PRAGMA of the connection the pool hands out next.
+func pragma(t *testing.T, st *store.Store, name string) (v int64) {
+	t.Helper()
+	if err := st.DB().WithContext(t.Context()).Raw("PRAGMA " + name).Row().Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
