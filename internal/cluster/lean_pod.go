@@ -19,7 +19,6 @@ type Pod struct {
 // PodSpec is what Rootline reads of a pod's spec: where it may run and runs, what it asks for,
 // and how it is probed.
 type PodSpec struct {
-	Volumes                       []corev1.Volume                   `json:"volumes,omitempty"`
 	InitContainers                []Container                       `json:"initContainers,omitempty"`
 	Containers                    []Container                       `json:"containers"`
 	RestartPolicy                 corev1.RestartPolicy              `json:"restartPolicy,omitempty"`
@@ -82,7 +81,7 @@ func PodOf(p *corev1.Pod) *Pod {
 	}
 	s := &p.Spec
 	out := &Pod{ObjectMeta: metaOf(&p.ObjectMeta), Spec: PodSpec{
-		Volumes: s.Volumes, InitContainers: containersOf(s.InitContainers), Containers: containersOf(s.Containers),
+		InitContainers: containersOf(s.InitContainers), Containers: containersOf(s.Containers),
 		RestartPolicy: s.RestartPolicy, TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
 		NodeSelector: s.NodeSelector, ServiceAccountName: s.ServiceAccountName, NodeName: s.NodeName,
 		HostNetwork: s.HostNetwork, Affinity: s.Affinity, SchedulerName: s.SchedulerName, Tolerations: s.Tolerations,
@@ -129,7 +128,7 @@ func statusesOf(ss []corev1.ContainerStatus) []ContainerStatus {
 func (p *Pod) Core() *corev1.Pod {
 	s := &p.Spec
 	out := &corev1.Pod{ObjectMeta: p.ObjectMeta.Core(), Spec: corev1.PodSpec{
-		Volumes: s.Volumes, InitContainers: coreContainers(s.InitContainers), Containers: coreContainers(s.Containers),
+		InitContainers: coreContainers(s.InitContainers), Containers: coreContainers(s.Containers),
 		RestartPolicy: s.RestartPolicy, TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
 		NodeSelector: s.NodeSelector, ServiceAccountName: s.ServiceAccountName, NodeName: s.NodeName,
 		HostNetwork: s.HostNetwork, Affinity: s.Affinity, SchedulerName: s.SchedulerName, Tolerations: s.Tolerations,

@@ -51,3 +51,32 @@ func TestKeptObjectsMarshalAsTheirKubernetesTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptPodHoldsNoVolumes: nothing Rootline reads is in a pod's volumes, and they are the
+// largest part of a real pod's spec (the projected service-account volume every pod has is
+// about a kilobyte in memory), so what Rootline keeps of a pod holds none, whether made from
+// the Kubernetes type or decoded straight from the JSON. The stored JSON keeps them.
+func TestKeptPodHoldsNoVolumes(t *testing.T) {
+	t.Parallel()
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod"},
+		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub"}},
+			Volumes: []corev1.Volume{{Name: "kube-api-access-x2k9q", VolumeSource: corev1.VolumeSource{
+				Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
+					{ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "kube-root-ca.crt"}}}}}}}}}}
+	raw, err := json.Marshal(pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decoded Pod
+	if err := json.Unmarshal(raw, &decoded); err != nil {
+		t.Fatal(err)
+	}
+	for how, kept := range map[string]*Pod{"PodOf": PodOf(pod), "decoded": &decoded} {
+		if kept.Spec.NodeName != "core-1" {
+			t.Fatalf("%s: node %q: the pod was not kept", how, kept.Spec.NodeName)
+		}
+		if v := kept.Core().Spec.Volumes; v != nil {
+			t.Errorf("%s: the kept pod holds volumes %v", how, v)
+		}
+	}
+}

@@ -163,12 +163,11 @@ func redactStoredPod(raw []byte) []byte {
 }
 
 // redactKeptPod is redactPod for what Rootline keeps of a pod (decoded straight into it for
-// analysis, or made by the text reader): its annotations, its volumes' options, its probes'
-// commands and requests, and its status's messages. The fields that carry most secrets
-// (environment, command lines, hooks) are not kept, so there is nothing of them to redact.
+// analysis, or made by the text reader): its annotations, its probes' commands and requests,
+// and its status's messages. The fields that carry most secrets (environment, command lines,
+// hooks, volumes) are not kept, so there is nothing of them to redact.
 func redactKeptPod(p *cluster.Pod) {
 	redactAnnotations(p.Annotations)
-	redactVolumes(p.Spec.Volumes)
 	for _, cs := range [][]cluster.Container{p.Spec.InitContainers, p.Spec.Containers} {
 		for i := range cs {
 			redactProbes(cs[i].LivenessProbe, cs[i].ReadinessProbe, cs[i].StartupProbe)
