@@ -1,6 +1,9 @@
 package ingest
 
 import (
+	"hash/maphash"
+	"maps"
+
 	"github.com/rootline-dev/rootline/internal/cluster"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -16,13 +19,19 @@ import (
 type interner struct {
 	strs map[string]string
 	res  map[resourceKey]corev1.ResourceList
+	// maps are the string maps (labels, annotations, node selectors) kept so far, by the sum
+	// of their pairs' hashes (mapHash), for the pods of one ReplicaSet or DaemonSet, which have
+	// equal labels, to share one map.
+	maps map[uint64][]map[string]string
+	seed maphash.Seed
 }
 
 // maxInterned bounds each table: past it, values are no longer added (they are still found).
 const maxInterned = 1 << 16
 
 func newInterner() *interner {
-	return &interner{strs: map[string]string{}, res: map[resourceKey]corev1.ResourceList{}}
+	return &interner{strs: map[string]string{}, res: map[resourceKey]corev1.ResourceList{},
+		maps: map[uint64][]map[string]string{}, seed: maphash.MakeSeed()}
 }
 
 func internStr[S ~string](in *interner, s *S) {
@@ -47,6 +56,48 @@ func (in *interner) values(m map[string]string) {
 			in.strs[v] = v
 		}
 	}
+}
+
+// maxSharedMap is the most pairs a string map may have to be shared: past it, comparing it
+// with the maps kept would cost more than it saves.
+const maxSharedMap = 64
+
+// stringMap returns a map equal to m that is shared with the other maps equal to it, its
+// values interned: labels, annotations and node selectors repeat from pod to pod of one
+// controller, and a small map costs hundreds of bytes.
+func (in *interner) stringMap(m map[string]string) map[string]string {
+	if len(m) == 0 || len(m) > maxSharedMap {
+		in.values(m)
+		return m
+	}
+	h := in.mapHash(m)
+	for _, shared := range in.maps[h] {
+		if maps.Equal(shared, m) {
+			return shared
+		}
+	}
+	in.values(m)
+	if len(in.maps) < maxInterned {
+		in.maps[h] = append(in.maps[h], m)
+	}
+	return m
+}
+
+// mapHash is the sum of the hashes of m's pairs: the same whatever order they are ranged in.
+func (in *interner) mapHash(m map[string]string) uint64 {
+	var (
+		h   maphash.Hash
+		sum uint64
+	)
+	h.SetSeed(in.seed)
+	for k, v := range m {
+		h.Reset()
+		h.WriteString(k)
+		h.WriteByte(0)
+		h.WriteString(v)
+		sum += h.Sum64()
+	}
+	return sum
 }
 
 // resourceKey is a resource list of up to four entries, sorted by name, as a map key.
@@ -82,7 +133,7 @@ func (in *interner) resources(l corev1.ResourceList) corev1.ResourceList {
 func (in *interner) meta(m *metav1.ObjectMeta) {
 	internStr(in, &m.Namespace)
 	internStr(in, &m.GenerateName)
-	in.values(m.Labels)
+	m.Labels = in.stringMap(m.Labels)
 	in.owners(m.OwnerReferences)
 }
 
@@ -120,7 +171,8 @@ func (in *interner) typeMeta(o *cluster.Object) {
 // keptMeta is meta for what Rootline keeps of an object's metadata.
 func (in *interner) keptMeta(m *cluster.ObjectMeta) {
 	internStr(in, &m.Namespace)
-	in.values(m.Labels)
+	m.Labels = in.stringMap(m.Labels)
+	m.Annotations = in.stringMap(m.Annotations)
 	in.owners(m.OwnerReferences)
 }
 
@@ -133,7 +185,7 @@ func (in *interner) keptPod(p *cluster.Pod) {
 	internStr(in, &s.ServiceAccountName)
 	internStr(in, &s.PriorityClassName)
 	internStr(in, &s.RestartPolicy)
-	in.values(s.NodeSelector)
+	s.NodeSelector = in.stringMap(s.NodeSelector)
 	for i := range s.Tolerations {
 		t := &s.Tolerations[i]
 		internStr(in, &t.Key)

@@ -1,0 +1,60 @@
+package ingest
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestEqualLabelsAreShared: the pods of one controller, whose labels, annotations and node
+// selectors are equal, share one map of each, whether decoded for analysis alone or for the
+// store; a pod whose labels differ by one value keeps its own; and what is stored of each pod
+// is its own labels.
+func TestEqualLabelsAreShared(t *testing.T) {
+	t.Parallel()
+	pod := func(name, hash string) string {
+		return fmt.Sprintf(`{"kind":"Pod","apiVersion":"v1","metadata":{"name":%q,"namespace":"prod",
+			"labels":{"app":"web","pod-template-hash":%q},"annotations":{"prometheus.io/scrape":"true"}},
+			"spec":{"nodeSelector":{"pool":"user"},"containers":[{"name":"web"}]}}`, name, hash)
+	}
+	list := `{"kind":"PodList","apiVersion":"v1","items":[` + strings.Join([]string{
+		pod("web-7c9-a", "7c9"), pod("web-7c9-b", "7c9"), pod("web-5d4-c", "5d4")}, ",") + `]}`
+	same := func(a, b map[string]string) bool {
+		return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	}
+	for _, unstored := range []bool{true, false} {
+		objs, _, err := decodeAll(t, "pods.json", []byte(list), Options{Unstored: unstored})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(objs) != 3 {
+			t.Fatalf("unstored %v: %d objects", unstored, len(objs))
+		}
+		a, b, c := objs[0].Pod, objs[1].Pod, objs[2].Pod
+		if !same(a.Labels, b.Labels) || !same(a.Annotations, b.Annotations) || !same(a.Spec.NodeSelector, b.Spec.NodeSelector) {
+			t.Errorf("unstored %v: two pods of one ReplicaSet do not share their labels, annotations and node selector", unstored)
+		}
+		if same(a.Labels, c.Labels) || c.Labels["pod-template-hash"] != "5d4" {
+			t.Errorf("unstored %v: a pod of another ReplicaSet has labels %v", unstored, c.Labels)
+		}
+		if !same(a.Annotations, c.Annotations) {
+			t.Errorf("unstored %v: equal annotations are not shared across ReplicaSets", unstored)
+		}
+		if unstored {
+			continue
+		}
+		var stored struct {
+			Metadata struct {
+				Labels map[string]string `json:"labels"`
+			} `json:"metadata"`
+		}
+		if err := json.Unmarshal(objs[2].Stored, &stored); err != nil {
+			t.Fatal(err)
+		}
+		if stored.Metadata.Labels["pod-template-hash"] != "5d4" {
+			t.Errorf("stored labels %v", stored.Metadata.Labels)
+		}
+	}
+}
