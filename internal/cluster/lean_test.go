@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,13 +53,17 @@ func TestKeptObjectsMarshalAsTheirKubernetesTypes(t *testing.T) {
 	}
 }
 
-// TestKeptPodHoldsNoVolumes: nothing Rootline reads is in a pod's volumes, and they are the
-// largest part of a real pod's spec (the projected service-account volume every pod has is
-// about a kilobyte in memory), so what Rootline keeps of a pod holds none, whether made from
-// the Kubernetes type or decoded straight from the JSON. The stored JSON keeps them.
-func TestKeptPodHoldsNoVolumes(t *testing.T) {
+// TestKeptPodHoldsNothingUnread: what Rootline keeps of a pod, made from the Kubernetes type
+// or decoded straight from the JSON, holds none of the parts of it that nothing reads: its
+// volumes, the largest part of a real pod's spec (the projected service-account volume every
+// pod has is about a kilobyte in memory), and its conditions' probe times and generations (a
+// pod has four conditions). The stored JSON keeps them.
+func TestKeptPodHoldsNothingUnread(t *testing.T) {
 	t.Parallel()
+	probed := metav1.NewTime(time.Date(2023, 2, 1, 17, 6, 0, 0, time.UTC))
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod"},
+		Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue,
+			ObservedGeneration: 3, LastProbeTime: probed}}},
 		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub"}},
 			Volumes: []corev1.Volume{{Name: "kube-api-access-x2k9q", VolumeSource: corev1.VolumeSource{
 				Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
@@ -75,8 +80,17 @@ func TestKeptPodHoldsNoVolumes(t *testing.T) {
 		if kept.Spec.NodeName != "core-1" {
 			t.Fatalf("%s: node %q: the pod was not kept", how, kept.Spec.NodeName)
 		}
-		if v := kept.Core().Spec.Volumes; v != nil {
-			t.Errorf("%s: the kept pod holds volumes %v", how, v)
+		b, err := json.Marshal(kept)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, field := range []string{`"volumes"`, `"lastProbeTime"`, `"observedGeneration"`} {
+			if strings.Contains(string(b), field) {
+				t.Errorf("%s: the kept pod holds %s: %s", how, field, b)
+			}
+		}
+		if c := kept.Status.Conditions; len(c) != 1 || c[0].Type != corev1.PodReady {
+			t.Errorf("%s: the kept pod has conditions %+v", how, c)
 		}
 	}
 }

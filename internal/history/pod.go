@@ -40,7 +40,7 @@ func (b *builder) pod(o Object) (Group, bool) {
 		}
 	}
 	if p != nil {
-		var ready corev1.PodCondition // of all its containers
+		var ready cluster.PodCondition // of all its containers
 		for _, c := range p.Status.Conditions {
 			if c.Type == corev1.ContainersReady {
 				ready = c
@@ -90,7 +90,7 @@ func named(g Group) bool {
 // condition last changed, when that agrees, and merely running before); running until it
 // ended, then terminated; or waiting since the last run ended (else since the pod started,
 // and for its reason since the first event that tells it: the kubelet's BackOff or Failed).
-func containerLane(cs cluster.ContainerStatus, podStart time.Time, ready corev1.PodCondition, events []*cluster.Event) Lane {
+func containerLane(cs cluster.ContainerStatus, podStart time.Time, ready cluster.PodCondition, events []*cluster.Event) Lane {
 	l := Lane{Name: fmt.Sprintf("container %s · restarts %d", cs.Name, cs.RestartCount)}
 	waitFrom := podStart
 	var lastEnd time.Time

@@ -117,7 +117,7 @@ func evictedSummary(pod string, s *analysis.Symptom) string {
 }
 
 // disruption returns the pod's DisruptionTarget condition when it is True.
-func disruption(p *cluster.Pod) *corev1.PodCondition {
+func disruption(p *cluster.Pod) *cluster.PodCondition {
 	for i, c := range p.Status.Conditions {
 		if c.Type == corev1.DisruptionTarget && c.Status == corev1.ConditionTrue {
 			return &p.Status.Conditions[i]

@@ -97,7 +97,7 @@ func (g *pendingGroups) fromPods() {
 			// Pending with no node and no word from the scheduler yet (a pod just made, or a
 			// status cut short): waiting to be placed.
 			ev = cite(o, "status.phase", "Pending, not on a node, no PodScheduled condition")
-			c = &corev1.PodCondition{}
+			c = &cluster.PodCondition{}
 		case c.Reason == "" && c.Message == "":
 			// A pods table says only Pending, with no node.
 			ev = cite(o, "status.phase", "Pending, not on a node (STATUS Pending in kubectl get pods)")
@@ -236,7 +236,7 @@ func pendingSummary(s *analysis.Symptom) string {
 // unscheduled reports whether a pod waits to be placed: Pending (or with no phase, as a status
 // cut short leaves it) on no node, its PodScheduled condition not True. The scheduler's
 // condition says False; a status written by hand may leave it empty beside its reason.
-func unscheduled(p *cluster.Pod, c *corev1.PodCondition) bool {
+func unscheduled(p *cluster.Pod, c *cluster.PodCondition) bool {
 	if p.Spec.NodeName != "" || (p.Status.Phase != corev1.PodPending && (p.Status.Phase != "" || c == nil)) {
 		return false
 	}
@@ -277,7 +277,7 @@ func replaced(m *cluster.Model, o *cluster.Object) bool {
 	return false
 }
 
-func scheduledCondition(p *cluster.Pod) *corev1.PodCondition {
+func scheduledCondition(p *cluster.Pod) *cluster.PodCondition {
 	for i, c := range p.Status.Conditions {
 		if c.Type == corev1.PodScheduled {
 			return &p.Status.Conditions[i]

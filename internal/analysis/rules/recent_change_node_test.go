@@ -49,7 +49,7 @@ func ownedBy(o *cluster.Object, rs string) *cluster.Object {
 func evictedOff(name, node string, at time.Time, reason string, tolerations ...corev1.Toleration) *cluster.Object {
 	o := hubPod(name, "hub-2", at.Add(-time.Hour), "jupyterhub/k8s-hub:3.0.0", "1Gi", running())
 	o.Pod.Spec.NodeName, o.Pod.Spec.Tolerations = node, tolerations
-	o.Pod.Status = cluster.PodStatus{Phase: corev1.PodFailed, Conditions: []corev1.PodCondition{{Type: corev1.DisruptionTarget,
+	o.Pod.Status = cluster.PodStatus{Phase: corev1.PodFailed, Conditions: []cluster.PodCondition{{Type: corev1.DisruptionTarget,
 		Status: corev1.ConditionTrue, Reason: reason, Message: "evicted", LastTransitionTime: metav1.NewTime(at)}}}
 	return o
 }

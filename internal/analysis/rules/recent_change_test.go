@@ -181,7 +181,7 @@ func unhealthy(name string, at time.Time) *cluster.Object {
 func unschedulable(name, rs string, at time.Time, msg string) *cluster.Object {
 	o := hubPod(name, rs, at, "jupyterhub/k8s-hub:3.0.0", "1Gi", corev1.ContainerStatus{})
 	o.Pod.Spec.NodeName = ""
-	o.Pod.Status = cluster.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse,
+	o.Pod.Status = cluster.PodStatus{Phase: corev1.PodPending, Conditions: []cluster.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse,
 		Reason: "Unschedulable", Message: msg, LastTransitionTime: metav1.NewTime(at)}}}
 	return o
 }
