@@ -287,8 +287,10 @@ func (g *group) symptom() Symptom {
 	if len(g.members) == 1 {
 		s.formerID = s.ID
 	} else {
+		// Members made to size: a symptom is hundreds of bytes, and a group of a large
+		// incident has thousands of members, which growing by appends copied about twice.
 		s = Symptom{Kind: first.s.Kind, At: first.s.At, Node: first.s.Node, Objects: []ObjectRef{}, Evidence: []Evidence{},
-			Details: Details{Members: len(g.members)}}
+			Details: Details{Members: len(g.members)}, Members: make([]Symptom, 0, len(g.members))}
 		seen := map[ObjectRef]bool{}
 		for i, mb := range g.members {
 			if mb.s.Node != s.Node {
