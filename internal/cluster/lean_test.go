@@ -94,3 +94,38 @@ func TestKeptPodHoldsNothingUnread(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptEventHoldsNothingUnread is the same for an event: no labels, owners, deletion or
+// resource versions (its own and its object's), which nothing reads of an event; its names,
+// annotations (an eviction's offending containers) and object are kept.
+func TestKeptEventHoldsNothingUnread(t *testing.T) {
+	t.Parallel()
+	grace := int64(30)
+	ev := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: "hub.1", Namespace: "prod", UID: "e-1", ResourceVersion: "530086127",
+		Labels: map[string]string{"team": "hub"}, Annotations: map[string]string{"offending_containers": "hub"},
+		OwnerReferences: []metav1.OwnerReference{{Kind: "Pod", Name: "hub"}}, DeletionGracePeriodSeconds: &grace},
+		InvolvedObject: corev1.ObjectReference{Kind: KindPod, Namespace: "prod", Name: "hub", ResourceVersion: "623661090"},
+		Reason:         "Evicted"}
+	raw, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decoded Event
+	if err := json.Unmarshal(raw, &decoded); err != nil {
+		t.Fatal(err)
+	}
+	for how, kept := range map[string]*Event{"EventOf": EventOf(ev), "decoded": &decoded} {
+		if kept.UID != "e-1" || kept.InvolvedObject.Name != "hub" || kept.Annotations["offending_containers"] != "hub" {
+			t.Fatalf("%s: the event was not kept: %+v", how, kept)
+		}
+		b, err := json.Marshal(kept)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, field := range []string{`"resourceVersion"`, `"labels"`, `"ownerReferences"`, `"deletionGracePeriodSeconds"`} {
+			if strings.Contains(string(b), field) {
+				t.Errorf("%s: the kept event holds %s: %s", how, field, b)
+			}
+		}
+	}
+}

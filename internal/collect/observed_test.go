@@ -36,9 +36,9 @@ func metaOf(t *testing.T, o *cluster.Object) metav1.ObjectMeta {
 	case o.Node != nil:
 		return o.Node.ObjectMeta
 	case o.Event != nil:
-		m := o.Event.ObjectMeta
-		return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion,
-			CreationTimestamp: m.CreationTimestamp, Labels: m.Labels, Annotations: m.Annotations}
+		m := o.Event.EventMeta
+		return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
+			CreationTimestamp: m.CreationTimestamp, Annotations: m.Annotations}
 	}
 	var v struct{ Metadata metav1.ObjectMeta }
 	if err := json.Unmarshal(o.Raw, &v); err != nil {

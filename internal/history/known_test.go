@@ -185,7 +185,7 @@ func TestUnknownBefore(t *testing.T) {
 // tells it, of its own container (or of none named), of a reason that tells that wait.
 func TestToldSince(t *testing.T) {
 	ev := func(reason, field string, m int) *cluster.Event {
-		return &cluster.Event{Reason: reason, InvolvedObject: corev1.ObjectReference{Kind: "Pod", FieldPath: field},
+		return &cluster.Event{Reason: reason, InvolvedObject: cluster.ObjectReference{Kind: "Pod", FieldPath: field},
 			FirstTimestamp: metav1.NewTime(t2.Add(time.Duration(m) * time.Minute))}
 	}
 	events := []*cluster.Event{ev("BackOff", "spec.containers{sidecar}", 1), ev("Pulling", "", 2),

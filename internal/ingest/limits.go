@@ -182,11 +182,12 @@ func typedFault(v any) (fault, bool) {
 			return f.at("spec", "nodeName"), true
 		}
 	case *cluster.Event:
-		m := t.ObjectMeta.Core()
+		m := metav1.ObjectMeta{Name: t.Name, Namespace: t.Namespace, UID: t.UID, Annotations: t.Annotations}
 		if f, ok := objectMetaFault(&m); ok {
 			return f, true
 		}
-		return refFault("involvedObject", &t.InvolvedObject)
+		ref := t.InvolvedObject.Core()
+		return refFault("involvedObject", &ref)
 	case *eventsv1.Event:
 		if f, ok := objectMetaFault(&t.ObjectMeta); ok {
 			return f, true
