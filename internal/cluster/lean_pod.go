@@ -19,22 +19,18 @@ type Pod struct {
 // PodSpec is what Rootline reads of a pod's spec: where it may run and runs, what it asks for,
 // and how it is probed.
 type PodSpec struct {
-	InitContainers                []Container                       `json:"initContainers,omitempty"`
-	Containers                    []Container                       `json:"containers"`
-	RestartPolicy                 corev1.RestartPolicy              `json:"restartPolicy,omitempty"`
-	TerminationGracePeriodSeconds *int64                            `json:"terminationGracePeriodSeconds,omitempty"`
-	NodeSelector                  map[string]string                 `json:"nodeSelector,omitempty"`
-	ServiceAccountName            string                            `json:"serviceAccountName,omitempty"`
-	NodeName                      string                            `json:"nodeName,omitempty"`
-	HostNetwork                   bool                              `json:"hostNetwork,omitempty"`
-	Affinity                      *corev1.Affinity                  `json:"affinity,omitempty"`
-	SchedulerName                 string                            `json:"schedulerName,omitempty"`
-	Tolerations                   []corev1.Toleration               `json:"tolerations,omitempty"`
-	PriorityClassName             string                            `json:"priorityClassName,omitempty"`
-	Priority                      *int32                            `json:"priority,omitempty"`
-	Overhead                      corev1.ResourceList               `json:"overhead,omitempty"`
-	Resources                     *corev1.ResourceRequirements      `json:"resources,omitempty"`
-	TopologySpreadConstraints     []corev1.TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
+	InitContainers     []Container                  `json:"initContainers,omitempty"`
+	Containers         []Container                  `json:"containers"`
+	RestartPolicy      corev1.RestartPolicy         `json:"restartPolicy,omitempty"`
+	NodeSelector       map[string]string            `json:"nodeSelector,omitempty"`
+	ServiceAccountName string                       `json:"serviceAccountName,omitempty"`
+	NodeName           string                       `json:"nodeName,omitempty"`
+	Affinity           *corev1.Affinity             `json:"affinity,omitempty"`
+	Tolerations        []corev1.Toleration          `json:"tolerations,omitempty"`
+	PriorityClassName  string                       `json:"priorityClassName,omitempty"`
+	Priority           *int32                       `json:"priority,omitempty"`
+	Overhead           corev1.ResourceList          `json:"overhead,omitempty"`
+	Resources          *corev1.ResourceRequirements `json:"resources,omitempty"`
 }
 
 // Container is what Rootline reads of a container of a pod's spec.
@@ -71,7 +67,6 @@ type ContainerStatus struct {
 	Ready                bool                  `json:"ready"`
 	RestartCount         int32                 `json:"restartCount"`
 	Image                string                `json:"image"`
-	Started              *bool                 `json:"started,omitempty"`
 }
 
 // PodCondition is what Rootline reads of a pod's condition: a core/v1 PodCondition without
@@ -93,11 +88,10 @@ func PodOf(p *corev1.Pod) *Pod {
 	s := &p.Spec
 	out := &Pod{ObjectMeta: metaOf(&p.ObjectMeta), Spec: PodSpec{
 		InitContainers: containersOf(s.InitContainers), Containers: containersOf(s.Containers),
-		RestartPolicy: s.RestartPolicy, TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
-		NodeSelector: s.NodeSelector, ServiceAccountName: s.ServiceAccountName, NodeName: s.NodeName,
-		HostNetwork: s.HostNetwork, Affinity: s.Affinity, SchedulerName: s.SchedulerName, Tolerations: s.Tolerations,
+		RestartPolicy: s.RestartPolicy,
+		NodeSelector:  s.NodeSelector, ServiceAccountName: s.ServiceAccountName, NodeName: s.NodeName,
+		Affinity: s.Affinity, Tolerations: s.Tolerations,
 		PriorityClassName: s.PriorityClassName, Priority: s.Priority, Overhead: s.Overhead, Resources: s.Resources,
-		TopologySpreadConstraints: s.TopologySpreadConstraints,
 	}}
 	st := &p.Status
 	out.Status = PodStatus{Phase: st.Phase, Conditions: conditionsOf(st.Conditions), Message: st.Message, Reason: st.Reason,
@@ -151,7 +145,7 @@ func statusesOf(ss []corev1.ContainerStatus) []ContainerStatus {
 	for i := range ss {
 		s := &ss[i]
 		out[i] = ContainerStatus{Name: s.Name, State: s.State, LastTerminationState: s.LastTerminationState,
-			Ready: s.Ready, RestartCount: s.RestartCount, Image: s.Image, Started: s.Started}
+			Ready: s.Ready, RestartCount: s.RestartCount, Image: s.Image}
 	}
 	return out
 }
@@ -163,11 +157,10 @@ func (p *Pod) Core() *corev1.Pod {
 	s := &p.Spec
 	out := &corev1.Pod{ObjectMeta: p.ObjectMeta.Core(), Spec: corev1.PodSpec{
 		InitContainers: coreContainers(s.InitContainers), Containers: coreContainers(s.Containers),
-		RestartPolicy: s.RestartPolicy, TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
-		NodeSelector: s.NodeSelector, ServiceAccountName: s.ServiceAccountName, NodeName: s.NodeName,
-		HostNetwork: s.HostNetwork, Affinity: s.Affinity, SchedulerName: s.SchedulerName, Tolerations: s.Tolerations,
+		RestartPolicy: s.RestartPolicy,
+		NodeSelector:  s.NodeSelector, ServiceAccountName: s.ServiceAccountName, NodeName: s.NodeName,
+		Affinity: s.Affinity, Tolerations: s.Tolerations,
 		PriorityClassName: s.PriorityClassName, Priority: s.Priority, Overhead: s.Overhead, Resources: s.Resources,
-		TopologySpreadConstraints: s.TopologySpreadConstraints,
 	}}
 	st := &p.Status
 	out.Status = corev1.PodStatus{Phase: st.Phase, Conditions: coreConditions(st.Conditions), Message: st.Message, Reason: st.Reason,
@@ -197,7 +190,7 @@ func coreStatuses(ss []ContainerStatus) []corev1.ContainerStatus {
 	out := make([]corev1.ContainerStatus, len(ss))
 	for i, s := range ss {
 		out[i] = corev1.ContainerStatus{Name: s.Name, State: s.State, LastTerminationState: s.LastTerminationState,
-			Ready: s.Ready, RestartCount: s.RestartCount, Image: s.Image, Started: s.Started}
+			Ready: s.Ready, RestartCount: s.RestartCount, Image: s.Image}
 	}
 	return out
 }

@@ -23,14 +23,13 @@ func TestKeptObjectsMarshalAsTheirKubernetesTypes(t *testing.T) {
 		InvolvedObject: corev1.ObjectReference{Kind: KindPod, Namespace: "prod", Name: "hub", APIVersion: "v1", FieldPath: "spec.containers{hub}"},
 		Reason:         "Evicted", Message: "The node was low on resource: memory.", Type: corev1.EventTypeWarning,
 		Source: corev1.EventSource{Component: "kubelet", Host: "core-1"}, Count: 2, FirstTimestamp: at, LastTimestamp: at}
-	started := true
 	pod := &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: KindPod, APIVersion: "v1"},
 		ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod", DeletionTimestamp: &at},
 		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub", Image: "jupyterhub/k8s-hub:3.0.0",
 			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("512Mi")}}}}},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "10.0.0.7", StartTime: &at,
 			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: at}},
-			ContainerStatuses: []corev1.ContainerStatus{{Name: "hub", Ready: true, RestartCount: 3, Image: "jupyterhub/k8s-hub:3.0.0", Started: &started,
+			ContainerStatuses: []corev1.ContainerStatus{{Name: "hub", Ready: true, RestartCount: 3, Image: "jupyterhub/k8s-hub:3.0.0",
 				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: at}}}}}}
 	for name, c := range map[string]struct {
 		kept *Object
@@ -56,15 +55,20 @@ func TestKeptObjectsMarshalAsTheirKubernetesTypes(t *testing.T) {
 // TestKeptPodHoldsNothingUnread: what Rootline keeps of a pod, made from the Kubernetes type
 // or decoded straight from the JSON, holds none of the parts of it that nothing reads: its
 // volumes, the largest part of a real pod's spec (the projected service-account volume every
-// pod has is about a kilobyte in memory), and its conditions' probe times and generations (a
-// pod has four conditions). The stored JSON keeps them.
+// pod has is about a kilobyte in memory), its conditions' probe times and generations (a pod
+// has four conditions), its scheduler, host network, grace period, spread constraints and its
+// containers' started flags. The stored JSON keeps them.
 func TestKeptPodHoldsNothingUnread(t *testing.T) {
 	t.Parallel()
 	probed := metav1.NewTime(time.Date(2023, 2, 1, 17, 6, 0, 0, time.UTC))
+	grace, started := int64(30), true
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "hub", Namespace: "prod"},
 		Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue,
-			ObservedGeneration: 3, LastProbeTime: probed}}},
+			ObservedGeneration: 3, LastProbeTime: probed}},
+			ContainerStatuses: []corev1.ContainerStatus{{Name: "hub", Started: &started}}},
 		Spec: corev1.PodSpec{NodeName: "core-1", Containers: []corev1.Container{{Name: "hub"}},
+			SchedulerName: "default-scheduler", HostNetwork: true, TerminationGracePeriodSeconds: &grace,
+			TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "zone"}},
 			Volumes: []corev1.Volume{{Name: "kube-api-access-x2k9q", VolumeSource: corev1.VolumeSource{
 				Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
 					{ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "kube-root-ca.crt"}}}}}}}}}}
@@ -84,7 +88,8 @@ func TestKeptPodHoldsNothingUnread(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, field := range []string{`"volumes"`, `"lastProbeTime"`, `"observedGeneration"`} {
+		for _, field := range []string{`"volumes"`, `"lastProbeTime"`, `"observedGeneration"`, `"schedulerName"`,
+			`"hostNetwork"`, `"terminationGracePeriodSeconds"`, `"topologySpreadConstraints"`, `"started"`} {
 			if strings.Contains(string(b), field) {
 				t.Errorf("%s: the kept pod holds %s: %s", how, field, b)
 			}

@@ -181,7 +181,6 @@ func (in *interner) keptPod(p *cluster.Pod) {
 	in.keptMeta(&p.ObjectMeta)
 	s := &p.Spec
 	internStr(in, &s.NodeName)
-	internStr(in, &s.SchedulerName)
 	internStr(in, &s.ServiceAccountName)
 	internStr(in, &s.PriorityClassName)
 	internStr(in, &s.RestartPolicy)
