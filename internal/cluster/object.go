@@ -77,15 +77,10 @@ type Object struct {
 	Node  *corev1.Node
 	Event *Event
 
-	// Allocated is the "Allocated resources" table of a node read from kubectl describe node:
-	// what kubectl summed of its pods, kept as printed. Empty for any other input.
-	Allocated []Allocation
-
-	// ListedAge is the AGE a kubectl listing printed for a pod read from pasted text whose
-	// time of capture is unknown, so that its CreationTimestamp could not be set, and for a
-	// claim of a claims listing whatever is known of that time: how long the object had
-	// existed when the listing was taken. Zero for any other input.
-	ListedAge time.Duration
+	// Printed is what kubectl printed of the object that its type has no field for (Allocated,
+	// ListedAge); nil for any object but some read from pasted text, so that the others do not
+	// carry its fields.
+	Printed *Printed
 
 	// Raw is the redacted JSON of objects without a typed field. It is nil for typed objects,
 	// whose JSON is Stored or produced on demand by JSON.
@@ -95,6 +90,43 @@ type Object struct {
 	// stores of it, since the typed field holds only what Rootline reads (an Event). Nil when the
 	// decoder was told its objects are only analysed, and for objects made by hand.
 	Stored json.RawMessage
+}
+
+// Printed is what kubectl printed of an object that its type has no field for.
+type Printed struct {
+	// Allocated is the "Allocated resources" table of a node read from kubectl describe node:
+	// what kubectl summed of its pods, kept as printed.
+	Allocated []Allocation
+	// Age is the AGE a kubectl listing printed for a pod read from pasted text whose time of
+	// capture is unknown, so that its CreationTimestamp could not be set, and for a claim of a
+	// claims listing whatever is known of that time: how long the object had existed when the
+	// listing was taken.
+	Age time.Duration
+}
+
+// NewPrinted is what kubectl printed of an object, or nil when it printed nothing of the kind.
+func NewPrinted(allocated []Allocation, age time.Duration) *Printed {
+	if allocated == nil && age == 0 {
+		return nil
+	}
+	return &Printed{Allocated: allocated, Age: age}
+}
+
+// Allocated is the "Allocated resources" table kubectl describe node printed of o (Printed),
+// or nil.
+func (o *Object) Allocated() []Allocation {
+	if o.Printed == nil {
+		return nil
+	}
+	return o.Printed.Allocated
+}
+
+// ListedAge is the AGE a kubectl listing printed of o (Printed), or zero.
+func (o *Object) ListedAge() time.Duration {
+	if o.Printed == nil {
+		return 0
+	}
+	return o.Printed.Age
 }
 
 // Unstored is a copy of o without its stored JSON: what analysis reads of an object the store

@@ -61,7 +61,7 @@ func TestTypedProvenanceStored(t *testing.T) {
 		)
 		for _, o := range objs {
 			if o.Node != nil {
-				wantAlloc = o.Allocated
+				wantAlloc = o.Allocated()
 			}
 			if o.Event != nil && o.Source.Loose {
 				loose++
@@ -80,7 +80,7 @@ func TestTypedProvenanceStored(t *testing.T) {
 		gotLoose := 0
 		for _, o := range back {
 			if o.Node != nil {
-				gotAlloc = o.Allocated
+				gotAlloc = o.Allocated()
 				for k := range o.Node.Annotations {
 					t.Errorf("stored node has annotation %q", k)
 				}
@@ -103,7 +103,7 @@ func TestTypedProvenanceStored(t *testing.T) {
 		ages := map[string]time.Duration{}
 		for _, o := range back {
 			if o.Pod != nil || o.Kind == "PersistentVolumeClaim" {
-				ages[o.Kind+" "+o.Name] = o.ListedAge
+				ages[o.Kind+" "+o.Name] = o.ListedAge()
 			}
 		}
 		if want := 3*time.Hour + 57*time.Minute; ages["Pod web-1"] != want {

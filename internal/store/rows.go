@@ -121,7 +121,7 @@ func newPodRows(snap int64, o *cluster.Object, raw []byte) (podRow, []containerR
 		OwnerKind: ownerKind, OwnerName: ownerName, CreatedAt: timePtr(p.CreationTimestamp.Time),
 		SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw,
 	}
-	row.ListedAgeSeconds = listedSeconds(o.ListedAge)
+	row.ListedAgeSeconds = listedSeconds(o.ListedAge())
 	if p.Status.StartTime != nil {
 		row.StartedAt = timePtr(p.Status.StartTime.Time)
 	}
@@ -204,7 +204,7 @@ func newNodeRow(snap int64, o *cluster.Object, raw []byte) nodeRow {
 		Conditions:             jsonText(n.Status.Conditions), Taints: jsonText(n.Spec.Taints),
 		Ready: cluster.NodeCondition(n, corev1.NodeReady), Unschedulable: n.Spec.Unschedulable,
 		CreatedAt: timePtr(n.CreationTimestamp.Time), SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw,
-		DescribeAllocated: allocationsJSON(o.Allocated),
+		DescribeAllocated: allocationsJSON(o.Allocated()),
 	}
 }
 

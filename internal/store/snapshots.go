@@ -331,7 +331,7 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 	default:
 		w.batch.objects = append(w.batch.objects, objectRow{SnapshotID: w.row.ID, APIVersion: o.APIVersion, Kind: o.Kind,
 			Namespace: o.Namespace, Name: o.Name, UID: o.UID, SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw,
-			ListedAgeSeconds: listedSeconds(o.ListedAge)})
+			ListedAgeSeconds: listedSeconds(o.ListedAge())})
 	}
 	limit := batchSize
 	if w.c.conn != nil {

@@ -91,7 +91,7 @@ func limitShare(m *cluster.Model, node *cluster.Object, res string) (float64, an
 	if share > 0 {
 		return share, cite(node, "status.allocatable."+res, fmt.Sprintf("%s; limits of its pods: %s (%.0f%%)", alloc, limit, share*100)), true
 	}
-	for _, a := range node.Allocated {
+	for _, a := range node.Allocated() {
 		if a.Resource != res {
 			continue
 		}

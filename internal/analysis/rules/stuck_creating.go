@@ -103,7 +103,7 @@ func stuckOnNetwork(in analysis.Input, syms *podSymptoms) {
 // sure (the pods may have been listed before the last event was), so it is not read so.
 func stuckListed(in analysis.Input, syms *podSymptoms) {
 	for _, o := range in.Model.Pods {
-		age := o.ListedAge
+		age := o.ListedAge()
 		if _, said := syms.byPod[o.Namespace+"/"+o.Name]; age < stuckAfter || started(o.Pod) || said && o.Name != "" {
 			continue
 		}

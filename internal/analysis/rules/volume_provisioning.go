@@ -97,7 +97,7 @@ func claimsByFile(in analysis.Input) map[string][]analysis.ObjectRef {
 func waitedClaims(in analysis.Input, syms *objectSymptoms) {
 	var firstConsumer map[string]bool // claim namespace/name → said to wait for its consumer
 	for _, o := range others(in.Model, "PersistentVolumeClaim") {
-		if o.ListedAge < waitedLong {
+		if o.ListedAge() < waitedLong {
 			continue
 		}
 		c := claimOf(o)
@@ -118,7 +118,7 @@ func waitedClaims(in analysis.Input, syms *objectSymptoms) {
 		if len(s.Evidence) > 0 {
 			continue // its events say more
 		}
-		age := phrase.Duration(int(o.ListedAge.Seconds()))
+		age := phrase.Duration(int(o.ListedAge().Seconds()))
 		s.Evidence = append(s.Evidence, cite(o, "status.phase", "Pending, the claim "+age+" old"))
 		s.Reason, s.Details.Message = "Pending", "still Pending "+age+" after it was made"
 	}

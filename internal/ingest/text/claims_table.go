@@ -75,7 +75,7 @@ func (t *claimsTable) row(p *parser, ln line) (bool, error) {
 	}
 	p.scan.name("PersistentVolumeClaim", name)
 	return true, p.send(&cluster.Object{APIVersion: "v1", Kind: "PersistentVolumeClaim", Namespace: c.Namespace, Name: name,
-		Source: p.source(ln), Raw: raw, ListedAge: age})
+		Source: p.source(ln), Raw: raw, Printed: cluster.NewPrinted(nil, age)})
 }
 
 // fields cuts a row into its cells by column name: at the header's column starts where every

@@ -86,7 +86,7 @@ func (p *parser) emitListed(pod *corev1.Pod, listed time.Duration, ln line) erro
 	p.notePod(pod.Namespace, pod.Name)
 	p.cover(ln.num, ln.last(), podRef(pod.Namespace, pod.Name), podReasons(pod)...)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: pod.Namespace,
-		Name: pod.Name, Source: p.source(ln), ListedAge: listed}
+		Name: pod.Name, Source: p.source(ln), Printed: cluster.NewPrinted(nil, listed)}
 	p.held.setPod(o, pod)
 	prevPod := (*corev1.Pod)(nil)
 	if held, prev := p.held.hold(o); held {
@@ -107,7 +107,7 @@ func (p *parser) emitNode(node *corev1.Node, alloc []cluster.Allocation, ln line
 	node.Kind, node.APIVersion = cluster.KindNode, "v1"
 	p.cover(ln.num, ln.last(), nodeRef(node.Name), nodeReasons(node)...)
 	o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: node.Name,
-		Source: p.source(ln), Node: node, Allocated: alloc}
+		Source: p.source(ln), Node: node, Printed: cluster.NewPrinted(alloc, 0)}
 	if held, prev := p.held.hold(o); held {
 		if prev != nil && prev.Node != nil {
 			p.scan.unsay(o, lostReasons(nodeReasons(prev.Node), nodeReasons(o.Node)))

@@ -63,13 +63,13 @@ func (h *held) hold(o *cluster.Object) (bool, *cluster.Object) {
 	switch {
 	case h.pods[o] != nil && h.pods[prev] != nil:
 		mergePod(h.pods[o], h.pods[prev]) // the caller drops prev's
-		if o.ListedAge == 0 {
-			o.ListedAge = prev.ListedAge
+		if o.ListedAge() == 0 {
+			o.Printed = cluster.NewPrinted(o.Allocated(), prev.ListedAge())
 		}
 	case o.Node != nil && prev.Node != nil:
 		mergeNode(o.Node, prev.Node)
-		if o.Allocated == nil {
-			o.Allocated = prev.Allocated
+		if o.Allocated() == nil {
+			o.Printed = cluster.NewPrinted(prev.Allocated(), o.ListedAge())
 		}
 	}
 	if o.Namespace == "" {

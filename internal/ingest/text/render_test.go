@@ -58,7 +58,7 @@ func render(t testing.TB, objs []*cluster.Object, res Result) string {
 			loose = " loose"
 		}
 		fmt.Fprintf(&b, "== %s at %s (byte %d)%s\n%s\n", o.Ref(), o.Source, o.Source.Offset, loose, pretty)
-		for _, a := range o.Allocated {
+		for _, a := range o.Allocated() {
 			fmt.Fprintf(&b, "allocated %s: requests %q, limits %q\n", a.Resource, a.Requests, a.Limits)
 		}
 	}
@@ -165,7 +165,7 @@ func summary(o *cluster.Object) string {
 		if q, ok := n.Status.Allocatable["memory"]; ok {
 			s += " alloc-mem=" + q.String()
 		}
-		for _, a := range o.Allocated {
+		for _, a := range o.Allocated() {
 			if a.Resource == "cpu" && a.Requests != "" {
 				s += fmt.Sprintf(" cpu-requests=%q", a.Requests)
 			}
