@@ -72,28 +72,12 @@ func TestKeptPodHoldsNothingUnread(t *testing.T) {
 			Volumes: []corev1.Volume{{Name: "kube-api-access-x2k9q", VolumeSource: corev1.VolumeSource{
 				Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
 					{ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "kube-root-ca.crt"}}}}}}}}}}
-	raw, err := json.Marshal(pod)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var decoded Pod
-	if err := json.Unmarshal(raw, &decoded); err != nil {
-		t.Fatal(err)
-	}
-	for how, kept := range map[string]*Pod{"PodOf": PodOf(pod), "decoded": &decoded} {
+	for how, kept := range map[string]*Pod{"PodOf": PodOf(pod), "decoded": decodedAs[Pod](t, pod)} {
 		if kept.Spec.NodeName != "core-1" {
 			t.Fatalf("%s: node %q: the pod was not kept", how, kept.Spec.NodeName)
 		}
-		b, err := json.Marshal(kept)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, field := range []string{`"volumes"`, `"lastProbeTime"`, `"observedGeneration"`, `"schedulerName"`,
-			`"hostNetwork"`, `"terminationGracePeriodSeconds"`, `"topologySpreadConstraints"`, `"started"`} {
-			if strings.Contains(string(b), field) {
-				t.Errorf("%s: the kept pod holds %s: %s", how, field, b)
-			}
-		}
+		holdsNone(t, how+": the kept pod", kept, "volumes", "lastProbeTime", "observedGeneration", "schedulerName",
+			"hostNetwork", "terminationGracePeriodSeconds", "topologySpreadConstraints", "started")
 		if c := kept.Status.Conditions; len(c) != 1 || c[0].Type != corev1.PodReady {
 			t.Errorf("%s: the kept pod has conditions %+v", how, c)
 		}
@@ -111,26 +95,38 @@ func TestKeptEventHoldsNothingUnread(t *testing.T) {
 		OwnerReferences: []metav1.OwnerReference{{Kind: "Pod", Name: "hub"}}, DeletionGracePeriodSeconds: &grace},
 		InvolvedObject: corev1.ObjectReference{Kind: KindPod, Namespace: "prod", Name: "hub", ResourceVersion: "623661090"},
 		Reason:         "Evicted"}
-	raw, err := json.Marshal(ev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var decoded Event
-	if err := json.Unmarshal(raw, &decoded); err != nil {
-		t.Fatal(err)
-	}
-	for how, kept := range map[string]*Event{"EventOf": EventOf(ev), "decoded": &decoded} {
+	for how, kept := range map[string]*Event{"EventOf": EventOf(ev), "decoded": decodedAs[Event](t, ev)} {
 		if kept.UID != "e-1" || kept.InvolvedObject.Name != "hub" || kept.Annotations["offending_containers"] != "hub" {
 			t.Fatalf("%s: the event was not kept: %+v", how, kept)
 		}
-		b, err := json.Marshal(kept)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, field := range []string{`"resourceVersion"`, `"labels"`, `"ownerReferences"`, `"deletionGracePeriodSeconds"`} {
-			if strings.Contains(string(b), field) {
-				t.Errorf("%s: the kept event holds %s: %s", how, field, b)
-			}
+		holdsNone(t, how+": the kept event", kept, "resourceVersion", "labels", "ownerReferences", "deletionGracePeriodSeconds")
+	}
+}
+
+// decodedAs is what the straight decode keeps of v: its JSON decoded into a T.
+func decodedAs[T any](t *testing.T, v any) *T {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := new(T)
+	if err := json.Unmarshal(raw, out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// holdsNone fails when the JSON of kept has any of the fields.
+func holdsNone(t *testing.T, what string, kept any, fields ...string) {
+	t.Helper()
+	b, err := json.Marshal(kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fields {
+		if strings.Contains(string(b), `"`+f+`"`) {
+			t.Errorf("%s holds %s: %s", what, f, b)
 		}
 	}
 }
