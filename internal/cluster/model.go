@@ -17,7 +17,6 @@ type Model struct {
 	// can read one from many requests at once.
 	pods       map[string]int       // namespace/name → index in Pods
 	nodes      map[string]int       // name → index in Nodes
-	events     map[string]int       // uid → index in Events, for events that have one
 	amounts    map[*Object]amounts  // pod → its requests and limits
 	podsByNode map[string][]*Object // node name → pods bound to it
 	loads      map[string]NodeLoad  // node name → the load of the node of that name in Nodes
@@ -34,9 +33,12 @@ type amounts struct{ requests, limits Resources }
 // event seen twice (the same uid, as core/v1 and events.k8s.io/v1 list it, or in two
 // snapshots) is kept once: the sighting with the higher count, else the later.
 func NewModel(files []string, objs []*Object) *Model {
-	m := &Model{Files: files, pods: map[string]int{}, nodes: map[string]int{}, events: map[string]int{}, amounts: map[*Object]amounts{}}
+	m := &Model{Files: files, pods: map[string]int{}, nodes: map[string]int{}, amounts: map[*Object]amounts{}}
+	// The events' index by uid is needed only to keep each event once: it is not kept, so
+	// that the rules do not run beside it (50,000 entries at the scale snapshot).
+	events := map[string]int{}
 	for _, o := range objs {
-		m.add(o)
+		m.add(o, events)
 	}
 	m.podsByNode = map[string][]*Object{}
 	for _, p := range m.Pods {
@@ -51,8 +53,9 @@ func NewModel(files []string, objs []*Object) *Model {
 	return m
 }
 
-// add puts one more object into the model, as NewModel builds it.
-func (m *Model) add(o *Object) {
+// add puts one more object into the model, as NewModel builds it; events are the indexes in
+// Events of the events seen so far, by uid.
+func (m *Model) add(o *Object, events map[string]int) {
 	switch {
 	case o.Pod != nil:
 		key := o.Pod.Namespace + "/" + o.Pod.Name
@@ -85,14 +88,14 @@ func (m *Model) add(o *Object) {
 		}
 	case o.Event != nil:
 		uid := string(o.Event.UID)
-		if i, seen := m.events[uid]; seen && uid != "" {
+		if i, seen := events[uid]; seen && uid != "" {
 			if o.Event.Count >= m.Events[i].Event.Count {
 				m.Events[i] = o
 			}
 			return
 		}
 		if uid != "" {
-			m.events[uid] = len(m.Events)
+			events[uid] = len(m.Events)
 		}
 		m.Events = append(m.Events, o)
 	default:
