@@ -544,11 +544,13 @@ the 20,000-pod snapshot (md5 60437288…).
   and uids (211 MB of JSON): real pods have a projected service-account volume (about a
   kilobyte in memory) and many equal label sets; so many copies of 16 pods flatter the
   sharing of maps, and a real cluster is between the two columns.
-- **The whole run on the scale snapshot** (three alternating runs each, \`/usr/bin/time -f '%M
-  KB %e s' rootline analyze --format json DIR\`): peak RSS 296-329 MB against 356-361 MB, wall
-  time 3.14-3.64 s against 3.27-3.79 s. The largest live heap the collector saw
-  (\`GODEBUG=gctrace=1\`): 147-149 MiB against 170. The 20,000 real pods: 245-247 MB against
-  305-324 MB.
+- **The model's index of events by uid** is no longer kept once the model is made (406a625): it
+  served only to keep each event once. The model once indexed: 98.5 MiB against 100.1.
+- **The whole run on the scale snapshot** (six runs alternating with 1a238c1, three on 12e22d2
+  and three on 406a625, \`/usr/bin/time -f '%M KB %e s' rootline analyze --format json DIR\`):
+  peak RSS 296-335 MB against 329-361 MB, wall time 3.14-3.64 s against 3.27-3.79 s. The largest
+  live heap the collector saw (\`GODEBUG=gctrace=1\`): 143-144 MiB on 406a625 against 168-172.
+  The 20,000 real pods: 245-252 MB against 305-325 MB.
 - **A group's members are made to size** (104fbdc): the report after the analysis holds 41.8 MiB
   against 43.3.
 - **What is left before the peak RSS is below the input (179,025 KiB):**
@@ -556,7 +558,7 @@ the 20,000-pod snapshot (md5 60437288…).
     \`/proc/PID/smaps\`): 52 MB of the binary's own pages (24 MB of its 44 MB of code, 23 MB of its
     49 MB of tables; the kernel maps the pages around each one touched), 34 MB of heap and 6 MB
     of the Graphviz runtime's compiled code. A one-file paste peaks at 118 MB.
-  - The model, 100 MiB once indexed, is now Go structs of Rootline's own types: 50,000 events of
+  - The model, 98.5 MiB once indexed, is now Go structs of Rootline's own types: 50,000 events of
     392 bytes (20 MiB in Go's 416-byte size class), 70,500 \`cluster.Object\`s of 224 bytes
     (15 MiB), 20,000 pods of 512 bytes (10 MiB) with four conditions of 88 bytes each (7 MiB),
     then containers, statuses and strings. What is left to take out of them is each a few
