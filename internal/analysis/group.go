@@ -322,9 +322,13 @@ func (g *group) symptom() Symptom {
 	s.Workloads = shares(func(mb member) []Share { return mb.workloads })
 	s.Pools = shares(func(mb member) []Share { return mb.pools })
 	if len(g.members) > 1 {
-		var subjects []ObjectRef
+		// A member is about objects of its first object's kind (primaryCount): one of each
+		// member says what the group's members are.
+		subjects := make([]ObjectRef, 0, len(g.members))
 		for _, mb := range g.members {
-			subjects = append(subjects, primaries(mb.s.Objects)...)
+			if len(mb.s.Objects) > 0 {
+				subjects = append(subjects, mb.s.Objects[0])
+			}
 		}
 		s.Summary = groupSummary(s, subjects)
 	}
@@ -370,21 +374,9 @@ func groupNoun(objs []ObjectRef) string {
 	return kind + "s"
 }
 
-// primaries are the objects a symptom is about: those of its first object's kind. The others
-// are named in passing (the pod a controller could not create), and are not counted as its
-// members.
-func primaries(objs []ObjectRef) []ObjectRef {
-	out := make([]ObjectRef, 0, primaryCount(objs))
-	for _, o := range objs {
-		if o.Kind == objs[0].Kind {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
-// primaryCount is len(primaries(objs)), without making the list: every member of every group
-// asks it.
+// primaryCount is how many objects a symptom is about: those of its first object's kind. The
+// others are named in passing (the pod a controller could not create), and are not counted as
+// its members.
 func primaryCount(objs []ObjectRef) int {
 	n := 0
 	for _, o := range objs {
@@ -396,7 +388,7 @@ func primaryCount(objs []ObjectRef) int {
 }
 
 // groupSummary tells a group in one line: "1,204 pods could not be scheduled (37 workloads,
-// pool user): Insufficient cpu". subjects are the objects its members are about (primaries).
+// pool user): Insufficient cpu". subjects are an object of each member's kind.
 func groupSummary(s Symptom, subjects []ObjectRef) string {
 	noun := groupNoun(subjects)
 	var where []string
