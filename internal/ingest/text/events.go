@@ -176,7 +176,10 @@ func headerlessEvents(s string) tableParser {
 // and five characters (pkg/controller/controller_utils.go, getPodsPrefix); or the StatefulSet
 // its controller's message names (statefulSetFailedRe).
 func refusedCreator(r eventRow) corev1.ObjectReference {
-	if m := statefulSetFailedRe.FindStringSubmatch(r.message); m != nil && strings.HasPrefix(r.reason, "Failed") {
+	if !strings.HasPrefix(r.reason, "Failed") {
+		return corev1.ObjectReference{}
+	}
+	if m := statefulSetFailedRe.FindStringSubmatch(r.message); m != nil {
 		// The StatefulSet controller names its set in its own words; its pods' names are the
 		// set's and an ordinal, which refusedController does not read.
 		return corev1.ObjectReference{Kind: "StatefulSet", APIVersion: "apps/v1", Name: m[3]}
