@@ -127,7 +127,7 @@ func stuckEvents(in analysis.Input, syms *podSymptoms) {
 		if !stuckReasons[e.Reason] && eventSign(in, o, analysis.PodStuckCreating) == nil || !aboutPod(o) {
 			continue
 		}
-		if pod := in.Model.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil && started(pod.Pod) {
+		if pod := in.Model.Pod(e.InvolvedObject.Namespace, e.InvolvedObject.Name); pod != nil && started(pod.Pod) || startedAfter(in, o) {
 			continue
 		}
 		s := syms.event(o)
@@ -141,6 +141,28 @@ func stuckEvents(in analysis.Input, syms *podSymptoms) {
 			s.Details.Message = firstLine(e.Message)
 		}
 	}
+}
+
+// startedAfter reports whether the pod of an event that says it cannot start had a container
+// started when or after the event was last seen (the kubelet's Started event, "Started
+// container manager"): the pod got past it, as a pod that runs did (started). A mount that
+// failed until its Secret was made, then a start, is not a pod stuck. Only where both times
+// are known.
+func startedAfter(in analysis.Input, o *cluster.Object) bool {
+	_, _, last := cluster.EventTimes(o.Event)
+	if last.IsZero() {
+		return false
+	}
+	ns, name := podKey(o)
+	for _, e := range podEvents(in)[name] {
+		if e.Event.Reason != "Started" || e.Event.InvolvedObject.Namespace != ns {
+			continue
+		}
+		if _, _, at := cluster.EventTimes(e.Event); !at.IsZero() && !at.Before(last) {
+			return true
+		}
+	}
+	return false
 }
 
 // stuckAfter is how long a pod may be ContainerCreating before it is stuck: pulling a large
