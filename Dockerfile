@@ -4,6 +4,8 @@
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
+# go.mod replaces go-graphviz with the patched copy in third_party (docs/architecture.md).
+COPY third_party third_party
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -tags nomsgpack -o /out/rootline ./cmd/rootline \

@@ -143,3 +143,5 @@ require (
 )
 
 tool github.com/a-h/templ/cmd/templ
+
+replace github.com/goccy/go-graphviz => ./third_party/go-graphviz

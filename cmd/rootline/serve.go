@@ -158,6 +158,12 @@ func serve(parent context.Context, cfg config.Config) error {
 	}
 	srv := server.New(cfg, deps)
 	go func() { _ = ingest.WarmUp(ctx) }() // the fast JSON decoders, compiled before the first upload
+	// The chain's layout engine, loaded before the first incident page.
+	go func() {
+		if err := srv.StartLayout(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("starting the chain's layout engine; the first page will start it", "error", err)
+		}
+	}()
 	go retention.Loop{Expirer: st, Age: time.Duration(cfg.Retention), Every: cfg.RetentionEvery, Log: log}.Run(ctx)
 
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -14,7 +14,8 @@ import (
 )
 
 // engine is one slot: who holds it may call into Graphviz. go-graphviz keeps a single wasm
-// module per process (instantiated when the package loads) and every Graphviz value calls into
+// module per process (instantiated on first use: Rootline's patch in third_party/go-graphviz,
+// see docs/architecture.md) and every Graphviz value calls into
 // that one module, which is not safe for two goroutines at once; so the lock belongs to the
 // process, not to a Layouter. It is the package's only mutable global, for that reason.
 var engine = make(chan struct{}, 1)
@@ -34,6 +35,31 @@ const layoutsKept = 256
 
 // NewLayouter returns a Layouter; it starts no engine until the first layout.
 func NewLayouter() *Layouter { return &Layouter{} }
+
+// Start makes the Graphviz instance now rather than at the first layout. The engine loads its
+// wasm module when the first instance is made: about 0.1 s, and a second or more on a
+// machine's first run, while wazero compiles it into its cache. A server pays that before its
+// first page rather than during it, where the page's wait for its chain would count it.
+func (l *Layouter) Start(ctx context.Context) error {
+	if err := acquire(ctx); err != nil {
+		return err
+	}
+	defer release()
+	return l.start(ctx)
+}
+
+// start makes the Graphviz instance if there is none; the caller holds the engine slot.
+func (l *Layouter) start(ctx context.Context) error {
+	if l.gv != nil {
+		return nil
+	}
+	gv, err := graphviz.New(ctx)
+	if err != nil {
+		return fmt.Errorf("picture: start graphviz: %w", err)
+	}
+	l.gv = gv
+	return nil
+}
 
 // Close releases the Graphviz instance, if one was made.
 func (l *Layouter) Close() error {
@@ -113,12 +139,8 @@ func (l *Layouter) dot(ctx context.Context, boxes []box, arcs []arc, sink []int)
 		return placed{}, err
 	}
 	defer release()
-	if l.gv == nil {
-		gv, err := graphviz.New(ctx)
-		if err != nil {
-			return placed{}, fmt.Errorf("picture: start graphviz: %w", err)
-		}
-		l.gv = gv
+	if err := l.start(ctx); err != nil {
+		return placed{}, err
 	}
 	g, err := graphviz.ParseBytes([]byte(key))
 	if err != nil {

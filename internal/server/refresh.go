@@ -74,6 +74,10 @@ func (a *addition) done() {
 // requests changed. Handlers that read signatures or evidence dates call it first.
 func (s *Server) Settle(ctx context.Context) error { return s.refreshes.settle(ctx) }
 
+// StartLayout starts the engine that lays out the causal chain, which otherwise starts on the
+// first incident page (picture.Layouter.Start).
+func (s *Server) StartLayout(ctx context.Context) error { return s.chains.Start(ctx) }
+
 // Close waits for the signature refreshes running to finish, and cancels them when ctx ends
 // first (returning its error); then it stops the Graphviz runtime that lays out the causal
 // chains. Call it once no request runs.

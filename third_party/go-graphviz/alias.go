@@ -1,6 +1,8 @@
 package graphviz
 
 import (
+	"github.com/goccy/go-graphviz/internal/wasm"
+
 	"github.com/goccy/go-graphviz/cdt"
 	"github.com/goccy/go-graphviz/cgraph"
 	"github.com/goccy/go-graphviz/gvc"
@@ -88,11 +90,22 @@ type (
 
 // variables from cgraph package.
 var (
-	Directed         = cgraph.Directed
-	StrictDirected   = cgraph.StrictDirected
-	UnDirected       = cgraph.UnDirected
-	StrictUnDirected = cgraph.StrictUnDirected
+	Directed         *cgraph.Desc
+	StrictDirected   *cgraph.Desc
+	UnDirected       *cgraph.Desc
+	StrictUnDirected *cgraph.Desc
 )
+
+// Rootline's patch: cgraph makes its descriptors once the module is loaded (wasm.Load), and
+// this package's init runs after cgraph's, so that its hook runs after cgraph's.
+func init() {
+	wasm.OnLoad(func() {
+		Directed = cgraph.Directed
+		StrictDirected = cgraph.StrictDirected
+		UnDirected = cgraph.UnDirected
+		StrictUnDirected = cgraph.StrictUnDirected
+	})
+}
 
 // const variables from cgraph package.
 const (

@@ -44,6 +44,7 @@ const (
 )
 
 func New(ctx context.Context) (*Graphviz, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	c, err := gvc.New(ctx)
 	if err != nil {
 		return nil, err
@@ -56,6 +57,7 @@ func New(ctx context.Context) (*Graphviz, error) {
 }
 
 func NewWithPlugins(ctx context.Context, plugins ...Plugin) (*Graphviz, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	c, err := gvc.NewWithPlugins(ctx, plugins...)
 	if err != nil {
 		return nil, err
@@ -137,5 +139,6 @@ func (g *Graphviz) Graph(option ...GraphOption) (*Graph, error) {
 }
 
 func SetFileSystem(fs fs.FS) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	wasm.SetWasmFileSystem(fs)
 }

@@ -121,10 +121,12 @@ type Hash func(*Dict, any, *Disc) uint
 type Event func(*Dict, int, any, *Disc) int
 
 func StrHash(a1 any, a2 int) (uint, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	return wasm.StrHash(context.Background(), a1, a2)
 }
 
 func Open(disc *Disc, mtd *Method) (*Dict, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	res, err := wasm.NewDictWithDisc(context.Background(), disc.getWasm(), mtd.getWasm())
 	if err != nil {
 		return nil, err

@@ -284,6 +284,7 @@ func (d *DataDict) getWasm() *wasm.DataDict {
 type ID uint64
 
 func ParseBytes(bytes []byte) (*Graph, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	graph, err := wasm.MemRead(context.Background(), string(bytes))
 	if err != nil {
 		return nil, err
@@ -299,6 +300,7 @@ func ParseBytes(bytes []byte) (*Graph, error) {
 }
 
 func ParseFile(path string) (*Graph, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	file, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -307,6 +309,7 @@ func ParseFile(path string) (*Graph, error) {
 }
 
 func Open(name string, desc *Desc, disc *Disc) (*Graph, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	graph, err := wasm.Open(context.Background(), name, desc.getWasm(), disc.getWasm())
 	if err != nil {
 		return nil, err
@@ -1405,22 +1408,27 @@ func (e *Edge) SafeSet(name, value, def string) error {
 }
 
 func HTMLStr(s string) (bool, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	return wasm.HtmlStr(context.Background(), s)
 }
 
 func Canon(s string, i int) (string, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	return wasm.Canon(context.Background(), s, i)
 }
 
 func StrCanon(a0 string, a1 string) (string, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	return wasm.StrCanon(context.Background(), a0, a1)
 }
 
 func CanonStr(str string) (string, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	return wasm.CanonStr(context.Background(), str)
 }
 
 func AttrSym(obj *Object, name string) (*Symbol, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	sym, err := wasm.AttrSym(context.Background(), obj.getWasm(), name)
 	if err != nil {
 		return nil, err

@@ -13,10 +13,13 @@ var (
 	StrictUnDirected *Desc
 )
 
+// Rootline's patch: the descriptors are made once the module is loaded (wasm.Load).
 func init() {
-	if err := setGlobalVars(context.Background()); err != nil {
-		panic(err)
-	}
+	wasm.OnLoad(func() {
+		if err := setGlobalVars(context.Background()); err != nil {
+			panic(err)
+		}
+	})
 }
 
 func setGlobalVars(ctx context.Context) error {

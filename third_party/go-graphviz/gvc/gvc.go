@@ -20,6 +20,7 @@ type Context struct {
 }
 
 func New(ctx context.Context) (*Context, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	plugins, err := DefaultPlugins(ctx)
 	if err != nil {
 		return nil, err
@@ -28,6 +29,7 @@ func New(ctx context.Context) (*Context, error) {
 }
 
 func NewWithPlugins(ctx context.Context, plugins ...Plugin) (*Context, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	plgs, err := newPlugins(ctx, plugins...)
 	if err != nil {
 		return nil, err

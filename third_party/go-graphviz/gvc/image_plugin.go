@@ -27,6 +27,7 @@ type DefaultLoadImageEngine struct {
 }
 
 func NewLoadImagePlugin(ctx context.Context, typ string, engine LoadImageEngine) (*LoadImagePlugin, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	cfg := defaultLoadImagePluginConfig(typ, engine)
 	return newLoadImagePlugin(ctx, cfg)
 }

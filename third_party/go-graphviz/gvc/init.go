@@ -4,7 +4,10 @@ import (
 	"github.com/goccy/go-graphviz/internal/wasm"
 )
 
-func init() {
+// Rootline's patch: the engines are registered once the module is loaded (wasm.Load).
+func init() { wasm.OnLoad(register) }
+
+func register() {
 	getRenderEnginePtr := func(job *wasm.Job) uint64 {
 		return job.GetGvc().GetApi()[wasm.API_RENDER].GetTypeptr().GetEngine().(uint64)
 	}

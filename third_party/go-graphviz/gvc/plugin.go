@@ -11,6 +11,7 @@ type Plugin interface {
 }
 
 func DefaultPlugins(ctx context.Context) ([]Plugin, error) {
+	wasm.Load() // Rootline's patch: see internal/wasm.Load
 	pngRenderPlugin, err := PNGRenderPlugin(ctx)
 	if err != nil {
 		return nil, err
