@@ -63,7 +63,11 @@ Exit codes: 0 analysed, 1 unreadable input (the message names the file and posit
 				}
 				opts.Now = t.UTC()
 			}
-			rep, err := analyzePaths(cmd.Context(), args, opts, cmd.ErrOrStderr())
+			// The memory limits analyze sets hold until the report is written: writing it
+			// allocates, and without a limit the collector let the heap grow to twice what was
+			// live (about 35 MB more at 20,000 pods).
+			defer keepMemoryLimit()()
+			rep, err := analyzeUnderLimit(cmd.Context(), args, opts, cmd.ErrOrStderr(), true)
 			if err != nil {
 				return &exitError{exitFailure, err}
 			}
@@ -99,6 +103,19 @@ func analyzePaths(ctx context.Context, paths []string, opts analysis.Options, st
 // keeps of them (unstored, as rootline analyze does) or, as an upload decodes them, into the
 // Kubernetes types first: the differential test compares the two.
 func analyzeDecoded(ctx context.Context, paths []string, opts analysis.Options, stderr io.Writer, unstored bool) (analysis.Report, error) {
+	defer keepMemoryLimit()()
+	return analyzeUnderLimit(ctx, paths, opts, stderr, unstored)
+}
+
+// keepMemoryLimit returns what sets the process's soft memory limit back to what it is now.
+func keepMemoryLimit() (restore func()) {
+	limit := debug.SetMemoryLimit(-1)
+	return func() { debug.SetMemoryLimit(limit) }
+}
+
+// analyzeUnderLimit is analyzeDecoded, lowering the soft memory limit as it goes (below) and
+// leaving it there: the caller restores it (keepMemoryLimit) once it has done with the report.
+func analyzeUnderLimit(ctx context.Context, paths []string, opts analysis.Options, stderr io.Writer, unstored bool) (analysis.Report, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -115,7 +132,7 @@ func analyzeDecoded(ctx context.Context, paths []string, opts analysis.Options, 
 	// While decoding it is twice the input, which only stops the doubling (issue 16); once
 	// decoded, it follows the model (below).
 	if limit := max(2*inputSize(files), minMemoryLimit); limit < debug.SetMemoryLimit(-1) {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+		debug.SetMemoryLimit(limit)
 	}
 	var (
 		objs   []*cluster.Object
