@@ -23,7 +23,9 @@ type interner struct {
 	// of their pairs' hashes (mapHash), for the pods of one ReplicaSet or DaemonSet, which have
 	// equal labels, to share one map.
 	maps map[uint64][]map[string]string
-	seed maphash.Seed
+	// slices are a pod's containers, owners and tolerations, shared the same way (share.go).
+	slices sliceTables
+	seed   maphash.Seed
 }
 
 // maxInterned bounds each table: past it, values are no longer added (they are still found).
@@ -31,7 +33,7 @@ const maxInterned = 1 << 16
 
 func newInterner() *interner {
 	return &interner{strs: map[string]string{}, res: map[resourceKey]corev1.ResourceList{},
-		maps: map[uint64][]map[string]string{}, seed: maphash.MakeSeed()}
+		maps: map[uint64][]map[string]string{}, slices: newSliceTables(), seed: maphash.MakeSeed()}
 }
 
 func internStr[S ~string](in *interner, s *S) {
@@ -174,6 +176,7 @@ func (in *interner) keptMeta(m *cluster.ObjectMeta) {
 	m.Labels = in.stringMap(m.Labels)
 	m.Annotations = in.stringMap(m.Annotations)
 	in.owners(m.OwnerReferences)
+	m.OwnerReferences = shareSlice(in, in.slices.owners, m.OwnerReferences, hashOwner, equalOwner)
 }
 
 // keptPod shares what repeats in what Rootline keeps of a pod.
@@ -192,14 +195,16 @@ func (in *interner) keptPod(p *cluster.Pod) {
 		internStr(in, &t.Value)
 		internStr(in, &t.Effect)
 	}
-	for _, cs := range [][]cluster.Container{s.InitContainers, s.Containers} {
-		for i := range cs {
-			c := &cs[i]
+	s.Tolerations = shareSlice(in, in.slices.tolerations, s.Tolerations, hashToleration, equalToleration)
+	for _, cs := range []*[]cluster.Container{&s.InitContainers, &s.Containers} {
+		for i := range *cs {
+			c := &(*cs)[i]
 			internStr(in, &c.Name)
 			internStr(in, &c.Image)
 			c.Resources.Requests = in.resources(c.Resources.Requests)
 			c.Resources.Limits = in.resources(c.Resources.Limits)
 		}
+		*cs = shareSlice(in, in.slices.containers, *cs, hashContainer, equalContainer)
 	}
 	st := &p.Status
 	internStr(in, &st.Phase)
