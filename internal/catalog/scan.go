@@ -277,8 +277,8 @@ func (s *Scanner) Exhausted() bool { return s.budget <= 0 }
 
 // anchorsAt calls f with every place in text where one of the anchors of the set stands, in
 // one pass over the text (an Aho-Corasick automaton of the anchors).
-func (c *Catalogue) anchorsAt(set anchorSet, text string, f func(a anchor, at int)) {
-	it := set.ac.IterOverlapping(text)
+func (c *Catalogue) anchorsAt(set *anchorSet, text string, f func(a anchor, at int)) {
+	it := set.automaton(text).IterOverlapping(text)
 	for m := it.Next(); m != nil; m = it.Next() {
 		f(set.anchors[m.Pattern()], m.Start())
 	}
@@ -460,7 +460,7 @@ func (c *Catalogue) HasAnchor(text string) bool {
 	if len(text) > maxScan {
 		text = text[:maxScan]
 	}
-	it := c.messages.ac.IterOverlapping(text)
+	it := c.messages.automaton(text).IterOverlapping(text)
 	for m := it.Next(); m != nil; m = it.Next() {
 		if len(c.messages.anchors[m.Pattern()].entries) > 0 {
 			return true // a message's, not only a list item's
