@@ -34,7 +34,7 @@ type groupKey struct {
 
 // member is a symptom with what grouping needs to know of it.
 type member struct {
-	s         Symptom
+	s         *Symptom // the report's, as the rules found it: a symptom is hundreds of bytes
 	key       groupKey
 	count     int
 	workloads []Share
@@ -61,7 +61,8 @@ func groupSymptoms(in Input, rep *Report) map[string]string {
 	}
 	var keys []groupKey
 	byKey := map[groupKey][]member{}
-	for _, s := range rep.Symptoms { // in time order, undated last
+	for i := range rep.Symptoms { // in time order, undated last
+		s := &rep.Symptoms[i]
 		mb := describeMember(in, s)
 		mb.key.causes = strings.Join(causesOf[s.ID], ",")
 		if s.Kind == ScaleUp {
@@ -146,19 +147,27 @@ func episodes(k groupKey, members []member, span time.Duration) []*group {
 		sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
 		limit = max(limit, episodeGaps*sorted[len(sorted)/2])
 	}
+	// An episode is a run of members: its group holds that part of members, capped so that
+	// an append could not write into the next episode's.
 	var out []*group
 	var g *group
-	for _, mb := range members {
+	start := 0
+	for i, mb := range members {
 		at := mb.s.At
 		switch {
 		case g == nil, (at == nil) != (g.until == nil), at != nil && at.Sub(*g.until) > limit:
-			g = &group{key: k}
+			if g != nil {
+				g.members = members[start:i:i]
+			}
+			g, start = &group{key: k}, i
 			out = append(out, g)
 		}
-		g.members = append(g.members, mb)
 		if at != nil && (g.until == nil || at.After(*g.until)) {
 			g.until = at
 		}
+	}
+	if g != nil {
+		g.members = members[start:len(members):len(members)]
 	}
 	return out
 }
@@ -168,9 +177,9 @@ const episodeGaps = 4
 
 // describeMember works out a symptom's key (but for its causes), how many pods or nodes it
 // stands for, and their workloads and pools.
-func describeMember(in Input, s Symptom) member {
+func describeMember(in Input, s *Symptom) member {
 	m := in.Model
-	mb := member{s: s, key: groupKey{kind: s.Kind, reason: groupReason(s)}, count: max(primaryCount(s.Objects), 1)}
+	mb := member{s: s, key: groupKey{kind: s.Kind, reason: groupReason(*s)}, count: max(primaryCount(s.Objects), 1)}
 	var pools, workloads tally
 	addPool := func(p string) { pools.add(Share{Name: p, Count: 1}) }
 	addWorkload := func(w string) { workloads.add(Share{Name: w, Count: 1}) }
@@ -283,7 +292,7 @@ func (g *group) symptom() Symptom {
 		return t.shares
 	}
 	first := g.members[0]
-	s := first.s
+	s := *first.s
 	if len(g.members) == 1 {
 		s.formerID = s.ID
 	} else {
@@ -305,7 +314,7 @@ func (g *group) symptom() Symptom {
 			if i < groupEvidence && len(mb.s.Evidence) > 0 {
 				s.Evidence = append(s.Evidence, mb.s.Evidence[0])
 			}
-			m := mb.s
+			m := *mb.s
 			m.Members = nil
 			s.Members = append(s.Members, m)
 		}
