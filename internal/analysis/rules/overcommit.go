@@ -51,7 +51,7 @@ func (overcommitRule) Causes(in analysis.Input, symptoms []analysis.Symptom) []a
 	}
 	for _, t := range memoryTrouble(m, symptoms) {
 		if share, ev, ok := limitShare(m, t.node, "memory"); ok && share > 1 {
-			add(t.symptom, t.node, "memory", share, ev)
+			add(*t.symptom, t.node, "memory", share, ev)
 		}
 	}
 	for _, s := range symptoms {

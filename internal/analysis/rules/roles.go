@@ -57,7 +57,7 @@ func clamp(c float64) float64 {
 // troubledNode is a memory symptom (eviction, pressure, OOM kill) with the node it happened on
 // and that node's load.
 type troubledNode struct {
-	symptom analysis.Symptom
+	symptom *analysis.Symptom // the caller's: a symptom is hundreds of bytes, and a large incident has thousands
 	node    *cluster.Object
 	load    cluster.NodeLoad
 }
@@ -66,11 +66,12 @@ type troubledNode struct {
 // and pressure for memory or that do not say what for (disk or PID trouble is not memory's).
 func memoryTrouble(m *cluster.Model, symptoms []analysis.Symptom) []troubledNode {
 	var out []troubledNode
-	for _, s := range symptoms {
-		if s.Kind != analysis.PodEvicted && s.Kind != analysis.NodePressure && s.Kind != analysis.OOMKilled || !mayBeMemory(s) {
+	for i := range symptoms {
+		s := &symptoms[i]
+		if s.Kind != analysis.PodEvicted && s.Kind != analysis.NodePressure && s.Kind != analysis.OOMKilled || !mayBeMemory(*s) {
 			continue
 		}
-		if node := m.Node(nodeOf(m, s)); node != nil {
+		if node := m.Node(nodeOf(m, *s)); node != nil {
 			out = append(out, troubledNode{symptom: s, node: node, load: m.Load(node)})
 		}
 	}
