@@ -98,7 +98,9 @@ type Entry struct {
 	// Note is a remark for the reader of the catalogue.
 	Note string `json:"note,omitempty"`
 
-	re       *regexp.Regexp
+	// re is the template's expression, compiled on first use (compile): a run reads a few
+	// dozen of the catalogue's hundreds of messages, and compiled they held 4 MB.
+	re       func() *regexp.Regexp
 	anchor   string   // the longest run of fixed text without spaces: every match holds it
 	fixed    int      // how many bytes of the template are fixed text: the more, the more specific
 	captures []string // the capture of each group of re, by index (1…)
@@ -181,7 +183,7 @@ func (s *anchorSet) automaton(text string) ahocorasick.AhoCorasick {
 //go:embed messages.yaml
 var messagesYAML []byte
 
-var defaultCatalogue = sync.OnceValues(func() (*Catalogue, error) { return Parse(messagesYAML) })
+var defaultCatalogue = sync.OnceValues(func() (*Catalogue, error) { return parse(messagesYAML, false) })
 
 // Default is the catalogue of messages.yaml, compiled on first use. It panics if the embedded
 // catalogue does not compile, which TestDefault rules out.
@@ -195,7 +197,12 @@ func Default() *Catalogue {
 
 // Parse reads a catalogue in YAML (a list of entries, unknown fields refused) and compiles it.
 // Every entry is checked: its fields, its template, its kinds and that its example matches.
-func Parse(data []byte) (*Catalogue, error) {
+func Parse(data []byte) (*Catalogue, error) { return parse(data, true) }
+
+// parse is Parse; without examples, the entries' expressions are neither compiled nor tried
+// on their examples until they are used: for the embedded catalogue, which TestDefault parses
+// with them.
+func parse(data []byte, examples bool) (*Catalogue, error) {
 	var entries []*Entry
 	if err := yaml.UnmarshalStrict(data, &entries); err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
@@ -214,7 +221,7 @@ func Parse(data []byte) (*Catalogue, error) {
 			return nil, fmt.Errorf("catalog: entry %d: id %s is used twice", i+1, e.ID)
 		}
 		ids[e.ID] = true
-		if err := e.compile(); err != nil {
+		if err := e.compile(examples); err != nil {
 			return nil, fmt.Errorf("catalog: entry %d (%s): %w", i+1, e.ID, err)
 		}
 		if !e.Part {
@@ -376,7 +383,7 @@ func (e *Entry) Anchor() string { return e.anchor }
 // Match reports whether s is the entry's message, whole (leading and trailing space aside).
 func (e *Entry) Match(s string) (Match, bool) {
 	s = strings.TrimSpace(s)
-	loc := e.re.FindStringSubmatchIndex(s)
+	loc := e.re().FindStringSubmatchIndex(s)
 	if loc == nil || loc[0] != 0 || strings.TrimRight(s[loc[1]:], " .") != "" {
 		return Match{}, false
 	}

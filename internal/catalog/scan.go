@@ -346,7 +346,8 @@ func (e *Entry) matchAround(text string, at int) (Match, bool) {
 	pos := from
 	for pos <= at {
 		// Where the pattern matches first, cheaply; its captures only when it holds the anchor.
-		span := e.re.FindStringIndex(window[pos:])
+		re := e.re()
+		span := re.FindStringIndex(window[pos:])
 		if span == nil || pos+span[0] > at {
 			break
 		}
@@ -354,7 +355,7 @@ func (e *Entry) matchAround(text string, at int) (Match, bool) {
 			pos += max(span[1], span[0]+1)
 			continue
 		}
-		loc := e.re.FindStringSubmatchIndex(window[pos:])
+		loc := re.FindStringSubmatchIndex(window[pos:])
 		if loc == nil {
 			break
 		}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -46,7 +47,11 @@ var placeholderRe = regexp.MustCompile(`\{([a-z][a-zA-Z0-9_]*)(?::([a-z]+))?\}`)
 //     the rest of the message, which may be empty;
 //   - a period that ends the template, and the space the kubelet writes after it, are optional:
 //     stored and pasted messages lose them.
-func (e *Entry) compile() error {
+//
+// With examples, the expression is compiled and the example tried on it; without, it is
+// compiled on first use, and panics there if it does not compile (TestDefault rules that out
+// for the embedded catalogue).
+func (e *Entry) compile(examples bool) error {
 	tmpl := strings.TrimSpace(e.Template)
 	var b strings.Builder
 	locs := placeholderRe.FindAllStringSubmatchIndex(tmpl, -1)
@@ -105,11 +110,15 @@ func (e *Entry) compile() error {
 		}
 		pattern = `\b` + pattern + `\b`
 	}
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return fmt.Errorf("template: %w", err)
+	if examples {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return fmt.Errorf("template: %w", err)
+		}
+		e.re = func() *regexp.Regexp { return re }
+	} else {
+		e.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 	}
-	e.re = re
 	// The anchor is the longest word of the template's first run of fixed text when it is long
 	// enough: a match starts a few words before it, within the scanner's look-behind, however
 	// long the message. Else the longest word of any run.
@@ -120,6 +129,9 @@ func (e *Entry) compile() error {
 	e.fixed = len(strings.Join(strings.Fields(placeholderRe.ReplaceAllString(tmpl, " ")), ""))
 	if len(e.anchor) < minAnchor && !(e.Part && len(e.anchor) >= minPartAnchor) {
 		return fmt.Errorf("template: its longest run of fixed text without spaces, %q, is shorter than %d bytes: the scanner could not find it cheaply", e.anchor, minAnchor)
+	}
+	if !examples {
+		return nil
 	}
 	if _, ok := e.Match(e.Example); !ok {
 		return fmt.Errorf("the example %q does not match the template %q", e.Example, e.Template)
