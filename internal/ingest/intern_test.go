@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
 // TestEqualLabelsAreShared: the pods of one controller, whose labels, annotations and node
@@ -25,13 +27,7 @@ func TestEqualLabelsAreShared(t *testing.T) {
 		return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 	}
 	for _, unstored := range []bool{true, false} {
-		objs, _, err := decodeAll(t, "pods.json", []byte(list), Options{Unstored: unstored})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(objs) != 3 {
-			t.Fatalf("unstored %v: %d objects", unstored, len(objs))
-		}
+		objs := decodeThree(t, list, unstored)
 		a, b, c := objs[0].Pod, objs[1].Pod, objs[2].Pod
 		if !same(a.Labels, b.Labels) || !same(a.Annotations, b.Annotations) || !same(a.Spec.NodeSelector, b.Spec.NodeSelector) {
 			t.Errorf("unstored %v: two pods of one ReplicaSet do not share their labels, annotations and node selector", unstored)
@@ -57,4 +53,17 @@ func TestEqualLabelsAreShared(t *testing.T) {
 			t.Errorf("stored labels %v", stored.Metadata.Labels)
 		}
 	}
+}
+
+// decodeThree decodes a list of three pods, for analysis alone (unstored) or for the store.
+func decodeThree(t *testing.T, list string, unstored bool) []*cluster.Object {
+	t.Helper()
+	objs, _, err := decodeAll(t, "pods.json", []byte(list), Options{Unstored: unstored})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != 3 {
+		t.Fatalf("unstored %v: %d objects", unstored, len(objs))
+	}
+	return objs
 }

@@ -30,13 +30,7 @@ func TestEqualPodSpecsAreShared(t *testing.T) {
 		pod("web-a", "web-7c9", 300, "/healthz"), pod("web-b", "web-7c9", 300, "/healthz"),
 		pod("web-c", "web-5d4", 600, "/ready")}, ",") + `]}`
 	for _, unstored := range []bool{true, false} {
-		objs, _, err := decodeAll(t, "pods.json", []byte(list), Options{Unstored: unstored})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(objs) != 3 {
-			t.Fatalf("unstored %v: %d objects", unstored, len(objs))
-		}
+		objs := decodeThree(t, list, unstored)
 		a, b, c := objs[0].Pod, objs[1].Pod, objs[2].Pod
 		if &a.Spec.Containers[0] != &b.Spec.Containers[0] || &a.Spec.Tolerations[0] != &b.Spec.Tolerations[0] ||
 			&a.OwnerReferences[0] != &b.OwnerReferences[0] {
