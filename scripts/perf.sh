@@ -603,7 +603,7 @@ suite, the seeds, both IL-0070 variants) and the 20,000-pod snapshot (md5 604372
   - The heap stays near the memory limit, twice the model (84 MiB once decoded, 176 MB), and
     the binary's pages add 43-45 MB. So the goal needs a model of about 60 MiB, with the rules
     adding no more than half of it: the columns of the third session's map.
-  - A lower limit is not the way: at 1.75 times the model the peak is 205-216 MB for 35-60% more
+  - A lower limit is not the way: at 1.75 times the model the peak is 205-216 MB for 30-80% more
     CPU, since what is live at the rules' peak (126 MiB) is then within a fifth of it.
   - **The binary's pages count more when the file is as \`go build\` wrote it:** 65 MB resident
     against 43 MB for a copy of the same file, and the snapshot's peak 236-237 MB against
