@@ -174,7 +174,7 @@ func buildAutomaton(texts []string, dfa bool) ahocorasick.AhoCorasick {
 
 // automaton is the automaton to read text with (above).
 func (s *anchorSet) automaton(text string) ahocorasick.AhoCorasick {
-	if s.read.Add(int64(len(text))) > dfaAfter {
+	if s.built.Load() || s.read.Add(int64(len(text))) > dfaAfter { // once built, no more counting
 		return s.dfa()
 	}
 	return s.nfa

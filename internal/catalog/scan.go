@@ -344,9 +344,9 @@ func (e *Entry) matchAround(text string, at int) (Match, bool) {
 	}
 	window := text[:to]
 	pos := from
+	re := e.re()
 	for pos <= at {
 		// Where the pattern matches first, cheaply; its captures only when it holds the anchor.
-		re := e.re()
 		span := re.FindStringIndex(window[pos:])
 		if span == nil || pos+span[0] > at {
 			break
