@@ -23,11 +23,16 @@ const TextGrowth = 24
 // the bytes it decodes to (a gzip file's own record of its uncompressed size, its last four
 // bytes modulo 4 GiB, else its size), at most limit where decoding stops anyway (0: no
 // limit); times TextGrowth when it is pasted text, not JSON or YAML (by its name or its
-// first bytes). A file that cannot be read is estimated by its size.
+// first bytes). A file that cannot be read is estimated by its size, and so is one that is not
+// a regular file: a named pipe is not opened, since opening it waits for a writer, and what
+// this read of it took would be lost to the reader that decodes it.
 func Decoded(path, name string, size, limit int64) int64 {
 	est := size
 	var head [64]byte
 	n := 0
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return capped(est, limit)
+	}
 	if f, err := os.Open(path); err == nil {
 		n, _ = f.ReadAt(head[:], 0)
 		if n >= 2 && head[0] == 0x1f && head[1] == 0x8b {

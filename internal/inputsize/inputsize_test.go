@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestDecoded: a gzip file is estimated by the size it says it unpacks to, capped by the
@@ -106,5 +108,30 @@ func TestSeries(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%s: %d series, want %d", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestDecodedLeavesAPipeAlone: a named pipe is estimated by its size without being opened,
+// since opening it would wait for a writer, and a writer's first bytes read here would be lost
+// to the decoder.
+func TestDecodedLeavesAPipeAlone(t *testing.T) {
+	t.Parallel()
+	fifo := filepath.Join(t.TempDir(), "pods.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done := make(chan int64, 1)
+	go func() { done <- Decoded(fifo, "pods.json", 0, 0) }()
+	select {
+	case got := <-done:
+		if got != 0 {
+			t.Errorf("Decoded(pipe) = %d, want 0", got)
+		}
+	case <-time.After(10 * time.Second):
+		// Opened: give the opener a writer, so that the goroutine ends.
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			w.Close()
+		}
+		t.Fatal("Decoded opened the named pipe and waited for a writer")
 	}
 }
