@@ -199,3 +199,54 @@ func TestModelReadConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestModelAmountsOfSharedContainers: pods that share a list of containers (the decoder's
+// interner gives the pods of one template one list) are worked out once, yet each pod's
+// amounts stay its own where something else of it counts: its init containers, its overhead,
+// its pod-level resources.
+func TestModelAmountsOfSharedContainers(t *testing.T) {
+	shared := pod("web-0", "n1", res("1", "1Gi"), res("2", "2Gi")).Pod.Spec.Containers
+	sidecars := containersOf([]corev1.Container{ctr("proxy", res("500m", "256Mi"), res("500m", "256Mi"), true)})
+	withInit := containersOf([]corev1.Container{ctr("setup", res("4", "4Gi"), nil, false)})
+	podLevel := &corev1.ResourceRequirements{Requests: res("3", "3Gi"), Limits: res("3", "3Gi")}
+	specs := map[string]func(*PodSpec){
+		"plain":        func(*PodSpec) {},
+		"plain-2":      func(*PodSpec) {},
+		"sidecar":      func(s *PodSpec) { s.InitContainers = sidecars },
+		"sidecar-2":    func(s *PodSpec) { s.InitContainers = sidecars },
+		"other-init":   func(s *PodSpec) { s.InitContainers = withInit },
+		"fewer":        func(s *PodSpec) { s.Containers = s.Containers[:0] },
+		"overhead":     func(s *PodSpec) { s.Overhead = res("250m", "128Mi") },
+		"pod-level":    func(s *PodSpec) { s.Resources = podLevel },
+		"plain-3":      func(*PodSpec) {},
+		"overhead-two": func(s *PodSpec) { s.Overhead = res("100m", "64Mi") },
+	}
+	var objs []*Object
+	for name, set := range specs {
+		o := pod(name, "n1", nil, nil)
+		o.Pod.Spec.Containers = shared
+		set(&o.Pod.Spec)
+		objs = append(objs, o)
+	}
+	m := NewModel(nil, objs)
+	for _, o := range objs {
+		if got, want := m.PodRequests(o), PodRequests(o.Pod); got != want {
+			t.Errorf("%s: requests %+v, want %+v", o.Name, got, want)
+		}
+		if got, want := m.PodLimits(o), PodLimits(o.Pod); got != want {
+			t.Errorf("%s: limits %+v, want %+v", o.Name, got, want)
+		}
+	}
+	// Worked out once: the model's allocations for many pods of one template are about those
+	// of one pod's amounts, not those of each pod's.
+	many := make([]*Object, 200)
+	for i := range many {
+		many[i] = pod(fmt.Sprintf("web-%d", i), "n1", nil, nil)
+		many[i].Pod.Spec.Containers = shared
+	}
+	one := testing.AllocsPerRun(5, func() { _, _ = PodRequests(many[0].Pod), PodLimits(many[0].Pod) })
+	model := testing.AllocsPerRun(5, func() { NewModel(nil, many) })
+	if model > 20*one {
+		t.Errorf("NewModel of 200 pods of one template made %.0f allocations; one pod's amounts make %.0f", model, one)
+	}
+}

@@ -44,3 +44,25 @@ func TestStates(t *testing.T) {
 		t.Errorf("NodeState = %q, want %q", got, want)
 	}
 }
+
+// TestModelKeepsPodsByNamespace: pods of one name in two namespaces are two pods, each found
+// by its namespace; the same pod seen twice is one.
+func TestModelKeepsPodsByNamespace(t *testing.T) {
+	mk := func(ns, name string) *Object {
+		return &Object{Kind: KindPod, Namespace: ns, Name: name, Pod: PodOf(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})}
+	}
+	prod, staging, again := mk("prod", "hub-0"), mk("staging", "hub-0"), mk("prod", "hub-0")
+	m := NewModel(nil, []*Object{prod, staging, again})
+	if len(m.Pods) != 2 {
+		t.Fatalf("%d pods, want 2", len(m.Pods))
+	}
+	if got := m.Pod("staging", "hub-0"); got != staging {
+		t.Errorf("Pod(staging, hub-0) = %v, want the staging pod", got)
+	}
+	if got := m.Pod("prod", "hub-0"); got != again {
+		t.Errorf("Pod(prod, hub-0) = %v, want the later sighting", got)
+	}
+	if got := m.Pod("dev", "hub-0"); got != nil {
+		t.Errorf("Pod(dev, hub-0) = %v, want none", got)
+	}
+}
