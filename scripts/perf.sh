@@ -610,6 +610,50 @@ suite, the seeds, both IL-0070 variants) and the 20,000-pod snapshot (md5 604372
     215-216. The file's pages are then probably held in large folios, each mapped whole on a
     fault (ext4, Linux 6.18 here). Every figure above is for a copied binary, as are 841bd0f's.
 
+## Issue 30, sixth session: where the peak is, and a lower limit paid for (2026-12-05)
+
+Measured by hand on a new 2-core machine against the session's first commit (503c4b6), binaries
+built as the README builds them and copied once. Reports are byte-identical to 503c4b6's on the
+222 inputs and the 20,000-pod snapshot (md5 60437288…).
+
+**Where the peak is.** At the peak of the snapshot's run (a poll of \`/proc/PID/status\` every
+50 ms, and \`/memory/classes/*\` beside a heap profile):
+
+| part of the peak | MB | what sets it |
+| --- | --- | --- |
+| the binary's pages | 43-47 | the start of the process, not the analysis: \`rootline --help\` already has 42 MB of them (20 MB of the 40 MB of code, 20 MB of the 45 MB of read-only data, of which the type descriptors 9.6 MB and the function table 6.1 MB, read by the runtime's start and the packages' initialisers; a map of \`/proc/PID/pagemap\` against \`go tool nm\`) |
+| the model | 88 (84 MiB) | 50,000 events of 416 bytes (21 MB), 70,500 objects of 224 (16), 20,000 pods of 512 (10) with conditions of 352 (6.4), then strings |
+| what the rules add | about 40 MiB | the report itself 25 MB (5,951 symptoms grouped with their evidence), the explanations of messages, the model's indexes, the catalogue's expressions |
+| holes in the heap | 12-24 MiB | \`/memory/classes/heap/unused\`: the slots freed among the objects kept |
+| the collector's headroom | the rest, up to the limit | the limit is 1.85 times the model once decoded |
+
+So the peak is about the binary's pages plus the limit, and the limit follows the model: below
+the input (179,025 KiB) needs a model near 60 MiB and the rules' growth and the holes each
+smaller, not one of them.
+
+| step | what it changed |
+| --- | --- |
+| The model works out the amounts of a shared list of containers once (f284ce9) | the pods of one template share one list (the interner), so their requests and limits are one computation, not one a pod; the pods' index takes a key of two strings rather than making "namespace/name"; the indexes are made at their size. At 20,000 pods the library's arithmetic was a fifth of the garbage the analysis made. |
+| analyze decodes at GOGC 25 (d4e8736) | at the default pacing, the last collection of the decode freed garbage among the objects kept and left 24 MiB of holes once decoded; collecting as the heap grows by a quarter lets the next objects fill what each collection frees: 12 MiB. |
+| The limit once decoded is 1.85 times the model (d4e8736) | with fewer holes and less garbage the rules fit a lower limit: the collector's CPU over the run is 0.9 s against 0.7 (the sum of \`GODEBUG=gctrace=1\`'s CPU, idle time left out, four runs each). At 1.75 it ran almost without pause again. |
+| A named pipe is not opened to estimate its size (c1bb0eb) | \`rootline analyze\` of a named pipe opened it twice: once to read its first bytes, once to decode it. |
+
+- **The scale snapshot** (eight runs each, alternating): peak RSS **202-203 MB** against
+  215-216 MB; CPU (user and system) median 6.3-6.9 s against 5.7-6.5 s in runs where the
+  machine's own noise was ±15%. The largest live heap: 123 MiB against 124-127.
+  As \`go build\` wrote the binary: 225 MB against 236-237 at the last session's end.
+- **A one-file paste** (corpus file 03): 76-77 MB against 81-82 MB, 0.28-0.32 s as before.
+  \`rootline --help\`: 55 MB, 0.10 s, as before.
+- **Tried and left:**
+  - metav1.Time's JSON decode goes through encoding/json for every time (50 MB of garbage at
+    20,000 pods). A fast path in a patched copy of apimachinery changed neither the holes nor
+    the peak.
+  - Strings decoded without copying (sonic's default), then copied once each into the object
+    kept: the report was byte-identical, but the holes were the same (24 MiB). The holes are
+    not the strings'; they are spread over every size class (a heap dump's objects by page:
+    none above 4 MB).
+  - A limit of 1.75 times the model: 198-200 MB for 30% more CPU.
+
 ## What stands in the way of issue 16's goals (profiles of 2026-12-01)
 
 Written with the script, from the profiles taken when the tables above were first made; the
