@@ -218,8 +218,9 @@ const decodeGCPercent = 25
 
 // modelLimitFactor is the soft memory limit once decoded, in times the live heap then. At
 // 20,000 pods (issue 30): at 2 the collector took 0.7 s of CPU over the run; at 1.85, with the
-// heap decoded at decodeGCPercent, 0.9 s, for 13 MB less peak; at 1.75 the rules, which add
-// about half the model while they run, had the collector run without pause.
+// heap decoded at decodeGCPercent, 0.9 s, for 13 MB less peak; at 1.75, 4-5 MB less again
+// for about 30% more CPU over the run, since the rules, which add about half the model while
+// they run, then come within a fifth of the limit.
 const modelLimitFactor = 1.85
 
 // decodePacing sets the collector's pacing for decoding (decodeGCPercent), unless the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/fixtures"
+	"github.com/rootline-dev/rootline/internal/testenv"
 )
 
 // limitWriter records the soft memory limit in force when the report is written.
@@ -72,7 +73,7 @@ func TestAnalyzeDecodesAtItsPacing(t *testing.T) {
 	before := gcPercent()
 	fifo := filepath.Join(t.TempDir(), "pods.json")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no named pipes here: %v", err)
+		testenv.Missing(t, "no named pipes here: %v", err)
 	}
 	done := make(chan error, 1)
 	go func() {
