@@ -182,6 +182,8 @@ func (in *interner) keptMeta(m *cluster.ObjectMeta) {
 // keptPod shares what repeats in what Rootline keeps of a pod.
 func (in *interner) keptPod(p *cluster.Pod) {
 	in.keptMeta(&p.ObjectMeta)
+	internStr(in, &p.Name)
+	internStr(in, &p.UID)
 	s := &p.Spec
 	internStr(in, &s.NodeName)
 	internStr(in, &s.ServiceAccountName)

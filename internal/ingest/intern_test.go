@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -66,4 +67,33 @@ func decodeThree(t *testing.T, list string, unstored bool) []*cluster.Object {
 		t.Fatalf("unstored %v: %d objects", unstored, len(objs))
 	}
 	return objs
+}
+
+// TestPodSharesItsNameWithItsEvents: a folder's events are read before its pods (events.json
+// sorts first), and a pod's name and uid are the strings its events already hold of it
+// (involvedObject), not a copy of each: at 20,000 pods and 50,000 events, 0.8 MB.
+func TestPodSharesItsNameWithItsEvents(t *testing.T) {
+	t.Parallel()
+	events := `{"kind":"EventList","apiVersion":"v1","items":[{"kind":"Event","apiVersion":"v1",
+		"metadata":{"name":"web-7c9-a.17a","namespace":"prod"},"reason":"Killing","message":"Stopping container web",
+		"involvedObject":{"kind":"Pod","namespace":"prod","name":"web-7c9-a","uid":"0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"}}]}`
+	pods := `{"kind":"PodList","apiVersion":"v1","items":[{"kind":"Pod","apiVersion":"v1",
+		"metadata":{"name":"web-7c9-a","namespace":"prod","uid":"0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"},
+		"spec":{"containers":[{"name":"web"}]}}]}`
+	for _, unstored := range []bool{true, false} {
+		dec := NewDecoder(Options{Unstored: unstored})
+		var objs []*cluster.Object
+		for _, f := range []File{{Name: "events.json", Content: strings.NewReader(events)}, {Name: "pods.json", Content: strings.NewReader(pods)}} {
+			if _, err := dec.DecodeFile(t.Context(), f, func(o *cluster.Object) error { objs = append(objs, o); return nil }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(objs) != 2 || objs[0].Event == nil || objs[1].Pod == nil {
+			t.Fatalf("unstored %v: decoded %d objects, want an event then a pod", unstored, len(objs))
+		}
+		ref, pod := objs[0].Event.InvolvedObject, objs[1].Pod
+		if unsafe.StringData(ref.Name) != unsafe.StringData(pod.Name) || unsafe.StringData(string(ref.UID)) != unsafe.StringData(string(pod.UID)) {
+			t.Errorf("unstored %v: the pod's name and uid are copies of its event's", unstored)
+		}
+	}
 }
