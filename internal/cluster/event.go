@@ -9,13 +9,13 @@ import (
 // series of events.k8s.io, or, failing all of them, the creation time.
 func EventTimes(e *Event) (count int32, first, last time.Time) {
 	count = e.Count
-	first = e.FirstTimestamp.Time
-	last = e.LastTimestamp.Time
+	first = e.FirstTimestamp.Time()
+	last = e.LastTimestamp.Time()
 	if first.IsZero() {
-		first = e.EventTime.Time
+		first = e.EventTime.Time()
 	}
 	if first.IsZero() {
-		first = e.CreationTimestamp.Time
+		first = e.CreationTimestamp.Time()
 	}
 	if e.Series != nil {
 		count = max(count, e.Series.Count)

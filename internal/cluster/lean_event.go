@@ -30,7 +30,7 @@ type EventMeta struct {
 	Name              string            `json:"name,omitempty"`
 	Namespace         string            `json:"namespace,omitempty"`
 	UID               types.UID         `json:"uid,omitempty"`
-	CreationTimestamp metav1.Time       `json:"creationTimestamp,omitzero"`
+	CreationTimestamp Instant           `json:"creationTimestamp,omitzero"`
 	Annotations       map[string]string `json:"annotations,omitempty"`
 }
 
@@ -48,6 +48,7 @@ type ObjectReference struct {
 // Event is an event as Rootline holds it: the fields of a core/v1 Event that the model, the
 // rules, the timeline and the pictures read, and the server's rows are made of (0.8 KB of
 // memory an event of the scale snapshot with its Object, against 1.1 KB as a core/v1 Event).
+// Its times are Instants, eight bytes each where a metav1.Time is twenty-four.
 // It is made from a decoded core/v1 Event (EventOf), which is then dropped, or decoded
 // straight: its JSON names are core/v1's.
 type Event struct {
@@ -56,11 +57,11 @@ type Event struct {
 	Reason              string              `json:"reason,omitempty"`
 	Message             string              `json:"message,omitempty"`
 	Source              corev1.EventSource  `json:"source,omitzero"`
-	FirstTimestamp      metav1.Time         `json:"firstTimestamp,omitzero"`
-	LastTimestamp       metav1.Time         `json:"lastTimestamp,omitzero"`
+	FirstTimestamp      Instant             `json:"firstTimestamp,omitzero"`
+	LastTimestamp       Instant             `json:"lastTimestamp,omitzero"`
 	Count               int32               `json:"count,omitempty"`
 	Type                string              `json:"type,omitempty"`
-	EventTime           metav1.MicroTime    `json:"eventTime,omitzero"`
+	EventTime           MicroInstant        `json:"eventTime,omitzero"`
 	Series              *corev1.EventSeries `json:"series,omitempty"`
 	Action              string              `json:"action,omitempty"`
 	ReportingController string              `json:"reportingComponent,omitempty"`
@@ -74,19 +75,19 @@ func EventOf(e *corev1.Event) *Event {
 		return nil
 	}
 	ev := &Event{
-		EventMeta: EventMeta{Name: e.Name, Namespace: e.Namespace, UID: e.UID, CreationTimestamp: e.CreationTimestamp,
-			Annotations: e.Annotations},
+		EventMeta: EventMeta{Name: e.Name, Namespace: e.Namespace, UID: e.UID,
+			CreationTimestamp: InstantOf(e.CreationTimestamp.Time), Annotations: e.Annotations},
 		InvolvedObject: ObjectReference{Kind: e.InvolvedObject.Kind, Namespace: e.InvolvedObject.Namespace,
 			Name: e.InvolvedObject.Name, UID: e.InvolvedObject.UID, APIVersion: e.InvolvedObject.APIVersion,
 			FieldPath: e.InvolvedObject.FieldPath},
 		Reason:              e.Reason,
 		Message:             e.Message,
 		Source:              e.Source,
-		FirstTimestamp:      e.FirstTimestamp,
-		LastTimestamp:       e.LastTimestamp,
+		FirstTimestamp:      InstantOf(e.FirstTimestamp.Time),
+		LastTimestamp:       InstantOf(e.LastTimestamp.Time),
 		Count:               e.Count,
 		Type:                e.Type,
-		EventTime:           e.EventTime,
+		EventTime:           MicroInstantOf(e.EventTime.Time),
 		Series:              e.Series,
 		Action:              e.Action,
 		ReportingController: e.ReportingController,
@@ -117,16 +118,16 @@ func (m *ObjectMeta) Core() metav1.ObjectMeta {
 func (e *Event) Core() *corev1.Event {
 	ev := &corev1.Event{
 		ObjectMeta: metav1.ObjectMeta{Name: e.Name, Namespace: e.Namespace, UID: e.UID,
-			CreationTimestamp: e.CreationTimestamp, Annotations: e.Annotations},
+			CreationTimestamp: e.CreationTimestamp.Meta(), Annotations: e.Annotations},
 		InvolvedObject:      e.InvolvedObject.Core(),
 		Reason:              e.Reason,
 		Message:             e.Message,
 		Source:              e.Source,
-		FirstTimestamp:      e.FirstTimestamp,
-		LastTimestamp:       e.LastTimestamp,
+		FirstTimestamp:      e.FirstTimestamp.Meta(),
+		LastTimestamp:       e.LastTimestamp.Meta(),
 		Count:               e.Count,
 		Type:                e.Type,
-		EventTime:           e.EventTime,
+		EventTime:           e.EventTime.Meta(),
 		Series:              e.Series,
 		Action:              e.Action,
 		ReportingController: e.ReportingController,

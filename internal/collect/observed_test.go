@@ -38,7 +38,7 @@ func metaOf(t *testing.T, o *cluster.Object) metav1.ObjectMeta {
 	case o.Event != nil:
 		m := o.Event.EventMeta
 		return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
-			CreationTimestamp: m.CreationTimestamp, Annotations: m.Annotations}
+			CreationTimestamp: m.CreationTimestamp.Meta(), Annotations: m.Annotations}
 	}
 	var v struct{ Metadata metav1.ObjectMeta }
 	if err := json.Unmarshal(o.Raw, &v); err != nil {

@@ -57,7 +57,7 @@ func TestIncidentEvidenceSince(t *testing.T) {
 			o := storetest.EventNamed(storetest.CollectedEvent(int32(1+rng.IntN(20)), first, first.Add(time.Duration(rng.IntN(90))*time.Minute)), uid)
 			o.Event.Message = fmt.Sprintf("message %d", rng.IntN(1000))
 			if rng.IntN(8) == 0 { // no times at all
-				o.Event.FirstTimestamp, o.Event.LastTimestamp = metav1.Time{}, metav1.Time{}
+				o.Event.FirstTimestamp, o.Event.LastTimestamp = 0, 0
 			}
 			return o
 		}
@@ -79,7 +79,7 @@ func TestIncidentEvidenceSince(t *testing.T) {
 				evs = append(evs, fmt.Sprintf(`{"apiVersion": "v1", "kind": "Event", "metadata": {"name": %q, "namespace": "prod", "uid": %[1]q}, `+
 					`"involvedObject": {"kind": "Pod", "namespace": "prod", "name": "hub"}, "reason": "BackOff", "type": "Warning", "message": %q, `+
 					`"count": %d, "firstTimestamp": %q, "lastTimestamp": %q}`, e.Name, e.Message, e.Count,
-					e.FirstTimestamp.UTC().Format(time.RFC3339), e.LastTimestamp.UTC().Format(time.RFC3339)))
+					e.FirstTimestamp.Time().Format(time.RFC3339), e.LastTimestamp.Time().Format(time.RFC3339)))
 			}
 			ins := []storetest.File{{Name: fmt.Sprintf("events-%d.jsonl", n), Data: []byte(strings.Join(evs, "\n"))}}
 			storeFiles(t, st, "other", ins)
@@ -134,7 +134,7 @@ func TestIncidentEvidenceSince(t *testing.T) {
 		// with nothing written in between.
 		ahead := time.Now().Add(time.Second)
 		future := storetest.EventNamed(event(), "ev-ahead")
-		future.Event.FirstTimestamp, future.Event.LastTimestamp = metav1.NewTime(ahead), metav1.NewTime(ahead)
+		future.Event.FirstTimestamp, future.Event.LastTimestamp = cluster.InstantOf(ahead), cluster.InstantOf(ahead)
 		futureState := storetest.PodNamed(storetest.CollectedPod("1", "Running", "", ahead), "ahead")
 		if _, err := st.StoreCollected(ctx, "leap", []*cluster.Object{future, futureState}, time.Now()); err != nil {
 			t.Fatal(err)

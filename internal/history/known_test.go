@@ -186,7 +186,7 @@ func TestUnknownBefore(t *testing.T) {
 func TestToldSince(t *testing.T) {
 	ev := func(reason, field string, m int) *cluster.Event {
 		return &cluster.Event{Reason: reason, InvolvedObject: cluster.ObjectReference{Kind: "Pod", FieldPath: field},
-			FirstTimestamp: metav1.NewTime(t2.Add(time.Duration(m) * time.Minute))}
+			FirstTimestamp: cluster.InstantOf(t2.Add(time.Duration(m) * time.Minute))}
 	}
 	events := []*cluster.Event{ev("BackOff", "spec.containers{sidecar}", 1), ev("Pulling", "", 2),
 		ev("BackOff", "spec.containers{hub}", 5), ev("BackOff", "", 9), ev("Failed", "spec.containers{hub}", -3)}

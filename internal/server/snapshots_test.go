@@ -111,10 +111,10 @@ func TestUploadSnapshot(t *testing.T) {
 		if got == nil {
 			t.Fatalf("event %s not found", ev.UID)
 		}
-		if got.Count != ev.Count || !got.LastTimestamp.Time.Equal(later) || got.Message != ev.Message {
+		if got.Count != ev.Count || !got.LastTimestamp.Time().Equal(later) || got.Message != ev.Message {
 			t.Errorf("event = count %d, last %s, message %q; want %d, %s, %q", got.Count, got.LastTimestamp, got.Message, ev.Count, later, ev.Message)
 		}
-		if !got.FirstTimestamp.Time.Equal(synth.Event(o, 7).FirstTimestamp.Time) {
+		if !got.FirstTimestamp.Time().Equal(synth.Event(o, 7).FirstTimestamp.Time) {
 			t.Errorf("first seen = %s, want the original %s", got.FirstTimestamp, synth.Event(o, 7).FirstTimestamp)
 		}
 

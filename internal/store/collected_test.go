@@ -74,7 +74,7 @@ func TestStoreCollected(t *testing.T) {
 		if len(m.Pods) != 1 || m.Pods[0].Pod.Status.Reason != "Evicted" || m.Pods[0].Source.File != store.CollectedFile {
 			t.Errorf("pods of the window: %+v", m.Pods)
 		}
-		if len(m.Events) != 1 || m.Events[0].Event.Count != 3 || !m.Events[0].Event.LastTimestamp.Time.Equal(t0.Add(7*time.Minute)) {
+		if len(m.Events) != 1 || m.Events[0].Event.Count != 3 || !m.Events[0].Event.LastTimestamp.Time().Equal(t0.Add(7*time.Minute)) {
 			t.Errorf("events of the window: %+v", m.Events)
 		}
 		states, err := st.ClusterStates(ctx, "leap", start.Add(-time.Hour), end)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -83,7 +82,7 @@ func newEventRow(clusterID int64, o *cluster.Object, raw []byte, storedOn string
 		InvolvedKind: e.InvolvedObject.Kind, InvolvedNamespace: e.InvolvedObject.Namespace, InvolvedName: e.InvolvedObject.Name,
 		InvolvedUID: string(e.InvolvedObject.UID), InvolvedFieldPath: e.InvolvedObject.FieldPath,
 		Reason: e.Reason, Message: e.Message, Type: e.Type, Count: count,
-		FirstAt: timePtr(first), LastAt: timePtr(last), EventTime: timePtr(e.EventTime.Time),
+		FirstAt: timePtr(first), LastAt: timePtr(last), EventTime: timePtr(e.EventTime.Time()),
 		SourceComponent: e.Source.Component, SourceHost: e.Source.Host,
 		ReportingController: e.ReportingController, ReportingInstance: e.ReportingInstance, Action: e.Action, Raw: raw, StoredOn: storedOn,
 	}
@@ -327,10 +326,10 @@ func (s *Store) storedEvent(raw []byte, count int32, first, last *time.Time) (*c
 	}
 	e.Count = count
 	if first != nil {
-		e.FirstTimestamp = metav1.NewTime(first.UTC())
+		e.FirstTimestamp = cluster.InstantOf(*first)
 	}
 	if last != nil {
-		e.LastTimestamp = metav1.NewTime(last.UTC())
+		e.LastTimestamp = cluster.InstantOf(*last)
 	}
 	return e, nil
 }

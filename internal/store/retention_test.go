@@ -54,7 +54,7 @@ func TestEventsAcrossDays(t *testing.T) {
 			got := map[string]int32{}
 			for _, e := range evs {
 				got[string(e.UID)] = e.Count
-				if e.UID == "ev-1" && (!e.FirstTimestamp.Time.Equal(t0.Add(5*time.Minute)) || !e.LastTimestamp.Time.Equal(t0.Add(7*time.Minute))) {
+				if e.UID == "ev-1" && (!e.FirstTimestamp.Time().Equal(t0.Add(5*time.Minute)) || !e.LastTimestamp.Time().Equal(t0.Add(7*time.Minute))) {
 					t.Errorf("%s: ev-1 spans %v to %v", when, e.FirstTimestamp, e.LastTimestamp)
 				}
 			}

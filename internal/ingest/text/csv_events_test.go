@@ -61,7 +61,7 @@ func TestParseEventsExports(t *testing.T) {
 			for _, o := range objs {
 				s := summary(o)
 				if o.Event != nil && !o.Event.LastTimestamp.IsZero() {
-					s = strings.Replace(s, ` "`, " at "+o.Event.LastTimestamp.UTC().Format(time.RFC3339)+` "`, 1)
+					s = strings.Replace(s, ` "`, " at "+o.Event.LastTimestamp.Time().Format(time.RFC3339)+` "`, 1)
 				}
 				got = append(got, s)
 			}

@@ -137,8 +137,8 @@ func TestNodesTableEndsWhereTheNextTableStarts(t *testing.T) {
 			}
 			// As its row says: a Normal event seen 3m before the paste (10:20), not only its
 			// message recognised without its time.
-			if at := time.Date(2025, 3, 3, 10, 17, 0, 0, time.UTC); e.Type != corev1.EventTypeNormal || !e.LastTimestamp.Time.Equal(at) {
-				t.Errorf("event %s %s last seen %v, want the row's Normal at %v", e.Type, e.Reason, e.LastTimestamp.Time, at)
+			if at := time.Date(2025, 3, 3, 10, 17, 0, 0, time.UTC); e.Type != corev1.EventTypeNormal || !e.LastTimestamp.Time().Equal(at) {
+				t.Errorf("event %s %s last seen %v, want the row's Normal at %v", e.Type, e.Reason, e.LastTimestamp.Time(), at)
 			}
 		}
 	}
