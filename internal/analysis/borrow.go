@@ -61,7 +61,7 @@ func latestPodTime(o *cluster.Object) (time.Time, string) {
 		}
 	}
 	for _, c := range p.Status.Conditions {
-		take(c.LastTransitionTime.Time, "status.conditions["+string(c.Type)+"].lastTransitionTime")
+		take(c.LastTransitionTime.Time(), "status.conditions["+string(c.Type)+"].lastTransitionTime")
 	}
 	for _, cs := range cluster.ContainerStatuses(p) {
 		if t := cs.State.Terminated; t != nil {

@@ -179,7 +179,7 @@ func recorded(objs []*cluster.Object) time.Time {
 				note(p.Status.StartTime.Time)
 			}
 			for _, c := range p.Status.Conditions {
-				note(c.LastTransitionTime.Time)
+				note(c.LastTransitionTime.Time())
 			}
 			for _, cs := range append(append([]cluster.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
 				for _, st := range []corev1.ContainerState{cs.State, cs.LastTerminationState} {

@@ -70,12 +70,12 @@ type ContainerStatus struct {
 }
 
 // PodCondition is what Rootline reads of a pod's condition: a core/v1 PodCondition without
-// its probe time and observed generation, which nothing reads (88 bytes against 120, and a pod
-// has four).
+// its probe time and observed generation, which nothing reads, and its time an Instant (72
+// bytes against 120; four conditions of a pod are 288 bytes where 88 a condition made them 352).
 type PodCondition struct {
 	Type               corev1.PodConditionType `json:"type"`
 	Status             corev1.ConditionStatus  `json:"status"`
-	LastTransitionTime metav1.Time             `json:"lastTransitionTime,omitzero"`
+	LastTransitionTime Instant                 `json:"lastTransitionTime,omitzero"`
 	Reason             string                  `json:"reason,omitempty"`
 	Message            string                  `json:"message,omitempty"`
 }
@@ -121,7 +121,7 @@ func conditionsOf(cs []corev1.PodCondition) []PodCondition {
 	out := make([]PodCondition, len(cs))
 	for i := range cs {
 		c := &cs[i]
-		out[i] = PodCondition{Type: c.Type, Status: c.Status, LastTransitionTime: c.LastTransitionTime, Reason: c.Reason, Message: c.Message}
+		out[i] = PodCondition{Type: c.Type, Status: c.Status, LastTransitionTime: InstantOf(c.LastTransitionTime.Time), Reason: c.Reason, Message: c.Message}
 	}
 	return out
 }
@@ -132,7 +132,7 @@ func coreConditions(cs []PodCondition) []corev1.PodCondition {
 	}
 	out := make([]corev1.PodCondition, len(cs))
 	for i, c := range cs {
-		out[i] = corev1.PodCondition{Type: c.Type, Status: c.Status, LastTransitionTime: c.LastTransitionTime, Reason: c.Reason, Message: c.Message}
+		out[i] = corev1.PodCondition{Type: c.Type, Status: c.Status, LastTransitionTime: c.LastTransitionTime.Meta(), Reason: c.Reason, Message: c.Message}
 	}
 	return out
 }

@@ -59,7 +59,7 @@ func latest(ts ...time.Time) time.Time {
 func (b *builder) podSince(o Object, p *cluster.Pod) time.Time {
 	var ts []time.Time
 	for _, c := range p.Status.Conditions {
-		ts = append(ts, c.LastTransitionTime.Time)
+		ts = append(ts, c.LastTransitionTime.Time())
 	}
 	if p.Status.StartTime != nil {
 		ts = append(ts, p.Status.StartTime.Time)

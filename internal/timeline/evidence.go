@@ -205,9 +205,9 @@ func podTime(p *cluster.Pod, cond, field string) time.Time {
 	}
 	for _, c := range p.Status.Conditions {
 		if cond != "" && string(c.Type) == cond && !c.LastTransitionTime.IsZero() {
-			return c.LastTransitionTime.UTC()
+			return c.LastTransitionTime.Time()
 		}
-		see(c.LastTransitionTime.Time)
+		see(c.LastTransitionTime.Time())
 	}
 	if field == "metadata.creationTimestamp" {
 		return p.CreationTimestamp.UTC()

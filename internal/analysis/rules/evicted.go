@@ -55,7 +55,7 @@ func readEvictedPod(in analysis.Input, syms *podSymptoms, o *cluster.Object) {
 	}
 	if cond != nil && evictionReasons[cond.Reason] {
 		s.Evidence = append(s.Evidence, citeCondition(o, "DisruptionTarget", cond.Reason+": "+cond.Message))
-		s.At = earliest(s.At, timePtr(cond.LastTransitionTime.Time))
+		s.At = earliest(s.At, timePtr(cond.LastTransitionTime.Time()))
 		noteResource(s, cond.Message)
 	}
 }

@@ -36,8 +36,8 @@ func (eventsGap) Gaps(in analysis.Input, r *analysis.Report) []analysis.Gap {
 				}
 			}
 		}
-		if c := disruption(p.Pod); c != nil && !c.LastTransitionTime.IsZero() && (trouble.IsZero() || c.LastTransitionTime.Time.Before(trouble)) {
-			trouble, what = c.LastTransitionTime.Time, fmt.Sprintf("%s/%s was disrupted (%s)", p.Namespace, p.Name, c.Reason)
+		if c := disruption(p.Pod); c != nil && !c.LastTransitionTime.IsZero() && (trouble.IsZero() || c.LastTransitionTime.Time().Before(trouble)) {
+			trouble, what = c.LastTransitionTime.Time(), fmt.Sprintf("%s/%s was disrupted (%s)", p.Namespace, p.Name, c.Reason)
 		}
 	}
 	retention := fmt.Sprintf("the API server keeps events for %s by default", ttl)

@@ -105,7 +105,7 @@ func (g *pendingGroups) fromPods() {
 			ev = citeCondition(o, "PodScheduled", c.Reason+": "+c.Message)
 		}
 		s := g.add(p.Namespace, p.Name, podOwner(o), c.Message, ev)
-		s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
+		s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time()))
 	}
 }
 

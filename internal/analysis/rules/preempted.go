@@ -42,7 +42,7 @@ func (preemptedRule) Symptoms(in analysis.Input) []analysis.Symptom {
 			s := syms.pod(o)
 			s.Node = o.Pod.Spec.NodeName
 			s.Evidence = append(s.Evidence, citeCondition(o, "DisruptionTarget", c.Reason+": "+c.Message))
-			s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time))
+			s.At = earliest(s.At, timePtr(c.LastTransitionTime.Time()))
 		}
 	}
 	for _, o := range in.Model.Events {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/change"
@@ -50,7 +49,7 @@ func evictedOff(name, node string, at time.Time, reason string, tolerations ...c
 	o := hubPod(name, "hub-2", at.Add(-time.Hour), "jupyterhub/k8s-hub:3.0.0", "1Gi", running())
 	o.Pod.Spec.NodeName, o.Pod.Spec.Tolerations = node, tolerations
 	o.Pod.Status = cluster.PodStatus{Phase: corev1.PodFailed, Conditions: []cluster.PodCondition{{Type: corev1.DisruptionTarget,
-		Status: corev1.ConditionTrue, Reason: reason, Message: "evicted", LastTransitionTime: metav1.NewTime(at)}}}
+		Status: corev1.ConditionTrue, Reason: reason, Message: "evicted", LastTransitionTime: cluster.InstantOf(at)}}}
 	return o
 }
 

@@ -182,7 +182,7 @@ func unschedulable(name, rs string, at time.Time, msg string) *cluster.Object {
 	o := hubPod(name, rs, at, "jupyterhub/k8s-hub:3.0.0", "1Gi", corev1.ContainerStatus{})
 	o.Pod.Spec.NodeName = ""
 	o.Pod.Status = cluster.PodStatus{Phase: corev1.PodPending, Conditions: []cluster.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse,
-		Reason: "Unschedulable", Message: msg, LastTransitionTime: metav1.NewTime(at)}}}
+		Reason: "Unschedulable", Message: msg, LastTransitionTime: cluster.InstantOf(at)}}}
 	return o
 }
 
