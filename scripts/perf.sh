@@ -659,6 +659,46 @@ smaller, not one of them.
     none above 4 MB).
   - A limit of 1.75 times the model: 198-200 MB for 30% more CPU.
 
+## Issue 30, seventh session: the model's times in eight bytes (2026-12-05)
+
+Measured by hand on a new 2-core machine against the session's first commit (0bc7d43),
+binaries built as the README builds them and copied once. Reports are byte-identical to
+0bc7d43's on 223 inputs (every corpus file, peer case, seed and analysis testdata folder, and
+the 20,000-pod snapshot, md5 60437288…).
+
+| step | what it changed |
+| --- | --- |
+| The rules' memo is let go before grouping (b1a7546) | what the symptom and cause rules asked \`Input.Once\` (the catalogue's reading of every message, events by pod, an index of the symptoms) was live beside the groups: 13 MiB. The report's symptom list is made at its size. The largest live heap: 120-125 MB against 130-135 (heap profiles at the largest). |
+| A pod's name and uid are its events' strings (953fe1d) | a folder's events are read before its pods, and the interner kept their involvedObject's name and uid but not the pod's own. Live once decoded: 91.37 MB against 92.21. |
+| An event's four times are Instants (df320a6) | \`cluster.Instant\` holds a moment to the microsecond in eight bytes where a \`metav1.Time\` takes twenty-four, and reads and writes JSON as metav1 does (\`FuzzInstantJSON\`). An Event is 328 bytes, in the allocator's 352-byte class, not 416: 88.17 MB. |
+| A pod condition's time is an Instant (dd053fa) | a pod's four conditions are 288 bytes, not 352: 87.00 MB. |
+| The analyze table shows the binary's pages (bb621de) | \`scripts/proctime\` reads \`RssFile\` every 10 ms; perf.sh's table has the column from its next run. |
+
+- **The scale snapshot** (four runs each, alternating, \`/usr/bin/time -f '%M KiB %e s %U u'
+  rootline analyze --format json DIR\`): peak RSS **191,864-192,420 KiB** against
+  202,564-203,484 KiB; wall time 4.0-5.1 s against 3.8-5.3 s, user CPU 5.3-7.0 s against
+  5.0-7.3 s, within this machine's spread. The input is 179,025 KiB: 13 MB are left.
+- **Where the peak is now** (\`scripts/proctime\`): 187-189 MiB, of which 44.6-44.7 MiB the
+  binary's pages, against 197-199 MiB with 44.9-45.5. Before anything is read (\`analyze\` on a
+  FIFO): 25 MB of anonymous memory and 43 MB of the binary's pages, as before.
+- **The binary's pages as \`go build\` wrote it:** 64.0 MiB at the peak against 45.8 for a copy
+  and 45.7 for the linked file itself once the page cache was dropped (\`echo 1 >
+  /proc/sys/vm/drop_caches\`): the 18 MiB are how the linker's output sits in the page cache,
+  not the binary. perf.sh measures the binary as built, so its figure carries them.
+- **What is left before the peak is below the input (179,025 KiB):** 13 MB. The heap stays at
+  the limit, 1.85 times the model once decoded (87.0 MB, of which 8.75 MB the packages' own
+  state before anything is read), so each MB the model loses takes about 1.85 MB off the peak:
+  the goal needs about 7 MB more off the model. What is left, sized at 20,000 pods:
+  - \`cluster.Object\` is 224 bytes for each of 70,500 objects: \`Raw\` and \`Stored\` are never both
+    set (one field and a flag: 24 bytes), and \`Source.ObservedAt\` is a \`time.Time\` (an Instant:
+    16 bytes, but its JSON is in the report's changes and must stay \`time.Time\`'s); together
+    the 208- or 192-byte class, 1.1-2.3 MB.
+  - A pod's creation and start times (\`metav1.Time\` inline, \`*metav1.Time\` allocated): 0.5 MB.
+  - The columns of the third session's map (events as one table of interned strings and
+    Instants rather than 50,000 structs with their objects) remain the step that meets the
+    goal on its own: the events are 29 MB of structs, and 4.8 MB of names and uids that are
+    each event's own (the name is what evidence cites, the uid what tells two events apart).
+
 ## What stands in the way of issue 16's goals (profiles of 2026-12-01)
 
 Written with the script, from the profiles taken when the tables above were first made; the
