@@ -55,7 +55,7 @@ func (b *builder) pod(o Object) (Group, bool) {
 			if c.Message != "" {
 				state += ": " + firstLine(c.Message)
 			}
-			l := Lane{Name: "condition " + string(c.Type), Spans: []Span{{From: c.LastTransitionTime.Time().UTC(), State: state, Tone: podConditionTone(c.Type, c.Status)}}}
+			l := Lane{Name: "condition " + string(c.Type), Spans: []Span{{From: c.LastTransitionTime.Time(), State: state, Tone: podConditionTone(c.Type, c.Status)}}}
 			g.Lanes = append(g.Lanes, unknownBefore(l, created))
 		}
 		start := p.CreationTimestamp.Time
@@ -120,8 +120,8 @@ func containerLane(cs cluster.ContainerStatus, podStart time.Time, ready cluster
 			state, tone, want = "running, ready", ToneOK, corev1.ConditionTrue
 		}
 		if since := ready.LastTransitionTime.Time(); ready.Status == want && since.After(from) {
-			l.Spans = append(l.Spans, Span{From: from, To: since.UTC(), State: "running", Tone: ToneInfo})
-			from = since.UTC()
+			l.Spans = append(l.Spans, Span{From: from, To: since, State: "running", Tone: ToneInfo})
+			from = since
 		}
 		l.Spans = append(l.Spans, Span{From: from, State: state, Tone: tone})
 	case st.Terminated != nil && (!st.Terminated.StartedAt.IsZero() || !st.Terminated.FinishedAt.IsZero()):
