@@ -15,7 +15,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/rootline-dev/rootline/internal/collect"
 	"github.com/rootline-dev/rootline/internal/kube"
@@ -102,7 +101,7 @@ func defaultSpoolDir() string {
 
 // runCollect runs the collector until SIGINT or SIGTERM (or ctx ends). client, when given,
 // replaces the kubeconfig's (tests).
-func runCollect(parent context.Context, o collectOptions, client kubernetes.Interface) error {
+func runCollect(parent context.Context, o collectOptions, client kube.Client) error {
 	if parent == nil {
 		parent = context.Background()
 	}

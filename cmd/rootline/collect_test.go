@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/rootline-dev/rootline/internal/config"
+	"github.com/rootline-dev/rootline/internal/kube/kubetest"
 	"github.com/rootline-dev/rootline/internal/server"
 )
 
@@ -46,7 +47,7 @@ func TestCollectCommand(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- runCollect(cctx, collectOptions{server: ts.URL, cluster: "leap", listen: listen, spoolDir: spool, spoolBytes: 1 << 20,
-			batchSize: 100, flushEvery: 50 * time.Millisecond, drain: 5 * time.Second, logLevel: "error"}, client)
+			batchSize: 100, flushEvery: 50 * time.Millisecond, drain: 5 * time.Second, logLevel: "error"}, kubetest.Client(client))
 	}()
 	get := func(path string) (int, string) {
 		resp, err := http.Get("http://" + listen + path)

@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/rootline-dev/rootline/internal/k8stest"
+	"github.com/rootline-dev/rootline/internal/kube"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
 )
@@ -82,7 +83,11 @@ func TestLiveChanges(t *testing.T) {
 			}
 		}
 
-		srv, stop := serveAndCollect(t, st, "changes", client)
+		rc, err := kube.NewClient(kc.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, stop := serveAndCollect(t, st, "changes", rc)
 		defer stop()
 		base := "http://" + srv.addr
 		var why string

@@ -24,6 +24,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/k8stest"
+	"github.com/rootline-dev/rootline/internal/kube"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/store"
 	"github.com/rootline-dev/rootline/internal/store/storetest"
@@ -144,7 +145,7 @@ func (s *restartableServer) stop() {
 // serveAndCollect starts `rootline serve` on st, in this process, and `rootline collect` of
 // client streaming to it as cluster clusterName. stop ends the collector (failing t when it
 // failed), then the server.
-func serveAndCollect(t *testing.T, st *store.Store, clusterName string, client kubernetes.Interface) (srv *restartableServer, stop func()) {
+func serveAndCollect(t *testing.T, st *store.Store, clusterName string, client kube.Client) (srv *restartableServer, stop func()) {
 	t.Helper()
 	cfg, _ := config.Default(func(string) string { return "" })
 	srv = &restartableServer{t: t, addr: "127.0.0.1:0", h: server.New(cfg, server.StoreDeps(st, nil)).Handler()}
@@ -233,11 +234,17 @@ func TestLiveCluster(t *testing.T) {
 			t.Fatal(err)
 		}
 		loaded := loadIL0070(t, ctx, client)
+		// rootline reads the API server with its own client (kube.NewClient); the test writes
+		// with client-go's clientset.
+		rc, err := kube.NewClient(kc.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
 
 		// The snapshot, analysed offline, against the fixture the objects came from.
 		dir := filepath.Join(t.TempDir(), "snapshot")
 		var stdout, stderr bytes.Buffer
-		if err := takeSnapshot(ctx, snapshotOptions{out: dir, pageSize: 100}, false, client, &stdout, &stderr); err != nil {
+		if err := takeSnapshot(ctx, snapshotOptions{out: dir, pageSize: 100}, false, rc, &stdout, &stderr); err != nil {
 			t.Fatalf("snapshot: %v\n%s", err, stderr.String())
 		}
 		fromSnapshot := offlineAnalysis(t, dir)
@@ -252,7 +259,7 @@ func TestLiveCluster(t *testing.T) {
 		}
 
 		// rootline serve, and rootline collect streaming to it.
-		srv, stop := serveAndCollect(t, st, "live", client)
+		srv, stop := serveAndCollect(t, st, "live", rc)
 		defer stop()
 		base := "http://" + srv.addr
 		apiEvents := func() map[string]int32 { // uid → count, as the API server has them (a series' count for events that have one)

@@ -20,6 +20,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/fixtures"
+	"github.com/rootline-dev/rootline/internal/kube/kubetest"
 	"github.com/rootline-dev/rootline/internal/metrics"
 	"github.com/rootline-dev/rootline/internal/metrics/promtest"
 	"github.com/rootline-dev/rootline/internal/server"
@@ -68,7 +69,7 @@ func TestPrometheusEvidence(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "snap")
 		var stdout, stderr bytes.Buffer
 		o := snapshotOptions{out: dir, pageSize: 200, prometheus: prom}
-		if err := takeSnapshot(ctx, o, false, fake.NewClientset(objs...), &stdout, &stderr); err != nil {
+		if err := takeSnapshot(ctx, o, false, kubetest.Client(fake.NewClientset(objs...)), &stdout, &stderr); err != nil {
 			t.Fatalf("snapshot: %v\n%s", err, stderr.String())
 		}
 		if !strings.Contains(stderr.String(), "prometheus/container_throttling.json 1") || !strings.Contains(stderr.String(), "prometheus: node_cpu: no series") {

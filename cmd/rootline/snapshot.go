@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/rootline-dev/rootline/internal/kube"
 )
@@ -90,7 +89,7 @@ and for the upload 3 server unreachable, 4 refused, 5 server error.`,
 
 // takeSnapshot captures the cluster (client, when given, instead of the kubeconfig's) into
 // o.out or a temporary folder, then uploads it when asked.
-func takeSnapshot(ctx context.Context, o snapshotOptions, uploading bool, client kubernetes.Interface, stdout, stderr io.Writer) error {
+func takeSnapshot(ctx context.Context, o snapshotOptions, uploading bool, client kube.Client, stdout, stderr io.Writer) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -160,14 +159,14 @@ func takeSnapshot(ctx context.Context, o snapshotOptions, uploading bool, client
 // clusterClient returns a client of the target's cluster and the cluster's name in Rootline:
 // name when given, else the kubeconfig context's. A client given (tests) is used as it is, and
 // the cluster is then "test" unless named.
-func clusterClient(target kube.Target, client kubernetes.Interface, name string) (kubernetes.Interface, string, error) {
+func clusterClient(target kube.Target, client kube.Client, name string) (kube.Client, string, error) {
 	contextName := "test"
 	if client == nil {
 		cfg, n, err := kube.Config(target)
 		if err != nil {
 			return nil, "", &exitError{exitFailure, err}
 		}
-		if client, err = kube.Client(cfg); err != nil {
+		if client, err = kube.NewClient(cfg); err != nil {
 			return nil, "", &exitError{exitFailure, err}
 		}
 		contextName = n

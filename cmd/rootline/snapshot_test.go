@@ -15,6 +15,7 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/config"
 	"github.com/rootline-dev/rootline/internal/fixtures"
+	"github.com/rootline-dev/rootline/internal/kube/kubetest"
 	"github.com/rootline-dev/rootline/internal/server"
 	"github.com/rootline-dev/rootline/internal/synth"
 )
@@ -60,7 +61,7 @@ func TestSnapshotCommand(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "snap")
 	var stdout, stderr bytes.Buffer
 	o := snapshotOptions{out: dir, pageSize: 50, upload: uploadOptions{server: ts.URL, title: "IL-0070 live"}}
-	if err := takeSnapshot(ctx, o, true, client, &stdout, &stderr); err != nil {
+	if err := takeSnapshot(ctx, o, true, kubetest.Client(client), &stdout, &stderr); err != nil {
 		t.Fatalf("snapshot: %v\n%s", err, stderr.String())
 	}
 	m := regexp.MustCompile(`created incident (\S+)`).FindStringSubmatch(stderr.String())

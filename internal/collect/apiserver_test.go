@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/rootline-dev/rootline/internal/k8stest"
+	"github.com/rootline-dev/rootline/internal/kube"
 )
 
 // forgottenRV is a resourceVersion the API server forgets (a watch from it ends with 410 Gone,
@@ -178,7 +179,12 @@ func TestCollectorEventsAgainstAPIServer(t *testing.T) {
 	create("before-1")
 	create("before-2")
 	logs := &syncBuffer{}
-	c, err := New(client, Options{Namespace: ns, SpoolDir: t.TempDir(), Sender: rec, FlushEvery: 20 * time.Millisecond,
+	// The collector reads with Rootline's own client (kube.NewClient), through the same faults.
+	kc, err := kube.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(kc, Options{Namespace: ns, SpoolDir: t.TempDir(), Sender: rec, FlushEvery: 20 * time.Millisecond,
 		Log: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/rootline-dev/rootline/internal/kube/kubetest"
 )
 
 // countingSender takes every batch at once and counts its objects.
@@ -92,7 +94,7 @@ func BenchmarkCollectorBurst(b *testing.B) {
 				baseline := ms.HeapInuse
 
 				sender := &countingSender{}
-				c, err := New(client, Options{SpoolDir: b.TempDir(), Sender: sender, FlushEvery: 100 * time.Millisecond})
+				c, err := New(kubetest.Client(client), Options{SpoolDir: b.TempDir(), Sender: sender, FlushEvery: 100 * time.Millisecond})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -4,13 +4,14 @@ import (
 	"context"
 	"maps"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/rootline-dev/rootline/internal/change"
+	"github.com/rootline-dev/rootline/internal/kube"
 )
 
 // changeKind is a kind the collector watches for changes (besides nodes, whose informer it
@@ -18,7 +19,7 @@ import (
 // list of one object that tells whether the collector may read it.
 type changeKind struct {
 	name      string
-	informer  func(informers.SharedInformerFactory) cache.SharedIndexInformer
+	informer  func() cache.SharedIndexInformer
 	transform cache.TransformFunc
 	probe     func(ctx context.Context, ns string, o metav1.ListOptions) error
 }
@@ -27,38 +28,38 @@ type changeKind struct {
 // (its role leaves it out: deploy/collector.yaml lists them all, and an operator may remove
 // ConfigMaps, say) is left out with a warning; the collector goes on with the others.
 func (c *Collector) changeKinds(ctx context.Context) []changeKind {
-	apps := c.client.AppsV1()
+	apps, ns := c.client.AppsV1(), c.o.Namespace
 	all := []changeKind{
-		{"Deployment", func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Apps().V1().Deployments().Informer()
+		{"Deployment", func() cache.SharedIndexInformer {
+			return kube.NewInformer(c.client, apps.Deployments(ns), &appsv1.Deployment{})
 		}, dropManagedFields,
 			func(ctx context.Context, ns string, o metav1.ListOptions) error {
 				_, err := apps.Deployments(ns).List(ctx, o)
 				return err
 			}},
-		{"StatefulSet", func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Apps().V1().StatefulSets().Informer()
+		{"StatefulSet", func() cache.SharedIndexInformer {
+			return kube.NewInformer(c.client, apps.StatefulSets(ns), &appsv1.StatefulSet{})
 		}, dropManagedFields,
 			func(ctx context.Context, ns string, o metav1.ListOptions) error {
 				_, err := apps.StatefulSets(ns).List(ctx, o)
 				return err
 			}},
-		{"DaemonSet", func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Apps().V1().DaemonSets().Informer()
+		{"DaemonSet", func() cache.SharedIndexInformer {
+			return kube.NewInformer(c.client, apps.DaemonSets(ns), &appsv1.DaemonSet{})
 		}, dropManagedFields,
 			func(ctx context.Context, ns string, o metav1.ListOptions) error {
 				_, err := apps.DaemonSets(ns).List(ctx, o)
 				return err
 			}},
-		{"ReplicaSet", func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Apps().V1().ReplicaSets().Informer()
+		{"ReplicaSet", func() cache.SharedIndexInformer {
+			return kube.NewInformer(c.client, apps.ReplicaSets(ns), &appsv1.ReplicaSet{})
 		}, dropManagedFields,
 			func(ctx context.Context, ns string, o metav1.ListOptions) error {
 				_, err := apps.ReplicaSets(ns).List(ctx, o)
 				return err
 			}},
-		{"ConfigMap", func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Core().V1().ConfigMaps().Informer()
+		{"ConfigMap", func() cache.SharedIndexInformer {
+			return kube.NewInformer(c.client, c.client.CoreV1().ConfigMaps(ns), &corev1.ConfigMap{})
 		}, hashConfigMap,
 			func(ctx context.Context, ns string, o metav1.ListOptions) error {
 				_, err := c.client.CoreV1().ConfigMaps(ns).List(ctx, o)

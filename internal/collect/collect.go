@@ -25,11 +25,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/kube"
 	"github.com/rootline-dev/rootline/internal/wire"
 )
 
@@ -49,7 +48,7 @@ type Options struct {
 
 // Collector watches one cluster.
 type Collector struct {
-	client kubernetes.Interface
+	client kube.Client
 	o      Options
 	spool  *spool
 	m      *Metrics
@@ -64,7 +63,7 @@ type Collector struct {
 }
 
 // New prepares a collector; Run starts it.
-func New(client kubernetes.Interface, o Options) (*Collector, error) {
+func New(client kube.Client, o Options) (*Collector, error) {
 	if o.SpoolDir == "" || o.Sender == nil {
 		return nil, errors.New("collect: a spool folder and a sender are required")
 	}
@@ -111,9 +110,8 @@ func (c *Collector) Synced() <-chan struct{} { return c.synced }
 // on delivering for the drain timeout. What is still undelivered stays in the spool for the
 // next run. It returns an error when the spool cannot be written.
 func (c *Collector) Run(ctx context.Context) error {
-	factory := informers.NewSharedInformerFactoryWithOptions(c.client, 0, informers.WithNamespace(c.o.Namespace))
-	pods := factory.Core().V1().Pods().Informer()
-	nodes := factory.Core().V1().Nodes().Informer()
+	pods := kube.NewInformer(c.client, c.client.CoreV1().Pods(c.o.Namespace), &corev1.Pod{})
+	nodes := kube.NewInformer(c.client, c.client.CoreV1().Nodes(), &corev1.Node{})
 	for _, inf := range []cache.SharedIndexInformer{pods, nodes} {
 		// The informers' caches keep every object; managed fields are half of an object's
 		// size and of no use here.
@@ -153,7 +151,7 @@ func (c *Collector) Run(ctx context.Context) error {
 		}},
 	}
 	for _, k := range c.changeKinds(ctx) {
-		inf := k.informer(factory)
+		inf := k.informer()
 		if err := inf.SetTransform(k.transform); err != nil {
 			return fmt.Errorf("collect: %w", err)
 		}
@@ -180,8 +178,10 @@ func (c *Collector) Run(ctx context.Context) error {
 
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
-	factory.Start(watchCtx.Done())
-	var wg sync.WaitGroup
+	var informers, wg sync.WaitGroup
+	for _, h := range handlers {
+		informers.Go(func() { h.inf.RunWithContext(watchCtx) })
+	}
 	eventsSynced := make(chan struct{})
 	wg.Go(func() {
 		var once sync.Once
@@ -225,7 +225,7 @@ loop:
 		}
 	}
 	stopWatching()
-	factory.Shutdown() // waits for the informers and their handlers
+	informers.Wait() // the informers, and so their handlers, have stopped
 	wg.Wait()
 	if ferr := c.flushIfDue(true); err == nil {
 		err = ferr

@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"github.com/rootline-dev/rootline/internal/kube/kubetest"
 	"github.com/rootline-dev/rootline/internal/testenv"
 	"github.com/rootline-dev/rootline/internal/wire"
 )
@@ -149,7 +150,7 @@ func TestCollectorStreamsChanges(t *testing.T) {
 	client := fake.NewClientset(testPod(), testEvent(1, "1"),
 		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "core-1", UID: "n1", ResourceVersion: "1"}})
 	rec := &recorder{}
-	c, err := New(client, Options{SpoolDir: t.TempDir(), Sender: rec, FlushEvery: 50 * time.Millisecond})
+	c, err := New(kubetest.Client(client), Options{SpoolDir: t.TempDir(), Sender: rec, FlushEvery: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func TestCollectorOutage(t *testing.T) {
 	client := fake.NewClientset()
 	rec := &recorder{down: true}
 	dir := t.TempDir()
-	c, err := New(client, Options{SpoolDir: dir, Sender: rec, FlushEvery: 20 * time.Millisecond, BatchSize: 3, DrainTimeout: 200 * time.Millisecond})
+	c, err := New(kubetest.Client(client), Options{SpoolDir: dir, Sender: rec, FlushEvery: 20 * time.Millisecond, BatchSize: 3, DrainTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +236,7 @@ func TestCollectorOutage(t *testing.T) {
 
 	// The next run delivers them first, then what it sees itself (the same events again).
 	rec.setDown(false)
-	c2, err := New(client, Options{SpoolDir: dir, Sender: rec, FlushEvery: 20 * time.Millisecond, BatchSize: 3})
+	c2, err := New(kubetest.Client(client), Options{SpoolDir: dir, Sender: rec, FlushEvery: 20 * time.Millisecond, BatchSize: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

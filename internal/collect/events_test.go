@@ -21,6 +21,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/rootline-dev/rootline/internal/kube/kubetest"
 )
 
 // scriptedAPI is an API server whose every list and watch of events waits for the test to
@@ -196,7 +198,7 @@ func (s *syncBuffer) String() string {
 func streamScripted(t *testing.T, api *scriptedAPI) (c *Collector, log *syncBuffer, synced <-chan []string, stop func()) {
 	t.Helper()
 	log = &syncBuffer{}
-	c, err := New(api.client, Options{SpoolDir: t.TempDir(), Sender: &recorder{}, BatchSize: 1 << 20,
+	c, err := New(kubetest.Client(api.client), Options{SpoolDir: t.TempDir(), Sender: &recorder{}, BatchSize: 1 << 20,
 		Log: slog.New(slog.NewTextHandler(log, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ package kube
 import (
 	"fmt"
 
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -60,13 +59,4 @@ func withDefaults(cfg *rest.Config) *rest.Config {
 		cfg.QPS, cfg.Burst = 20, 40
 	}
 	return cfg
-}
-
-// Client returns a clientset for the configuration.
-func Client(cfg *rest.Config) (kubernetes.Interface, error) {
-	c, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("kube: client: %w", err)
-	}
-	return c, nil
 }

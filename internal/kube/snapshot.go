@@ -19,7 +19,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/pager"
 
 	"github.com/rootline-dev/rootline/internal/change"
@@ -56,7 +55,7 @@ type SnapshotResult struct {
 // are read page by page and written as they come, so memory stays bounded on large clusters.
 // Each file appears whole or not at all (written aside, then renamed). Kinds the credentials
 // may not read are skipped with a warning; any other error stops the snapshot.
-func Snapshot(ctx context.Context, c kubernetes.Interface, dir string, o SnapshotOptions) (SnapshotResult, error) {
+func Snapshot(ctx context.Context, c Client, dir string, o SnapshotOptions) (SnapshotResult, error) {
 	if o.PageSize <= 0 {
 		o.PageSize = 500
 	}
@@ -75,7 +74,7 @@ func Snapshot(ctx context.Context, c kubernetes.Interface, dir string, o Snapsho
 
 type snapshot struct {
 	ctx     context.Context
-	c       kubernetes.Interface
+	c       Client
 	dir     string
 	o       SnapshotOptions
 	res     SnapshotResult

@@ -28,6 +28,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/fixtures"
 	"github.com/rootline-dev/rootline/internal/ingest"
 	"github.com/rootline-dev/rootline/internal/kube"
+	"github.com/rootline-dev/rootline/internal/kube/kubetest"
 	"github.com/rootline-dev/rootline/internal/synth"
 )
 
@@ -141,7 +142,7 @@ func TestSnapshotIL0070(t *testing.T) {
 
 	dir := t.TempDir()
 	var progress []string
-	res, err := kube.Snapshot(context.Background(), c, dir, kube.SnapshotOptions{PageSize: 100,
+	res, err := kube.Snapshot(context.Background(), kubetest.Client(c), dir, kube.SnapshotOptions{PageSize: 100,
 		Progress: func(file string, n int) { progress = append(progress, file+":"+strconv.Itoa(n)) }})
 	if err != nil {
 		t.Fatal(err)
@@ -206,7 +207,7 @@ func TestSnapshotContinueExpired(t *testing.T) {
 		return true, all, nil
 	})
 	dir := t.TempDir()
-	res, err := kube.Snapshot(context.Background(), c, dir, kube.SnapshotOptions{Namespace: "ns", PageSize: 10})
+	res, err := kube.Snapshot(context.Background(), kubetest.Client(c), dir, kube.SnapshotOptions{Namespace: "ns", PageSize: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +240,7 @@ func TestSnapshotForbiddenAndFailures(t *testing.T) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "nodes"}, "", errors.New("RBAC: no"))
 	})
 	dir := t.TempDir()
-	res, err := kube.Snapshot(context.Background(), c, dir, kube.SnapshotOptions{Namespace: "ns"})
+	res, err := kube.Snapshot(context.Background(), kubetest.Client(c), dir, kube.SnapshotOptions{Namespace: "ns"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestSnapshotForbiddenAndFailures(t *testing.T) {
 		return true, nil, apierrors.NewInternalError(errors.New("etcd is down"))
 	})
 	dir = t.TempDir()
-	if _, err := kube.Snapshot(context.Background(), c, dir, kube.SnapshotOptions{}); err == nil {
+	if _, err := kube.Snapshot(context.Background(), kubetest.Client(c), dir, kube.SnapshotOptions{}); err == nil {
 		t.Fatal("a failing list did not stop the snapshot")
 	}
 	entries, _ := os.ReadDir(dir)
