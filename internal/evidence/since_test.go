@@ -68,7 +68,7 @@ func TestIncidentEvidenceSince(t *testing.T) {
 			if rng.IntN(4) == 0 {
 				n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "core-" + name, UID: types.UID("node-" + name), ResourceVersion: fmt.Sprint(rv)}}
 				return &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: n.Name, UID: string(n.UID), Node: n,
-					Source: cluster.Source{ObservedAt: at().Truncate(time.Microsecond)}}
+					Source: cluster.Source{ObservedAt: cluster.Observed(at().Truncate(time.Microsecond))}}
 			}
 			return storetest.PodNamed(storetest.CollectedPod(fmt.Sprint(rv), []string{"Running", "Pending", "Failed"}[rng.IntN(3)], "", at()), name)
 		}

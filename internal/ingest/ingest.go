@@ -87,7 +87,7 @@ type Options struct {
 	ValueKey []byte
 	// Unstored says that the objects are only analysed, never stored (rootline analyze): pods
 	// and core/v1 events are then decoded straight into what Rootline keeps of them
-	// (cluster.Pod, cluster.Event) and keep no JSON of their whole (cluster.Object.Stored).
+	// (cluster.Pod, cluster.Event) and keep no JSON of their whole (cluster.Object.Raw).
 	Unstored bool
 }
 

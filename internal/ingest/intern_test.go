@@ -47,7 +47,7 @@ func TestEqualLabelsAreShared(t *testing.T) {
 				Labels map[string]string `json:"labels"`
 			} `json:"metadata"`
 		}
-		if err := json.Unmarshal(objs[2].Stored, &stored); err != nil {
+		if err := json.Unmarshal(objs[2].Stored(), &stored); err != nil {
 			t.Fatal(err)
 		}
 		if stored.Metadata.Labels["pod-template-hash"] != "5d4" {

@@ -19,7 +19,7 @@ import (
 // event and a pod (cluster.Event, cluster.Pod): over every file of the shared corpus, the
 // ingest testdata and generated pod and event lists, an object decoded for analysis alone
 // (Options.Unstored) is the object decoded for the store, and the JSON the store keeps of it
-// (Object.Stored, or Object.JSON for an event the text reader made) decodes, as the store reads
+// (Object.Stored(), or Object.JSON for an event the text reader made) decodes, as the store reads
 // it back, to that same object. So an incident analysed from the database reads what `rootline
 // analyze` read of its files.
 func TestStoredObjectsDecodeToWhatIsKept(t *testing.T) {
@@ -72,7 +72,7 @@ func TestStoredObjectsDecodeToWhatIsKept(t *testing.T) {
 				continue
 			}
 			events++
-			if a.Stored != nil {
+			if a.Stored() != nil {
 				t.Errorf("%s: %s kept its JSON when only analysed", name, a.Ref())
 			}
 			if diff := cmp.Diff(o.Event, a.Event); diff != "" {
@@ -100,10 +100,10 @@ func TestStoredObjectsDecodeToWhatIsKept(t *testing.T) {
 // alone, a, and with what its stored JSON reads back to.
 func checkKeptPod(t *testing.T, name string, o, a *cluster.Object) {
 	t.Helper()
-	if o.Stored == nil {
+	if o.Stored() == nil {
 		t.Errorf("%s: %s kept no JSON for the store", name, o.Ref())
 	}
-	if a.Stored != nil && !readAsText(name) {
+	if a.Stored() != nil && !readAsText(name) {
 		t.Errorf("%s: %s kept its JSON when only analysed", name, a.Ref())
 	}
 	if diff := cmp.Diff(o.Pod, a.Pod); diff != "" {

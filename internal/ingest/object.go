@@ -337,7 +337,7 @@ func (d *Decoder) adoptRedacted(o *cluster.Object, v any) {
 	switch t := v.(type) {
 	case *corev1.Pod:
 		if !d.opts.Unstored {
-			o.Stored = storedJSON(t)
+			o.Raw = storedJSON(t)
 		}
 		o.Pod, o.UID = cluster.PodOf(t), string(t.UID)
 		d.strs.keptPod(o.Pod)
@@ -366,7 +366,7 @@ func (d *Decoder) adoptRedacted(o *cluster.Object, v any) {
 // repeats, with its whole JSON kept for the store unless the objects are only analysed.
 func (d *Decoder) keepEvent(o *cluster.Object, e *corev1.Event) {
 	if !d.opts.Unstored {
-		o.Stored = storedJSON(e)
+		o.Raw = storedJSON(e)
 	}
 	o.Event, o.UID = cluster.EventOf(e), string(e.UID)
 	d.strs.keptEvent(o.Event)

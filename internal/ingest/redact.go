@@ -214,8 +214,8 @@ func redactObject(o *cluster.Object) {
 	switch {
 	case o.Pod != nil:
 		redactKeptPod(o.Pod)
-		if o.Stored != nil {
-			o.Stored = redactStoredPod(o.Stored)
+		if o.Raw != nil {
+			o.Raw = redactStoredPod(o.Raw)
 		}
 	case o.Node != nil:
 		redactMeta(&o.Node.ObjectMeta)

@@ -45,8 +45,8 @@ func TestEqualPodSpecsAreShared(t *testing.T) {
 		if &a.OwnerReferences[0] == &c.OwnerReferences[0] || c.OwnerReferences[0].Name != "web-5d4" {
 			t.Errorf("unstored %v: a pod of another ReplicaSet has owners %+v", unstored, c.OwnerReferences)
 		}
-		if !unstored && !strings.Contains(string(objs[1].Stored), `"web-b"`) {
-			t.Errorf("stored: %s", objs[1].Stored)
+		if !unstored && !strings.Contains(string(objs[1].Stored()), `"web-b"`) {
+			t.Errorf("stored: %s", objs[1].Stored())
 		}
 	}
 }

@@ -298,7 +298,7 @@ func (s *yamlStream) namer(text []byte) func(*cluster.Object) error {
 	return func(o *cluster.Object) error {
 		if o.Pod != nil && o.Name == "" && o.Pod.Name == "" {
 			o.Name, o.Pod.Name = names[0], names[0]
-			o.Stored = storedPodNamed(o.Stored, names[0])
+			o.Raw = storedPodNamed(o.Raw, names[0])
 		}
 		return s.emit(o)
 	}

@@ -93,7 +93,7 @@ func decodeBatch(ctx context.Context, dec *ingest.Decoder, r io.Reader, keep fun
 		if !ok {
 			return fmt.Errorf("collected %s %s/%s on line %d, which no item of the batch is", o.Kind, o.Namespace, o.Name, o.Source.Line)
 		}
-		o.Source.ObservedAt = it.ObservedAt.UTC().Truncate(time.Microsecond)
+		o.Source.ObservedAt = cluster.Observed(it.ObservedAt.UTC().Truncate(time.Microsecond))
 		o.Source.Deleted = it.Deleted
 		return keep(o)
 	})

@@ -67,7 +67,7 @@ func (s *Store) StoreCollected(ctx context.Context, clusterName string, objs []*
 		var states []stateRow
 		for _, o := range objs {
 			at := now.UTC()
-			if !o.Source.ObservedAt.IsZero() {
+			if o.Source.ObservedAt != nil {
 				at = o.Source.ObservedAt.UTC()
 			}
 			js, err := o.JSON()

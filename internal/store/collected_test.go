@@ -111,7 +111,7 @@ func collectedDeployment(t *testing.T, rv, image string, at time.Time) *cluster.
 		t.Fatal(err)
 	}
 	return &cluster.Object{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "prod", Name: "hub", UID: "deploy-1", Raw: raw,
-		Source: cluster.Source{ObservedAt: at.UTC().Truncate(time.Microsecond)}}
+		Source: cluster.Source{ObservedAt: cluster.Observed(at.UTC().Truncate(time.Microsecond))}}
 }
 
 // TestCollectedVersions: the versions of a workload the collector sent are an incident's
@@ -197,7 +197,7 @@ func TestCollectedNodeDeleted(t *testing.T) {
 			n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "user-9", UID: "node-9", ResourceVersion: "40",
 				Labels: map[string]string{"cloud.google.com/gke-nodepool": "user"}}}
 			return &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: "user-9", UID: "node-9", Node: n,
-				Source: cluster.Source{ObservedAt: at, Deleted: deleted}}
+				Source: cluster.Source{ObservedAt: cluster.Observed(at), Deleted: deleted}}
 		}
 		if _, err := st.StoreCollected(ctx, "leap", []*cluster.Object{node(t0.Add(time.Minute), false)}, time.Now()); err != nil {
 			t.Fatal(err)

@@ -164,12 +164,12 @@ func newPodRows(snap int64, o *cluster.Object, raw []byte) (podRow, []containerR
 // MarshalJSON methods compacted: the same bytes), which takes half the time; marshalling was
 // three quarters of the time an upload spent making rows on PostgreSQL.
 func objectJSON(o *cluster.Object) ([]byte, error) {
-	if o.Stored != nil {
-		return o.Stored, nil
+	if o.Raw != nil {
+		return o.Raw, nil
 	}
 	v := o.Marshalled()
 	if v == nil {
-		return o.Raw, nil
+		return nil, nil
 	}
 	b, err := sonic.ConfigStd.Marshal(v)
 	if err != nil {

@@ -128,7 +128,7 @@ func (p *parser) send(o *cluster.Object) error {
 		if err != nil {
 			return fmt.Errorf("text: %s: %w", o.Ref(), err)
 		}
-		o.Pod, o.Stored = cluster.PodOf(pod), raw
+		o.Pod, o.Raw = cluster.PodOf(pod), raw
 		delete(p.held.pods, o)
 	}
 	if err := p.emit(o); err != nil {

@@ -100,7 +100,7 @@ func CollectedPod(rv, phase, reason string, at time.Time) *cluster.Object {
 		Status: corev1.PodStatus{Phase: corev1.PodPhase(phase), Reason: reason}}
 	// When the collector saw it, as the server takes it off what the collector sends.
 	return &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "prod", Name: "hub", UID: "pod-1", Pod: cluster.PodOf(p),
-		Source: cluster.Source{ObservedAt: at.UTC().Truncate(time.Microsecond)}}
+		Source: cluster.Source{ObservedAt: cluster.Observed(at.UTC().Truncate(time.Microsecond))}}
 }
 
 // CollectedEvent is event prod/hub.1 (uid ev-1), an eviction of pod hub, as the collector sends
