@@ -1,11 +1,11 @@
 package text
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // maxBlockLines bounds one describe block; a longer one is parsed in pieces.
@@ -13,19 +13,19 @@ const maxBlockLines = 20000
 
 var (
 	// topKeyRe is a describe line at column 0: "Name:", "QoS Class:", "Non-terminated Pods:".
-	topKeyRe = regexp.MustCompile(`^[A-Z][\w.()/-]*(?: [\w.()/-]+)*:(?:\s|$)`)
+	topKeyRe = lazyre.New(`^[A-Z][\w.()/-]*(?: [\w.()/-]+)*:(?:\s|$)`)
 	// kvRe splits "Key: value"; a key's words are separated by single spaces, which keeps
 	// table rows ("Warning  FailedScheduling  …: …") from reading as keys.
-	kvRe = regexp.MustCompile(`^([A-Za-z][\w.()/-]*(?: [\w.()/-]+)*):(?:\s+(.*))?$`)
+	kvRe = lazyre.New(`^([A-Za-z][\w.()/-]*(?: [\w.()/-]+)*):(?:\s+(.*))?$`)
 	// blockStartRe opens a describe block, or a fragment of one, at column 0.
 	// A paste cut above its Name starts at the next key kubectl prints: Roles (a node's),
 	// Labels, Annotations, CreationTimestamp.
-	blockStartRe = regexp.MustCompile(`^(?:Name:\s+\S|(?:Events|Containers|Init Containers|Conditions|Non-terminated Pods|Allocated resources|Capacity|Allocatable|Taints):|(?:Roles|Labels|Annotations|CreationTimestamp):\s+\S)`)
+	blockStartRe = lazyre.New(`^(?:Name:\s+\S|(?:Events|Containers|Init Containers|Conditions|Non-terminated Pods|Allocated resources|Capacity|Allocatable|Taints):|(?:Roles|Labels|Annotations|CreationTimestamp):\s+\S)`)
 	// fragmentRe opens a fragment of a describe pod's container section (corpus 09, 16).
 	// At column 0 when the paste lost its indentation ("State: Terminated" / "Reason: OOMKilled").
-	fragmentRe = regexp.MustCompile(`^\s+(?:State|Last State|Last Termination State|Restart Count|Container ID):\s|^(?:State|Last State):\s+(?:Running|Waiting|Terminated)\b`)
+	fragmentRe = lazyre.New(`^\s+(?:State|Last State|Last Termination State|Restart Count|Container ID):\s|^(?:State|Last State):\s+(?:Running|Waiting|Terminated)\b`)
 	// nodeCondRowRe is a describe node condition row, also met without its table (corpus 31).
-	nodeCondRowRe = regexp.MustCompile(`^\s*(Ready|MemoryPressure|DiskPressure|PIDPressure|NetworkUnavailable|OutOfDisk)\s+(True|False|Unknown)\s{2,}\S`)
+	nodeCondRowRe = lazyre.New(`^\s*(Ready|MemoryPressure|DiskPressure|PIDPressure|NetworkUnavailable|OutOfDisk)\s+(True|False|Unknown)\s{2,}\S`)
 )
 
 // startsBlock reports whether s opens a describe block or a fragment of one.
@@ -50,7 +50,7 @@ type block struct {
 // indentedStartRe is the first line of a describe pasted indented as a whole: its Name field,
 // at most eight spaces in (a list item's or a quotation's indentation, not a field's under
 // another).
-var indentedStartRe = regexp.MustCompile(`^( {1,8})Name:\s+\S`)
+var indentedStartRe = lazyre.New(`^( {1,8})Name:\s+\S`)
 
 // indentedBlock opens the block of a describe pasted indented as a whole, or returns nil.
 func indentedBlock(ln line, owner *ownerRef) *block {
@@ -122,14 +122,14 @@ func (b *block) accepts(ln line) bool {
 // elisionRe is a line that stands for lines a writer cut out of output: "...", "…", "---" (in a
 // describe, where kubectl prints no such line at column 0), "[...]",
 // "<snip>".
-var elisionRe = regexp.MustCompile(`^(?:\.{3,}|-{3,}|…|\[(?:\.{3}|…)\]|\((?:\.{3}|…)\)|<snip(?:ped)?>|\[snip(?:ped)?\])$`)
+var elisionRe = lazyre.New(`^(?:\.{3,}|-{3,}|…|\[(?:\.{3}|…)\]|\((?:\.{3}|…)\)|<snip(?:ped)?>|\[snip(?:ped)?\])$`)
 
 // flatContainerRe is a line of a container section at column 0 that is not a "Key:" of the
 // describe: the container's name ("web:") or a quantity under Limits ("memory:  50Mi").
 // flatLabelRe is a label ("app.kubernetes.io/name=web") at column 0 under Labels:.
-var flatLabelRe = regexp.MustCompile(`^[\w./-]+=\S*$`)
+var flatLabelRe = lazyre.New(`^[\w./-]+=\S*$`)
 
-var flatContainerRe = regexp.MustCompile(`^[a-z0-9][\w./-]*:(?:\s+\S+)?\s*$`)
+var flatContainerRe = lazyre.New(`^[a-z0-9][\w./-]*:(?:\s+\S+)?\s*$`)
 
 // podTopKeys are the fields kubectl describe pod prints at column 0, 1.0 to now.
 var podTopKeys = map[string]bool{"Name": true, "Namespace": true, "Priority": true, "Priority Class Name": true,

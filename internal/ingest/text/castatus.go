@@ -2,19 +2,19 @@ package text
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
 
 var (
 	// statusStartRe opens the cluster-autoscaler status (kube-system/cluster-autoscaler-status,
 	// key status), whole or pasted in part, in the text format (to 1.29) or YAML (1.30 on).
-	statusStartRe = regexp.MustCompile(`^\s*(?:Cluster-autoscaler status at |Cluster-wide:\s*$|NodeGroups:\s*$|(?:Health|ScaleUp):\s+(?:Healthy|Unhealthy|InProgress|NoActivity|Backoff)\b|(?:clusterWide|nodeGroups|autoscalerStatus):\s*$)`)
+	statusStartRe = lazyre.New(`^\s*(?:Cluster-autoscaler status at |Cluster-wide:\s*$|NodeGroups:\s*$|(?:Health|ScaleUp):\s+(?:Healthy|Unhealthy|InProgress|NoActivity|Backoff)\b|(?:clusterWide|nodeGroups|autoscalerStatus):\s*$)`)
 	// statusNameRe is a node group's "Name:" line, which comes before its Health line.
-	statusNameRe = regexp.MustCompile(`^\s+Name:\s+\S+\s*$`)
+	statusNameRe = lazyre.New(`^\s+Name:\s+\S+\s*$`)
 )
 
 // statusBlock gathers the lines of a cluster-autoscaler status until a line that is not one.

@@ -3,10 +3,11 @@ package text
 import (
 	"encoding/json"
 	"html"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // lineKind is what cleaning made of a line.
@@ -24,7 +25,7 @@ var (
 	// promptRe matches a shell prompt: "$ ", "user@host:~$ ", "[root@host ~]# ", "(venv) $ ",
 	// "# ", "» ", "❯ ", "➜  ~ ", "% ", "bash-4.2$ ", "PS C:\> ", `C:\Users\me>`, and an empty
 	// prompt. A markdown heading ("# Events") matches too, which is harmless: it carries no data.
-	promptRe = regexp.MustCompile(`^(?:\([\w.-]+\)\s*)?(?:` +
+	promptRe = lazyre.New(`^(?:\([\w.-]+\)\s*)?(?:` +
 		`\[[^\]]*\]\s?[$#%>]` + // [root@host ~]#
 		`|[\w.-]+@[\w.-]+(?::[^\s$#%>]*)?(?:\s[^\s$#%>]+){0,3}\s?[$#%>]` + // user@host:~$, user@host ~ %, user@host ~/dir (branch)$
 		`|[\w.-]+:[~/][^\s$#%>]*\s?[$#%>]` + // root:~#, user:/tmp$
@@ -34,30 +35,30 @@ var (
 		`|[$#%»❯➜]|#{2,6}` + // and Markdown headings
 		`)(?:\s|$)|^[A-Za-z]:\\[^>]*>\s*`) // cmd.exe, with or without a space
 	// tableRuleRe matches a markdown table's separator row: "|---|:--:|".
-	tableRuleRe = regexp.MustCompile(`^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?$`)
+	tableRuleRe = lazyre.New(`^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?$`)
 	// htmlTagRe matches the HTML that issue trackers put around pasted output; kubectl's own
 	// angle brackets ("<none>", "<unknown>", "<invalid>") are not tags and are kept.
-	htmlTagRe = regexp.MustCompile(`(?i)</?(?:details|summary|pre|code|br|p|b|i|strong|em|tt|kbd|samp|div|span|sub|sup|blockquote|ul|ol|li|h[1-6]|table|tr|td|th|thead|tbody|img|a)(?:\s[^<>]*)?/?>`)
+	htmlTagRe = lazyre.New(`(?i)</?(?:details|summary|pre|code|br|p|b|i|strong|em|tt|kbd|samp|div|span|sub|sup|blockquote|ul|ol|li|h[1-6]|table|tr|td|th|thead|tbody|img|a)(?:\s[^<>]*)?/?>`)
 	// boxRe matches a line of a terminal UI's box drawing with nothing in it (k9s, tables drawn
 	// with ─ │ ┌ ┐ └ ┘ ├ ┤ ┬ ┴ ┼ and their heavy and rounded forms).
-	boxRe = regexp.MustCompile(`^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝╠╣╦╩╬]*$`)
+	boxRe = lazyre.New(`^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝╠╣╦╩╬]*$`)
 	// watchRe matches the header `watch` prints: "Every 2.0s: kubectl get pods    host: Sun Dec 31 13:46:45 2017".
-	watchRe = regexp.MustCompile(`^Every \d+(?:\.\d+)?s: (.*?)(?:\s{2,}(\S+?):?\s+(\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d(?: \w+)? \d{4}))?\s*$`)
+	watchRe = lazyre.New(`^Every \d+(?:\.\d+)?s: (.*?)(?:\s{2,}(\S+?):?\s+(\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d(?: \w+)? \d{4}))?\s*$`)
 	// yamlApostropheRe is an apostrophe a single-quoted YAML string doubled, between letters.
-	yamlApostropheRe = regexp.MustCompile(`([A-Za-z])''([A-Za-z])`)
+	yamlApostropheRe = lazyre.New(`([A-Za-z])''([A-Za-z])`)
 	// emphasisRe is a capitalised word in Markdown's italics, "_Word_" or "*Word*", standing
 	// alone: a status or a reason a person emphasised. Object names are lower case.
-	emphasisRe = regexp.MustCompile(`(^|\s)[_*]([A-Z][A-Za-z:]*)[_*](\s|$)`)
+	emphasisRe = lazyre.New(`(^|\s)[_*]([A-Z][A-Za-z:]*)[_*](\s|$)`)
 	// ansiRe matches a terminal's escape sequences (SGR colours, cursor moves).
-	ansiRe = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+	ansiRe = lazyre.New(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 	// jiraBlockRe matches a line that opens or closes a Jira or Confluence code block.
-	jiraBlockRe = regexp.MustCompile(`^\{(?:code|noformat)(?::[^}]*)?\}$`)
+	jiraBlockRe = lazyre.New(`^\{(?:code|noformat)(?::[^}]*)?\}$`)
 	// inlineCodeRe matches a line that is only an inline code span: "`kubectl get pods -o wide`".
-	inlineCodeRe = regexp.MustCompile("^`([^`]+)`:?$")
+	inlineCodeRe = lazyre.New("^`([^`]+)`:?$")
 	// spansRe matches a line of two inline code spans or more with only spaces between them;
 	// spanGapRe is the gap between two of them.
-	spansRe   = regexp.MustCompile("^`[^`]+`(?:[ \t]+`[^`]+`)+$")
-	spanGapRe = regexp.MustCompile("`[ \t]+`")
+	spansRe   = lazyre.New("^`[^`]+`(?:[ \t]+`[^`]+`)+$")
+	spanGapRe = lazyre.New("`[ \t]+`")
 )
 
 // cleaner cleans lines, keeping what spans them: whether a code fence or an HTML <pre> is open.
@@ -436,7 +437,7 @@ func pipeHeader(t string) bool {
 }
 
 // columnNameRe is one column name of kubectl's tables.
-var columnNameRe = regexp.MustCompile(`^[A-Z][A-Z0-9_()%/-]*(?: [A-Z0-9_()%/-]+)*$`)
+var columnNameRe = lazyre.New(`^[A-Z][A-Z0-9_()%/-]*(?: [A-Z0-9_()%/-]+)*$`)
 
 // pipeRow turns "| NAME | READY |" into "NAME   READY".
 func pipeRow(t string) string {
@@ -483,4 +484,4 @@ func mayBePrompt(t string) bool {
 // proseCommandRe finds a sentence that ends in the command whose output follows ("After
 // running oc describe pods web-1 -n prod", "I ran `kubectl logs web-1`:"): kubectl or oc, a
 // verb that prints an object, its resource and name, and flags only, up to the line's end.
-var proseCommandRe = regexp.MustCompile("\\s`?((?:kubectl|oc)\\s+(?:describe|get|logs)\\s+[a-z][a-z0-9./-]*(?:\\s+[a-z0-9][a-z0-9.-]*)?(?:\\s+-{1,2}[a-z][a-z-]*(?:[= ][A-Za-z0-9._/-]+)?)*)`?\\s*[:.]?$")
+var proseCommandRe = lazyre.New("\\s`?((?:kubectl|oc)\\s+(?:describe|get|logs)\\s+[a-z][a-z0-9./-]*(?:\\s+[a-z0-9][a-z0-9.-]*)?(?:\\s+-{1,2}[a-z][a-z-]*(?:[= ][A-Za-z0-9._/-]+)?)*)`?\\s*[:.]?$")

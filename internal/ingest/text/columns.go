@@ -1,7 +1,6 @@
 package text
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // fieldTable reads pods printed field by field: `-o custom-columns` (with its header) and
@@ -72,7 +72,7 @@ func (p *parser) newColumnsTable(s string) *fieldTable {
 }
 
 // jsonpathRe finds the groups of a jsonpath template: a field, a quoted literal, range, end.
-var jsonpathRe = regexp.MustCompile(`\{([^{}]*)\}`)
+var jsonpathRe = lazyre.New(`\{([^{}]*)\}`)
 
 // newJSONPathRows returns a reader of the output of the command's -o jsonpath template, or nil
 // when the command printed none, or its template reads nothing of a pod.

@@ -1,7 +1,6 @@
 package text
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -9,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // command is a kubectl (or oc) command line pasted above its output. It says what the output
@@ -32,7 +32,7 @@ var kubectlVerbs = map[string]bool{"get": true, "describe": true, "logs": true, 
 	"delete": true, "apply": true, "exec": true, "rollout": true, "scale": true, "drain": true, "cordon": true, "uncordon": true}
 
 // aliasRe recognises the aliases people give kubectl in their shells ("kgetpods", "kgp", "kdp").
-var aliasRe = regexp.MustCompile(`^k(get|describe|g|d)(po|pods?|no|nodes?|ev|events?)?$`)
+var aliasRe = lazyre.New(`^k(get|describe|g|d)(po|pods?|no|nodes?|ev|events?)?$`)
 
 // parseCommand reads a command line; nil when it is not a kubectl or oc command.
 func parseCommand(line string) *command {
@@ -292,7 +292,7 @@ func mayBeCommand(s string) bool {
 
 // gluedRe is a word a page's text glued to the end of a command's name, where its lines were
 // joined without a space: "kubectl describe pod web-1Conditions:" is web-1, then Conditions.
-var gluedRe = regexp.MustCompile(`[A-Z][A-Za-z]*:?$`)
+var gluedRe = lazyre.New(`[A-Z][A-Za-z]*:?$`)
 
 // objectName is the name a command's word gives: the word, less a word glued to its end; ""
 // where what is left is no object's name (a DNS subdomain, as pods' and nodes' names are).

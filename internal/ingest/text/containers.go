@@ -2,13 +2,14 @@ package text
 
 import (
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // containers reads a describe "Containers:" section: one "  name:" line per container with
@@ -201,7 +202,7 @@ func ports(v string) []corev1.ContainerPort {
 	return out
 }
 
-var probeParamRe = regexp.MustCompile(`\b(delay|timeout|period)=(\d{1,9})s|#(success|failure)=(\d{1,9})`)
+var probeParamRe = lazyre.New(`\b(delay|timeout|period)=(\d{1,9})s|#(success|failure)=(\d{1,9})`)
 
 // probe reads kubectl's probe summary:
 // "http-get http://:8080/health delay=60s timeout=5s period=10s #success=1 #failure=5".

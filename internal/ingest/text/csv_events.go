@@ -2,12 +2,13 @@ package text
 
 import (
 	"encoding/csv"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // Events a log store kept, exported as CSV (Kibana's Discover, Grafana's and Loki's table
@@ -64,7 +65,7 @@ func newCSVEventsTable(s string) *csvEventsTable {
 }
 
 // fieldPathRe is a column of a header of field paths: "@timestamp", "object.involvedObject.name".
-var fieldPathRe = regexp.MustCompile(`^@?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+var fieldPathRe = lazyre.New(`^@?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$`)
 
 // newFieldTable returns a reader when s is a header of field paths apart by spaces, as
 // Kibana's Discover is copied ("@timestamp  object.involvedObject.name  object.message"): at
@@ -253,7 +254,7 @@ func (t *csvEventsTable) firstIs(field string) bool {
 
 // exportTimeRe is a time first in a row of a copied Discover table: Kibana's own "Sep 7, 2023 @
 // 10:15:01.123", or RFC 3339.
-var exportTimeRe = regexp.MustCompile(`^(?:[A-Z][a-z]{2} \d{1,2}, \d{4} @ \d\d:\d\d:\d\d(?:\.\d+)?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)`)
+var exportTimeRe = lazyre.New(`^(?:[A-Z][a-z]{2} \d{1,2}, \d{4} @ \d\d:\d\d:\d\d(?:\.\d+)?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)`)
 
 // messageReason is the reason of the event whose message msg is, where its row gives none, and
 // the kind of object it is about: those of the first entry of the catalogue its words match

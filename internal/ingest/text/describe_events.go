@@ -1,10 +1,11 @@
 package text
 
 import (
-	"regexp"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // describeTimeExpr is a time as the describe of 2015–2016 printed it: "Wed, 18 Nov 2015 10:35:20 +0100".
@@ -13,12 +14,12 @@ const describeTimeExpr = `\w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d (?:[+-]\d{4}
 // oldDescribeRowRe is a describe "Events:" row as kubectl printed it before 1.10:
 // FirstSeen LastSeen Count From SubObjectPath [Type] Reason Message, the first two as ages or,
 // before 1.2, as times; From in braces ("{kubelet node-1}") until 1.6, and often tab-separated.
-var oldDescribeRowRe = regexp.MustCompile(`^\s*(` + ageExpr + `|` + describeTimeExpr + `)\s+(` + ageExpr + `|` + describeTimeExpr + `)\s+(\d+)\s+` +
+var oldDescribeRowRe = lazyre.New(`^\s*(` + ageExpr + `|` + describeTimeExpr + `)\s+(` + ageExpr + `|` + describeTimeExpr + `)\s+(\d+)\s+` +
 	`(\{[^}]*\}|\S+,\s\S+|[a-z][\w.-]*)\s+(?:((?:spec\.|\{)\S*|implicitly required container \S+)\s+)?(?:(Normal|Warning)\s+)?([A-Za-z][\w-]*)(?:\s+(.*))?$`)
 
 // oldGetRestRe reads what follows the KIND cell of a 0.x-1.1 `kubectl get events` row:
 // [SUBOBJECT] REASON {SOURCE} MESSAGE.
-var oldGetRestRe = regexp.MustCompile(`^(?:((?:spec\.|\{)\S*)\s+)?([A-Za-z][\w-]*)\s+(\{[^}]*\})\s*(.*)$`)
+var oldGetRestRe = lazyre.New(`^(?:((?:spec\.|\{)\S*)\s+)?([A-Za-z][\w-]*)\s+(\{[^}]*\})\s*(.*)$`)
 
 // parseOldRow reads one describe events row of the layouts before 1.10.
 func parseOldRow(s string) (eventRow, bool) {
@@ -67,7 +68,7 @@ type describedRow struct {
 
 // describeHeaderRe is the header of describe's Events table; its groups are where the From and
 // Message columns start.
-var describeHeaderRe = regexp.MustCompile(`^\s*Type\s+Reason\s+Age\s+(From)\s+(Message)\s*$`)
+var describeHeaderRe = lazyre.New(`^\s*Type\s+Reason\s+Age\s+(From)\s+(Message)\s*$`)
 
 // describeEvents emits the rows of a describe "Events:" section as events about owner (which
 // may be nil when the section was pasted alone). A line that is not a row continues the
@@ -162,7 +163,7 @@ func rowMessages(rows []describedRow) []string {
 
 // assignedRe reads the pod out of a Scheduled event's message.
 // Before 1.10 it says "Successfully assigned <pod> to <node>", without the namespace.
-var assignedRe = regexp.MustCompile(`^Successfully assigned (?:([a-z0-9][a-z0-9-]*)/)?([a-z0-9][a-z0-9.-]*) to `)
+var assignedRe = lazyre.New(`^Successfully assigned (?:([a-z0-9][a-z0-9-]*)/)?([a-z0-9][a-z0-9.-]*) to `)
 
 // scheduledPod names the pod of an events section pasted alone from its Scheduled event,
 // which says "Successfully assigned <ns>/<pod> to <node>".
@@ -178,7 +179,7 @@ func scheduledPod(ref corev1.ObjectReference, rows []describedRow) corev1.Object
 }
 
 // createdPodRe reads a controller's SuccessfulCreate event: "Created pod: web-5d8f7b9c4d-abcde".
-var createdPodRe = regexp.MustCompile(`^Created pod: ([a-z0-9][a-z0-9.-]*[a-z0-9])-[a-z0-9]{5}$`)
+var createdPodRe = lazyre.New(`^Created pod: ([a-z0-9][a-z0-9.-]*[a-z0-9])-[a-z0-9]{5}$`)
 
 // podCreators are the controllers that name their pods by generateName, "<owner>-" and five
 // random characters (pkg/controller/controller_utils.go, getPodsPrefix), by the name each
@@ -224,7 +225,7 @@ func (p *parser) messagePod(msg string) corev1.ObjectReference {
 // relayedRe is the head of a pod's event that an operator recorded again on an object of its
 // own, naming the pod before the kubelet's message ("Pod pulsar-proxy-0: Startup probe
 // failed: …", KubeBlocks' event controller).
-var relayedRe = regexp.MustCompile(`^Pod ([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9]): `)
+var relayedRe = lazyre.New(`^Pod ([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9]): `)
 
 // isEventsRule reports a describe events header or its dashed rule.
 func isEventsRule(s string) bool {

@@ -1,10 +1,10 @@
 package text
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -13,7 +13,7 @@ import (
 const hostnameLabel = "kubernetes.io/hostname"
 
 // cellsRe splits a row at runs of two or more spaces, the way kubectl's tabwriter pads cells.
-var cellsRe = regexp.MustCompile(`\s{2,}`)
+var cellsRe = lazyre.New(`\s{2,}`)
 
 // nodeFragment is a describe node without its Name line, held so that the fragments of one
 // paste (corpus 31: a condition row, then the pods and allocation tables) become one node.

@@ -2,10 +2,11 @@ package text
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // A log collector wraps each line a component wrote in a record of its own: the kubelet's CRI
@@ -18,11 +19,11 @@ import (
 var (
 	// criLineRe is a line of a CRI log file (/var/log/pods/<ns>_<pod>_<uid>/<container>/0.log):
 	// "2024-03-01T12:00:00.123456789Z stdout F <line>", P for a partial line.
-	criLineRe = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) (?:stdout|stderr) [FP] ?`)
+	criLineRe = lazyre.New(`^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) (?:stdout|stderr) [FP] ?`)
 	// csvLineRe is a row of a log export to CSV with the time first and the line last, quoted
 	// with its quotes doubled: CloudWatch Logs Insights' "@timestamp,@message" ("2024-03-01
 	// 12:00:00.000,"I0301 …""), or a time in epoch milliseconds.
-	csvLineRe = regexp.MustCompile(`^"?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?|\d{10}(?:\d{3})?)"?,"((?:[^"]|"")*)"$`)
+	csvLineRe = lazyre.New(`^"?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?|\d{10}(?:\d{3})?)"?,"((?:[^"]|"")*)"$`)
 )
 
 // unwrap returns the line inside a collector's record and the time the record gives (zero

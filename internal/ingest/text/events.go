@@ -1,7 +1,6 @@
 package text
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -9,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // tableParser reads the rows of an open table; ok is false for a line that is not a row,
@@ -23,11 +23,11 @@ const ageExpr = `(?:<unknown>|<invalid>|\d[\dydhms]*)(?:\s+\(x\d+\s+over\s+\S+\)
 var (
 	// getRowRe is a `kubectl get events` row without its header (corpus 01):
 	// [namespace] age type reason kind/name message.
-	getRowRe = regexp.MustCompile(`^\s*(?:(\S+)\s+)?(` + ageExpr + `)\s+(Normal|Warning)\s+([A-Za-z][\w-]*)\s+([a-z][a-z0-9.-]*/\S+)(?:\s+(.*))?$`)
+	getRowRe = lazyre.New(`^\s*(?:(\S+)\s+)?(` + ageExpr + `)\s+(Normal|Warning)\s+([A-Za-z][\w-]*)\s+([a-z][a-z0-9.-]*/\S+)(?:\s+(.*))?$`)
 	// describeRowRe is a describe "Events:" row: type reason age from message. From is one
 	// word, or "kubelet, <node>" as kubectl printed it before 1.19.
-	describeRowRe = regexp.MustCompile(`^\s*(Normal|Warning)\s+([A-Za-z][\w-]*)\s+(` + ageExpr + `)\s+(\S+,\s\S+|\S+)(?:\s+(.*))?$`)
-	reasonRe      = regexp.MustCompile(`^[A-Za-z][\w-]*$`)
+	describeRowRe = lazyre.New(`^\s*(Normal|Warning)\s+([A-Za-z][\w-]*)\s+(` + ageExpr + `)\s+(\S+,\s\S+|\S+)(?:\s+(.*))?$`)
+	reasonRe      = lazyre.New(`^[A-Za-z][\w-]*$`)
 )
 
 // eventRow is what an events table row says, whatever its layout.

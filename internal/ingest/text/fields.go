@@ -1,13 +1,14 @@
 package text
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // token is one whitespace-separated field of a line, with where it starts and ends.
@@ -38,7 +39,7 @@ func tokens(s string) []token {
 }
 
 // ageRe matches a kubectl age: "3m26s", "20h", "2d14h", "3y45d".
-var ageRe = regexp.MustCompile(`^(?:(\d{1,6})y)?(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,6})m)?(?:(\d{1,6})s)?$`)
+var ageRe = lazyre.New(`^(?:(\d{1,6})y)?(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,6})m)?(?:(\d{1,6})s)?$`)
 
 // parseAge reads a kubectl age into a duration. "<unknown>" and "<invalid>" are valid ages
 // with no value; ok is false for anything that is not an age.
@@ -61,7 +62,7 @@ func parseAge(s string) (d time.Duration, known, ok bool) {
 }
 
 // seenRe splits an events age column: "4m58s (x23 over 115m)".
-var seenRe = regexp.MustCompile(`^(\S+)(?:\s+\(x(\d{1,9})\s+over\s+(\S+)\))?$`)
+var seenRe = lazyre.New(`^(\S+)(?:\s+\(x(\d{1,9})\s+over\s+(\S+)\))?$`)
 
 // seen is a parsed "last seen" column.
 type seen struct {

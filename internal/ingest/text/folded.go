@@ -1,8 +1,9 @@
 package text
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // A quoted string of YAML (kubectl get -o yaml) that is longer than the line folds onto the
@@ -20,7 +21,7 @@ const maxFolded = 64
 
 // quotedKeyRe is a YAML key whose value opens a quoted string: its indentation, the quote, and
 // the rest of the line.
-var quotedKeyRe = regexp.MustCompile(`^(\s*)(?:-\s+)?[A-Za-z_][\w.-]*:\s+(['"])(.*)$`)
+var quotedKeyRe = lazyre.New(`^(\s*)(?:-\s+)?[A-Za-z_][\w.-]*:\s+(['"])(.*)$`)
 
 // openQuote returns the quote of a YAML string opened on the line and not closed on it, with
 // the key's indentation; 0 when the line opens none.

@@ -1,12 +1,12 @@
 package text
 
 import (
-	"regexp"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // An event printed as indented JSON or YAML (`kubectl get events -o yaml`, an event exported
@@ -16,11 +16,11 @@ import (
 
 var (
 	// involvedKeyRe opens an involvedObject field: `"involvedObject": {` or `involvedObject:`.
-	involvedKeyRe = regexp.MustCompile(`^"?involvedObject"?\s*:\s*\{?\s*$`)
+	involvedKeyRe = lazyre.New(`^"?involvedObject"?\s*:\s*\{?\s*$`)
 	// involvedFieldRe is one of its fields: `"kind": "Node",` or `name: web-1`.
-	involvedFieldRe = regexp.MustCompile(`^"?(kind|name|namespace)"?\s*:\s*"?([A-Za-z0-9][A-Za-z0-9._-]*)"?,?\s*$`)
+	involvedFieldRe = lazyre.New(`^"?(kind|name|namespace)"?\s*:\s*"?([A-Za-z0-9][A-Za-z0-9._-]*)"?,?\s*$`)
 	// messageKeyRe is an event's message field: `"message": "…"` or `message: …`.
-	messageKeyRe = regexp.MustCompile(`^\s*"?message"?\s*:`)
+	messageKeyRe = lazyre.New(`^\s*"?message"?\s*:`)
 )
 
 // maxInvolvedGap is how many lines below its involvedObject an event's message may stand.

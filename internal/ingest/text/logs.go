@@ -2,19 +2,19 @@ package text
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 	"github.com/rootline-dev/rootline/internal/signal"
 )
 
 // klogHeaderRe finds the header of a klog line ("I0528 16:05:50.514706"), wherever a prefix
 // (journald, kubectl logs --prefix) puts it.
-var klogHeaderRe = regexp.MustCompile(`\b[IWEF]\d{4} \d\d:\d\d:\d\d`)
+var klogHeaderRe = lazyre.New(`\b[IWEF]\d{4} \d\d:\d\d:\d\d`)
 
 // LogAnnotation marks an event read from a log line rather than from the API: its value is the
 // component that logged it (kubelet, cluster-autoscaler). Its reason is the event the component

@@ -1,11 +1,12 @@
 package text
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // nodesTable reads the rows of a `kubectl get nodes` table: NAME STATUS ROLES AGE VERSION,
@@ -17,7 +18,7 @@ type nodesTable struct {
 }
 
 // nodeStatusRe is a nodes STATUS cell: "Ready", "NotReady", "Unknown", with ",SchedulingDisabled".
-var nodeStatusRe = regexp.MustCompile(`^(Ready|NotReady|Unknown)((?:,\w+)*)$`)
+var nodeStatusRe = lazyre.New(`^(Ready|NotReady|Unknown)((?:,\w+)*)$`)
 
 // newNodesTable returns a table reader when s is a nodes header, or nil.
 func newNodesTable(s string) *nodesTable {

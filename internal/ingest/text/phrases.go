@@ -3,65 +3,65 @@ package text
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 var (
 	// looseObjectRe finds an object a line names: "pod/x", "node/y", and as `kubectl events`
 	// prints its OBJECT column, "Pod/x".
-	looseObjectRe = regexp.MustCompile(`\b([Pp]od|[Nn]ode)/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
+	looseObjectRe = lazyre.New(`\b([Pp]od|[Nn]ode)/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
 	// backOffPodRe finds the pod in "Back-off restarting failed container c in pod name_ns(uid)".
-	backOffPodRe = regexp.MustCompile(`in pod ([a-z0-9][a-z0-9.-]*)_([a-z0-9][a-z0-9-]*)\(`)
+	backOffPodRe = lazyre.New(`in pod ([a-z0-9][a-z0-9.-]*)_([a-z0-9][a-z0-9-]*)\(`)
 	// cniPodNameRe and cniPodNSRe find the pod in the CNI_ARGS a container runtime passes a
 	// network plugin ("IgnoreUnknown=1;K8S_POD_NAMESPACE=ns;K8S_POD_NAME=x;K8S_POD_INFRA_CONTAINER_ID=…",
 	// containerd's and CRI-O's), which plugins' errors print back (multus' "CNI request failed
 	// with status 400: '&{… Args:…}'"), or as a protobuf's text (the AWS VPC CNI's ipamd:
 	// K8S_POD_NAME:\"x\").
-	cniPodNameRe = regexp.MustCompile(`\bK8S_POD_NAME(?:=|:\\?")([a-z0-9][a-z0-9.-]*[a-z0-9])(?:[;,'"\\\s)]|$)`)
-	cniPodNSRe   = regexp.MustCompile(`\bK8S_POD_NAMESPACE(?:=|:\\?")([a-z0-9][a-z0-9-]*[a-z0-9])(?:[;,'"\\\s)]|$)`)
+	cniPodNameRe = lazyre.New(`\bK8S_POD_NAME(?:=|:\\?")([a-z0-9][a-z0-9.-]*[a-z0-9])(?:[;,'"\\\s)]|$)`)
+	cniPodNSRe   = lazyre.New(`\bK8S_POD_NAMESPACE(?:=|:\\?")([a-z0-9][a-z0-9-]*[a-z0-9])(?:[;,'"\\\s)]|$)`)
 	// labelPodNameRe and labelPodNSRe find the pod in the labels the kubelet puts on every
 	// container it makes (io.kubernetes.pod.name, io.kubernetes.pod.namespace), which a
 	// runtime's events and inspections print (`docker events`' attributes, crictl inspect).
-	labelPodNameRe = regexp.MustCompile(`\bio\.kubernetes\.pod\.name"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])(?:[;,'"\s)]|$)`)
-	labelPodNSRe   = regexp.MustCompile(`\bio\.kubernetes\.pod\.namespace"?[=:]\s*"?([a-z0-9][a-z0-9-]*[a-z0-9])(?:[;,'"\s)]|$)`)
+	labelPodNameRe = lazyre.New(`\bio\.kubernetes\.pod\.name"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])(?:[;,'"\s)]|$)`)
+	labelPodNSRe   = lazyre.New(`\bio\.kubernetes\.pod\.namespace"?[=:]\s*"?([a-z0-9][a-z0-9-]*[a-z0-9])(?:[;,'"\s)]|$)`)
 	// runtimeNameRe finds the name a container runtime gives a pod's sandbox or container
 	// (dockershim's makeSandboxName and makeContainerName, "k8s_POD_<pod>_<ns>_<uid>_<attempt>"
 	// and "k8s_<container>_<pod>_<ns>_<uid>_<attempt>"; CRI-O's sandbox,
 	// "k8s_<pod>_<ns>_<uid>_<attempt>"): names hold no underscore, so the parts are plain.
-	runtimeNameRe = regexp.MustCompile(`\bk8s_(?:([a-z0-9][a-z0-9-]*|POD)_)?([a-z0-9][a-z0-9.-]*[a-z0-9])_([a-z0-9][a-z0-9-]*[a-z0-9])_([0-9a-f][0-9a-f-]{3,})_([0-9]+)\b`)
+	runtimeNameRe = lazyre.New(`\bk8s_(?:([a-z0-9][a-z0-9-]*|POD)_)?([a-z0-9][a-z0-9.-]*[a-z0-9])_([a-z0-9][a-z0-9-]*[a-z0-9])_([0-9a-f][0-9a-f-]{3,})_([0-9]+)\b`)
 	// multusPodRe finds the pod Multus names before its error: "Multus: [ns/pod]: …" (cmdErr),
 	// and before a delegate's error "[ns/pod:network]: error adding container to network …"
 	// (cmdPluginErr); with the pod's UID since its thick plugin ("[ns/pod/uid]", "[ns/pod/uid:network]").
-	multusPodRe = regexp.MustCompile(`\bMultus: \[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?\]|\[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?:[\w.-]+\]: error`)
+	multusPodRe = lazyre.New(`\bMultus: \[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?\]|\[([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])(?:/[0-9a-f-]+)?:[\w.-]+\]: error`)
 	// e2eEventRe finds the object of an event the end-to-end test framework dumped into its log
 	// (test/e2e/framework: Logf("At %v - event for %v: %v %v: %v", e.FirstTimestamp,
 	// e.InvolvedObject.Name, e.Source, e.Reason, e.Message)), right before the message.
-	e2eEventRe = regexp.MustCompile(`\bevent for ([a-z0-9][a-z0-9.-]*[a-z0-9]): \{[^{}]*\} [A-Za-z]+: $`)
+	e2eEventRe = lazyre.New(`\bevent for ([a-z0-9][a-z0-9.-]*[a-z0-9]): \{[^{}]*\} [A-Za-z]+: $`)
 	// forwardedRe finds the object of an event a forwarder (kube-eventer, a webhook) printed as
 	// "Kind:Pod \nNamespace:ns \nName:pod.17a71c191e6304ea"; the suffix is the event's own id.
-	forwardedRe = regexp.MustCompile(`Kind:\s*(\w+)(?:\s|\\+n)*Namespace:\s*([a-z0-9-]+)(?:\s|\\+n)*Name:\s*([a-z0-9.-]*[a-z0-9])`)
-	eventIDRe   = regexp.MustCompile(`\.[0-9a-f]{8,}$`)
+	forwardedRe = lazyre.New(`Kind:\s*(\w+)(?:\s|\\+n)*Namespace:\s*([a-z0-9-]+)(?:\s|\\+n)*Name:\s*([a-z0-9.-]*[a-z0-9])`)
+	eventIDRe   = lazyre.New(`\.[0-9a-f]{8,}$`)
 	// messageEndRe cuts a message where an enclosing JSON or Python string ends.
-	messageEndRe = regexp.MustCompile(`\\+n|"[,}\]]|'$|",?$`)
+	messageEndRe = lazyre.New(`\\+n|"[,}\]]|'$|",?$`)
 	// machineRe matches a line a program wrote rather than a person: a JSON or YAML key, an
 	// aligned "Key:   value", a klog, journald, syslog or ISO-timestamped log line, logfmt, a
 	// forwarder's webhook body.
-	machineRe = regexp.MustCompile(`^\s*(?:"[\w.-]+"\s*:|[a-z][A-Za-z0-9]*:\s|[A-Z][\w ()-]*:\s{2,}|[IWEF]\d{4} \d\d:\d\d:\d\d|` +
+	machineRe = lazyre.New(`^\s*(?:"[\w.-]+"\s*:|[a-z][A-Za-z0-9]*:\s|[A-Z][\w ()-]*:\s{2,}|[IWEF]\d{4} \d\d:\d\d:\d\d|` +
 		`\w{3} [ \d]\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\d[T ]\d\d:\d\d|time="|level=|\{")|b'\{"|\\n[A-Z]\w*:`)
 	// causalRe finds a person saying why: the sentences that become claims.
-	causalRe = regexp.MustCompile(`(?i)\b(?:root[ -]cause|caused|causing|because|due to|as a result|led to|leading to|let to|resulted in|result of|the reason|filling up|filled up|fills up|ran out|running out|run out|was too (?:small|low)|were too (?:small|low)|exhausted|exhaustion)\b`)
+	causalRe = lazyre.New(`(?i)\b(?:root[ -]cause|caused|causing|because|due to|as a result|led to|leading to|let to|resulted in|result of|the reason|filling up|filled up|fills up|ran out|running out|run out|was too (?:small|low)|were too (?:small|low)|exhausted|exhaustion)\b`)
 	// domainRe keeps claims to what Rootline analyses.
-	domainRe = regexp.MustCompile(`(?i)pod|node|memory|cpu|disk|storage|volume|limit|request|evict|oom|crash|schedul|autoscal|capacity|cluster|image|taint|affinity|selector|pvc|prometheus|quota|preempt|spot|ephemeral|inode`)
+	domainRe = lazyre.New(`(?i)pod|node|memory|cpu|disk|storage|volume|limit|request|evict|oom|crash|schedul|autoscal|capacity|cluster|image|taint|affinity|selector|pvc|prometheus|quota|preempt|spot|ephemeral|inode`)
 	// headingIncidentRe finds a heading about one incident: a date, or an incident word.
-	headingIncidentRe = regexp.MustCompile(`(?i)\b\d{4}-\d\d-\d\d\b|\b(?:incident|outage|postmortem|post-mortem)\b`)
-	dateRe            = regexp.MustCompile(`\b\d{4}-\d\d-\d\d\b`)
-	rootCauseLineRe   = regexp.MustCompile(`(?i)^(?:\W*)root[ -]cause`)
+	headingIncidentRe = lazyre.New(`(?i)\b\d{4}-\d\d-\d\d\b|\b(?:incident|outage|postmortem|post-mortem)\b`)
+	dateRe            = lazyre.New(`\b\d{4}-\d\d-\d\d\b`)
+	rootCauseLineRe   = lazyre.New(`(?i)^(?:\W*)root[ -]cause`)
 )
 
 // maxPhrases bounds the signal phrases and claims one input may hold.
@@ -239,7 +239,7 @@ func ownWords(text string, ms []catalog.Match) (rest string, word int) {
 // reportRe finds a person's words that may report a symptom ("the pods were evicted", "it
 // kept crashlooping"): such a sentence is kept as a claim, and the analysis says which
 // symptoms, if any, it reports.
-var reportRe = regexp.MustCompile(`(?i)\bevict|\bpending\b|\bunschedulable\b|crash[- ]?loop|\boom|\brestart(?:ed|ing)\b|\bprobes?\b|not ?ready|\bunready\b|pressure\b|\bscal(?:ed|ing) up\b|\bnodes? (?:were|was) added\b|\bpreempted\b|imagepull|errimagepull|containercreating|failedmount|failedcreatepodsandbox|backofflimit|\bjobs? failed\b|could(?:n't| not) pull`)
+var reportRe = lazyre.New(`(?i)\bevict|\bpending\b|\bunschedulable\b|crash[- ]?loop|\boom|\brestart(?:ed|ing)\b|\bprobes?\b|not ?ready|\bunready\b|pressure\b|\bscal(?:ed|ing) up\b|\bnodes? (?:were|was) added\b|\bpreempted\b|imagepull|errimagepull|containercreating|failedmount|failedcreatepodsandbox|backofflimit|\bjobs? failed\b|could(?:n't| not) pull`)
 
 func (p *parser) hold(pp pendingPhrase) {
 	p.prose.pending = append(p.prose.pending, pp)
@@ -363,7 +363,7 @@ func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 
 // bareMessageEndRe cuts a message that no double quote opened before it: at an escaped line
 // end, or a Python string's closing quote.
-var bareMessageEndRe = regexp.MustCompile(`\\+n|'$`)
+var bareMessageEndRe = lazyre.New(`\\+n|'$`)
 
 // inDoubleQuotes reports whether the text before a message leaves a double-quoted string open
 // (the message is inside a JSON string or a logfmt value), counting quotes not escaped.

@@ -1,7 +1,6 @@
 package text
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,11 +11,12 @@ import (
 
 	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 var (
-	readyRe    = regexp.MustCompile(`^(\d{1,4})/(\d{1,4})$`)
-	restartsRe = regexp.MustCompile(`^(\d{1,9})(?:\s+\((\S+)\s+ago\))?$`)
+	readyRe    = lazyre.New(`^(\d{1,4})/(\d{1,4})$`)
+	restartsRe = lazyre.New(`^(\d{1,9})(?:\s+\((\S+)\s+ago\))?$`)
 )
 
 // podsTable reads the rows of a `kubectl get pods` table: [NAMESPACE] NAME READY STATUS
@@ -167,10 +167,10 @@ func halfPodRow(ln line) bool {
 
 // objectNameRe is a pod, node or namespace name as pasted: DNS names, and the elided names
 // people write when they redact ("jupyter-...-488").
-var objectNameRe = regexp.MustCompile(`^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$`)
+var objectNameRe = lazyre.New(`^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$`)
 
 // statusWordRe is a STATUS cell: "Running", "Init:0/1", "Init:CrashLoopBackOff", "Evicted".
-var statusWordRe = regexp.MustCompile(`^[A-Z][A-Za-z]*(?::[\w/-]+)?$`)
+var statusWordRe = lazyre.New(`^[A-Z][A-Za-z]*(?::[\w/-]+)?$`)
 
 // headerlessPodCells maps a header-less pods row onto the columns of a pods table.
 func headerlessPodCells(ln line) (f map[string]string, wide, ok bool) {

@@ -1,12 +1,12 @@
 package text
 
 import (
-	"regexp"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // The API server's refusal to make a pod names it as k8s.io/apimachinery's NewForbidden writes
@@ -19,16 +19,16 @@ const refusalExpr = `\b(?:pods|Pod) \\?"([a-z0-9][a-z0-9.-]*)\\?" is forbidden: 
 var (
 	// refusalRe finds a refusal anywhere in a message; refusalEndRe one that ends the text
 	// before a message (its reason), as another tool quoted it.
-	refusalRe    = regexp.MustCompile(refusalExpr)
-	refusalEndRe = regexp.MustCompile(refusalExpr + `$`)
+	refusalRe    = lazyre.New(refusalExpr)
+	refusalEndRe = lazyre.New(refusalExpr + `$`)
 	// generatedRe is a pod's name generated from its controller's: the controller's and five
 	// characters.
-	generatedRe = regexp.MustCompile(`^([a-z0-9][a-z0-9.-]*[a-z0-9])-[a-z0-9]{5}$`)
+	generatedRe = lazyre.New(`^([a-z0-9][a-z0-9.-]*[a-z0-9])-[a-z0-9]{5}$`)
 )
 
 // refusedPod is the pod a refusal the expression r found names, or "" where it names only a
 // controller's generateName ("web-7d9f8-"), which is no pod's name.
-func refusedPod(r *regexp.Regexp, s string) string {
+func refusedPod(r *lazyre.Regexp, s string) string {
 	m := r.FindStringSubmatch(s)
 	if m == nil || strings.HasSuffix(m[1], "-") || strings.HasSuffix(m[1], ".") {
 		return ""
@@ -56,7 +56,7 @@ func refusedController(msg string) string {
 // refusedObject is what the refusal the expression r finds in s names: the pod, or, where it
 // names only a generateName ("web-", no pod's name), the controller named so (prefixController);
 // none without a refusal.
-func refusedObject(r *regexp.Regexp, s string) corev1.ObjectReference {
+func refusedObject(r *lazyre.Regexp, s string) corev1.ObjectReference {
 	m := r.FindStringSubmatch(s)
 	if m == nil {
 		return corev1.ObjectReference{}
@@ -94,4 +94,4 @@ func prefixController(namespace, name string) corev1.ObjectReference {
 // make (pkg/controller/statefulset/stateful_pod_control.go, recordPodEvent and
 // recordClaimEvent): "create Pod web-0 in StatefulSet web failed error: …", "create Claim
 // data-web-0 for Pod web-0 in StatefulSet web failed error: …". The event is the set's.
-var statefulSetFailedRe = regexp.MustCompile(`\b(?:create|update|delete) (?:Pod ([a-z0-9][a-z0-9.-]*)|Claim [a-z0-9][a-z0-9.-]* for Pod ([a-z0-9][a-z0-9.-]*)) in StatefulSet ([a-z0-9][a-z0-9.-]*) failed error:`)
+var statefulSetFailedRe = lazyre.New(`\b(?:create|update|delete) (?:Pod ([a-z0-9][a-z0-9.-]*)|Claim [a-z0-9][a-z0-9.-]* for Pod ([a-z0-9][a-z0-9.-]*)) in StatefulSet ([a-z0-9][a-z0-9.-]*) failed error:`)

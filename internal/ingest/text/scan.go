@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/cluster"
 	vocab "github.com/rootline-dev/rootline/internal/kinds"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // The scan reads every line of a paste for the messages of the catalogue (internal/catalog),
@@ -218,12 +218,12 @@ func (p *parser) scanLine(ln line) {
 
 // podKeyRe finds a pod's name under a key of its own in a tool's JSON or YAML record:
 // "pod_name": "x", "podName": "x", pod_name: x.
-var podKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?"?(pod_name|podName|podname|pod|node_name|nodeName|nodename|node)"?\s*:\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?,?\s*$`)
+var podKeyRe = lazyre.New(`^\s*(?:-\s+)?"?(pod_name|podName|podname|pod|node_name|nodeName|nodename|node)"?\s*:\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?,?\s*$`)
 
 // alertObjectRe finds the object an alerting bot's record names on the line above the message
 // it forwards ("Error Occurred in Pod: ns/web-1 in prod cluster", "… in Node: ip-10-0-1-54 …"):
 // the kind and the name, without its namespace.
-var alertObjectRe = regexp.MustCompile(`\bin (Pod|Node): (?:[a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])\b`)
+var alertObjectRe = lazyre.New(`\bin (Pod|Node): (?:[a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])\b`)
 
 // noteKeyed notes the pod or node a line names under a key of its own, for its section: a
 // tool's record, an alert's labels ("node: worker-7").
@@ -268,7 +268,7 @@ func (s *scanState) noteTolerations(ln line) bool {
 	return false
 }
 
-var tolerationsRe = regexp.MustCompile(`^(?:-\s+)?"?[Tt]olerations"?\s*:`)
+var tolerationsRe = lazyre.New(`^(?:-\s+)?"?[Tt]olerations"?\s*:`)
 
 // maxManifestHead is how far below its kind a manifest's metadata name is looked for.
 const maxManifestHead = 80
@@ -358,10 +358,10 @@ func (s *scanState) name(kind, name string) {
 
 var (
 	// quotedCmdRe finds a kubectl command quoted in a sentence, in quotes or backticks.
-	quotedOcRe     = regexp.MustCompile("[\"'`](?:sudo )?oc ")
-	quotedCmdRe    = regexp.MustCompile("[\"'`]((?:sudo )?(?:kubectl|oc) [^\"'`]{3,200})[\"'`]")
-	manifestKindRe = regexp.MustCompile(`^\s*"?kind"?\s*:\s*"?([A-Z][A-Za-z]+)"?,?\s*$`)
-	manifestNameRe = regexp.MustCompile(`^\s*"?name"?\s*:\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?,?\s*$`)
+	quotedOcRe     = lazyre.New("[\"'`](?:sudo )?oc ")
+	quotedCmdRe    = lazyre.New("[\"'`]((?:sudo )?(?:kubectl|oc) [^\"'`]{3,200})[\"'`]")
+	manifestKindRe = lazyre.New(`^\s*"?kind"?\s*:\s*"?([A-Z][A-Za-z]+)"?,?\s*$`)
+	manifestNameRe = lazyre.New(`^\s*"?name"?\s*:\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?,?\s*$`)
 )
 
 // scanHeld scans the line held, with next (nil at a break) for a message wrapped onto it.
@@ -509,12 +509,12 @@ func (p *parser) record(h *line, text string, limit int, m catalog.Match) {
 // "configuring bootstrap node(s) custom-d953: Node condition MemoryPressure is Unknown. Node
 // condition Ready is Unknown." (Rancher's planner forwarding Cluster API's summary, whose
 // other conditions may come first), "node ip-10-0-1-2: …".
-var nodeLeadRe = regexp.MustCompile(`\b[Nn]odes?(?:\(s\))? "?([a-z0-9][a-z0-9.-]*[a-z0-9])"?:\s*(?:Node condition [A-Za-z]+ is [A-Za-z]+\.\s*)*$`)
+var nodeLeadRe = lazyre.New(`\b[Nn]odes?(?:\(s\))? "?([a-z0-9][a-z0-9.-]*[a-z0-9])"?:\s*(?:Node condition [A-Za-z]+ is [A-Za-z]+\.\s*)*$`)
 
 // serverResponseRe finds the pod an API server's error names as apimachinery writes it,
 // after its message: "(get pods/log web-1)", "( pods/log web-1)" where the verb is unknown
 // (k8s.io/apimachinery/pkg/api/errors, NewGenericServerResponse: "%s (%s %s %s)").
-var serverResponseRe = regexp.MustCompile(`\(\s*(?:[a-z]+ )?pods(?:/[a-z]+)? ([a-z0-9][a-z0-9.-]*[a-z0-9])\)`)
+var serverResponseRe = lazyre.New(`\(\s*(?:[a-z]+ )?pods(?:/[a-z]+)? ([a-z0-9][a-z0-9.-]*[a-z0-9])\)`)
 
 // podCellBefore returns the cell right before the message at msgAt in a row of cells set
 // apart by runs of spaces, when it is a pod's generated name ("<controller>-" and five
@@ -539,26 +539,26 @@ func podCellBefore(t string, msgAt int) (string, bool) {
 // eventLeadRe finds an event's namespace and name right before its message, as exporters
 // print it: "openfaas-fn/curl-597fc995ff-grdpv.1547ad45cd809d7b: Failed to pull image …", the
 // name its object's and an id.
-var eventLeadRe = regexp.MustCompile(`(?:^|\s)([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])\.[0-9a-f]{8,}:\s*$`)
+var eventLeadRe = lazyre.New(`(?:^|\s)([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])\.[0-9a-f]{8,}:\s*$`)
 
 // forPodRe finds the pod a message about a volume names as the one it worked for: "failed to
 // attach volume pvc-1 for pod default/web-1".
-var forPodRe = regexp.MustCompile(`\bfor pod ([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])\b`)
+var forPodRe = lazyre.New(`\bfor pod ([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*[a-z0-9])\b`)
 
 // usedByRe finds the first pod a claim's describe says uses it, and bareNameRe each other,
 // alone on a line under it.
 var (
-	usedByRe   = regexp.MustCompile(`^\s*(?:Used By|Mounted By):\s+([a-z0-9][a-z0-9.-]*[a-z0-9])\s*$`)
-	bareNameRe = regexp.MustCompile(`^\s+([a-z0-9][a-z0-9.-]*[a-z0-9])\s*$`)
+	usedByRe   = lazyre.New(`^\s*(?:Used By|Mounted By):\s+([a-z0-9][a-z0-9.-]*[a-z0-9])\s*$`)
+	bareNameRe = lazyre.New(`^\s+([a-z0-9][a-z0-9.-]*[a-z0-9])\s*$`)
 )
 
 // conditionRowRe finds a row of a node's conditions table, its type and status: "OutOfDisk
 // Unknown  Mon, 21 Jan 2019 …  NodeStatusUnknown  Kubelet stopped posting node status.".
-var conditionRowRe = regexp.MustCompile(`^\s*([A-Z][A-Za-z]+)\s+(True|False|Unknown)\s`)
+var conditionRowRe = lazyre.New(`^\s*([A-Z][A-Za-z]+)\s+(True|False|Unknown)\s`)
 
 // podsKeyRe finds a structured log line's list of pods, Karpenter's "Pods" key (JSON, or
 // logfmt-quoted): "ns/a, ns/b, ns/c, ns/d, ns/e and 80 other(s)" (its pretty.Slice).
-var podsKeyRe = regexp.MustCompile(`"[Pp]ods"\s*:\s*"([^"]{3,1000})"|\b[Pp]ods="([^"]{3,1000})"`)
+var podsKeyRe = lazyre.New(`"[Pp]ods"\s*:\s*"([^"]{3,1000})"|\b[Pp]ods="([^"]{3,1000})"`)
 
 // keyPods returns the pods a structured log line lists under its "Pods" key, each named
 // namespace/name; nil when it lists none. A count of the rest ("and 80 other(s)") names none.
@@ -620,11 +620,11 @@ func joinable(h, next line) bool {
 
 // callerRe is the start of a record a Go program logged with its caller ("helm.go:75: [debug]
 // …", "client.go:506] …"): a new record, never the rest of the line before.
-var callerRe = regexp.MustCompile(`^[\w.-]+\.go:\d+[:\]]\s`)
+var callerRe = lazyre.New(`^[\w.-]+\.go:\d+[:\]]\s`)
 
 // fieldRe is a line that starts a field of its own: a YAML or JSON key ("reason: …",
 // "- message: …", `"type": …`), not the rest of a message.
-var fieldRe = regexp.MustCompile(`^\s*(?:-\s+)?"?[A-Za-z][\w.-]*"?:(?:\s|$)`)
+var fieldRe = lazyre.New(`^\s*(?:-\s+)?"?[A-Za-z][\w.-]*"?:(?:\s|$)`)
 
 // tailJoins reports whether next reads as the rest of the free text that ends a message on h:
 // h does not end its sentence, and next does not start one (a capital after a comma, a colon
@@ -719,7 +719,7 @@ func asValue(text string, m catalog.Match) bool {
 	return false
 }
 
-var cellSplitRe = regexp.MustCompile(`\s{2,}|\t|\|`)
+var cellSplitRe = lazyre.New(`\s{2,}|\t|\|`)
 
 // flatEvent reads an event a tool printed as one flat JSON object, its object's kind and name
 // beside its reason and message ({"reason":"Evicted","message":"…","kind":"Pod","name":"x",
@@ -752,56 +752,56 @@ const maxReadParts = 1000
 // kubectlErrorRe is the line kubectl writes when the API server refused what it asked for
 // (k8s.io/kubectl pkg/cmd/util/helpers.go: "Error from server (%s): %s", "Error from
 // server: %s"; apply's "error when creating %q: %v" inside it).
-var kubectlErrorRe = regexp.MustCompile(`^\s*Error from server\b`)
+var kubectlErrorRe = lazyre.New(`^\s*Error from server\b`)
 
 // tokensOf splits a row into its cells (two spaces or more apart).
 func tokensOf(s string) []string {
 	return cellSepRe.Split(strings.TrimSpace(s), -1)
 }
 
-var cellSepRe = regexp.MustCompile(`\s{2,}`)
+var cellSepRe = lazyre.New(`\s{2,}`)
 
 var (
 	// objectRefRe finds a controller's Event(v1.ObjectReference{Kind:"Pod", Namespace:"x",
 	// Name:"y", …}) log line's object.
-	objectRefRe = regexp.MustCompile(`ObjectReference\{Kind:"(\w+)",\s*Namespace:"([^"]*)",\s*Name:"([^"]*)"`)
+	objectRefRe = lazyre.New(`ObjectReference\{Kind:"(\w+)",\s*Namespace:"([^"]*)",\s*Name:"([^"]*)"`)
 	// kvPodRe finds the pod of a structured log line: pod="ns/name", pod="name", "pod":"ns/name".
 	// A colon without quotes is prose ("error selecting node for pod: pod has …"), not a key.
-	kvPodRe = regexp.MustCompile(`\bpod(?:=\s*"?|"\s*:\s*")([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
+	kvPodRe = lazyre.New(`\bpod(?:=\s*"?|"\s*:\s*")([a-z0-9][a-z0-9-]*/)?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
 	// eventRowRe reads a row of the old `kubectl get events` layout (LASTSEEN FIRSTSEEN COUNT
 	// NAME KIND SUBOBJECT [TYPE] REASON SOURCE MESSAGE, 1.2 to 1.13, and `oc get events`) whose
 	// header the paste lost: its NAME is the involved object's, or the event's own name, the
 	// object's and a hexadecimal suffix ("jenkins-1.157791108f2b2229"), and KIND its kind.
-	eventRowRe = regexp.MustCompile(`^\s*\S+\s+\S+\s+\d+\s+([a-z0-9][-a-z0-9.]*?)(?:\.[0-9a-f]{10,16})?\s+([A-Z][A-Za-z]+)\s+(?:\S+\s+)?(?:(?:Normal|Warning)\s+)?[A-Za-z]+\s`)
+	eventRowRe = lazyre.New(`^\s*\S+\s+\S+\s+\d+\s+([a-z0-9][-a-z0-9.]*?)(?:\.[0-9a-f]{10,16})?\s+([A-Z][A-Za-z]+)\s+(?:\S+\s+)?(?:(?:Normal|Warning)\s+)?[A-Za-z]+\s`)
 	// jsonInvolvedRe finds the object of an event written as JSON on a line:
 	// "involvedObject":{"kind":"Pod","namespace":"prod","name":"web-1",…}.
 	// Its fields come in any order (an exporter's, or a client's that writes apiVersion first).
-	jsonInvolvedRe = regexp.MustCompile(`"involvedObject"\s*:\s*\{([^{}]*)\}`)
-	jsonFieldRe    = regexp.MustCompile(`"(kind|namespace|name)"\s*:\s*"([^"]*)"`)
+	jsonInvolvedRe = lazyre.New(`"involvedObject"\s*:\s*\{([^{}]*)\}`)
+	jsonFieldRe    = lazyre.New(`"(kind|namespace|name)"\s*:\s*"([^"]*)"`)
 	// looseWorkloadRe finds a controller a line names: "replicaset/web-7d9f", and as `kubectl
 	// events` prints it, "ReplicaSet/web-7d9f".
-	looseWorkloadRe = regexp.MustCompile(`\b((?i:replicaset|statefulset|daemonset|job|replicationcontroller))(?:\.apps|\.batch)?/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
+	looseWorkloadRe = lazyre.New(`\b((?i:replicaset|statefulset|daemonset|job|replicationcontroller))(?:\.apps|\.batch)?/([a-z0-9][a-z0-9.-]*[a-z0-9])`)
 	// kvObjectRe and kvKindRe find the object of a structured "Event occurred" log line:
 	// object="ns/name" kind="Kind" (object="name" for an object without a namespace).
-	kvObjectRe = regexp.MustCompile(`\bobject="(?:([a-z0-9][a-z0-9-]*)/)?([A-Za-z0-9][A-Za-z0-9.-]*)"`)
-	kvKindRe   = regexp.MustCompile(`\bkind="(\w+)"`)
+	kvObjectRe = lazyre.New(`\bobject="(?:([a-z0-9][a-z0-9-]*)/)?([A-Za-z0-9][A-Za-z0-9.-]*)"`)
+	kvKindRe   = lazyre.New(`\bkind="(\w+)"`)
 	// logfmtObjectRe finds the object of an event an exporter wrote as logfmt, by its own keys:
 	// kind=Pod namespace=prod name=web-1, in that order, each key under involvedObject. or
 	// object. or none, its value quoted or not.
-	logfmtObjectRe = regexp.MustCompile(`(?:^|\s)(?:involvedObject\.|object\.)?kind="?([A-Z][A-Za-z]+)"?\s+(?:(?:involvedObject\.|object\.)?namespace="?([a-z0-9][a-z0-9-]*)"?\s+)?(?:involvedObject\.|object\.)?name="?([a-z0-9][a-z0-9.-]*[a-z0-9])"?(?:\s|$)`)
+	logfmtObjectRe = lazyre.New(`(?:^|\s)(?:involvedObject\.|object\.)?kind="?([A-Z][A-Za-z]+)"?\s+(?:(?:involvedObject\.|object\.)?namespace="?([a-z0-9][a-z0-9-]*)"?\s+)?(?:involvedObject\.|object\.)?name="?([a-z0-9][a-z0-9.-]*[a-z0-9])"?(?:\s|$)`)
 	// jsonPodRe finds the pod of a JSON log line, as logr writes a klog.ObjectRef:
 	// "Pod":{"name":"web-1","namespace":"shop"}, either key first.
-	jsonPodRe = regexp.MustCompile(`"[Pp]od"\s*:\s*\{\s*(?:"name"\s*:\s*"([^"]+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"|"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)")`)
+	jsonPodRe = lazyre.New(`"[Pp]od"\s*:\s*\{\s*(?:"name"\s*:\s*"([^"]+)"\s*,\s*"namespace"\s*:\s*"([^"]*)"|"namespace"\s*:\s*"([^"]*)"\s*,\s*"name"\s*:\s*"([^"]+)")`)
 	// journalHostRe finds the host of a journald or syslog line: "May 05 13:59:56 ip-10-0-1-2.ec2.internal kubelet[2858]:",
 	// rsyslog's without the pid ("… ip-10-42-10-121 kubelet:"), or the kernel's ("… node-7 kernel:").
 	// journalctl -o short-iso's ("2024-05-05T13:59:56+0000 host kubelet[2858]:") too.
-	journalHostRe = regexp.MustCompile(`^(?:\w{3} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) ([A-Za-z0-9][A-Za-z0-9.-]*) ([\w.-]+(?:\[\d+\])?):`)
+	journalHostRe = lazyre.New(`^(?:\w{3} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) ([A-Za-z0-9][A-Za-z0-9.-]*) ([\w.-]+(?:\[\d+\])?):`)
 	// kvNodeRe finds the node of a structured log line: node="name".
-	kvNodeRe = regexp.MustCompile(`\bnode(?:Name)?"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
+	kvNodeRe = lazyre.New(`\bnode(?:Name)?"?[=:]\s*"?([a-z0-9][a-z0-9.-]*[a-z0-9])"?`)
 	// podNameRe is a name a controller generated for a pod: "web-6d4cf56db6-zp2lx", "db-0".
-	podNameRe = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*-(?:[a-z0-9]{5}|[0-9]+)$`)
+	podNameRe = lazyre.New(`^[a-z0-9][a-z0-9.-]*-(?:[a-z0-9]{5}|[0-9]+)$`)
 	// isoTimeRe finds a timestamp with a date in a line.
-	isoTimeRe = regexp.MustCompile(`\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?`)
+	isoTimeRe = lazyre.New(`\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?`)
 )
 
 // lineObject is the object a message is about: the one it names, else the one its line names
@@ -1045,10 +1045,10 @@ func (p *parser) podObject(ln line, m catalog.Match) corev1.ObjectReference {
 var (
 	// prosePodRe finds a pod a sentence names: "pod web-0", "the pod `web-5d8f7b9c4d-abcde`",
 	// "Pod "db-0"".
-	prosePodRe = regexp.MustCompile("\\b[Pp]od[\\s:]+[\"'`]?([a-z0-9][a-z0-9.-]*[a-z0-9])[\"'`]?")
+	prosePodRe = lazyre.New("\\b[Pp]od[\\s:]+[\"'`]?([a-z0-9][a-z0-9.-]*[a-z0-9])[\"'`]?")
 	// deployedPodRe is a name a Deployment's ReplicaSet made: "web-5d8f7b9c4d-abcde", which a
 	// sentence may give without saying it is a pod's.
-	deployedPodRe = regexp.MustCompile(`\b[a-z0-9][a-z0-9-]*-[a-z0-9]{6,10}-[a-z0-9]{5}\b`)
+	deployedPodRe = lazyre.New(`\b[a-z0-9][a-z0-9-]*-[a-z0-9]{6,10}-[a-z0-9]{5}\b`)
 )
 
 // prosePod is the one pod a person's sentence names before a message it quotes ("My pod web-0
@@ -1130,7 +1130,7 @@ func (p *parser) rowEventObject(ln line) (string, bool) {
 // nameKindRe finds two cells of a row, an object's name and its kind ("app-5-x5np6  Pod"), as
 // the event lists of old `kubectl get events` (NAME KIND), of `-A` (NAMESPACE before them) and
 // of consoles that copy as pipe rows print them.
-var nameKindRe = regexp.MustCompile(`(?:^|\s)([a-z0-9][a-z0-9.-]*[a-z0-9])\s+(Pod|Node|PersistentVolumeClaim|ReplicaSet|ReplicationController|Deployment|StatefulSet|DaemonSet|Job|CronJob)\s`)
+var nameKindRe = lazyre.New(`(?:^|\s)([a-z0-9][a-z0-9.-]*[a-z0-9])\s+(Pod|Node|PersistentVolumeClaim|ReplicaSet|ReplicationController|Deployment|StatefulSet|DaemonSet|Job|CronJob)\s`)
 
 // nameKindCells reads the object of a row without a header from its name and kind cells,
 // before the message at msgAt: cells of their own, in a row of cells (two spaces or more apart).
@@ -1158,7 +1158,7 @@ func nameKindCells(t string, msgAt int) (corev1.ObjectReference, bool) {
 }
 
 // pipeCellRe is a break between the cells of a row copied as pipe-separated text.
-var pipeCellRe = regexp.MustCompile(`\s+\|\s+`)
+var pipeCellRe = lazyre.New(`\s+\|\s+`)
 
 // nearestObject returns the last "pod/x" or "node/x" before the message at msgAt: in a row,
 // its OBJECT cell; in rows a paste ran together onto one line, the row's own, not the first's.
@@ -1175,11 +1175,11 @@ func nearestObject(t string, msgAt int) []string {
 
 // bracketRefRe finds the object a tool prints in brackets before an event's message,
 // "[ns/name]".
-var bracketRefRe = regexp.MustCompile(`\[([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)/([a-z0-9][a-z0-9.-]*[a-z0-9])\]`)
+var bracketRefRe = lazyre.New(`\[([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)/([a-z0-9][a-z0-9.-]*[a-z0-9])\]`)
 
 // kindNameRe finds one cell of a row that holds an object's kind and name, as test tools print
 // events ("Warning	Pod web-1		FailedMount	…", kuttl's "%s %s" of kind and name).
-var kindNameRe = regexp.MustCompile(`(?:^|\s)(Pod|Node|PersistentVolumeClaim|ReplicaSet|ReplicationController|Deployment|StatefulSet|DaemonSet|Job|CronJob) ([a-z0-9][a-z0-9.-]*[a-z0-9])\s`)
+var kindNameRe = lazyre.New(`(?:^|\s)(Pod|Node|PersistentVolumeClaim|ReplicaSet|ReplicationController|Deployment|StatefulSet|DaemonSet|Job|CronJob) ([a-z0-9][a-z0-9.-]*[a-z0-9])\s`)
 
 // cellBounded reports whether t[from:to], a name and a kind, stands between cell breaks (two
 // spaces or more, the line's ends): cells of their own, two spaces or more apart, or, kind
@@ -1278,7 +1278,7 @@ func (p *parser) rowNode(ln line) corev1.ObjectReference {
 	return corev1.ObjectReference{}
 }
 
-var nameLikeRe = regexp.MustCompile(`^(?:pod/|node/)?[a-z0-9][a-z0-9.-]*[a-z0-9]$`)
+var nameLikeRe = lazyre.New(`^(?:pod/|node/)?[a-z0-9][a-z0-9.-]*[a-z0-9]$`)
 
 func nameLike(s string) bool { return nameLikeRe.MatchString(s) }
 
@@ -1593,8 +1593,8 @@ var clusterScoped = map[string]bool{cluster.KindNode: true, "Namespace": true, "
 // words of five consonants are rare but not none), or an OpenShift DeploymentConfig's
 // ("jenkins-1-snmgs": its version and a random suffix).
 var (
-	generatedPodRe = regexp.MustCompile(`(?:^|[^a-z0-9.-])([a-z0-9](?:[-a-z0-9]*[a-z0-9])?(-[bcdfghjklmnpqrstvwxz2456789]{5,10})?-([bcdfghjklmnpqrstvwxz2456789]{5}))(?:$|[^a-z0-9.-])`)
-	deployerPodRe  = regexp.MustCompile(`-[1-9][0-9]*-[bcdfghjklmnpqrstvwxz2456789]{5}$`)
+	generatedPodRe = lazyre.New(`(?:^|[^a-z0-9.-])([a-z0-9](?:[-a-z0-9]*[a-z0-9])?(-[bcdfghjklmnpqrstvwxz2456789]{5,10})?-([bcdfghjklmnpqrstvwxz2456789]{5}))(?:$|[^a-z0-9.-])`)
+	deployerPodRe  = lazyre.New(`-[1-9][0-9]*-[bcdfghjklmnpqrstvwxz2456789]{5}$`)
 )
 
 // namesAnotherPod reports whether line names a pod its controller named other than pod (or
@@ -1645,7 +1645,7 @@ func findingMessage(sc scanned, lines []string) string {
 // oldSourceRe finds an events row's SOURCE as kubectl printed it before 1.11, "component,
 // host" ("kernel-monitor, gke-pool-1-gl40   Warning   OOMKilling …"), and as describe printed
 // it, "{kubelet host}".
-var oldSourceRe = regexp.MustCompile(`(?:^|\s)(?:[a-z][\w.-]*, ([a-z0-9][a-z0-9.-]*[a-z0-9])\s+(?:Normal|Warning)\s|\{[a-z][\w.-]* ([a-z0-9][a-z0-9.-]*[a-z0-9])\})`)
+var oldSourceRe = lazyre.New(`(?:^|\s)(?:[a-z][\w.-]*, ([a-z0-9][a-z0-9.-]*[a-z0-9])\s+(?:Normal|Warning)\s|\{[a-z][\w.-]* ([a-z0-9][a-z0-9.-]*[a-z0-9])\})`)
 
 // nodeLocal are the components that run on every node, whose journal's hostname is the node
 // their message is about.
@@ -1700,7 +1700,7 @@ func (s *scanState) messageLines() (head []int, more map[int][]string) {
 // logErrorRe finds the error a structured logger writes beside its message: a JSON log's
 // "error" (zap, Karpenter's), a klog line's err= (logr's Error(err, msg)) or a logrus line's
 // error= (containerd's WithError(err)).
-var logErrorRe = regexp.MustCompile(`"error"\s*:\s*("(?:[^"\\]|\\.)*")|\berr(?:or)?=("(?:[^"\\]|\\.)*")|\berr(?:or)?=("(?:[^"\\]|\\.)*\\?)$`)
+var logErrorRe = lazyre.New(`"error"\s*:\s*("(?:[^"\\]|\\.)*")|\berr(?:or)?=("(?:[^"\\]|\\.)*")|\berr(?:or)?=("(?:[^"\\]|\\.)*\\?)$`)
 
 // logError returns the error a structured log line carries beside its message, or "".
 func logError(line string) string {

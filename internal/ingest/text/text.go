@@ -11,12 +11,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/cluster"
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // Result says what a text parse found beyond objects.
@@ -125,7 +125,7 @@ func Parse(ctx context.Context, name string, r io.Reader, now time.Time, emit fu
 }
 
 // cutNameRe is the first line of a describe cut inside its first word: "ame:   web-1".
-var cutNameRe = regexp.MustCompile(`^(?:ame|me):(\s{2,}\S.*)$`)
+var cutNameRe = lazyre.New(`^(?:ame|me):(\s{2,}\S.*)$`)
 
 // cutName restores the "Name:" of a describe a paste cut at its very start, so that the block
 // and its object are read.
@@ -396,7 +396,7 @@ func codeSpan(ln line) (line, bool) {
 }
 
 // trailingCmdRe finds a kubectl command a sentence ends with, unquoted.
-var trailingCmdRe = regexp.MustCompile(`(?:^|[\s，,;:])((?:sudo\s+)?kubectl\s+(?:describe|get|logs)\s+[^\s"'` + "`" + `]+(?:\s+[^\s"'` + "`" + `]+){0,5})\s*[:：]?$`)
+var trailingCmdRe = lazyre.New(`(?:^|[\s，,;:])((?:sudo\s+)?kubectl\s+(?:describe|get|logs)\s+[^\s"'` + "`" + `]+(?:\s+[^\s"'` + "`" + `]+){0,5})\s*[:：]?$`)
 
 // introCommand reads a sentence that ends with a colon and names one pod, in inline code, as
 // the describe of that pod whose output follows: "`pg-cluster-1` never becomes healthy:". The

@@ -1,11 +1,12 @@
 package text
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rootline-dev/rootline/internal/lazyre"
 )
 
 // heldRow is a table row's event not yet sent, and how long its line was.
@@ -56,11 +57,11 @@ func (p *parser) continueRow(ln line) bool {
 
 // personRe finds a person's words, which no Kubernetes message has: a line with them after
 // a table is the writer speaking again, not the rest of a row.
-var personRe = regexp.MustCompile(`(?:^|\s)I(?:'m)?\s|(?i)\b(?:we|we're|my|our|any idea|please|thanks|help|anyone)\b`)
+var personRe = lazyre.New(`(?:^|\s)I(?:'m)?\s|(?i)\b(?:we|we're|my|our|any idea|please|thanks|help|anyone)\b`)
 
 // rowStartRe is the start of an events row, even one cut short: its type after at most two
 // cells (namespace, age), or an age first.
-var rowStartRe = regexp.MustCompile(`^\s*(?:\S+\s+){0,2}(?:Normal|Warning)\b|^\s*(?:\d+[ydhms][\dydhms]*|<unknown>|<invalid>)\s+\S`)
+var rowStartRe = lazyre.New(`^\s*(?:\S+\s+){0,2}(?:Normal|Warning)\b|^\s*(?:\d+[ydhms][\dydhms]*|<unknown>|<invalid>)\s+\S`)
 
 // startsFormat reports whether s opens a table, a describe block, a row or a log line.
 func startsFormat(s string) bool {
