@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"encoding/json"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -116,5 +117,29 @@ func TestModelReplaces(t *testing.T) {
 	}
 	if l := m.Load(node); len(l.Pods) != 1 || l.Requests.MilliCPU != 1000 {
 		t.Errorf("load = %d pods, %dm CPU; want 1 pod, 1000m", len(l.Pods), l.Requests.MilliCPU)
+	}
+}
+
+// TestUnstoredDropsOnlyATypedObjectsJSON: Raw holds a typed object's stored JSON and all there
+// is of an untyped one; what analysis reads (Unstored) drops the first and keeps the second.
+func TestUnstoredDropsOnlyATypedObjectsJSON(t *testing.T) {
+	t.Parallel()
+	raw := json.RawMessage(`{"kind":"Pod"}`)
+	pod := &Object{Kind: "Pod", Name: "hub", Pod: &Pod{}, Raw: raw}
+	if got := pod.Stored(); string(got) != string(raw) {
+		t.Errorf("a pod's stored JSON: %s", got)
+	}
+	if u := pod.Unstored(); u.Raw != nil || u.Stored() != nil || u.Pod != pod.Pod {
+		t.Errorf("a pod unstored: Raw %s, Pod shared %v", u.Raw, u.Pod == pod.Pod)
+	}
+	if pod.Raw == nil {
+		t.Error("Unstored changed the object it copied")
+	}
+	claim := &Object{Kind: "PersistentVolumeClaim", Name: "data", Raw: json.RawMessage(`{"kind":"PersistentVolumeClaim"}`)}
+	if claim.Stored() != nil {
+		t.Errorf("an untyped object's Stored: %s", claim.Stored())
+	}
+	if u := claim.Unstored(); string(u.Raw) != string(claim.Raw) {
+		t.Errorf("a claim unstored lost its JSON: %s", u.Raw)
 	}
 }
