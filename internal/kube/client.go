@@ -177,6 +177,9 @@ func (r resource[T, L]) Watch(ctx context.Context, opts metav1.ListOptions) (wat
 	return r.request().VersionedParams(&opts, r.params).Timeout(timeout(opts)).Watch(ctx)
 }
 
+// newOf is an empty T, for a resource's new objects and lists.
+func newOf[T any]() *T { return new(T) }
+
 // timeout is the request's timeout that a list or watch asks for (none when it asks none).
 func timeout(opts metav1.ListOptions) time.Duration {
 	if opts.TimeoutSeconds == nil {
@@ -188,55 +191,55 @@ func timeout(opts metav1.ListOptions) time.Duration {
 type coreV1 restClient
 
 func (c coreV1) Nodes() Resource[*corev1.Node, *corev1.NodeList] {
-	return newResource(c.core, c.params, "nodes", "", func() *corev1.Node { return &corev1.Node{} }, func() *corev1.NodeList { return &corev1.NodeList{} })
+	return newResource(c.core, c.params, "nodes", "", newOf[corev1.Node], newOf[corev1.NodeList])
 }
 
 func (c coreV1) Pods(ns string) Resource[*corev1.Pod, *corev1.PodList] {
-	return newResource(c.core, c.params, "pods", ns, func() *corev1.Pod { return &corev1.Pod{} }, func() *corev1.PodList { return &corev1.PodList{} })
+	return newResource(c.core, c.params, "pods", ns, newOf[corev1.Pod], newOf[corev1.PodList])
 }
 
 func (c coreV1) Events(ns string) Resource[*corev1.Event, *corev1.EventList] {
-	return newResource(c.core, c.params, "events", ns, func() *corev1.Event { return &corev1.Event{} }, func() *corev1.EventList { return &corev1.EventList{} })
+	return newResource(c.core, c.params, "events", ns, newOf[corev1.Event], newOf[corev1.EventList])
 }
 
 func (c coreV1) ConfigMaps(ns string) Resource[*corev1.ConfigMap, *corev1.ConfigMapList] {
-	return newResource(c.core, c.params, "configmaps", ns, func() *corev1.ConfigMap { return &corev1.ConfigMap{} }, func() *corev1.ConfigMapList { return &corev1.ConfigMapList{} })
+	return newResource(c.core, c.params, "configmaps", ns, newOf[corev1.ConfigMap], newOf[corev1.ConfigMapList])
 }
 
 type appsV1 restClient
 
 func (c appsV1) Deployments(ns string) Resource[*appsv1.Deployment, *appsv1.DeploymentList] {
-	return newResource(c.apps, c.params, "deployments", ns, func() *appsv1.Deployment { return &appsv1.Deployment{} }, func() *appsv1.DeploymentList { return &appsv1.DeploymentList{} })
+	return newResource(c.apps, c.params, "deployments", ns, newOf[appsv1.Deployment], newOf[appsv1.DeploymentList])
 }
 
 func (c appsV1) ReplicaSets(ns string) Resource[*appsv1.ReplicaSet, *appsv1.ReplicaSetList] {
-	return newResource(c.apps, c.params, "replicasets", ns, func() *appsv1.ReplicaSet { return &appsv1.ReplicaSet{} }, func() *appsv1.ReplicaSetList { return &appsv1.ReplicaSetList{} })
+	return newResource(c.apps, c.params, "replicasets", ns, newOf[appsv1.ReplicaSet], newOf[appsv1.ReplicaSetList])
 }
 
 func (c appsV1) StatefulSets(ns string) Resource[*appsv1.StatefulSet, *appsv1.StatefulSetList] {
-	return newResource(c.apps, c.params, "statefulsets", ns, func() *appsv1.StatefulSet { return &appsv1.StatefulSet{} }, func() *appsv1.StatefulSetList { return &appsv1.StatefulSetList{} })
+	return newResource(c.apps, c.params, "statefulsets", ns, newOf[appsv1.StatefulSet], newOf[appsv1.StatefulSetList])
 }
 
 func (c appsV1) DaemonSets(ns string) Resource[*appsv1.DaemonSet, *appsv1.DaemonSetList] {
-	return newResource(c.apps, c.params, "daemonsets", ns, func() *appsv1.DaemonSet { return &appsv1.DaemonSet{} }, func() *appsv1.DaemonSetList { return &appsv1.DaemonSetList{} })
+	return newResource(c.apps, c.params, "daemonsets", ns, newOf[appsv1.DaemonSet], newOf[appsv1.DaemonSetList])
 }
 
 func (c appsV1) ControllerRevisions(ns string) Resource[*appsv1.ControllerRevision, *appsv1.ControllerRevisionList] {
-	return newResource(c.apps, c.params, "controllerrevisions", ns, func() *appsv1.ControllerRevision { return &appsv1.ControllerRevision{} }, func() *appsv1.ControllerRevisionList { return &appsv1.ControllerRevisionList{} })
+	return newResource(c.apps, c.params, "controllerrevisions", ns, newOf[appsv1.ControllerRevision], newOf[appsv1.ControllerRevisionList])
 }
 
 type batchV1 restClient
 
 func (c batchV1) Jobs(ns string) Resource[*batchv1.Job, *batchv1.JobList] {
-	return newResource(c.batch, c.params, "jobs", ns, func() *batchv1.Job { return &batchv1.Job{} }, func() *batchv1.JobList { return &batchv1.JobList{} })
+	return newResource(c.batch, c.params, "jobs", ns, newOf[batchv1.Job], newOf[batchv1.JobList])
 }
 
 func (c batchV1) CronJobs(ns string) Resource[*batchv1.CronJob, *batchv1.CronJobList] {
-	return newResource(c.batch, c.params, "cronjobs", ns, func() *batchv1.CronJob { return &batchv1.CronJob{} }, func() *batchv1.CronJobList { return &batchv1.CronJobList{} })
+	return newResource(c.batch, c.params, "cronjobs", ns, newOf[batchv1.CronJob], newOf[batchv1.CronJobList])
 }
 
 type eventsV1Client restClient
 
 func (c eventsV1Client) Events(ns string) Resource[*eventsv1.Event, *eventsv1.EventList] {
-	return newResource(c.events, c.params, "events", ns, func() *eventsv1.Event { return &eventsv1.Event{} }, func() *eventsv1.EventList { return &eventsv1.EventList{} })
+	return newResource(c.events, c.params, "events", ns, newOf[eventsv1.Event], newOf[eventsv1.EventList])
 }
