@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/rootline-dev/rootline/internal/change"
@@ -21,7 +22,18 @@ type changeKind struct {
 	name      string
 	informer  func() cache.SharedIndexInformer
 	transform cache.TransformFunc
-	probe     func(ctx context.Context, ns string, o metav1.ListOptions) error
+	probe     func(ctx context.Context, o metav1.ListOptions) error
+}
+
+// changeKindOf is the kind r reads (obj an empty one of its objects), watched for changes.
+func changeKindOf[T, L runtime.Object](c *Collector, name string, r kube.Resource[T, L], obj T, transform cache.TransformFunc) changeKind {
+	return changeKind{name: name,
+		informer:  func() cache.SharedIndexInformer { return kube.NewInformer(c.client, r, obj) },
+		transform: transform,
+		probe: func(ctx context.Context, o metav1.ListOptions) error {
+			_, err := r.List(ctx, o)
+			return err
+		}}
 }
 
 // changeKinds are the kinds watched for changes that the collector may list. One it may not
@@ -30,45 +42,15 @@ type changeKind struct {
 func (c *Collector) changeKinds(ctx context.Context) []changeKind {
 	apps, ns := c.client.AppsV1(), c.o.Namespace
 	all := []changeKind{
-		{"Deployment", func() cache.SharedIndexInformer {
-			return kube.NewInformer(c.client, apps.Deployments(ns), &appsv1.Deployment{})
-		}, dropManagedFields,
-			func(ctx context.Context, ns string, o metav1.ListOptions) error {
-				_, err := apps.Deployments(ns).List(ctx, o)
-				return err
-			}},
-		{"StatefulSet", func() cache.SharedIndexInformer {
-			return kube.NewInformer(c.client, apps.StatefulSets(ns), &appsv1.StatefulSet{})
-		}, dropManagedFields,
-			func(ctx context.Context, ns string, o metav1.ListOptions) error {
-				_, err := apps.StatefulSets(ns).List(ctx, o)
-				return err
-			}},
-		{"DaemonSet", func() cache.SharedIndexInformer {
-			return kube.NewInformer(c.client, apps.DaemonSets(ns), &appsv1.DaemonSet{})
-		}, dropManagedFields,
-			func(ctx context.Context, ns string, o metav1.ListOptions) error {
-				_, err := apps.DaemonSets(ns).List(ctx, o)
-				return err
-			}},
-		{"ReplicaSet", func() cache.SharedIndexInformer {
-			return kube.NewInformer(c.client, apps.ReplicaSets(ns), &appsv1.ReplicaSet{})
-		}, dropManagedFields,
-			func(ctx context.Context, ns string, o metav1.ListOptions) error {
-				_, err := apps.ReplicaSets(ns).List(ctx, o)
-				return err
-			}},
-		{"ConfigMap", func() cache.SharedIndexInformer {
-			return kube.NewInformer(c.client, c.client.CoreV1().ConfigMaps(ns), &corev1.ConfigMap{})
-		}, hashConfigMap,
-			func(ctx context.Context, ns string, o metav1.ListOptions) error {
-				_, err := c.client.CoreV1().ConfigMaps(ns).List(ctx, o)
-				return err
-			}},
+		changeKindOf(c, "Deployment", apps.Deployments(ns), &appsv1.Deployment{}, dropManagedFields),
+		changeKindOf(c, "StatefulSet", apps.StatefulSets(ns), &appsv1.StatefulSet{}, dropManagedFields),
+		changeKindOf(c, "DaemonSet", apps.DaemonSets(ns), &appsv1.DaemonSet{}, dropManagedFields),
+		changeKindOf(c, "ReplicaSet", apps.ReplicaSets(ns), &appsv1.ReplicaSet{}, dropManagedFields),
+		changeKindOf(c, "ConfigMap", c.client.CoreV1().ConfigMaps(ns), &corev1.ConfigMap{}, hashConfigMap),
 	}
 	var out []changeKind
 	for _, k := range all {
-		err := k.probe(ctx, c.o.Namespace, metav1.ListOptions{Limit: 1})
+		err := k.probe(ctx, metav1.ListOptions{Limit: 1})
 		switch {
 		case err == nil:
 			out = append(out, k)

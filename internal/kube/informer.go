@@ -16,11 +16,7 @@ import (
 func NewInformer[T, L runtime.Object](client Client, r Resource[T, L], obj T) cache.SharedIndexInformer {
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-			l, err := r.List(ctx, o)
-			if err != nil {
-				return nil, err // not l: a nil list of a type is not a nil runtime.Object
-			}
-			return l, nil
+			return listObject(ctx, r, o)
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			return r.Watch(ctx, o)
@@ -28,4 +24,14 @@ func NewInformer[T, L runtime.Object](client Client, r Resource[T, L], obj T) ca
 	}
 	return cache.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, client), obj,
 		cache.SharedIndexInformerOptions{Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}})
+}
+
+// listObject lists r's objects as a runtime.Object: nil on error, not the list of r's type
+// that a client may return beside it (a nil list of a type is not a nil runtime.Object).
+func listObject[T, L runtime.Object](ctx context.Context, r Resource[T, L], o metav1.ListOptions) (runtime.Object, error) {
+	l, err := r.List(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
 }

@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 
-	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -160,16 +158,12 @@ func (s *snapshot) each(file string, w *listWriter, l lister, pageSize int64) er
 func all(runtime.Object) bool { return true }
 
 func (s *snapshot) nodes() error {
-	return s.list(NodesFile, "nodes", typed(func(o metav1.ListOptions) (*corev1.NodeList, error) {
-		return s.c.CoreV1().Nodes().List(s.ctx, o)
-	}, "v1", "Node", all))
+	return s.list(NodesFile, "nodes", typed(s.ctx, s.c.CoreV1().Nodes(), "v1", "Node", all))
 }
 
 // pods writes the pods and notes their owners, for workloads.
 func (s *snapshot) pods() error {
-	return s.list(PodsFile, "pods", typed(func(o metav1.ListOptions) (*corev1.PodList, error) {
-		return s.c.CoreV1().Pods(s.o.Namespace).List(s.ctx, o)
-	}, "v1", "Pod", func(o runtime.Object) bool {
+	return s.list(PodsFile, "pods", typed(s.ctx, s.c.CoreV1().Pods(s.o.Namespace), "v1", "Pod", func(o runtime.Object) bool {
 		p := o.(*corev1.Pod)
 		s.addOwners(p.Namespace, p.OwnerReferences)
 		return true
@@ -177,15 +171,11 @@ func (s *snapshot) pods() error {
 }
 
 func (s *snapshot) events() error {
-	return s.list(EventsFile, "events", typed(func(o metav1.ListOptions) (*corev1.EventList, error) {
-		return s.c.CoreV1().Events(s.o.Namespace).List(s.ctx, o)
-	}, "v1", "Event", all))
+	return s.list(EventsFile, "events", typed(s.ctx, s.c.CoreV1().Events(s.o.Namespace), "v1", "Event", all))
 }
 
 func (s *snapshot) eventsV1() error {
-	return s.list(EventsV1File, "events.k8s.io/v1 events", typed(func(o metav1.ListOptions) (*eventsv1.EventList, error) {
-		return s.c.EventsV1().Events(s.o.Namespace).List(s.ctx, o)
-	}, eventsv1.SchemeGroupVersion.String(), "Event", all))
+	return s.list(EventsV1File, "events.k8s.io/v1 events", typed(s.ctx, s.c.EventsV1().Events(s.o.Namespace), eventsv1.SchemeGroupVersion.String(), "Event", all))
 }
 
 func (s *snapshot) addOwners(namespace string, refs []metav1.OwnerReference) {
@@ -229,33 +219,23 @@ func (s *snapshot) workloads() error {
 	}
 	apps, batch := s.c.AppsV1(), s.c.BatchV1()
 	return s.list(WorkloadsFile, "workloads",
-		typed(func(o metav1.ListOptions) (*appsv1.ReplicaSetList, error) { return apps.ReplicaSets(ns).List(s.ctx, o) }, "apps/v1", "ReplicaSet", owned("ReplicaSet")),
-		typed(func(o metav1.ListOptions) (*appsv1.StatefulSetList, error) {
-			return apps.StatefulSets(ns).List(s.ctx, o)
-		}, "apps/v1", "StatefulSet", owned("StatefulSet")),
-		typed(func(o metav1.ListOptions) (*appsv1.DaemonSetList, error) { return apps.DaemonSets(ns).List(s.ctx, o) }, "apps/v1", "DaemonSet", owned("DaemonSet")),
-		typed(func(o metav1.ListOptions) (*batchv1.JobList, error) { return batch.Jobs(ns).List(s.ctx, o) }, "batch/v1", "Job", owned("Job")),
+		typed(s.ctx, apps.ReplicaSets(ns), "apps/v1", "ReplicaSet", owned("ReplicaSet")),
+		typed(s.ctx, apps.StatefulSets(ns), "apps/v1", "StatefulSet", owned("StatefulSet")),
+		typed(s.ctx, apps.DaemonSets(ns), "apps/v1", "DaemonSet", owned("DaemonSet")),
+		typed(s.ctx, batch.Jobs(ns), "batch/v1", "Job", owned("Job")),
 		// Second round: the owners of what the first round kept.
-		typed(func(o metav1.ListOptions) (*appsv1.DeploymentList, error) { return apps.Deployments(ns).List(s.ctx, o) }, "apps/v1", "Deployment", owned("Deployment")),
-		typed(func(o metav1.ListOptions) (*batchv1.CronJobList, error) { return batch.CronJobs(ns).List(s.ctx, o) }, "batch/v1", "CronJob", owned("CronJob")),
+		typed(s.ctx, apps.Deployments(ns), "apps/v1", "Deployment", owned("Deployment")),
+		typed(s.ctx, batch.CronJobs(ns), "batch/v1", "CronJob", owned("CronJob")),
 		// Third round: the history of what was written.
-		typed(func(o metav1.ListOptions) (*appsv1.ReplicaSetList, error) { return apps.ReplicaSets(ns).List(s.ctx, o) }, "apps/v1", "ReplicaSet", history("ReplicaSet")),
-		typed(func(o metav1.ListOptions) (*appsv1.ControllerRevisionList, error) {
-			return apps.ControllerRevisions(ns).List(s.ctx, o)
-		}, "apps/v1", "ControllerRevision", history("ControllerRevision")),
+		typed(s.ctx, apps.ReplicaSets(ns), "apps/v1", "ReplicaSet", history("ReplicaSet")),
+		typed(s.ctx, apps.ControllerRevisions(ns), "apps/v1", "ControllerRevision", history("ControllerRevision")),
 	)
 }
 
-// typed makes a lister of a typed list call.
-func typed[L runtime.Object](call func(metav1.ListOptions) (L, error), apiVersion, kind string, keep func(runtime.Object) bool) lister {
+// typed makes a lister of a kind's lists.
+func typed[T, L runtime.Object](ctx context.Context, r Resource[T, L], apiVersion, kind string, keep func(runtime.Object) bool) lister {
 	return lister{
-		call: func(opts metav1.ListOptions) (runtime.Object, error) {
-			l, err := call(opts)
-			if err != nil {
-				return nil, err // not l: a nil list of a type is not a nil runtime.Object
-			}
-			return l, nil
-		},
+		call:       func(opts metav1.ListOptions) (runtime.Object, error) { return listObject(ctx, r, opts) },
 		apiVersion: apiVersion, kind: kind, keep: keep,
 	}
 }
@@ -292,9 +272,7 @@ func (s *snapshot) autoscaler() error {
 // each value replaced by its hash (change.HashValues): what changed in them is compared, and a
 // ConfigMap may hold what should not leave the cluster.
 func (s *snapshot) configMaps() error {
-	return s.list(ConfigMapsFile, "configmaps", typed(func(o metav1.ListOptions) (*corev1.ConfigMapList, error) {
-		return s.c.CoreV1().ConfigMaps(s.o.Namespace).List(s.ctx, o)
-	}, "v1", "ConfigMap", func(o runtime.Object) bool {
+	return s.list(ConfigMapsFile, "configmaps", typed(s.ctx, s.c.CoreV1().ConfigMaps(s.o.Namespace), "v1", "ConfigMap", func(o runtime.Object) bool {
 		cm, ok := o.(*corev1.ConfigMap)
 		if !ok || cm.Namespace == "kube-system" && cm.Name == "cluster-autoscaler-status" {
 			return false
