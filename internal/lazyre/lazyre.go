@@ -40,9 +40,6 @@ func (r *Regexp) re() *regexp.Regexp {
 	return r.rx
 }
 
-// Regexp is the compiled expression.
-func (r *Regexp) Regexp() *regexp.Regexp { return r.re() }
-
 func (r *Regexp) MatchString(s string) bool              { return r.re().MatchString(s) }
 func (r *Regexp) FindString(s string) string             { return r.re().FindString(s) }
 func (r *Regexp) FindStringIndex(s string) []int         { return r.re().FindStringIndex(s) }
@@ -55,13 +52,6 @@ func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
 func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	return r.re().FindAllStringSubmatch(s, n)
 }
-func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
-	return r.re().FindAllStringSubmatchIndex(s, n)
-}
 func (r *Regexp) ReplaceAllString(src, repl string) string { return r.re().ReplaceAllString(src, repl) }
-func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
-	return r.re().ReplaceAllStringFunc(src, repl)
-}
-func (r *Regexp) SubexpIndex(name string) int    { return r.re().SubexpIndex(name) }
-func (r *Regexp) Split(s string, n int) []string { return r.re().Split(s, n) }
-func (r *Regexp) String() string                 { return r.str }
+func (r *Regexp) Split(s string, n int) []string           { return r.re().Split(s, n) }
+func (r *Regexp) String() string                           { return r.str }

@@ -1,6 +1,7 @@
 package lazyre
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"testing"
@@ -28,13 +29,10 @@ func TestAnswersAsRegexp(t *testing.T) {
 		!slices.Equal(r.FindStringSubmatch(s), want.FindStringSubmatch(s)) ||
 		!slices.Equal(r.FindStringSubmatchIndex(s), want.FindStringSubmatchIndex(s)) ||
 		!slices.Equal(r.FindAllString(s, -1), want.FindAllString(s, -1)) ||
-		len(r.FindAllStringIndex(s, -1)) != len(want.FindAllStringIndex(s, -1)) ||
-		len(r.FindAllStringSubmatch(s, -1)) != len(want.FindAllStringSubmatch(s, -1)) ||
-		len(r.FindAllStringSubmatchIndex(s, -1)) != len(want.FindAllStringSubmatchIndex(s, -1)) ||
+		fmt.Sprint(r.FindAllStringIndex(s, -1)) != fmt.Sprint(want.FindAllStringIndex(s, -1)) ||
+		fmt.Sprint(r.FindAllStringSubmatch(s, -1)) != fmt.Sprint(want.FindAllStringSubmatch(s, -1)) ||
 		r.ReplaceAllString(s, "$n") != want.ReplaceAllString(s, "$n") ||
-		r.ReplaceAllStringFunc(s, func(string) string { return "x" }) != want.ReplaceAllStringFunc(s, func(string) string { return "x" }) ||
-		r.SubexpIndex("n") != want.SubexpIndex("n") ||
-		!slices.Equal(r.Split(s, -1), want.Split(s, -1)) || r.Regexp().String() != expr {
+		!slices.Equal(r.Split(s, -1), want.Split(s, -1)) {
 		t.Errorf("lazyre.Regexp of %q answers otherwise than regexp's", expr)
 	}
 }
