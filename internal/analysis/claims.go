@@ -118,12 +118,12 @@ func applyClaims(in Input, rep *Report) {
 		if c.Reports && len(kinds) == 0 && len(reported) == 0 {
 			continue // kept in case it reported something; it does not
 		}
-		rep.Claims = append(rep.Claims, ClaimRef{File: o.Source.File, Line: o.Source.Line, Text: c.Text, Quote: c.Quote, Causes: kinds,
+		rep.Claims = append(rep.Claims, ClaimRef{File: o.Source.File, Line: int(o.Source.Line), Text: c.Text, Quote: c.Quote, Causes: kinds,
 			Symptoms: reported})
 		if _, ok := mixed[o.Source.File]; ok {
 			continue
 		}
-		ev := Evidence{File: o.Source.File, Line: o.Source.Line, Ref: "the author", Field: "author's claim", Value: c.Text}
+		ev := Evidence{File: o.Source.File, Line: int(o.Source.Line), Ref: "the author", Field: "author's claim", Value: c.Text}
 		for _, k := range kinds {
 			if !w.support(k, ev) {
 				w.draw(k, ev)

@@ -154,7 +154,7 @@ func listed(t *testing.T, file, list string) []*cluster.Object {
 			t.Fatal(err)
 		}
 		out = append(out, &cluster.Object{APIVersion: meta.APIVersion, Kind: meta.Kind, Namespace: meta.Metadata.Namespace, Name: meta.Metadata.Name,
-			Raw: item, Source: cluster.Source{File: file, Line: 100 + i}})
+			Raw: item, Source: cluster.Source{File: file, Line: int32(100 + i)}})
 	}
 	return out
 }
@@ -191,7 +191,7 @@ func TestHistoryControllerRevisions(t *testing.T) {
 		t.Errorf("History (-want +got):\n%s", diff)
 	}
 	for i, line := range []int{100, 104, 104} { // db-6b8f7c5d9, log-agent-7f9d8c6b4
-		if i < len(got) && (got[i].Source.File != "controllerrevisions.json" || got[i].Source.Line != line) {
+		if i < len(got) && (got[i].Source.File != "controllerrevisions.json" || int(got[i].Source.Line) != line) {
 			t.Errorf("%s %s: read from %+v; want line %d, the later revision's", got[i].Name, got[i].Field, got[i].Source, line)
 		}
 	}

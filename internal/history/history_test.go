@@ -39,7 +39,7 @@ func rollout(t *testing.T, n int, at time.Time, image string) *cluster.Object {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &cluster.Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "prod", Name: rs.Name, Raw: b, Source: cluster.Source{File: "rs.json", Line: 10 * n}}
+	return &cluster.Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "prod", Name: rs.Name, Raw: b, Source: cluster.Source{File: "rs.json", Line: int32(10 * n)}}
 }
 
 // hubPod is a pod of ReplicaSet rs on core-1, created at, with the container status given.

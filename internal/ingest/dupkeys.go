@@ -176,7 +176,7 @@ func (s *keySet) add(k []byte) bool {
 
 // repeatErr reports a repeated key of the object raw, found at src, at its own line.
 func repeatErr(src cluster.Source, raw []byte, r repeatedKey) error {
-	e := &Error{File: src.File, Line: src.Line, Offset: src.Offset + int64(r.Off), Msg: r.String(), Err: errRepeatedKey}
+	e := &Error{File: src.File, Line: int(src.Line), Offset: src.Offset + int64(r.Off), Msg: r.String(), Err: errRepeatedKey}
 	if e.Line > 0 {
 		e.Line += bytes.Count(raw[:r.Off], []byte{'\n'})
 	}

@@ -69,7 +69,7 @@ func TestDuplicateKeys(t *testing.T) {
 				t.Errorf("the error shows the Secret's data: %v", err)
 			}
 			for _, o := range objs {
-				if o.Source.Line >= e.Line && o.Name != "a" {
+				if int(o.Source.Line) >= e.Line && o.Name != "a" {
 					t.Errorf("emitted %s %s from line %d, at or after the repeat", o.Kind, o.Name, o.Source.Line)
 				}
 			}

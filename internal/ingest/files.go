@@ -268,7 +268,7 @@ func (d *Decoder) loosePhrases(ctx context.Context, f File, after int) ([]*clust
 	}
 	var out []*cluster.Object
 	_, err := text.Parse(ctx, f.Name, f.Content, d.opts.Now, func(o *cluster.Object) error {
-		if o.Event != nil && o.Source.Loose && o.Source.Line > after {
+		if o.Event != nil && o.Source.Loose && int(o.Source.Line) > after {
 			if err := textFault(o); err != nil {
 				return err
 			}
@@ -318,7 +318,7 @@ type heldItem struct {
 
 func (p *held) saw(o *cluster.Object) {
 	p.objects++
-	p.lastLine = max(p.lastLine, o.Source.Line)
+	p.lastLine = max(p.lastLine, int(o.Source.Line))
 }
 
 func (p *held) hold(it heldItem) {

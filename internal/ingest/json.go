@@ -255,7 +255,7 @@ func (s *jsonStream) object(start int64) error {
 	src := s.source(start)
 	// The object is rebuilt key by key; newlines keep each key on its line in the input, so
 	// that a type error found later in the rebuilt bytes maps back to the right line.
-	bufLine := src.Line
+	bufLine := int(src.Line)
 	buf.WriteByte('{')
 	var keys keySet // a List's, whose items are streamed: an object's are checked by d.object
 	c, err := s.next()
@@ -494,7 +494,7 @@ func nextTarget(raw []byte, kind, version string) target {
 
 func (s *jsonStream) source(off int64) cluster.Source {
 	line := s.lr.lineAt(off)
-	return cluster.Source{File: s.name, Line: line, Offset: s.shift + s.lr.fileOffset(off)}
+	return cluster.Source{File: s.name, Line: cluster.LineOf(line), Offset: s.shift + s.lr.fileOffset(off)}
 }
 
 // syntax turns an error met while reading the value that starts at valueStart into an Error
@@ -608,7 +608,7 @@ func (d *Decoder) salvage(ctx context.Context, cut error, partial []byte, src cl
 	}
 	start := bytes.IndexByte(partial, '{')
 	if start > 0 {
-		src.Line += bytes.Count(partial[:start], []byte{'\n'})
+		src.Line = cluster.LineOf(int(src.Line) + bytes.Count(partial[:start], []byte{'\n'}))
 		src.Offset += int64(start)
 	}
 	var got []*cluster.Object

@@ -75,7 +75,7 @@ func (s *refStream) object(start int64) error {
 	src := s.source(start)
 	// The object is rebuilt key by key; newlines keep each key on its line in the input, so
 	// that a type error found later in the rebuilt bytes maps back to the right line.
-	bufLine := src.Line
+	bufLine := int(src.Line)
 	buf.WriteByte('{')
 	var keys keySet // a List's, whose items are streamed: an object's are checked by d.object
 	for s.dec.More() {
@@ -266,7 +266,7 @@ func (s *refStream) typedItem(guess target, kind, version string) (target, error
 
 func (s *refStream) source(off int64) cluster.Source {
 	line := s.lr.lineAt(off)
-	return cluster.Source{File: s.name, Line: line, Offset: s.shift + s.lr.fileOffset(off)}
+	return cluster.Source{File: s.name, Line: cluster.LineOf(line), Offset: s.shift + s.lr.fileOffset(off)}
 }
 
 // syntax turns a decoder error into an Error at the byte where the JSON went wrong. The json

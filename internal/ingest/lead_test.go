@@ -40,7 +40,7 @@ func TestLeadingWhitespace(t *testing.T) {
 					if k.name == "pods.txt" {
 						wantLine++ // the pod is on the table's second line
 					}
-					if got := objs[0].Source.Line; got != wantLine {
+					if got := int(objs[0].Source.Line); got != wantLine {
 						t.Errorf("object at line %d, want %d", got, wantLine)
 					}
 				})

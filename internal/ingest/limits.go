@@ -54,7 +54,7 @@ func (f fault) err(src cluster.Source, raw []byte) error {
 	if off < 0 && len(f.keys) > 0 {
 		off = locate(raw, f.keys...)
 	}
-	e := &Error{File: src.File, Line: src.Line, Offset: src.Offset, Msg: f.path + " " + f.msg, Err: ErrMalformed}
+	e := &Error{File: src.File, Line: int(src.Line), Offset: src.Offset, Msg: f.path + " " + f.msg, Err: ErrMalformed}
 	if off > 0 && off <= len(raw) {
 		if e.Line > 0 {
 			e.Line += bytes.Count(raw[:off], []byte{'\n'})

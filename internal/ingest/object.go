@@ -420,13 +420,13 @@ func guessKind(raw []byte) string {
 }
 
 func skipped(o *cluster.Object, reason string) Skipped {
-	return Skipped{File: o.Source.File, Line: o.Source.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Reason: reason}
+	return Skipped{File: o.Source.File, Line: int(o.Source.Line), Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Reason: reason}
 }
 
 // objErr reports an object that does not decode. For a type error the field and the line of
 // the fault are given, so that people can find it in a large file.
 func (d *Decoder) objErr(src cluster.Source, raw []byte, err error) error {
-	e := &Error{File: src.File, Line: src.Line, Offset: src.Offset, Msg: err.Error(), Err: ErrMalformed}
+	e := &Error{File: src.File, Line: int(src.Line), Offset: src.Offset, Msg: err.Error(), Err: ErrMalformed}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Offset > 0 && te.Offset <= int64(len(raw)) {
 		if e.Line > 0 {

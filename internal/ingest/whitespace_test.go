@@ -63,7 +63,7 @@ func TestWhitespaceSqueezed(t *testing.T) {
 			}
 			if tc.objects > 0 {
 				last := objs[len(objs)-1]
-				if last.Source.Line != tc.line || last.Name != "p" {
+				if int(last.Source.Line) != tc.line || last.Name != "p" {
 					t.Errorf("last object %s at line %d, want p at line %d", last.Name, last.Source.Line, tc.line)
 				}
 				if want := int64(len(tc.data) - len(pod) - len("]}")); strings.HasSuffix(tc.data, "]}") && last.Source.Offset != want {

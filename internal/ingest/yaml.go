@@ -109,9 +109,9 @@ func (s *yamlStream) flushLast() error {
 		lines, item = &s.item, true
 	}
 	all := docLines{buf: bytes.Clone(lines.buf), n: lines.n, starts: lines.starts}
-	src := cluster.Source{File: s.name, Line: s.headerLine, Offset: s.headerOff}
+	src := cluster.Source{File: s.name, Line: cluster.LineOf(s.headerLine), Offset: s.headerOff}
 	if item {
-		src = cluster.Source{File: s.name, Line: s.itemLine, Offset: s.itemOff}
+		src = cluster.Source{File: s.name, Line: cluster.LineOf(s.itemLine), Offset: s.itemOff}
 	}
 	first := s.flushDoc()
 	var ye *Error
@@ -240,7 +240,7 @@ func (s *yamlStream) flushItem() error {
 	}
 	defer s.item.reset()
 	s.inItem = false
-	src := cluster.Source{File: s.name, Line: s.itemLine, Offset: s.itemOff}
+	src := cluster.Source{File: s.name, Line: cluster.LineOf(s.itemLine), Offset: s.itemOff}
 	return s.decodeDoc(s.item.text(), src, itemKind(s.listKind))
 }
 
@@ -250,7 +250,7 @@ func (s *yamlStream) flushDoc() error {
 	}
 	hadItems := s.itemIndent >= 0 || s.inItems
 	text := s.header.text()
-	src := cluster.Source{File: s.name, Line: s.headerLine, Offset: s.headerOff}
+	src := cluster.Source{File: s.name, Line: cluster.LineOf(s.headerLine), Offset: s.headerOff}
 	defer s.resetDoc()
 	if hadItems || len(bytes.TrimSpace(text)) == 0 {
 		return nil // the list's own fields (apiVersion, kind, metadata) carry nothing to keep
@@ -332,7 +332,7 @@ func (s *yamlStream) toJSON(text []byte, src cluster.Source) ([]byte, error) {
 	}
 	if m := yamlRepeat.FindStringSubmatch(err.Error()); m != nil {
 		n, _ := strconv.Atoi(m[1])
-		return nil, &Error{File: s.name, Line: src.Line + n - 1, Offset: src.Offset, Msg: "duplicate key " + m[2], Err: errRepeatedKey}
+		return nil, &Error{File: s.name, Line: int(src.Line) + n - 1, Offset: src.Offset, Msg: "duplicate key " + m[2], Err: errRepeatedKey}
 	}
 	return nil, s.yamlErr(src, err)
 }
@@ -340,7 +340,7 @@ func (s *yamlStream) toJSON(text []byte, src cluster.Source) ([]byte, error) {
 // yamlErr reports a YAML error at its line in the file rather than in the document.
 func (s *yamlStream) yamlErr(src cluster.Source, err error) error {
 	msg := err.Error()
-	line := src.Line
+	line := int(src.Line)
 	if m := yamlErrPos.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		line += n - 1

@@ -89,7 +89,7 @@ func (s *Server) postEvents(c *gin.Context) error {
 func decodeBatch(ctx context.Context, dec *ingest.Decoder, r io.Reader, keep func(*cluster.Object) error) error {
 	lines := &batchLines{r: wire.NewReader(r)}
 	err := dec.Decode(ctx, "batch", lines, func(o *cluster.Object) error {
-		it, ok := lines.item(o.Source.Line)
+		it, ok := lines.item(int(o.Source.Line))
 		if !ok {
 			return fmt.Errorf("collected %s %s/%s on line %d, which no item of the batch is", o.Kind, o.Namespace, o.Name, o.Source.Line)
 		}

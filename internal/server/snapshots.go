@@ -284,7 +284,7 @@ func (s *Server) fillSnapshot(ctx context.Context, w store.SnapshotSink, sp *spo
 		}
 		err := w.Add(ctx, o)
 		if errors.Is(err, store.ErrDuplicate) {
-			sk.add(ingest.Skipped{File: o.Source.File, Line: o.Source.Line, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Reason: err.Error()})
+			sk.add(ingest.Skipped{File: o.Source.File, Line: int(o.Source.Line), Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Reason: err.Error()})
 			return nil
 		}
 		if err == nil {

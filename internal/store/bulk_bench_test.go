@@ -46,11 +46,11 @@ func bulkObjects(kind string, n int) []*cluster.Object {
 		if kind == "pods" {
 			p := synth.Pod(o, i)
 			out[i] = &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: p.Namespace, Name: p.Name, UID: string(p.UID),
-				Source: cluster.Source{File: "pods.json", Line: 1 + i*80}, Pod: cluster.PodOf(p)}
+				Source: cluster.Source{File: "pods.json", Line: int32(1 + i*80)}, Pod: cluster.PodOf(p)}
 		} else {
 			e := synth.Event(o, i)
 			out[i] = &cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: e.Namespace, Name: e.Name, UID: string(e.UID),
-				Source: cluster.Source{File: "events.json", Line: 1 + i*30}, Event: cluster.EventOf(e)}
+				Source: cluster.Source{File: "events.json", Line: int32(1 + i*30)}, Event: cluster.EventOf(e)}
 		}
 	}
 	return out

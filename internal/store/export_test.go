@@ -78,7 +78,7 @@ func (s *Store) BareRows(objs []*cluster.Object, clusterID, snapshotID int64, da
 			v := r.values()
 			v[len(v)-1] = day
 			out["events"] = append(out["events"], v)
-			link := snapshotEventRow{SnapshotID: snapshotID, EventID: r.ID, SourceFile: o.Source.File, SourceLine: o.Source.Line, Loose: o.Source.Loose}
+			link := snapshotEventRow{SnapshotID: snapshotID, EventID: r.ID, SourceFile: o.Source.File, SourceLine: int(o.Source.Line), Loose: o.Source.Loose}
 			out["snapshot_events"] = append(out["snapshot_events"], link.values())
 		}
 	}

@@ -30,7 +30,7 @@ func (s *Store) SnapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 			return nil, fmt.Errorf("pod %s/%s: %w", r.Namespace, r.Name, err)
 		}
 		out = append(out, &cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
-			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Pod: p, Printed: cluster.NewPrinted(nil, listedAge(r.ListedAgeSeconds))})
+			Source: cluster.Source{File: r.SourceFile, Line: cluster.LineOf(r.SourceLine)}, Pod: p, Printed: cluster.NewPrinted(nil, listedAge(r.ListedAgeSeconds))})
 	}
 	var nodes []nodeRow
 	if err := db.Where("snapshot_id = ?", snap).Order("id").Find(&nodes).Error; err != nil {
@@ -42,7 +42,7 @@ func (s *Store) SnapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 			return nil, fmt.Errorf("node %s: %w", r.Name, err)
 		}
 		o := &cluster.Object{APIVersion: "v1", Kind: cluster.KindNode, Name: r.Name, UID: r.UID,
-			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Node: n}
+			Source: cluster.Source{File: r.SourceFile, Line: cluster.LineOf(r.SourceLine)}, Node: n}
 		if r.DescribeAllocated != nil {
 			var alloc []cluster.Allocation
 			if err := json.Unmarshal([]byte(*r.DescribeAllocated), &alloc); err != nil {
@@ -62,7 +62,7 @@ func (s *Store) SnapshotObjects(ctx context.Context, snap int64) ([]*cluster.Obj
 			return nil, err
 		}
 		out = append(out, &cluster.Object{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID,
-			Source: cluster.Source{File: r.SourceFile, Line: r.SourceLine}, Raw: raw, Printed: cluster.NewPrinted(nil, listedAge(r.ListedAgeSeconds))})
+			Source: cluster.Source{File: r.SourceFile, Line: cluster.LineOf(r.SourceLine)}, Raw: raw, Printed: cluster.NewPrinted(nil, listedAge(r.ListedAgeSeconds))})
 	}
 	return out, nil
 }

@@ -119,7 +119,7 @@ func newPodRows(snap int64, o *cluster.Object, raw []byte) (podRow, []containerR
 		Phase: string(p.Status.Phase), Reason: p.Status.Reason, Message: p.Status.Message,
 		QOSClass: string(cluster.QOSClass(p)), Priority: p.Spec.Priority, PriorityClass: p.Spec.PriorityClassName,
 		OwnerKind: ownerKind, OwnerName: ownerName, CreatedAt: timePtr(p.CreationTimestamp.Time),
-		SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw,
+		SourceFile: o.Source.File, SourceLine: int(o.Source.Line), Raw: raw,
 	}
 	row.ListedAgeSeconds = listedSeconds(o.ListedAge())
 	if p.Status.StartTime != nil {
@@ -203,7 +203,7 @@ func newNodeRow(snap int64, o *cluster.Object, raw []byte) nodeRow {
 		PodsAllocatable:        optional(cluster.Count(n.Status.Allocatable, corev1.ResourcePods)),
 		Conditions:             jsonText(n.Status.Conditions), Taints: jsonText(n.Spec.Taints),
 		Ready: cluster.NodeCondition(n, corev1.NodeReady), Unschedulable: n.Spec.Unschedulable,
-		CreatedAt: timePtr(n.CreationTimestamp.Time), SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw,
+		CreatedAt: timePtr(n.CreationTimestamp.Time), SourceFile: o.Source.File, SourceLine: int(o.Source.Line), Raw: raw,
 		DescribeAllocated: allocationsJSON(o.Allocated()),
 	}
 }

@@ -325,12 +325,12 @@ func (w *SnapshotWriter) Add(ctx context.Context, o *cluster.Object) error {
 				w.part.events = append(w.part.events, r.ID)
 			}
 			w.counts[o.Kind]++
-			w.batch.links = append(w.batch.links, snapshotEventRow{SnapshotID: w.row.ID, EventID: r.ID, SourceFile: o.Source.File, SourceLine: o.Source.Line, Loose: o.Source.Loose})
+			w.batch.links = append(w.batch.links, snapshotEventRow{SnapshotID: w.row.ID, EventID: r.ID, SourceFile: o.Source.File, SourceLine: int(o.Source.Line), Loose: o.Source.Loose})
 		}
 		w.addEvent(r)
 	default:
 		w.batch.objects = append(w.batch.objects, objectRow{SnapshotID: w.row.ID, APIVersion: o.APIVersion, Kind: o.Kind,
-			Namespace: o.Namespace, Name: o.Name, UID: o.UID, SourceFile: o.Source.File, SourceLine: o.Source.Line, Raw: raw,
+			Namespace: o.Namespace, Name: o.Name, UID: o.UID, SourceFile: o.Source.File, SourceLine: int(o.Source.Line), Raw: raw,
 			ListedAgeSeconds: listedSeconds(o.ListedAge())})
 	}
 	limit := batchSize

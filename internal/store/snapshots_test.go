@@ -349,7 +349,7 @@ func generated(n int) []*cluster.Object {
 			Reason:         "Started", Message: "Started container app", Type: "Normal",
 			Count: 1, FirstTimestamp: at, LastTimestamp: at,
 		}
-		src := cluster.Source{File: "gen.json", Line: i + 1}
+		src := cluster.Source{File: "gen.json", Line: int32(i + 1)}
 		out = append(out,
 			&cluster.Object{APIVersion: "v1", Kind: cluster.KindPod, Namespace: "gen", Name: name, UID: string(pod.UID), Source: src, Pod: cluster.PodOf(pod)},
 			&cluster.Object{APIVersion: "v1", Kind: cluster.KindEvent, Namespace: "gen", Name: ev.Name, UID: string(ev.UID), Source: src, Event: cluster.EventOf(ev)})

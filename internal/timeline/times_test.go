@@ -21,7 +21,7 @@ func timesModel() *cluster.Model {
 		e := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "prod", Name: name}, Reason: "Evicted", Type: corev1.EventTypeWarning,
 			Message: name, InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "prod", Name: "hub-1"},
 			FirstTimestamp: metav1.NewTime(first), LastTimestamp: metav1.NewTime(last)}
-		return &cluster.Object{Kind: cluster.KindEvent, Namespace: "prod", Name: name, Source: cluster.Source{File: "events.json", Line: line}, Event: cluster.EventOf(e)}
+		return &cluster.Object{Kind: cluster.KindEvent, Namespace: "prod", Name: name, Source: cluster.Source{File: "events.json", Line: int32(line)}, Event: cluster.EventOf(e)}
 	}
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "prod", Name: "hub-1", CreationTimestamp: metav1.NewTime(at(-60, 0))},
 		Spec: corev1.PodSpec{NodeName: "core-1"},
@@ -131,7 +131,7 @@ func TestCitedRowsStay(t *testing.T) {
 	for i, name := range []string{"n1", "n2", "n3", "n4"} {
 		n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, CreationTimestamp: metav1.NewTime(at(i, 0)),
 			Labels: map[string]string{"cloud.google.com/gke-nodepool": "user"}}}
-		objs = append(objs, &cluster.Object{Kind: cluster.KindNode, Name: name, Source: cluster.Source{File: "nodes.json", Line: i + 1}, Node: n})
+		objs = append(objs, &cluster.Object{Kind: cluster.KindNode, Name: name, Source: cluster.Source{File: "nodes.json", Line: int32(i + 1)}, Node: n})
 	}
 	rep := analysis.Report{Symptoms: []analysis.Symptom{{ID: "S1", Kind: analysis.ScaleUp, Summary: "scale-up",
 		Evidence: []analysis.Evidence{{File: "nodes.json", Line: 3, Object: analysis.ObjectRef{Kind: "Node", Name: "n3"}, Ref: "Node n3", Field: "metadata.creationTimestamp"}}}}}

@@ -22,7 +22,7 @@ func citeCondition(o *cluster.Object, condition, value string) analysis.Evidence
 
 // citeObject makes an evidence item pointing at a field of an object read at src.
 func citeObject(obj analysis.ObjectRef, src cluster.Source, field, value string) analysis.Evidence {
-	return analysis.Evidence{File: src.File, Line: src.Line, Object: obj, Ref: obj.String(), Field: field, Value: value}
+	return analysis.Evidence{File: src.File, Line: int(src.Line), Object: obj, Ref: obj.String(), Field: field, Value: value}
 }
 
 // citeEvent quotes an event: its reason and message, or, for a phrase found in prose, that

@@ -46,7 +46,7 @@ func controllerRevision(t *testing.T, kind, app string, n int, at time.Time, lim
 		t.Fatal(err)
 	}
 	return &cluster.Object{APIVersion: "apps/v1", Kind: "ControllerRevision", Namespace: "prod", Name: cr.Name, Raw: b,
-		Source: cluster.Source{File: "controllerrevisions.json", Line: 10 * n}}
+		Source: cluster.Source{File: "controllerrevisions.json", Line: int32(10 * n)}}
 }
 
 // revisionPod is pod prod/name of kind/prod/app running revision n (its controller-revision-hash

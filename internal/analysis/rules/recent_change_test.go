@@ -45,7 +45,7 @@ func rolloutOf(t *testing.T, app string, n int, at time.Time, spec corev1.PodSpe
 		t.Fatal(err)
 	}
 	return &cluster.Object{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "prod", Name: rs.Name, Raw: b,
-		Source: cluster.Source{File: "rs.json", Line: 10 * n}}
+		Source: cluster.Source{File: "rs.json", Line: int32(10 * n)}}
 }
 
 // hubPod is a pod of ReplicaSet rs, created at, with the container status given.

@@ -30,7 +30,7 @@ func (o *ownerRef) ref() corev1.ObjectReference {
 
 // source is the provenance of an object starting on ln.
 func (p *parser) source(ln line) cluster.Source {
-	return cluster.Source{File: p.name, Line: ln.num, Offset: ln.off}
+	return cluster.Source{File: p.name, Line: cluster.LineOf(ln.num), Offset: ln.off}
 }
 
 // emitEvent completes ev (kind, a stable name when it has none) and emits it.
