@@ -17,9 +17,9 @@ func EventTimes(e *Event) (count int32, first, last time.Time) {
 	if first.IsZero() {
 		first = e.CreationTimestamp.Time()
 	}
-	if e.Series != nil {
-		count = max(count, e.Series.Count)
-		if t := e.Series.LastObservedTime.Time; t.After(last) {
+	if series := e.Series(); series != nil {
+		count = max(count, series.Count)
+		if t := series.LastObservedTime.Time; t.After(last) {
 			last = t
 		}
 	}

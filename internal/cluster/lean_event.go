@@ -52,20 +52,56 @@ type ObjectReference struct {
 // It is made from a decoded core/v1 Event (EventOf), which is then dropped, or decoded
 // straight: its JSON names are core/v1's.
 type Event struct {
-	EventMeta           `json:"metadata"`
-	InvolvedObject      ObjectReference     `json:"involvedObject"`
-	Reason              string              `json:"reason,omitempty"`
-	Message             string              `json:"message,omitempty"`
-	Source              corev1.EventSource  `json:"source,omitzero"`
-	FirstTimestamp      Instant             `json:"firstTimestamp,omitzero"`
-	LastTimestamp       Instant             `json:"lastTimestamp,omitzero"`
-	Count               int32               `json:"count,omitempty"`
-	Type                string              `json:"type,omitempty"`
-	EventTime           MicroInstant        `json:"eventTime,omitzero"`
-	Series              *corev1.EventSeries `json:"series,omitempty"`
-	Action              string              `json:"action,omitempty"`
-	ReportingController string              `json:"reportingComponent,omitempty"`
-	ReportingInstance   string              `json:"reportingInstance,omitempty"`
+	EventMeta      `json:"metadata"`
+	InvolvedObject ObjectReference    `json:"involvedObject"`
+	Reason         string             `json:"reason,omitempty"`
+	Message        string             `json:"message,omitempty"`
+	Source         corev1.EventSource `json:"source,omitzero"`
+	FirstTimestamp Instant            `json:"firstTimestamp,omitzero"`
+	LastTimestamp  Instant            `json:"lastTimestamp,omitzero"`
+	Count          int32              `json:"count,omitempty"`
+	Type           string             `json:"type,omitempty"`
+	EventTime      MicroInstant       `json:"eventTime,omitzero"`
+	*EventsAPI
+	ReportingController string `json:"reportingComponent,omitempty"`
+	ReportingInstance   string `json:"reportingInstance,omitempty"`
+}
+
+// EventsAPI is what only an event written through events.k8s.io (the newer recorder: the
+// scheduler's, a controller's) holds besides what a core/v1 one does: its series and its
+// action. Behind one pointer, nil for the events of kubelets and of most controllers, so that
+// an Event is 312 bytes, in the 320-byte size class rather than the 352 (issue 30). Read
+// through Event.Series and Event.Action, which shadow the fields so that no reader can reach
+// them through a nil EventsAPI.
+type EventsAPI struct {
+	Series *corev1.EventSeries `json:"series,omitempty"`
+	Action string              `json:"action,omitempty"`
+}
+
+// eventsAPIOf is series and action as an Event holds them: nil when it has neither.
+func eventsAPIOf(series *corev1.EventSeries, action string) *EventsAPI {
+	if series == nil && action == "" {
+		return nil
+	}
+	return &EventsAPI{Series: series, Action: action}
+}
+
+// Series is how often and when last an event written through events.k8s.io recurred; nil for
+// an event that did not, or was written through core/v1.
+func (e *Event) Series() *corev1.EventSeries {
+	if e.EventsAPI == nil {
+		return nil
+	}
+	return e.EventsAPI.Series
+}
+
+// Action is what an event written through events.k8s.io says was done (or failed) about its
+// object: "Scheduling", "Binding"; empty for most events.
+func (e *Event) Action() string {
+	if e.EventsAPI == nil {
+		return ""
+	}
+	return e.EventsAPI.Action
 }
 
 // EventOf is what Rootline keeps of a core/v1 Event: the fields the model, the rules, the
@@ -88,8 +124,7 @@ func EventOf(e *corev1.Event) *Event {
 		Count:               e.Count,
 		Type:                e.Type,
 		EventTime:           MicroInstantOf(e.EventTime.Time),
-		Series:              e.Series,
-		Action:              e.Action,
+		EventsAPI:           eventsAPIOf(e.Series, e.Action),
 		ReportingController: e.ReportingController,
 		ReportingInstance:   e.ReportingInstance,
 	}
@@ -128,8 +163,8 @@ func (e *Event) Core() *corev1.Event {
 		Count:               e.Count,
 		Type:                e.Type,
 		EventTime:           e.EventTime.Meta(),
-		Series:              e.Series,
-		Action:              e.Action,
+		Series:              e.Series(),
+		Action:              e.Action(),
 		ReportingController: e.ReportingController,
 		ReportingInstance:   e.ReportingInstance,
 	}

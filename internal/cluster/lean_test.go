@@ -130,3 +130,33 @@ func holdsNone(t *testing.T, what string, kept any, fields ...string) {
 		}
 	}
 }
+
+// TestEventsAPIOnlyWhenWritten: an event keeps its series and its action, each without the
+// other, and one with neither holds no EventsAPI (the 32 bytes the pointer saves every event
+// of a kubelet) yet answers Series and Action.
+func TestEventsAPIOnlyWhenWritten(t *testing.T) {
+	t.Parallel()
+	series := &corev1.EventSeries{Count: 3}
+	for _, tc := range []struct {
+		name   string
+		series *corev1.EventSeries
+		action string
+		held   bool
+	}{
+		{name: "neither"},
+		{name: "action", action: "Scheduling", held: true},
+		{name: "series", series: series, held: true},
+		{name: "both", series: series, action: "Binding", held: true},
+	} {
+		e := EventOf(&corev1.Event{Reason: "FailedScheduling", Series: tc.series, Action: tc.action})
+		if held := e.EventsAPI != nil; held != tc.held {
+			t.Errorf("%s: EventsAPI held %v, want %v", tc.name, held, tc.held)
+		}
+		if e.Series() != tc.series || e.Action() != tc.action {
+			t.Errorf("%s: Series %v, Action %q; want %v, %q", tc.name, e.Series(), e.Action(), tc.series, tc.action)
+		}
+		if c := e.Core(); c.Series != tc.series || c.Action != tc.action {
+			t.Errorf("%s: Core has Series %v, Action %q", tc.name, c.Series, c.Action)
+		}
+	}
+}

@@ -253,5 +253,7 @@ func (in *interner) keptEvent(e *cluster.Event) {
 	internStr(in, &e.Source.Host)
 	internStr(in, &e.ReportingController)
 	internStr(in, &e.ReportingInstance)
-	internStr(in, &e.Action)
+	if e.EventsAPI != nil {
+		internStr(in, &e.EventsAPI.Action)
+	}
 }

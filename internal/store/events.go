@@ -84,7 +84,7 @@ func newEventRow(clusterID int64, o *cluster.Object, raw []byte, storedOn string
 		Reason: e.Reason, Message: e.Message, Type: e.Type, Count: count,
 		FirstAt: timePtr(first), LastAt: timePtr(last), EventTime: timePtr(e.EventTime.Time()),
 		SourceComponent: e.Source.Component, SourceHost: e.Source.Host,
-		ReportingController: e.ReportingController, ReportingInstance: e.ReportingInstance, Action: e.Action, Raw: raw, StoredOn: storedOn,
+		ReportingController: e.ReportingController, ReportingInstance: e.ReportingInstance, Action: e.Action(), Raw: raw, StoredOn: storedOn,
 	}
 	r.Identity = eventIdentity(&r)
 	r.ID = eventID(clusterID, r.Identity)
