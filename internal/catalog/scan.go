@@ -44,6 +44,16 @@ func (m Match) Capture(name string) string {
 	return ""
 }
 
+// In places m, found in text[off:], in the whole text: its bounds moved by off.
+func (m Match) In(off int) Match {
+	m.Start += off
+	m.End += off
+	if m.tailAt >= 0 {
+		m.tailAt += off
+	}
+	return m
+}
+
 // Reason is the reason of the event the message is written with: the entry's, but for the
 // kubelet's admission refusals, whose reason is "OutOf" and the resource the message names
 // (pkg/kubelet/lifecycle/predicate.go: fmt.Sprintf("OutOf%s", re.ResourceName)).

@@ -47,8 +47,10 @@ var (
 	// "Kind:Pod \nNamespace:ns \nName:pod.17a71c191e6304ea"; the suffix is the event's own id.
 	forwardedRe = lazyre.New(`Kind:\s*(\w+)(?:\s|\\+n)*Namespace:\s*([a-z0-9-]+)(?:\s|\\+n)*Name:\s*([a-z0-9.-]*[a-z0-9])`)
 	eventIDRe   = lazyre.New(`\.[0-9a-f]{8,}$`)
-	// messageEndRe cuts a message where an enclosing JSON or Python string ends.
-	messageEndRe = lazyre.New(`\\+n|"[,}\]]|'$|",?$`)
+	// messageEndRe cuts a message where an enclosing JSON or Python string ends, or a klog or
+	// logfmt value does: at the quote before the next key (`err="0/401 nodes are available:
+	// …" pod="ns/x"`), since a structured line's values are each a message of their own.
+	messageEndRe = lazyre.New(`\\+n|"[,}\]]|'$|",?$|"\s+[A-Za-z_][\w.-]*=`)
 	// machineRe matches a line a program wrote rather than a person: a JSON or YAML key, an
 	// aligned "Key:   value", a klog, journald, syslog or ISO-timestamped log line, logfmt, a
 	// forwarder's webhook body.

@@ -374,6 +374,7 @@ func (p *parser) scanHeld(next *line) {
 	}
 	ms := s.sc.Find(h.text)
 	text, ms := p.joinWrap(h, next, ms)
+	ms = s.valueMatches(text, len(h.text), ms)
 	for i, m := range ms {
 		if p.skipMatch(h, text, ms, m) {
 			continue
@@ -385,6 +386,53 @@ func (p *parser) scanHeld(next *line) {
 		}
 		p.record(h, text, limit, m)
 	}
+}
+
+// maxValueMatches bounds the messages one line's quoted values may hold (valueMatches).
+const maxValueMatches = 16
+
+// valueMatches adds to ms the messages of the quoted values after the one a match starts in.
+// The catalogue's message runs to the end of the line, across whatever follows the string it
+// stands in, so on a structured log line a message in one value hides those of the values
+// after it (kube-scheduler's `status="… preemption: 0/401 nodes are available: …" err="0/401
+// nodes are available: 1 Insufficient cpu, …"`): the text after the string's closing quote is
+// searched again, as far as the line's own text goes (own: not the next line a wrap joined).
+func (s *scanState) valueMatches(text string, own int, ms []catalog.Match) []catalog.Match {
+	added := false
+	for i := 0; i < len(ms) && len(ms) < maxValueMatches; i++ {
+		m := ms[i]
+		if !inDoubleQuotes(text[:m.Start]) {
+			continue
+		}
+		end := closingQuote(text[:min(m.End, own)], m.Start)
+		if end < 0 {
+			continue
+		}
+		for _, n := range s.sc.Find(text[end+1 : own]) {
+			n = n.In(end + 1)
+			if len(ms) < maxValueMatches && !slices.ContainsFunc(ms, func(o catalog.Match) bool { return o.Entry == n.Entry && o.Start == n.Start }) {
+				ms, added = append(ms, n), true
+			}
+		}
+	}
+	if added {
+		slices.SortStableFunc(ms, func(a, b catalog.Match) int { return a.Start - b.Start })
+	}
+	return ms
+}
+
+// closingQuote is the index in s of the first double quote from position at that no backslash
+// escapes: where the string at stands in ends; -1 when it does not end in s.
+func closingQuote(s string, at int) int {
+	for i := at; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
 }
 
 // joinWrap is the text and matches of h once joined to next where a message the wrap cut runs
@@ -456,6 +504,9 @@ func (p *parser) skipMatch(h *line, text string, ms []catalog.Match, m catalog.M
 	}
 	if m.Entry.Symptom == vocab.PodCreateFailed && kubectlErrorRe.MatchString(h.text) {
 		return true // the API server's answer to the request a person made with kubectl, not a controller's pods
+	}
+	if strings.HasSuffix(text[:m.Start], "preemption: ") {
+		return true // the preemption part of the scheduler's diagnosis (its PostFilter's), read with the diagnosis it follows
 	}
 	if r := conditionRowRe.FindStringSubmatch(h.text); r != nil && r[1] != "Ready" && m.Entry.Symptom == vocab.NodeNotReady {
 		return true // the node controller's word on a condition other than Ready (a stale OutOfDisk): not the node's readiness
