@@ -49,6 +49,13 @@ func (schedulingConstraintsRule) Causes(in analysis.Input, symptoms []analysis.S
 			parts = append(parts, s.Label()+": "+msg)
 			continue
 		}
+		if ok && spreadBinds(sch) {
+			// Some nodes lacked room, but the pod's rules about other pods ruled out more.
+			c.Explains = append(c.Explains, s.ID)
+			c.Evidence = append(c.Evidence, s.Evidence[0])
+			parts = append(parts, s.Label()+": "+msg)
+			continue
+		}
 		if !ok || len(sch.Reasons) == 0 || insufficient(sch) {
 			continue
 		}
@@ -111,4 +118,30 @@ func excludesAll(sch signal.Scheduling) bool {
 		}
 	}
 	return false
+}
+
+// spreadBinds reports whether, where some nodes lacked room, the pod's rules about other pods
+// (inter-pod affinity or anti-affinity, topology spread) ruled out more nodes than lacked room,
+// and its rules of placement ruled out every other node: of the few nodes its node affinity
+// leaves it, most hold a pod it must not join ("0/401 nodes are available: 1 Insufficient cpu,
+// 3 node(s) didn't match pod anti-affinity rules, 397 node(s) didn't match Pod's node
+// affinity/selector"). The scheduler stops at a node's first failing plugin, so the counts of
+// rules of placement do not overlap; the resource reasons of one node do, so room counts the
+// most of them. A taint or a cordon among the reasons leaves the question to the others.
+func spreadBinds(sch signal.Scheduling) bool {
+	var placed, spread, room int
+	for _, r := range sch.Reasons {
+		switch r.Class() {
+		case signal.ClassAffinity:
+			placed += r.Count
+		case signal.ClassPodAffinity, signal.ClassTopologySpread:
+			placed += r.Count
+			spread += r.Count
+		case signal.ClassInsufficient, signal.ClassTooManyPods:
+			room = max(room, r.Count)
+		default:
+			return false
+		}
+	}
+	return sch.Total > 0 && room > 0 && spread > room && placed+room >= sch.Total
 }

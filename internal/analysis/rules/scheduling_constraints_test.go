@@ -38,6 +38,9 @@ func TestSchedulingConstraintsRule(t *testing.T) {
 		{"a node selector that leaves only cordoned nodes", "0/5 nodes are available: 3 node(s) didn't match Pod's node affinity/selector, 2 node(s) were unschedulable." + preemption, []string{analysis.SchedulingConstraints}, false},
 		{"a node selector no node matches, some short of cpu besides", "0/5 nodes are available: 5 node(s) didn't match node selector, 2 Insufficient cpu." + preemption, []string{analysis.CapacityExhaustion, analysis.SchedulingConstraints}, false},
 		{"a node selector and lack of cpu", "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't match Pod's node affinity/selector." + preemption, []string{analysis.CapacityExhaustion}, false},
+		{"pod anti-affinity rules out more of the selected nodes than lack room", "0/401 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods, 3 node(s) didn't match pod anti-affinity rules, 397 node(s) didn't match Pod's node affinity/selector." + preemption, []string{analysis.CapacityExhaustion, analysis.SchedulingConstraints}, false},
+		{"pod anti-affinity rules out fewer of the selected nodes than lack room", "0/5 nodes are available: 2 Insufficient cpu, 1 node(s) didn't match pod anti-affinity rules, 2 node(s) didn't match Pod's node affinity/selector." + preemption, []string{analysis.CapacityExhaustion}, false},
+		{"pod anti-affinity and lack of room leave nodes free", "0/10 nodes are available: 1 Insufficient cpu, 3 node(s) didn't match pod anti-affinity rules, 2 node(s) didn't match Pod's node affinity/selector." + preemption, []string{analysis.CapacityExhaustion}, false},
 	}
 	var cases []causeCase
 	for _, tt := range tests {
