@@ -122,7 +122,9 @@ func whatHappened(felt []Symptom) string {
 	} else {
 		b.WriteString(capitalise(lead.Summary))
 	}
-	b.WriteString(".")
+	if !strings.HasSuffix(lead.Summary, ".") {
+		b.WriteString(".") // not where the summary ends on a message's own period ("…for scheduling.")
+	}
 	var rest []string
 	for _, sy := range felt[1:] {
 		t := head(sy)
@@ -136,7 +138,11 @@ func whatHappened(felt []Symptom) string {
 		rest = append(rest, t)
 	}
 	if len(rest) > 0 {
-		b.WriteString(" Also: " + strings.Join(rest, "; ") + ".")
+		also := strings.Join(rest, "; ")
+		b.WriteString(" Also: " + also)
+		if !strings.HasSuffix(also, ".") {
+			b.WriteString(".")
+		}
 	}
 	return b.String()
 }

@@ -27,3 +27,31 @@ func TestSummaryBounded(t *testing.T) {
 		t.Errorf("sure = %q", s.Sure)
 	}
 }
+
+// What happened ends each of its sentences once: a symptom whose summary ends on a message's
+// own period ("…398 Preemption is not helpful for scheduling.") gets no second one, first or
+// last.
+func TestWhatHappenedEndsOnce(t *testing.T) {
+	t.Parallel()
+	const (
+		evicted = "pod a/b was evicted"
+		pending = "pod a/c could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu."
+	)
+	for _, tc := range []struct {
+		summaries []string
+		want      string
+	}{
+		{[]string{evicted}, "Pod a/b was evicted."},
+		{[]string{pending}, "Pod a/c could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu."},
+		{[]string{evicted, pending}, "Pod a/b was evicted. Also: pod a/c could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu."},
+		{[]string{pending, evicted}, "Pod a/c could not be scheduled: 0/3 nodes are available: 3 Insufficient cpu. Also: pod a/b was evicted."},
+	} {
+		var felt []Symptom
+		for i, s := range tc.summaries {
+			felt = append(felt, Symptom{ID: fmt.Sprintf("S%d", i+1), Kind: PodPending, Summary: s})
+		}
+		if got := whatHappened(felt); got != tc.want {
+			t.Errorf("whatHappened(%q) = %q, want %q", tc.summaries, got, tc.want)
+		}
+	}
+}
