@@ -200,11 +200,13 @@ func (d *Decoder) DecodeFile(ctx context.Context, f File, emit func(*cluster.Obj
 		}
 		return res, nil
 	}
-	if f.Explicit && p.objects == 0 && ie.File == f.Name && !ie.Prose && !ie.Binary && !ie.Truncated && !structuredName(f.Name) &&
+	if f.Explicit && p.objects == 0 && ie.File == f.Name && !ie.Prose && !ie.Binary && !ie.Truncated && (!structuredName(f.Name) || ie.NoKind) &&
 		(errors.Is(err, ErrMalformed) || errors.Is(err, ErrUnsupported)) && !bytes.HasPrefix(head.b, gzipMagic) && !tarHeader(head.b) {
 		// Text is never refused: a file named on purpose that held no Kubernetes object as JSON
 		// or YAML (a JSON log, notes that YAML takes for a list) is read again as text, for the
-		// messages in it. A file named .json or .yaml says what it is: its error says where.
+		// messages in it. A file named .json or .yaml says what it is, and its error says
+		// where, unless what it holds is no Kubernetes object at all (a tool's export, a jq
+		// filter's conditions): that is read as text too.
 		return d.asText(ctx, f, ie, emit)
 	}
 	if f.Explicit && ie.Prose && ie.File == f.Name {

@@ -166,8 +166,17 @@ func TestDecodeFile(t *testing.T) {
 		{name: "notes YAML takes for a list", file: "notes.txt", explicit: true, outcome: FileRead,
 			data: []byte("## Sample run\n\n    [01:18 PM main]\n    [INFO] Using kubeconfig from env.\n"), reason: "read as text: expected a Kubernetes object, found an array"},
 		// A file named as JSON says what it is: its error says where.
-		{name: "broken JSON named .json", file: "pods.json", explicit: true, data: []byte(`[{"level":"INFO"}]`),
-			reason: "object without kind", errIs: ErrMalformed},
+		{name: "broken JSON named .json", file: "pods.json", explicit: true, data: []byte(`[{"kind":"Pod","metadata":{"name":"a"}} {"kind":"Pod"}]`),
+			reason: "invalid character", errIs: ErrMalformed, seen: []string{"Pod a"}},
+		// Unless it holds no Kubernetes object at all: a tool's records, read as text.
+		{name: "JSON of no Kubernetes object named .json", file: "pods.json", explicit: true, data: []byte(`[{"level":"INFO"}]`),
+			outcome: FileRead, reason: "read as text: object without kind"},
+		{name: "a node's conditions on one line named .json: machine output, not a person's claim", file: "conditions.json", explicit: true, outcome: FileRead, objects: 1,
+			data: []byte(`[{"type":"DiskPressure","status":"True","reason":"KubeletHasDiskPressure","message":"kubelet has disk pressure"}]`),
+			seen: []string{"Event KubeletHasDiskPressure (a phrase after the cut)"}},
+		{name: "a node's conditions named .json", file: "conditions.json", explicit: true, outcome: FileRead, objects: 1,
+			data: []byte("[\n  {\n    \"message\": \"kubelet has disk pressure\",\n    \"reason\": \"KubeletHasDiskPressure\",\n    \"status\": \"True\",\n    \"type\": \"DiskPressure\"\n  }\n]\n"),
+			seen: []string{"Event KubeletHasDiskPressure (a phrase after the cut)"}},
 		// Text is never refused: named on purpose, it is read, with nothing kept.
 		{name: "text of nothing named", file: "notes.txt", data: []byte("hello\n"), explicit: true, outcome: FileRead,
 			reason: "no Kubernetes message found"},

@@ -52,6 +52,10 @@ type Error struct {
 	Document bool
 	// Binary is set for data that is not text at all: it is never read as text instead.
 	Binary bool
+	// NoKind is set, with ErrMalformed, for JSON or YAML whose first object has no kind: not a
+	// Kubernetes object but a tool's record (a dashboard's export, a jq filter's
+	// `.status.conditions`), whose text still holds the components' messages.
+	NoKind bool
 }
 
 func (e *Error) Error() string {

@@ -139,7 +139,11 @@ func (d *Decoder) object(ctx context.Context, raw []byte, src cluster.Source, de
 		if n, err := d.unwrap(ctx, raw, src, emit, depth); err != nil || n > 0 {
 			return err
 		}
-		return d.objErr(src, nil, errors.New("object without kind: not a Kubernetes object"))
+		err := d.objErr(src, nil, errors.New("object without kind: not a Kubernetes object"))
+		if ie := (*Error)(nil); errors.As(err, &ie) {
+			ie.NoKind = true
+		}
+		return err
 	case cluster.KindPod, cluster.KindNode, cluster.KindEvent:
 		t := d.newTarget(targetOf(tm.Kind, tm.APIVersion))
 		if err := d.decodeTyped(raw, t); err != nil {

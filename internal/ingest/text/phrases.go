@@ -55,7 +55,7 @@ var (
 	// aligned "Key:   value", a klog, journald, syslog or ISO-timestamped log line, logfmt, a
 	// forwarder's webhook body.
 	machineRe = lazyre.New(`^\s*(?:"[\w.-]+"\s*:|[a-z][A-Za-z0-9]*:\s|[A-Z][\w ()-]*:\s{2,}|[IWEF]\d{4} \d\d:\d\d:\d\d|` +
-		`\w{3} [ \d]\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\d[T ]\d\d:\d\d|time="|level=|\{")|b'\{"|\\n[A-Z]\w*:`)
+		`\w{3} [ \d]\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\d[T ]\d\d:\d\d|time="|level=|\[?\{")|b'\{"|\\n[A-Z]\w*:`)
 	// causalRe finds a person saying why: the sentences that become claims.
 	causalRe = lazyre.New(`(?i)\b(?:root[ -]cause|caused|causing|because|due to|as a result|led to|leading to|let to|resulted in|result of|the reason|filling up|filled up|fills up|ran out|running out|run out|was too (?:small|low)|were too (?:small|low)|exhausted|exhaustion)\b`)
 	// domainRe keeps claims to what Rootline analyses.
