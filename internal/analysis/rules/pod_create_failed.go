@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
+	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/analysis/phrase"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
@@ -38,7 +39,7 @@ func (podCreateFailedRule) Symptoms(in analysis.Input) []analysis.Symptom {
 			continue
 		}
 		for _, ev := range s.Evidence {
-			for _, m := range messages(in).explain(ev.Value) {
+			for _, m := range catalog.Default().Explain(ev.Value) {
 				if _, name := m.Pod(); name != "" && !strings.HasSuffix(name, "-") &&
 					!slices.ContainsFunc(s.Objects, func(o analysis.ObjectRef) bool { return o.Name == name }) {
 					s.Objects = append(s.Objects, analysis.ObjectRef{Kind: cluster.KindPod, Namespace: s.Objects[0].Namespace, Name: name})
