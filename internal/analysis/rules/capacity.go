@@ -86,7 +86,9 @@ func shortPending(in analysis.Input, c *analysis.Cause, symptoms []analysis.Symp
 		if !unknown && !admitted && !limited && (!ok || !insufficient(sch) || tooBig(m, largest, s)) {
 			continue
 		}
-		if !unknown {
+		if !unknown && (!admitted || limited || ok && insufficient(sch)) {
+			// A kubelet's refusal alone (OutOfcpu) says the node the scheduler chose was short
+			// by the kubelet's own count, not that no node had room: it adds no weight.
 			short++
 		}
 		pending = append(pending, s)
@@ -120,11 +122,20 @@ func shortParts(m *cluster.Model, c *analysis.Cause, pending []analysis.Symptom,
 		}
 	}
 	if len(lack) == 0 {
-		pods := 0
+		pods, refused := 0, map[string]int{}
 		for _, s := range pending {
+			if _, _, ok := s.Scheduling(); !ok && s.Details.RefusedResource != "" {
+				refused[s.Details.RefusedResource] += max(len(s.Objects), 1)
+				continue
+			}
 			pods += max(len(s.Objects), 1)
 		}
-		parts = append(parts, fmt.Sprintf("%s pod(s) did not fit on any node", phrase.Thousands(pods)))
+		if pods > 0 {
+			parts = append(parts, fmt.Sprintf("%s pod(s) did not fit on any node", phrase.Thousands(pods)))
+		}
+		for _, r := range slices.Sorted(maps.Keys(refused)) {
+			parts = append(parts, fmt.Sprintf("%s pod(s) refused for lack of %s by the kubelet of the node the scheduler placed them on", phrase.Thousands(refused[r]), r))
+		}
 	}
 	return parts
 }

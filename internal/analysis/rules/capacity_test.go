@@ -134,6 +134,12 @@ func TestCapacityRule(t *testing.T) {
 			want: causeWant{role: analysis.Root, confidence: 0.65, explains: []string{"pod_pending prod/report-0"},
 				summary: []string{"1 pod(s) did not fit on any node"},
 				missing: []string{"node objects"}}},
+		{name: "refused by its node's kubelet (OutOfcpu): that node short, no word that every node was", symptoms: []string{"pod_pending prod/report-2"},
+			docs: []string{"$ kubectl get pods -n prod\nNAME       READY   STATUS     RESTARTS   AGE\nreport-2   0/1     OutOfcpu   0          3h\n"},
+			kinds: []string{analysis.CapacityExhaustion},
+			want: causeWant{role: analysis.Root, confidence: 0.4, explains: []string{"pod_pending prod/report-2"},
+				summary: []string{"1 pod(s) refused for lack of cpu by the kubelet of the node the scheduler placed them on"},
+				missing: []string{"node objects"}}},
 		{name: "pending, the autoscaler at its maximum", symptoms: []string{"pod_pending prod/report-1"}, kinds: []string{analysis.CapacityExhaustion},
 			docs: []string{"$ kubectl get pods -n prod\nNAME       READY   STATUS    RESTARTS   AGE\nreport-1   0/1     Pending   0          40m\n",
 				"$ kubectl get events -n prod\nLAST SEEN   TYPE     REASON              OBJECT         MESSAGE\n" +

@@ -23,7 +23,7 @@ func TestPastes(t *testing.T) {
 		{"kubelet preempted a pod for a critical one", "NAME      READY   STATUS       RESTARTS   AGE\nbatch-1   0/1     Preempting   0          5m\n",
 			[]string{"preempted batch-1"}, []string{"preemption"}},
 		{"pods refused at admission", "$ kubectl get pods -n ci\nNAME     READY   STATUS         RESTARTS   AGE\nbuild-1  0/1     OutOfcpu       0          3h\nbuild-2  0/1     OutOfmemory    0          3h\nbuild-3  0/1     NodeAffinity   0          3h\n",
-			[]string{"pod_pending ci/build-1", "pod_pending ci/build-2", "pod_pending ci/build-3"}, []string{"capacity_exhaustion", "scheduling_constraints"}},
+			[]string{"pod_pending ci/build-1", "pod_pending ci/build-2", "pod_pending ci/build-3"}, []string{"scheduling_constraints", "capacity_exhaustion"}},
 		{"the taint manager evicts", "LAST SEEN   TYPE     REASON                 OBJECT      MESSAGE\n2m          Normal   TaintManagerEviction   pod/web-1   Marking for deletion Pod prod/web-1\n",
 			[]string{"pod_evicted prod/web-1"}, nil},
 		{"a describe node cut in its conditions, after the one that was fine, before the one its taint states", "Name:               minikube\nRoles:              master\nTaints:             node.kubernetes.io/disk-pressure:NoSchedule\nUnschedulable:      false\nConditions:\n  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message\n  ----             ------  -----------------                 ------------------                ------                       -------\n  MemoryPressure   False   Thu, 05 Mar 2020 20:32:46 -0800   Thu, 05 Mar 2020 20:26:07 -0800   KubeletHasSufficientMemory   kubelet has sufficient memory available\n",
