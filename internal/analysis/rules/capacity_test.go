@@ -135,7 +135,7 @@ func TestCapacityRule(t *testing.T) {
 				summary: []string{"1 pod(s) did not fit on any node"},
 				missing: []string{"node objects"}}},
 		{name: "refused by its node's kubelet (OutOfcpu): that node short, no word that every node was", symptoms: []string{"pod_pending prod/report-2"},
-			docs: []string{"$ kubectl get pods -n prod\nNAME       READY   STATUS     RESTARTS   AGE\nreport-2   0/1     OutOfcpu   0          3h\n"},
+			docs:  []string{"$ kubectl get pods -n prod\nNAME       READY   STATUS     RESTARTS   AGE\nreport-2   0/1     OutOfcpu   0          3h\n"},
 			kinds: []string{analysis.CapacityExhaustion},
 			want: causeWant{role: analysis.Root, confidence: 0.4, explains: []string{"pod_pending prod/report-2"},
 				summary: []string{"1 pod(s) refused for lack of cpu by the kubelet of the node the scheduler placed them on"},

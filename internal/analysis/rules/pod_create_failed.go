@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
-	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/analysis/phrase"
+	"github.com/rootline-dev/rootline/internal/catalog"
 	"github.com/rootline-dev/rootline/internal/cluster"
 )
 
