@@ -200,13 +200,7 @@ func (d *Decoder) DecodeFile(ctx context.Context, f File, emit func(*cluster.Obj
 		}
 		return res, nil
 	}
-	if f.Explicit && p.objects == 0 && ie.File == f.Name && !ie.Prose && !ie.Binary && !ie.Truncated && (!structuredName(f.Name) || ie.NoKind) &&
-		(errors.Is(err, ErrMalformed) || errors.Is(err, ErrUnsupported)) && !bytes.HasPrefix(head.b, gzipMagic) && !tarHeader(head.b) {
-		// Text is never refused: a file named on purpose that held no Kubernetes object as JSON
-		// or YAML (a JSON log, notes that YAML takes for a list) is read again as text, for the
-		// messages in it. A file named .json or .yaml says what it is, and its error says
-		// where, unless what it holds is no Kubernetes object at all (a tool's export, a jq
-		// filter's conditions): that is read as text too.
+	if f.Explicit && p.objects == 0 && rereadAsText(f.Name, ie, head.b) {
 		return d.asText(ctx, f, ie, emit)
 	}
 	if f.Explicit && ie.Prose && ie.File == f.Name {
@@ -248,6 +242,17 @@ func (d *Decoder) asText(ctx context.Context, f File, structured *Error, emit fu
 		return res, nil
 	}
 	return res, err
+}
+
+// rereadAsText reports whether a file named on purpose, in which the structured decode found no
+// object before its error ie, is read again as text. Text is never refused: a file that held
+// no Kubernetes object as JSON or YAML (a JSON log, notes that YAML takes for a list) is read
+// as text, for the messages in it. A file named .json or .yaml says what it is, and its error
+// says where, unless what it holds is no Kubernetes object at all (a tool's export, a jq
+// filter's conditions): that is read as text too. Binary data and archives never are.
+func rereadAsText(name string, ie *Error, head []byte) bool {
+	return ie.File == name && !ie.Prose && !ie.Binary && !ie.Truncated && (!structuredName(name) || ie.NoKind) &&
+		(errors.Is(ie, ErrMalformed) || errors.Is(ie, ErrUnsupported)) && !bytes.HasPrefix(head, gzipMagic) && !tarHeader(head)
 }
 
 // structuredName reports a file named as JSON or YAML.
