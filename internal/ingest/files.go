@@ -236,6 +236,10 @@ func (d *Decoder) asText(ctx context.Context, f File, structured *Error, emit fu
 	switch {
 	case err == nil:
 		return res, nil
+	case errors.As(err, &ie) && ie.Prose && structured.NoKind:
+		// No Kubernetes object, and no message either: the JSON's or YAML's own error says
+		// where it is not what was asked for.
+		return FileResult{Name: f.Name}, structured
 	case errors.As(err, &ie) && ie.Prose:
 		ie.Msg += " (read as text: " + structured.Msg + ")"
 		res.Err = ie

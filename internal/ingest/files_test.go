@@ -168,9 +168,10 @@ func TestDecodeFile(t *testing.T) {
 		// A file named as JSON says what it is: its error says where.
 		{name: "broken JSON named .json", file: "pods.json", explicit: true, data: []byte(`[{"kind":"Pod","metadata":{"name":"a"}} {"kind":"Pod"}]`),
 			reason: "invalid character", errIs: ErrMalformed, seen: []string{"Pod a"}},
-		// Unless it holds no Kubernetes object at all: a tool's records, read as text.
-		{name: "JSON of no Kubernetes object named .json", file: "pods.json", explicit: true, data: []byte(`[{"level":"INFO"}]`),
-			outcome: FileRead, reason: "read as text: object without kind"},
+		// Unless it holds no Kubernetes object at all: a tool's records, read as text for their
+		// messages; with none, the JSON's error stands.
+		{name: "JSON of no Kubernetes object nor message named .json", file: "pods.json", explicit: true, data: []byte(`[{"level":"INFO"}]`),
+			reason: "pods.json:1: object without kind", errIs: ErrMalformed},
 		{name: "a node's conditions on one line named .json: machine output, not a person's claim", file: "conditions.json", explicit: true, outcome: FileRead, objects: 1,
 			data: []byte(`[{"type":"DiskPressure","status":"True","reason":"KubeletHasDiskPressure","message":"kubelet has disk pressure"}]`),
 			seen: []string{"Event KubeletHasDiskPressure (a phrase after the cut)"}},
