@@ -56,6 +56,9 @@ func TestParsePastes(t *testing.T) {
 		{"a logfmt line with keys after the value a message stands in: the message ends at the value's closing quote",
 			`level=warn ts=2024-03-04T09:58:02Z component=probe-watcher msg="pod prod/api-5c6d7b9f8-q9w8x: Readiness probe failed: HTTP probe failed with statuscode: 503" attempt=4 node=ip-10-0-3-17` + "\n",
 			[]string{`1 Event unknown.in.Unhealthy.1 Warning Unhealthy on Pod / loose "Readiness probe failed: HTTP probe failed with statuscode: 503"`}},
+		{"Karpenter's controller log line of v0.x: the error its message, to the fields zap writes after a tab; the pod its \"pod\" key",
+			"controller 2022-06-04T23:46:15.075Z\tERROR\tcontroller\tno instance type satisfied resources {\"cpu\":\"60\",\"pods\":\"1\"} and requirements karpenter.sh/provisioner-name In [default]\t{\"commit\": \"a7e26e6\", \"pod\": \"prod/train-0\"}\n",
+			[]string{`1 Event prod/train-0.FailedScheduling.1 Warning FailedScheduling on Pod prod/train-0 loose "no instance type satisfied resources {\"cpu\":\"60\",\"pods\":\"1\"} and requirements karpenter.sh/provisioner-name In [default]"`}},
 		{"events an exporter wrote as logfmt: each line's object by its keys",
 			"level=warn ts=2024-03-04T09:58:02Z kind=Pod namespace=prod name=api-5c6d7b9f8-q9w8x reason=FailedScheduling msg=\"0/6 nodes are available: 6 Insufficient memory.\"\n" +
 				"level=info ts=2024-03-04T09:59:00Z involvedObject.kind=Node involvedObject.name=ip-10-0-3-17.ec2.internal reason=NodeNotReady msg=\"Node ip-10-0-3-17.ec2.internal status is now: NodeNotReady\"\n",

@@ -364,8 +364,9 @@ func apostrophe(s string, i int) bool {
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // bareMessageEndRe cuts a message that no double quote opened before it: at an escaped line
-// end, or a Python string's closing quote.
-var bareMessageEndRe = lazyre.New(`\\+n|'$`)
+// end, a Python string's closing quote, or the fields zap's console encoder writes after the
+// message, a JSON object after a tab (Karpenter's `ERROR controller <message>\t{"pod": "ns/x"}`).
+var bareMessageEndRe = lazyre.New(`\\+n|'$|(?:\t|\s{2,})\{"`)
 
 // inDoubleQuotes reports whether the text before a message leaves a double-quoted string open
 // (the message is inside a JSON string or a logfmt value), counting quotes not escaped.
