@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rootline-dev/rootline/internal/analysis"
 	"github.com/rootline-dev/rootline/internal/analysis/phrase"
@@ -38,6 +39,14 @@ func (requestExceedsNodeRule) Causes(in analysis.Input, symptoms []analysis.Symp
 			c.Explains = append(c.Explains, s.ID)
 			c.Evidence = append(c.Evidence, ev)
 			parts = append(parts, s.Label()+": cluster-autoscaler found it fits no new node: "+phrase.Clip(said, 200))
+			continue
+		}
+		if ev, said, ok := provisionerUnfit(in, s); ok {
+			// Karpenter's scheduling simulation: no instance type its node pools allow holds
+			// the pod with the DaemonSets' pods, so no node it can make will place it.
+			c.Explains = append(c.Explains, s.ID)
+			c.Evidence = append(c.Evidence, ev)
+			parts = append(parts, s.Label()+": Karpenter found no instance type that holds it: "+phrase.Clip(said, 200))
 			continue
 		}
 		for _, ref := range s.Objects {
@@ -97,6 +106,21 @@ func templateUnfit(in analysis.Input, s analysis.Symptom) (analysis.Evidence, st
 			continue
 		}
 		return citeEvent(o), said, true
+	}
+	return analysis.Evidence{}, "", false
+}
+
+// provisionerUnfit finds Karpenter saying that no instance type of the node pools a pending
+// pod may use holds its requests with the DaemonSets' ("no instance type satisfied resources
+// {"cpu":"60",…} and requirements …", "no instance type has enough resources, …"), in an event
+// or a log line of its: the catalogue's request_exceeds_node parts of Karpenter's messages.
+func provisionerUnfit(in analysis.Input, s analysis.Symptom) (analysis.Evidence, string, bool) {
+	for _, o := range eventsFor(in, s) {
+		for _, p := range messages(in).explain(o.Event.Message) {
+			if p.Entry.Component == "karpenter" && p.Entry.Evidence == "request_exceeds_node" {
+				return citeEvent(o), strings.TrimSpace(p.Text), true
+			}
+		}
 	}
 	return analysis.Evidence{}, "", false
 }

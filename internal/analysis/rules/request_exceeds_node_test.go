@@ -135,3 +135,28 @@ func TestRequestExceedsNodeByAutoscaler(t *testing.T) {
 		{name: "the event: another group was at its maximum", docs: []string{event("pod didn't trigger scale-up: 1 max node group size reached, 1 Insufficient cpu")}, symptoms: inEvents, kinds: []string{analysis.CapacityExhaustion}},
 	})
 }
+
+// TestRequestExceedsNodeByKarpenter: Karpenter's scheduling simulation that finds no instance
+// type of the node pools a pending pod may use holding its requests says the request exceeds
+// any node it can make, in its event (v1) and in its controller's log line (v0.x, where the
+// error is the line's message and the pod its "pod" key); a pool it may not use (a taint it
+// does not tolerate) says nothing of the request.
+func TestRequestExceedsNodeByKarpenter(t *testing.T) {
+	event := func(msg string) string {
+		return "LAST SEEN   TYPE      REASON             OBJECT          MESSAGE\n" +
+			"12s         Warning   FailedScheduling   pod/train-0     " + msg + "\n"
+	}
+	const log = `controller 2022-06-04T23:46:15.075Z	ERROR	controller	no instance type satisfied resources {"cpu":"60","memory":"125Gi","pods":"1"} and requirements kubernetes.io/os In [linux], node.kubernetes.io/instance-type In [c5.18xlarge c5.xlarge t3a.large], karpenter.sh/provisioner-name In [default]	{"commit": "a7e26e6", "pod": "prod/train-0"}` + "\n"
+	inEvents, inLog := []string{"pod_pending train-0"}, []string{"pod_pending prod/train-0"}
+	runCauseCases(t, analysis.RequestExceedsNode, []causeCase{
+		{name: "the event: no instance type of the pool holds the pod", symptoms: inEvents, kinds: []string{analysis.RequestExceedsNode},
+			docs: []string{event(`Failed to schedule pod, incompatible with nodepool "default", daemonset overhead={"cpu":"200m","memory":"300Mi","pods":"5"}, no instance type satisfied resources {"cpu":"29700m","memory":"246700Mi","pods":"6"} and requirements karpenter.sh/nodepool In [default], node.kubernetes.io/instance-type In [r5.8xlarge] (no instance type has enough resources)`)},
+			want: causeWant{role: analysis.Root, confidence: 0.55, explains: inEvents, missing: []string{"node objects (kubectl get nodes -o json)"},
+				summary: []string{"pod train-0: Karpenter found no instance type that holds it: no instance type satisfied resources"}}},
+		{name: "the controller's log line", docs: []string{log}, symptoms: inLog, kinds: []string{analysis.RequestExceedsNode},
+			want: causeWant{role: analysis.Root, confidence: 0.55, explains: inLog, missing: []string{"node objects (kubectl get nodes -o json)"},
+				summary: []string{"pod prod/train-0: Karpenter found no instance type that holds it: no instance type satisfied resources"}}},
+		{name: "the event: a taint of the only pool", symptoms: inEvents, kinds: []string{analysis.SchedulingConstraints},
+			docs: []string{event(`Failed to schedule pod, incompatible with nodepool "gpu", daemonset overhead={"cpu":"200m","memory":"300Mi","pods":"5"}, did not tolerate nvidia.com/gpu=true:NoSchedule`)}},
+	})
+}
