@@ -21,6 +21,7 @@ func (schedulingConstraintsRule) Name() string { return "scheduling-constraints"
 func (schedulingConstraintsRule) Causes(in analysis.Input, symptoms []analysis.Symptom) []analysis.Cause {
 	c := analysis.Cause{Kind: analysis.SchedulingConstraints, Role: analysis.Root, Confidence: 0.6, Components: []analysis.Component{}}
 	var parts []string
+	short := false // some nodes a pod's node affinity left it lacked room (spreadBinds): capacity is reported beside
 	for _, s := range symptoms {
 		if s.Kind == analysis.PodPending && s.Details.Refused == "NodeAffinity" {
 			// The kubelet refused it: its node affinity or selector no longer matched the node.
@@ -51,6 +52,7 @@ func (schedulingConstraintsRule) Causes(in analysis.Input, symptoms []analysis.S
 		}
 		if ok && spreadBinds(sch) {
 			// Some nodes lacked room, but the pod's rules about other pods ruled out more.
+			short = true
 			c.Explains = append(c.Explains, s.ID)
 			c.Evidence = append(c.Evidence, s.Evidence[0])
 			parts = append(parts, s.Label()+": "+msg)
@@ -88,6 +90,11 @@ func (schedulingConstraintsRule) Causes(in analysis.Input, symptoms []analysis.S
 		return nil
 	}
 	c.Summary = "pods could not be placed because of where they are allowed to run, not for lack of capacity: " + phrase.Parts(parts, "; ")
+	if short {
+		// Not "not for lack of capacity" where some of the nodes its node affinity left a pod
+		// lacked room too. Where a rule no node meets (excludesAll), room never mattered.
+		c.Summary = "pods could not be placed because of where they are allowed to run, which left them few nodes or none: " + phrase.Parts(parts, "; ")
+	}
 	return []analysis.Cause{c}
 }
 
