@@ -319,40 +319,51 @@ func words(s string) int {
 }
 
 // messageAt returns the message a phrase starts at position at of s: to the end of the line,
-// or to the end of the quotation or string around it.
+// or to the end of the quotation or string around it (messageEnd).
 func messageAt(s string, at int) string {
-	msg := s[at:]
+	msg := s[at:messageEnd(s, at)]
+	if at > 0 && s[at-1] == '"' && strings.Contains(msg, `\"`) {
+		msg = strings.ReplaceAll(msg, `\"`, `"`)
+	}
+	return strings.TrimSpace(msg)
+}
+
+// messageEnd returns where the message a phrase starts at position at of s ends: at the
+// closing quote of a quotation the phrase opens (not an escaped one: a JSON string or a klog
+// value quotes the object names in it as \"), where an enclosing JSON or Python string or a
+// structured log line's value ends (messageEndRe), or, for a message in no string, at an
+// escaped line end or a logger's fields (bareMessageEndRe); else at the end of s.
+func messageEnd(s string, at int) int {
 	if at > 0 && strings.ContainsRune("\"'`", rune(s[at-1])) {
-		// The phrase was quoted: keep the quotation, to its closing quote (not an escaped one:
-		// a JSON string or a klog value quotes the object names in it as \").
-		q := s[at-1]
-		end := -1
-		for i := 0; i < len(msg); i++ {
-			if msg[i] == '\\' {
-				i++
-				continue
-			}
-			if msg[i] == q && !(q == '\'' && apostrophe(msg, i)) {
-				end = i
-				break
-			}
+		if end := closingQuote(s, at, s[at-1]); end >= 0 {
+			return end
 		}
-		if end >= 0 {
-			msg = msg[:end]
-		}
-		if q == '"' && strings.Contains(msg, `\"`) {
-			msg = strings.ReplaceAll(msg, `\"`, `"`)
-		}
-		return strings.TrimSpace(msg)
+		return len(s)
 	}
 	end := messageEndRe
 	if !inDoubleQuotes(s[:at]) {
 		end = bareMessageEndRe // a message not inside a string: its own quoted words ("provisioner "dev", daemonset …") do not end it
 	}
-	if e := end.FindStringIndex(msg); e != nil {
-		msg = msg[:e[0]]
+	if e := end.FindStringIndex(s[at:]); e != nil {
+		return at + e[0]
 	}
-	return strings.TrimSpace(msg)
+	return len(s)
+}
+
+// closingQuote is the index in s of the first quote q from position at that no backslash
+// escapes and, for a single quote, that is no apostrophe: where the quotation ends; -1 when it
+// does not end in s.
+func closingQuote(s string, at int, q byte) int {
+	for i := at; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			continue
+		}
+		if s[i] == q && !(q == '\'' && apostrophe(s, i)) {
+			return i
+		}
+	}
+	return -1
 }
 
 // apostrophe reports whether the single quote at s[i] stands between two letters ("didn't",

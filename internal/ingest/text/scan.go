@@ -388,24 +388,24 @@ func (p *parser) scanHeld(next *line) {
 	}
 }
 
-// maxValueMatches bounds the messages one line's quoted values may hold (valueMatches).
+// maxValueMatches bounds the messages one line may hold past the end of another (valueMatches).
 const maxValueMatches = 16
 
-// valueMatches adds to ms the messages of the quoted values after the one a match starts in.
-// The catalogue's message runs to the end of the line, across whatever follows the string it
-// stands in, so on a structured log line a message in one value hides those of the values
+// valueMatches adds to ms the messages after the end of another's. The catalogue's message
+// runs to the end of the line, across whatever follows the string or value it stands in
+// (messageEnd), so on a structured log line a message in one value hides those of the values
 // after it (kube-scheduler's `status="… preemption: 0/401 nodes are available: …" err="0/401
-// nodes are available: 1 Insufficient cpu, …"`): the text after the string's closing quote is
+// nodes are available: 1 Insufficient cpu, …"`): the text after where the message ends is
 // searched again, as far as the line's own text goes (own: not the next line a wrap joined).
 func (s *scanState) valueMatches(text string, own int, ms []catalog.Match) []catalog.Match {
 	added := false
 	for i := 0; i < len(ms) && len(ms) < maxValueMatches; i++ {
 		m := ms[i]
-		if !inDoubleQuotes(text[:m.Start]) {
+		if m.Start >= own {
 			continue
 		}
-		end := closingQuote(text[:min(m.End, own)], m.Start)
-		if end < 0 {
+		end := messageEnd(text[:own], m.Start)
+		if end >= min(m.End, own) {
 			continue
 		}
 		for _, n := range s.sc.Find(text[end+1 : own]) {
@@ -419,20 +419,6 @@ func (s *scanState) valueMatches(text string, own int, ms []catalog.Match) []cat
 		slices.SortStableFunc(ms, func(a, b catalog.Match) int { return a.Start - b.Start })
 	}
 	return ms
-}
-
-// closingQuote is the index in s of the first double quote from position at that no backslash
-// escapes: where the string at stands in ends; -1 when it does not end in s.
-func closingQuote(s string, at int) int {
-	for i := at; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '"':
-			return i
-		}
-	}
-	return -1
 }
 
 // joinWrap is the text and matches of h once joined to next where a message the wrap cut runs
