@@ -122,9 +122,7 @@ func whatHappened(felt []Symptom) string {
 	} else {
 		b.WriteString(capitalise(lead.Summary))
 	}
-	if !strings.HasSuffix(lead.Summary, ".") {
-		b.WriteString(".") // not where the summary ends on a message's own period ("…for scheduling.")
-	}
+	endSentence(&b, lead.Summary)
 	var rest []string
 	for _, sy := range felt[1:] {
 		t := head(sy)
@@ -140,11 +138,17 @@ func whatHappened(felt []Symptom) string {
 	if len(rest) > 0 {
 		also := strings.Join(rest, "; ")
 		b.WriteString(" Also: " + also)
-		if !strings.HasSuffix(also, ".") {
-			b.WriteString(".")
-		}
+		endSentence(&b, also)
 	}
 	return b.String()
+}
+
+// endSentence ends the sentence b holds, whose last words are last, with a period, unless they
+// end on one already: a message's own ("…for scheduling.").
+func endSentence(b *strings.Builder, last string) {
+	if !strings.HasSuffix(last, ".") {
+		b.WriteString(".")
+	}
 }
 
 // whenFelt says when a symptom happened: "At 17:06 UTC on 2023-02-01", "From 17:00 to 17:03 UTC

@@ -21,13 +21,16 @@ func (schedulingConstraintsRule) Name() string { return "scheduling-constraints"
 func (schedulingConstraintsRule) Causes(in analysis.Input, symptoms []analysis.Symptom) []analysis.Cause {
 	c := analysis.Cause{Kind: analysis.SchedulingConstraints, Role: analysis.Root, Confidence: 0.6, Components: []analysis.Component{}}
 	var parts []string
+	explain := func(s analysis.Symptom, ev analysis.Evidence, part string) {
+		c.Explains = append(c.Explains, s.ID)
+		c.Evidence = append(c.Evidence, ev)
+		parts = append(parts, s.Label()+": "+part)
+	}
 	short := false // some nodes a pod's node affinity left it lacked room (spreadBinds): capacity is reported beside
 	for _, s := range symptoms {
 		if s.Kind == analysis.PodPending && s.Details.Refused == "NodeAffinity" {
 			// The kubelet refused it: its node affinity or selector no longer matched the node.
-			c.Explains = append(c.Explains, s.ID)
-			c.Evidence = append(c.Evidence, s.Evidence[0])
-			parts = append(parts, s.Label()+": its node's kubelet refused it (NodeAffinity)")
+			explain(s, s.Evidence[0], "its node's kubelet refused it (NodeAffinity)")
 			continue
 		}
 		sch, msg, ok := s.Scheduling()
@@ -36,26 +39,20 @@ func (schedulingConstraintsRule) Causes(in analysis.Input, symptoms []analysis.S
 			// catalogue says its parts tell, a rule of placement and no lack of room.
 			if ev, _, shown := tagShown(in, s, placementTags); shown {
 				if _, _, room := tagShown(in, s, capacityTags); !room {
-					c.Explains = append(c.Explains, s.ID)
-					c.Evidence = append(c.Evidence, ev)
-					parts = append(parts, s.Label()+": "+firstLine(ev.Value))
+					explain(s, ev, firstLine(ev.Value))
 				}
 			}
 			continue
 		}
 		if ok && sch.Total > 0 && excludesAll(sch) {
 			// A rule of placement no node meets: what else some nodes lacked does not matter.
-			c.Explains = append(c.Explains, s.ID)
-			c.Evidence = append(c.Evidence, s.Evidence[0])
-			parts = append(parts, s.Label()+": "+msg)
+			explain(s, s.Evidence[0], msg)
 			continue
 		}
 		if ok && spreadBinds(sch) {
 			// Some nodes lacked room, but the pod's rules about other pods ruled out more.
 			short = true
-			c.Explains = append(c.Explains, s.ID)
-			c.Evidence = append(c.Evidence, s.Evidence[0])
-			parts = append(parts, s.Label()+": "+msg)
+			explain(s, s.Evidence[0], msg)
 			continue
 		}
 		if !ok || len(sch.Reasons) == 0 || insufficient(sch) {
@@ -79,22 +76,20 @@ func (schedulingConstraintsRule) Causes(in analysis.Input, symptoms []analysis.S
 				constrained = false
 			}
 		}
-		if !constrained || !placed {
-			continue
+		if constrained && placed {
+			explain(s, s.Evidence[0], msg)
 		}
-		c.Explains = append(c.Explains, s.ID)
-		c.Evidence = append(c.Evidence, s.Evidence[0])
-		parts = append(parts, s.Label()+": "+msg)
 	}
 	if len(c.Explains) == 0 {
 		return nil
 	}
-	c.Summary = "pods could not be placed because of where they are allowed to run, not for lack of capacity: " + phrase.Parts(parts, "; ")
+	// Not "not for lack of capacity" where some of the nodes its node affinity left a pod
+	// lacked room too. Where a rule no node meets (excludesAll), room never mattered.
+	why := "not for lack of capacity"
 	if short {
-		// Not "not for lack of capacity" where some of the nodes its node affinity left a pod
-		// lacked room too. Where a rule no node meets (excludesAll), room never mattered.
-		c.Summary = "pods could not be placed because of where they are allowed to run, which left them few nodes or none: " + phrase.Parts(parts, "; ")
+		why = "which left them few nodes or none"
 	}
+	c.Summary = "pods could not be placed because of where they are allowed to run, " + why + ": " + phrase.Parts(parts, "; ")
 	return []analysis.Cause{c}
 }
 
