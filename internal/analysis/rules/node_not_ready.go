@@ -53,7 +53,9 @@ func (r *notReady) get(pool string) *analysis.Symptom {
 func (r *notReady) node(o *cluster.Object, ev analysis.Evidence) *analysis.Symptom {
 	pool, _ := cluster.NodePool(o.Node.Labels)
 	s := r.get(pool)
-	s.Objects = append(s.Objects, ref(o))
+	if o.Node.Name != "" { // a describe's fragment that lost its Name: line names no node
+		s.Objects = append(s.Objects, ref(o))
+	}
 	s.Evidence = append(s.Evidence, ev)
 	r.seen[o.Node.Name] = true
 	return s

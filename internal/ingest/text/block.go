@@ -45,6 +45,10 @@ type block struct {
 	// line after it two spaces in): taken off each line, so that its fields stand where
 	// kubectl printed them.
 	base int
+	// gapped says every line of the block so far came two lines after the one before it,
+	// a blank between them: a describe pasted double-spaced (a blank line after every line,
+	// as some editors and ticket forms copy it), whose blanks do not end it (spaced).
+	gapped bool
 }
 
 // indentedStartRe is the first line of a describe pasted indented as a whole: its Name field,
@@ -84,6 +88,11 @@ func (b *block) add(ln line) {
 		last.text, last.raw, last.end = joinWrapped(last.text, ln.text), ln.raw, ln.num
 		return
 	}
+	if len(b.lines) == 0 {
+		b.gapped = true
+	} else if ln.num != b.lines[len(b.lines)-1].last()+2 {
+		b.gapped = false
+	}
 	b.lines = append(b.lines, ln)
 	b.flatIn = flatStep(b.flatIn, ln.text)
 	b.labelsIn = strings.HasPrefix(ln.text, "Labels:") || strings.HasPrefix(ln.text, "Node-Selectors:") ||
@@ -117,6 +126,23 @@ func (b *block) accepts(ln line) bool {
 		return true // the next label of Labels: at column 0
 	}
 	return b.continues(ln)
+}
+
+// spaced reports whether the blank line blank may be one of a double-spaced paste's inside
+// the block: it follows the block's last line, every line of which came after a blank.
+func (b *block) spaced(blank line) bool {
+	return b.gapped && blank.num == b.lines[len(b.lines)-1].last()+1
+}
+
+// spacedNext reports whether ln, the line after a blank that spaced held, goes on with the
+// block: a line it accepts, and where the block is one line so far, a field of a describe
+// (a lone "Name:" and an indented line after a blank are no proof of double spacing).
+func (b *block) spacedNext(ln line) bool {
+	if !b.accepts(ln) {
+		return false
+	}
+	t := b.dedent(ln).text
+	return len(b.lines) > 1 || topKeyRe.MatchString(t) && describeKey(t)
 }
 
 // elisionRe is a line that stands for lines a writer cut out of output: "...", "…", "---" (in a

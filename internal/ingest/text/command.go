@@ -251,12 +251,37 @@ func (p *parser) cmdObject() corev1.ObjectReference { return cmdRef(p.cmd) }
 // cmdObjectOf is cmdObject for events of these reasons: none where the command named a node
 // and a reason is one the kubelet and the scheduler record only about pods (a FailedScheduling
 // row under `oc describe node x | egrep gpu` is a pod's, not the node's).
+//
+// None either where the command named a pod or a node and the reasons are the volume
+// controllers' (volumeReasons): the events are a claim's or a volume's, whatever the command
+// above them said (a `describe pod` whose section shows its claim's ProvisioningFailed).
 func (p *parser) cmdObjectOf(reasons ...string) corev1.ObjectReference {
 	ref := p.cmdObject()
 	if ref.Kind == cluster.KindNode && slices.ContainsFunc(reasons, func(r string) bool { return podEventReasons[r] }) {
 		return corev1.ObjectReference{}
 	}
+	if (ref.Kind == cluster.KindNode || ref.Kind == cluster.KindPod) && volumeSection(reasons) {
+		return corev1.ObjectReference{}
+	}
 	return ref
+}
+
+// volumeReasons are the reasons of the events the PV controller, the external provisioner
+// and the external resizer record about a PersistentVolumeClaim or a PersistentVolume
+// (pkg/controller/volume/events, sig-storage-lib-external-provisioner's "Provisioning"):
+// never about a pod or a node.
+var volumeReasons = map[string]bool{
+	"FailedBinding": true, "VolumeMismatch": true, "VolumeFailedRecycle": true, "VolumeRecycled": true,
+	"RecyclerPod": true, "VolumeDelete": true, "VolumeFailedDelete": true, "ExternalProvisioning": true,
+	"ProvisioningFailed": true, "ProvisioningCleanupFailed": true, "ProvisioningSucceeded": true,
+	"WaitForFirstConsumer": true, "WaitForPodScheduled": true, "ExternalExpanding": true, "Provisioning": true,
+}
+
+// volumeSection reports whether events of these reasons are a claim's or a volume's: one of
+// them is the volume controllers' and none the kubelet's or the scheduler's about a pod.
+func volumeSection(reasons []string) bool {
+	return slices.ContainsFunc(reasons, func(r string) bool { return volumeReasons[r] }) &&
+		!slices.ContainsFunc(reasons, func(r string) bool { return podEventReasons[r] })
 }
 
 // cmdRef is the object a command describes or gets by name (see cmdObject).

@@ -106,17 +106,17 @@ func (p *parser) describeEvents(sec *node, owner *ownerRef) error {
 	if ref.Name == "" {
 		ref = scheduledPod(ref, rows)
 	}
+	reasons := make([]string, len(rows))
+	for i, rw := range rows {
+		reasons[i] = rw.r.reason
+	}
 	if ref.Name == "" {
-		reasons := make([]string, len(rows))
-		for i, rw := range rows {
-			reasons[i] = rw.r.reason
-		}
 		ref = p.cmdObjectOf(reasons...)
 	}
 	if ref.Name == "" {
 		ref = creatorOf(rows)
 	}
-	if ref.Name == "" && len(rows) > 0 {
+	if ref.Name == "" && len(rows) > 0 && !volumeSection(reasons) {
 		// A section cut from its describe, in a paste that named one pod before it.
 		if o := p.fragmentOwner(); o != nil {
 			ref = o.ref()

@@ -72,6 +72,9 @@ type parser struct {
 	row *heldRow
 	// scan is the scan of every line for the catalogue's messages (scan.go).
 	scan scanState
+	// gap is a blank line inside a describe held until the next line says whether the paste
+	// is double-spaced (block.spaced): dropped if the block goes on after it, read if not.
+	gap *line
 }
 
 // Parse reads kubectl text output (any mix of the formats below, with prose between) and
@@ -109,8 +112,25 @@ func Parse(ctx context.Context, name string, r io.Reader, now time.Time, emit fu
 		if ln.inset && p.block != nil {
 			continue // an empty value inside a describe block: the block goes on
 		}
-		p.scanLine(ln)
-		if err := p.line(ln); err != nil {
+		if gap := p.gap; gap != nil {
+			p.gap = nil
+			if ln.num != gap.num+1 || p.block == nil || !p.block.spacedNext(ln) {
+				if err := p.read(*gap); err != nil {
+					return p.res, err
+				}
+			}
+		}
+		if ln.kind == kindBlank && p.block != nil && p.block.spaced(ln) {
+			p.gap = &ln
+			continue
+		}
+		if err := p.read(ln); err != nil {
+			return p.res, err
+		}
+	}
+	if gap := p.gap; gap != nil {
+		p.gap = nil
+		if err := p.read(*gap); err != nil {
 			return p.res, err
 		}
 	}
@@ -122,6 +142,12 @@ func Parse(ctx context.Context, name string, r io.Reader, now time.Time, emit fu
 		p.res.Truncated = true // read in part: the scan stopped at its budget
 	}
 	return p.res, err
+}
+
+// read scans one line for the catalogue's messages and routes it.
+func (p *parser) read(ln line) error {
+	p.scanLine(ln)
+	return p.line(ln)
 }
 
 // cutNameRe is the first line of a describe cut inside its first word: "ame:   web-1".
