@@ -26,6 +26,9 @@ type interner struct {
 	// slices are a pod's containers, owners and tolerations, shared the same way (share.go).
 	slices sliceTables
 	seed   maphash.Seed
+	// arena, when not nil, owns the bytes of every string the interner keeps (arena.go):
+	// the decoder's own copy of each is then garbage as a whole, never kept beside garbage.
+	arena *arena
 }
 
 // maxInterned bounds each table: past it, values are no longer added (they are still found).
@@ -44,9 +47,17 @@ func internStr[S ~string](in *interner, s *S) {
 		*s = S(v)
 		return
 	}
+	v := in.arena.own(string(*s))
+	*s = S(v)
 	if len(in.strs) < maxInterned {
-		in.strs[string(*s)] = string(*s)
+		in.strs[v] = v
 	}
+}
+
+// ownStr is internStr for a string that does not repeat (an event's name and UID): moved into
+// the arena, if there is one, and not looked up or added to the table.
+func ownStr[S ~string](in *interner, s *S) {
+	*s = S(in.arena.own(string(*s)))
 }
 
 // values interns the values of a string map in place; its keys stay as they are.
@@ -54,7 +65,13 @@ func (in *interner) values(m map[string]string) {
 	for k, v := range m {
 		if iv, ok := in.strs[v]; ok {
 			m[k] = iv
-		} else if len(in.strs) < maxInterned {
+			continue
+		}
+		if len(v) > 0 {
+			v = in.arena.own(v)
+			m[k] = v
+		}
+		if len(in.strs) < maxInterned {
 			in.strs[v] = v
 		}
 	}
@@ -238,6 +255,8 @@ func (in *interner) keptPod(p *cluster.Pod) {
 
 // keptEvent shares what repeats in what Rootline keeps of an event.
 func (in *interner) keptEvent(e *cluster.Event) {
+	ownStr(in, &e.Name)
+	ownStr(in, &e.UID)
 	internStr(in, &e.Namespace)
 	o := &e.InvolvedObject
 	internStr(in, &o.Kind)

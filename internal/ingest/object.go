@@ -337,6 +337,9 @@ func redactTyped(v any) {
 func (d *Decoder) adoptRedacted(o *cluster.Object, v any) {
 	if d.strs == nil {
 		d.strs = newInterner()
+		if d.opts.Unstored {
+			d.strs.arena = &arena{}
+		}
 	}
 	switch t := v.(type) {
 	case *corev1.Pod:
@@ -354,11 +357,11 @@ func (d *Decoder) adoptRedacted(o *cluster.Object, v any) {
 	case *cluster.Pod: // decoded straight into what Rootline keeps: nothing is stored
 		d.strs.keptPod(t)
 		d.strs.typeMeta(o)
-		o.Pod, o.UID = t, string(t.UID)
+		o.Pod, o.UID, o.Name = t, string(t.UID), t.Name
 	case *cluster.Event:
 		d.strs.keptEvent(t)
 		d.strs.typeMeta(o)
-		o.Event, o.UID = t, string(t.UID)
+		o.Event, o.UID, o.Name = t, string(t.UID), t.Name
 	case *eventsv1.Event:
 		ev := fromEventsV1(t)
 		redactEvent(ev)
