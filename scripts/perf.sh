@@ -776,6 +776,36 @@ snapshot's report 60437288…), \`/usr/bin/time -f %M\` of \`rootline analyze --
   rules' own indexes built once for all rules (the model's pods by node and events by object
   are 4.5 MiB more while the rules run).
 
+## Issue 30, tenth session: the kept strings in an arena, and the fresh binary's margin (2026-12-05)
+
+Measured on this session's machine (2 cores, kernel 6.18), the report byte-identical on 222
+inputs (corpus, peer cases, seeds, analysis testdata, the snapshot), \`/usr/bin/time -f %M\` of
+\`rootline analyze --format json\` on the 20,000-pod snapshot (input 179,036 KiB):
+
+- **66015c4, the kept strings in an arena:** analyze's decoder copies each string it keeps
+  into 64 KiB chunks of its own (strings of 1 KiB or less), and an object's name is its pod's
+  or event's own string, so the decoder's copy of every string is garbage as a whole rather
+  than kept beside garbage. **165,544-167,232 KiB as installed** (a copy of the README's
+  build), against 170,256-171,636 for 6262779 in the same interleaved runs. The server's
+  decoder has no arena: a string kept past its upload would keep a chunk.
+- **As \`go build\` wrote it:** 168,688-173,632 KiB over four fresh builds (each measured at
+  once), against 180,272-181,152 for 6262779's fresh build on this machine. A fresh build's
+  file pages vary from build to build (29 to 42 MiB for \`rootline help\`, 38-40 MiB at the
+  peak here; a copy's are 29-33), how the kernel holds the linker's output in its page cache;
+  the margin now covers the largest seen.
+- **Tried and not kept:** the kept objects, pods and events in slabs of 128 (as the strings in
+  chunks): 169,104-169,428 KiB, worse, since each decoded struct was then garbage beside its
+  copy; \`runtime.MemProfileRate = 0\` in analyze: the 1.4 MiB of profile buckets are made by
+  the packages' init, before it; \`GOGC\` 15 and 10 while decoding: 166,772 and 164,568 KiB for
+  47% and 59% more CPU.
+- **Where the rules' memory goes** (a collection at each step of the registry, a throwaway
+  hook): 74.5 MiB live with the model and the rules' input, 92.5 after the symptom rules (their
+  lists, evidence and message cache), 93.6 after the causes and the grouping; the report alone
+  is 35.8 MiB once the model is let go, 7 MiB of it arena chunks its strings keep. The peak is
+  the symptom rules' 18 MiB over the model, its holes and the file pages. Next, if more margin
+  is wanted: a Symptom is 632 bytes, 368 of them its Details (one flat struct of every kind's
+  part), held twice while groups are made (rules' lists and groups' members).
+
 ## What stands in the way of issue 16's goals (profiles of 2026-12-01)
 
 Written with the script, from the profiles taken when the tables above were first made; the
