@@ -793,6 +793,11 @@ inputs (corpus, peer cases, seeds, analysis testdata, the snapshot), \`/usr/bin/
   file pages vary from build to build (29 to 42 MiB for \`rootline help\`, 38-40 MiB at the
   peak here; a copy's are 29-33), how the kernel holds the linker's output in its page cache;
   the margin now covers the largest seen.
+- **perf.sh's full run after it** (0c2f315): 161.7 MiB at 20,000 pods (RSS/input 0.93),
+  1,080.7 MiB at 150,000 (0.82). Its analyze took 4.38 s at 20,000 pods where the ninth
+  session's run took 3.22: this machine was slower through the run (sonic's own 20,000-pod
+  decode ran at 170 MB/s against 475), and the arena costs no time: 4.68-5.17 s against
+  4.86-5.26 s for 6262779 in interleaved runs just after.
 - **Tried and not kept:** the kept objects, pods and events in slabs of 128 (as the strings in
   chunks): 169,104-169,428 KiB, worse, since each decoded struct was then garbage beside its
   copy; \`runtime.MemProfileRate = 0\` in analyze: the 1.4 MiB of profile buckets are made by
