@@ -54,6 +54,7 @@ func (p *parser) emitEventFrom(ev *corev1.Event, ln line, src cluster.Source) er
 	}
 	if io := ev.InvolvedObject; io.Kind == cluster.KindPod && io.Name != "" {
 		p.notePod(io.Namespace, io.Name)
+		p.held.noteNamespace(io.Namespace, io.Name)
 	}
 	p.cover(ln.num, ln.last(), ev.InvolvedObject, ev.Reason)
 	if ev.Reason == "FailedScheduling" && !src.Loose && len(p.scan.readParts) < maxReadParts {

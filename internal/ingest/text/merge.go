@@ -20,6 +20,31 @@ type held struct {
 	// pods are the pods of the objects not yet sent as the reader builds them, core/v1 Pods,
 	// which merge field by field; send makes each what Rootline keeps of it (cluster.PodOf).
 	pods map[*cluster.Object]*corev1.Pod
+	// namespaces are the namespaces events gave the pods they name, by pod name ("" where
+	// two namespaces had a pod of that name): for a pod a listing showed without its own.
+	namespaces map[string]string
+}
+
+// maxNamespaces bounds held.namespaces: past it, no more names are noted.
+const maxNamespaces = 10000
+
+// noteNamespace notes the namespace an event gave the pod it names.
+func (h *held) noteNamespace(namespace, name string) {
+	if namespace == "" {
+		return
+	}
+	if h.namespaces == nil {
+		h.namespaces = map[string]string{}
+	}
+	if ns, seen := h.namespaces[name]; seen {
+		if ns != namespace {
+			h.namespaces[name] = "" // two pods of one name: neither is known by name alone
+		}
+		return
+	}
+	if len(h.namespaces) < maxNamespaces {
+		h.namespaces[name] = namespace
+	}
 }
 
 // pod is the pod of o, an object of a pod not yet sent.
@@ -185,11 +210,21 @@ func mergeNode(node, prev *corev1.Node) {
 }
 
 // flushHeld sends the pods and nodes held, in the order they were first shown.
+//
+// A pod shown without its namespace (a listing whose `-n` the paste lost) takes the one
+// namespace the file's events gave a pod of its name (its describe's, `kubectl describe pod x
+// -n ns` below the listing), so that the pod and its events are one.
 func (p *parser) flushHeld() error {
 	objs := p.held.objs
-	pods := p.held.pods
-	p.held = held{pods: pods} // send takes the pods from it
+	pods, namespaces := p.held.pods, p.held.namespaces
+	p.held = held{pods: pods, namespaces: namespaces} // send takes the pods from it
 	for _, o := range objs {
+		if ns := namespaces[o.Name]; ns != "" && o.Namespace == "" && o.Kind == cluster.KindPod {
+			o.Namespace = ns
+			if pod := pods[o]; pod != nil {
+				pod.Namespace = ns
+			}
+		}
 		if err := p.send(o); err != nil {
 			return err
 		}
