@@ -72,15 +72,17 @@ type span struct {
 
 // scanState is the scan's part of the parser.
 type scanState struct {
-	cat     *catalog.Catalogue
-	sc      *catalog.Scanner // the catalogue within the input's budget
-	held    *line            // the last text line, until the next says whether it was wrapped
-	section int
-	found   []scanned
-	dropped int
-	spans   []span
-	block   *span          // the span of the describe block being read, while it emits
-	names   map[string]int // the names of the events emitted, to keep two apart
+	// oomDumps are the kernel's OOM dumps read so far (oomdump.go).
+	oomDumps []oomDump
+	cat      *catalog.Catalogue
+	sc       *catalog.Scanner // the catalogue within the input's budget
+	held     *line            // the last text line, until the next says whether it was wrapped
+	section  int
+	found    []scanned
+	dropped  int
+	spans    []span
+	block    *span          // the span of the describe block being read, while it emits
+	names    map[string]int // the names of the events emitted, to keep two apart
 	// named are the objects the paste names, by kind (manifests, describe blocks), and kind
 	// the kind of a manifest whose name is yet to come, on line kindLine.
 	named      map[string][]string
@@ -205,6 +207,7 @@ func (p *parser) scanLine(ln line) {
 	s.noteNamed(ln)
 	s.noteInvolved(ln)
 	s.noteKeyed(ln)
+	s.noteOOM(ln)
 	if len(s.kubeletHosts) < 2 && strings.Contains(ln.text, "kubelet") {
 		if r := journalHostRe.FindStringSubmatch(ln.text); r != nil && strings.HasPrefix(r[2], "kubelet") && !slices.Contains(s.kubeletHosts, r[1]) {
 			s.kubeletHosts = append(s.kubeletHosts, r[1])
@@ -1455,6 +1458,9 @@ func (s *scanState) covered(sc scanned) (bool, corev1.ObjectReference) {
 // finishScan turns the messages the readers did not read into events.
 func (p *parser) finishScan() error {
 	p.scanHeld(nil)
+	if err := p.emitOOMDumps(); err != nil {
+		return err
+	}
 	s := &p.scan
 	// The object a section is about: the pod of its "Successfully assigned" line or of a
 	// tool's line that heads it, or the object of a describe block or row in it.
