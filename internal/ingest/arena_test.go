@@ -48,8 +48,12 @@ func TestArenaOwn(t *testing.T) {
 func TestUnstoredObjectNameIsThePodsName(t *testing.T) {
 	t.Parallel()
 	for _, write := range []func(*bytes.Buffer) error{
-		func(b *bytes.Buffer) error { return synth.WritePodList(b, synth.Options{Pods: 300, Events: 10, Seed: 3}) },
-		func(b *bytes.Buffer) error { return synth.WriteEventList(b, synth.Options{Pods: 100, Events: 300, Seed: 3}) },
+		func(b *bytes.Buffer) error {
+			return synth.WritePodList(b, synth.Options{Pods: 300, Events: 10, Seed: 3})
+		},
+		func(b *bytes.Buffer) error {
+			return synth.WriteEventList(b, synth.Options{Pods: 100, Events: 300, Seed: 3})
+		},
 	} {
 		var list bytes.Buffer
 		if err := write(&list); err != nil {
