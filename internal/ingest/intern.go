@@ -67,7 +67,7 @@ func (in *interner) values(m map[string]string) {
 			m[k] = iv
 			continue
 		}
-		if len(v) > 0 {
+		if in.arena != nil {
 			v = in.arena.own(v)
 			m[k] = v
 		}

@@ -72,17 +72,15 @@ type span struct {
 
 // scanState is the scan's part of the parser.
 type scanState struct {
-	// oomDumps are the kernel's OOM dumps read so far (oomdump.go).
-	oomDumps []oomDump
-	cat      *catalog.Catalogue
-	sc       *catalog.Scanner // the catalogue within the input's budget
-	held     *line            // the last text line, until the next says whether it was wrapped
-	section  int
-	found    []scanned
-	dropped  int
-	spans    []span
-	block    *span          // the span of the describe block being read, while it emits
-	names    map[string]int // the names of the events emitted, to keep two apart
+	cat     *catalog.Catalogue
+	sc      *catalog.Scanner // the catalogue within the input's budget
+	held    *line            // the last text line, until the next says whether it was wrapped
+	section int
+	found   []scanned
+	dropped int
+	spans   []span
+	block   *span          // the span of the describe block being read, while it emits
+	names   map[string]int // the names of the events emitted, to keep two apart
 	// named are the objects the paste names, by kind (manifests, describe blocks), and kind
 	// the kind of a manifest whose name is yet to come, on line kindLine.
 	named      map[string][]string
@@ -115,6 +113,8 @@ type scanState struct {
 	keyedNodes map[int][]string
 	// kubeletHosts are the hosts whose kubelet's journal the paste shows: the nodes it is about.
 	kubeletHosts []string
+	// oomDumps are the kernel's OOM dumps read so far (oomdump.go).
+	oomDumps []oomDump
 }
 
 // ambiguousNS marks a pod name sent in two namespaces.
