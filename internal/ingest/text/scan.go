@@ -482,6 +482,9 @@ func (p *parser) skipMatch(h *line, text string, ms []catalog.Match, m catalog.M
 	if m.Entry.Whole && !wholeValue(text, m) {
 		return true // everyday words in a sentence ("running out of disk space"), not the component's message
 	}
+	if m.Entry.Word && strings.HasSuffix(text[:m.Start], grpcCode) {
+		return true // a gRPC status code ("rpc error: code = DeadlineExceeded desc = …"), not a Kubernetes reason
+	}
 	if m.Entry.Word && templated(text) {
 		return true // a template's words (an alert rule's "{{ $labels.pod }} … (reason: "CrashLoopBackOff")"), never rendered
 	}
@@ -758,6 +761,11 @@ func asValue(text string, m catalog.Match) bool {
 	}
 	return false
 }
+
+// grpcCode is what grpc-go's status error writes before its code (status.Error: "rpc error:
+// code = %s desc = %s"): the word after it is one of gRPC's codes (DeadlineExceeded, NotFound,
+// Unavailable, …), whatever reason of Kubernetes' it is spelt like.
+const grpcCode = "code = "
 
 var cellSplitRe = lazyre.New(`\s{2,}|\t|\|`)
 
